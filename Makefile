@@ -1,0 +1,61 @@
+# Thin wrapper over CMake. The two commands of the README:
+#   make demo   install what is missing, build, run an example
+#   make test   install what is missing, build, run every test
+PYTHON    ?= /usr/bin/python3
+BUILD     ?= build
+GENERATOR ?= Ninja
+CMAKE_ARGS ?=
+FUZZ_SECONDS ?= 600
+export PYTHONPATH := $(CURDIR)/python_bindings$(if $(PYTHONPATH),:$(PYTHONPATH))
+
+.PHONY: all deps configure build test unit lit pytest demo asan fuzz clean
+
+all: build
+
+deps:
+	bash tools/install_deps.sh
+
+$(BUILD)/build.ninja:
+	cmake -S . -B $(BUILD) -G $(GENERATOR) -DPython3_EXECUTABLE=$(PYTHON) $(CMAKE_ARGS)
+
+configure: $(BUILD)/build.ninja
+
+build: configure
+	cmake --build $(BUILD)
+
+# ctest runs the Catch2 unit tests and the lit goldens; pytest runs last so
+# that its summary line closes the output.
+test: deps build
+	cd $(BUILD) && ctest --output-on-failure
+	$(PYTHON) -m pytest -q tests/python
+
+unit: build
+	$(BUILD)/bin/kjit_unit_tests
+
+lit: build
+	cd $(BUILD) && ctest -R '^lit$$' --output-on-failure -V
+
+pytest: build
+	$(PYTHON) -m pytest -q tests/python
+
+demo: deps build
+	$(BUILD)/bin/kjitc --emit=ast examples/saxpy.py:saxpy
+
+# Unit tests and goldens under AddressSanitizer + UndefinedBehaviorSanitizer.
+asan: deps
+	cmake -S . -B build-asan -G $(GENERATOR) -DCMAKE_BUILD_TYPE=Debug -DKJIT_SANITIZE=ON \
+	  -DKJIT_PYTHON=OFF -DPython3_EXECUTABLE=$(PYTHON)
+	cmake --build build-asan
+	cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure
+
+# libFuzzer on the lexer and parser, FUZZ_SECONDS long, from the seed corpus.
+fuzz: deps
+	CC=clang-19 CXX=clang++-19 cmake -S . -B build-fuzz -G $(GENERATOR) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	  -DKJIT_FUZZ=ON -DKJIT_SANITIZE=ON -DKJIT_PYTHON=OFF -DKJIT_TESTS=OFF
+	cmake --build build-fuzz --target fuzz_parser
+	mkdir -p fuzz-out/corpus
+	build-fuzz/bin/fuzz_parser -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
+	  -print_final_stats=1 -artifact_prefix=fuzz-out/ fuzz-out/corpus tests/fuzz/corpus
+
+clean:
+	rm -rf $(BUILD) build-asan build-fuzz

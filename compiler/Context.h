@@ -1,0 +1,33 @@
+// Context.h - the state of one compilation session.
+//
+// A Context owns the source buffers, the diagnostics and the AST arena; later
+// stages add the type interner, the LLVMContext and the caches here. Nothing
+// lives in static storage: two Contexts never share state.
+#pragma once
+
+#include <string>
+
+#include "frontend/AST.h"
+#include "frontend/Diagnostics.h"
+#include "frontend/Parser.h"
+#include "frontend/SourceLoc.h"
+
+namespace kjit {
+
+class Context {
+public:
+  Context() : diags(sources) {}
+  Context(const Context &) = delete;
+  Context &operator=(const Context &) = delete;
+
+  SourceManager sources;
+  DiagnosticEngine diags;
+  ast::ASTContext astArena;
+
+  // Registers `text` (a module, or a function's text whose first line is
+  // line `firstLine` of `filename`) and parses it.
+  ast::Module parse(std::string filename, std::string text, uint32_t firstLine = 1,
+                    const ParseOptions &opts = {});
+};
+
+}  // namespace kjit

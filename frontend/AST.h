@@ -1,0 +1,331 @@
+// AST.h - the syntax tree of the kernel language.
+//
+// The AST is what the parser saw, nothing more: no types, no resolved names.
+// Every node has a SourceLoc covering its whole text. Nodes live in an
+// ASTContext arena and point to each other with plain pointers; a null child
+// means "absent" (no else branch, no slice bound). The node kinds come from
+// ASTNodes.def. Casting follows LLVM: isa<T>(n), cast<T>(n), dyn_cast<T>(n).
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "frontend/SourceLoc.h"
+
+namespace kjit::ast {
+
+enum class NodeKind : uint8_t {
+#define EXPR(N) N,
+#define STMT(N) N,
+#include "frontend/ASTNodes.def"
+};
+const char *nodeKindName(NodeKind k);
+
+enum class UnaryOp : uint8_t { Neg, Pos, Invert, Not };
+enum class BinaryOp : uint8_t {
+  Add, Sub, Mul, Div, FloorDiv, Mod, Pow, MatMul, LShift, RShift, BitAnd, BitOr, BitXor
+};
+enum class BoolOp : uint8_t { And, Or };
+enum class CmpOp : uint8_t { Lt, Gt, Le, Ge, Eq, Ne, Is, IsNot, In, NotIn };
+
+const char *spelling(UnaryOp op);
+const char *spelling(BinaryOp op);
+const char *spelling(BoolOp op);
+const char *spelling(CmpOp op);
+
+class Node {
+public:
+  virtual ~Node() = default;
+  NodeKind kind() const { return kind_; }
+  SourceLoc loc;
+
+protected:
+  Node(NodeKind k, SourceLoc l) : loc(l), kind_(k) {}
+
+private:
+  NodeKind kind_;
+};
+
+class Expr : public Node {
+public:
+  static bool classof(const Node *n) { return n->kind() <= NodeKind::ErrorExpr; }
+
+protected:
+  using Node::Node;
+};
+
+class Stmt : public Node {
+public:
+  static bool classof(const Node *n) { return n->kind() >= NodeKind::FunctionDef; }
+
+protected:
+  using Node::Node;
+};
+
+template <class T> bool isa(const Node *n) { return n && T::classof(n); }
+template <class T> T *cast(Node *n) { return static_cast<T *>(n); }
+template <class T> const T *cast(const Node *n) { return static_cast<const T *>(n); }
+template <class T> T *dyn_cast(Node *n) { return isa<T>(n) ? static_cast<T *>(n) : nullptr; }
+template <class T> const T *dyn_cast(const Node *n) {
+  return isa<T>(n) ? static_cast<const T *>(n) : nullptr;
+}
+
+#define KJIT_AST_NODE(N, Base)                                                   \
+  static constexpr NodeKind Kind = NodeKind::N;                                  \
+  static bool classof(const Node *n) { return n->kind() == NodeKind::N; }        \
+  explicit N(SourceLoc l) : Base(NodeKind::N, l) {}
+
+// ---- expressions ----------------------------------------------------------
+
+struct NameExpr : Expr {
+  KJIT_AST_NODE(NameExpr, Expr)
+  std::string name;
+};
+struct IntLit : Expr {
+  KJIT_AST_NODE(IntLit, Expr)
+  uint64_t value = 0;
+  bool tooLarge = false;  // does not fit in 64 bits
+  std::string text;       // as written
+};
+struct FloatLit : Expr {
+  KJIT_AST_NODE(FloatLit, Expr)
+  double value = 0;
+  std::string text;
+};
+struct ImagLit : Expr {
+  KJIT_AST_NODE(ImagLit, Expr)
+  double value = 0;  // the imaginary part
+  std::string text;
+};
+struct StrLit : Expr {
+  KJIT_AST_NODE(StrLit, Expr)
+  std::string value;
+  bool isBytes = false;
+};
+struct BoolLit : Expr {
+  KJIT_AST_NODE(BoolLit, Expr)
+  bool value = false;
+};
+struct NoneLit : Expr {
+  KJIT_AST_NODE(NoneLit, Expr)
+};
+struct EllipsisLit : Expr {
+  KJIT_AST_NODE(EllipsisLit, Expr)
+};
+struct UnaryExpr : Expr {
+  KJIT_AST_NODE(UnaryExpr, Expr)
+  UnaryOp op = UnaryOp::Neg;
+  Expr *operand = nullptr;
+};
+struct BinaryExpr : Expr {
+  KJIT_AST_NODE(BinaryExpr, Expr)
+  BinaryOp op = BinaryOp::Add;
+  Expr *lhs = nullptr;
+  Expr *rhs = nullptr;
+};
+struct BoolOpExpr : Expr {
+  KJIT_AST_NODE(BoolOpExpr, Expr)
+  BoolOp op = BoolOp::And;
+  std::vector<Expr *> values;  // two or more
+};
+struct CompareExpr : Expr {
+  KJIT_AST_NODE(CompareExpr, Expr)
+  Expr *lhs = nullptr;
+  std::vector<CmpOp> ops;             // a < b <= c: ops = {<, <=}
+  std::vector<Expr *> comparators;    //              comparators = {b, c}
+};
+struct IfExpr : Expr {
+  KJIT_AST_NODE(IfExpr, Expr)
+  Expr *test = nullptr;
+  Expr *body = nullptr;
+  Expr *orelse = nullptr;
+};
+struct Keyword {
+  std::string name;
+  SourceLoc loc;  // of the name
+  Expr *value = nullptr;
+};
+struct CallExpr : Expr {
+  KJIT_AST_NODE(CallExpr, Expr)
+  Expr *func = nullptr;
+  std::vector<Expr *> args;
+  std::vector<Keyword> keywords;
+};
+struct AttributeExpr : Expr {
+  KJIT_AST_NODE(AttributeExpr, Expr)
+  Expr *value = nullptr;
+  std::string attr;
+  SourceLoc attrLoc;
+};
+struct SubscriptExpr : Expr {
+  KJIT_AST_NODE(SubscriptExpr, Expr)
+  Expr *value = nullptr;
+  Expr *index = nullptr;  // a TupleExpr for a[i, j]
+};
+struct SliceExpr : Expr {
+  KJIT_AST_NODE(SliceExpr, Expr)
+  Expr *lower = nullptr;  // each may be null
+  Expr *upper = nullptr;
+  Expr *step = nullptr;
+};
+struct TupleExpr : Expr {
+  KJIT_AST_NODE(TupleExpr, Expr)
+  std::vector<Expr *> elts;
+  bool parenthesized = false;
+};
+struct ListExpr : Expr {
+  KJIT_AST_NODE(ListExpr, Expr)
+  std::vector<Expr *> elts;
+};
+struct Param {
+  std::string name;
+  SourceLoc loc;
+  Expr *annotation = nullptr;
+  Expr *defaultValue = nullptr;
+};
+struct LambdaExpr : Expr {
+  KJIT_AST_NODE(LambdaExpr, Expr)
+  std::vector<Param> params;
+  Expr *body = nullptr;
+};
+struct ErrorExpr : Expr {
+  KJIT_AST_NODE(ErrorExpr, Expr)
+};
+
+// ---- statements -----------------------------------------------------------
+
+using StmtList = std::vector<Stmt *>;
+
+struct FunctionDef : Stmt {
+  KJIT_AST_NODE(FunctionDef, Stmt)
+  std::string name;
+  SourceLoc nameLoc;
+  std::vector<Expr *> decorators;
+  std::vector<Param> params;
+  Expr *returns = nullptr;  // the -> annotation
+  std::string docstring;
+  bool hasDocstring = false;
+  StmtList body;
+};
+struct ReturnStmt : Stmt {
+  KJIT_AST_NODE(ReturnStmt, Stmt)
+  Expr *value = nullptr;
+};
+struct PassStmt : Stmt {
+  KJIT_AST_NODE(PassStmt, Stmt)
+};
+struct BreakStmt : Stmt {
+  KJIT_AST_NODE(BreakStmt, Stmt)
+};
+struct ContinueStmt : Stmt {
+  KJIT_AST_NODE(ContinueStmt, Stmt)
+};
+struct IfStmt : Stmt {
+  KJIT_AST_NODE(IfStmt, Stmt)
+  Expr *test = nullptr;
+  StmtList body;
+  StmtList orelse;
+  bool isElif = false;  // this IfStmt was written as `elif`
+};
+struct WhileStmt : Stmt {
+  KJIT_AST_NODE(WhileStmt, Stmt)
+  Expr *test = nullptr;
+  StmtList body;
+  StmtList orelse;
+};
+struct ForStmt : Stmt {
+  KJIT_AST_NODE(ForStmt, Stmt)
+  Expr *target = nullptr;  // a NameExpr or a TupleExpr of targets
+  Expr *iter = nullptr;
+  StmtList body;
+  StmtList orelse;
+};
+struct AssignStmt : Stmt {
+  KJIT_AST_NODE(AssignStmt, Stmt)
+  std::vector<Expr *> targets;  // a = b = v: targets = {a, b}
+  Expr *value = nullptr;
+};
+struct AugAssignStmt : Stmt {
+  KJIT_AST_NODE(AugAssignStmt, Stmt)
+  Expr *target = nullptr;
+  BinaryOp op = BinaryOp::Add;
+  Expr *value = nullptr;
+};
+struct AnnAssignStmt : Stmt {
+  KJIT_AST_NODE(AnnAssignStmt, Stmt)
+  Expr *target = nullptr;
+  Expr *annotation = nullptr;
+  Expr *value = nullptr;  // may be null: `x: int32`
+};
+struct AssertStmt : Stmt {
+  KJIT_AST_NODE(AssertStmt, Stmt)
+  Expr *test = nullptr;
+  Expr *msg = nullptr;
+};
+struct RaiseStmt : Stmt {
+  KJIT_AST_NODE(RaiseStmt, Stmt)
+  Expr *exc = nullptr;  // null for a bare `raise`
+};
+struct ExprStmt : Stmt {
+  KJIT_AST_NODE(ExprStmt, Stmt)
+  Expr *value = nullptr;
+};
+struct ImportAlias {
+  std::string name;    // dotted: numba.cuda
+  std::string asname;  // empty when absent
+  SourceLoc loc;
+};
+struct ImportStmt : Stmt {
+  KJIT_AST_NODE(ImportStmt, Stmt)
+  std::string fromModule;  // set for `from m import ...`; dots for relative
+  bool isFrom = false;
+  std::vector<ImportAlias> names;
+};
+
+#undef KJIT_AST_NODE
+
+// Owns every node of one parse.
+class ASTContext {
+public:
+  template <class T> T *make(SourceLoc loc) {
+    auto node = std::make_unique<T>(loc);
+    T *raw = node.get();
+    nodes_.push_back(std::move(node));
+    return raw;
+  }
+  size_t nodeCount() const { return nodes_.size(); }
+
+private:
+  std::vector<std::unique_ptr<Node>> nodes_;
+};
+
+// A parsed module file or function text.
+struct Module {
+  uint32_t fileId = 0;
+  StmtList body;  // top-level statements that were parsed (defs, imports, ...)
+  std::vector<FunctionDef *> functions;  // the top-level defs, in order
+  const FunctionDef *findFunction(const std::string &name) const {
+    for (const FunctionDef *f : functions)
+      if (f->name == name) return f;
+    return nullptr;
+  }
+};
+
+// Calls the Derived class's visitX(X*) for the node's kind.
+template <class Derived, class R = void> class Visitor {
+public:
+  R visit(Node *n) {
+    switch (n->kind()) {
+#define EXPR(N) \
+  case NodeKind::N: return static_cast<Derived *>(this)->visit##N(cast<N>(n));
+#define STMT(N) EXPR(N)
+#include "frontend/ASTNodes.def"
+    }
+    return R();
+  }
+};
+
+}  // namespace kjit::ast

@@ -1,0 +1,93 @@
+#include "frontend/Diagnostics.h"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+namespace kjit {
+
+const char *categoryName(DiagCategory c) {
+  switch (c) {
+  case DiagCategory::Syntax: return "syntax";
+  case DiagCategory::Unsupported: return "unsupported";
+  case DiagCategory::Typing: return "typing";
+  case DiagCategory::Compile: return "compile";
+  case DiagCategory::Performance: return "performance";
+  }
+  return "compile";
+}
+
+Diagnostic &DiagnosticEngine::error(DiagCategory cat, SourceLoc loc, std::string message) {
+  if (atErrorLimit()) {
+    dropped_ = Diagnostic{};
+    return dropped_;
+  }
+  ++errorCount_;
+  diags_.push_back(Diagnostic{Severity::Error, cat, loc, std::move(message), {}});
+  return diags_.back();
+}
+
+Diagnostic &DiagnosticEngine::warning(DiagCategory cat, SourceLoc loc, std::string message) {
+  diags_.push_back(Diagnostic{Severity::Warning, cat, loc, std::move(message), {}});
+  return diags_.back();
+}
+
+void DiagnosticEngine::note(SourceLoc loc, std::string message) {
+  if (diags_.empty()) return;
+  diags_.back().notes.push_back(Diagnostic{Severity::Note, diags_.back().category, loc,
+                                           std::move(message), {}});
+}
+
+static const char *severityName(Severity s) {
+  switch (s) {
+  case Severity::Error: return "error";
+  case Severity::Warning: return "warning";
+  case Severity::Note: return "note";
+  }
+  return "error";
+}
+
+static void renderOne(const SourceManager &sm, const Diagnostic &d, std::string &out) {
+  if (!d.loc.valid() || d.loc.file >= sm.size()) {
+    out += fmt::format("{}: {}\n", severityName(d.severity), d.message);
+    return;
+  }
+  const SourceBuffer &buf = sm.buffer(d.loc.file);
+  out += fmt::format("{}:{}:{}: {}: {}\n", buf.name, d.loc.line, d.loc.col,
+                     severityName(d.severity), d.message);
+  std::string_view line = buf.lineText(d.loc.line);
+  if (line.empty() && d.loc.col > 1) return;
+  out += fmt::format("  File \"{}\", line {}\n", buf.name, d.loc.line);
+  // Strip the common leading whitespace, as Python's tracebacks do.
+  size_t indent = 0;
+  while (indent < line.size() && (line[indent] == ' ' || line[indent] == '\t')) ++indent;
+  out += "    ";
+  out += line.substr(indent);
+  out += '\n';
+  size_t col0 = d.loc.col == 0 ? 0 : d.loc.col - 1;
+  size_t endCol0 = (d.loc.endLine == d.loc.line && d.loc.endCol > d.loc.col) ? d.loc.endCol - 1
+                                                                            : line.size();
+  if (d.loc.endLine == d.loc.line && d.loc.endCol <= d.loc.col) endCol0 = col0 + 1;
+  endCol0 = std::min(endCol0, std::max(line.size(), col0 + 1));
+  size_t start = col0 >= indent ? col0 - indent : 0;
+  size_t width = endCol0 > col0 ? endCol0 - col0 : 1;
+  out += "    ";
+  out += std::string(start, ' ');
+  out += std::string(width, '^');
+  out += '\n';
+}
+
+std::string DiagnosticEngine::render(const Diagnostic &d) const {
+  std::string out;
+  renderOne(sm_, d, out);
+  for (const Diagnostic &n : d.notes) renderOne(sm_, n, out);
+  return out;
+}
+
+std::string DiagnosticEngine::render() const {
+  std::string out;
+  for (const Diagnostic &d : diags_) out += render(d);
+  return out;
+}
+
+}  // namespace kjit

@@ -1,0 +1,29 @@
+// Parser.h - recursive-descent parser for the kernel subset of Python.
+//
+// parseModule reads a whole module file or a function's text (as the
+// decorators pass it). At top level it parses `def`s (with their decorators)
+// and imports; every other top-level statement (classes, `if __name__ ...`,
+// scripts) is plain Python the kernels never see, and is skipped unread. The
+// bodies of functions are parsed strictly: constructs outside the subset are
+// parsed far enough to be reported with a location, and parsing goes on with
+// the next statement, so one run reports several problems.
+#pragma once
+
+#include <string>
+
+#include "frontend/AST.h"
+#include "frontend/Diagnostics.h"
+#include "frontend/Lexer.h"
+
+namespace kjit {
+
+struct ParseOptions {
+  // When set, only the top-level function of that name is parsed; the other
+  // functions are skipped (their errors are not this compile's business).
+  std::string onlyFunction;
+};
+
+ast::Module parseModule(ast::ASTContext &ctx, const SourceManager &sm, uint32_t fileId,
+                        DiagnosticEngine &diags, const ParseOptions &opts = {});
+
+}  // namespace kjit

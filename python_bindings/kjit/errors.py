@@ -1,0 +1,45 @@
+"""Exceptions raised by kjit.
+
+Every compile error names the user's file, line and column: ``str(exc)`` is
+the rendered message (``k.py:12:9: error: ...`` followed by the source line
+and a caret), and the first error's location is available as attributes.
+The class follows the kind of the first error:
+
+- ``UnsupportedError``: valid Python that kernels do not support;
+- ``TypingError``: type inference failed (the name is Numba's);
+- ``CompileError``: malformed source and other compile failures.
+"""
+
+
+class KjitError(Exception):
+    """Base class of every kjit error."""
+
+
+class _LocatedError(KjitError):
+    def __init__(self, message, diagnostics=()):
+        super().__init__(message)
+        self.diagnostics = list(diagnostics)
+        first = next((d for d in self.diagnostics if d.get("severity") == "error"), None)
+        first = first or (self.diagnostics[0] if self.diagnostics else {})
+        self.msg = first.get("message", message)
+        self.filename = first.get("filename")
+        self.lineno = first.get("lineno")
+        self.col = first.get("col")
+        self.end_lineno = first.get("end_lineno")
+        self.end_col = first.get("end_col")
+
+
+class CompileError(_LocatedError):
+    """The source could not be compiled (syntax errors and other failures)."""
+
+
+class UnsupportedError(CompileError):
+    """Valid Python that is outside the kernel language."""
+
+
+class TypingError(CompileError):
+    """Type inference failed."""
+
+
+class PerformanceWarning(UserWarning):
+    """The code compiles, but is slower than it looks (with the line)."""

@@ -1,0 +1,70 @@
+// py_module.cpp - the _kjit extension module: one exception translator and
+// one define_<area> call per binding file.
+#include "py_common.h"
+
+namespace py = pybind11;
+
+namespace kjit::py {
+
+CompileFailure::CompileFailure(std::string rendered, const SourceManager &sm,
+                               const std::vector<Diagnostic> &diags)
+    : std::runtime_error(std::move(rendered)) {
+  bool first = true;
+  for (const Diagnostic &d : diags) {
+    Entry e;
+    e.severity = d.severity == Severity::Error ? "error" : d.severity == Severity::Warning ? "warning" : "note";
+    e.category = categoryName(d.category);
+    e.message = d.message;
+    if (d.loc.valid()) e.filename = sm.buffer(d.loc.file).name;
+    e.line = d.loc.line;
+    e.col = d.loc.col;
+    e.endLine = d.loc.endLine;
+    e.endCol = d.loc.endCol;
+    if (first && d.severity == Severity::Error) {
+      category = d.category;
+      first = false;
+    }
+    entries.push_back(std::move(e));
+  }
+}
+
+static const char *exceptionClass(DiagCategory c) {
+  switch (c) {
+  case DiagCategory::Unsupported: return "UnsupportedError";
+  case DiagCategory::Typing: return "TypingError";
+  default: return "CompileError";
+  }
+}
+
+}  // namespace kjit::py
+
+PYBIND11_MODULE(_kjit, m) {
+  m.doc() = "kjit native core: the compiler and runtime behind the kjit package";
+  m.attr("__version__") = "0.1.0";
+
+  py::register_exception_translator([](std::exception_ptr p) {
+    try {
+      if (p) std::rethrow_exception(p);
+    } catch (const kjit::py::CompileFailure &f) {
+      py::module_ errors = py::module_::import("kjit.errors");
+      py::list diags;
+      for (const auto &e : f.entries) {
+        py::dict d;
+        d["severity"] = e.severity;
+        d["category"] = e.category;
+        d["message"] = e.message;
+        d["filename"] = e.filename;
+        d["lineno"] = e.line;
+        d["col"] = e.col;
+        d["end_lineno"] = e.endLine;
+        d["end_col"] = e.endCol;
+        diags.append(d);
+      }
+      py::object cls = errors.attr(kjit::py::exceptionClass(f.category));
+      py::object exc = cls(py::str(f.what()), py::arg("diagnostics") = diags);
+      PyErr_SetObject(cls.ptr(), exc.ptr());
+    }
+  });
+
+  kjit::py::define_frontend(m);
+}

@@ -1,0 +1,14 @@
+# lit configuration for kjit's goldens: each test is a file with RUN lines,
+# checked with FileCheck. `%kjitc` is the driver under test.
+import os
+import lit.formats
+
+config.name = "kjit"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".py", ".test"]
+config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.kjit_obj_root, "tests", "lit")
+config.substitutions.append(("%kjitc", os.path.join(config.kjit_bin_dir, "kjitc")))
+config.environment["PATH"] = os.pathsep.join(
+    [config.llvm_tools_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])

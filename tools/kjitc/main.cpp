@@ -1,0 +1,113 @@
+// kjitc - the kjit compiler driver, for tests and for looking inside.
+//
+//   kjitc --emit=ast FILE[:FUNC]       print the AST of FUNC (or of the module)
+//   kjitc --emit=tokens FILE           print the token stream
+// Options: --first-line=N (the text starts at line N of the real file),
+//          --name=NAME (the file name shown in messages), --ast-locs.
+// Errors go to stderr; the exit status is 1 when any error was reported.
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "compiler/Context.h"
+#include "frontend/ASTPrinter.h"
+#include "frontend/Lexer.h"
+
+namespace {
+
+int usage() {
+  std::fprintf(stderr,
+               "usage: kjitc --emit=ast|tokens [--first-line=N] [--name=NAME] [--ast-locs] "
+               "FILE[:FUNC]\n");
+  return 2;
+}
+
+std::string tokenLine(const kjit::Token &t) {
+  std::string s = fmt::format("{}:{}-{}:{} {}", t.loc.line, t.loc.col, t.loc.endLine,
+                              t.loc.endCol, kjit::tokSpelling(t.kind));
+  switch (t.kind) {
+  case kjit::TokKind::Identifier: s += fmt::format(" {}", t.text); break;
+  case kjit::TokKind::Integer:
+    s += t.intTooLarge ? fmt::format(" too-large {}", t.text) : fmt::format(" {}", t.intValue);
+    break;
+  case kjit::TokKind::Float:
+  case kjit::TokKind::Imaginary: s += fmt::format(" {}", t.floatValue); break;
+  case kjit::TokKind::String: {
+    std::string v;
+    for (unsigned char c : t.strValue)
+      v += (c < 0x20 || c == '\\' || c == '"') ? fmt::format("\\x{:02x}", unsigned(c)) : std::string(1, char(c));
+    s += fmt::format(" {}{}\"{}\"", t.isBytes ? "b" : "", t.isFString ? "f" : "", v);
+    break;
+  }
+  default: break;
+  }
+  return s;
+}
+
+}  // namespace
+
+int main(int argc, char **argv) {
+  std::string emit = "ast", path, name;
+  unsigned firstLine = 1;
+  kjit::ast::PrintOptions printOpts;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a.rfind("--emit=", 0) == 0) emit = a.substr(7);
+    else if (a.rfind("--first-line=", 0) == 0) firstLine = unsigned(std::stoul(a.substr(13)));
+    else if (a.rfind("--name=", 0) == 0) name = a.substr(7);
+    else if (a == "--ast-locs") printOpts.withExprLocs = true;
+    else if (a == "-h" || a == "--help") return usage(), 0;
+    else if (!a.empty() && a[0] == '-') return usage();
+    else path = a;
+  }
+  if (path.empty()) return usage();
+  std::string func;
+  if (size_t colon = path.rfind(':'); colon != std::string::npos && colon + 1 < path.size() &&
+                                      path.find('/', colon) == std::string::npos) {
+    func = path.substr(colon + 1);
+    path = path.substr(0, colon);
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    std::fprintf(stderr, "kjitc: error: cannot open '%s': %s\n", path.c_str(), std::strerror(errno));
+    return 1;
+  }
+  std::stringstream ss;
+  ss << in.rdbuf();
+  if (name.empty()) name = path;
+
+  kjit::Context ctx;
+  if (emit == "tokens") {
+    uint32_t id = ctx.sources.add(name, ss.str(), firstLine);
+    for (const kjit::Token &t : kjit::lex(ctx.sources, id, ctx.diags)) std::cout << tokenLine(t) << "\n";
+  } else if (emit == "ast") {
+    kjit::ParseOptions opts;
+    opts.onlyFunction = func;
+    kjit::ast::Module m = ctx.parse(name, ss.str(), firstLine, opts);
+    if (ctx.diags.hasErrors()) {
+      // Only the diagnostics: a tree with error nodes helps nobody.
+    } else if (!func.empty()) {
+      const kjit::ast::FunctionDef *f = m.findFunction(func);
+      if (!f) {
+        std::fprintf(stderr, "kjitc: error: no function '%s' in '%s'\n", func.c_str(), path.c_str());
+        return 1;
+      }
+      std::cout << kjit::ast::printStmt(f, printOpts);
+    } else {
+      std::cout << kjit::ast::printModule(m, printOpts);
+    }
+  } else {
+    std::fprintf(stderr, "kjitc: error: unknown --emit kind '%s' (this build has: ast, tokens)\n",
+                 emit.c_str());
+    return 2;
+  }
+  std::cout.flush();
+  std::string rendered = ctx.diags.render();
+  if (!rendered.empty()) std::fputs(rendered.c_str(), stderr);
+  return ctx.diags.hasErrors() ? 1 : 0;
+}
