@@ -1,12 +1,15 @@
 // Context.h - the state of one compilation session.
 //
-// A Context owns the source buffers, the diagnostics and the AST arena; later
-// stages add the type interner, the LLVMContext and the caches here. Nothing
-// lives in static storage: two Contexts never share state.
+// A Context owns what one compilation makes: the source buffers, the
+// diagnostics, the AST and IR arenas and the type interner. Compiled code
+// outlives it (the JIT owns that). Nothing lives in static storage: two
+// Contexts never share state.
 #pragma once
 
 #include <string>
 
+#include "compiler/IR.h"
+#include "compiler/Types.h"
 #include "frontend/AST.h"
 #include "frontend/Diagnostics.h"
 #include "frontend/Parser.h"
@@ -23,6 +26,8 @@ public:
   SourceManager sources;
   DiagnosticEngine diags;
   ast::ASTContext astArena;
+  TypeContext types;
+  ir::IRArena irArena;
 
   // Registers `text` (a module, or a function's text whose first line is
   // line `firstLine` of `filename`) and parses it.

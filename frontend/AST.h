@@ -306,10 +306,12 @@ private:
 struct Module {
   uint32_t fileId = 0;
   StmtList body;  // top-level statements that were parsed (defs, imports, ...)
-  std::vector<FunctionDef *> functions;  // the top-level defs, in order
+  std::vector<FunctionDef *> functions;  // the top-level defs parsed, in order
+  std::vector<std::string> functionNames;  // every top-level def, parsed or skipped
+  // The last def of that name wins, as in Python.
   const FunctionDef *findFunction(const std::string &name) const {
-    for (const FunctionDef *f : functions)
-      if (f->name == name) return f;
+    for (auto it = functions.rbegin(); it != functions.rend(); ++it)
+      if ((*it)->name == name) return *it;
     return nullptr;
   }
 };

@@ -223,22 +223,23 @@ void Parser::parseTopLevel() {
     return;
   }
   if (at(TokKind::At) || at(TokKind::KwDef)) {
-    if (!opts_.onlyFunction.empty()) {
-      // Find the def's name without parsing decorators, to skip the others.
-      size_t q = p_;
-      while (q < toks_.size() && toks_[q].kind == TokKind::At) {
-        while (q < toks_.size() && toks_[q].kind != TokKind::Newline &&
-               toks_[q].kind != TokKind::EndOfFile)
-          ++q;
+    // Find the def's name without parsing the decorators.
+    size_t q = p_;
+    while (q < toks_.size() && toks_[q].kind == TokKind::At) {
+      while (q < toks_.size() && toks_[q].kind != TokKind::Newline &&
+             toks_[q].kind != TokKind::EndOfFile)
         ++q;
-      }
-      bool wanted = q + 1 < toks_.size() && toks_[q].kind == TokKind::KwDef &&
-                    toks_[q + 1].text == opts_.onlyFunction;
-      if (!wanted) {
-        while (p_ < q && !at(TokKind::EndOfFile)) advance();
-        skipStatement();
-        return;
-      }
+      ++q;
+    }
+    bool isDef = q + 1 < toks_.size() && toks_[q].kind == TokKind::KwDef &&
+                 toks_[q + 1].kind == TokKind::Identifier;
+    if (isDef) mod_.functionNames.emplace_back(toks_[q + 1].text);
+    bool wanted = isDef && !opts_.declarationsOnly &&
+                  (opts_.onlyFunction.empty() || toks_[q + 1].text == opts_.onlyFunction);
+    if (!wanted) {
+      while (p_ < q && !at(TokKind::EndOfFile)) advance();
+      skipStatement();
+      return;
     }
     std::vector<Expr *> decorators = parseDecorators();
     if (!at(TokKind::KwDef)) {

@@ -21,6 +21,8 @@ struct ParseOptions {
   // When set, only the top-level function of that name is parsed; the other
   // functions are skipped (their errors are not this compile's business).
   std::string onlyFunction;
+  // Parse no function bodies at all: only imports and the names of the defs.
+  bool declarationsOnly = false;
 };
 
 ast::Module parseModule(ast::ASTContext &ctx, const SourceManager &sm, uint32_t fileId,

@@ -1,6 +1,7 @@
 # lit configuration for kjit's goldens: each test is a file with RUN lines,
 # checked with FileCheck. `%kjitc` is the driver under test.
 import os
+import sys
 import lit.formats
 
 config.name = "kjit"
@@ -10,5 +11,7 @@ config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "Inputs"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.kjit_obj_root, "tests", "lit")
 config.substitutions.append(("%kjitc", os.path.join(config.kjit_bin_dir, "kjitc")))
+# For tests that generate their input (very long lines).
+config.substitutions.append(("%{python}", sys.executable))
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])

@@ -2,6 +2,9 @@
 //
 //   kjitc --emit=ast FILE[:FUNC]       print the AST of FUNC (or of the module)
 //   kjitc --emit=tokens FILE           print the token stream
+//   kjitc --emit=ir FILE:FUNC --sig="(float64[:], int64)"
+//                                      type FUNC for those argument types and
+//                                      print the typed IR of it and its callees
 // Options: --first-line=N (the text starts at line N of the real file),
 //          --name=NAME (the file name shown in messages), --ast-locs.
 // Errors go to stderr; the exit status is 1 when any error was reported.
@@ -15,6 +18,9 @@
 #include <fmt/format.h>
 
 #include "compiler/Context.h"
+#include "compiler/ModuleEnv.h"
+#include "compiler/Signature.h"
+#include "compiler/TypeInference.h"
 #include "frontend/ASTPrinter.h"
 #include "frontend/Lexer.h"
 
@@ -52,7 +58,7 @@ std::string tokenLine(const kjit::Token &t) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  std::string emit = "ast", path, name;
+  std::string emit = "ast", path, name, sig;
   unsigned firstLine = 1;
   kjit::ast::PrintOptions printOpts;
   for (int i = 1; i < argc; ++i) {
@@ -60,6 +66,7 @@ int main(int argc, char **argv) {
     if (a.rfind("--emit=", 0) == 0) emit = a.substr(7);
     else if (a.rfind("--first-line=", 0) == 0) firstLine = unsigned(std::stoul(a.substr(13)));
     else if (a.rfind("--name=", 0) == 0) name = a.substr(7);
+    else if (a.rfind("--sig=", 0) == 0) sig = a.substr(6);
     else if (a == "--ast-locs") printOpts.withExprLocs = true;
     else if (a == "-h" || a == "--help") return usage(), 0;
     else if (!a.empty() && a[0] == '-') return usage();
@@ -101,8 +108,27 @@ int main(int argc, char **argv) {
     } else {
       std::cout << kjit::ast::printModule(m, printOpts);
     }
+  } else if (emit == "ir") {
+    if (func.empty()) {
+      std::fprintf(stderr, "kjitc: error: --emit=ir needs FILE:FUNC\n");
+      return 2;
+    }
+    kjit::Signature signature;
+    std::string err;
+    if (!kjit::parseSignature(ctx.types, sig.empty() ? "()" : sig, signature, err)) {
+      std::fprintf(stderr, "kjitc: error: %s\n", err.c_str());
+      return 2;
+    }
+    auto fn = kjit::functionFromModule(name, ss.str(), func);
+    if (!fn) {
+      std::fprintf(stderr, "kjitc: error: no function '%s' in '%s'\n", func.c_str(), path.c_str());
+      return 1;
+    }
+    kjit::TypedProgram prog = kjit::inferTypes(ctx, fn, signature.args);
+    if (prog.entry)
+      for (const kjit::ir::Function *f : prog.functions) std::cout << kjit::ir::print(*f);
   } else {
-    std::fprintf(stderr, "kjitc: error: unknown --emit kind '%s' (this build has: ast, tokens)\n",
+    std::fprintf(stderr, "kjitc: error: unknown --emit kind '%s' (this build has: ast, tokens, ir)\n",
                  emit.c_str());
     return 2;
   }

@@ -1,0 +1,616 @@
+#include "compiler/Builtins.h"
+
+#include <cmath>
+#include <cstring>
+
+#include <fmt/format.h>
+
+namespace kjit {
+
+using namespace ir;
+
+namespace {
+
+GlobalValue fnValue(const std::string &qualified) {
+  GlobalValue g;
+  g.kind = GlobalValue::Kind::Function;
+  g.name = qualified;
+  return g;
+}
+
+GlobalValue floatValue(double v) {
+  GlobalValue g;
+  g.kind = GlobalValue::Kind::Float;
+  g.f = v;
+  return g;
+}
+
+const char *const kBuiltinFunctions[] = {"range", "len",   "abs", "min",   "max",
+                                         "int",   "float", "bool", "complex", "round",
+                                         "divmod", "pow", "print"};
+
+const char *const kExceptions[] = {
+    "Exception",      "ValueError",     "IndexError",   "KeyError",        "TypeError",
+    "RuntimeError",   "AssertionError", "ZeroDivisionError", "ArithmeticError",
+    "OverflowError",  "NotImplementedError", "LookupError", "FloatingPointError"};
+
+// math/numpy functions of one float argument, by the intrinsic they become.
+struct UnaryMath {
+  const char *name;
+  IntrinsicId id;
+};
+const UnaryMath kMathUnary[] = {
+    {"sqrt", IntrinsicId::Sqrt},   {"sin", IntrinsicId::Sin},     {"cos", IntrinsicId::Cos},
+    {"tan", IntrinsicId::Tan},     {"asin", IntrinsicId::Asin},   {"acos", IntrinsicId::Acos},
+    {"atan", IntrinsicId::Atan},   {"sinh", IntrinsicId::Sinh},   {"cosh", IntrinsicId::Cosh},
+    {"tanh", IntrinsicId::Tanh},   {"asinh", IntrinsicId::Asinh}, {"acosh", IntrinsicId::Acosh},
+    {"atanh", IntrinsicId::Atanh}, {"exp", IntrinsicId::Exp},     {"expm1", IntrinsicId::Expm1},
+    {"log", IntrinsicId::Log},     {"log2", IntrinsicId::Log2},   {"log10", IntrinsicId::Log10},
+    {"log1p", IntrinsicId::Log1p}, {"fabs", IntrinsicId::Fabs},   {"erf", IntrinsicId::Erf},
+    {"erfc", IntrinsicId::Erfc},   {"gamma", IntrinsicId::Gamma}, {"lgamma", IntrinsicId::Lgamma},
+};
+// NumPy spellings that differ from math's, and NumPy-only ones.
+const UnaryMath kNumpyUnary[] = {
+    {"arcsin", IntrinsicId::Asin},   {"arccos", IntrinsicId::Acos},   {"arctan", IntrinsicId::Atan},
+    {"arcsinh", IntrinsicId::Asinh}, {"arccosh", IntrinsicId::Acosh}, {"arctanh", IntrinsicId::Atanh},
+    {"exp2", IntrinsicId::Exp2},     {"cbrt", IntrinsicId::Cbrt},     {"rint", IntrinsicId::Rint},
+    {"floor", IntrinsicId::Floor},   {"ceil", IntrinsicId::Ceil},     {"trunc", IntrinsicId::Trunc},
+};
+struct BinaryMath {
+  const char *name;
+  IntrinsicId id;
+};
+const BinaryMath kMathBinary[] = {{"atan2", IntrinsicId::Atan2},       {"pow", IntrinsicId::Pow},
+                                  {"hypot", IntrinsicId::Hypot},       {"copysign", IntrinsicId::Copysign},
+                                  {"fmod", IntrinsicId::Fmod},         {"arctan2", IntrinsicId::Atan2},
+                                  {"power", IntrinsicId::Pow}};
+
+template <class Table> const auto *findIn(const Table &t, const std::string &name) {
+  for (const auto &e : t)
+    if (name == e.name) return &e;
+  return static_cast<decltype(&t[0])>(nullptr);
+}
+
+}  // namespace
+
+std::optional<GlobalValue> builtinGlobal(const std::string &name) {
+  for (const char *b : kBuiltinFunctions)
+    if (name == b) return fnValue("builtins." + name);
+  for (const char *e : kExceptions) {
+    if (name == e) {
+      GlobalValue g;
+      g.kind = GlobalValue::Kind::ExceptionClass;
+      g.name = name;
+      return g;
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<GlobalValue> moduleAttribute(const std::string &module, const std::string &attr) {
+  if (module == "math" || module == "cmath" || module == "numpy") {
+    if (attr == "pi") return floatValue(M_PI);
+    if (attr == "e") return floatValue(M_E);
+    if (attr == "tau" && module != "numpy") return floatValue(2 * M_PI);
+    if (attr == "inf") return floatValue(INFINITY);
+    if (attr == "nan") return floatValue(NAN);
+  }
+  if (module == "math") {
+    static const char *const fns[] = {"floor", "ceil", "trunc", "isnan", "isinf", "isfinite",
+                                      "degrees", "radians", "copysign", "fmod", "atan2", "pow",
+                                      "hypot"};
+    if (findIn(kMathUnary, attr)) return fnValue("math." + attr);
+    for (const char *f : fns)
+      if (attr == f) return fnValue("math." + attr);
+    return std::nullopt;
+  }
+  if (module == "cmath") {
+    static const char *const fns[] = {"sqrt", "exp", "log", "phase", "polar", "rect", "isnan",
+                                      "isinf", "isfinite"};
+    for (const char *f : fns)
+      if (attr == f) return fnValue("cmath." + attr);
+    return std::nullopt;
+  }
+  if (module == "numpy") {
+    TypeContext probe;
+    if (probe.scalarByName(attr) && attr != "bool") {
+      GlobalValue g;
+      g.kind = GlobalValue::Kind::Dtype;
+      g.name = probe.scalarByName(attr)->str();
+      return g;
+    }
+    static const char *const fns[] = {
+        "empty", "zeros", "ones", "empty_like", "zeros_like", "ones_like", "full", "arange",
+        "sum", "prod", "min", "max", "amin", "amax", "mean", "abs", "absolute", "fabs",
+        "isnan", "isinf", "isfinite", "minimum", "maximum", "fmin", "fmax", "sign", "square",
+        "negative", "hypot", "copysign", "fmod", "arctan2", "power", "round", "around",
+        "deg2rad", "rad2deg", "degrees", "radians", "copy", "real", "imag", "conj"};
+    if (findIn(kMathUnary, attr) || findIn(kNumpyUnary, attr)) return fnValue("numpy." + attr);
+    for (const char *f : fns)
+      if (attr == f) return fnValue("numpy." + attr);
+    return std::nullopt;
+  }
+  if (module == "kjit" || module == "numba") {
+    if (attr == "prange") return fnValue(module + ".prange");
+    TypeContext probe;
+    if (const Type *t = probe.scalarByName(attr)) {
+      GlobalValue g;
+      g.kind = GlobalValue::Kind::Dtype;
+      g.name = t->str();
+      return g;
+    }
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
+// ---------------------------------------------------------------------------
+
+namespace {
+
+class CallTyper {
+public:
+  CallTyper(TyperServices &ts, CallSite &site)
+      : ts(ts), tc(ts.context().types), site(site), loc(site.loc) {}
+  TyperServices &ts;
+  TypeContext &tc;
+  CallSite &site;
+  SourceLoc loc;
+
+  Expr *fail(std::string msg) { return ts.error(DiagCategory::Typing, loc, std::move(msg)); }
+  Expr *unsupported(std::string msg) { return ts.error(DiagCategory::Unsupported, loc, std::move(msg)); }
+
+  bool arity(const std::string &fname, size_t lo, size_t hi) {
+    if (site.args.size() >= lo && site.args.size() <= hi) return true;
+    if (lo == hi)
+      fail(fmt::format("{}() takes {} argument{} ({} given)", fname, lo, lo == 1 ? "" : "s", site.args.size()));
+    else
+      fail(fmt::format("{}() takes {} to {} arguments ({} given)", fname, lo, hi, site.args.size()));
+    return false;
+  }
+  bool noKeywords(const std::string &fname) {
+    if (site.kwargs.empty()) return true;
+    fail(fmt::format("{}() got an unexpected keyword argument '{}'", fname, site.kwargs[0].first));
+    return false;
+  }
+  Expr *keyword(const std::string &name) {
+    for (auto &[k, v] : site.kwargs)
+      if (k == name) return v;
+    return nullptr;
+  }
+  bool onlyKeywords(const std::string &fname, std::initializer_list<const char *> allowed) {
+    for (auto &[k, v] : site.kwargs) {
+      bool ok = false;
+      for (const char *a : allowed) ok |= k == a;
+      if (!ok) {
+        fail(fmt::format("{}() got an unexpected keyword argument '{}'", fname, k));
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // The float type math on `t` computes in: float32 stays, the rest float64.
+  const Type *mathFloat(const Type *t) {
+    if (t->isFloat() && t->bits() <= 32) return tc.floatTy(32);
+    return tc.float64();
+  }
+
+  Expr *needNumber(Expr *e, const std::string &fname) {
+    if (e->type->isNumber()) return e;
+    return ts.error(DiagCategory::Typing, e->loc,
+                    fmt::format("{}() does not accept {}", fname, e->type->str()));
+  }
+
+  Expr *mathUnary(IntrinsicId id, const std::string &fname, Expr *x) {
+    if (!needNumber(x, fname)->type) return x;
+    if (x->type->isComplex())
+      return unsupported(fmt::format("{}() of a complex number: use cmath", fname));
+    const Type *t = mathFloat(x->type);
+    return ts.intrinsic(id, {ts.convert(x, t)}, t, loc);
+  }
+  Expr *mathBinary(IntrinsicId id, const std::string &fname, Expr *x, Expr *y) {
+    if (!needNumber(x, fname)->type || !needNumber(y, fname)->type) return x;
+    const Type *t = promoteNumeric(tc, mathFloat(x->type), mathFloat(y->type));
+    return ts.intrinsic(id, {ts.convert(x, t), ts.convert(y, t)}, t, loc);
+  }
+
+  // min/max of scalars, or of one array.
+  Expr *minMax(bool isMax, const std::string &fname) {
+    if (site.args.empty()) return fail(fmt::format("{} expected at least 1 argument, got 0", fname));
+    if (site.args.size() == 1) {
+      Expr *a = site.args[0];
+      if (a->type->isArray())
+        return ts.intrinsic(isMax ? IntrinsicId::ArrayMax : IntrinsicId::ArrayMin, {a}, a->type->dtype(), loc);
+      if (a->type->isTuple() && !a->type->elements().empty()) {
+        std::vector<Expr *> elems;
+        for (size_t i = 0; i < a->type->elements().size(); ++i) {
+          auto *g = ts.context().irArena.make<TupleGet>(loc);
+          g->tuple = a;
+          g->index = unsigned(i);
+          g->type = a->type->elements()[i];
+          elems.push_back(g);
+        }
+        site.args = elems;
+        return minMax(isMax, fname);
+      }
+      return fail(fmt::format("'{}' object is not iterable", a->type->str()));
+    }
+    const Type *t = site.args[0]->type;
+    for (Expr *a : site.args) {
+      if (!a->type->isNumber() || a->type->isComplex())
+        return fail(fmt::format("{}() arguments must be real numbers, not {}", fname, a->type->str()));
+      t = promoteNumeric(tc, t, a->type);
+    }
+    Expr *acc = ts.convert(site.args[0], t);
+    for (size_t i = 1; i < site.args.size(); ++i)
+      acc = ts.intrinsic(isMax ? IntrinsicId::Max : IntrinsicId::Min, {acc, ts.convert(site.args[i], t)}, t, loc);
+    return acc;
+  }
+
+  // The shape argument of np.empty & co: an int or a tuple of ints.
+  bool shapeDims(Expr *shape, std::vector<Expr *> &dims) {
+    if (shape->type->isInt() || shape->type->isBool()) {
+      dims.push_back(ts.convert(shape, tc.int64()));
+      return true;
+    }
+    if (shape->type->isTuple()) {
+      for (size_t i = 0; i < shape->type->elements().size(); ++i) {
+        const Type *et = shape->type->elements()[i];
+        if (!et->isInt()) {
+          ts.error(DiagCategory::Typing, shape->loc, fmt::format("array dimensions must be integers, not {}", et->str()));
+          return false;
+        }
+        auto *g = ts.context().irArena.make<TupleGet>(shape->loc);
+        g->tuple = shape;
+        g->index = unsigned(i);
+        g->type = et;
+        dims.push_back(ts.convert(g, tc.int64()));
+      }
+      return true;
+    }
+    ts.error(DiagCategory::Typing, shape->loc,
+             fmt::format("the shape must be an integer or a tuple of integers, not {}", shape->type->str()));
+    return false;
+  }
+
+  const Type *dtypeArg(Expr *d, const Type *dflt) {
+    if (!d) return dflt;
+    if (d->type->kind() == TypeKind::Dtype) return d->type->dtype();
+    if (d->type->kind() == TypeKind::Function) {
+      // float, int, bool, complex as dtypes.
+      const std::string &s = d->type->symbol();
+      if (s == "builtins.float") return tc.float64();
+      if (s == "builtins.int") return tc.int64();
+      if (s == "builtins.bool") return tc.boolean();
+      if (s == "builtins.complex") return tc.complexTy(128);
+    }
+    ts.error(DiagCategory::Typing, d->loc, fmt::format("dtype must be a NumPy or kjit type such as np.float32, not {}", d->type->str()));
+    return nullptr;
+  }
+
+  Expr *allocate(const std::string &fname, Expr *shape, Expr *dtypeExpr, const Type *dflt, int fill,
+                 Expr *fillValue = nullptr) {
+    std::vector<Expr *> dims;
+    if (!shapeDims(shape, dims)) return ts.constOf(nullptr, loc);
+    const Type *dt = dtypeArg(dtypeExpr, dflt);
+    if (!dt) return ts.constOf(nullptr, loc);
+    const Type *at = tc.array(dt, unsigned(dims.size()), Layout::C);
+    Expr *arr = ts.intrinsic(IntrinsicId::ArrayAlloc, dims, at, loc);
+    if (fillValue) return ts.intrinsic(IntrinsicId::ArrayFill, {arr, ts.convert(fillValue, dt)}, at, loc);
+    if (fill < 0) return arr;
+    return ts.intrinsic(IntrinsicId::ArrayFill, {arr, ts.convert(ts.constInt(fill, loc), dt)}, at, loc);
+  }
+
+  Expr *likeShape(Expr *a) {
+    auto *tm = ts.context().irArena.make<TupleMake>(loc);
+    std::vector<const Type *> types;
+    for (unsigned d = 0; d < a->type->ndim(); ++d) {
+      tm->elems.push_back(ts.intrinsic(IntrinsicId::ArrayShape, {a, ts.constInt(d, loc)}, tc.int64(), loc));
+      types.push_back(tc.int64());
+    }
+    tm->type = tc.tuple(types);
+    return tm;
+  }
+
+  Expr *reduction(const std::string &which, Expr *a) {
+    if (!a->type->isArray()) {
+      if (a->type->isNumber()) return a;  // np.sum(3.0) is 3.0
+      return fail(fmt::format("{}() needs an array, not {}", which, a->type->str()));
+    }
+    const Type *dt = a->type->dtype();
+    if (which == "sum" || which == "prod") {
+      const Type *acc = dt;
+      if (dt->isBool() || dt->isInt()) acc = tc.intTy(64, dt->isInt() ? dt->isSigned() : true);
+      return ts.intrinsic(which == "sum" ? IntrinsicId::ArraySum : IntrinsicId::ArrayProd, {a}, acc, loc);
+    }
+    if (which == "min" || which == "amin") return ts.intrinsic(IntrinsicId::ArrayMin, {a}, dt, loc);
+    if (which == "max" || which == "amax") return ts.intrinsic(IntrinsicId::ArrayMax, {a}, dt, loc);
+    if (which == "mean") {
+      const Type *ft = dt->isFloat() || dt->isComplex() ? dt : tc.float64();
+      Expr *sum = ts.intrinsic(IntrinsicId::ArraySum, {a}, ft, loc);
+      Expr *n = ts.constInt(1, loc);
+      for (unsigned d = 0; d < a->type->ndim(); ++d)
+        n = ts.binary(ast::BinaryOp::Mul, n, ts.intrinsic(IntrinsicId::ArrayShape, {a, ts.constInt(d, loc)}, tc.int64(), loc), loc);
+      return ts.convert(ts.binary(ast::BinaryOp::Div, sum, ts.convert(n, ft->isComplex() ? tc.float64() : ft), loc), ft);
+    }
+    return unsupported(fmt::format("{}() is not supported in kernels", which));
+  }
+
+  Expr *builtin(const std::string &f);
+  Expr *math(const std::string &f);
+  Expr *cmath(const std::string &f);
+  Expr *numpy(const std::string &f);
+  Expr *arrayMethod(const std::string &f);
+};
+
+Expr *CallTyper::builtin(const std::string &f) {
+  auto &a = site.args;
+  if (f == "print") {
+    if (!onlyKeywords(f, {})) return ts.constOf(nullptr, loc);
+    for (Expr *x : a)
+      if (!x->type->isNumber() && x->type->kind() != TypeKind::StringLit && !x->type->isNone())
+        return ts.error(DiagCategory::Unsupported, x->loc,
+                        fmt::format("print() in kernels takes numbers and constant strings, not {}", x->type->str()));
+    return ts.intrinsic(IntrinsicId::Print, a, tc.none(), loc);
+  }
+  if (!noKeywords(f)) return ts.constOf(nullptr, loc);
+  if (f == "range") return unsupported("range() can only be used as the iterable of a for loop in kernels");
+  if (f == "len") {
+    if (!arity(f, 1, 1)) return ts.constOf(nullptr, loc);
+    if (a[0]->type->isArray()) return ts.intrinsic(IntrinsicId::ArrayShape, {a[0], ts.constInt(0, loc)}, tc.int64(), loc);
+    if (a[0]->type->isTuple()) return ts.constInt(int64_t(a[0]->type->elements().size()), loc);
+    if (a[0]->type->kind() == TypeKind::StringLit) return ts.constInt(int64_t(a[0]->type->symbol().size()), loc);
+    return fail(fmt::format("object of type {} has no len()", a[0]->type->str()));
+  }
+  if (f == "abs") {
+    if (!arity(f, 1, 1) || !needNumber(a[0], f)->type) return ts.constOf(nullptr, loc);
+    const Type *t = a[0]->type;
+    if (t->isComplex()) return ts.intrinsic(IntrinsicId::Abs, {a[0]}, t->complexPart(), loc);
+    if (t->isBool()) t = tc.int64();
+    return ts.intrinsic(IntrinsicId::Abs, {ts.convert(a[0], t)}, t, loc);
+  }
+  if (f == "min" || f == "max") return minMax(f == "max", f);
+  if (f == "int" || f == "float" || f == "bool" || f == "complex") {
+    if (f == "complex") {
+      if (!arity(f, 0, 2)) return ts.constOf(nullptr, loc);
+      const Type *ct = tc.complexTy(128);
+      if (a.empty()) return ts.convert(ts.constInt(0, loc), ct);
+      if (a.size() == 1) return ts.convert(needNumber(a[0], f), ct);
+      if (a[0]->type->isComplex() || a[1]->type->isComplex()) return unsupported("complex() of complex parts");
+      return ts.intrinsic(IntrinsicId::ComplexMake, {ts.convert(a[0], tc.float64()), ts.convert(a[1], tc.float64())}, ct, loc);
+    }
+    if (!arity(f, 0, 1)) return ts.constOf(nullptr, loc);
+    if (a.empty()) return f == "bool" ? ts.convert(ts.constInt(0, loc), tc.boolean()) : f == "int" ? ts.constInt(0, loc) : ts.constFloat(0, loc);
+    if (!needNumber(a[0], f)->type) return ts.constOf(nullptr, loc);
+    if (a[0]->type->isComplex() && f != "bool") return fail(fmt::format("cannot convert complex to {}", f));
+    if (f == "bool") return ts.truth(a[0]);
+    return ts.convert(a[0], f == "int" ? tc.int64() : tc.float64());
+  }
+  if (f == "round") {
+    if (!arity(f, 1, 2) || !needNumber(a[0], f)->type) return ts.constOf(nullptr, loc);
+    const Type *t = a[0]->type;
+    if (t->isComplex()) return fail("type complex128 doesn't define __round__ method");
+    if (a.size() == 1) {
+      if (!t->isFloat()) return ts.convert(a[0], tc.int64());
+      return ts.convert(ts.intrinsic(IntrinsicId::Rint, {a[0]}, t, loc), tc.int64());
+    }
+    if (!a[1]->type->isInt()) return fail("round() ndigits must be an integer");
+    if (!t->isFloat()) return a[0];
+    // round(x, n): scale, round half to even, unscale (as NumPy's around).
+    Expr *scale = ts.intrinsic(IntrinsicId::Pow, {ts.constFloat(10.0, loc), ts.convert(a[1], tc.float64())}, tc.float64(), loc);
+    Expr *scaled = ts.binary(ast::BinaryOp::Mul, ts.convert(a[0], tc.float64()), scale, loc);
+    Expr *r = ts.intrinsic(IntrinsicId::Rint, {scaled}, tc.float64(), loc);
+    return ts.convert(ts.binary(ast::BinaryOp::Div, r, scale, loc), t);
+  }
+  if (f == "divmod") {
+    if (!arity(f, 2, 2)) return ts.constOf(nullptr, loc);
+    Expr *q = ts.binary(ast::BinaryOp::FloorDiv, a[0], a[1], loc);
+    Expr *r = ts.binary(ast::BinaryOp::Mod, a[0], a[1], loc);
+    if (!q->type || !r->type) return ts.constOf(nullptr, loc);
+    auto *tm = ts.context().irArena.make<TupleMake>(loc);
+    tm->elems = {q, r};
+    tm->type = tc.tuple({q->type, r->type});
+    return tm;
+  }
+  if (f == "pow") {
+    if (!arity(f, 2, 2)) return ts.constOf(nullptr, loc);
+    return ts.binary(ast::BinaryOp::Pow, a[0], a[1], loc);
+  }
+  return unsupported(fmt::format("{}() is not supported in kernels", f));
+}
+
+Expr *CallTyper::math(const std::string &f) {
+  auto &a = site.args;
+  if (!noKeywords("math." + f)) return ts.constOf(nullptr, loc);
+  std::string name = "math." + f;
+  if (const UnaryMath *u = findIn(kMathUnary, f)) {
+    if (f == "log" && a.size() == 2) {
+      Expr *num = mathUnary(IntrinsicId::Log, name, a[0]);
+      Expr *den = mathUnary(IntrinsicId::Log, name, a[1]);
+      if (!num->type || !den->type) return ts.constOf(nullptr, loc);
+      return ts.binary(ast::BinaryOp::Div, num, den, loc);
+    }
+    if (!arity(name, 1, 1)) return ts.constOf(nullptr, loc);
+    return mathUnary(u->id, name, a[0]);
+  }
+  if (const BinaryMath *b = findIn(kMathBinary, f)) {
+    if (!arity(name, 2, 2)) return ts.constOf(nullptr, loc);
+    return mathBinary(b->id, name, a[0], a[1]);
+  }
+  if (f == "floor" || f == "ceil" || f == "trunc") {
+    if (!arity(name, 1, 1) || !needNumber(a[0], name)->type) return ts.constOf(nullptr, loc);
+    if (!a[0]->type->isFloat()) return ts.convert(a[0], tc.int64());
+    IntrinsicId id = f == "floor" ? IntrinsicId::Floor : f == "ceil" ? IntrinsicId::Ceil : IntrinsicId::Trunc;
+    return ts.convert(ts.intrinsic(id, {a[0]}, a[0]->type, loc), tc.int64());
+  }
+  if (f == "isnan" || f == "isinf" || f == "isfinite") {
+    if (!arity(name, 1, 1) || !needNumber(a[0], name)->type) return ts.constOf(nullptr, loc);
+    if (!a[0]->type->isFloat()) return ts.convert(ts.constInt(f == "isfinite", loc), tc.boolean());
+    IntrinsicId id = f == "isnan" ? IntrinsicId::IsNan : f == "isinf" ? IntrinsicId::IsInf : IntrinsicId::IsFinite;
+    return ts.intrinsic(id, {a[0]}, tc.boolean(), loc);
+  }
+  if (f == "degrees" || f == "radians") {
+    if (!arity(name, 1, 1) || !needNumber(a[0], name)->type) return ts.constOf(nullptr, loc);
+    const Type *t = mathFloat(a[0]->type);
+    double k = f == "degrees" ? 180.0 / M_PI : M_PI / 180.0;
+    return ts.binary(ast::BinaryOp::Mul, ts.convert(a[0], t), ts.convert(ts.constFloat(k, loc), t), loc);
+  }
+  return unsupported(fmt::format("math.{}() is not supported in kernels", f));
+}
+
+Expr *CallTyper::cmath(const std::string &f) {
+  return unsupported(fmt::format("cmath.{}() is not supported in kernels yet", f));
+}
+
+Expr *CallTyper::numpy(const std::string &f) {
+  auto &a = site.args;
+  std::string name = "np." + f;
+  if (f == "empty" || f == "zeros" || f == "ones") {
+    if (!onlyKeywords(name, {"dtype", "shape"})) return ts.constOf(nullptr, loc);
+    Expr *shape = a.empty() ? keyword("shape") : a[0];
+    Expr *dtype = a.size() > 1 ? a[1] : keyword("dtype");
+    if (!shape || a.size() > 2) return fail(fmt::format("{}() takes a shape and an optional dtype", name));
+    return allocate(name, shape, dtype, tc.float64(), f == "empty" ? -1 : f == "zeros" ? 0 : 1);
+  }
+  if (f == "full") {
+    if (!onlyKeywords(name, {"dtype"}) || !arity(name, 2, 3)) return ts.constOf(nullptr, loc);
+    Expr *dtype = a.size() > 2 ? a[2] : keyword("dtype");
+    return allocate(name, a[0], dtype, a[1]->type->isBool() ? tc.boolean() : a[1]->type->isNumber() ? (a[1]->type->isInt() ? tc.int64() : a[1]->type) : tc.float64(), -1, a[1]);
+  }
+  if (f == "empty_like" || f == "zeros_like" || f == "ones_like") {
+    if (!onlyKeywords(name, {"dtype"}) || !arity(name, 1, 2)) return ts.constOf(nullptr, loc);
+    if (!a[0]->type->isArray()) return fail(fmt::format("{}() needs an array, not {}", name, a[0]->type->str()));
+    Expr *dtype = a.size() > 1 ? a[1] : keyword("dtype");
+    int fill = f == "empty_like" ? -1 : f == "zeros_like" ? 0 : 1;
+    return allocate(name, likeShape(a[0]), dtype, a[0]->type->dtype(), fill);
+  }
+  if (f == "copy") {
+    if (!arity(name, 1, 1)) return ts.constOf(nullptr, loc);
+    site.args = {a[0]};
+    return arrayMethod("copy");
+  }
+  if (f == "arange") {
+    if (!onlyKeywords(name, {"dtype"}) || !arity(name, 1, 3)) return ts.constOf(nullptr, loc);
+    std::vector<Expr *> v = a;
+    const Type *t = tc.int64();
+    bool anyFloat = false;
+    for (Expr *x : v) {
+      if (!x->type->isNumber() || x->type->isComplex()) return fail(fmt::format("{}() arguments must be real numbers", name));
+      anyFloat |= x->type->isFloat();
+    }
+    if (anyFloat) t = tc.float64();
+    const Type *dt = dtypeArg(keyword("dtype"), t);
+    if (!dt) return ts.constOf(nullptr, loc);
+    Expr *start = v.size() == 1 ? ts.constInt(0, loc) : v[0];
+    Expr *stop = v.size() == 1 ? v[0] : v[1];
+    Expr *step = v.size() == 3 ? v[2] : ts.constInt(1, loc);
+    const Type *ct = anyFloat ? tc.float64() : tc.int64();
+    return ts.intrinsic(IntrinsicId::ArrayArange, {ts.convert(start, ct), ts.convert(stop, ct), ts.convert(step, ct)},
+                        tc.array(dt, 1, Layout::C), loc);
+  }
+  if (f == "sum" || f == "prod" || f == "min" || f == "max" || f == "amin" || f == "amax" || f == "mean") {
+    if (!noKeywords(name) || !arity(name, 1, 1)) return ts.constOf(nullptr, loc);
+    return reduction(f, a[0]);
+  }
+  if (!noKeywords(name)) return ts.constOf(nullptr, loc);
+  for (Expr *x : a)
+    if (x->type->isArray())
+      return unsupported(fmt::format("{}() on arrays is not supported in kernels yet; write the loop, or use @vectorize", name));
+  if (const UnaryMath *u = findIn(kMathUnary, f); u && f != "gamma" && f != "lgamma" && f != "erf" && f != "erfc") {
+    if (!arity(name, 1, 1)) return ts.constOf(nullptr, loc);
+    return mathUnary(u->id, name, a[0]);
+  }
+  if (const UnaryMath *u = findIn(kNumpyUnary, f)) {
+    if (!arity(name, 1, 1)) return ts.constOf(nullptr, loc);
+    return mathUnary(u->id, name, a[0]);
+  }
+  if (const BinaryMath *b = findIn(kMathBinary, f)) {
+    if (!arity(name, 2, 2)) return ts.constOf(nullptr, loc);
+    return mathBinary(b->id, name, a[0], a[1]);
+  }
+  if (f == "abs" || f == "absolute") {
+    site.args = a;
+    return builtin("abs");
+  }
+  if (f == "isnan" || f == "isinf" || f == "isfinite") return math(f);
+  if (f == "minimum" || f == "maximum" || f == "fmin" || f == "fmax") {
+    if (!arity(name, 2, 2)) return ts.constOf(nullptr, loc);
+    return minMax(f == "maximum" || f == "fmax", name);
+  }
+  if (f == "square") {
+    if (!arity(name, 1, 1)) return ts.constOf(nullptr, loc);
+    return ts.binary(ast::BinaryOp::Mul, a[0], a[0], loc);
+  }
+  if (f == "negative") {
+    if (!arity(name, 1, 1)) return ts.constOf(nullptr, loc);
+    return ts.binary(ast::BinaryOp::Sub, ts.convert(ts.constInt(0, loc), a[0]->type), a[0], loc);
+  }
+  if (f == "deg2rad" || f == "radians" || f == "rad2deg" || f == "degrees") return math(f == "deg2rad" ? "radians" : f == "rad2deg" ? "degrees" : f);
+  return unsupported(fmt::format("{}() is not supported in kernels yet", name));
+}
+
+Expr *CallTyper::arrayMethod(const std::string &f) {
+  Expr *self = site.args.empty() ? nullptr : site.args[0];
+  if (!self) return fail("method call without a receiver");
+  std::string name = "array." + f;
+  if (f == "sum" || f == "prod" || f == "min" || f == "max" || f == "mean") {
+    if (site.args.size() != 1 || !site.kwargs.empty())
+      return unsupported(fmt::format("{}() with an axis or other arguments is not supported in kernels yet", name));
+    return reduction(f, self);
+  }
+  if (f == "copy") {
+    if (site.args.size() != 1) return fail("copy() takes no arguments");
+    const Type *t = self->type;
+    return ts.intrinsic(IntrinsicId::ArrayCopy, {self}, tc.array(t->dtype(), t->ndim(), Layout::C), loc);
+  }
+  if (f == "fill") {
+    if (site.args.size() != 2) return fail("fill() takes one value");
+    return ts.intrinsic(IntrinsicId::ArrayFill, {self, ts.convert(site.args[1], self->type->dtype())}, self->type, loc);
+  }
+  return unsupported(fmt::format("the array method {}() is not supported in kernels yet", f));
+}
+
+}  // namespace
+
+Expr *typeBuiltinCall(TyperServices &ts, const Type *callee, CallSite &site) {
+  CallTyper ct(ts, site);
+  TypeContext &tc = ts.context().types;
+  if (callee->kind() == TypeKind::Dtype) {
+    // np.float32(x), kjit.int32(x): a conversion.
+    if (!site.kwargs.empty() || site.args.size() > 1)
+      return ct.fail(fmt::format("{}() takes at most one argument", callee->symbol()));
+    if (site.args.empty()) return ts.convert(ts.constInt(0, site.loc), callee->dtype());
+    Expr *x = site.args[0];
+    if (!x->type->isNumber()) return ct.fail(fmt::format("cannot convert {} to {}", x->type->str(), callee->symbol()));
+    if (callee->dtype()->isBool()) return ts.truth(x);
+    return ts.convert(x, callee->dtype());
+  }
+  if (callee->kind() == TypeKind::ExceptionClass)
+    return ct.unsupported(fmt::format("exception objects can only be raised in kernels, not created ({})", callee->symbol()));
+  if (callee->kind() != TypeKind::Function)
+    return ct.fail(fmt::format("'{}' object is not callable", callee->str()));
+  const std::string &sym = callee->symbol();
+  size_t dot = sym.find('.');
+  std::string mod = sym.substr(0, dot), fn = sym.substr(dot + 1);
+  (void)tc;
+  if (mod == "builtins") return ct.builtin(fn);
+  if (mod == "math") return ct.math(fn);
+  if (mod == "cmath") return ct.cmath(fn);
+  if (mod == "numpy") return ct.numpy(fn);
+  if (mod == "array") return ct.arrayMethod(fn);
+  if (mod == "number" && fn == "conjugate") {
+    Expr *x = site.args.empty() ? nullptr : site.args[0];
+    if (!x) return ct.fail("conjugate() without a receiver");
+    if (!x->type->isComplex()) return x;
+    const Type *p = x->type->complexPart();
+    Expr *re = ts.intrinsic(IntrinsicId::Real, {x}, p, site.loc);
+    Expr *im = ts.intrinsic(IntrinsicId::Imag, {x}, p, site.loc);
+    Expr *negIm = ts.binary(ast::BinaryOp::Sub, ts.convert(ts.constInt(0, site.loc), p), im, site.loc);
+    return ts.intrinsic(IntrinsicId::ComplexMake, {re, ts.convert(negIm, p)}, x->type, site.loc);
+  }
+  if (fn == "prange") return ct.unsupported("prange() can only be used as the iterable of a for loop");
+  return ct.unsupported(fmt::format("{}() is not supported in kernels", sym));
+}
+
+}  // namespace kjit

@@ -1,0 +1,54 @@
+// Builtins.h - typing of calls to builtins, math, cmath, NumPy functions,
+// dtype casts and array methods.
+//
+// The typer resolves a callee to a compile-time Function type whose symbol
+// is a qualified name ("builtins.min", "math.sqrt", "numpy.zeros",
+// "array.sum"), or to a Dtype (a cast); typeBuiltinCall turns the call into
+// typed IR through the TyperServices the function typer provides.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "compiler/Context.h"
+#include "compiler/GlobalEnv.h"
+#include "compiler/IR.h"
+
+namespace kjit {
+
+struct CallSite {
+  SourceLoc loc;
+  std::vector<ir::Expr *> args;
+  std::vector<std::pair<std::string, ir::Expr *>> kwargs;
+  const ast::CallExpr *ast = nullptr;
+};
+
+// What the function typer offers to the builtins' typing.
+class TyperServices {
+public:
+  virtual ~TyperServices() = default;
+  virtual Context &context() = 0;
+  virtual ir::Expr *convert(ir::Expr *e, const Type *t) = 0;
+  virtual ir::Expr *truth(ir::Expr *e) = 0;
+  virtual ir::Expr *binary(ast::BinaryOp op, ir::Expr *l, ir::Expr *r, SourceLoc loc) = 0;
+  virtual ir::Expr *error(DiagCategory c, SourceLoc loc, std::string msg) = 0;
+  virtual ir::Expr *constInt(int64_t v, SourceLoc loc) = 0;
+  virtual ir::Expr *constFloat(double v, SourceLoc loc) = 0;
+  virtual ir::Const *constOf(const Type *t, SourceLoc loc) = 0;
+  virtual ir::Intrinsic *intrinsic(ir::IntrinsicId id, std::vector<ir::Expr *> args,
+                                   const Type *type, SourceLoc loc) = 0;
+};
+
+// A builtin name (range, len, abs, ValueError, ...) as a global value.
+std::optional<GlobalValue> builtinGlobal(const std::string &name);
+
+// `module.attr` for the modules kernels know (math, cmath, numpy, kjit,
+// kjit.cuda); nullopt when the attribute is not usable in kernels.
+std::optional<GlobalValue> moduleAttribute(const std::string &module, const std::string &attr);
+
+// Types a call of `callee` (a Function or Dtype type). Reports errors.
+ir::Expr *typeBuiltinCall(TyperServices &ts, const Type *callee, CallSite &site);
+
+}  // namespace kjit

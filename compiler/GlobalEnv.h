@@ -1,0 +1,58 @@
+// GlobalEnv.h - the values a function's body names that are not its locals.
+//
+// The decorator (Python) or kjitc (from a module's imports and defs) answers
+// lookups. Numbers, tuples of numbers and NumPy arrays are frozen as
+// compile-time constants, as Numba does; modules, builtins, NumPy functions,
+// dtypes, exception classes and other kjit functions resolve by name.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace kjit {
+
+struct FunctionSource;
+
+struct GlobalValue {
+  enum class Kind {
+    None, Bool, Int, Float, Complex, Tuple, String,
+    Array,           // frozen NumPy array: dtype name, shape, bytes (C order)
+    Module,          // name: "math", "cmath", "numpy", "kjit", "kjit.cuda"
+    Function,        // qualified name: "builtins.range", "math.sqrt", "numpy.zeros"
+    Dtype,           // scalar type name: "float32"
+    ExceptionClass,  // "ValueError"
+    JitFunction,     // another kjit function: fn is set
+    Unsupported,     // a value kernels cannot use: name = its Python type
+  };
+  Kind kind = Kind::None;
+  int64_t i = 0;
+  bool isUnsigned = false;  // Int: a Python int in [2**63, 2**64)
+  double f = 0, im = 0;
+  std::string name;
+  std::vector<GlobalValue> elems;
+  // Array constants.
+  std::vector<int64_t> shape;
+  std::string bytes;
+  std::shared_ptr<FunctionSource> fn;
+};
+
+// The source of a function to compile, and how to resolve its globals.
+struct FunctionSource {
+  std::string name;
+  std::string filename;
+  std::string text;     // the function's text (or a whole module's)
+  uint32_t firstLine = 1;
+  uint64_t identity = 0;  // distinguishes functions with equal names
+  // Answers a global name; nullopt means "not defined".
+  std::function<std::optional<GlobalValue>(const std::string &)> lookup;
+  // Code-generation options from the decorator.
+  bool fastmath = false;
+  bool boundscheck = false;
+  bool parallel = false;
+};
+
+}  // namespace kjit

@@ -1,0 +1,197 @@
+// IRPrinter.cpp - the textual form of the typed IR:
+//   def add(x: int64, y: float64) -> float64
+//     $r: float64 = (+ (float64 x) y)
+// Every expression shows its type where it is not obvious: casts print as
+// (type value), calls and intrinsics with their result type.
+#include <fmt/format.h>
+
+#include "compiler/IR.h"
+
+namespace kjit::ir {
+
+const char *kindName(Kind k) {
+  switch (k) {
+#define IR_EXPR(N) \
+  case Kind::N: return #N;
+#define IR_STMT(N) IR_EXPR(N)
+#include "compiler/IR.def"
+  }
+  return "?";
+}
+
+const char *intrinsicName(IntrinsicId id) {
+  switch (id) {
+#define INTRINSIC(Id, Name, Arity) \
+  case IntrinsicId::Id: return Name;
+#include "compiler/Intrinsics.def"
+  }
+  return "?";
+}
+
+const char *spelling(BinOp op) {
+  static const char *const names[] = {"+", "-", "*", "/", "//", "%", "**", "<<", ">>", "&",
+                                      "|", "^", "<", ">", "<=", ">=", "==", "!="};
+  return names[unsigned(op)];
+}
+
+const char *spelling(UnOp op) {
+  switch (op) {
+  case UnOp::Neg: return "neg";
+  case UnOp::Not: return "not";
+  case UnOp::Invert: return "~";
+  }
+  return "?";
+}
+
+namespace {
+
+std::string expr(const Expr *e);
+
+std::string list(const std::vector<Expr *> &es) {
+  std::string s;
+  for (const Expr *e : es) s += " " + expr(e);
+  return s;
+}
+
+std::string expr(const Expr *e) {
+  if (!e) return "_";
+  switch (e->kind()) {
+  case Kind::Const: {
+    auto *c = cast<Const>(e);
+    const Type *t = c->type;
+    if (!t) return "<unknown>";
+    if (t->isBool()) return c->i ? "True" : "False";
+    if (t->isInt()) return t->isSigned() ? fmt::format("{}", c->i) : fmt::format("{}u", uint64_t(c->i));
+    if (t->isFloat()) return fmt::format("{}{}", c->f, t->bits() == 32 ? "f" : "");
+    if (t->isComplex()) return fmt::format("({}+{}j)", c->f, c->im);
+    if (t->isNone()) return "None";
+    if (t->kind() == TypeKind::StringLit) return fmt::format("{:?}", t->symbol());
+    return t->str();
+  }
+  case Kind::VarRef: return cast<VarRef>(e)->var->name;
+  case Kind::Cast: return fmt::format("({} {})", e->type->str(), expr(cast<Cast>(e)->value));
+  case Kind::Unary: {
+    auto *u = cast<Unary>(e);
+    return fmt::format("({} {})", spelling(u->op), expr(u->operand));
+  }
+  case Kind::Binary: {
+    auto *b = cast<Binary>(e);
+    return fmt::format("({} {} {})", spelling(b->op), expr(b->lhs), expr(b->rhs));
+  }
+  case Kind::Logical: {
+    auto *l = cast<Logical>(e);
+    return fmt::format("({} {} {})", l->isAnd ? "and" : "or", expr(l->lhs), expr(l->rhs));
+  }
+  case Kind::Select: {
+    auto *s = cast<Select>(e);
+    return fmt::format("(select {} {} {})", expr(s->cond), expr(s->ifTrue), expr(s->ifFalse));
+  }
+  case Kind::ArrayLoad: {
+    auto *l = cast<ArrayLoad>(e);
+    return fmt::format("(load{} {}{})", l->wraparound ? "" : ".nowrap", expr(l->array), list(l->indices));
+  }
+  case Kind::ArrayView: {
+    auto *v = cast<ArrayView>(e);
+    std::string s = "(view " + expr(v->array);
+    for (const SliceSpec &sp : v->specs)
+      s += sp.isIndex ? " " + expr(sp.start)
+                      : fmt::format(" {}:{}:{}", sp.start ? expr(sp.start) : "",
+                                    sp.stop ? expr(sp.stop) : "", sp.step ? expr(sp.step) : "");
+    return s + ") : " + e->type->str();
+  }
+  case Kind::TupleMake: return "(tuple" + list(cast<TupleMake>(e)->elems) + ")";
+  case Kind::TupleGet: {
+    auto *g = cast<TupleGet>(e);
+    return fmt::format("{}[{}]", expr(g->tuple), g->index);
+  }
+  case Kind::Call: {
+    auto *c = cast<Call>(e);
+    return fmt::format("(call {}{}) : {}", c->callee->name, list(c->args), e->type->str());
+  }
+  case Kind::Intrinsic: {
+    auto *in = cast<Intrinsic>(e);
+    return fmt::format("({}{}) : {}", intrinsicName(in->id), list(in->args), e->type ? e->type->str() : "?");
+  }
+  default: return "?";
+  }
+}
+
+void block(const Block &b, int indent, std::string &out);
+
+void stmt(const Stmt *s, int indent, std::string &out) {
+  std::string pad(size_t(indent) * 2, ' ');
+  switch (s->kind()) {
+  case Kind::Assign: {
+    auto *a = cast<Assign>(s);
+    out += fmt::format("{}{}: {} = {}\n", pad, a->var->name, a->var->type->str(), expr(a->value));
+    break;
+  }
+  case Kind::Store: {
+    auto *st = cast<Store>(s);
+    out += fmt::format("{}(store {}{}) = {}\n", pad, expr(st->array), list(st->indices), expr(st->value));
+    break;
+  }
+  case Kind::If: {
+    auto *i = cast<If>(s);
+    out += fmt::format("{}if {}:\n", pad, expr(i->cond));
+    block(i->then, indent + 1, out);
+    if (!i->otherwise.empty()) {
+      out += pad + "else:\n";
+      block(i->otherwise, indent + 1, out);
+    }
+    break;
+  }
+  case Kind::While: {
+    auto *w = cast<While>(s);
+    out += fmt::format("{}while {}:\n", pad, expr(w->cond));
+    block(w->body, indent + 1, out);
+    if (!w->orelse.empty()) {
+      out += pad + "else:\n";
+      block(w->orelse, indent + 1, out);
+    }
+    break;
+  }
+  case Kind::ForRange: {
+    auto *f = cast<ForRange>(s);
+    out += fmt::format("{}{} {} in range({}, {}, {}):\n", pad, f->parallel ? "parfor" : "for",
+                       f->var->name, expr(f->start), expr(f->stop), expr(f->step));
+    block(f->body, indent + 1, out);
+    if (!f->orelse.empty()) {
+      out += pad + "else:\n";
+      block(f->orelse, indent + 1, out);
+    }
+    break;
+  }
+  case Kind::Break: out += pad + "break\n"; break;
+  case Kind::Continue: out += pad + "continue\n"; break;
+  case Kind::Return: {
+    auto *r = cast<Return>(s);
+    out += pad + "return" + (r->value ? " " + expr(r->value) : "") + "\n";
+    break;
+  }
+  case Kind::Raise: {
+    auto *r = cast<Raise>(s);
+    out += fmt::format("{}raise {}({:?})\n", pad, r->excClass, r->message);
+    break;
+  }
+  case Kind::Eval: out += pad + expr(cast<Eval>(s)->value) + "\n"; break;
+  default: out += pad + "?\n"; break;
+  }
+}
+
+void block(const Block &b, int indent, std::string &out) {
+  for (const Stmt *s : b) stmt(s, indent, out);
+}
+
+}  // namespace
+
+std::string print(const Function &f) {
+  std::string out = "def " + f.name + "(";
+  for (size_t i = 0; i < f.params.size(); ++i)
+    out += fmt::format("{}{}: {}", i ? ", " : "", f.params[i]->name, f.params[i]->type->str());
+  out += ") -> " + (f.returnType ? f.returnType->str() : std::string("?")) + "\n";
+  block(f.body, 1, out);
+  return out;
+}
+
+}  // namespace kjit::ir

@@ -1,0 +1,95 @@
+#include "compiler/ModuleEnv.h"
+
+#include <map>
+
+#include "compiler/Builtins.h"
+#include "compiler/Context.h"
+
+namespace kjit {
+
+namespace {
+
+struct ModuleInfo {
+  std::map<std::string, GlobalValue> names;
+};
+
+std::string canonicalModule(const std::string &m) {
+  if (m == "numba") return "kjit";
+  if (m == "numba.cuda") return "kjit.cuda";
+  return m;
+}
+
+}  // namespace
+
+std::shared_ptr<FunctionSource> functionFromModule(const std::string &filename,
+                                                   const std::string &text,
+                                                   const std::string &function) {
+  Context ctx;
+  ParseOptions opts;
+  opts.declarationsOnly = true;
+  ast::Module m = ctx.parse(filename, text, 1, opts);
+  auto info = std::make_shared<ModuleInfo>();
+  auto sources = std::make_shared<std::map<std::string, std::shared_ptr<FunctionSource>>>();
+
+  uint64_t identity = 1;
+  for (const std::string &name : m.functionNames) {
+    auto fs = std::make_shared<FunctionSource>();
+    fs->name = name;
+    fs->filename = filename;
+    fs->text = text;
+    fs->firstLine = 1;
+    fs->identity = identity++;
+    (*sources)[name] = fs;
+  }
+  for (const ast::Stmt *s : m.body) {
+    auto *imp = ast::dyn_cast<ast::ImportStmt>(s);
+    if (!imp) continue;
+    for (const ast::ImportAlias &a : imp->names) {
+      if (!imp->isFrom) {
+        GlobalValue g;
+        g.kind = GlobalValue::Kind::Module;
+        std::string bound = a.asname.empty() ? a.name.substr(0, a.name.find('.')) : a.asname;
+        g.name = canonicalModule(a.asname.empty() ? bound : a.name);
+        info->names[bound] = g;
+        continue;
+      }
+      std::string mod = canonicalModule(imp->fromModule);
+      std::string bound = a.asname.empty() ? a.name : a.asname;
+      if ((mod == "kjit" && (a.name == "cuda")) || (mod == "numba" && a.name == "cuda")) {
+        GlobalValue g;
+        g.kind = GlobalValue::Kind::Module;
+        g.name = "kjit.cuda";
+        info->names[bound] = g;
+      } else if (auto g = moduleAttribute(mod, a.name)) {
+        info->names[bound] = *g;
+      } else if (mod == "kjit" && (a.name == "jit" || a.name == "njit" || a.name == "vectorize" ||
+                                   a.name == "guvectorize")) {
+        GlobalValue g;
+        g.kind = GlobalValue::Kind::Function;
+        g.name = "kjit." + a.name;
+        info->names[bound] = g;
+      }
+    }
+  }
+  std::weak_ptr<std::map<std::string, std::shared_ptr<FunctionSource>>> weakSources = sources;
+  auto lookup = [info, weakSources](const std::string &name) -> std::optional<GlobalValue> {
+    auto sources = weakSources.lock();
+    if (!sources) return std::nullopt;
+    if (auto it = info->names.find(name); it != info->names.end()) return it->second;
+    if (auto it = sources->find(name); it != sources->end()) {
+      GlobalValue g;
+      g.kind = GlobalValue::Kind::JitFunction;
+      g.fn = it->second;
+      return g;
+    }
+    return std::nullopt;
+  };
+  for (auto &[n, fs] : *sources) fs->lookup = lookup;
+  auto it = sources->find(function);
+  if (it == sources->end()) return nullptr;
+  // The result keeps the whole map alive (aliasing constructor), so that
+  // the functions it calls stay reachable through `lookup`.
+  return std::shared_ptr<FunctionSource>(sources, it->second.get());
+}
+
+}  // namespace kjit

@@ -1,0 +1,1570 @@
+#include "compiler/TypeInference.h"
+
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "compiler/Builtins.h"
+
+namespace kjit {
+
+using namespace ir;
+
+namespace {
+
+constexpr int kMaxPasses = 16;
+
+struct SpecKey {
+  uint64_t identity;
+  std::string args;
+  bool operator<(const SpecKey &o) const {
+    return identity != o.identity ? identity < o.identity : args < o.args;
+  }
+};
+
+std::string typeListKey(const std::vector<const Type *> &ts) {
+  std::string s;
+  for (const Type *t : ts) s += t->str() + ";";
+  return s;
+}
+
+}  // namespace
+
+// Types every function of one program; one instance per inferTypes call.
+class ProgramTyper {
+public:
+  explicit ProgramTyper(Context &ctx) : ctx(ctx) {}
+  Context &ctx;
+  std::map<SpecKey, Function *> done;
+  std::set<SpecKey> inProgress;
+  std::vector<Function *> order;
+  std::map<const Type *, std::shared_ptr<FunctionSource>> jitFunctions;
+  unsigned symbolCounter = 0;
+
+  // Types `fn` for `args`; null (with diagnostics) on failure.
+  Function *specialize(std::shared_ptr<FunctionSource> fn, const std::vector<const Type *> &args,
+                       SourceLoc callLoc);
+  const Type *jitFunctionType(std::shared_ptr<FunctionSource> fn) {
+    const Type *t = ctx.types.function(fmt::format("jit:{}:{}", fn->name, fn->identity));
+    jitFunctions[t] = std::move(fn);
+    return t;
+  }
+};
+
+namespace {
+
+struct VarInfo {
+  Var *var = nullptr;
+  const Type *type = nullptr;      // unified so far
+  const Type *firstType = nullptr;
+  SourceLoc firstLoc;
+  bool conflictReported = false;
+};
+
+class FunctionTyper final : public TyperServices {
+public:
+  FunctionTyper(ProgramTyper &prog, std::shared_ptr<FunctionSource> src, const ast::FunctionDef &def,
+                const std::vector<const Type *> &args, Function *out)
+      : prog_(prog), ctx_(prog.ctx), tc_(prog.ctx.types), src_(std::move(src)), def_(def),
+        args_(args), fn_(out) {}
+
+  bool run();
+
+private:
+  ProgramTyper &prog_;
+  Context &ctx_;
+  TypeContext &tc_;
+  std::shared_ptr<FunctionSource> src_;
+  const ast::FunctionDef &def_;
+  std::vector<const Type *> args_;
+  Function *fn_;
+
+  bool final_ = false;  // report diagnostics and keep the IR
+  bool changed_ = false;
+  std::map<std::string, VarInfo> vars_;
+  std::set<std::string> locals_;
+  const Type *returnType_ = nullptr;
+  SourceLoc firstReturnLoc_;
+  unsigned loopDepth_ = 0;
+  unsigned tempCounter_ = 0;
+  std::vector<std::pair<std::string, GlobalValue>> globalsCache_;
+
+  // ---- helpers ----
+  template <class T> T *make(SourceLoc loc) { return ctx_.irArena.make<T>(loc); }
+  Expr *unknown(SourceLoc loc) { return make<Const>(loc); }  // type null
+  static bool known(const Expr *e) { return e && e->type; }
+
+  Expr *typingError(SourceLoc loc, std::string msg) {
+    return error(DiagCategory::Typing, loc, std::move(msg));
+  }
+  Expr *unsupported(SourceLoc loc, std::string msg) {
+    return error(DiagCategory::Unsupported, loc, std::move(msg));
+  }
+
+  Expr *constInt(int64_t v, SourceLoc loc, const Type *t) {
+    Const *c = constOf(t ? t : tc_.int64(), loc);
+    c->i = v;
+    return c;
+  }
+  Expr *constFloat(double v, SourceLoc loc, const Type *t) {
+    Const *c = constOf(t ? t : tc_.float64(), loc);
+    c->f = v;
+    return c;
+  }
+  Expr *constBool(bool v, SourceLoc loc) {
+    Const *c = constOf(tc_.boolean(), loc);
+    c->i = v;
+    return c;
+  }
+
+  Expr *castTo(Expr *e, const Type *t);
+  Var *newVar(const std::string &name, const Type *t, SourceLoc loc);
+  Var *temp(Expr *value, Block &out);
+  void assignVar(const std::string &name, Expr *value, SourceLoc loc, Block &out);
+  std::optional<GlobalValue> lookupGlobal(const std::string &name);
+  Expr *fromGlobal(const GlobalValue &g, const std::string &name, SourceLoc loc);
+
+  // ---- statements ----
+  void block(const ast::StmtList &in, Block &out);
+  void stmt(const ast::Stmt *s, Block &out);
+  void assignTarget(const ast::Expr *target, Expr *value, Block &out);
+  void forLoop(const ast::ForStmt *f, Block &out);
+  void returnStmt(const ast::ReturnStmt *r, Block &out);
+  void raiseStmt(const ast::RaiseStmt *r, Block &out);
+
+  // ---- expressions ----
+  Expr *expr(const ast::Expr *e);
+  Expr *name(const ast::NameExpr *n);
+  Expr *unary(const ast::UnaryExpr *u);
+  Expr *compare(const ast::CompareExpr *c);
+  Expr *compareOne(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc);
+  Expr *boolOp(const ast::BoolOpExpr *b);
+  Expr *ifExpr(const ast::IfExpr *e);
+  Expr *attribute(const ast::AttributeExpr *a);
+  Expr *subscript(const ast::SubscriptExpr *s);
+  Expr *call(const ast::CallExpr *c);
+  Expr *intIndex(const ast::Expr *e, Expr *v);
+
+public:
+  // TyperServices, for Builtins.cpp.
+  Context &context() override { return ctx_; }
+  Expr *convert(Expr *e, const Type *t) override { return castTo(e, t); }
+  Expr *truth(Expr *e) override;
+  Expr *binary(ast::BinaryOp op, Expr *l, Expr *r, SourceLoc loc) override;
+  Expr *error(DiagCategory cat, SourceLoc loc, std::string msg) override {
+    if (final_) ctx_.diags.error(cat, loc, std::move(msg));
+    return unknown(loc);
+  }
+  Expr *constInt(int64_t v, SourceLoc loc) override { return constInt(v, loc, nullptr); }
+  Expr *constFloat(double v, SourceLoc loc) override { return constFloat(v, loc, nullptr); }
+  Const *constOf(const Type *t, SourceLoc loc) override {
+    auto *c = make<Const>(loc);
+    c->type = t;
+    return c;
+  }
+  Intrinsic *intrinsic(IntrinsicId id, std::vector<Expr *> args, const Type *type,
+                       SourceLoc loc) override {
+    auto *in = make<Intrinsic>(loc);
+    in->id = id;
+    in->args = std::move(args);
+    in->type = type;
+    return in;
+  }
+
+private:
+  Function *specializeCallee(const Type *fnType, const std::vector<const Type *> &args, SourceLoc loc) {
+    auto it = prog_.jitFunctions.find(fnType);
+    if (it == prog_.jitFunctions.end()) return nullptr;
+    return prog_.specialize(it->second, args, loc);
+  }
+  bool boundscheck() const { return src_->boundscheck; }
+};
+
+// ---------------------------------------------------------------------------
+
+Var *FunctionTyper::newVar(const std::string &name, const Type *t, SourceLoc loc) {
+  auto v = std::make_unique<Var>();
+  v->name = name;
+  v->type = t;
+  v->loc = loc;
+  v->id = unsigned(fn_->vars.size());
+  fn_->vars.push_back(std::move(v));
+  return fn_->vars.back().get();
+}
+
+Var *FunctionTyper::temp(Expr *value, Block &out) {
+  Var *v = newVar(fmt::format("$t{}", tempCounter_++), value->type, value->loc);
+  auto *a = make<Assign>(value->loc);
+  a->var = v;
+  a->value = value;
+  out.push_back(a);
+  return v;
+}
+
+Expr *FunctionTyper::castTo(Expr *e, const Type *t) {
+  if (!known(e) || !t || e->type == t) return e;
+  if (!e->type->isNumber() || !t->isNumber()) {
+    if (e->type->isTuple() && t->isTuple() && e->type->elements().size() == t->elements().size()) {
+      auto *tm = make<TupleMake>(e->loc);
+      tm->type = t;
+      for (size_t i = 0; i < t->elements().size(); ++i) {
+        auto *g = make<TupleGet>(e->loc);
+        g->tuple = e;
+        g->index = unsigned(i);
+        g->type = e->type->elements()[i];
+        tm->elems.push_back(castTo(g, t->elements()[i]));
+      }
+      return tm;
+    }
+    if (e->type->isArray() && t->isArray() && e->type->dtype() == t->dtype() &&
+        e->type->ndim() == t->ndim()) {
+      auto *c = make<Cast>(e->loc);  // layout/readonly relaxation: same value
+      c->value = e;
+      c->type = t;
+      return c;
+    }
+    return typingError(e->loc, fmt::format("cannot convert {} to {}", e->type->str(), t->str()));
+  }
+  if (auto *c = dyn_cast<Const>(e)) {  // fold constant conversions
+    Const *r = constOf(t, e->loc);
+    const Type *from = c->type;
+    if (t->isBool()) {
+      r->i = from->isFloat() ? c->f != 0 : from->isComplex() ? (c->f != 0 || c->im != 0) : c->i != 0;
+    } else if (t->isInt()) {
+      int64_t v = from->isFloat() || from->isComplex() ? int64_t(c->f) : c->i;
+      if (t->bits() < 64) {
+        uint64_t mask = (uint64_t(1) << t->bits()) - 1;
+        uint64_t u = uint64_t(v) & mask;
+        if (t->isSigned() && (u >> (t->bits() - 1))) u |= ~mask;
+        v = int64_t(u);
+      }
+      r->i = v;
+    } else {
+      double v = from->isFloat() || from->isComplex() ? c->f
+                 : (from->isInt() && !from->isSigned()) ? double(uint64_t(c->i))
+                                                        : double(c->i);
+      if (t->isFloat() && t->bits() == 32) v = double(float(v));
+      r->f = v;
+      r->im = from->isComplex() ? c->im : 0;
+    }
+    return r;
+  }
+  auto *c = make<Cast>(e->loc);
+  c->value = e;
+  c->type = t;
+  return c;
+}
+
+Expr *FunctionTyper::truth(Expr *e) {
+  if (!known(e)) return e;
+  const Type *t = e->type;
+  if (t->isBool()) return e;
+  if (t->isNumber()) {
+    auto *b = make<Binary>(e->loc);
+    b->op = BinOp::Ne;
+    b->lhs = e;
+    b->rhs = castTo(constInt(0, e->loc), t);
+    b->type = tc_.boolean();
+    return b;
+  }
+  if (t->isNone()) return constBool(false, e->loc);
+  if (t->isTuple()) return constBool(!t->elements().empty(), e->loc);
+  if (t->isArray())
+    return typingError(e->loc, fmt::format("the truth value of an array ({}) is ambiguous; use "
+                                           "a.any() or a.all(), or compare its size",
+                                           t->str()));
+  return typingError(e->loc, fmt::format("{} has no truth value in kernels", t->str()));
+}
+
+std::optional<GlobalValue> FunctionTyper::lookupGlobal(const std::string &name) {
+  for (auto &[n, v] : globalsCache_)
+    if (n == name) return v;
+  std::optional<GlobalValue> g;
+  if (src_->lookup) g = src_->lookup(name);
+  if (!g) g = builtinGlobal(name);
+  if (g) globalsCache_.emplace_back(name, *g);
+  return g;
+}
+
+Expr *FunctionTyper::fromGlobal(const GlobalValue &g, const std::string &name, SourceLoc loc) {
+  using K = GlobalValue::Kind;
+  switch (g.kind) {
+  case K::None: return constOf(tc_.none(), loc);
+  case K::Bool: return constBool(g.i != 0, loc);
+  case K::Int: return constInt(g.i, loc, g.isUnsigned ? tc_.intTy(64, false) : tc_.int64());
+  case K::Float: return constFloat(g.f, loc);
+  case K::Complex: {
+    Const *c = constOf(tc_.complexTy(128), loc);
+    c->f = g.f;
+    c->im = g.im;
+    return c;
+  }
+  case K::Tuple: {
+    auto *t = make<TupleMake>(loc);
+    std::vector<const Type *> types;
+    for (size_t i = 0; i < g.elems.size(); ++i) {
+      Expr *e = fromGlobal(g.elems[i], fmt::format("{}[{}]", name, i), loc);
+      if (!known(e)) return e;
+      t->elems.push_back(e);
+      types.push_back(e->type);
+    }
+    t->type = tc_.tuple(types);
+    return t;
+  }
+  case K::String: return constOf(tc_.stringLit(g.name), loc);
+  case K::Module: return constOf(tc_.module(g.name), loc);
+  case K::Function: return constOf(tc_.function(g.name), loc);
+  case K::Dtype: {
+    const Type *s = tc_.scalarByName(g.name);
+    if (!s) return unsupported(loc, fmt::format("global '{}' is the dtype {}, which kernels do not support", name, g.name));
+    return constOf(tc_.dtypeOf(s), loc);
+  }
+  case K::ExceptionClass: return constOf(tc_.exceptionClass(g.name), loc);
+  case K::JitFunction: return constOf(prog_.jitFunctionType(g.fn), loc);
+  case K::Array:
+    return unsupported(loc, fmt::format("global array '{}' is not supported yet; pass it as an "
+                                        "argument",
+                                        name));
+  case K::Unsupported:
+    return unsupported(loc, fmt::format("global '{}' is a {}, which kernels cannot use; kernels "
+                                        "can use numbers, tuples, NumPy arrays, modules and kjit "
+                                        "functions",
+                                        name, g.name));
+  }
+  return unknown(loc);
+}
+
+// ---------------------------------------------------------------------------
+// Locals
+
+// Every name assigned anywhere in the function is local to all of it.
+void collectLocals(const ast::StmtList &body, std::set<std::string> &out);
+
+void collectTargets(const ast::Expr *t, std::set<std::string> &out) {
+  if (auto *n = ast::dyn_cast<ast::NameExpr>(t)) out.insert(n->name);
+  else if (auto *tu = ast::dyn_cast<ast::TupleExpr>(t))
+    for (const ast::Expr *e : tu->elts) collectTargets(e, out);
+  else if (auto *l = ast::dyn_cast<ast::ListExpr>(t))
+    for (const ast::Expr *e : l->elts) collectTargets(e, out);
+}
+
+void collectLocals(const ast::StmtList &body, std::set<std::string> &out) {
+  for (const ast::Stmt *s : body) {
+    switch (s->kind()) {
+    case ast::NodeKind::AssignStmt:
+      for (const ast::Expr *t : ast::cast<ast::AssignStmt>(s)->targets) collectTargets(t, out);
+      break;
+    case ast::NodeKind::AugAssignStmt: collectTargets(ast::cast<ast::AugAssignStmt>(s)->target, out); break;
+    case ast::NodeKind::AnnAssignStmt: collectTargets(ast::cast<ast::AnnAssignStmt>(s)->target, out); break;
+    case ast::NodeKind::ForStmt: {
+      auto *f = ast::cast<ast::ForStmt>(s);
+      collectTargets(f->target, out);
+      collectLocals(f->body, out);
+      collectLocals(f->orelse, out);
+      break;
+    }
+    case ast::NodeKind::WhileStmt:
+      collectLocals(ast::cast<ast::WhileStmt>(s)->body, out);
+      collectLocals(ast::cast<ast::WhileStmt>(s)->orelse, out);
+      break;
+    case ast::NodeKind::IfStmt:
+      collectLocals(ast::cast<ast::IfStmt>(s)->body, out);
+      collectLocals(ast::cast<ast::IfStmt>(s)->orelse, out);
+      break;
+    case ast::NodeKind::FunctionDef: out.insert(ast::cast<ast::FunctionDef>(s)->name); break;
+    default: break;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------
+
+bool FunctionTyper::run() {
+  collectLocals(def_.body, locals_);
+  for (const ast::Param &p : def_.params) locals_.insert(p.name);
+  if (args_.size() != def_.params.size()) {
+    // The dispatcher has filled defaults; a mismatch here is a caller bug.
+    ctx_.diags.error(DiagCategory::Typing, def_.loc,
+                     fmt::format("{}() takes {} arguments but {} were given", def_.name,
+                                 def_.params.size(), args_.size()));
+    return false;
+  }
+  // Passes until the variable types settle, then the final pass.
+  for (int pass = 0; pass <= kMaxPasses; ++pass) {
+    final_ = pass == kMaxPasses;
+    changed_ = false;
+    fn_->body.clear();
+    fn_->params.clear();
+    for (auto &[n, info] : vars_) info.var = nullptr;
+    for (size_t i = 0; i < def_.params.size(); ++i) {
+      const ast::Param &p = def_.params[i];
+      VarInfo &info = vars_[p.name];
+      if (!info.type) {
+        info.type = info.firstType = args_[i];
+        info.firstLoc = p.loc;
+      }
+      info.var = newVar(p.name, info.type, p.loc);
+      info.var->isParam = true;
+      fn_->params.push_back(info.var);
+    }
+    block(def_.body, fn_->body);
+    if (!changed_ && !final_) {
+      final_ = true;  // settled: one more pass that reports and keeps the IR
+      changed_ = false;
+      fn_->body.clear();
+      fn_->params.clear();
+      for (auto &[n, info] : vars_) info.var = nullptr;
+      for (size_t i = 0; i < def_.params.size(); ++i) {
+        VarInfo &info = vars_[def_.params[i].name];
+        info.var = newVar(def_.params[i].name, info.type, def_.params[i].loc);
+        info.var->isParam = true;
+        fn_->params.push_back(info.var);
+      }
+      block(def_.body, fn_->body);
+      break;
+    }
+  }
+  fn_->returnType = returnType_ ? returnType_ : tc_.none();
+  // Variables whose every assignment failed to type.
+  return !ctx_.diags.hasErrors();
+}
+
+void FunctionTyper::assignVar(const std::string &name, Expr *value, SourceLoc loc, Block &out) {
+  VarInfo &info = vars_[name];
+  if (known(value)) {
+    if (!info.type) {
+      info.type = info.firstType = value->type;
+      info.firstLoc = loc;
+      changed_ = true;
+    } else if (info.type != value->type) {
+      const Type *u = unify(tc_, info.type, value->type);
+      if (!u || !u->isRuntime()) {
+        if (final_ && !info.conflictReported) {
+          info.conflictReported = true;
+          ctx_.diags.error(DiagCategory::Typing, loc,
+                           fmt::format("cannot unify {} and {} for variable '{}'",
+                                       info.firstType->str(), value->type->str(), name));
+          ctx_.diags.note(info.firstLoc, fmt::format("'{}' is first assigned a value of type {} here",
+                                                     name, info.firstType->str()));
+        }
+        return;
+      }
+      if (u != info.type) {
+        info.type = u;
+        changed_ = true;
+      }
+    }
+    if (!value->type->isRuntime()) {
+      if (final_ && !info.conflictReported) {
+        info.conflictReported = true;
+        ctx_.diags.error(DiagCategory::Typing, loc,
+                         fmt::format("cannot assign {} to variable '{}': it has no run-time value; "
+                                     "use it directly where it is needed",
+                                     value->type->str(), name));
+      }
+      return;
+    }
+  }
+  if (!final_ && !info.type) return;
+  if (!info.var) info.var = newVar(name, info.type, loc);
+  info.var->type = info.type;
+  auto *a = make<Assign>(loc);
+  a->var = info.var;
+  a->value = castTo(value, info.type);
+  out.push_back(a);
+}
+
+void FunctionTyper::block(const ast::StmtList &in, Block &out) {
+  for (const ast::Stmt *s : in) stmt(s, out);
+}
+
+void FunctionTyper::assignTarget(const ast::Expr *target, Expr *value, Block &out) {
+  SourceLoc loc = target->loc;
+  if (auto *n = ast::dyn_cast<ast::NameExpr>(target)) {
+    assignVar(n->name, value, loc, out);
+    return;
+  }
+  if (auto *tu = ast::dyn_cast<ast::TupleExpr>(target)) {
+    if (!known(value)) {
+      for (const ast::Expr *e : tu->elts) assignTarget(e, value, out);
+      return;
+    }
+    const Type *vt = value->type;
+    if (!vt->isTuple()) {
+      typingError(loc, fmt::format("cannot unpack a value of type {} into {} targets", vt->str(), tu->elts.size()));
+      return;
+    }
+    if (vt->elements().size() != tu->elts.size()) {
+      typingError(loc, fmt::format("cannot unpack a tuple of {} values into {} targets",
+                                   vt->elements().size(), tu->elts.size()));
+      return;
+    }
+    Var *tmp = temp(value, out);
+    for (size_t i = 0; i < tu->elts.size(); ++i) {
+      auto *ref = make<VarRef>(loc);
+      ref->var = tmp;
+      ref->type = vt;
+      auto *g = make<TupleGet>(tu->elts[i]->loc);
+      g->tuple = ref;
+      g->index = unsigned(i);
+      g->type = vt->elements()[i];
+      assignTarget(tu->elts[i], g, out);
+    }
+    return;
+  }
+  if (auto *s = ast::dyn_cast<ast::SubscriptExpr>(target)) {
+    Expr *arr = expr(s->value);
+    if (!known(arr) || !known(value)) {
+      expr(s->index);
+      return;
+    }
+    if (!arr->type->isArray()) {
+      typingError(s->value->loc, fmt::format("cannot assign to an item of {}; only arrays support "
+                                             "item assignment",
+                                             arr->type->str()));
+      return;
+    }
+    if (arr->type->readonly()) {
+      typingError(loc, fmt::format("cannot assign to an item of a read-only array ({})", arr->type->str()));
+      return;
+    }
+    std::vector<const ast::Expr *> idx;
+    if (auto *t = ast::dyn_cast<ast::TupleExpr>(s->index)) idx.assign(t->elts.begin(), t->elts.end());
+    else idx.push_back(s->index);
+    bool allInts = idx.size() == arr->type->ndim();
+    std::vector<Expr *> indices;
+    for (const ast::Expr *ie : idx) {
+      if (ast::isa<ast::SliceExpr>(ie)) {
+        allInts = false;
+        break;
+      }
+      Expr *v = expr(ie);
+      if (!known(v)) return;
+      if (!v->type->isInt() && !v->type->isBool()) {
+        allInts = false;
+        break;
+      }
+      indices.push_back(castTo(v, tc_.int64()));
+    }
+    if (!allInts) {
+      unsupported(loc, "assignment to array slices is not supported yet; assign the elements in "
+                       "a loop");
+      return;
+    }
+    auto *st = make<Store>(loc);
+    st->array = arr;
+    st->indices = std::move(indices);
+    const Type *dt = arr->type->dtype();
+    if (value->type->isArray() || value->type->isTuple() || !value->type->isNumber()) {
+      typingError(loc, fmt::format("cannot store a value of type {} into an element of {}",
+                                   value->type->str(), arr->type->str()));
+      return;
+    }
+    st->value = castTo(value, dt);
+    st->boundscheck = boundscheck();
+    out.push_back(st);
+    return;
+  }
+  if (ast::isa<ast::AttributeExpr>(target)) {
+    unsupported(loc, "assignment to attributes is not supported in kernels");
+    return;
+  }
+  unsupported(loc, "unsupported assignment target");
+}
+
+void FunctionTyper::stmt(const ast::Stmt *s, Block &out) {
+  using NK = ast::NodeKind;
+  switch (s->kind()) {
+  case NK::PassStmt: return;
+  case NK::ExprStmt: {
+    const ast::Expr *e = ast::cast<ast::ExprStmt>(s)->value;
+    if (ast::isa<ast::StrLit>(e)) return;  // a string statement is a comment
+    Expr *v = expr(e);
+    if (!known(v)) return;
+    if (isa<Const>(v) || isa<VarRef>(v)) return;
+    auto *ev = make<Eval>(s->loc);
+    ev->value = v;
+    out.push_back(ev);
+    return;
+  }
+  case NK::AssignStmt: {
+    auto *a = ast::cast<ast::AssignStmt>(s);
+    Expr *value = expr(a->value);
+    if (a->targets.size() == 1) {
+      assignTarget(a->targets[0], value, out);
+      return;
+    }
+    // a = b = v: evaluate v once.
+    if (known(value) && value->type->isRuntime() && !isa<Const>(value)) {
+      Var *tmp = temp(value, out);
+      auto *ref = make<VarRef>(value->loc);
+      ref->var = tmp;
+      ref->type = value->type;
+      value = ref;
+    }
+    for (const ast::Expr *t : a->targets) assignTarget(t, value, out);
+    return;
+  }
+  case NK::AnnAssignStmt: {
+    auto *a = ast::cast<ast::AnnAssignStmt>(s);
+    if (!a->value) return;
+    assignTarget(a->target, expr(a->value), out);
+    return;
+  }
+  case NK::AugAssignStmt: {
+    auto *a = ast::cast<ast::AugAssignStmt>(s);
+    if (auto *sub = ast::dyn_cast<ast::SubscriptExpr>(a->target)) {
+      // a[i] op= v: evaluate the array and the indices once.
+      Expr *arr = expr(sub->value);
+      Expr *rhs = expr(a->value);
+      if (!known(arr) || !known(rhs)) return;
+      if (!arr->type->isArray()) {
+        typingError(sub->value->loc, fmt::format("cannot assign to an item of {}", arr->type->str()));
+        return;
+      }
+      std::vector<const ast::Expr *> idx;
+      if (auto *t = ast::dyn_cast<ast::TupleExpr>(sub->index)) idx.assign(t->elts.begin(), t->elts.end());
+      else idx.push_back(sub->index);
+      if (idx.size() != arr->type->ndim()) {
+        unsupported(a->loc, "augmented assignment to array slices is not supported yet");
+        return;
+      }
+      std::vector<Expr *> indices;
+      Var *arrVar = temp(arr, out);
+      for (const ast::Expr *ie : idx) {
+        Expr *v = intIndex(ie, expr(ie));
+        if (!known(v)) return;
+        Var *iv = temp(v, out);
+        auto *ref = make<VarRef>(ie->loc);
+        ref->var = iv;
+        ref->type = v->type;
+        indices.push_back(ref);
+      }
+      auto arrRef = [&]() {
+        auto *r = make<VarRef>(sub->loc);
+        r->var = arrVar;
+        r->type = arr->type;
+        return r;
+      };
+      auto *load = make<ArrayLoad>(sub->loc);
+      load->array = arrRef();
+      load->indices = indices;
+      load->type = arr->type->dtype();
+      load->boundscheck = boundscheck();
+      Expr *result = binary(a->op, load, rhs, a->loc);
+      if (!known(result)) return;
+      auto *st = make<Store>(a->loc);
+      st->array = arrRef();
+      st->indices = indices;
+      st->value = castTo(result, arr->type->dtype());
+      st->boundscheck = boundscheck();
+      out.push_back(st);
+      return;
+    }
+    if (auto *n = ast::dyn_cast<ast::NameExpr>(a->target)) {
+      Expr *cur = name(n);
+      Expr *rhs = expr(a->value);
+      assignVar(n->name, binary(a->op, cur, rhs, a->loc), a->loc, out);
+      return;
+    }
+    unsupported(a->loc, "augmented assignment to attributes is not supported in kernels");
+    return;
+  }
+  case NK::IfStmt: {
+    auto *i = ast::cast<ast::IfStmt>(s);
+    auto *r = make<If>(s->loc);
+    r->cond = truth(expr(i->test));
+    block(i->body, r->then);
+    block(i->orelse, r->otherwise);
+    if (known(r->cond)) out.push_back(r);
+    return;
+  }
+  case NK::WhileStmt: {
+    auto *w = ast::cast<ast::WhileStmt>(s);
+    auto *r = make<While>(s->loc);
+    r->cond = truth(expr(w->test));
+    ++loopDepth_;
+    block(w->body, r->body);
+    --loopDepth_;
+    block(w->orelse, r->orelse);
+    if (known(r->cond)) out.push_back(r);
+    return;
+  }
+  case NK::ForStmt: forLoop(ast::cast<ast::ForStmt>(s), out); return;
+  case NK::BreakStmt: out.push_back(make<Break>(s->loc)); return;
+  case NK::ContinueStmt: out.push_back(make<Continue>(s->loc)); return;
+  case NK::ReturnStmt: returnStmt(ast::cast<ast::ReturnStmt>(s), out); return;
+  case NK::RaiseStmt: raiseStmt(ast::cast<ast::RaiseStmt>(s), out); return;
+  case NK::AssertStmt: {
+    auto *a = ast::cast<ast::AssertStmt>(s);
+    auto *r = make<If>(s->loc);
+    Expr *t = truth(expr(a->test));
+    if (!known(t)) return;
+    auto *neg = make<Unary>(s->loc);
+    neg->op = UnOp::Not;
+    neg->operand = t;
+    neg->type = tc_.boolean();
+    r->cond = neg;
+    auto *raise = make<Raise>(s->loc);
+    raise->excClass = "AssertionError";
+    if (a->msg) {
+      Expr *m = expr(a->msg);
+      if (known(m) && m->type->kind() == TypeKind::StringLit) raise->message = m->type->symbol();
+      else if (known(m)) unsupported(a->msg->loc, "the message of an assert must be a constant string");
+    }
+    r->then.push_back(raise);
+    out.push_back(r);
+    return;
+  }
+  case NK::FunctionDef:
+    unsupported(s->loc, "nested functions are not supported in kernels yet; define the function "
+                        "at module level and decorate it");
+    return;
+  case NK::ImportStmt: return;  // reported by the parser
+  default: unsupported(s->loc, "unsupported statement"); return;
+  }
+}
+
+void FunctionTyper::returnStmt(const ast::ReturnStmt *r, Block &out) {
+  Expr *v = r->value ? expr(r->value) : constOf(tc_.none(), r->loc);
+  auto *ret = make<Return>(r->loc);
+  if (known(v)) {
+    if (!v->type->isRuntime()) {
+      typingError(r->loc, fmt::format("cannot return {}: it has no run-time value", v->type->str()));
+      return;
+    }
+    if (!returnType_) {
+      returnType_ = v->type;
+      firstReturnLoc_ = r->loc;
+      changed_ = true;
+    } else if (returnType_ != v->type) {
+      const Type *u = unify(tc_, returnType_, v->type);
+      if (!u) {
+        if (final_) {
+          ctx_.diags.error(DiagCategory::Typing, r->loc,
+                           fmt::format("cannot unify return types {} and {}", returnType_->str(),
+                                       v->type->str()));
+          ctx_.diags.note(firstReturnLoc_, fmt::format("the function first returns {} here",
+                                                       returnType_->str()));
+        }
+        return;
+      }
+      if (u != returnType_) {
+        returnType_ = u;
+        changed_ = true;
+      }
+    }
+    ret->value = v->type->isNone() ? nullptr : castTo(v, returnType_);
+  }
+  out.push_back(ret);
+}
+
+void FunctionTyper::raiseStmt(const ast::RaiseStmt *r, Block &out) {
+  auto *raise = make<Raise>(r->loc);
+  if (!r->exc) {
+    unsupported(r->loc, "a bare 'raise' is not supported in kernels; raise an exception class");
+    return;
+  }
+  const ast::Expr *e = r->exc;
+  const ast::Expr *clsExpr = e;
+  const ast::CallExpr *call = ast::dyn_cast<ast::CallExpr>(e);
+  if (call) clsExpr = call->func;
+  Expr *cls = expr(clsExpr);
+  if (!known(cls)) return;
+  if (cls->type->kind() != TypeKind::ExceptionClass) {
+    typingError(e->loc, fmt::format("exceptions must derive from BaseException; found {}", cls->type->str()));
+    return;
+  }
+  raise->excClass = cls->type->symbol();
+  if (call) {
+    if (call->args.size() > 1 || !call->keywords.empty()) {
+      unsupported(call->loc, "an exception raised in a kernel takes at most one constant string");
+      return;
+    }
+    if (call->args.size() == 1) {
+      Expr *m = expr(call->args[0]);
+      if (!known(m)) return;
+      if (m->type->kind() == TypeKind::StringLit) {
+        raise->message = m->type->symbol();
+      } else if (auto *c = dyn_cast<Const>(m); c && m->type->isInt()) {
+        raise->message = std::to_string(c->i);
+      } else {
+        unsupported(call->args[0]->loc, "the argument of an exception raised in a kernel must be a "
+                                        "constant string");
+        return;
+      }
+    }
+  }
+  out.push_back(raise);
+}
+
+Expr *FunctionTyper::intIndex(const ast::Expr *e, Expr *v) {
+  if (!known(v)) return v;
+  if (v->type->isInt() || v->type->isBool()) return castTo(v, tc_.int64());
+  return typingError(e->loc, fmt::format("array indices must be integers, not {}", v->type->str()));
+}
+
+void FunctionTyper::forLoop(const ast::ForStmt *f, Block &out) {
+  const ast::CallExpr *call = ast::dyn_cast<ast::CallExpr>(f->iter);
+  Expr *callee = call ? expr(call->func) : nullptr;
+  std::string fname = callee && known(callee) && callee->type->kind() == TypeKind::Function
+                          ? callee->type->symbol()
+                          : "";
+  auto *loop = make<ForRange>(f->loc);
+  if (fname == "builtins.range" || fname == "kjit.prange" || fname == "numba.prange") {
+    if (!call->keywords.empty() || call->args.empty() || call->args.size() > 3) {
+      typingError(call->loc, "range() takes 1 to 3 integer arguments");
+      return;
+    }
+    std::vector<Expr *> a;
+    for (const ast::Expr *ae : call->args) {
+      Expr *v = expr(ae);
+      if (!known(v)) return;
+      if (!v->type->isInt() && !v->type->isBool()) {
+        typingError(ae->loc, fmt::format("range() arguments must be integers, not {}", v->type->str()));
+        return;
+      }
+      a.push_back(castTo(v, tc_.int64()));
+    }
+    loop->start = a.size() == 1 ? constInt(0, f->loc) : a[0];
+    loop->stop = a.size() == 1 ? a[0] : a[1];
+    loop->step = a.size() == 3 ? a[2] : constInt(1, f->loc);
+    if (auto *c = dyn_cast<Const>(loop->step)) {
+      if (c->i == 0) {
+        typingError(call->args[2]->loc, "range() arg 3 must not be zero");
+        return;
+      }
+      loop->constStep = c->i;
+    }
+    loop->parallel = fname != "builtins.range" && src_->parallel;
+    auto *target = ast::dyn_cast<ast::NameExpr>(f->target);
+    if (!target) {
+      unsupported(f->target->loc, "the target of a loop over range() must be a single name");
+      return;
+    }
+    // The loop variable is an int64 local like any other.
+    Expr *sample = constInt(0, f->loc);
+    assignVar(target->name, sample, f->target->loc, out);
+    if (!out.empty() && isa<Assign>(out.back()) && cast<Assign>(out.back())->var &&
+        cast<Assign>(out.back())->var->name == target->name)
+      out.pop_back();  // the sample assignment only typed the variable
+    VarInfo &info = vars_[target->name];
+    if (!info.var) {
+      if (!info.type) return;
+      info.var = newVar(target->name, info.type, f->target->loc);
+    }
+    if (info.type != tc_.int64()) {
+      // The variable is also assigned floats elsewhere: iterate on a temp.
+      Var *iv = newVar(fmt::format("$i{}", tempCounter_++), tc_.int64(), f->target->loc);
+      loop->var = iv;
+      auto *ref = make<VarRef>(f->target->loc);
+      ref->var = iv;
+      ref->type = tc_.int64();
+      Block body;
+      assignVar(target->name, ref, f->target->loc, body);
+      loop->body = std::move(body);
+    } else {
+      loop->var = info.var;
+    }
+    ++loopDepth_;
+    block(f->body, loop->body);
+    --loopDepth_;
+    block(f->orelse, loop->orelse);
+    out.push_back(loop);
+    return;
+  }
+  // for x in array: iterate over the first dimension.
+  Expr *it = callee && fname.empty() ? nullptr : expr(f->iter);
+  if (!call) it = expr(f->iter);
+  if (it && known(it) && it->type->isArray()) {
+    Var *arrVar = temp(it, out);
+    Var *iv = newVar(fmt::format("$i{}", tempCounter_++), tc_.int64(), f->loc);
+    loop->var = iv;
+    loop->start = constInt(0, f->loc);
+    auto *arrRef = make<VarRef>(f->iter->loc);
+    arrRef->var = arrVar;
+    arrRef->type = it->type;
+    auto *shape0 = make<Intrinsic>(f->iter->loc);
+    shape0->id = IntrinsicId::ArrayShape;
+    shape0->args = {arrRef, constInt(0, f->loc)};
+    shape0->type = tc_.int64();
+    loop->stop = shape0;
+    loop->step = constInt(1, f->loc);
+    loop->constStep = 1;
+    auto *ref = make<VarRef>(f->loc);
+    ref->var = iv;
+    ref->type = tc_.int64();
+    Expr *elem;
+    if (it->type->ndim() == 1) {
+      auto *ld = make<ArrayLoad>(f->target->loc);
+      ld->array = arrRef;
+      ld->indices = {ref};
+      ld->wraparound = false;
+      ld->type = it->type->dtype();
+      elem = ld;
+    } else {
+      auto *v = make<ArrayView>(f->target->loc);
+      v->array = arrRef;
+      SliceSpec sp;
+      sp.isIndex = true;
+      sp.start = ref;
+      v->specs.push_back(sp);
+      v->type = tc_.array(it->type->dtype(), it->type->ndim() - 1,
+                          it->type->layout() == Layout::C ? Layout::C : Layout::A, it->type->readonly());
+      elem = v;
+    }
+    assignTarget(f->target, elem, loop->body);
+    ++loopDepth_;
+    block(f->body, loop->body);
+    --loopDepth_;
+    block(f->orelse, loop->orelse);
+    out.push_back(loop);
+    return;
+  }
+  if (it && !known(it)) return;
+  unsupported(f->iter->loc, fmt::format("for loops over {} are not supported yet; loop over "
+                                        "range(), prange() or a NumPy array",
+                                        it && it->type ? it->type->str() : std::string("this value")));
+}
+
+// ---------------------------------------------------------------------------
+// Expressions
+
+Expr *FunctionTyper::name(const ast::NameExpr *n) {
+  if (locals_.count(n->name)) {
+    VarInfo &info = vars_[n->name];
+    if (!info.type || info.conflictReported) {
+      if (final_ && !info.type)
+        return typingError(n->loc, fmt::format("local variable '{}' is used before it is "
+                                               "assigned a value",
+                                               n->name));
+      return unknown(n->loc);
+    }
+    if (!info.var) info.var = newVar(n->name, info.type, n->loc);
+    auto *r = make<VarRef>(n->loc);
+    r->var = info.var;
+    r->type = info.type;
+    return r;
+  }
+  std::optional<GlobalValue> g = lookupGlobal(n->name);
+  if (!g) return typingError(n->loc, fmt::format("name '{}' is not defined", n->name));
+  return fromGlobal(*g, n->name, n->loc);
+}
+
+Expr *FunctionTyper::expr(const ast::Expr *e) {
+  using NK = ast::NodeKind;
+  switch (e->kind()) {
+  case NK::NameExpr: return name(ast::cast<ast::NameExpr>(e));
+  case NK::IntLit: {
+    auto *i = ast::cast<ast::IntLit>(e);
+    if (i->tooLarge) return typingError(e->loc, fmt::format("integer literal {} does not fit in 64 bits", i->text));
+    if (i->value > uint64_t(INT64_MAX)) return constInt(int64_t(i->value), e->loc, tc_.intTy(64, false));
+    return constInt(int64_t(i->value), e->loc);
+  }
+  case NK::FloatLit: return constFloat(ast::cast<ast::FloatLit>(e)->value, e->loc);
+  case NK::ImagLit: {
+    Const *c = constOf(tc_.complexTy(128), e->loc);
+    c->im = ast::cast<ast::ImagLit>(e)->value;
+    return c;
+  }
+  case NK::BoolLit: return constBool(ast::cast<ast::BoolLit>(e)->value, e->loc);
+  case NK::NoneLit: return constOf(tc_.none(), e->loc);
+  case NK::StrLit: {
+    auto *s = ast::cast<ast::StrLit>(e);
+    if (s->isBytes) return unsupported(e->loc, "bytes literals are not supported in kernels");
+    return constOf(tc_.stringLit(s->value), e->loc);
+  }
+  case NK::EllipsisLit: return unsupported(e->loc, "'...' is not supported in kernels");
+  case NK::UnaryExpr: return unary(ast::cast<ast::UnaryExpr>(e));
+  case NK::BinaryExpr: {
+    auto *b = ast::cast<ast::BinaryExpr>(e);
+    Expr *l = expr(b->lhs);
+    Expr *r = expr(b->rhs);
+    return binary(b->op, l, r, e->loc);
+  }
+  case NK::BoolOpExpr: return boolOp(ast::cast<ast::BoolOpExpr>(e));
+  case NK::CompareExpr: return compare(ast::cast<ast::CompareExpr>(e));
+  case NK::IfExpr: return ifExpr(ast::cast<ast::IfExpr>(e));
+  case NK::CallExpr: return call(ast::cast<ast::CallExpr>(e));
+  case NK::AttributeExpr: return attribute(ast::cast<ast::AttributeExpr>(e));
+  case NK::SubscriptExpr: return subscript(ast::cast<ast::SubscriptExpr>(e));
+  case NK::TupleExpr: {
+    auto *t = ast::cast<ast::TupleExpr>(e);
+    auto *tm = make<TupleMake>(e->loc);
+    std::vector<const Type *> types;
+    bool ok = true;
+    for (const ast::Expr *x : t->elts) {
+      Expr *v = expr(x);
+      ok &= known(v);
+      if (!ok) continue;
+      if (!v->type->isRuntime()) {
+        // Tuples of dtypes etc. only matter as call arguments (shapes).
+        return typingError(x->loc, fmt::format("a tuple cannot hold {}", v->type->str()));
+      }
+      tm->elems.push_back(v);
+      types.push_back(v->type);
+    }
+    if (!ok) return unknown(e->loc);
+    tm->type = tc_.tuple(types);
+    return tm;
+  }
+  case NK::ListExpr:
+    return unsupported(e->loc, "list literals are not supported in kernels; use a tuple, or an "
+                               "array from np.empty/np.zeros");
+  case NK::SliceExpr: return unsupported(e->loc, "a slice can only appear in an array subscript");
+  case NK::LambdaExpr:
+    return unsupported(e->loc, "lambda is only supported as the argument of cuda.reduce and "
+                               "vectorize-style factories");
+  case NK::ErrorExpr: return unknown(e->loc);
+  default: return unsupported(e->loc, "unsupported expression");
+  }
+}
+
+static BinOp toBinOp(ast::BinaryOp op) {
+  switch (op) {
+  case ast::BinaryOp::Add: return BinOp::Add;
+  case ast::BinaryOp::Sub: return BinOp::Sub;
+  case ast::BinaryOp::Mul: return BinOp::Mul;
+  case ast::BinaryOp::Div: return BinOp::Div;
+  case ast::BinaryOp::FloorDiv: return BinOp::FloorDiv;
+  case ast::BinaryOp::Mod: return BinOp::Mod;
+  case ast::BinaryOp::Pow: return BinOp::Pow;
+  case ast::BinaryOp::LShift: return BinOp::LShift;
+  case ast::BinaryOp::RShift: return BinOp::RShift;
+  case ast::BinaryOp::BitAnd: return BinOp::BitAnd;
+  case ast::BinaryOp::BitOr: return BinOp::BitOr;
+  case ast::BinaryOp::BitXor: return BinOp::BitXor;
+  case ast::BinaryOp::MatMul: return BinOp::Mul;
+  }
+  return BinOp::Add;
+}
+
+Expr *FunctionTyper::binary(ast::BinaryOp aop, Expr *l, Expr *r, SourceLoc loc) {
+  if (!known(l) || !known(r)) return unknown(loc);
+  const Type *lt = l->type, *rt = r->type;
+  if (aop == ast::BinaryOp::MatMul)
+    return unsupported(loc, "the '@' operator is not supported in kernels yet");
+  if (!lt->isNumber() || !rt->isNumber()) {
+    if (aop == ast::BinaryOp::Add && lt->isTuple() && rt->isTuple()) {
+      auto *tm = make<TupleMake>(loc);
+      std::vector<const Type *> types;
+      for (Expr *side : {l, r})
+        for (size_t i = 0; i < side->type->elements().size(); ++i) {
+          auto *g = make<TupleGet>(loc);
+          g->tuple = side;
+          g->index = unsigned(i);
+          g->type = side->type->elements()[i];
+          tm->elems.push_back(g);
+          types.push_back(g->type);
+        }
+      tm->type = tc_.tuple(types);
+      return tm;
+    }
+    if (lt->isArray() || rt->isArray())
+      return unsupported(loc, fmt::format("array expressions ({} {} {}) are not supported in "
+                                          "kernels yet; write the loop",
+                                          lt->str(), ast::spelling(aop), rt->str()));
+    return typingError(loc, fmt::format("unsupported operand types for {}: {} and {}",
+                                        ast::spelling(aop), lt->str(), rt->str()));
+  }
+  BinOp op = toBinOp(aop);
+  const Type *t = nullptr;
+  bool bothIntLike = (lt->isInt() || lt->isBool()) && (rt->isInt() || rt->isBool());
+  switch (op) {
+  case BinOp::Div:
+    t = bothIntLike ? tc_.float64() : arithmeticResult(tc_, lt, rt);
+    break;
+  case BinOp::BitAnd:
+  case BinOp::BitOr:
+  case BinOp::BitXor:
+    if (lt->isBool() && rt->isBool()) {
+      t = tc_.boolean();
+      break;
+    }
+    if (!bothIntLike)
+      return typingError(loc, fmt::format("unsupported operand types for {}: {} and {}",
+                                          ast::spelling(aop), lt->str(), rt->str()));
+    t = arithmeticResult(tc_, lt, rt);
+    break;
+  case BinOp::LShift:
+  case BinOp::RShift: {
+    if (!bothIntLike)
+      return typingError(loc, fmt::format("unsupported operand types for {}: {} and {}",
+                                          ast::spelling(aop), lt->str(), rt->str()));
+    t = tc_.intTy(64, !(lt->isInt() && !lt->isSigned()));
+    auto *b = make<Binary>(loc);
+    b->op = op;
+    b->lhs = castTo(l, t);
+    b->rhs = castTo(r, t);
+    b->type = t;
+    return b;
+  }
+  case BinOp::Pow:
+    if (bothIntLike) {
+      t = arithmeticResult(tc_, lt, rt);
+      auto *in = make<Intrinsic>(loc);
+      in->id = IntrinsicId::IntPow;
+      in->args = {castTo(l, t), castTo(r, t)};
+      in->type = t;
+      return in;
+    }
+    t = arithmeticResult(tc_, lt, rt);
+    break;
+  default: t = arithmeticResult(tc_, lt, rt); break;
+  }
+  if (!t) return typingError(loc, "invalid operand types");
+  if (t->isComplex() && (op == BinOp::FloorDiv || op == BinOp::Mod))
+    return typingError(loc, fmt::format("unsupported operand types for {}: {} and {}",
+                                        ast::spelling(aop), lt->str(), rt->str()));
+  if (op == BinOp::Pow) {
+    if (t->isComplex()) return unsupported(loc, "complex '**' is not supported yet");
+    auto *in = make<Intrinsic>(loc);
+    in->id = IntrinsicId::Pow;
+    in->args = {castTo(l, t), castTo(r, t)};
+    in->type = t;
+    return in;
+  }
+  auto *b = make<Binary>(loc);
+  b->op = op;
+  b->lhs = castTo(l, t);
+  b->rhs = castTo(r, t);
+  b->type = t;
+  return b;
+}
+
+Expr *FunctionTyper::unary(const ast::UnaryExpr *u) {
+  Expr *v = expr(u->operand);
+  if (!known(v)) return v;
+  const Type *t = v->type;
+  if (u->op == ast::UnaryOp::Not) {
+    Expr *b = truth(v);
+    if (!known(b)) return b;
+    auto *n = make<Unary>(u->loc);
+    n->op = UnOp::Not;
+    n->operand = b;
+    n->type = tc_.boolean();
+    return n;
+  }
+  if (!t->isNumber())
+    return typingError(u->loc, fmt::format("bad operand type for unary {}: {}",
+                                           ast::spelling(u->op) + (u->op == ast::UnaryOp::Invert ? 0 : 1),
+                                           t->str()));
+  const Type *rt = t;
+  if (t->isBool() || t->isInt()) rt = tc_.intTy(64, t->isInt() ? t->isSigned() : true);
+  if (u->op == ast::UnaryOp::Pos) return castTo(v, rt);
+  if (u->op == ast::UnaryOp::Invert) {
+    if (t->isBool()) {  // ~True == -2, as in Python
+      rt = tc_.int64();
+    } else if (!t->isInt()) {
+      return typingError(u->loc, fmt::format("bad operand type for unary ~: {}", t->str()));
+    }
+  }
+  auto *n = make<Unary>(u->loc);
+  n->op = u->op == ast::UnaryOp::Neg ? UnOp::Neg : UnOp::Invert;
+  n->operand = castTo(v, rt);
+  n->type = rt;
+  return n;
+}
+
+Expr *FunctionTyper::compareOne(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc) {
+  if (!known(l) || !known(r)) return unknown(loc);
+  const Type *lt = l->type, *rt = r->type;
+  if (op == ast::CmpOp::Is || op == ast::CmpOp::IsNot) {
+    // Only identity with None has a meaning here; it is known statically.
+    if (lt->isNone() || rt->isNone()) {
+      bool same = lt->isNone() && rt->isNone();
+      return constBool(op == ast::CmpOp::Is ? same : !same, loc);
+    }
+    return unsupported(loc, "'is' is only supported for comparisons with None in kernels");
+  }
+  if (op == ast::CmpOp::In || op == ast::CmpOp::NotIn)
+    return unsupported(loc, "'in' is not supported in kernels yet");
+  if (!lt->isNumber() || !rt->isNumber())
+    return typingError(loc, fmt::format("cannot compare {} and {}", lt->str(), rt->str()));
+  const Type *t = promoteNumeric(tc_, lt, rt);
+  if (lt->isBool() && rt->isBool()) t = tc_.boolean();
+  BinOp bop = BinOp::Eq;
+  switch (op) {
+  case ast::CmpOp::Lt: bop = BinOp::Lt; break;
+  case ast::CmpOp::Gt: bop = BinOp::Gt; break;
+  case ast::CmpOp::Le: bop = BinOp::Le; break;
+  case ast::CmpOp::Ge: bop = BinOp::Ge; break;
+  case ast::CmpOp::Eq: bop = BinOp::Eq; break;
+  case ast::CmpOp::Ne: bop = BinOp::Ne; break;
+  default: break;
+  }
+  if (t->isComplex() && bop != BinOp::Eq && bop != BinOp::Ne)
+    return typingError(loc, fmt::format("'{}' is not supported between complex numbers", ast::spelling(op)));
+  auto *b = make<Binary>(loc);
+  b->op = bop;
+  // Mixed signed/unsigned 64-bit comparisons compare as float64 (promotion).
+  b->lhs = castTo(l, t);
+  b->rhs = castTo(r, t);
+  b->type = tc_.boolean();
+  return b;
+}
+
+Expr *FunctionTyper::compare(const ast::CompareExpr *c) {
+  // a < b < c  ==  (a < b) and (b < c), with b evaluated once: the middle
+  // operands are simple enough in practice that re-evaluation is avoided by
+  // the typer only for calls; kernels rarely chain calls.
+  Expr *lhs = expr(c->lhs);
+  Expr *result = nullptr;
+  for (size_t i = 0; i < c->ops.size(); ++i) {
+    Expr *rhs = expr(c->comparators[i]);
+    Expr *cmp = compareOne(c->ops[i], lhs, rhs, c->loc);
+    if (!known(cmp)) return cmp;
+    if (!result) {
+      result = cmp;
+    } else {
+      auto *lg = make<Logical>(c->loc);
+      lg->isAnd = true;
+      lg->lhs = result;
+      lg->lhsTruth = result;
+      lg->rhs = cmp;
+      lg->type = tc_.boolean();
+      result = lg;
+    }
+    lhs = rhs;
+  }
+  return result;
+}
+
+Expr *FunctionTyper::boolOp(const ast::BoolOpExpr *b) {
+  // Python returns one of the operands; the result type unifies them.
+  std::vector<Expr *> vals;
+  for (const ast::Expr *x : b->values) {
+    Expr *v = expr(x);
+    if (!known(v)) return unknown(b->loc);
+    vals.push_back(v);
+  }
+  const Type *t = vals[0]->type;
+  for (Expr *v : vals) {
+    const Type *u = unify(tc_, t, v->type);
+    if (!u || !u->isRuntime())
+      return typingError(b->loc, fmt::format("cannot unify {} and {} in '{}'", t->str(),
+                                             v->type->str(), ast::spelling(b->op)));
+    t = u;
+  }
+  Expr *acc = castTo(vals.back(), t);
+  for (size_t i = vals.size() - 1; i-- > 0;) {
+    auto *lg = make<Logical>(b->loc);
+    lg->isAnd = b->op == ast::BoolOp::And;
+    lg->lhs = castTo(vals[i], t);
+    lg->lhsTruth = truth(vals[i]);
+    if (!known(lg->lhsTruth)) return lg->lhsTruth;
+    lg->rhs = acc;
+    lg->type = t;
+    acc = lg;
+  }
+  return acc;
+}
+
+Expr *FunctionTyper::ifExpr(const ast::IfExpr *e) {
+  Expr *c = truth(expr(e->test));
+  Expr *a = expr(e->body);
+  Expr *b = expr(e->orelse);
+  if (!known(c) || !known(a) || !known(b)) return unknown(e->loc);
+  const Type *t = unify(tc_, a->type, b->type);
+  if (!t || !t->isRuntime())
+    return typingError(e->loc, fmt::format("cannot unify {} and {} in the conditional expression",
+                                           a->type->str(), b->type->str()));
+  auto *s = make<Select>(e->loc);
+  s->cond = c;
+  s->ifTrue = castTo(a, t);
+  s->ifFalse = castTo(b, t);
+  s->type = t;
+  return s;
+}
+
+Expr *FunctionTyper::attribute(const ast::AttributeExpr *a) {
+  Expr *v = expr(a->value);
+  if (!known(v)) return v;
+  const Type *t = v->type;
+  if (t->kind() == TypeKind::Module) {
+    std::optional<GlobalValue> g = moduleAttribute(t->symbol(), a->attr);
+    if (!g)
+      return typingError(a->loc, fmt::format("module '{}' has no attribute '{}' that kernels can "
+                                             "use",
+                                             t->symbol(), a->attr));
+    return fromGlobal(*g, t->symbol() + "." + a->attr, a->loc);
+  }
+  if (t->isArray()) {
+    auto shapeOf = [&](unsigned d) {
+      auto *in = make<Intrinsic>(a->loc);
+      in->id = IntrinsicId::ArrayShape;
+      in->args = {v, constInt(d, a->loc)};
+      in->type = tc_.int64();
+      return in;
+    };
+    if (a->attr == "shape" || a->attr == "strides") {
+      auto *tm = make<TupleMake>(a->loc);
+      std::vector<const Type *> types;
+      for (unsigned d = 0; d < t->ndim(); ++d) {
+        if (a->attr == "shape") {
+          tm->elems.push_back(shapeOf(d));
+        } else {
+          auto *in = make<Intrinsic>(a->loc);
+          in->id = IntrinsicId::ArrayStride;
+          in->args = {v, constInt(d, a->loc)};
+          in->type = tc_.int64();
+          tm->elems.push_back(in);
+        }
+        types.push_back(tc_.int64());
+      }
+      tm->type = tc_.tuple(types);
+      return tm;
+    }
+    if (a->attr == "size") {
+      Expr *n = constInt(1, a->loc);
+      for (unsigned d = 0; d < t->ndim(); ++d) n = binary(ast::BinaryOp::Mul, n, shapeOf(d), a->loc);
+      return n;
+    }
+    if (a->attr == "ndim") return constInt(t->ndim(), a->loc);
+    if (a->attr == "itemsize") return constInt(t->dtype()->bits() / 8, a->loc);
+    if (a->attr == "nbytes") {
+      Expr *n = constInt(t->dtype()->bits() / 8, a->loc);
+      for (unsigned d = 0; d < t->ndim(); ++d) n = binary(ast::BinaryOp::Mul, n, shapeOf(d), a->loc);
+      return n;
+    }
+    if (a->attr == "dtype") return constOf(tc_.dtypeOf(t->dtype()), a->loc);
+    if (a->attr == "T") {
+      if (t->ndim() < 2) return v;
+      auto *in = make<Intrinsic>(a->loc);
+      in->id = IntrinsicId::ArrayTranspose;
+      in->args = {v};
+      Layout l = t->layout() == Layout::C ? Layout::F : t->layout() == Layout::F ? Layout::C : Layout::A;
+      in->type = tc_.array(t->dtype(), t->ndim(), l, t->readonly());
+      return in;
+    }
+    // Methods: a.sum() etc. are typed at the call.
+    return constOf(tc_.function("array." + a->attr), a->loc);
+  }
+  if (t->isComplex() || t->isFloat() || t->isInt() || t->isBool()) {
+    if (a->attr == "real" || a->attr == "imag") {
+      if (!t->isComplex()) {
+        if (a->attr == "real") return v;
+        return castTo(constInt(0, a->loc), t->isBool() ? tc_.int64() : t);
+      }
+      auto *in = make<Intrinsic>(a->loc);
+      in->id = a->attr == "real" ? IntrinsicId::Real : IntrinsicId::Imag;
+      in->args = {v};
+      in->type = t->complexPart();
+      return in;
+    }
+    if (a->attr == "conjugate") return constOf(tc_.function("number.conjugate"), a->loc);
+  }
+  return typingError(a->loc, fmt::format("{} has no attribute '{}'", t->str(), a->attr));
+}
+
+Expr *FunctionTyper::subscript(const ast::SubscriptExpr *s) {
+  Expr *v = expr(s->value);
+  if (!known(v)) {
+    expr(s->index);
+    return v;
+  }
+  const Type *t = v->type;
+  std::vector<const ast::Expr *> idx;
+  if (auto *tu = ast::dyn_cast<ast::TupleExpr>(s->index); tu && !tu->parenthesized)
+    idx.assign(tu->elts.begin(), tu->elts.end());
+  else if (auto *tu2 = ast::dyn_cast<ast::TupleExpr>(s->index))
+    idx.assign(tu2->elts.begin(), tu2->elts.end());
+  else
+    idx.push_back(s->index);
+
+  if (t->isTuple()) {
+    if (idx.size() != 1 || ast::isa<ast::SliceExpr>(idx[0]))
+      return unsupported(s->loc, "tuples can only be indexed by one constant integer in kernels");
+    Expr *i = expr(idx[0]);
+    if (!known(i)) return i;
+    auto *c = dyn_cast<Const>(i);
+    if (!c || !i->type->isInt())
+      return unsupported(idx[0]->loc, fmt::format("a tuple ({}) can only be indexed by a constant "
+                                                  "integer in kernels",
+                                                  t->str()));
+    int64_t k = c->i;
+    int64_t n = int64_t(t->elements().size());
+    if (k < 0) k += n;
+    if (k < 0 || k >= n) return typingError(idx[0]->loc, fmt::format("tuple index {} out of range for {}", c->i, t->str()));
+    auto *g = make<TupleGet>(s->loc);
+    g->tuple = v;
+    g->index = unsigned(k);
+    g->type = t->elements()[size_t(k)];
+    return g;
+  }
+  if (!t->isArray()) return typingError(s->loc, fmt::format("{} is not subscriptable", t->str()));
+  if (idx.size() > t->ndim())
+    return typingError(s->loc, fmt::format("too many indices for an array of {} dimensions: {}",
+                                           t->ndim(), idx.size()));
+  bool allInts = idx.size() == t->ndim();
+  std::vector<SliceSpec> specs;
+  std::vector<Expr *> ints;
+  for (const ast::Expr *ie : idx) {
+    SliceSpec sp;
+    if (auto *sl = ast::dyn_cast<ast::SliceExpr>(ie)) {
+      allInts = false;
+      auto bound = [&](const ast::Expr *b) -> Expr * {
+        if (!b) return nullptr;
+        return intIndex(b, expr(b));
+      };
+      sp.start = bound(sl->lower);
+      sp.stop = bound(sl->upper);
+      sp.step = bound(sl->step);
+      if ((sl->lower && !known(sp.start)) || (sl->upper && !known(sp.stop)) ||
+          (sl->step && !known(sp.step)))
+        return unknown(s->loc);
+    } else {
+      Expr *i = expr(ie);
+      if (!known(i)) return i;
+      if (i->type->isArray())
+        return unsupported(ie->loc, "indexing an array with an array (fancy indexing) is not "
+                                    "supported in kernels yet");
+      i = intIndex(ie, i);
+      if (!known(i)) return i;
+      sp.isIndex = true;
+      sp.start = i;
+      ints.push_back(i);
+    }
+    specs.push_back(sp);
+  }
+  if (allInts) {
+    auto *ld = make<ArrayLoad>(s->loc);
+    ld->array = v;
+    ld->indices = ints;
+    ld->type = t->dtype();
+    ld->boundscheck = boundscheck();
+    return ld;
+  }
+  unsigned dropped = 0;
+  bool leadingIntsThenSlices = true, sawSlice = false;
+  for (const SliceSpec &sp : specs) {
+    dropped += sp.isIndex;
+    if (sp.isIndex && sawSlice) leadingIntsThenSlices = false;
+    if (!sp.isIndex) sawSlice = true;
+  }
+  auto *view = make<ArrayView>(s->loc);
+  view->array = v;
+  view->specs = std::move(specs);
+  view->boundscheck = boundscheck();
+  // A C array stays C when only leading integers are taken.
+  Layout l = t->layout() == Layout::C && !sawSlice && leadingIntsThenSlices ? Layout::C : Layout::A;
+  if (t->layout() == Layout::C && sawSlice) {
+    // a[i:j] on the first dimension keeps C order when there is no step.
+    bool onlyFirstSliced = view->specs.size() == 1 && !view->specs[0].isIndex && !view->specs[0].step;
+    if (onlyFirstSliced) l = Layout::C;
+  }
+  view->type = tc_.array(t->dtype(), t->ndim() - dropped, l, t->readonly());
+  return view;
+}
+
+Expr *FunctionTyper::call(const ast::CallExpr *c) {
+  Expr *callee = expr(c->func);
+  if (!known(callee)) {
+    for (const ast::Expr *a : c->args) expr(a);
+    return unknown(c->loc);
+  }
+  std::vector<Expr *> args;
+  std::vector<std::pair<std::string, Expr *>> kwargs;
+  bool ok = true;
+  for (const ast::Expr *a : c->args) {
+    Expr *v = expr(a);
+    ok &= known(v);
+    args.push_back(v);
+  }
+  for (const ast::Keyword &k : c->keywords) {
+    Expr *v = expr(k.value);
+    ok &= known(v);
+    kwargs.emplace_back(k.name, v);
+  }
+  if (!ok) return unknown(c->loc);
+  const Type *ft = callee->type;
+  // The receiver of a method call: a.sum() -> array.sum with a first.
+  if (ft->kind() == TypeKind::Function &&
+      (ft->symbol().rfind("array.", 0) == 0 || ft->symbol().rfind("number.", 0) == 0)) {
+    if (auto *attr = ast::dyn_cast<ast::AttributeExpr>(c->func)) {
+      Expr *recv = expr(attr->value);
+      args.insert(args.begin(), recv);
+    }
+  }
+  if (ft->kind() == TypeKind::Function && ft->symbol().rfind("jit:", 0) == 0) {
+    if (!kwargs.empty())
+      return unsupported(c->loc, "keyword arguments in calls of kjit functions are not supported yet");
+    std::vector<const Type *> types;
+    for (Expr *a : args) {
+      if (!a->type->isRuntime())
+        return typingError(a->loc, fmt::format("cannot pass {} to a kjit function", a->type->str()));
+      types.push_back(a->type);
+    }
+    Function *f = specializeCallee(ft, types, c->loc);
+    if (!f) return unknown(c->loc);
+    if (!f->returnType) {
+      return typingError(c->loc, fmt::format("recursive call of '{}' needs an explicit signature "
+                                             "in the decorator",
+                                             f->name));
+    }
+    auto *call = make<Call>(c->loc);
+    call->callee = f;
+    call->args = std::move(args);
+    call->type = f->returnType;
+    return call;
+  }
+  CallSite site{c->loc, std::move(args), std::move(kwargs), c};
+  return typeBuiltinCall(*this, ft, site);
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------
+
+Function *ProgramTyper::specialize(std::shared_ptr<FunctionSource> fn,
+                                   const std::vector<const Type *> &args, SourceLoc callLoc) {
+  SpecKey key{fn->identity, typeListKey(args)};
+  if (auto it = done.find(key); it != done.end()) return it->second;
+  if (inProgress.count(key)) {
+    // Recursion: the caller sees a function without a return type yet.
+    for (Function *f : order)
+      if (f->name == fn->name) return f;
+    ctx.diags.error(DiagCategory::Typing, callLoc,
+                    fmt::format("recursive call of '{}' needs an explicit signature in the "
+                                "decorator",
+                                fn->name));
+    return nullptr;
+  }
+  inProgress.insert(key);
+  ParseOptions opts;
+  opts.onlyFunction = fn->name;
+  ast::Module m = ctx.parse(fn->filename, fn->text, fn->firstLine, opts);
+  const ast::FunctionDef *def = m.findFunction(fn->name);
+  if (ctx.diags.hasErrors()) return nullptr;
+  if (!def) {
+    ctx.diags.error(DiagCategory::Compile, callLoc,
+                    fmt::format("cannot find the source of function '{}'", fn->name));
+    return nullptr;
+  }
+  Function *f = ctx.irArena.makeFunction();
+  f->name = fn->name;
+  f->symbol = fmt::format("kjit_{}_{}", fn->name, symbolCounter++);
+  f->loc = def->loc;
+  f->fastmath = fn->fastmath;
+  f->boundscheck = fn->boundscheck;
+  FunctionTyper typer(*this, fn, *def, args, f);
+  bool ok = typer.run();
+  inProgress.erase(key);
+  if (!ok) return nullptr;
+  done[key] = f;
+  order.push_back(f);
+  return f;
+}
+
+TypedProgram inferTypes(Context &ctx, std::shared_ptr<FunctionSource> fn,
+                        const std::vector<const Type *> &argTypes) {
+  ProgramTyper prog(ctx);
+  TypedProgram out;
+  out.entry = prog.specialize(std::move(fn), argTypes, SourceLoc{});
+  if (ctx.diags.hasErrors()) out.entry = nullptr;
+  out.functions = prog.order;
+  return out;
+}
+
+}  // namespace kjit

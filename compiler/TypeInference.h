@@ -1,0 +1,28 @@
+// TypeInference.h - from the AST of a kjit function and argument types to the
+// typed IR of it and of every kjit function it calls.
+//
+// Typing follows Numba's rules (docs/types.md): literals are int64, float64,
+// complex128; integer arithmetic is done in 64 bits; mixed int/float promotes
+// as NumPy does; a variable's type is the unification of every value assigned
+// to it. Errors are diagnostics with locations (category Typing or
+// Unsupported); the result's entry is null when any was reported.
+#pragma once
+
+#include <memory>
+#include <vector>
+
+#include "compiler/Context.h"
+#include "compiler/GlobalEnv.h"
+#include "compiler/IR.h"
+
+namespace kjit {
+
+struct TypedProgram {
+  ir::Function *entry = nullptr;
+  std::vector<ir::Function *> functions;  // callees first, entry last
+};
+
+TypedProgram inferTypes(Context &ctx, std::shared_ptr<FunctionSource> fn,
+                        const std::vector<const Type *> &argTypes);
+
+}  // namespace kjit

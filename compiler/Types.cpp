@@ -1,0 +1,236 @@
+#include "compiler/Types.h"
+
+#include <fmt/format.h>
+
+namespace kjit {
+
+TypeContext::TypeContext() {
+  auto mk = [&](TypeKind k, const char *name) {
+    auto t = std::make_unique<Type>();
+    t->kind_ = k;
+    t->name_ = name;
+    return intern(std::move(t));
+  };
+  void_ = mk(TypeKind::Void, "void");
+  none_ = mk(TypeKind::None, "none");
+  auto b = std::make_unique<Type>();
+  b->kind_ = TypeKind::Bool;
+  b->bits_ = 8;
+  b->name_ = "bool";
+  bool_ = intern(std::move(b));
+}
+
+const Type *TypeContext::intern(std::unique_ptr<Type> t) {
+  auto it = types_.find(t->name_);
+  if (it != types_.end()) return it->second.get();
+  const Type *raw = t.get();
+  types_.emplace(t->name_, std::move(t));
+  return raw;
+}
+
+const Type *TypeContext::intTy(unsigned bits, bool isSigned) {
+  auto t = std::make_unique<Type>();
+  t->kind_ = TypeKind::Int;
+  t->bits_ = bits;
+  t->signed_ = isSigned;
+  t->name_ = fmt::format("{}int{}", isSigned ? "" : "u", bits);
+  return intern(std::move(t));
+}
+
+const Type *TypeContext::floatTy(unsigned bits) {
+  auto t = std::make_unique<Type>();
+  t->kind_ = TypeKind::Float;
+  t->bits_ = bits;
+  t->signed_ = true;
+  t->name_ = fmt::format("float{}", bits);
+  return intern(std::move(t));
+}
+
+const Type *TypeContext::complexTy(unsigned bits) {
+  const Type *part = floatTy(bits / 2);
+  auto t = std::make_unique<Type>();
+  t->kind_ = TypeKind::Complex;
+  t->bits_ = bits;
+  t->signed_ = true;
+  t->elem_ = part;
+  t->name_ = fmt::format("complex{}", bits);
+  return intern(std::move(t));
+}
+
+const Type *TypeContext::array(const Type *dtype, unsigned ndim, Layout layout, bool readonly) {
+  auto t = std::make_unique<Type>();
+  t->kind_ = TypeKind::Array;
+  t->elem_ = dtype;
+  t->ndim_ = ndim;
+  t->layout_ = layout;
+  t->readonly_ = readonly;
+  const char *lay = layout == Layout::C ? "C" : layout == Layout::F ? "F" : "A";
+  t->name_ = fmt::format("{}array({}, {}d, {})", readonly ? "readonly " : "", dtype->str(), ndim, lay);
+  return intern(std::move(t));
+}
+
+const Type *TypeContext::tuple(std::vector<const Type *> elems) {
+  auto t = std::make_unique<Type>();
+  t->kind_ = TypeKind::Tuple;
+  bool uniform = !elems.empty();
+  for (const Type *e : elems) uniform &= e == elems[0];
+  if (uniform) {
+    t->name_ = fmt::format("UniTuple({} x {})", elems[0]->str(), elems.size());
+  } else {
+    std::string s = "Tuple(";
+    for (size_t i = 0; i < elems.size(); ++i) s += (i ? ", " : "") + elems[i]->str();
+    t->name_ = s + ")";
+  }
+  t->elems_ = std::move(elems);
+  return intern(std::move(t));
+}
+
+
+const Type *TypeContext::range() {
+  auto t = std::make_unique<Type>();
+  t->kind_ = TypeKind::Range;
+  t->name_ = "range_state64";
+  return intern(std::move(t));
+}
+
+#define KJIT_NAMED_TYPE(method, KIND, prefix)                  \
+  const Type *TypeContext::method(const std::string &name) {   \
+    auto t = std::make_unique<Type>();                         \
+    t->kind_ = TypeKind::KIND;                                 \
+    t->symbol_ = name;                                         \
+    t->name_ = std::string(prefix) + "(" + name + ")";         \
+    return intern(std::move(t));                               \
+  }
+KJIT_NAMED_TYPE(module, Module, "Module")
+KJIT_NAMED_TYPE(function, Function, "Function")
+KJIT_NAMED_TYPE(stringLit, StringLit, "Literal[str]")
+KJIT_NAMED_TYPE(exceptionClass, ExceptionClass, "ExceptionClass")
+#undef KJIT_NAMED_TYPE
+
+const Type *TypeContext::dtypeOf(const Type *scalar) {
+  auto t = std::make_unique<Type>();
+  t->kind_ = TypeKind::Dtype;
+  t->elem_ = scalar;
+  t->symbol_ = scalar->str();
+  t->name_ = "dtype(" + scalar->str() + ")";
+  return intern(std::move(t));
+}
+
+const Type *TypeContext::scalarByName(const std::string &n) {
+  if (n == "bool_" || n == "boolean" || n == "bool" || n == "b1") return bool_;
+  static const struct {
+    const char *name;
+    TypeKind kind;
+    unsigned bits;
+    bool isSigned;
+  } table[] = {
+      {"int8", TypeKind::Int, 8, true},      {"int16", TypeKind::Int, 16, true},
+      {"int32", TypeKind::Int, 32, true},    {"int64", TypeKind::Int, 64, true},
+      {"uint8", TypeKind::Int, 8, false},    {"uint16", TypeKind::Int, 16, false},
+      {"uint32", TypeKind::Int, 32, false},  {"uint64", TypeKind::Int, 64, false},
+      {"intp", TypeKind::Int, 64, true},     {"uintp", TypeKind::Int, 64, false},
+      {"intc", TypeKind::Int, 32, true},     {"uintc", TypeKind::Int, 32, false},
+      {"byte", TypeKind::Int, 8, true},      {"ubyte", TypeKind::Int, 8, false},
+      {"short", TypeKind::Int, 16, true},    {"ushort", TypeKind::Int, 16, false},
+      {"int_", TypeKind::Int, 64, true},     {"uint", TypeKind::Int, 64, false},
+      {"longlong", TypeKind::Int, 64, true}, {"ulonglong", TypeKind::Int, 64, false},
+      {"i1", TypeKind::Int, 8, true},        {"i2", TypeKind::Int, 16, true},
+      {"i4", TypeKind::Int, 32, true},       {"i8", TypeKind::Int, 64, true},
+      {"u1", TypeKind::Int, 8, false},       {"u2", TypeKind::Int, 16, false},
+      {"u4", TypeKind::Int, 32, false},      {"u8", TypeKind::Int, 64, false},
+      {"float16", TypeKind::Float, 16, true}, {"half", TypeKind::Float, 16, true},
+      {"f2", TypeKind::Float, 16, true},
+      {"float32", TypeKind::Float, 32, true}, {"single", TypeKind::Float, 32, true},
+      {"f4", TypeKind::Float, 32, true},
+      {"float64", TypeKind::Float, 64, true}, {"double", TypeKind::Float, 64, true},
+      {"float_", TypeKind::Float, 64, true},  {"f8", TypeKind::Float, 64, true},
+      {"complex64", TypeKind::Complex, 64, true}, {"csingle", TypeKind::Complex, 64, true},
+      {"c8", TypeKind::Complex, 64, true},
+      {"complex128", TypeKind::Complex, 128, true}, {"cdouble", TypeKind::Complex, 128, true},
+      {"complex_", TypeKind::Complex, 128, true}, {"c16", TypeKind::Complex, 128, true},
+  };
+  for (const auto &e : table) {
+    if (n != e.name) continue;
+    if (e.kind == TypeKind::Int) return intTy(e.bits, e.isSigned);
+    if (e.kind == TypeKind::Float) return floatTy(e.bits);
+    return complexTy(e.bits);
+  }
+  return nullptr;
+}
+
+// ---- promotion ---------------------------------------------------------------
+
+// NumPy's promote_types for bool/int/float/complex scalars.
+const Type *promoteNumeric(TypeContext &tc, const Type *a, const Type *b) {
+  if (!a->isNumber() || !b->isNumber()) return nullptr;
+  if (a == b) return a;
+  if (a->isBool()) return b;
+  if (b->isBool()) return a;
+  auto rank = [](const Type *t) { return t->isInt() ? 0 : t->isFloat() ? 1 : 2; };
+  if (rank(a) < rank(b)) std::swap(a, b);  // a is the "larger kind"
+  if (a->isInt()) {  // both integers
+    if (a->isSigned() == b->isSigned()) return a->bits() >= b->bits() ? a : b;
+    const Type *s = a->isSigned() ? a : b;
+    const Type *u = a->isSigned() ? b : a;
+    if (s->bits() > u->bits()) return s;
+    if (u->bits() >= 64) return tc.float64();
+    return tc.intTy(u->bits() * 2, true);
+  }
+  // Bits of float precision an integer needs: int8/uint8/int16 fit float32
+  // (NumPy: int16 -> float32, int32 -> float64).
+  auto floatBitsFor = [](const Type *i) -> unsigned {
+    if (i->bits() <= 8) return 16;
+    if (i->bits() <= 16) return 32;
+    return 64;
+  };
+  if (a->isFloat()) {
+    if (b->isFloat()) return a->bits() >= b->bits() ? a : b;
+    unsigned need = floatBitsFor(b);
+    return tc.floatTy(std::max(a->bits(), need));
+  }
+  // a is complex
+  unsigned partBits = a->bits() / 2;
+  if (b->isComplex()) return a->bits() >= b->bits() ? a : b;
+  if (b->isFloat()) return tc.complexTy(2 * std::max(partBits, b->bits()));
+  unsigned need = std::max(32u, floatBitsFor(b));
+  return tc.complexTy(2 * std::max(partBits, need));
+}
+
+const Type *arithmeticResult(TypeContext &tc, const Type *a, const Type *b) {
+  if (!a->isNumber() || !b->isNumber()) return nullptr;
+  bool aInt = a->isInt() || a->isBool(), bInt = b->isInt() || b->isBool();
+  if (aInt && bInt) {
+    bool bothUnsigned = a->isInt() && !a->isSigned() && b->isInt() && !b->isSigned();
+    return tc.intTy(64, !bothUnsigned);
+  }
+  return promoteNumeric(tc, a, b);
+}
+
+const Type *unify(TypeContext &tc, const Type *a, const Type *b) {
+  if (a == b) return a;
+  if (!a || !b) return a ? a : b;
+  if (a->isNumber() && b->isNumber()) {
+    if (a->isBool() && b->isBool()) return a;
+    if (a->isBool() || b->isBool()) {
+      const Type *o = a->isBool() ? b : a;
+      return o->isInt() ? tc.intTy(std::max(64u, o->bits()), o->isSigned()) : o;
+    }
+    return promoteNumeric(tc, a, b);
+  }
+  if (a->isTuple() && b->isTuple() && a->elements().size() == b->elements().size()) {
+    std::vector<const Type *> elems;
+    for (size_t i = 0; i < a->elements().size(); ++i) {
+      const Type *u = unify(tc, a->elements()[i], b->elements()[i]);
+      if (!u) return nullptr;
+      elems.push_back(u);
+    }
+    return tc.tuple(std::move(elems));
+  }
+  if (a->isArray() && b->isArray() && a->dtype() == b->dtype() && a->ndim() == b->ndim()) {
+    Layout l = a->layout() == b->layout() ? a->layout() : Layout::A;
+    return tc.array(a->dtype(), a->ndim(), l, a->readonly() || b->readonly());
+  }
+  return nullptr;
+}
+
+}  // namespace kjit

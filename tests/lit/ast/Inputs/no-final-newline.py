@@ -1,0 +1,4 @@
+def last(x):
+    if x:
+        return x
+    return -x

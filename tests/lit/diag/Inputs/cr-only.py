@@ -1,0 +1,1 @@
+def kernel(x):    total = {}    return total
