@@ -47,6 +47,9 @@ struct FunctionSource {
   std::string text;     // the function's text (or a whole module's)
   uint32_t firstLine = 1;
   uint64_t identity = 0;  // distinguishes functions with equal names
+  // For name "<lambda>": the parameter names, to tell the lambdas of one
+  // source line apart.
+  std::vector<std::string> paramNames;
   // Answers a global name; nullopt means "not defined".
   std::function<std::optional<GlobalValue>(const std::string &)> lookup;
   // Code-generation options from the decorator.

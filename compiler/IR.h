@@ -12,7 +12,9 @@
 //   Integer `//` and `%` follow Python (floor toward -inf, remainder with the
 //   sign of the divisor); division by zero raises ZeroDivisionError, for
 //   integers and for floats (Numba's default error model).
-// - Evaluation is left to right; and/or/Select evaluate lazily.
+// - Evaluation is left to right; and/or/Select evaluate lazily. A node may
+//   appear more than once in one statement's tree (a shared operand);
+//   lowering evaluates it once where the first use dominates the others.
 // - An array value is a descriptor {meminfo, data, shape[n], strides[n]};
 //   strides are in bytes. ArrayLoad/Store take one int64 index per dimension,
 //   already wrapped for negative values unless the typer proved them
@@ -133,9 +135,12 @@ struct Binary : Expr {
 struct Logical : Expr {
   KJIT_IR_NODE(Logical, Expr)
   bool isAnd = true;
-  Expr *lhs = nullptr;  // both of the result type; truth tested on lhs
-  Expr *rhs = nullptr;
-  Expr *lhsTruth = nullptr;  // bool: the truth value of lhs
+  Expr *lhs = nullptr;       // the left operand converted to the result type
+  Expr *rhs = nullptr;       // the right operand converted to the result type
+  Expr *lhsTruth = nullptr;  // bool: the truth value of the left operand
+  // lhs and lhsTruth are both computed from this node, which lowering
+  // evaluates once.
+  Expr *operand = nullptr;
 };
 struct Select : Expr {
   KJIT_IR_NODE(Select, Expr)

@@ -44,7 +44,8 @@ public:
 
   // Types `fn` for `args`; null (with diagnostics) on failure.
   Function *specialize(std::shared_ptr<FunctionSource> fn, const std::vector<const Type *> &args,
-                       SourceLoc callLoc);
+                       SourceLoc callLoc, const Type *declaredReturn = nullptr);
+  std::map<SpecKey, Function *> inProgressFunctions;
   const Type *jitFunctionType(std::shared_ptr<FunctionSource> fn) {
     const Type *t = ctx.types.function(fmt::format("jit:{}:{}", fn->name, fn->identity));
     jitFunctions[t] = std::move(fn);
@@ -65,9 +66,9 @@ struct VarInfo {
 class FunctionTyper final : public TyperServices {
 public:
   FunctionTyper(ProgramTyper &prog, std::shared_ptr<FunctionSource> src, const ast::FunctionDef &def,
-                const std::vector<const Type *> &args, Function *out)
+                const std::vector<const Type *> &args, Function *out, const Type *declaredReturn)
       : prog_(prog), ctx_(prog.ctx), tc_(prog.ctx.types), src_(std::move(src)), def_(def),
-        args_(args), fn_(out) {}
+        args_(args), fn_(out), declared_(declaredReturn) {}
 
   bool run();
 
@@ -79,6 +80,7 @@ private:
   const ast::FunctionDef &def_;
   std::vector<const Type *> args_;
   Function *fn_;
+  const Type *declared_;  // the signature's return type, or null
 
   bool final_ = false;  // report diagnostics and keep the IR
   bool changed_ = false;
@@ -130,6 +132,7 @@ private:
   void stmt(const ast::Stmt *s, Block &out);
   void assignTarget(const ast::Expr *target, Expr *value, Block &out);
   void forLoop(const ast::ForStmt *f, Block &out);
+  bool checkParallelBody(const ast::StmtList &body, unsigned nestedLoops);
   void returnStmt(const ast::ReturnStmt *r, Block &out);
   void raiseStmt(const ast::RaiseStmt *r, Block &out);
 
@@ -425,7 +428,8 @@ bool FunctionTyper::run() {
       break;
     }
   }
-  fn_->returnType = returnType_ ? returnType_ : tc_.none();
+  fn_->returnType = declared_ ? (declared_->kind() == TypeKind::Void ? tc_.none() : declared_)
+                             : returnType_ ? returnType_ : tc_.none();
   // Variables whose every assignment failed to type.
   return !ctx_.diags.hasErrors();
 }
@@ -729,6 +733,19 @@ void FunctionTyper::stmt(const ast::Stmt *s, Block &out) {
 void FunctionTyper::returnStmt(const ast::ReturnStmt *r, Block &out) {
   Expr *v = r->value ? expr(r->value) : constOf(tc_.none(), r->loc);
   auto *ret = make<Return>(r->loc);
+  if (known(v) && declared_) {
+    if (declared_->kind() == TypeKind::Void || declared_->isNone()) {
+      if (!v->type->isNone())
+        typingError(r->loc, fmt::format("the signature declares no return value (void) but {}() "
+                                        "returns {}",
+                                        def_.name, v->type->str()));
+      out.push_back(ret);
+      return;
+    }
+    ret->value = castTo(v, declared_);
+    out.push_back(ret);
+    return;
+  }
   if (known(v)) {
     if (!v->type->isRuntime()) {
       typingError(r->loc, fmt::format("cannot return {}: it has no run-time value", v->type->str()));
@@ -805,9 +822,32 @@ Expr *FunctionTyper::intIndex(const ast::Expr *e, Expr *v) {
   return typingError(e->loc, fmt::format("array indices must be integers, not {}", v->type->str()));
 }
 
+// A prange body runs in chunks on several threads: 'break' and 'return'
+// cannot keep their meaning there.
+bool FunctionTyper::checkParallelBody(const ast::StmtList &body, unsigned nestedLoops) {
+  bool ok = true;
+  for (const ast::Stmt *s : body) {
+    if (ast::isa<ast::ReturnStmt>(s)) {
+      unsupported(s->loc, "'return' is not supported inside a prange loop");
+      ok = false;
+    } else if (ast::isa<ast::BreakStmt>(s) && nestedLoops == 0) {
+      unsupported(s->loc, "'break' is not supported inside a prange loop");
+      ok = false;
+    } else if (auto *i = ast::dyn_cast<ast::IfStmt>(s)) {
+      ok &= checkParallelBody(i->body, nestedLoops) & checkParallelBody(i->orelse, nestedLoops);
+    } else if (auto *w = ast::dyn_cast<ast::WhileStmt>(s)) {
+      ok &= checkParallelBody(w->body, nestedLoops + 1) & checkParallelBody(w->orelse, nestedLoops);
+    } else if (auto *fo = ast::dyn_cast<ast::ForStmt>(s)) {
+      ok &= checkParallelBody(fo->body, nestedLoops + 1) & checkParallelBody(fo->orelse, nestedLoops);
+    }
+  }
+  return ok;
+}
+
 void FunctionTyper::forLoop(const ast::ForStmt *f, Block &out) {
   const ast::CallExpr *call = ast::dyn_cast<ast::CallExpr>(f->iter);
   Expr *callee = call ? expr(call->func) : nullptr;
+  if (call && !known(callee)) return;  // already reported
   std::string fname = callee && known(callee) && callee->type->kind() == TypeKind::Function
                           ? callee->type->symbol()
                           : "";
@@ -838,6 +878,7 @@ void FunctionTyper::forLoop(const ast::ForStmt *f, Block &out) {
       loop->constStep = c->i;
     }
     loop->parallel = fname != "builtins.range" && src_->parallel;
+    if (loop->parallel && !checkParallelBody(f->body, 0)) return;
     auto *target = ast::dyn_cast<ast::NameExpr>(f->target);
     if (!target) {
       unsupported(f->target->loc, "the target of a loop over range() must be a single name");
@@ -1153,6 +1194,13 @@ Expr *FunctionTyper::unary(const ast::UnaryExpr *u) {
   const Type *rt = t;
   if (t->isBool() || t->isInt()) rt = tc_.intTy(64, t->isInt() ? t->isSigned() : true);
   if (u->op == ast::UnaryOp::Pos) return castTo(v, rt);
+  if (auto *c = dyn_cast<Const>(castTo(v, rt)); c && u->op == ast::UnaryOp::Neg && !rt->isComplex()) {
+    // Fold -constant, so that t[-1] and range(n, 0, -1) see constants.
+    Const *r = constOf(rt, u->loc);
+    r->i = int64_t(0 - uint64_t(c->i));
+    r->f = -c->f;
+    return r;
+  }
   if (u->op == ast::UnaryOp::Invert) {
     if (t->isBool()) {  // ~True == -2, as in Python
       rt = tc_.int64();
@@ -1222,6 +1270,7 @@ Expr *FunctionTyper::compare(const ast::CompareExpr *c) {
       lg->isAnd = true;
       lg->lhs = result;
       lg->lhsTruth = result;
+      lg->operand = result;
       lg->rhs = cmp;
       lg->type = tc_.boolean();
       result = lg;
@@ -1253,6 +1302,7 @@ Expr *FunctionTyper::boolOp(const ast::BoolOpExpr *b) {
     lg->isAnd = b->op == ast::BoolOp::And;
     lg->lhs = castTo(vals[i], t);
     lg->lhsTruth = truth(vals[i]);
+    lg->operand = vals[i];
     if (!known(lg->lhsTruth)) return lg->lhsTruth;
     lg->rhs = acc;
     lg->type = t;
@@ -1518,13 +1568,14 @@ Expr *FunctionTyper::call(const ast::CallExpr *c) {
 // ---------------------------------------------------------------------------
 
 Function *ProgramTyper::specialize(std::shared_ptr<FunctionSource> fn,
-                                   const std::vector<const Type *> &args, SourceLoc callLoc) {
+                                   const std::vector<const Type *> &args, SourceLoc callLoc,
+                                   const Type *declaredReturn) {
   SpecKey key{fn->identity, typeListKey(args)};
   if (auto it = done.find(key); it != done.end()) return it->second;
   if (inProgress.count(key)) {
-    // Recursion: the caller sees a function without a return type yet.
-    for (Function *f : order)
-      if (f->name == fn->name) return f;
+    // Recursion: the call is typed from the declared return type, if any.
+    Function *f = inProgressFunctions[key];
+    if (f && f->returnType) return f;
     ctx.diags.error(DiagCategory::Typing, callLoc,
                     fmt::format("recursive call of '{}' needs an explicit signature in the "
                                 "decorator",
@@ -1534,8 +1585,21 @@ Function *ProgramTyper::specialize(std::shared_ptr<FunctionSource> fn,
   inProgress.insert(key);
   ParseOptions opts;
   opts.onlyFunction = fn->name;
+  opts.lambdas = fn->name == "<lambda>";
   ast::Module m = ctx.parse(fn->filename, fn->text, fn->firstLine, opts);
   const ast::FunctionDef *def = m.findFunction(fn->name);
+  if (opts.lambdas) {
+    // The lambda whose parameters are the function's.
+    def = nullptr;
+    for (const ast::FunctionDef *cand : m.functions) {
+      std::vector<std::string> names;
+      for (const ast::Param &p : cand->params) names.push_back(p.name);
+      if (names == fn->paramNames) {
+        def = cand;
+        break;
+      }
+    }
+  }
   if (ctx.diags.hasErrors()) return nullptr;
   if (!def) {
     ctx.diags.error(DiagCategory::Compile, callLoc,
@@ -1548,7 +1612,10 @@ Function *ProgramTyper::specialize(std::shared_ptr<FunctionSource> fn,
   f->loc = def->loc;
   f->fastmath = fn->fastmath;
   f->boundscheck = fn->boundscheck;
-  FunctionTyper typer(*this, fn, *def, args, f);
+  if (declaredReturn)
+    f->returnType = declaredReturn->kind() == TypeKind::Void ? ctx.types.none() : declaredReturn;
+  inProgressFunctions[key] = f;
+  FunctionTyper typer(*this, fn, *def, args, f, declaredReturn);
   bool ok = typer.run();
   inProgress.erase(key);
   if (!ok) return nullptr;
@@ -1558,10 +1625,10 @@ Function *ProgramTyper::specialize(std::shared_ptr<FunctionSource> fn,
 }
 
 TypedProgram inferTypes(Context &ctx, std::shared_ptr<FunctionSource> fn,
-                        const std::vector<const Type *> &argTypes) {
+                        const std::vector<const Type *> &argTypes, const Type *declaredReturn) {
   ProgramTyper prog(ctx);
   TypedProgram out;
-  out.entry = prog.specialize(std::move(fn), argTypes, SourceLoc{});
+  out.entry = prog.specialize(std::move(fn), argTypes, SourceLoc{}, declaredReturn);
   if (ctx.diags.hasErrors()) out.entry = nullptr;
   out.functions = prog.order;
   return out;

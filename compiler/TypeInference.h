@@ -22,7 +22,10 @@ struct TypedProgram {
   std::vector<ir::Function *> functions;  // callees first, entry last
 };
 
+// `declaredReturn` (from an explicit signature) fixes the entry's return
+// type: returned values are converted to it; void means "returns None".
 TypedProgram inferTypes(Context &ctx, std::shared_ptr<FunctionSource> fn,
-                        const std::vector<const Type *> &argTypes);
+                        const std::vector<const Type *> &argTypes,
+                        const Type *declaredReturn = nullptr);
 
 }  // namespace kjit

@@ -316,6 +316,117 @@ struct Module {
   }
 };
 
+// Calls f(child) for each child node of `n` that is present, in source order.
+template <class F> void forEachChild(const Node *n, F &&f) {
+  auto one = [&](const Node *c) {
+    if (c) f(c);
+  };
+  auto all = [&](const auto &nodes) {
+    for (const Node *c : nodes) one(c);
+  };
+  auto params = [&](const std::vector<Param> &ps) {
+    for (const Param &p : ps) {
+      one(p.annotation);
+      one(p.defaultValue);
+    }
+  };
+  switch (n->kind()) {
+  case NodeKind::NameExpr:
+  case NodeKind::IntLit:
+  case NodeKind::FloatLit:
+  case NodeKind::ImagLit:
+  case NodeKind::StrLit:
+  case NodeKind::BoolLit:
+  case NodeKind::NoneLit:
+  case NodeKind::EllipsisLit:
+  case NodeKind::ErrorExpr:
+  case NodeKind::PassStmt:
+  case NodeKind::BreakStmt:
+  case NodeKind::ContinueStmt:
+  case NodeKind::ImportStmt: return;
+  case NodeKind::UnaryExpr: return one(cast<UnaryExpr>(n)->operand);
+  case NodeKind::BinaryExpr:
+    one(cast<BinaryExpr>(n)->lhs);
+    return one(cast<BinaryExpr>(n)->rhs);
+  case NodeKind::BoolOpExpr: return all(cast<BoolOpExpr>(n)->values);
+  case NodeKind::CompareExpr:
+    one(cast<CompareExpr>(n)->lhs);
+    return all(cast<CompareExpr>(n)->comparators);
+  case NodeKind::IfExpr: {
+    auto *e = cast<IfExpr>(n);  // body if test else orelse
+    one(e->body);
+    one(e->test);
+    return one(e->orelse);
+  }
+  case NodeKind::CallExpr: {
+    auto *c = cast<CallExpr>(n);
+    one(c->func);
+    all(c->args);
+    for (const Keyword &k : c->keywords) one(k.value);
+    return;
+  }
+  case NodeKind::AttributeExpr: return one(cast<AttributeExpr>(n)->value);
+  case NodeKind::SubscriptExpr:
+    one(cast<SubscriptExpr>(n)->value);
+    return one(cast<SubscriptExpr>(n)->index);
+  case NodeKind::SliceExpr: {
+    auto *s = cast<SliceExpr>(n);
+    one(s->lower);
+    one(s->upper);
+    return one(s->step);
+  }
+  case NodeKind::TupleExpr: return all(cast<TupleExpr>(n)->elts);
+  case NodeKind::ListExpr: return all(cast<ListExpr>(n)->elts);
+  case NodeKind::LambdaExpr:
+    params(cast<LambdaExpr>(n)->params);
+    return one(cast<LambdaExpr>(n)->body);
+  case NodeKind::FunctionDef: {
+    auto *fn = cast<FunctionDef>(n);
+    all(fn->decorators);
+    params(fn->params);
+    one(fn->returns);
+    return all(fn->body);
+  }
+  case NodeKind::ReturnStmt: return one(cast<ReturnStmt>(n)->value);
+  case NodeKind::IfStmt: {
+    auto *s = cast<IfStmt>(n);
+    one(s->test);
+    all(s->body);
+    return all(s->orelse);
+  }
+  case NodeKind::WhileStmt: {
+    auto *s = cast<WhileStmt>(n);
+    one(s->test);
+    all(s->body);
+    return all(s->orelse);
+  }
+  case NodeKind::ForStmt: {
+    auto *s = cast<ForStmt>(n);
+    one(s->target);
+    one(s->iter);
+    all(s->body);
+    return all(s->orelse);
+  }
+  case NodeKind::AssignStmt:
+    all(cast<AssignStmt>(n)->targets);
+    return one(cast<AssignStmt>(n)->value);
+  case NodeKind::AugAssignStmt:
+    one(cast<AugAssignStmt>(n)->target);
+    return one(cast<AugAssignStmt>(n)->value);
+  case NodeKind::AnnAssignStmt: {
+    auto *s = cast<AnnAssignStmt>(n);
+    one(s->target);
+    one(s->annotation);
+    return one(s->value);
+  }
+  case NodeKind::AssertStmt:
+    one(cast<AssertStmt>(n)->test);
+    return one(cast<AssertStmt>(n)->msg);
+  case NodeKind::RaiseStmt: return one(cast<RaiseStmt>(n)->exc);
+  case NodeKind::ExprStmt: return one(cast<ExprStmt>(n)->value);
+  }
+}
+
 // Calls the Derived class's visitX(X*) for the node's kind.
 template <class Derived, class R = void> class Visitor {
 public:

@@ -1,6 +1,8 @@
 #include "frontend/ASTPrinter.h"
 
 #include <cmath>
+#include <initializer_list>
+#include <iterator>
 
 #include <fmt/format.h>
 
@@ -65,8 +67,10 @@ const char *spelling(CmpOp op) {
 
 namespace {
 
-std::string quote(const std::string &s) {
-  std::string out = "\"";
+// A str literal's UTF-8 is printed as is; a bytes literal's bytes >= 0x80 as
+// \xNN, as Python's repr() does, which keeps the output valid UTF-8.
+void appendQuoted(std::string &out, const std::string &s, bool bytes) {
+  out += '"';
   for (unsigned char c : s) {
     switch (c) {
     case '"': out += "\\\""; break;
@@ -75,116 +79,210 @@ std::string quote(const std::string &s) {
     case '\t': out += "\\t"; break;
     case '\r': out += "\\r"; break;
     default:
-      if (c < 0x20 || c == 0x7f) out += fmt::format("\\x{:02x}", unsigned(c));
-      else out += char(c);
+      if (c < 0x20 || c == 0x7f || (bytes && c >= 0x80))
+        fmt::format_to(std::back_inserter(out), "\\x{:02x}", unsigned(c));
+      else
+        out += char(c);
     }
   }
-  return out + "\"";
+  out += '"';
 }
 
-std::string number(double v) {
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  if (std::isnan(v)) return "nan";
-  return fmt::format("{}", v);  // shortest round-trip form
+std::string quote(const std::string &s) {
+  std::string out;
+  appendQuoted(out, s, false);
+  return out;
 }
 
+void appendNumber(std::string &out, double v) {
+  if (std::isinf(v)) out += v > 0 ? "inf" : "-inf";
+  else if (std::isnan(v)) out += "nan";
+  else fmt::format_to(std::back_inserter(out), "{}", v);  // shortest round-trip form
+}
+
+// Appends to one string as it goes: the recursion (as deep as the tree, up to
+// the parser's limits) keeps small frames, without a string per level.
 class ExprPrinter {
 public:
   explicit ExprPrinter(const PrintOptions &o) : opts(o) {}
   const PrintOptions &opts;
 
   std::string operator()(const Expr *e) {
-    if (!e) return "_";
-    std::string s = body(e);
-    if (opts.withExprLocs) s += fmt::format("@{}:{}", e->loc.line, e->loc.col);
-    return s;
-  }
-
-  std::string list(const std::vector<Expr *> &es) {
-    std::string s;
-    for (const Expr *e : es) s += " " + (*this)(e);
-    return s;
+    std::string out;
+    print(e, out);
+    return out;
   }
 
   std::string params(const std::vector<Param> &ps) {
-    std::string s;
-    for (size_t i = 0; i < ps.size(); ++i) {
-      if (i) s += ", ";
-      s += ps[i].name;
-      if (ps[i].annotation) s += ": " + (*this)(ps[i].annotation);
-      if (ps[i].defaultValue) s += "=" + (*this)(ps[i].defaultValue);
-    }
-    return s;
+    std::string out;
+    printParams(ps, out);
+    return out;
   }
 
-  std::string body(const Expr *e) {
+private:
+  void print(const Expr *e, std::string &out) {
+    if (!e) {
+      out += '_';
+      return;
+    }
+    body(e, out);
+    if (opts.withExprLocs) fmt::format_to(std::back_inserter(out), "@{}:{}", e->loc.line, e->loc.col);
+  }
+
+  // " e1 e2 ..."
+  void list(const std::vector<Expr *> &es, std::string &out) {
+    for (const Expr *e : es) {
+      out += ' ';
+      print(e, out);
+    }
+  }
+
+  // "(head a b ...)" for the children that are given
+  void form(const char *head, std::initializer_list<const Expr *> children, std::string &out) {
+    out += '(';
+    out += head;
+    for (const Expr *c : children) {
+      out += ' ';
+      print(c, out);
+    }
+    out += ')';
+  }
+
+  void printParams(const std::vector<Param> &ps, std::string &out) {
+    for (size_t i = 0; i < ps.size(); ++i) {
+      if (i) out += ", ";
+      out += ps[i].name;
+      if (ps[i].annotation) {
+        out += ": ";
+        print(ps[i].annotation, out);
+      }
+      if (ps[i].defaultValue) {
+        out += '=';
+        print(ps[i].defaultValue, out);
+      }
+    }
+  }
+
+  void body(const Expr *e, std::string &out) {
     switch (e->kind()) {
-    case NodeKind::NameExpr: return cast<NameExpr>(e)->name;
+    case NodeKind::NameExpr: out += cast<NameExpr>(e)->name; return;
     case NodeKind::IntLit: {
       auto *i = cast<IntLit>(e);
-      return i->tooLarge ? "(int-too-large " + i->text + ")" : fmt::format("{}", i->value);
+      if (i->tooLarge) {
+        out += "(int-too-large ";
+        out += i->text;
+        out += ')';
+      } else {
+        fmt::format_to(std::back_inserter(out), "{}", i->value);
+      }
+      return;
     }
-    case NodeKind::FloatLit: return "(float " + number(cast<FloatLit>(e)->value) + ")";
-    case NodeKind::ImagLit: return "(imag " + number(cast<ImagLit>(e)->value) + ")";
+    case NodeKind::FloatLit:
+      out += "(float ";
+      appendNumber(out, cast<FloatLit>(e)->value);
+      out += ')';
+      return;
+    case NodeKind::ImagLit:
+      out += "(imag ";
+      appendNumber(out, cast<ImagLit>(e)->value);
+      out += ')';
+      return;
     case NodeKind::StrLit: {
       auto *s = cast<StrLit>(e);
-      return (s->isBytes ? "b" : "") + quote(s->value);
+      if (s->isBytes) out += 'b';
+      appendQuoted(out, s->value, s->isBytes);
+      return;
     }
-    case NodeKind::BoolLit: return cast<BoolLit>(e)->value ? "True" : "False";
-    case NodeKind::NoneLit: return "None";
-    case NodeKind::EllipsisLit: return "...";
+    case NodeKind::BoolLit: out += cast<BoolLit>(e)->value ? "True" : "False"; return;
+    case NodeKind::NoneLit: out += "None"; return;
+    case NodeKind::EllipsisLit: out += "..."; return;
     case NodeKind::UnaryExpr: {
       auto *u = cast<UnaryExpr>(e);
-      return fmt::format("({} {})", spelling(u->op), (*this)(u->operand));
+      return form(spelling(u->op), {u->operand}, out);
     }
     case NodeKind::BinaryExpr: {
       auto *b = cast<BinaryExpr>(e);
-      return fmt::format("({} {} {})", spelling(b->op), (*this)(b->lhs), (*this)(b->rhs));
+      return form(spelling(b->op), {b->lhs, b->rhs}, out);
     }
     case NodeKind::BoolOpExpr: {
       auto *b = cast<BoolOpExpr>(e);
-      return fmt::format("({}{})", spelling(b->op), list(b->values));
+      out += '(';
+      out += spelling(b->op);
+      list(b->values, out);
+      out += ')';
+      return;
     }
     case NodeKind::CompareExpr: {
       auto *c = cast<CompareExpr>(e);
-      if (c->ops.size() == 1)
-        return fmt::format("({} {} {})", spelling(c->ops[0]), (*this)(c->lhs),
-                           (*this)(c->comparators[0]));
-      std::string s = "(cmp " + (*this)(c->lhs);
-      for (size_t i = 0; i < c->ops.size(); ++i)
-        s += fmt::format(" {} {}", spelling(c->ops[i]), (*this)(c->comparators[i]));
-      return s + ")";
+      if (c->ops.size() == 1) return form(spelling(c->ops[0]), {c->lhs, c->comparators[0]}, out);
+      out += "(cmp ";
+      print(c->lhs, out);
+      for (size_t i = 0; i < c->ops.size(); ++i) {
+        out += ' ';
+        out += spelling(c->ops[i]);
+        out += ' ';
+        print(c->comparators[i], out);
+      }
+      out += ')';
+      return;
     }
     case NodeKind::IfExpr: {
       auto *c = cast<IfExpr>(e);
-      return fmt::format("(if {} {} {})", (*this)(c->test), (*this)(c->body), (*this)(c->orelse));
+      return form("if", {c->test, c->body, c->orelse}, out);
     }
     case NodeKind::CallExpr: {
       auto *c = cast<CallExpr>(e);
-      std::string s = "(call " + (*this)(c->func) + list(c->args);
-      for (const Keyword &k : c->keywords) s += fmt::format(" (kw {} {})", k.name, (*this)(k.value));
-      return s + ")";
+      out += "(call ";
+      print(c->func, out);
+      list(c->args, out);
+      for (const Keyword &k : c->keywords) {
+        out += " (kw ";
+        out += k.name;
+        out += ' ';
+        print(k.value, out);
+        out += ')';
+      }
+      out += ')';
+      return;
     }
     case NodeKind::AttributeExpr: {
       auto *a = cast<AttributeExpr>(e);
-      return fmt::format("(. {} {})", (*this)(a->value), a->attr);
+      out += "(. ";
+      print(a->value, out);
+      out += ' ';
+      out += a->attr;
+      out += ')';
+      return;
     }
     case NodeKind::SubscriptExpr: {
       auto *s = cast<SubscriptExpr>(e);
-      return fmt::format("(index {} {})", (*this)(s->value), (*this)(s->index));
+      return form("index", {s->value, s->index}, out);
     }
     case NodeKind::SliceExpr: {
       auto *s = cast<SliceExpr>(e);
-      return fmt::format("(slice {} {} {})", (*this)(s->lower), (*this)(s->upper), (*this)(s->step));
+      return form("slice", {s->lower, s->upper, s->step}, out);
     }
-    case NodeKind::TupleExpr: return "(tuple" + list(cast<TupleExpr>(e)->elts) + ")";
-    case NodeKind::ListExpr: return "(list" + list(cast<ListExpr>(e)->elts) + ")";
+    case NodeKind::TupleExpr:
+      out += "(tuple";
+      list(cast<TupleExpr>(e)->elts, out);
+      out += ')';
+      return;
+    case NodeKind::ListExpr:
+      out += "(list";
+      list(cast<ListExpr>(e)->elts, out);
+      out += ')';
+      return;
     case NodeKind::LambdaExpr: {
       auto *l = cast<LambdaExpr>(e);
-      return fmt::format("(lambda ({}) {})", params(l->params), (*this)(l->body));
+      out += "(lambda (";
+      printParams(l->params, out);
+      out += ") ";
+      print(l->body, out);
+      out += ')';
+      return;
     }
-    case NodeKind::ErrorExpr: return "(error)";
-    default: return "(?)";
+    case NodeKind::ErrorExpr: out += "(error)"; return;
+    default: out += "(?)"; return;
     }
   }
 };
@@ -204,6 +302,23 @@ public:
 
   void block(const StmtList &body, int indent) {
     for (const Stmt *s : body) stmt(s, indent);
+  }
+
+  // if/elif/else. The 'elif' clauses (each an IfStmt in the orelse of the one
+  // before) are printed in a loop: a long chain needs no deep recursion.
+  void ifStmt(const IfStmt *i, int indent) {
+    for (;;) {
+      line(indent, std::string(i->isElif ? "elif " : "if ") + at(i) + " " + ex(i->test));
+      block(i->body, indent + 1);
+      bool elif = i->orelse.size() == 1 && isa<IfStmt>(i->orelse[0]) &&
+                  cast<IfStmt>(i->orelse[0])->isElif;
+      if (!elif) break;
+      i = cast<IfStmt>(i->orelse[0]);
+    }
+    if (!i->orelse.empty()) {
+      line(indent, "else");
+      block(i->orelse, indent + 1);
+    }
   }
 
   void stmt(const Stmt *s, int indent) {
@@ -226,18 +341,7 @@ public:
     case NodeKind::PassStmt: line(indent, "pass " + at(s)); break;
     case NodeKind::BreakStmt: line(indent, "break " + at(s)); break;
     case NodeKind::ContinueStmt: line(indent, "continue " + at(s)); break;
-    case NodeKind::IfStmt: {
-      auto *i = cast<IfStmt>(s);
-      line(indent, std::string(i->isElif ? "elif " : "if ") + at(s) + " " + ex(i->test));
-      block(i->body, indent + 1);
-      if (i->orelse.size() == 1 && isa<IfStmt>(i->orelse[0]) && cast<IfStmt>(i->orelse[0])->isElif) {
-        stmt(i->orelse[0], indent);
-      } else if (!i->orelse.empty()) {
-        line(indent, "else");
-        block(i->orelse, indent + 1);
-      }
-      break;
-    }
+    case NodeKind::IfStmt: ifStmt(cast<IfStmt>(s), indent); break;
     case NodeKind::WhileStmt: {
       auto *w = cast<WhileStmt>(s);
       line(indent, "while " + at(s) + " " + ex(w->test));

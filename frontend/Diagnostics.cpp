@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "frontend/Unicode.h"
+
 namespace kjit {
 
 const char *categoryName(DiagCategory c) {
@@ -19,21 +21,34 @@ const char *categoryName(DiagCategory c) {
 
 Diagnostic &DiagnosticEngine::error(DiagCategory cat, SourceLoc loc, std::string message) {
   if (atErrorLimit()) {
+    if (!limitExceeded_) {
+      limitExceeded_ = true;
+      diags_.push_back(
+          Diagnostic{Severity::Note, cat, SourceLoc{}, "too many errors emitted, stopping now", {}});
+    }
+    lastDropped_ = true;
     dropped_ = Diagnostic{};
     return dropped_;
   }
+  lastDropped_ = false;
   ++errorCount_;
   diags_.push_back(Diagnostic{Severity::Error, cat, loc, std::move(message), {}});
   return diags_.back();
 }
 
 Diagnostic &DiagnosticEngine::warning(DiagCategory cat, SourceLoc loc, std::string message) {
+  if (limitExceeded_) {  // after "stopping now", nothing more
+    lastDropped_ = true;
+    dropped_ = Diagnostic{};
+    return dropped_;
+  }
+  lastDropped_ = false;
   diags_.push_back(Diagnostic{Severity::Warning, cat, loc, std::move(message), {}});
   return diags_.back();
 }
 
 void DiagnosticEngine::note(SourceLoc loc, std::string message) {
-  if (diags_.empty()) return;
+  if (diags_.empty() || lastDropped_) return;
   diags_.back().notes.push_back(Diagnostic{Severity::Note, diags_.back().category, loc,
                                            std::move(message), {}});
 }
@@ -64,13 +79,15 @@ static void renderOne(const SourceManager &sm, const Diagnostic &d, std::string 
   out += "    ";
   out += line.substr(indent);
   out += '\n';
+  // Columns are bytes; the caret line is laid out in characters on screen.
   size_t col0 = d.loc.col == 0 ? 0 : d.loc.col - 1;
   size_t endCol0 = (d.loc.endLine == d.loc.line && d.loc.endCol > d.loc.col) ? d.loc.endCol - 1
                                                                             : line.size();
   if (d.loc.endLine == d.loc.line && d.loc.endCol <= d.loc.col) endCol0 = col0 + 1;
-  endCol0 = std::min(endCol0, std::max(line.size(), col0 + 1));
-  size_t start = col0 >= indent ? col0 - indent : 0;
-  size_t width = endCol0 > col0 ? endCol0 - col0 : 1;
+  col0 = std::clamp(col0, indent, line.size());
+  endCol0 = std::clamp(endCol0, col0, line.size());
+  size_t start = unicode::displayWidth(line.substr(indent, col0 - indent));
+  size_t width = std::max<size_t>(unicode::displayWidth(line.substr(col0, endCol0 - col0)), 1);
   out += "    ";
   out += std::string(start, ' ');
   out += std::string(width, '^');

@@ -44,21 +44,29 @@ public:
 
   Diagnostic &error(DiagCategory cat, SourceLoc loc, std::string message);
   Diagnostic &warning(DiagCategory cat, SourceLoc loc, std::string message);
-  // Adds a note to the last diagnostic reported.
+  // Adds a note to the last diagnostic reported (to none if that error was
+  // dropped past the error limit).
   void note(SourceLoc loc, std::string message);
 
   bool hasErrors() const { return errorCount_ != 0; }
   unsigned errorCount() const { return errorCount_; }
   const std::vector<Diagnostic> &diagnostics() const { return diags_; }
-  // Stop reporting after this many errors (a cascade helps nobody).
+  // Keep at most this many errors (a cascade helps nobody). The first error
+  // past the limit is replaced by the note "too many errors emitted, stopping
+  // now"; it and every diagnostic after it are dropped.
   void setErrorLimit(unsigned n) { errorLimit_ = n; }
   bool atErrorLimit() const { return errorCount_ >= errorLimit_; }
+  // An error was dropped: whoever reports should stop.
+  bool errorLimitExceeded() const { return limitExceeded_; }
   void clear() {
     diags_.clear();
     errorCount_ = 0;
+    limitExceeded_ = false;
+    lastDropped_ = false;
   }
 
-  // Every diagnostic, rendered, separated by blank lines.
+  // Every diagnostic, rendered, one after the other (no blank line between
+  // them: each starts with its "file:line:col: severity:" line).
   std::string render() const;
   std::string render(const Diagnostic &d) const;
 
@@ -67,7 +75,9 @@ private:
   std::vector<Diagnostic> diags_;
   unsigned errorCount_ = 0;
   unsigned errorLimit_ = 20;
-  Diagnostic dropped_;  // target for reports past the error limit
+  bool limitExceeded_ = false;
+  bool lastDropped_ = false;  // the last error or warning was dropped (its notes go too)
+  Diagnostic dropped_;        // target for reports past the error limit
 };
 
 const char *categoryName(DiagCategory c);

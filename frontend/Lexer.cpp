@@ -1,9 +1,12 @@
 #include "frontend/Lexer.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 
 #include <fmt/format.h>
+
+#include "frontend/Unicode.h"
 
 namespace kjit {
 
@@ -62,9 +65,6 @@ const Punct kPuncts[] = {
     {"=", TokKind::Assign},
 };
 
-bool isIdentStart(unsigned char c) { return std::isalpha(c) || c == '_' || c >= 0x80; }
-bool isIdentChar(unsigned char c) { return isIdentStart(c) || std::isdigit(c); }
-
 // Indentation measured two ways, as CPython does: tabs to multiples of 8, and
 // tabs as one column. If the two orders disagree, tabs and spaces are mixed
 // inconsistently.
@@ -94,6 +94,8 @@ private:
   struct Open {
     char c;
     SourceLoc loc;
+    size_t token;                 // its index in toks_
+    bool closeMayBeLost = false;  // an unterminated string came after it
   };
   std::vector<Open> brackets_;
 
@@ -107,8 +109,7 @@ private:
     return SourceLoc{fileId_, beginLine, beginCol, line_, colOf(pos_)};
   }
   SourceLoc pointLoc(size_t offset) const {
-    uint32_t c = colOf(offset);
-    return SourceLoc{fileId_, line_, c, line_, c + 1};
+    return SourceLoc::point(fileId_, line_, colOf(offset));
   }
   void newLine() {
     ++line_;
@@ -131,6 +132,15 @@ private:
   void error(SourceLoc loc, std::string msg) {
     diags_.error(DiagCategory::Syntax, loc, std::move(msg));
   }
+  // The length in bytes of the character at `offset` if it can start a name
+  // (or continue one), else 0.
+  size_t nameCharAt(size_t offset, bool first) const {
+    if (offset >= src_.size()) return 0;
+    size_t n;
+    uint32_t cp = unicode::decodeUtf8(src_, offset, n);
+    if (cp == unicode::kInvalid) return 0;
+    return (first ? unicode::isIdentStart(cp) : unicode::isIdentContinue(cp)) ? n : 0;
+  }
 
   bool lastIsLineBoundary() const {
     return toks_.empty() || toks_.back().is(TokKind::Newline) ||
@@ -139,8 +149,13 @@ private:
 
   void handleLineStart();
   void lexToken();
+  void lexBracket(const Punct &p, size_t begin, uint32_t beginLine, uint32_t beginCol);
+  void lexInvalidCharacter();
   void lexNumber();
   void lexString(size_t begin, size_t prefixLen);
+  void unterminatedString(size_t begin, uint32_t beginLine, uint32_t beginCol, bool triple);
+  void lexEscape(bool bytes, std::string &value);
+  void lexNamedEscape(size_t backslash);
   void lexIdentifier();
   void finish();
 };
@@ -159,14 +174,11 @@ std::vector<Token> Lexer::run() {
     } else if (c == '#') {
       while (!atEnd() && peek() != '\n' && peek() != '\r') ++pos_;
     } else if (c == '\\') {
-      size_t at = pos_;
+      SourceLoc at = pointLoc(pos_);  // before eatNewline moves to the next line
       ++pos_;
-      if (peek() == '\n' || peek() == '\r') {
-        eatNewline();
-        if (atEnd()) error(pointLoc(at), "unexpected end of input after line continuation");
-      } else {
-        error(pointLoc(at), "unexpected character after line continuation character");
-      }
+      if (peek() == '\n' || peek() == '\r') eatNewline();
+      else if (!atEnd()) error(at, "unexpected character after line continuation character");
+      if (atEnd()) error(at, "unexpected end of input after line continuation");
     } else if (c == '\n' || c == '\r') {
       size_t at = pos_;
       uint32_t l = line_, col = colOf(pos_);
@@ -262,7 +274,7 @@ void Lexer::handleLineStart() {
 void Lexer::lexIdentifier() {
   size_t begin = pos_;
   uint32_t l = line_, col = colOf(pos_);
-  while (!atEnd() && isIdentChar(static_cast<unsigned char>(peek()))) ++pos_;
+  while (size_t n = nameCharAt(pos_, false)) pos_ += n;
   std::string_view word = src_.substr(begin, pos_ - begin);
   // String prefixes: r, b, u, f and their two-letter combinations.
   if (word.size() <= 2 && (peek() == '\'' || peek() == '"')) {
@@ -290,7 +302,7 @@ void Lexer::lexIdentifier() {
 
 void Lexer::lexToken() {
   unsigned char c = static_cast<unsigned char>(peek());
-  if (isIdentStart(c)) return lexIdentifier();
+  if (nameCharAt(pos_, true)) return lexIdentifier();
   if (std::isdigit(c) || (c == '.' && std::isdigit(static_cast<unsigned char>(peek(1)))))
     return lexNumber();
   if (c == '\'' || c == '"') return lexString(pos_, 0);
@@ -299,34 +311,60 @@ void Lexer::lexToken() {
   uint32_t l = line_, col = colOf(pos_);
   for (const Punct &p : kPuncts) {
     size_t n = std::strlen(p.text);
-    if (src_.substr(pos_, n) == p.text) {
-      pos_ += n;
-      Token &t = push(p.kind, begin, l, col);
-      char ch = p.text[0];
-      if (n == 1 && (ch == '(' || ch == '[' || ch == '{')) {
-        brackets_.push_back({ch, t.loc});
-      } else if (n == 1 && (ch == ')' || ch == ']' || ch == '}')) {
-        char want = ch == ')' ? '(' : ch == ']' ? '[' : '{';
-        if (brackets_.empty()) {
-          error(t.loc, fmt::format("unmatched '{}'", ch));
-        } else if (brackets_.back().c != want) {
-          Open o = brackets_.back();
-          char close = o.c == '(' ? ')' : o.c == '[' ? ']' : '}';
-          error(t.loc, fmt::format("closing parenthesis '{}' does not match opening "
-                                   "parenthesis '{}' on line {}",
-                                   ch, o.c, o.loc.line));
-          diags_.note(o.loc, fmt::format("'{}' opened here, expected '{}'", o.c, close));
-          brackets_.pop_back();
-        } else {
-          brackets_.pop_back();
-        }
-      }
-      return;
-    }
+    if (src_.substr(pos_, n) != p.text) continue;
+    pos_ += n;
+    if (n == 1 && std::strchr("()[]{}", p.text[0])) lexBracket(p, begin, l, col);
+    else push(p.kind, begin, l, col);
+    return;
   }
-  ++pos_;
-  std::string shown = c >= 0x20 && c < 0x7f ? fmt::format("'{}' ", char(c)) : std::string();
-  error(locAt(begin, l, col), fmt::format("invalid character {}(U+{:04X})", shown, unsigned(c)));
+  lexInvalidCharacter();
+}
+
+// A bracket: tracked for implicit line joining. A closing bracket that
+// matches no opening one is reported and becomes an Error token, so that the
+// parser does not report it again.
+void Lexer::lexBracket(const Punct &p, size_t begin, uint32_t beginLine, uint32_t beginCol) {
+  Token &t = push(p.kind, begin, beginLine, beginCol);
+  char ch = p.text[0];
+  if (ch == '(' || ch == '[' || ch == '{') {
+    brackets_.push_back({ch, t.loc, toks_.size() - 1});
+    return;
+  }
+  char want = ch == ')' ? '(' : ch == ']' ? '[' : '{';
+  if (!brackets_.empty() && brackets_.back().c == want) {
+    brackets_.pop_back();
+    return;
+  }
+  t.kind = TokKind::Error;
+  if (brackets_.empty()) {
+    error(t.loc, fmt::format("unmatched '{}'", ch));
+    return;
+  }
+  Open o = brackets_.back();
+  brackets_.pop_back();
+  char close = o.c == '(' ? ')' : o.c == '[' ? ']' : '}';
+  error(t.loc, fmt::format("closing parenthesis '{}' does not match opening parenthesis '{}' "
+                           "on line {}",
+                           ch, o.c, o.loc.line));
+  diags_.note(o.loc, fmt::format("'{}' opened here, expected '{}'", o.c, close));
+}
+
+// A character that starts no token: one code point (or one byte of invalid
+// UTF-8), reported and kept as an Error token.
+void Lexer::lexInvalidCharacter() {
+  size_t begin = pos_;
+  uint32_t l = line_, col = colOf(pos_);
+  size_t n;
+  uint32_t cp = unicode::decodeUtf8(src_, pos_, n);
+  pos_ += n;
+  SourceLoc loc = locAt(begin, l, col);
+  if (cp == unicode::kInvalid)
+    error(loc, fmt::format("invalid byte 0x{:02X}; source text must be UTF-8",
+                           unsigned(static_cast<unsigned char>(src_[begin]))));
+  else if (unicode::isPrintable(cp))
+    error(loc, fmt::format("invalid character '{}' (U+{:04X})", src_.substr(begin, n), cp));
+  else
+    error(loc, fmt::format("invalid character (U+{:04X})", cp));
   push(TokKind::Error, begin, l, col);
 }
 
@@ -353,7 +391,7 @@ void Lexer::lexNumber() {
   };
   auto isDec = [](char ch) { return ch >= '0' && ch <= '9'; };
   auto badLiteral = [&](const char *what) {
-    while (!atEnd() && isIdentChar(static_cast<unsigned char>(peek()))) ++pos_;
+    while (size_t n = nameCharAt(pos_, false)) pos_ += n;
     error(locAt(begin, l, col), fmt::format("invalid {} literal", what));
     push(TokKind::Error, begin, l, col);
   };
@@ -369,7 +407,7 @@ void Lexer::lexNumber() {
     };
     if (peek() == '_') ++pos_;  // 0x_ff is valid Python
     bool ok = digitsOf(isDigit);
-    if (!ok || (!atEnd() && isIdentChar(static_cast<unsigned char>(peek())))) return badLiteral(what);
+    if (!ok || nameCharAt(pos_, false)) return badLiteral(what);
     Token &t = push(TokKind::Integer, begin, l, col);
     for (char ch : t.text.substr(2)) {
       if (ch == '_') continue;
@@ -401,8 +439,7 @@ void Lexer::lexNumber() {
     imag = true;
     ++pos_;
   }
-  if (!ok || (!atEnd() && isIdentChar(static_cast<unsigned char>(peek()))))
-    return badLiteral("decimal");
+  if (!ok || nameCharAt(pos_, false)) return badLiteral("decimal");
 
   std::string clean;
   for (char ch : src_.substr(begin, pos_ - begin))
@@ -425,24 +462,6 @@ void Lexer::lexNumber() {
   }
 }
 
-void appendUtf8(std::string &out, uint32_t cp) {
-  if (cp < 0x80) {
-    out += char(cp);
-  } else if (cp < 0x800) {
-    out += char(0xC0 | (cp >> 6));
-    out += char(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += char(0xE0 | (cp >> 12));
-    out += char(0x80 | ((cp >> 6) & 0x3F));
-    out += char(0x80 | (cp & 0x3F));
-  } else {
-    out += char(0xF0 | (cp >> 18));
-    out += char(0x80 | ((cp >> 12) & 0x3F));
-    out += char(0x80 | ((cp >> 6) & 0x3F));
-    out += char(0x80 | (cp & 0x3F));
-  }
-}
-
 void Lexer::lexString(size_t begin, size_t prefixLen) {
   uint32_t l = line_, col = colOf(begin);
   bool raw = false, bytes = false, fstr = false;
@@ -458,12 +477,9 @@ void Lexer::lexString(size_t begin, size_t prefixLen) {
   pos_ += triple ? 3 : 1;
   std::string value;
   for (;;) {
-    if (atEnd()) {
-      error(SourceLoc{fileId_, l, col, l, col + 1},
-            fmt::format("unterminated {}string literal (detected at line {})",
-                        triple ? "triple-quoted " : "", line_));
-      push(TokKind::Error, begin, l, col);
-      return;
+    if (atEnd() || (!triple && (peek() == '\n' || peek() == '\r'))) {
+      unterminatedString(begin, l, col, triple);
+      return;  // a newline after it is lexed as usual
     }
     char c = peek();
     if (c == q && (!triple || (peek(1) == q && peek(2) == q))) {
@@ -471,98 +487,149 @@ void Lexer::lexString(size_t begin, size_t prefixLen) {
       break;
     }
     if (c == '\n' || c == '\r') {
-      if (!triple) {
-        error(SourceLoc{fileId_, l, col, l, colOf(pos_)},
-              fmt::format("unterminated string literal (detected at line {})", line_));
-        push(TokKind::Error, begin, l, col);
-        return;  // the newline is lexed as usual
-      }
       value += '\n';
       eatNewline();
-      continue;
-    }
-    if (c != '\\') {
+    } else if (c != '\\') {
       value += c;
       ++pos_;
-      continue;
-    }
-    // Backslash.
-    char e = peek(1);
-    if (e == '\n' || e == '\r') {  // line continuation inside the string
+    } else if (peek(1) == '\n' || peek(1) == '\r') {  // line continuation inside the string
       ++pos_;
-      if (raw) value += '\\', value += '\n';
+      if (raw) value += "\\\n";
       eatNewline();
-      continue;
-    }
-    if (raw) {
+    } else if (raw) {
       value += '\\';
-      if (e != '\0') value += e;
-      pos_ += e != '\0' ? 2 : 1;
-      continue;
-    }
-    pos_ += 2;
-    auto hexValue = [&](unsigned n) -> int64_t {
-      uint32_t v = 0;
-      for (unsigned i = 0; i < n; ++i) {
-        char h = peek();
-        if (!std::isxdigit(static_cast<unsigned char>(h))) return -1;
-        v = v * 16 + (std::isdigit(static_cast<unsigned char>(h)) ? h - '0' : (h | 0x20) - 'a' + 10);
-        ++pos_;
-      }
-      return v;
-    };
-    switch (e) {
-    case '\\': value += '\\'; break;
-    case '\'': value += '\''; break;
-    case '"': value += '"'; break;
-    case 'a': value += '\a'; break;
-    case 'b': value += '\b'; break;
-    case 'f': value += '\f'; break;
-    case 'n': value += '\n'; break;
-    case 'r': value += '\r'; break;
-    case 't': value += '\t'; break;
-    case 'v': value += '\v'; break;
-    case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
-      unsigned v = unsigned(e - '0');
-      for (int i = 0; i < 2 && peek() >= '0' && peek() <= '7'; ++i) v = v * 8 + unsigned(peek() - '0'), ++pos_;
-      if (bytes) value += char(v & 0xFF);
-      else appendUtf8(value, v);
-      break;
-    }
-    case 'x':
-    case 'u':
-    case 'U': {
-      if (bytes && e != 'x') {
-        value += '\\';
-        value += e;
-        break;
-      }
-      size_t at = pos_ - 2;
-      int64_t v = hexValue(e == 'x' ? 2 : e == 'u' ? 4 : 8);
-      if (v < 0 || v > 0x10FFFF) {
-        error(pointLoc(at), fmt::format("invalid \\{} escape in string literal", e));
-        break;
-      }
-      if (bytes) value += char(v);
-      else appendUtf8(value, uint32_t(v));
-      break;
-    }
-    default:
-      // Unknown escapes keep their backslash, as in Python.
-      value += '\\';
-      if (e != '\0') value += e;
-      else --pos_;
+      if (peek(1) != '\0') value += peek(1);
+      pos_ += peek(1) != '\0' ? 2 : 1;
+    } else {
+      lexEscape(bytes, value);
     }
   }
   Token &t = push(TokKind::String, begin, l, col);
   t.strValue = std::move(value);
   t.isBytes = bytes;
   t.isFString = fstr;
+  if (bytes && std::any_of(t.text.begin(), t.text.end(), [](char ch) { return ch & 0x80; }))
+    error(t.loc, "bytes can only contain ASCII literal characters");
 }
 
+// Reports a string literal that runs into the end of its line (or, for a
+// triple-quoted one, of the input) and leaves an Error token for it.
+void Lexer::unterminatedString(size_t begin, uint32_t beginLine, uint32_t beginCol, bool triple) {
+  // Python names the last line read; the newline that ends the input starts
+  // no line.
+  uint32_t lastLine = atEnd() && pos_ == lineStart_ && line_ > beginLine ? line_ - 1 : line_;
+  SourceLoc loc = triple ? SourceLoc::point(fileId_, beginLine, beginCol)
+                         : SourceLoc{fileId_, beginLine, beginCol, beginLine, colOf(pos_)};
+  error(loc, fmt::format("unterminated {}string literal (detected at line {})",
+                         triple ? "triple-quoted " : "", lastLine));
+  // The brackets open now may have been closed inside the lost text: if one
+  // is never closed, that is a consequence of this error, not another one.
+  for (Open &o : brackets_) o.closeMayBeLost = true;
+  push(TokKind::Error, begin, beginLine, beginCol);
+}
+
+// Decodes the escape sequence at pos_ (a backslash, not before a line end) of
+// a str or bytes literal that is not raw, and appends its value.
+void Lexer::lexEscape(bool bytes, std::string &value) {
+  size_t backslash = pos_;
+  char e = peek(1);
+  pos_ += e != '\0' ? 2 : 1;
+  auto hexValue = [&](unsigned n) -> int64_t {
+    uint32_t v = 0;
+    for (unsigned i = 0; i < n; ++i) {
+      char h = peek();
+      if (!std::isxdigit(static_cast<unsigned char>(h))) return -1;
+      v = v * 16 + (std::isdigit(static_cast<unsigned char>(h)) ? h - '0' : (h | 0x20) - 'a' + 10);
+      ++pos_;
+    }
+    return v;
+  };
+  switch (e) {
+  case '\\': value += '\\'; break;
+  case '\'': value += '\''; break;
+  case '"': value += '"'; break;
+  case 'a': value += '\a'; break;
+  case 'b': value += '\b'; break;
+  case 'f': value += '\f'; break;
+  case 'n': value += '\n'; break;
+  case 'r': value += '\r'; break;
+  case 't': value += '\t'; break;
+  case 'v': value += '\v'; break;
+  case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
+    unsigned v = unsigned(e - '0');
+    for (int i = 0; i < 2 && peek() >= '0' && peek() <= '7'; ++i)
+      v = v * 8 + unsigned(src_[pos_++] - '0');
+    if (bytes) value += char(v & 0xFF);
+    else unicode::appendUtf8(value, v);
+    break;
+  }
+  case 'x':
+  case 'u':
+  case 'U': {
+    if (bytes && e != 'x') {  // \u and \U are not escapes in bytes
+      value += '\\';
+      value += e;
+      break;
+    }
+    int64_t v = hexValue(e == 'x' ? 2 : e == 'u' ? 4 : 8);
+    if (v < 0 || v > 0x10FFFF) {
+      error(pointLoc(backslash), fmt::format("invalid \\{} escape in string literal", e));
+      break;
+    }
+    if (bytes) value += char(v);
+    else unicode::appendUtf8(value, uint32_t(v));
+    break;
+  }
+  case 'N':
+    if (!bytes) {
+      lexNamedEscape(backslash);
+      break;
+    }
+    [[fallthrough]];  // not an escape in bytes
+  default:
+    // Unknown escapes keep their backslash, as in Python.
+    value += '\\';
+    if (e != '\0') value += e;
+  }
+}
+
+// \N{NAME}, with pos_ after the "\N". Decoding it needs Unicode's table of
+// character names, too big a thing for the strings of kernels (which only
+// reach print()), so it is refused rather than kept as a wrong value.
+void Lexer::lexNamedEscape(size_t backslash) {
+  size_t close = pos_ + 1;
+  if (peek() == '{') {
+    while (close < src_.size() &&
+           (std::isalnum(static_cast<unsigned char>(src_[close])) || src_[close] == ' ' ||
+            src_[close] == '-'))
+      ++close;
+  }
+  if (peek() != '{' || close == pos_ + 1 || close >= src_.size() || src_[close] != '}') {
+    error(pointLoc(backslash), "malformed \\N character escape in string literal");
+    return;
+  }
+  pos_ = close + 1;
+  diags_.error(DiagCategory::Unsupported,
+               SourceLoc{fileId_, line_, colOf(backslash), line_, colOf(pos_)},
+               "named Unicode escapes ('\\N{...}') are not supported in kernels; write the "
+               "character itself or a '\\u' escape");
+}
+
+// Closes the token stream: "never closed" errors, then NEWLINE, DEDENTs, EOF.
 void Lexer::finish() {
-  for (const Open &o : brackets_) error(o.loc, fmt::format("'{}' was never closed", o.c));
-  SourceLoc end{fileId_, line_, colOf(pos_), line_, colOf(pos_) + 1};
+  if (!brackets_.empty()) {
+    for (const Open &o : brackets_)
+      if (!o.closeMayBeLost) error(o.loc, fmt::format("'{}' was never closed", o.c));
+    // Everything after the outermost unclosed bracket ran together into one
+    // logical line. Drop it and leave an Error token at the bracket, so that
+    // the parser reports nothing more about the statement.
+    Token bracket = toks_[brackets_.front().token];
+    bracket.kind = TokKind::Error;
+    toks_.resize(brackets_.front().token);
+    toks_.push_back(std::move(bracket));
+    brackets_.clear();
+  }
+  SourceLoc end = SourceLoc::point(fileId_, line_, colOf(pos_));
   if (!lastIsLineBoundary()) {
     Token t;
     t.kind = TokKind::Newline;

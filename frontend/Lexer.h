@@ -6,7 +6,12 @@
 // inconsistent tabs and spaces. A function's text taken from an indented class
 // or block works as is: the indentation of the first logical line is level 0.
 // Errors are reported to the DiagnosticEngine and the lexer goes on, so one run
-// reports what it can.
+// reports what it can. A token reported as wrong (an invalid character, an
+// unterminated string, a closing bracket that matches nothing) becomes an Error
+// token, about which the parser says nothing more; a bracket never closed ends
+// the token stream, as an Error token in its place. Names follow Python's
+// rules for non-ASCII characters (PEP 3131); a UTF-8 byte order mark at the
+// start is skipped (see SourceManager::add).
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,6 @@
 #include "frontend/Parser.h"
 
+#include <algorithm>
 #include <set>
 
 #include <fmt/format.h>
@@ -14,7 +15,33 @@ namespace {
 // loop, which skips to the next statement.
 struct Bail {};
 
-constexpr unsigned kMaxDepth = 150;  // nested expressions and blocks
+// Nested brackets, blocks and prefix, '**' and conditional operators, each
+// counting one: bounds the parser's recursion. CPython allows 200 nested
+// brackets.
+constexpr unsigned kMaxNesting = 200;
+// The depth of a function's tree of statements and of each statement's tree
+// of expressions, chains included (see reportTreeTooDeep). CPython's compiler
+// gives up near 3000.
+constexpr unsigned kMaxTreeDepth = 1000;
+
+// 'lambda' where no lambda can be: a common name in physics code (a decay
+// constant, a wavelength).
+constexpr const char *kLambdaAsName = "'lambda' is a keyword and cannot be used as a name";
+
+// Whether a token of kind `k` can start an expression (or a starred one).
+bool startsExpression(TokKind k) {
+  switch (k) {
+  case TokKind::Identifier: case TokKind::Integer: case TokKind::Float:
+  case TokKind::Imaginary: case TokKind::String: case TokKind::KwTrue:
+  case TokKind::KwFalse: case TokKind::KwNone: case TokKind::Ellipsis:
+  case TokKind::LParen: case TokKind::LBracket: case TokKind::LBrace:
+  case TokKind::Minus: case TokKind::Plus: case TokKind::Tilde:
+  case TokKind::KwNot: case TokKind::KwLambda: case TokKind::KwAwait:
+  case TokKind::Star:
+    return true;
+  default: return false;
+  }
+}
 
 class Parser {
 public:
@@ -27,6 +54,7 @@ public:
   Module run();
 
 private:
+  Module runLambdas();
   ASTContext &ctx_;
   const SourceManager &sm_;
   DiagnosticEngine &diags_;
@@ -34,7 +62,7 @@ private:
   std::vector<Token> toks_;
   size_t p_ = 0;
   Module mod_;
-  unsigned depth_ = 0;
+  unsigned nesting_ = 0;
   unsigned loopDepth_ = 0;
   unsigned funcDepth_ = 0;
 
@@ -71,6 +99,7 @@ private:
     throw Bail{};
   }
   [[noreturn]] void failExpected(const char *what) {
+    if (at(TokKind::Error)) throw Bail{};  // the lexer reported it
     fail(cur().loc, fmt::format("expected {}, found {}", what, describe(cur())));
   }
   void unsupported(SourceLoc loc, std::string msg) {
@@ -81,15 +110,18 @@ private:
     return advance();
   }
 
-  struct DepthGuard {
+  // One level of nesting (see kMaxNesting) while it lives.
+  struct NestingGuard {
     Parser &p;
-    explicit DepthGuard(Parser &parser, SourceLoc loc) : p(parser) {
-      if (++p.depth_ > kMaxDepth) {
-        --p.depth_;
-        p.fail(loc, "too many nested parentheses, blocks or operators (the limit is 150)");
+    explicit NestingGuard(Parser &parser, SourceLoc loc) : p(parser) {
+      if (++p.nesting_ > kMaxNesting) {
+        --p.nesting_;
+        p.fail(loc, fmt::format("too many nested parentheses, blocks or operators (the limit "
+                                "is {})",
+                                kMaxNesting));
       }
     }
-    ~DepthGuard() { --p.depth_; }
+    ~NestingGuard() { --p.nesting_; }
   };
 
   template <class T> T *make(SourceLoc loc) { return ctx_.make<T>(loc); }
@@ -99,10 +131,13 @@ private:
   void skipBlockIfAny();
   void skipStatement();
   void skipClauses(std::initializer_list<TokKind> clauses);
+  void skipToClose();
   void skipBracketed(TokKind close);
 
   // ---- top level ----
   void parseTopLevel();
+  void parseTopLevelDef();
+  bool reportTreeTooDeep(const FunctionDef *fn);
   FunctionDef *parseFunctionDef(std::vector<Expr *> decorators);
   std::vector<Expr *> parseDecorators();
   void parseParams(std::vector<Param> &params, TokKind close, bool allowAnnotations);
@@ -113,15 +148,18 @@ private:
   void parseStatementInto(StmtList &out);
   void parseSimpleStatements(StmtList &out);
   Stmt *parseSimpleStatement();
-  Stmt *parseIf(bool isElif);
+  Stmt *parseIf();
   Stmt *parseWhile();
   Stmt *parseFor();
   Stmt *parseExprStatement();
   void checkTarget(Expr *e, const char *context);
 
   // ---- expressions ----
-  Expr *parseTestList(bool allowStar = false);  // a, b, c -> tuple
-  Expr *parseTargetList();                      // for-loop targets
+  Expr *parseTestList();    // a, b, c -> tuple
+  Expr *parseTargetList();  // for-loop targets
+  Expr *parseElement();
+  Expr *parseStarred();
+  Expr *parseYield();
   Expr *parseNamedExpr();
   Expr *parseTest();
   Expr *parseLambda();
@@ -141,7 +179,7 @@ private:
   Expr *parseCallArgs(Expr *func, SourceLoc start);
   Expr *parseSubscript(Expr *value, SourceLoc start);
   Expr *parseSliceItem();
-  Expr *comprehension(SourceLoc start, TokKind close, const char *kind);
+  Expr *comprehension(SourceLoc start, TokKind close, const char *kind, bool takeClose = true);
   Expr *errorExpr(SourceLoc loc) { return make<ErrorExpr>(loc); }
 };
 
@@ -183,28 +221,32 @@ void Parser::skipClauses(std::initializer_list<TokKind> clauses) {
   }
 }
 
-void Parser::skipBracketed(TokKind close) {
-  // cur() is just after an opening bracket; stop after the matching close.
-  int level = 1;
-  while (!at(TokKind::EndOfFile)) {
+// cur() is inside brackets: stops at the closing bracket of the innermost
+// ones (not consumed), or at the end of the line.
+void Parser::skipToClose() {
+  int level = 0;
+  for (; !at(TokKind::EndOfFile) && !at(TokKind::Newline); advance()) {
     TokKind k = cur().kind;
-    if (k == TokKind::LParen || k == TokKind::LBracket || k == TokKind::LBrace) ++level;
-    if (k == TokKind::RParen || k == TokKind::RBracket || k == TokKind::RBrace) {
-      if (--level == 0) {
-        if (k == close) advance();
-        return;
-      }
+    if (k == TokKind::LParen || k == TokKind::LBracket || k == TokKind::LBrace) {
+      ++level;
+    } else if (k == TokKind::RParen || k == TokKind::RBracket || k == TokKind::RBrace) {
+      if (level-- == 0) return;
     }
-    if (k == TokKind::Newline) return;
-    advance();
   }
+}
+
+// Like skipToClose, and consumes the closing bracket if it is `close`.
+void Parser::skipBracketed(TokKind close) {
+  skipToClose();
+  accept(close);
 }
 
 // ---------------------------------------------------------------------------
 // Top level
 
 Module Parser::run() {
-  while (!at(TokKind::EndOfFile) && !diags_.atErrorLimit()) {
+  if (opts_.lambdas) return runLambdas();
+  while (!at(TokKind::EndOfFile) && !diags_.errorLimitExceeded()) {
     size_t before = p_;
     try {
       parseTopLevel();
@@ -216,39 +258,38 @@ Module Parser::run() {
   return std::move(mod_);
 }
 
+Module Parser::runLambdas() {
+  for (size_t i = 0; i < toks_.size(); ++i) {
+    if (!toks_[i].is(TokKind::KwLambda)) continue;
+    p_ = i;
+    try {
+      auto *lambda = cast<LambdaExpr>(parseLambda());
+      auto *fn = make<FunctionDef>(lambda->loc);
+      fn->name = "<lambda>";
+      fn->nameLoc = lambda->loc;
+      fn->params = lambda->params;
+      auto *ret = make<ReturnStmt>(lambda->body->loc);
+      ret->value = lambda->body;
+      fn->body.push_back(ret);
+      if (reportTreeTooDeep(fn)) continue;
+      mod_.functionNames.push_back(fn->name);
+      mod_.body.push_back(fn);
+      mod_.functions.push_back(fn);
+    } catch (Bail &) {
+    }
+  }
+  return std::move(mod_);
+}
+
 void Parser::parseTopLevel() {
   if (accept(TokKind::Newline) || accept(TokKind::Dedent)) return;
   if (at(TokKind::Indent)) {
     skipBlockIfAny();
     return;
   }
-  if (at(TokKind::At) || at(TokKind::KwDef)) {
-    // Find the def's name without parsing the decorators.
-    size_t q = p_;
-    while (q < toks_.size() && toks_[q].kind == TokKind::At) {
-      while (q < toks_.size() && toks_[q].kind != TokKind::Newline &&
-             toks_[q].kind != TokKind::EndOfFile)
-        ++q;
-      ++q;
-    }
-    bool isDef = q + 1 < toks_.size() && toks_[q].kind == TokKind::KwDef &&
-                 toks_[q + 1].kind == TokKind::Identifier;
-    if (isDef) mod_.functionNames.emplace_back(toks_[q + 1].text);
-    bool wanted = isDef && !opts_.declarationsOnly &&
-                  (opts_.onlyFunction.empty() || toks_[q + 1].text == opts_.onlyFunction);
-    if (!wanted) {
-      while (p_ < q && !at(TokKind::EndOfFile)) advance();
-      skipStatement();
-      return;
-    }
-    std::vector<Expr *> decorators = parseDecorators();
-    if (!at(TokKind::KwDef)) {
-      skipStatement();  // a decorated class, or something else we never compile
-      return;
-    }
-    FunctionDef *fn = parseFunctionDef(std::move(decorators));
-    mod_.body.push_back(fn);
-    mod_.functions.push_back(fn);
+  bool asyncDef = at(TokKind::KwAsync) && ahead(1).is(TokKind::KwDef);
+  if (at(TokKind::At) || at(TokKind::KwDef) || asyncDef) {
+    parseTopLevelDef();
     return;
   }
   if (at(TokKind::KwImport) || at(TokKind::KwFrom)) {
@@ -257,6 +298,78 @@ void Parser::parseTopLevel() {
     return;
   }
   skipStatement();
+}
+
+// A top-level def (or async def, or decorated class), at its first decorator.
+// It is parsed only if it is wanted; otherwise only its name is recorded.
+void Parser::parseTopLevelDef() {
+  // Find the def's name without parsing the decorators.
+  size_t q = p_;
+  while (toks_[q].kind == TokKind::At) {
+    while (toks_[q].kind != TokKind::Newline && toks_[q].kind != TokKind::EndOfFile) ++q;
+    if (toks_[q].kind == TokKind::Newline) ++q;
+  }
+  bool isAsync = toks_[q].kind == TokKind::KwAsync;
+  size_t def = isAsync ? q + 1 : q;
+  bool isDef = def + 1 < toks_.size() && toks_[def].kind == TokKind::KwDef &&
+               toks_[def + 1].kind == TokKind::Identifier;
+  if (isDef) mod_.functionNames.emplace_back(toks_[def + 1].text);
+  bool wanted = isDef && !opts_.declarationsOnly &&
+                (opts_.onlyFunction.empty() || toks_[def + 1].text == opts_.onlyFunction);
+  if (wanted && isAsync)
+    unsupported(toks_[q].loc, "async functions, loops and 'with' are not supported in kernels");
+  if (!wanted || isAsync) {
+    while (p_ < q) advance();
+    skipStatement();
+    return;
+  }
+  std::vector<Expr *> decorators = parseDecorators();
+  if (!at(TokKind::KwDef)) {
+    skipStatement();  // a decorated class, or something else we never compile
+    return;
+  }
+  FunctionDef *fn = parseFunctionDef(std::move(decorators));
+  if (reportTreeTooDeep(fn)) return;  // not kept: later passes could not walk it
+  mod_.body.push_back(fn);
+  mod_.functions.push_back(fn);
+}
+
+// Later passes walk the tree recursively. The nesting limit bounds how deep
+// brackets and operators nest, but not chains of operators ('a + b + c' is
+// '(a + b) + c'), of calls and subscripts ('f(a)(b)[0]') and of 'elif'
+// clauses, which the parser reads in loops. Reports the first node of `fn`
+// that lies too deep, if any.
+bool Parser::reportTreeTooDeep(const FunctionDef *fn) {
+  // Statements (blocks, 'elif' clauses) and the expressions of each statement
+  // are counted apart. Iterative, so that it cannot overflow the stack itself.
+  struct Item {
+    const Node *node;
+    unsigned depth;
+  };
+  std::vector<Item> work{{fn, 1}};
+  while (!work.empty()) {
+    Item item = work.back();
+    work.pop_back();
+    size_t first = work.size();
+    forEachChild(item.node, [&](const Node *child) {
+      bool newExpr = isa<Stmt>(item.node) && isa<Expr>(child);
+      work.push_back({child, newExpr ? 1 : item.depth + 1});
+    });
+    // Leaves are not counted: the limit is on operators (and statements) that
+    // hold others, which is what a user can count in 'a + b + c'.
+    if (work.size() > first && item.depth > kMaxTreeDepth) {
+      diags_.error(DiagCategory::Syntax, item.node->loc,
+                   isa<Stmt>(item.node)
+                       ? fmt::format("too many nested blocks and 'elif' clauses (the limit is {})",
+                                     kMaxTreeDepth)
+                       : fmt::format("too many nested operators in one expression (the limit is "
+                                     "{}); split it with temporary variables",
+                                     kMaxTreeDepth));
+      return true;
+    }
+    std::reverse(work.begin() + first, work.end());  // visit in source order
+  }
+  return false;
 }
 
 std::vector<Expr *> Parser::parseDecorators() {
@@ -280,19 +393,20 @@ ImportStmt *Parser::parseImport() {
     imp->isFrom = true;
     while (at(TokKind::Dot) || at(TokKind::Ellipsis)) imp->fromModule += std::string(advance().text);
     if (at(TokKind::Identifier)) imp->fromModule += dotted();
+    if (imp->fromModule.empty()) failExpected("a module name after 'from'");
     expect(TokKind::KwImport, "'import'");
     if (accept(TokKind::Star)) {
       imp->names.push_back({"*", "", prev().loc});
     } else {
+      // At least one name; a trailing comma only inside parentheses.
       bool paren = accept(TokKind::LParen);
       do {
-        if (paren && at(TokKind::RParen)) break;
         ImportAlias a;
         a.loc = cur().loc;
         a.name = std::string(expect(TokKind::Identifier, "a name to import").text);
         if (accept(TokKind::KwAs)) a.asname = std::string(expect(TokKind::Identifier, "a name").text);
         imp->names.push_back(std::move(a));
-      } while (accept(TokKind::Comma));
+      } while (accept(TokKind::Comma) && !(paren && at(TokKind::RParen)));
       if (paren) expect(TokKind::RParen, "')'");
     }
   } else {
@@ -312,10 +426,12 @@ ImportStmt *Parser::parseImport() {
 void Parser::parseParams(std::vector<Param> &params, TokKind close, bool allowAnnotations) {
   std::set<std::string> seen;
   bool sawDefault = false;
+  bool keywordOnly = false;  // after '*' or '*args', defaults may be left out
   while (!at(close)) {
     if (at(TokKind::Star) || at(TokKind::DoubleStar)) {
       SourceLoc start = cur().loc;
       bool two = at(TokKind::DoubleStar);
+      keywordOnly |= !two;
       advance();
       if (at(TokKind::Identifier)) advance();
       unsupported(spanFrom(start),
@@ -337,7 +453,7 @@ void Parser::parseParams(std::vector<Param> &params, TokKind close, bool allowAn
       if (accept(TokKind::Assign)) {
         prm.defaultValue = parseTest();
         sawDefault = true;
-      } else if (sawDefault) {
+      } else if (sawDefault && !keywordOnly) {
         fail(prm.loc, "parameter without a default follows parameter with a default");
       }
       params.push_back(std::move(prm));
@@ -365,7 +481,7 @@ FunctionDef *Parser::parseFunctionDef(std::vector<Expr *> decorators) {
   loopDepth_ = savedLoops;
   if (!fn->body.empty()) {
     if (auto *es = dyn_cast<ExprStmt>(fn->body.front())) {
-      if (auto *s = dyn_cast<StrLit>(es->value)) {
+      if (auto *s = dyn_cast<StrLit>(es->value); s && !s->isBytes) {
         fn->docstring = s->value;
         fn->hasDocstring = true;
         fn->body.erase(fn->body.begin());
@@ -380,7 +496,7 @@ FunctionDef *Parser::parseFunctionDef(std::vector<Expr *> decorators) {
 // Statements
 
 StmtList Parser::parseBlock(const char *what, SourceLoc headLoc) {
-  DepthGuard guard(*this, headLoc);
+  NestingGuard guard(*this, headLoc);
   if (!at(TokKind::Colon)) failExpected("':'");
   advance();
   StmtList body;
@@ -393,7 +509,7 @@ StmtList Parser::parseBlock(const char *what, SourceLoc headLoc) {
     fail(cur().loc, fmt::format("expected an indented block after {} on line {}", what,
                                 headLoc.line));
   advance();
-  while (!at(TokKind::Dedent) && !at(TokKind::EndOfFile) && !diags_.atErrorLimit()) {
+  while (!at(TokKind::Dedent) && !at(TokKind::EndOfFile) && !diags_.errorLimitExceeded()) {
     size_t before = p_;
     try {
       parseStatementInto(body);
@@ -410,7 +526,8 @@ void Parser::parseStatementInto(StmtList &out) {
   const Token &t = cur();
   switch (t.kind) {
   case TokKind::Newline: advance(); return;
-  case TokKind::Indent: fail(t.loc, "unexpected indent");
+  case TokKind::Indent:  // at the line's first token, not at its indentation
+    fail(SourceLoc::point(t.loc.file, t.loc.endLine, t.loc.endCol), "unexpected indent");
   case TokKind::At:
   case TokKind::KwDef: {
     std::vector<Expr *> decorators = parseDecorators();
@@ -422,7 +539,7 @@ void Parser::parseStatementInto(StmtList &out) {
     out.push_back(parseFunctionDef(std::move(decorators)));
     return;
   }
-  case TokKind::KwIf: out.push_back(parseIf(false)); return;
+  case TokKind::KwIf: out.push_back(parseIf()); return;
   case TokKind::KwWhile: out.push_back(parseWhile()); return;
   case TokKind::KwFor: out.push_back(parseFor()); return;
   case TokKind::KwElif:
@@ -493,7 +610,7 @@ Stmt *Parser::parseSimpleStatement() {
     advance();
     auto *r = make<ReturnStmt>(start);
     if (!at(TokKind::Newline) && !at(TokKind::Semi) && !at(TokKind::EndOfFile))
-      r->value = parseTestList(true);
+      r->value = parseTestList();
     if (funcDepth_ == 0) fail(start, "'return' outside function");
     r->loc = spanFrom(start);
     return r;
@@ -549,22 +666,28 @@ Stmt *Parser::parseSimpleStatement() {
   }
 }
 
-Stmt *Parser::parseIf(bool isElif) {
-  SourceLoc start = cur().loc;
-  advance();  // if / elif
-  auto *s = make<IfStmt>(start);
-  s->isElif = isElif;
-  s->test = parseNamedExpr();
-  s->body = parseBlock(isElif ? "'elif' statement" : "'if' statement", start);
-  if (at(TokKind::KwElif)) {
-    s->orelse.push_back(parseIf(true));
-  } else if (at(TokKind::KwElse)) {
+// if/elif/else. Each 'elif' is an IfStmt in the orelse of the clause before;
+// the clauses are read in a loop, so that a long chain needs no deep recursion.
+Stmt *Parser::parseIf() {
+  std::vector<IfStmt *> clauses;
+  do {
+    SourceLoc start = cur().loc;
+    bool isElif = at(TokKind::KwElif);
+    advance();  // if / elif
+    auto *s = make<IfStmt>(start);
+    s->isElif = isElif;
+    s->test = parseNamedExpr();
+    s->body = parseBlock(isElif ? "'elif' statement" : "'if' statement", start);
+    if (!clauses.empty()) clauses.back()->orelse.push_back(s);
+    clauses.push_back(s);
+  } while (at(TokKind::KwElif));
+  if (at(TokKind::KwElse)) {
     SourceLoc elseLoc = cur().loc;
     advance();
-    s->orelse = parseBlock("'else' statement", elseLoc);
+    clauses.back()->orelse = parseBlock("'else' statement", elseLoc);
   }
-  s->loc = spanFrom(start);
-  return s;
+  for (IfStmt *s : clauses) s->loc = spanFrom(s->loc);  // each runs to the end
+  return clauses.front();
 }
 
 Stmt *Parser::parseWhile() {
@@ -658,13 +781,14 @@ static bool augOp(TokKind k, BinaryOp &op) {
 
 Stmt *Parser::parseExprStatement() {
   SourceLoc start = cur().loc;
-  if (at(TokKind::KwYield)) {
+  if (at(TokKind::KwYield)) {  // reported with its operand, unlike parseYield
     advance();
-    if (!at(TokKind::Newline)) parseTestList();
+    bool from = accept(TokKind::KwFrom);
+    if (from || startsExpression(cur().kind)) parseTestList();
     unsupported(spanFrom(start), "generators ('yield') are not supported in kernels");
     return make<PassStmt>(start);
   }
-  Expr *first = parseTestList(true);
+  Expr *first = parseTestList();
   BinaryOp op;
   if (augOp(cur().kind, op)) {
     advance();
@@ -694,13 +818,7 @@ Stmt *Parser::parseExprStatement() {
     while (accept(TokKind::Assign)) {
       checkTarget(value, "assignment");
       s->targets.push_back(value);
-      if (at(TokKind::KwYield)) {
-        unsupported(cur().loc, "generators ('yield') are not supported in kernels");
-        skipToLineEnd();
-        --p_;  // leave the Newline for the statement loop
-        return make<PassStmt>(start);
-      }
-      value = parseTestList(true);
+      value = parseTestList();
     }
     s->value = value;
     s->loc = spanFrom(start);
@@ -715,40 +833,15 @@ Stmt *Parser::parseExprStatement() {
 // ---------------------------------------------------------------------------
 // Expressions
 
-static bool startsExpression(TokKind k) {
-  switch (k) {
-  case TokKind::Identifier: case TokKind::Integer: case TokKind::Float:
-  case TokKind::Imaginary: case TokKind::String: case TokKind::KwTrue:
-  case TokKind::KwFalse: case TokKind::KwNone: case TokKind::Ellipsis:
-  case TokKind::LParen: case TokKind::LBracket: case TokKind::LBrace:
-  case TokKind::Minus: case TokKind::Plus: case TokKind::Tilde:
-  case TokKind::KwNot: case TokKind::KwLambda: case TokKind::KwAwait:
-  case TokKind::Star:
-    return true;
-  default: return false;
-  }
-}
-
-Expr *Parser::parseTestList(bool allowStar) {
+Expr *Parser::parseTestList() {
   SourceLoc start = cur().loc;
-  auto one = [&]() -> Expr * {
-    if (at(TokKind::Star)) {
-      SourceLoc s = cur().loc;
-      advance();
-      parseBinary(0);
-      unsupported(spanFrom(s), "starred expressions ('*x') are not supported in kernels");
-      return errorExpr(spanFrom(s));
-    }
-    return parseNamedExpr();
-  };
-  (void)allowStar;
-  Expr *first = one();
+  Expr *first = parseElement();
   if (!at(TokKind::Comma)) return first;
   auto *t = make<TupleExpr>(start);
   t->elts.push_back(first);
   while (accept(TokKind::Comma)) {
     if (!startsExpression(cur().kind)) break;
-    t->elts.push_back(one());
+    t->elts.push_back(parseElement());
   }
   t->loc = spanFrom(start);
   return t;
@@ -756,16 +849,42 @@ Expr *Parser::parseTestList(bool allowStar) {
 
 Expr *Parser::parseTargetList() {
   SourceLoc start = cur().loc;
-  Expr *first = parseBinary(0);
+  auto one = [&] { return at(TokKind::Star) ? parseStarred() : parseBinary(0); };
+  Expr *first = one();
   if (!at(TokKind::Comma)) return first;
   auto *t = make<TupleExpr>(start);
   t->elts.push_back(first);
   while (accept(TokKind::Comma)) {
     if (at(TokKind::KwIn) || !startsExpression(cur().kind)) break;
-    t->elts.push_back(parseBinary(0));
+    t->elts.push_back(one());
   }
   t->loc = spanFrom(start);
   return t;
+}
+
+// An element of a tuple, list or set, or of a subscript's index: an
+// expression, or a starred one.
+Expr *Parser::parseElement() { return at(TokKind::Star) ? parseStarred() : parseNamedExpr(); }
+
+// '*x', wherever Python allows it (displays, subscripts, targets): parsed,
+// reported, and replaced by an ErrorExpr.
+Expr *Parser::parseStarred() {
+  SourceLoc start = cur().loc;
+  advance();  // *
+  parseBinary(0);
+  unsupported(spanFrom(start), "starred expressions ('*x') are not supported in kernels");
+  return errorExpr(spanFrom(start));
+}
+
+// 'yield', 'yield x' or 'yield from x' inside an expression ('y = yield x'),
+// reported at the keyword.
+Expr *Parser::parseYield() {
+  SourceLoc start = cur().loc;
+  unsupported(start, "generators ('yield') are not supported in kernels");
+  advance();
+  bool from = accept(TokKind::KwFrom);
+  if (from || startsExpression(cur().kind)) parseTestList();
+  return errorExpr(spanFrom(start));
 }
 
 Expr *Parser::parseNamedExpr() {
@@ -783,26 +902,31 @@ Expr *Parser::parseNamedExpr() {
 }
 
 Expr *Parser::parseTest() {
-  DepthGuard guard(*this, cur().loc);
   if (at(TokKind::KwLambda)) return parseLambda();
   SourceLoc start = cur().loc;
   Expr *e = parseOr();
-  if (at(TokKind::KwIf)) {
-    advance();
-    auto *c = make<IfExpr>(start);
-    c->body = e;
-    c->test = parseOr();
-    expect(TokKind::KwElse, "'else' in the conditional expression");
-    c->orelse = parseTest();
-    c->loc = spanFrom(start);
-    return c;
-  }
-  return e;
+  if (!at(TokKind::KwIf)) return e;
+  NestingGuard guard(*this, cur().loc);  // 'a if c else b if d else e' nests
+  advance();
+  auto *c = make<IfExpr>(start);
+  c->body = e;
+  c->test = parseOr();
+  expect(TokKind::KwElse, "'else' in the conditional expression");
+  c->orelse = parseTest();
+  c->loc = spanFrom(start);
+  return c;
 }
 
 Expr *Parser::parseLambda() {
+  NestingGuard guard(*this, cur().loc);  // 'lambda: lambda: 0' nests
   SourceLoc start = cur().loc;
   advance();
+  // Unless parameters (or the ':') follow, 'lambda' was meant as a name.
+  const Token &next = ahead(1);
+  bool params = at(TokKind::Colon) || at(TokKind::Identifier) ||
+                (at(TokKind::Star) && (next.is(TokKind::Identifier) || next.is(TokKind::Comma))) ||
+                (at(TokKind::DoubleStar) && next.is(TokKind::Identifier));
+  if (!params) fail(start, kLambdaAsName);
   auto *l = make<LambdaExpr>(start);
   parseParams(l->params, TokKind::Colon, false);
   expect(TokKind::Colon, "':' after the lambda's parameters");
@@ -837,7 +961,7 @@ Expr *Parser::parseAnd() {
 
 Expr *Parser::parseNot() {
   if (!at(TokKind::KwNot)) return parseComparison();
-  DepthGuard guard(*this, cur().loc);
+  NestingGuard guard(*this, cur().loc);
   SourceLoc start = cur().loc;
   advance();
   auto *u = make<UnaryExpr>(start);
@@ -931,7 +1055,7 @@ Expr *Parser::parseFactor() {
   case TokKind::Tilde: op = UnaryOp::Invert; break;
   default: return parsePower();
   }
-  DepthGuard guard(*this, cur().loc);
+  NestingGuard guard(*this, cur().loc);
   SourceLoc start = cur().loc;
   advance();
   auto *u = make<UnaryExpr>(start);
@@ -953,7 +1077,7 @@ Expr *Parser::parsePower() {
   }
   Expr *base = parsePrimary();
   if (!at(TokKind::DoubleStar)) return base;
-  DepthGuard guard(*this, cur().loc);
+  NestingGuard guard(*this, cur().loc);
   advance();
   auto *b = make<BinaryExpr>(start);
   b->op = BinaryOp::Pow;
@@ -986,7 +1110,7 @@ Expr *Parser::parsePrimary() {
 }
 
 Expr *Parser::parseCallArgs(Expr *func, SourceLoc start) {
-  DepthGuard guard(*this, cur().loc);
+  NestingGuard guard(*this, cur().loc);
   advance();  // (
   auto *c = make<CallExpr>(start);
   c->func = func;
@@ -1010,11 +1134,10 @@ Expr *Parser::parseCallArgs(Expr *func, SourceLoc start) {
     } else {
       SourceLoc argStart = cur().loc;
       Expr *arg = parseNamedExpr();
-      if (at(TokKind::KwFor)) {
-        skipBracketed(TokKind::RParen);
-        unsupported(spanFrom(argStart), "generator expressions are not supported in kernels");
-        c->loc = spanFrom(start);
-        return c;
+      if (at(TokKind::KwFor) || at(TokKind::KwAsync)) {
+        c->args.push_back(comprehension(argStart, TokKind::RParen, "generator expressions",
+                                        /*takeClose=*/false));
+        break;
       }
       if (!c->keywords.empty()) fail(arg->loc, "positional argument follows keyword argument");
       c->args.push_back(arg);
@@ -1029,6 +1152,7 @@ Expr *Parser::parseCallArgs(Expr *func, SourceLoc start) {
 Expr *Parser::parseSliceItem() {
   SourceLoc start = cur().loc;
   Expr *lower = nullptr;
+  if (at(TokKind::Star)) return parseStarred();
   if (!at(TokKind::Colon)) {
     lower = parseNamedExpr();
     if (!at(TokKind::Colon)) return lower;
@@ -1046,7 +1170,7 @@ Expr *Parser::parseSliceItem() {
 }
 
 Expr *Parser::parseSubscript(Expr *value, SourceLoc start) {
-  DepthGuard guard(*this, cur().loc);
+  NestingGuard guard(*this, cur().loc);
   advance();  // [
   auto *s = make<SubscriptExpr>(start);
   s->value = value;
@@ -1069,14 +1193,19 @@ Expr *Parser::parseSubscript(Expr *value, SourceLoc start) {
   return s;
 }
 
-Expr *Parser::comprehension(SourceLoc start, TokKind close, const char *kind) {
-  skipBracketed(close);
+// Reports a comprehension or generator expression from `start` to its closing
+// bracket (cur() is at its first 'for'). A display ('[x for ...]') takes in
+// its bracket; a call's generator-expression argument leaves the ')' to the
+// call.
+Expr *Parser::comprehension(SourceLoc start, TokKind close, const char *kind, bool takeClose) {
+  skipToClose();
+  if (takeClose) accept(close);
   unsupported(spanFrom(start), fmt::format("{} are not supported in kernels; write a loop", kind));
   return errorExpr(spanFrom(start));
 }
 
 Expr *Parser::parseParenthesized() {
-  DepthGuard guard(*this, cur().loc);
+  NestingGuard guard(*this, cur().loc);
   SourceLoc start = cur().loc;
   advance();  // (
   if (accept(TokKind::RParen)) {
@@ -1089,7 +1218,7 @@ Expr *Parser::parseParenthesized() {
     unsupported(spanFrom(start), "generators ('yield') are not supported in kernels");
     return errorExpr(spanFrom(start));
   }
-  Expr *first = parseTestList(true);
+  Expr *first = parseTestList();
   if (at(TokKind::KwFor) || at(TokKind::KwAsync))
     return comprehension(start, TokKind::RParen, "generator expressions");
   expect(TokKind::RParen, "')'");
@@ -1104,12 +1233,12 @@ Expr *Parser::parseParenthesized() {
 }
 
 Expr *Parser::parseBracketList() {
-  DepthGuard guard(*this, cur().loc);
+  NestingGuard guard(*this, cur().loc);
   SourceLoc start = cur().loc;
   advance();  // [
   auto *l = make<ListExpr>(start);
   while (!at(TokKind::RBracket)) {
-    l->elts.push_back(parseNamedExpr());
+    l->elts.push_back(parseElement());
     if (at(TokKind::KwFor) || at(TokKind::KwAsync))
       return comprehension(start, TokKind::RBracket, "list comprehensions");
     if (!accept(TokKind::Comma)) break;
@@ -1120,7 +1249,7 @@ Expr *Parser::parseBracketList() {
 }
 
 Expr *Parser::parseBraces() {
-  DepthGuard guard(*this, cur().loc);
+  NestingGuard guard(*this, cur().loc);
   SourceLoc start = cur().loc;
   advance();  // {
   if (accept(TokKind::RBrace)) {
@@ -1131,6 +1260,8 @@ Expr *Parser::parseBraces() {
   if (accept(TokKind::DoubleStar)) {
     isDict = true;
     parseBinary(0);
+  } else if (at(TokKind::Star)) {
+    parseStarred();
   } else {
     parseTest();
     if (accept(TokKind::Colon)) {
@@ -1211,8 +1342,8 @@ Expr *Parser::parseAtom() {
   case TokKind::LParen: return parseParenthesized();
   case TokKind::LBracket: return parseBracketList();
   case TokKind::LBrace: return parseBraces();
-  case TokKind::KwYield:
-    fail(loc, "generators ('yield') are not supported in kernels");
+  case TokKind::KwYield: return parseYield();
+  case TokKind::KwLambda: fail(loc, kLambdaAsName);  // a lambda would be parsed by parseTest
   case TokKind::Error:
     throw Bail{};  // the lexer reported it
   default:

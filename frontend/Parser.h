@@ -6,7 +6,11 @@
 // scripts) is plain Python the kernels never see, and is skipped unread. The
 // bodies of functions are parsed strictly: constructs outside the subset are
 // parsed far enough to be reported with a location, and parsing goes on with
-// the next statement, so one run reports several problems.
+// the next statement, so one run reports several problems. Nesting is limited
+// (200 levels of brackets, blocks and operators, as CPython allows 200
+// brackets), and so is the depth of a function's tree (1000 levels, chains of
+// operators, calls, subscripts and 'elif' clauses included): a function too
+// deep is reported and left out, so that no recursive pass overflows the stack.
 #pragma once
 
 #include <string>
@@ -23,6 +27,10 @@ struct ParseOptions {
   std::string onlyFunction;
   // Parse no function bodies at all: only imports and the names of the defs.
   bool declarationsOnly = false;
+  // The text is the source line(s) of a lambda (what inspect gives for
+  // `f = njit(lambda x: x + 1)`): every lambda expression in it becomes a
+  // function named "<lambda>" whose body returns the lambda's expression.
+  bool lambdas = false;
 };
 
 ast::Module parseModule(ast::ASTContext &ctx, const SourceManager &sm, uint32_t fileId,

@@ -2,6 +2,10 @@
 
 namespace kjit {
 
+namespace {
+constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+}  // namespace
+
 std::string_view SourceBuffer::lineText(uint32_t line) const {
   if (line < firstLine) return {};
   uint32_t idx = line - firstLine;
@@ -19,10 +23,15 @@ uint32_t SourceManager::add(std::string name, std::string text, uint32_t firstLi
   auto buf = std::make_unique<SourceBuffer>();
   buf->name = std::move(name);
   buf->text = std::move(text);
+  if (buf->text.starts_with(kUtf8Bom)) buf->text.erase(0, kUtf8Bom.size());
   buf->firstLine = firstLine == 0 ? 1 : firstLine;
   buf->lineStarts.push_back(0);
-  for (uint32_t i = 0; i < buf->text.size(); ++i)
-    if (buf->text[i] == '\n' && i + 1 < buf->text.size()) buf->lineStarts.push_back(i + 1);
+  // Lines end with "\n", "\r\n" or a lone "\r", as for the lexer.
+  const std::string &t = buf->text;
+  for (uint32_t i = 0; i < t.size(); ++i) {
+    bool lineEnd = t[i] == '\n' || (t[i] == '\r' && (i + 1 == t.size() || t[i + 1] != '\n'));
+    if (lineEnd && i + 1 < t.size()) buf->lineStarts.push_back(i + 1);
+  }
   buffers_.push_back(std::move(buf));
   return uint32_t(buffers_.size() - 1);
 }

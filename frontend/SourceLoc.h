@@ -25,6 +25,10 @@ struct SourceLoc {
 
   bool valid() const { return file != 0 && line != 0; }
   // The range that starts at `a` and ends where `b` ends.
+  // One column: `col` of `line`.
+  static SourceLoc point(uint32_t file, uint32_t line, uint32_t col) {
+    return SourceLoc{file, line, col, line, col + 1};
+  }
   static SourceLoc span(const SourceLoc &a, const SourceLoc &b) {
     SourceLoc r = a;
     r.endLine = b.endLine;
@@ -49,6 +53,8 @@ struct SourceBuffer {
 class SourceManager {
 public:
   SourceManager();
+  // A UTF-8 byte order mark at the start of `text` is dropped, as Python's
+  // tokenizer skips it: the columns of the first line count from after it.
   uint32_t add(std::string name, std::string text, uint32_t firstLine = 1);
   const SourceBuffer &buffer(uint32_t id) const { return *buffers_.at(id); }
   uint32_t size() const { return uint32_t(buffers_.size()); }

@@ -1,12 +1,13 @@
 """kjit: a JIT compiler for Python kernels on NVIDIA and AMD GPUs and CPUs.
 
-The API follows Numba's (``numba.cuda``, ``@jit``, ``@vectorize``), so that
+The API follows Numba's (``@jit``, ``numba.cuda``, ``@vectorize``), so that
 porting is an import change. See docs/ for what is supported.
 """
 from kjit import errors
 from kjit.errors import CompileError, KjitError, TypingError, UnsupportedError
 from kjit import frontend
+from kjit import types
+from kjit.types import *  # noqa: F401,F403 - float32, int64[:], ...
+from kjit.dispatcher import Dispatcher, jit, njit, prange
 
 __version__ = "0.1.0"
-
-__all__ = ["errors", "frontend", "KjitError", "CompileError", "TypingError", "UnsupportedError"]

@@ -25,6 +25,10 @@ struct CompileFailure : std::runtime_error {
   DiagCategory category = DiagCategory::Compile;  // of the first error
 };
 
+// Sets the Python exception (kjit.errors.*) for a compile failure.
+void raiseCompileFailure(const CompileFailure &f);
+
 void define_frontend(pybind11::module_ &m);
+void define_jit(pybind11::module_ &m);
 
 }  // namespace kjit::py

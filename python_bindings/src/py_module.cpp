@@ -36,6 +36,26 @@ static const char *exceptionClass(DiagCategory c) {
   }
 }
 
+void raiseCompileFailure(const CompileFailure &f) {
+  pybind11::module_ errors = pybind11::module_::import("kjit.errors");
+  pybind11::list diags;
+  for (const auto &e : f.entries) {
+    pybind11::dict d;
+    d["severity"] = e.severity;
+    d["category"] = e.category;
+    d["message"] = e.message;
+    d["filename"] = e.filename;
+    d["lineno"] = e.line;
+    d["col"] = e.col;
+    d["end_lineno"] = e.endLine;
+    d["end_col"] = e.endCol;
+    diags.append(d);
+  }
+  pybind11::object cls = errors.attr(exceptionClass(f.category));
+  pybind11::object exc = cls(pybind11::str(f.what()), pybind11::arg("diagnostics") = diags);
+  PyErr_SetObject(cls.ptr(), exc.ptr());
+}
+
 }  // namespace kjit::py
 
 PYBIND11_MODULE(_kjit, m) {
@@ -46,25 +66,10 @@ PYBIND11_MODULE(_kjit, m) {
     try {
       if (p) std::rethrow_exception(p);
     } catch (const kjit::py::CompileFailure &f) {
-      py::module_ errors = py::module_::import("kjit.errors");
-      py::list diags;
-      for (const auto &e : f.entries) {
-        py::dict d;
-        d["severity"] = e.severity;
-        d["category"] = e.category;
-        d["message"] = e.message;
-        d["filename"] = e.filename;
-        d["lineno"] = e.line;
-        d["col"] = e.col;
-        d["end_lineno"] = e.endLine;
-        d["end_col"] = e.endCol;
-        diags.append(d);
-      }
-      py::object cls = errors.attr(kjit::py::exceptionClass(f.category));
-      py::object exc = cls(py::str(f.what()), py::arg("diagnostics") = diags);
-      PyErr_SetObject(cls.ptr(), exc.ptr());
+      kjit::py::raiseCompileFailure(f);
     }
   });
 
   kjit::py::define_frontend(m);
+  kjit::py::define_jit(m);
 }

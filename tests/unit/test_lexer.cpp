@@ -135,3 +135,82 @@ TEST_CASE("CRLF line endings", "[lexer]") {
                                       K::Dedent, K::EndOfFile});
   CHECK(toks[7].loc.line == 2);
 }
+
+TEST_CASE("a line continuation at the end of input is reported where it is", "[lexer]") {
+  for (const char *src : {"x = 1 \\\n", "x = 1 \\"}) {
+    Context ctx;
+    lexText(ctx, src);
+    REQUIRE(ctx.diags.errorCount() == 1);
+    const Diagnostic &d = ctx.diags.diagnostics()[0];
+    CHECK(d.message == "unexpected end of input after line continuation");
+    CHECK(d.loc.line == 1);
+    CHECK(d.loc.col == 7);
+    CHECK(d.loc.endCol == 8);
+  }
+}
+
+TEST_CASE("names follow Python's rules for non-ASCII characters", "[lexer]") {
+  Context ctx;
+  // U+00B7 MIDDLE DOT may continue a name but not start one.
+  auto toks = lexText(ctx, "\xCF\x80_1 = x\xC2\xB7y\n");
+  REQUIRE(kinds(toks) == std::vector<K>{K::Identifier, K::Assign, K::Identifier, K::Newline,
+                                        K::EndOfFile});
+  CHECK(toks[0].text == "\xCF\x80_1");
+  CHECK(toks[2].text == "x\xC2\xB7y");
+  CHECK_FALSE(ctx.diags.hasErrors());
+  CHECK_THAT(test::diagsOf("x = \xC2\xB7y\n"),
+             Catch::Contains("t.py:1:5: error: invalid character '\xC2\xB7' (U+00B7)"));
+}
+
+TEST_CASE("invalid UTF-8 and invisible characters are reported by code", "[lexer]") {
+  CHECK_THAT(test::diagsOf("x = \xFF\n"),
+             Catch::Contains("t.py:1:5: error: invalid byte 0xFF; source text must be UTF-8"));
+  // U+200B ZERO WIDTH SPACE is not shown, only named.
+  CHECK_THAT(test::diagsOf("x = 1\xE2\x80\x8B\n"),
+             Catch::Contains("t.py:1:6: error: invalid character (U+200B)"));
+}
+
+TEST_CASE("a UTF-8 byte order mark at the start is skipped", "[lexer]") {
+  Context ctx;
+  auto toks = lexText(ctx, "\xEF\xBB\xBFx = 1\n");
+  REQUIRE(toks[0].kind == K::Identifier);
+  CHECK(toks[0].text == "x");
+  CHECK(toks[0].loc.col == 1);
+  CHECK_FALSE(ctx.diags.hasErrors());
+}
+
+TEST_CASE("named Unicode escapes are refused, not kept raw", "[lexer]") {
+  Context ctx;
+  auto toks = lexText(ctx, "'\\N{DEGREE SIGN}' b'\\N{X}' r'\\N{X}'\n");
+  REQUIRE(ctx.diags.errorCount() == 1);
+  const Diagnostic &d = ctx.diags.diagnostics()[0];
+  CHECK(d.category == DiagCategory::Unsupported);
+  CHECK_THAT(d.message, Catch::StartsWith("named Unicode escapes ('\\N{...}') are not supported"));
+  CHECK(d.loc.col == 2);
+  CHECK(d.loc.endCol == 17);
+  // In bytes and raw strings '\N' is no escape.
+  CHECK(toks[1].strValue == "\\N{X}");
+  CHECK(toks[2].strValue == "\\N{X}");
+  CHECK_THAT(test::diagsOf("x = '\\N'\n"),
+             Catch::Contains("t.py:1:6: error: malformed \\N character escape in string literal"));
+}
+
+TEST_CASE("closing brackets that match nothing become Error tokens", "[lexer]") {
+  Context ctx;
+  auto toks = lexText(ctx, "f(x]\ny)\n");
+  CHECK(kinds(toks) == std::vector<K>{K::Identifier, K::LParen, K::Identifier, K::Error,
+                                      K::Newline, K::Identifier, K::Error, K::Newline,
+                                      K::EndOfFile});
+  CHECK(ctx.diags.errorCount() == 2);
+}
+
+TEST_CASE("an unclosed bracket ends the token stream at the bracket", "[lexer]") {
+  Context ctx;
+  auto toks = lexText(ctx, "def f():\n    y = g(x,\n    return y\n");
+  CHECK(kinds(toks) == std::vector<K>{K::KwDef, K::Identifier, K::LParen, K::RParen, K::Colon,
+                                      K::Newline, K::Indent, K::Identifier, K::Assign,
+                                      K::Identifier, K::Error, K::Newline, K::Dedent,
+                                      K::EndOfFile});
+  REQUIRE(ctx.diags.errorCount() == 1);
+  CHECK(ctx.diags.diagnostics()[0].message == "'(' was never closed");
+}

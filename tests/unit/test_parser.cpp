@@ -151,3 +151,158 @@ TEST_CASE("break outside a loop", "[parser]") {
   CHECK_THAT(diagsOf("def f():\n    while 1:\n        def g():\n            continue\n"),
              Catch::Contains("'continue' outside loop"));
 }
+
+namespace {
+
+// The diagnostics of a function whose body is `body`, and whether the
+// function was kept in the module.
+struct Parsed {
+  std::string diags;
+  bool kept = false;
+};
+Parsed parseBody(const std::string &body) {
+  Context ctx;
+  ast::Module m = ctx.parse("t.py", "def f(x):\n" + body);
+  Parsed p{ctx.diags.render(), !m.functions.empty()};
+  if (p.kept) CHECK_FALSE(ast::printModule(m).empty());  // the printer copes with what is kept
+  return p;
+}
+
+std::string repeat(const std::string &s, int n) {
+  std::string out;
+  for (int i = 0; i < n; ++i) out += s;
+  return out;
+}
+
+std::string joined(const std::string &term, const std::string &sep, int n) {
+  std::string out = term;
+  for (int i = 1; i < n; ++i) out += sep + term;
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("the nesting limit is 200, as the message says", "[parser]") {
+  const std::string tooDeep = "too many nested parentheses, blocks or operators (the limit is 200)";
+  // The function's body is one level, so 199 parentheses fit and 200 do not.
+  CHECK(parseBody("    return " + repeat("(", 199) + "x" + repeat(")", 199) + "\n").diags.empty());
+  CHECK_THAT(parseBody("    return " + repeat("(", 200) + "x" + repeat(")", 200) + "\n").diags,
+             Catch::Contains(tooDeep));
+  CHECK(parseBody("    return " + repeat("-", 199) + "x\n").diags.empty());
+  CHECK_THAT(parseBody("    return " + repeat("-", 200) + "x\n").diags, Catch::Contains(tooDeep));
+}
+
+TEST_CASE("deep nesting of every kind is an error, not a stack overflow", "[parser]") {
+  const int n = 20000;
+  const std::vector<std::string> bodies = {
+      "    return " + repeat("(", n) + "x" + repeat(")", n) + "\n",
+      "    return " + repeat("-", n) + "x\n",
+      "    return " + repeat("not ", n) + "x\n",
+      "    return " + joined("x", " ** ", n) + "\n",
+      "    return " + repeat("x if x else ", n) + "x\n",
+      "    return " + repeat("lambda: ", n) + "x\n",
+      "    return " + repeat("x[", n) + "0" + repeat("]", n) + "\n",
+      "    return " + repeat("f(", n) + "0" + repeat(")", n) + "\n",
+      "    return " + repeat("[", n) + repeat("]", n) + "\n",
+  };
+  for (const std::string &body : bodies) {
+    Parsed p = parseBody(body);
+    CHECK_THAT(p.diags, Catch::Contains("too many nested parentheses, blocks or operators"));
+  }
+  std::string blocks;
+  for (int i = 1; i <= 300; ++i) blocks += std::string(size_t(4 * i), ' ') + "if x:\n";
+  blocks += std::string(4 * 301, ' ') + "pass\n";
+  CHECK_THAT(parseBody(blocks).diags, Catch::Contains("too many nested parentheses, blocks"));
+}
+
+TEST_CASE("long chains are bounded by the depth of the tree", "[parser]") {
+  const int n = 20000;
+  const std::string tooDeep =
+      "too many nested operators in one expression (the limit is 1000); split it with "
+      "temporary variables";
+  // The last one nests two chains of 600: the inner one is the outer one's
+  // first operand, 600 levels down.
+  for (const std::string &expr :
+       {joined("x", " + ", n), "x" + repeat(".a", n), "f" + repeat("(0)", n),
+        "x" + repeat("[0]", n), "(" + joined("x", " - ", 600) + ") * " + joined("x", " * ", 600)}) {
+    Parsed p = parseBody("    return " + expr + "\n");
+    CHECK_THAT(p.diags, Catch::Contains(tooDeep));
+    CHECK_FALSE(p.kept);  // the later passes never see it
+  }
+  std::string elifs = "    if x:\n        pass\n" + repeat("    elif x:\n        pass\n", n);
+  CHECK_THAT(parseBody(elifs).diags,
+             Catch::Contains("too many nested blocks and 'elif' clauses (the limit is 1000)"));
+  // 1000 operators in a chain are accepted; so are long flat lists.
+  CHECK(parseBody("    return " + joined("x", " + ", 1001) + "\n").kept);
+  CHECK(parseBody("    return " + joined("x", " and ", n) + "\n").kept);
+  CHECK(parseBody("    return " + joined("x", " < ", n) + "\n").kept);
+  CHECK(parseBody("    return f(" + joined("x", ", ", n) + ")\n").kept);
+}
+
+TEST_CASE("starred expressions are unsupported, not syntax errors", "[parser]") {
+  for (const char *body : {"    return [*x]\n", "    return x[*x]\n", "    return {*x}\n",
+                           "    for *a, b in x:\n        pass\n", "    a, *b = x\n"}) {
+    Context ctx;
+    ctx.parse("t.py", std::string("def f(x):\n") + body);
+    REQUIRE(ctx.diags.hasErrors());
+    const Diagnostic &d = ctx.diags.diagnostics()[0];
+    CHECK(d.message == "starred expressions ('*x') are not supported in kernels");
+    CHECK(d.category == DiagCategory::Unsupported);
+    CHECK_THAT(ctx.diags.render(), !Catch::Contains("expected an expression"));
+  }
+}
+
+TEST_CASE("yield inside an expression is unsupported, not a syntax error", "[parser]") {
+  for (const char *body : {"    x += yield\n", "    return yield x\n", "    y = yield from x\n"}) {
+    Context ctx;
+    ctx.parse("t.py", std::string("def f(x):\n") + body);
+    REQUIRE(ctx.diags.errorCount() == 1);
+    const Diagnostic &d = ctx.diags.diagnostics()[0];
+    CHECK(d.message == "generators ('yield') are not supported in kernels");
+    CHECK(d.category == DiagCategory::Unsupported);
+  }
+}
+
+TEST_CASE("from-imports need a module and at least one name", "[parser]") {
+  CHECK_THAT(diagsOf("from import x\n"), Catch::Contains("t.py:1:6: error: expected a module name "
+                                                        "after 'from', found 'import'"));
+  CHECK_THAT(diagsOf("from m import ()\n"),
+             Catch::Contains("t.py:1:16: error: expected a name to import, found ')'"));
+  CHECK_THAT(diagsOf("from m import a,\n"),
+             Catch::Contains("expected a name to import, found end of line"));
+  CHECK(diagsOf("from m import (a, b,)\nfrom . import c\nfrom ..m import d\n").empty());
+}
+
+TEST_CASE("'lambda' used as a name is said to be a keyword", "[parser]") {
+  const char *msg = "'lambda' is a keyword and cannot be used as a name";
+  CHECK_THAT(diagsOf("def f(x):\n    lambda = 2\n"),
+             Catch::Contains("t.py:2:5: error: " + std::string(msg)));
+  CHECK_THAT(diagsOf("def f(x):\n    return 2 * lambda\n"), Catch::Contains(msg));
+  CHECK_THAT(diagsOf("def f(x):\n    return lambda / 2\n"), Catch::Contains(msg));
+  // A lambda with parameters is still a lambda.
+  std::string d = diagsOf("def f(x):\n    return lambda *a, **k: 0\n");
+  CHECK_THAT(d, Catch::Contains("t.py:2:19: error: *args parameters are not supported"));
+  CHECK_THAT(d, !Catch::Contains(msg));
+  CHECK(exprOf("lambda: lambda x: x") == "(lambda () (lambda (x) x))");
+}
+
+TEST_CASE("a top-level async def is reported when it is wanted", "[parser]") {
+  Context ctx;
+  ast::Module m = ctx.parse("t.py", "async def k(x):\n    pass\ndef g(x):\n    pass\n");
+  CHECK_THAT(ctx.diags.render(), Catch::Contains("t.py:1:1: error: async functions, loops and "
+                                                 "'with' are not supported"));
+  CHECK(m.functionNames == std::vector<std::string>{"k", "g"});
+  Context other;
+  ParseOptions opts;
+  opts.onlyFunction = "g";
+  other.parse("t.py", "async def k(x):\n    pass\ndef g(x):\n    pass\n", 1, opts);
+  CHECK_FALSE(other.diags.hasErrors());
+}
+
+TEST_CASE("a bytes literal is not a docstring", "[parser]") {
+  Context ctx;
+  ast::Module m = ctx.parse("t.py", "def f():\n    b'doc'\n    'not a docstring either'\n");
+  REQUIRE(m.functions.size() == 1);
+  CHECK_FALSE(m.functions[0]->hasDocstring);
+  CHECK(m.functions[0]->body.size() == 2);
+}

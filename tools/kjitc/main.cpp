@@ -5,6 +5,9 @@
 //   kjitc --emit=ir FILE:FUNC --sig="(float64[:], int64)"
 //                                      type FUNC for those argument types and
 //                                      print the typed IR of it and its callees
+//   kjitc --emit=llvm|llvm-opt|asm FILE:FUNC --sig=...
+//                                      the LLVM IR as lowered, after O3 for the
+//                                      host CPU, or the host assembly
 // Options: --first-line=N (the text starts at line N of the real file),
 //          --name=NAME (the file name shown in messages), --ast-locs.
 // Errors go to stderr; the exit status is 1 when any error was reported.
@@ -20,7 +23,13 @@
 #include "compiler/Context.h"
 #include "compiler/ModuleEnv.h"
 #include "compiler/Signature.h"
+#include "compiler/Lowering.h"
 #include "compiler/TypeInference.h"
+#include "targets/host/HostJit.h"
+
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/raw_ostream.h>
 #include "frontend/ASTPrinter.h"
 #include "frontend/Lexer.h"
 
@@ -108,7 +117,7 @@ int main(int argc, char **argv) {
     } else {
       std::cout << kjit::ast::printModule(m, printOpts);
     }
-  } else if (emit == "ir") {
+  } else if (emit == "ir" || emit == "llvm" || emit == "llvm-opt" || emit == "asm") {
     if (func.empty()) {
       std::fprintf(stderr, "kjitc: error: --emit=ir needs FILE:FUNC\n");
       return 2;
@@ -125,10 +134,29 @@ int main(int argc, char **argv) {
       return 1;
     }
     kjit::TypedProgram prog = kjit::inferTypes(ctx, fn, signature.args);
-    if (prog.entry)
+    if (prog.entry && emit == "ir") {
       for (const kjit::ir::Function *f : prog.functions) std::cout << kjit::ir::print(*f);
+    } else if (prog.entry) {
+      llvm::LLVMContext llctx;
+      std::unique_ptr<llvm::Module> mod = kjit::lowerToLLVM(llctx, prog, ctx.sources, {});
+      if (emit == "llvm") {
+        std::string text;
+        llvm::raw_string_ostream os(text);
+        mod->print(os, nullptr);
+        std::cout << text;
+      } else {
+        std::string jerr;
+        auto jit = kjit::HostJit::create(jerr);
+        kjit::CompiledCode code;
+        if (!jit || !jit->optimizeOnly(*mod, emit == "asm", code, jerr)) {
+          std::fprintf(stderr, "kjitc: error: %s\n", jerr.c_str());
+          return 1;
+        }
+        std::cout << (emit == "asm" ? code.assembly : code.optimizedIR);
+      }
+    }
   } else {
-    std::fprintf(stderr, "kjitc: error: unknown --emit kind '%s' (this build has: ast, tokens, ir)\n",
+    std::fprintf(stderr, "kjitc: error: unknown --emit kind '%s' (this build has: ast, tokens, ir, llvm, llvm-opt, asm)\n",
                  emit.c_str());
     return 2;
   }

@@ -1,7 +1,7 @@
 # RUN: not %kjitc --emit=ast %s:kernel 2>&1 | FileCheck --strict-whitespace %s
 # The docstring is never closed: it runs to the end of the file, through these
 # CHECK lines. The "detected at" line is checked in
-# pending-unterminated-triple-line.py.
+# unterminated-triple-line.py.
 def kernel(x):
     """Scale x in place.
 

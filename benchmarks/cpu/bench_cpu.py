@@ -1,0 +1,163 @@
+"""kjit @jit against Numba @njit on the CPU, same functions, same run.
+
+    PYTHONPATH=python_bindings /usr/bin/python3 benchmarks/cpu/bench_cpu.py [--out DIR]
+
+Rows: import time, first-call (compile) time, call overhead of an int -> int
+function, and the run time of loops over 10M float64 (serial and prange).
+Each kernel's result is checked against NumPy in float64 before it is
+timed. Times are medians of repeated runs; the ratio column is kjit / Numba
+(below 1 means kjit is faster). This is a benchmark: it asserts nothing
+about speed.
+"""
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+KERNELS = '''
+import numpy as np
+
+def sum_squares(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i] * a[i]
+    return s
+
+def sum_squares_par(a):
+    s = 0.0
+    for i in prange(a.shape[0]):
+        s += a[i] * a[i]
+    return s
+
+def saxpy(a, x, y, out):
+    for i in range(x.shape[0]):
+        out[i] = a * x[i] + y[i]
+
+def inc(x):
+    return x + 1
+
+def pairwise(x, y, out):
+    n = x.shape[0]
+    for i in range(n):
+        acc = 0.0
+        for j in range(n):
+            d = x[i] - y[j]
+            acc += d * d
+        out[i] = acc
+'''
+
+
+def load(kind):
+    """The kernels compiled by `kind` ('kjit' or 'numba')."""
+    ns = {}
+    if kind == "kjit":
+        import kjit as lib
+        ns["prange"] = lib.prange
+        jit = lib.njit
+        par = lambda f: lib.njit(parallel=True)(f)  # noqa: E731
+    else:
+        import numba as lib
+        ns["prange"] = lib.prange
+        jit = lib.njit
+        par = lambda f: lib.njit(parallel=True)(f)  # noqa: E731
+    path = os.path.join(HERE, f"_kernels_{kind}.py")
+    with open(path, "w") as f:
+        f.write(KERNELS)
+    code = compile(KERNELS, path, "exec")
+    exec(code, ns)
+    out = {}
+    for name in ("sum_squares", "saxpy", "inc", "pairwise"):
+        fn = ns[name]
+        fn.__module__ = "__main__"
+        out[name] = jit(fn)
+    out["sum_squares_par"] = par(ns["sum_squares_par"])
+    return out
+
+
+def median_time(fn, repeat=7, number=1):
+    times = []
+    for _ in range(repeat):
+        t = time.perf_counter()
+        for _ in range(number):
+            fn()
+        times.append((time.perf_counter() - t) / number)
+    return statistics.median(times)
+
+
+def import_time(module):
+    code = f"import time; t=time.perf_counter(); import {module}; print(time.perf_counter()-t)"
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python_bindings"))
+    vals = []
+    for _ in range(3):
+        r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env)
+        vals.append(float(r.stdout.strip()))
+    return statistics.median(vals)
+
+
+def measure(kind):
+    k = load(kind)
+    rng = np.random.default_rng(1)
+    a = rng.random(10_000_000)
+    x, y = rng.random(10_000_000), rng.random(10_000_000)
+    out = np.empty_like(x)
+    px, py, pout = rng.random(3000), rng.random(3000), np.empty(3000)
+    res = {}
+    # First call: compile + run (a small input, so that the call is compile time).
+    t = time.perf_counter()
+    k["sum_squares"](a[:10])
+    res["first call (compile) of sum_squares"] = time.perf_counter() - t
+    # Correctness before timing.
+    assert abs(k["sum_squares"](a) - float(np.dot(a, a))) < 1e-6 * float(np.dot(a, a))
+    assert abs(k["sum_squares_par"](a) - float(np.dot(a, a))) < 1e-6 * float(np.dot(a, a))
+    k["saxpy"](2.0, x, y, out)
+    np.testing.assert_allclose(out, 2.0 * x + y)
+    k["pairwise"](px, py, pout)
+    np.testing.assert_allclose(pout, ((px[:, None] - py[None, :]) ** 2).sum(axis=1), rtol=1e-10)
+    assert k["inc"](41) == 42
+    res["call overhead, int -> int"] = median_time(lambda: k["inc"](1), repeat=7, number=200_000)
+    res["sum of squares, 10M float64"] = median_time(lambda: k["sum_squares"](a))
+    res["sum of squares, prange"] = median_time(lambda: k["sum_squares_par"](a))
+    res["saxpy, 10M float64"] = median_time(lambda: k["saxpy"](2.0, x, y, out))
+    res["pairwise distances, 3000^2"] = median_time(lambda: k["pairwise"](px, py, pout), repeat=5)
+    return res
+
+
+def fmt(v):
+    if v < 1e-6:
+        return f"{v * 1e9:.0f} ns"
+    if v < 1e-3:
+        return f"{v * 1e6:.1f} us"
+    if v < 1:
+        return f"{v * 1e3:.2f} ms"
+    return f"{v:.2f} s"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", default=os.environ.get("OUT"))
+    args = ap.parse_args()
+    sys.path.insert(0, os.path.join(ROOT, "python_bindings"))
+    rows = {"import": {"kjit": import_time("kjit"), "numba": import_time("numba")}}
+    kj = measure("kjit")
+    nb = measure("numba")
+    for key in kj:
+        rows[key] = {"kjit": kj[key], "numba": nb[key]}
+    print(f"{'row':42s} {'kjit':>12s} {'numba':>12s} {'kjit/numba':>11s}")
+    for key, r in rows.items():
+        print(f"{key:42s} {fmt(r['kjit']):>12s} {fmt(r['numba']):>12s} {r['kjit'] / r['numba']:>10.2f}x")
+    if args.out:
+        os.makedirs(args.out, exist_ok=True)
+        with open(os.path.join(args.out, "bench_cpu.json"), "w") as f:
+            json.dump(rows, f, indent=2)
+
+
+if __name__ == "__main__":
+    main()

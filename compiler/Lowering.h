@@ -1,0 +1,38 @@
+// Lowering.h - typed IR to LLVM IR.
+//
+// Every kjit function becomes an internal LLVM function
+//     i32 @sym(ptr %ret, ptr %ctx, <args by value>)
+// returning 0, or 1 when it raised (the exception is recorded in *ctx by a
+// runtime call). The entry function also gets a C-ABI wrapper
+//     i32 @sym_entry(ptr %args, ptr %ret, ptr %ctx)
+// where args[i] points to argument i in its memory form (bool as one byte,
+// arrays as ArrayDesc) and the result is stored at %ret in memory form.
+//
+// LLVM stays out of this header: include it anywhere.
+#pragma once
+
+#include <memory>
+#include <string>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+}  // namespace llvm
+
+namespace kjit {
+
+struct TypedProgram;
+class SourceManager;
+
+struct LoweringOptions {
+  // Prefixes every symbol: unique per module added to one JIT.
+  std::string moduleName = "kjit";
+};
+
+std::unique_ptr<llvm::Module> lowerToLLVM(llvm::LLVMContext &llctx, const TypedProgram &prog,
+                                          const SourceManager &sm, const LoweringOptions &opts);
+
+// The symbol of the C-ABI wrapper of a program's entry function.
+std::string entrySymbol(const TypedProgram &prog, const LoweringOptions &opts);
+
+}  // namespace kjit

@@ -1,0 +1,130 @@
+// LoweringImpl.h - the classes behind lowerToLLVM, shared by Lowering.cpp
+// (statements, scalars, calls) and LoweringArrays.cpp (arrays). Only those
+// two files include it: it pulls in LLVM.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include "compiler/IR.h"
+#include "compiler/Lowering.h"
+#include "compiler/TypeInference.h"
+
+namespace kjit::lowering {
+
+// Module-wide state: LLVM types of kjit types, declared functions, runtime
+// entry points, string constants.
+class ProgramLowering {
+public:
+  ProgramLowering(llvm::LLVMContext &c, llvm::Module &m, const SourceManager &sm, std::string prefix)
+      : C(c), M(m), sm(sm), prefix(std::move(prefix)) {}
+  llvm::LLVMContext &C;
+  llvm::Module &M;
+  const SourceManager &sm;
+  std::string prefix;  // of every symbol
+  std::map<const ir::Function *, llvm::Function *> functions;
+
+  llvm::Type *lt(const Type *t);      // the register form
+  llvm::Type *memTy(const Type *t);   // the memory form (bool as i8)
+  llvm::StructType *arrayTy(unsigned ndim);
+  llvm::Constant *cstr(const std::string &s);
+  llvm::FunctionCallee runtime(const char *name);
+  llvm::Function *declare(const ir::Function &f);
+
+private:
+  std::map<unsigned, llvm::StructType *> arrayTypes_;
+  std::map<std::string, llvm::Constant *> strings_;
+};
+
+class FunctionLowering {
+public:
+  FunctionLowering(ProgramLowering &p, const ir::Function &f);
+  // Lowering into another LLVM function (a prange loop's outlined body),
+  // with the variables of `f`.
+  FunctionLowering(ProgramLowering &p, const ir::Function &f, llvm::Function *target,
+                   llvm::Value *ctx);
+  void run();
+
+  ProgramLowering &P;
+  llvm::LLVMContext &C;
+  llvm::IRBuilder<> B;
+  const ir::Function &F;
+  llvm::Function *LF = nullptr;
+  llvm::Value *retPtr = nullptr;
+  llvm::Value *ctxPtr = nullptr;
+  std::vector<llvm::AllocaInst *> slots;  // by Var::id
+  struct Loop {
+    llvm::BasicBlock *cont;
+    llvm::BasicBlock *brk;
+  };
+  std::vector<Loop> loops;
+  // Values of nodes shared within one statement (see IR.h); scoped so that
+  // a value computed in a branch is not used past the branch's merge.
+  std::unordered_map<const ir::Expr *, llvm::Value *> memo;
+  std::vector<std::vector<const ir::Expr *>> memoScopes;
+
+  // ---- helpers ----
+  llvm::BasicBlock *block(const char *name) { return llvm::BasicBlock::Create(C, name, LF); }
+  llvm::AllocaInst *entryAlloca(llvm::Type *t, const char *name);
+  void startDeadBlock();  // after a terminator: code that follows is unreachable
+  bool terminated() const { return B.GetInsertBlock()->getTerminator() != nullptr; }
+  // Raises exc(msg) at loc when `bad` is true, continuing otherwise.
+  void raiseIf(llvm::Value *bad, const std::string &exc, const std::string &msg, SourceLoc loc);
+  void emitRaise(const std::string &exc, const std::string &msg, SourceLoc loc);
+  void checkStatus(llvm::Value *status);
+  llvm::Value *i64(int64_t v) { return B.getInt64(uint64_t(v)); }
+  llvm::Value *toMem(llvm::Value *v, const Type *t);
+  llvm::Value *fromMem(llvm::Value *v, const Type *t);
+  llvm::Value *zeroOf(const Type *t) { return llvm::Constant::getNullValue(P.lt(t)); }
+
+  // ---- statements ----
+  void block(const ir::Block &b);
+  void stmt(const ir::Stmt *s);
+  void forRange(const ir::ForRange *f);
+  void whileLoop(const ir::While *w);
+  void allocateSlots();
+  // prange: the body outlined and run on the thread pool (LoweringParallel.cpp).
+  void parallelFor(const ir::ForRange *f);
+
+  // ---- expressions (Lowering.cpp) ----
+  llvm::Value *expr(const ir::Expr *e);
+  llvm::Value *exprUncached(const ir::Expr *e);
+  llvm::Value *constant(const ir::Const *c);
+  llvm::Value *convert(llvm::Value *v, const Type *from, const Type *to);
+  llvm::Value *unary(const ir::Unary *u);
+  llvm::Value *binary(const ir::Binary *b);
+  llvm::Value *intBinary(ir::BinOp op, llvm::Value *l, llvm::Value *r, const Type *t, SourceLoc loc);
+  llvm::Value *floatBinary(ir::BinOp op, llvm::Value *l, llvm::Value *r, const Type *t, SourceLoc loc);
+  llvm::Value *complexBinary(ir::BinOp op, llvm::Value *l, llvm::Value *r, const Type *t, SourceLoc loc);
+  llvm::Value *logical(const ir::Logical *l);
+  llvm::Value *select(const ir::Select *s);
+  llvm::Value *call(const ir::Call *c);
+  llvm::Value *intrinsic(const ir::Intrinsic *in);
+  llvm::Value *mathCall(ir::IntrinsicId id, std::vector<llvm::Value *> args, const Type *t);
+  llvm::Value *intPow(llvm::Value *a, llvm::Value *b, const Type *t, SourceLoc loc);
+  void print(const ir::Intrinsic *in);
+
+  // ---- arrays (LoweringArrays.cpp) ----
+  llvm::Value *shapeOf(llvm::Value *desc, unsigned d) { return B.CreateExtractValue(desc, {2u, d}); }
+  llvm::Value *strideOf(llvm::Value *desc, unsigned d) { return B.CreateExtractValue(desc, {3u, d}); }
+  llvm::Value *dataOf(llvm::Value *desc) { return B.CreateExtractValue(desc, {1u}); }
+  llvm::Value *elementAddress(llvm::Value *desc, const Type *arrTy, std::vector<llvm::Value *> idx,
+                              bool wraparound, bool boundscheck, SourceLoc loc);
+  llvm::Value *arrayLoad(const ir::ArrayLoad *l);
+  void arrayStore(const ir::Store *s);
+  llvm::Value *arrayView(const ir::ArrayView *v);
+  llvm::Value *allocate(const Type *arrTy, const std::vector<llvm::Value *> &dims, SourceLoc loc);
+  // Calls body(address, flatIndex) for every element, in C order.
+  void forEachElement(llvm::Value *desc, const Type *arrTy,
+                      const std::function<void(llvm::Value *, llvm::Value *)> &body);
+  llvm::Value *arrayIntrinsic(const ir::Intrinsic *in);
+};
+
+}  // namespace kjit::lowering

@@ -1,0 +1,223 @@
+"""``@jit`` / ``@njit``: compile numeric Python for the CPU.
+
+The decorator captures the function's source, file and first line; the
+compiled code comes from kjit's C++ pipeline (parse, type, lower to LLVM, JIT)
+through ``_kjit.Dispatcher``, whose ``__call__`` is the whole call path.
+Globals the body names are resolved here, at compile time, and frozen:
+numbers, tuples of numbers and strings become constants; modules, NumPy
+functions, dtypes, exception classes and other kjit functions resolve by name.
+"""
+import builtins
+import cmath
+import inspect
+import math
+import types as _pytypes
+
+import numpy as np
+
+from kjit import _kjit
+from kjit import types as kt
+
+__all__ = ["jit", "njit", "prange", "Dispatcher"]
+
+_OPTIONS = {"nopython", "nogil", "cache", "parallel", "fastmath", "boundscheck", "error_model",
+            "inline", "looplift", "forceobj", "locals", "no_cpython_wrapper", "no_cfunc_wrapper",
+            "debug", "_nrt"}
+
+
+def prange(*args):
+    """``range`` that ``@jit(parallel=True)`` may run in parallel."""
+    return range(*args)
+
+
+_MODULES = {math: "math", cmath: "cmath", np: "numpy"}
+
+
+def _module_name(mod):
+    if mod in _MODULES:
+        return _MODULES[mod]
+    name = mod.__name__
+    if name in ("kjit", "numba"):
+        return "kjit"
+    if name in ("kjit.cuda", "numba.cuda"):
+        return "kjit.cuda"
+    return None
+
+
+class _Resolver:
+    """Answers the compiler's questions about the names a function uses."""
+
+    def __init__(self, func):
+        self.func = func
+        self.dispatcher = None  # set by the Dispatcher: the function's own name
+        self.globals = func.__globals__
+        self.closure = {}
+        if func.__closure__:
+            for name, cell in zip(func.__code__.co_freevars, func.__closure__):
+                try:
+                    self.closure[name] = cell.cell_contents
+                except ValueError:  # an empty cell: assigned later
+                    pass
+
+    def __call__(self, name):
+        if name in self.closure:
+            return self.classify(self.closure[name])
+        if name in self.globals:
+            return self.classify(self.globals[name])
+        if hasattr(builtins, name):
+            return self.classify(getattr(builtins, name))
+        if name == self.func.__name__ and self.dispatcher is not None:
+            # Recursion while the decorator is still compiling: the global
+            # is not bound yet.
+            return ("jit", self.dispatcher)
+        return None
+
+    def classify(self, v):
+        if v is None:
+            return ("none", None)
+        if isinstance(v, (bool, np.bool_)):
+            return ("bool", bool(v))
+        if isinstance(v, (int, np.integer)):
+            return ("int", int(v))
+        if isinstance(v, (float, np.floating)):
+            return ("float", float(v))
+        if isinstance(v, (complex, np.complexfloating)):
+            return ("complex", complex(v))
+        if isinstance(v, str):
+            return ("str", v)
+        if isinstance(v, tuple):
+            return ("tuple", v)
+        if isinstance(v, Dispatcher):
+            return ("jit", v)
+        if self.dispatcher is not None and v is self.func:
+            return ("jit", self.dispatcher)
+        if isinstance(v, _pytypes.ModuleType):
+            name = _module_name(v)
+            return ("module", name) if name else ("unsupported", f"module {v.__name__}")
+        if isinstance(v, kt.Type) and not isinstance(v, (kt.Array, kt.UniTuple, kt.Tuple)):
+            return ("dtype", v.name)
+        if isinstance(v, type):
+            if issubclass(v, np.generic):
+                return ("dtype", np.dtype(v).name)
+            if issubclass(v, BaseException):
+                return ("exception", v.__name__)
+            if v in (int, float, bool, complex, range):
+                return ("function", "builtins." + v.__name__)
+            return ("unsupported", f"class {v.__name__}")
+        if v is prange:
+            return ("function", "kjit.prange")
+        if isinstance(v, (_pytypes.BuiltinFunctionType, np.ufunc, _pytypes.FunctionType)):
+            mod = getattr(v, "__module__", None) or ("numpy" if isinstance(v, np.ufunc) else None)
+            name = getattr(v, "__name__", "")
+            if v is getattr(builtins, name, None):
+                return ("function", "builtins." + name)
+            if mod == "math" or v is getattr(math, name, None):
+                return ("function", "math." + name)
+            if mod == "cmath" or v is getattr(cmath, name, None):
+                return ("function", "cmath." + name)
+            if isinstance(v, np.ufunc) or v is getattr(np, name, None):
+                return ("function", "numpy." + name)
+            if getattr(v, "__name__", "") == "prange" and mod in ("numba", "numba.misc.special"):
+                return ("function", "kjit.prange")
+            return ("unsupported", f"function {getattr(v, '__qualname__', name)} (not a kjit function: decorate it with @jit)")
+        if getattr(type(v), "__name__", "") == "prange":
+            return ("function", "kjit.prange")
+        if isinstance(v, np.ndarray):
+            return ("unsupported", "numpy.ndarray (global arrays are not supported yet: pass the array as an argument)")
+        return ("unsupported", type(v).__name__)
+
+
+# A kjit function is a _kjit.Dispatcher: its type's call slot is the C++ call
+# path (argument types, specialisation lookup or compilation, the call). The
+# Python-level conveniences below are attached to that class; subclassing it
+# in Python would put the interpreter's generic call machinery back in front.
+Dispatcher = _kjit.Dispatcher
+
+
+def _make_dispatcher(func, options, signatures=()):
+    unknown = set(options) - _OPTIONS
+    if unknown:
+        raise TypeError(f"unknown @jit option(s): {', '.join(sorted(unknown))}")
+    if options.get("forceobj"):
+        raise TypeError("forceobj=True is not supported: kjit compiles in nopython mode only")
+    if options.get("nopython") is False:
+        raise TypeError("nopython=False is not supported: kjit compiles in nopython mode only")
+    lines, first = inspect.getsourcelines(func)
+    filename = inspect.getsourcefile(func) or "<unknown>"
+    resolver = _Resolver(func)
+    d = Dispatcher(func, func.__name__, filename, "".join(lines), first, resolver, dict(options))
+    resolver.dispatcher = d
+    d.py_func = func
+    d.targetoptions = dict(options)
+    d.__name__ = func.__name__
+    d.__qualname__ = getattr(func, "__qualname__", func.__name__)
+    d.__doc__ = func.__doc__
+    d.__module__ = func.__module__
+    d.__wrapped__ = func
+    for sig in signatures:
+        d.compile(str(sig))
+    return d
+
+
+def _dispatcher_get(self, obj, objtype=None):
+    return self if obj is None else _pytypes.MethodType(self, obj)
+
+
+def _dispatcher_repr(self):
+    return f"<kjit function {self.__qualname__}>"
+
+
+def _inspect_types(self, file=None):
+    """Print (or write to ``file``) the typed IR of every specialisation."""
+    print(self._inspect_types_text(), file=file)
+
+
+def _inspect_llvm(self, signature=None):
+    """The optimised LLVM IR, by signature."""
+    code = self._inspect_code(False)
+    return code if signature is None else code[signature]
+
+
+def _inspect_asm(self, signature=None):
+    """The host assembly, by signature."""
+    code = self._inspect_code(True)
+    return code if signature is None else code[signature]
+
+
+Dispatcher.__get__ = _dispatcher_get
+Dispatcher.__repr__ = _dispatcher_repr
+Dispatcher.inspect_types = _inspect_types
+Dispatcher.inspect_llvm = _inspect_llvm
+Dispatcher.inspect_asm = _inspect_asm
+
+
+def _signatures(arg):
+    if arg is None:
+        return ()
+    if isinstance(arg, (list, tuple)):
+        return tuple(arg)
+    return (arg,)
+
+
+def jit(signature_or_function=None, **options):
+    """Compile a function for the CPU (nopython mode).
+
+    ``@jit``, ``@jit(fastmath=True)``, ``@jit("float64(float64[:])")`` and
+    ``@jit(["int64(int64)", "float64(float64)"], nogil=True)`` all work, as
+    in Numba. Options: nopython (always), nogil, parallel (with prange),
+    fastmath, boundscheck, cache.
+    """
+    if callable(signature_or_function) and not isinstance(signature_or_function, (str, kt.Type, kt.Signature)):
+        return _make_dispatcher(signature_or_function, options)
+    sigs = _signatures(signature_or_function)
+
+    def wrap(func):
+        return _make_dispatcher(func, options, sigs)
+
+    return wrap
+
+
+def njit(*args, **options):
+    """``jit`` with nopython=True (kjit's only mode)."""
+    options.setdefault("nopython", True)
+    return jit(*args, **options)

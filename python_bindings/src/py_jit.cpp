@@ -1,0 +1,847 @@
+// py_jit.cpp - @jit from Python: the dispatcher and its call path.
+//
+// A Dispatcher holds one kjit function and its compiled specialisations. A
+// call computes the argument type key in C++ (no Python-level work per
+// argument), finds the compiled entry, marshals the arguments into the
+// entry's ABI (see compiler/Lowering.h) and converts the result back.
+// Compilation (first call for new types, or eager signatures) runs the whole
+// pipeline: parse, type, lower, optimise, JIT.
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+
+#include <fmt/format.h>
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include "compiler/Context.h"
+#include "compiler/Lowering.h"
+#include "compiler/Signature.h"
+#include "compiler/TypeInference.h"
+#include "py_common.h"
+#include "runtime/host/HostRuntime.h"
+#include "runtime/host/ThreadPool.h"
+#include "targets/host/HostJit.h"
+
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+namespace py = pybind11;
+
+namespace kjit::py {
+
+namespace {
+
+// ---- the process's JIT ----------------------------------------------------
+
+HostJit &hostJit() {
+  static std::unique_ptr<HostJit> jit = [] {
+    std::string err;
+    auto j = HostJit::create(err);
+    if (!j) throw std::runtime_error("kjit: cannot set up the host JIT: " + err);
+    return j;
+  }();
+  return *jit;
+}
+
+// The threads of prange loops.
+ThreadPool &threadPool() {
+  static ThreadPool pool(ThreadPool::defaultSize());
+  return pool;
+}
+
+// ---- argument type keys ---------------------------------------------------
+// One character per scalar kind; arrays are 'A' + dtype + ndim + layout +
+// readonly; tuples are bracketed. The key is small enough for the string's
+// inline buffer in the common cases, so computing it does not allocate.
+
+char dtypeCode(const Type *t) {
+  if (t->isBool()) return 'b';
+  if (t->isInt()) {
+    switch (t->bits()) {
+    case 8: return t->isSigned() ? '1' : '!';
+    case 16: return t->isSigned() ? '2' : '@';
+    case 32: return t->isSigned() ? '4' : '#';
+    default: return t->isSigned() ? '8' : '$';
+    }
+  }
+  if (t->isFloat()) return t->bits() == 16 ? 'h' : t->bits() == 32 ? 'f' : 'd';
+  return t->bits() == 64 ? 'F' : 'D';
+}
+
+const Type *typeOfCode(TypeContext &tc, char c) {
+  switch (c) {
+  case 'b': return tc.boolean();
+  case '1': return tc.intTy(8, true);
+  case '2': return tc.intTy(16, true);
+  case '4': return tc.intTy(32, true);
+  case '8': return tc.intTy(64, true);
+  case '!': return tc.intTy(8, false);
+  case '@': return tc.intTy(16, false);
+  case '#': return tc.intTy(32, false);
+  case '$': return tc.intTy(64, false);
+  case 'h': return tc.floatTy(16);
+  case 'f': return tc.floatTy(32);
+  case 'd': return tc.floatTy(64);
+  case 'F': return tc.complexTy(64);
+  case 'D': return tc.complexTy(128);
+  default: return nullptr;
+  }
+}
+
+// NumPy's type numbers to our codes (NPY_BOOL=0 ... NPY_CLONGDOUBLE=16).
+char codeOfTypeNum(int num) {
+  switch (num) {
+  case 0: return 'b';
+  case 1: return '1';
+  case 2: return '!';
+  case 3: return '2';
+  case 4: return '@';
+  case 5: return '4';
+  case 6: return '#';
+  case 7: return sizeof(long) == 8 ? '8' : '4';
+  case 8: return sizeof(long) == 8 ? '$' : '#';
+  case 9: return '8';
+  case 10: return '$';
+  case 11: return 'f';
+  case 12: return 'd';
+  case 14: return 'F';
+  case 15: return 'D';
+  case 23: return 'h';
+  default: return 0;
+  }
+}
+
+struct NumpyScalarTypes {
+  std::vector<std::pair<PyObject *, char>> types;  // np.float32 -> 'f', ...
+};
+
+const NumpyScalarTypes &numpyScalars() {
+  static NumpyScalarTypes s = [] {
+    NumpyScalarTypes r;
+    pybind11::module_ np = pybind11::module_::import("numpy");
+    const std::pair<const char *, char> names[] = {
+        {"bool_", 'b'},   {"int8", '1'},    {"int16", '2'},   {"int32", '4'},
+        {"int64", '8'},   {"uint8", '!'},   {"uint16", '@'},  {"uint32", '#'},
+        {"uint64", '$'},  {"float16", 'h'}, {"float32", 'f'}, {"float64", 'd'},
+        {"complex64", 'F'}, {"complex128", 'D'}, {"longlong", '8'}, {"ulonglong", '$'}};
+    for (auto &[n, c] : names) r.types.emplace_back(np.attr(n).ptr(), c);
+    return r;
+  }();
+  return s;
+}
+
+// Appends the key of `o` to `key`; false when kernels cannot take it.
+bool appendKey(PyObject *o, std::string &key) {
+  PyTypeObject *t = Py_TYPE(o);
+  if (t == &PyFloat_Type) return key += 'd', true;
+  if (t == &PyBool_Type) return key += 'b', true;
+  if (t == &PyLong_Type) {
+    int overflow = 0;
+    PyLong_AsLongLongAndOverflow(o, &overflow);
+    if (overflow == 0) return key += '8', true;
+    if (overflow > 0) {
+      unsigned long long u = PyLong_AsUnsignedLongLong(o);
+      if (!(u == (unsigned long long)-1 && PyErr_Occurred())) return key += '$', true;
+      PyErr_Clear();
+    }
+    return false;
+  }
+  if (t == &PyComplex_Type) return key += 'D', true;
+  if (o == Py_None) return key += 'n', true;
+  auto &api = pybind11::detail::npy_api::get();
+  if (api.PyArray_Check_(o)) {
+    auto *arr = pybind11::detail::array_proxy(o);
+    char code = codeOfTypeNum(pybind11::detail::array_descriptor_proxy(arr->descr)->type_num);
+    if (!code || arr->nd == 0 || arr->nd > 9) return false;
+    int flags = arr->flags;
+    constexpr int C_CONTIG = 0x1, F_CONTIG = 0x2, WRITEABLE = 0x400;
+    char layout = (flags & C_CONTIG) ? 'C' : (flags & F_CONTIG) ? 'F' : 'A';
+    key += 'A';
+    key += code;
+    key += char('0' + arr->nd);
+    key += layout;
+    key += (flags & WRITEABLE) ? 'w' : 'r';
+    return true;
+  }
+  if (t == &PyTuple_Type) {
+    key += '(';
+    Py_ssize_t n = PyTuple_GET_SIZE(o);
+    for (Py_ssize_t i = 0; i < n; ++i)
+      if (!appendKey(PyTuple_GET_ITEM(o, i), key)) return false;
+    key += ')';
+    return true;
+  }
+  for (auto &[type, code] : numpyScalars().types) {
+    if (reinterpret_cast<PyObject *>(t) == type) {
+      key += 'S';
+      key += code;
+      return true;
+    }
+  }
+  return false;
+}
+
+const Type *typeOfKey(TypeContext &tc, const std::string &key, size_t &p) {
+  char c = key[p++];
+  switch (c) {
+  case 'd': return tc.float64();
+  case 'b': return tc.boolean();
+  case '8': return tc.int64();
+  case '$': return tc.intTy(64, false);
+  case 'D': return tc.complexTy(128);
+  case 'n': return tc.none();
+  case 'S': return typeOfCode(tc, key[p++]);
+  case 'A': {
+    const Type *dt = typeOfCode(tc, key[p]);
+    unsigned nd = unsigned(key[p + 1] - '0');
+    Layout l = key[p + 2] == 'C' ? Layout::C : key[p + 2] == 'F' ? Layout::F : Layout::A;
+    bool ro = key[p + 3] == 'r';
+    p += 4;
+    return tc.array(dt, nd, l, ro);
+  }
+  case '(': {
+    std::vector<const Type *> elems;
+    while (key[p] != ')') elems.push_back(typeOfKey(tc, key, p));
+    ++p;
+    return tc.tuple(elems);
+  }
+  default: return nullptr;
+  }
+}
+
+// ---- marshalling ------------------------------------------------------------
+// Memory forms follow the x86-64 C layout that LLVM's data layout gives the
+// lowered structs: natural alignment, bool as one byte.
+
+size_t memSize(const Type *t);
+size_t memAlign(const Type *t) {
+  if (t->isArray()) return 8;
+  if (t->isBool()) return 1;
+  if (t->isTuple()) {
+    size_t a = 1;
+    for (const Type *e : t->elements()) a = std::max(a, memAlign(e));
+    return a;
+  }
+  if (t->isComplex()) return t->bits() / 16;
+  if (t->isNone()) return 1;
+  return t->bits() / 8;
+}
+size_t memSize(const Type *t) {
+  if (t->isArray()) return 16 + 16 * t->ndim();
+  if (t->isBool() || t->isNone()) return 1;
+  if (t->isTuple()) {
+    size_t off = 0, a = memAlign(t);
+    for (const Type *e : t->elements()) {
+      size_t ea = memAlign(e);
+      off = (off + ea - 1) / ea * ea + memSize(e);
+    }
+    return (off + a - 1) / a * a;
+  }
+  return t->bits() / 8;
+}
+
+
+struct ArgSlot {
+  alignas(16) unsigned char bytes[16 + 2 * 8 * 9];  // scalars, complex, or an ArrayDesc (9 dims)
+};
+
+// Writes `o` in the memory form of `t` at `dst`; the type was derived from
+// `o` (or is a compatible signature type), so only conversions are checked.
+bool writeValue(PyObject *o, const Type *t, unsigned char *dst) {
+  if (t->isArray()) {
+    auto *arr = pybind11::detail::array_proxy(o);
+    auto *p = reinterpret_cast<int64_t *>(dst);
+    std::memcpy(dst, &o, sizeof(void *));  // meminfo: the owning NumPy array
+    std::memcpy(dst + 8, &arr->data, sizeof(void *));
+    for (int k = 0; k < arr->nd; ++k) {
+      p[2 + k] = arr->dimensions[k];
+      p[2 + arr->nd + k] = arr->strides[k];
+    }
+    return true;
+  }
+  if (t->isTuple()) {
+    size_t off = 0;
+    for (size_t i = 0; i < t->elements().size(); ++i) {
+      const Type *e = t->elements()[i];
+      size_t align = memAlign(e);
+      off = (off + align - 1) / align * align;
+      if (!writeValue(PyTuple_GET_ITEM(o, Py_ssize_t(i)), e, dst + off)) return false;
+      off += memSize(e);
+    }
+    return true;
+  }
+  if (t->isBool()) {
+    int v = PyObject_IsTrue(o);
+    if (v < 0) return false;
+    dst[0] = uint8_t(v);
+    return true;
+  }
+  if (t->isInt()) {
+    long long v;
+    if (t->isSigned()) {
+      v = PyLong_AsLongLong(o);
+    } else {
+      v = (long long)PyLong_AsUnsignedLongLong(o);
+    }
+    if (v == -1 && PyErr_Occurred()) {
+      // NumPy integer scalars: through __index__.
+      PyErr_Clear();
+      PyObject *idx = PyNumber_Index(o);
+      if (!idx) return false;
+      v = t->isSigned() ? PyLong_AsLongLong(idx) : (long long)PyLong_AsUnsignedLongLong(idx);
+      Py_DECREF(idx);
+      if (v == -1 && PyErr_Occurred()) return false;
+    }
+    switch (t->bits()) {
+    case 8: { int8_t x = int8_t(v); std::memcpy(dst, &x, 1); break; }
+    case 16: { int16_t x = int16_t(v); std::memcpy(dst, &x, 2); break; }
+    case 32: { int32_t x = int32_t(v); std::memcpy(dst, &x, 4); break; }
+    default: std::memcpy(dst, &v, 8);
+    }
+    return true;
+  }
+  if (t->isFloat()) {
+    double v = PyFloat_AsDouble(o);
+    if (v == -1.0 && PyErr_Occurred()) return false;
+    if (t->bits() == 32) {
+      float f = float(v);
+      std::memcpy(dst, &f, 4);
+    } else if (t->bits() == 64) {
+      std::memcpy(dst, &v, 8);
+    } else {
+      return false;
+    }
+    return true;
+  }
+  if (t->isComplex()) {
+    Py_complex c = PyComplex_AsCComplex(o);
+    if (c.real == -1.0 && PyErr_Occurred()) return false;
+    if (t->bits() == 64) {
+      float f[2] = {float(c.real), float(c.imag)};
+      std::memcpy(dst, f, 8);
+    } else {
+      std::memcpy(dst, &c.real, 8);
+      std::memcpy(dst + 8, &c.imag, 8);
+    }
+    return true;
+  }
+  return t->isNone();
+}
+
+std::string numpyDtypeName(const Type *t) {
+  if (t->isBool()) return "bool";
+  return t->str();
+}
+
+}  // namespace
+
+// ---- compiled specialisations and the dispatcher ------------------------------
+
+struct Compiled {
+  std::string key;                 // argument type key
+  std::vector<const Type *> args;  // owned by `types`
+  const Type *ret = nullptr;
+  std::shared_ptr<TypeContext> types;
+  using Entry = int (*)(void **, void *, KjitCallContext *);
+  Entry entry = nullptr;
+  std::string signature;     // "(float64, int64) -> float64"
+  std::string typedIR;       // for inspect_types()
+};
+
+class Dispatcher : public std::enable_shared_from_this<Dispatcher> {
+public:
+  Dispatcher(pybind11::object pyfunc, std::string name, std::string filename, std::string text,
+             uint32_t firstLine, pybind11::object resolver, pybind11::dict options)
+      : pyfunc_(std::move(pyfunc)), resolver_(std::move(resolver)) {
+    source_ = std::make_shared<FunctionSource>();
+    source_->name = std::move(name);
+    source_->filename = std::move(filename);
+    source_->text = std::move(text);
+    source_->firstLine = firstLine;
+    source_->identity = reinterpret_cast<uint64_t>(this);
+    auto opt = [&](const char *k) { return options.contains(k) && pybind11::bool_(options[k]); };
+    source_->fastmath = opt("fastmath");
+    source_->boundscheck = opt("boundscheck");
+    source_->parallel = opt("parallel");
+    nogil_ = opt("nogil");
+    parallel_ = source_->parallel;
+    std::weak_ptr<FunctionSource> weak = source_;
+    pybind11::object res = resolver_;
+    source_->lookup = [res](const std::string &n) { return resolveGlobal(res, n); };
+    pybind11::object defaults = pyfunc_.attr("__defaults__");
+    if (!defaults.is_none()) defaults_ = pybind11::tuple(defaults);
+    pybind11::object code = pyfunc_.attr("__code__");
+    nparams_ = code.attr("co_argcount").cast<size_t>();
+    pybind11::tuple varnames = code.attr("co_varnames");
+    for (size_t i = 0; i < nparams_; ++i) paramNames_.push_back(varnames[i].cast<std::string>());
+    source_->paramNames = paramNames_;
+  }
+
+  std::shared_ptr<FunctionSource> source() const { return source_; }
+
+  // Compiles for explicit argument types (an eager signature).
+  void compileSignature(const std::string &sig) {
+    auto types = std::make_shared<TypeContext>();
+    Signature s;
+    std::string err;
+    if (!parseSignature(*types, sig, s, err)) throw pybind11::type_error("invalid signature: " + err);
+    if (s.args.size() != nparams_)
+      throw pybind11::type_error(fmt::format("signature \"{}\" has {} arguments but {}() takes {}", sig,
+                                             s.args.size(), source_->name, nparams_));
+    std::string key;
+    for (const Type *t : s.args) key += keyOfType(t);
+    compile(key, types, s.args, s.ret);
+    eager_ = true;
+  }
+
+  // The call path: `args` is the call's tuple, `kwargs` a dict or null.
+  pybind11::object call(PyObject *args, PyObject *kwargs) {
+    PyObject *argv[16];
+    size_t n = size_t(PyTuple_GET_SIZE(args));
+    pybind11::tuple bound;
+    if ((kwargs && PyDict_GET_SIZE(kwargs) != 0) || n != nparams_) {
+      // Bind keyword arguments and defaults to positions.
+      bound = bind(pybind11::reinterpret_borrow<pybind11::tuple>(args),
+                   kwargs ? pybind11::reinterpret_borrow<pybind11::dict>(kwargs) : pybind11::dict());
+      n = bound.size();
+      for (size_t i = 0; i < n; ++i) argv[i] = bound[i].ptr();
+    } else {
+      if (n > 16) throw pybind11::type_error("kjit functions take at most 16 arguments");
+      for (size_t i = 0; i < n; ++i) argv[i] = PyTuple_GET_ITEM(args, Py_ssize_t(i));
+    }
+    std::string key;
+    for (size_t i = 0; i < n; ++i) {
+      if (!appendKey(argv[i], key)) {
+        if (PyErr_Occurred()) throw pybind11::error_already_set();
+        throw pybind11::type_error(fmt::format(
+            "{}(): argument {} ('{}') has a type kernels cannot take: {}", source_->name, i + 1,
+            paramNames_[i], pybind11::str(pybind11::type::handle_of(argv[i]).attr("__name__")).cast<std::string>()));
+      }
+    }
+    Compiled *c = find(key);
+    if (!c) {
+      if (eager_) c = findConvertible(argv, n);
+      if (!c) {
+        if (eager_) throw noMatch(key);
+        auto types = std::make_shared<TypeContext>();
+        std::vector<const Type *> argTypes;
+        size_t p = 0;
+        while (p < key.size()) argTypes.push_back(typeOfKey(*types, key, p));
+        c = compile(key, types, argTypes, nullptr);
+      }
+    }
+    return invoke(*c, argv, n);
+  }
+
+  std::vector<std::string> signatures() const {
+    std::vector<std::string> l;
+    for (const auto &c : compiled_) l.push_back(c->signature);
+    return l;
+  }
+  std::string inspectTypes() const {
+    std::string s;
+    for (const auto &c : compiled_) s += c->typedIR + "\n";
+    return s;
+  }
+  pybind11::dict inspectCode(bool wantAsm) {
+    pybind11::dict d;
+    for (const auto &c : compiled_) {
+      CompiledCode code = lowerAndOptimize(*c, wantAsm);
+      d[pybind11::str(c->signature)] = wantAsm ? code.assembly : code.optimizedIR;
+    }
+    return d;
+  }
+  const std::string &name() const { return source_->name; }
+
+private:
+  std::shared_ptr<FunctionSource> source_;
+  pybind11::object pyfunc_;
+  pybind11::object resolver_;
+  pybind11::tuple defaults_;
+  size_t nparams_ = 0;
+  std::vector<std::string> paramNames_;
+  bool nogil_ = false;
+  bool parallel_ = false;
+  bool eager_ = false;
+  std::vector<std::unique_ptr<Compiled>> compiled_;
+  std::mutex compileMutex_;
+
+  static std::string keyOfType(const Type *t) {
+    if (t->isArray())
+      return fmt::format("A{}{}{}{}", dtypeCode(t->dtype()), char('0' + t->ndim()),
+                         t->layout() == Layout::C ? 'C' : t->layout() == Layout::F ? 'F' : 'A',
+                         t->readonly() ? 'r' : 'w');
+    if (t->isTuple()) {
+      std::string s = "(";
+      for (const Type *e : t->elements()) s += keyOfType(e);
+      return s + ")";
+    }
+    if (t->isNone()) return "n";
+    char c = dtypeCode(t);
+    if (c == 'd' || c == 'b' || c == '8' || c == '$' || c == 'D') return std::string(1, c);
+    return std::string("S") + c;
+  }
+
+  Compiled *find(const std::string &key) {
+    for (auto &c : compiled_)
+      if (c->key == key) return c.get();
+    return nullptr;
+  }
+
+  // With eager signatures: the first whose types the arguments convert to
+  // (numbers to numbers, arrays of the same dtype and rank to any layout).
+  Compiled *findConvertible(PyObject **argv, size_t n) {
+    TypeContext tc;
+    for (auto &c : compiled_) {
+      if (c->args.size() != n) continue;
+      bool ok = true;
+      for (size_t i = 0; i < n && ok; ++i) {
+        std::string k;
+        if (!appendKey(argv[i], k)) return nullptr;
+        size_t p = 0;
+        const Type *actual = typeOfKey(tc, k, p);
+        const Type *want = c->args[i];
+        if (want->isNumber()) ok = actual->isNumber() && !(actual->isComplex() && !want->isComplex());
+        else if (want->isArray())
+          ok = actual->isArray() && actual->dtype()->str() == want->dtype()->str() &&
+               actual->ndim() == want->ndim() && (want->layout() == Layout::A || actual->layout() == want->layout()) &&
+               (want->readonly() || !actual->readonly());
+        else ok = actual->str() == want->str();
+      }
+      if (ok) return c.get();
+    }
+    return nullptr;
+  }
+
+  pybind11::type_error noMatch(const std::string &key) {
+    TypeContext tc;
+    std::string s;
+    size_t p = 0;
+    while (p < key.size()) s += (s.empty() ? "" : ", ") + typeOfKey(tc, key, p)->str();
+    std::string have;
+    for (auto &c : compiled_) have += "\n    " + c->signature;
+    return pybind11::type_error(fmt::format("No matching definition for argument type(s) {} in {}(); "
+                                            "the signatures compiled are:{}",
+                                            s, source_->name, have));
+  }
+
+  pybind11::tuple bind(const pybind11::tuple &args, const pybind11::dict &kwargs) {
+    size_t n = args.size();
+    if (n > nparams_)
+      throw pybind11::type_error(fmt::format("{}() takes {} positional arguments but {} were given",
+                                             source_->name, nparams_, n));
+    pybind11::tuple out(nparams_);
+    std::vector<bool> set(nparams_, false);
+    for (size_t i = 0; i < n; ++i) {
+      out[i] = args[i];
+      set[i] = true;
+    }
+    for (auto item : kwargs) {
+      std::string k = pybind11::str(item.first);
+      size_t i = 0;
+      while (i < nparams_ && paramNames_[i] != k) ++i;
+      if (i == nparams_)
+        throw pybind11::type_error(fmt::format("{}() got an unexpected keyword argument '{}'", source_->name, k));
+      if (set[i])
+        throw pybind11::type_error(fmt::format("{}() got multiple values for argument '{}'", source_->name, k));
+      out[i] = item.second;
+      set[i] = true;
+    }
+    size_t firstDefault = nparams_ - defaults_.size();
+    for (size_t i = 0; i < nparams_; ++i) {
+      if (set[i]) continue;
+      if (i < firstDefault)
+        throw pybind11::type_error(fmt::format("{}() missing required argument: '{}'", source_->name, paramNames_[i]));
+      out[i] = defaults_[i - firstDefault];
+    }
+    return out;
+  }
+
+  static std::optional<GlobalValue> resolveGlobal(const pybind11::object &resolver, const std::string &name);
+  static std::optional<GlobalValue> fromClassified(const pybind11::object &resolver, const pybind11::object &r);
+
+  CompiledCode lowerAndOptimize(const Compiled &c, bool wantAsm) {
+    Context ctx;
+    TypedProgram prog = inferTypes(ctx, source_, remap(ctx.types, c.args));
+    CompiledCode code;
+    if (!prog.entry) return code;
+    llvm::LLVMContext llctx;
+    auto mod = lowerToLLVM(llctx, prog, ctx.sources, {});
+    std::string err;
+    hostJit().optimizeOnly(*mod, wantAsm, code, err);
+    return code;
+  }
+
+  static std::vector<const Type *> remap(TypeContext &tc, const std::vector<const Type *> &ts) {
+    std::vector<const Type *> out;
+    for (const Type *t : ts) {
+      std::string err;
+      out.push_back(parseTypeOrArray(tc, t));
+    }
+    return out;
+  }
+  static const Type *parseTypeOrArray(TypeContext &tc, const Type *t) {
+    if (t->isArray()) {
+      const Type *dt = parseTypeOrArray(tc, t->dtype());
+      return tc.array(dt, t->ndim(), t->layout(), t->readonly());
+    }
+    if (t->isTuple()) {
+      std::vector<const Type *> e;
+      for (const Type *x : t->elements()) e.push_back(parseTypeOrArray(tc, x));
+      return tc.tuple(e);
+    }
+    if (t->isNone() || t->kind() == TypeKind::Void) return tc.none();
+    if (t->isBool()) return tc.boolean();
+    return tc.scalarByName(t->str());
+  }
+
+  Compiled *compile(const std::string &key, std::shared_ptr<TypeContext> types,
+                    const std::vector<const Type *> &argTypes, const Type *declaredRet) {
+    std::lock_guard<std::mutex> lock(compileMutex_);
+    if (Compiled *c = find(key)) return c;
+    Context ctx;
+    const Type *declared = declaredRet ? parseTypeOrArray(ctx.types, declaredRet) : nullptr;
+    if (declaredRet && declaredRet->kind() == TypeKind::Void) declared = ctx.types.voidTy();
+    TypedProgram prog = inferTypes(ctx, source_, remap(ctx.types, argTypes), declared);
+    if (!prog.entry) throw CompileFailure(ctx.diags.render(), ctx.sources, ctx.diags.diagnostics());
+    auto c = std::make_unique<Compiled>();
+    c->key = key;
+    c->types = types;
+    c->args = argTypes;
+    const Type *ret = prog.entry->returnType;
+    c->ret = parseTypeOrArray(*types, ret);
+    std::string sig = "(";
+    for (size_t i = 0; i < argTypes.size(); ++i) sig += (i ? ", " : "") + argTypes[i]->str();
+    c->signature = sig + ") -> " + c->ret->str();
+    for (const ir::Function *f : prog.functions) c->typedIR += ir::print(*f);
+    auto llctx = std::make_unique<llvm::LLVMContext>();
+    LoweringOptions lopts;
+    lopts.moduleName = hostJit().uniqueModuleName();
+    auto mod = lowerToLLVM(*llctx, prog, ctx.sources, lopts);
+    CompiledCode code;
+    std::string err;
+    if (!hostJit().add(std::move(llctx), std::move(mod), entrySymbol(prog, lopts), false, code, err))
+      throw std::runtime_error("kjit: internal compiler error in " + source_->name + ": " + err);
+    c->entry = reinterpret_cast<Compiled::Entry>(code.entry);
+    compiled_.push_back(std::move(c));
+    return compiled_.back().get();
+  }
+
+  pybind11::object invoke(Compiled &c, PyObject **argv, size_t n) {
+    ArgSlot slots[16];
+    void *ptrs[16];
+    for (size_t i = 0; i < n; ++i) {
+      if (!writeValue(argv[i], c.args[i], slots[i].bytes)) {
+        if (PyErr_Occurred()) throw pybind11::error_already_set();
+        throw pybind11::type_error(fmt::format("{}(): cannot convert argument {} to {}", source_->name,
+                                               i + 1, c.args[i]->str()));
+      }
+      ptrs[i] = slots[i].bytes;
+    }
+    alignas(16) unsigned char small[256];
+    std::vector<unsigned char> big;
+    size_t rsize = memSize(c.ret);
+    unsigned char *ret = small;
+    if (rsize > sizeof(small)) {
+      big.resize(rsize + 16);
+      ret = big.data();
+    }
+    KjitCallContext ctx;
+    if (parallel_) ctx.pool = &threadPool();
+    int status;
+    if (nogil_) {
+      pybind11::gil_scoped_release release;
+      status = c.entry(ptrs, ret, &ctx);
+    } else {
+      status = c.entry(ptrs, ret, &ctx);
+    }
+    if (status != 0) raise(ctx);
+    return toPython(c.ret, ret, ctx, argv, n);
+  }
+
+  void raise(KjitCallContext &ctx) {
+    pybind11::module_ builtins = pybind11::module_::import("builtins");
+    pybind11::object cls = pybind11::hasattr(builtins, ctx.excClass.c_str())
+                               ? builtins.attr(ctx.excClass.c_str())
+                               : builtins.attr("RuntimeError");
+    pybind11::object exc = ctx.message.empty() ? cls() : cls(ctx.message);
+    if (!ctx.file.empty() && pybind11::hasattr(exc, "add_note"))
+      exc.attr("add_note")(fmt::format("raised in kjit function '{}' at {}:{}", source_->name, ctx.file, ctx.line));
+    PyErr_SetObject(cls.ptr(), exc.ptr());
+    throw pybind11::error_already_set();
+  }
+
+  pybind11::object toPython(const Type *t, unsigned char *p, KjitCallContext &ctx, PyObject **argv, size_t n) {
+    if (t->isNone()) return pybind11::none();
+    if (t->isBool()) return pybind11::bool_(p[0] != 0);
+    if (t->isInt()) {
+      int64_t v = 0;
+      switch (t->bits()) {
+      case 8: v = t->isSigned() ? int64_t(*reinterpret_cast<int8_t *>(p)) : int64_t(*p); break;
+      case 16: v = t->isSigned() ? int64_t(*reinterpret_cast<int16_t *>(p)) : int64_t(*reinterpret_cast<uint16_t *>(p)); break;
+      case 32: v = t->isSigned() ? int64_t(*reinterpret_cast<int32_t *>(p)) : int64_t(*reinterpret_cast<uint32_t *>(p)); break;
+      default: std::memcpy(&v, p, 8);
+      }
+      if (!t->isSigned() && t->bits() == 64) return pybind11::reinterpret_steal<pybind11::object>(PyLong_FromUnsignedLongLong(uint64_t(v)));
+      return pybind11::reinterpret_steal<pybind11::object>(PyLong_FromLongLong(v));
+    }
+    if (t->isFloat()) {
+      if (t->bits() == 32) return pybind11::float_(double(*reinterpret_cast<float *>(p)));
+      return pybind11::float_(*reinterpret_cast<double *>(p));
+    }
+    if (t->isComplex()) {
+      if (t->bits() == 64) {
+        float *f = reinterpret_cast<float *>(p);
+        return pybind11::reinterpret_steal<pybind11::object>(PyComplex_FromDoubles(f[0], f[1]));
+      }
+      double *d = reinterpret_cast<double *>(p);
+      return pybind11::reinterpret_steal<pybind11::object>(PyComplex_FromDoubles(d[0], d[1]));
+    }
+    if (t->isTuple()) {
+      pybind11::tuple out(t->elements().size());
+      size_t off = 0;
+      for (size_t i = 0; i < t->elements().size(); ++i) {
+        const Type *e = t->elements()[i];
+        size_t a = memAlign(e);
+        off = (off + a - 1) / a * a;
+        out[i] = toPython(e, p + off, ctx, argv, n);
+        off += memSize(e);
+      }
+      return out;
+    }
+    if (t->isArray()) {
+      void *meminfo, *data;
+      std::memcpy(&meminfo, p, 8);
+      std::memcpy(&data, p + 8, 8);
+      auto *i64 = reinterpret_cast<int64_t *>(p + 16);
+      std::vector<pybind11::ssize_t> shape(i64, i64 + t->ndim()), strides(i64 + t->ndim(), i64 + 2 * t->ndim());
+      pybind11::object base;
+      if (ctx.release(meminfo)) {
+        base = pybind11::capsule(meminfo, [](void *q) { kjitFree(q); });
+      } else {
+        for (size_t i = 0; i < n; ++i)
+          if (argv[i] == meminfo) base = pybind11::reinterpret_borrow<pybind11::object>(argv[i]);
+        if (!base) {
+          // A view of an array held in a tuple argument, or of a frozen
+          // constant: keep every argument alive.
+          pybind11::tuple all(n);
+          for (size_t i = 0; i < n; ++i) all[i] = pybind11::reinterpret_borrow<pybind11::object>(argv[i]);
+          base = all;
+        }
+      }
+      pybind11::dtype dt(numpyDtypeName(t->dtype()));
+      pybind11::array out(dt, shape, strides, data, base);
+      if (t->readonly()) out.attr("flags").attr("writeable") = false;
+      return out;
+    }
+    return pybind11::none();
+  }
+};
+
+// The resolver (kjit/dispatcher.py) answers a global name with a tuple
+// (kind, value): ("int", 3), ("module", "math"), ("jit", dispatcher), ...
+std::optional<GlobalValue> Dispatcher::resolveGlobal(const pybind11::object &resolver, const std::string &name) {
+  pybind11::gil_scoped_acquire gil;
+  return fromClassified(resolver, resolver(name));
+}
+
+std::optional<GlobalValue> Dispatcher::fromClassified(const pybind11::object &resolver, const pybind11::object &r) {
+  if (r.is_none()) return std::nullopt;
+  pybind11::tuple t = r;
+  std::string kind = t[0].cast<std::string>();
+  GlobalValue g;
+  using K = GlobalValue::Kind;
+  if (kind == "none") g.kind = K::None;
+  else if (kind == "bool") g.kind = K::Bool, g.i = t[1].cast<bool>();
+  else if (kind == "int") {
+    g.kind = K::Int;
+    pybind11::int_ v = t[1];
+    int overflow = 0;
+    long long x = PyLong_AsLongLongAndOverflow(v.ptr(), &overflow);
+    if (overflow > 0) {
+      g.i = int64_t(PyLong_AsUnsignedLongLong(v.ptr()));
+      g.isUnsigned = true;
+      if (PyErr_Occurred()) {
+        PyErr_Clear();
+        g.kind = K::Unsupported;
+        g.name = "int too large for 64 bits";
+      }
+    } else if (overflow < 0) {
+      g.kind = K::Unsupported;
+      g.name = "int too large for 64 bits";
+    } else {
+      g.i = x;
+    }
+  } else if (kind == "float") g.kind = K::Float, g.f = t[1].cast<double>();
+  else if (kind == "complex") {
+    g.kind = K::Complex;
+    auto c = t[1].cast<std::complex<double>>();
+    g.f = c.real();
+    g.im = c.imag();
+  } else if (kind == "str") g.kind = K::String, g.name = t[1].cast<std::string>();
+  else if (kind == "tuple") {
+    g.kind = K::Tuple;
+    for (auto item : pybind11::tuple(t[1])) {
+      auto e = fromClassified(resolver, resolver.attr("classify")(item));
+      if (!e) return std::nullopt;
+      g.elems.push_back(*e);
+    }
+  } else if (kind == "module") g.kind = K::Module, g.name = t[1].cast<std::string>();
+  else if (kind == "function") g.kind = K::Function, g.name = t[1].cast<std::string>();
+  else if (kind == "dtype") g.kind = K::Dtype, g.name = t[1].cast<std::string>();
+  else if (kind == "exception") g.kind = K::ExceptionClass, g.name = t[1].cast<std::string>();
+  else if (kind == "jit") {
+    g.kind = K::JitFunction;
+    g.fn = t[1].cast<std::shared_ptr<Dispatcher>>()->source();
+  } else {
+    g.kind = K::Unsupported;
+    g.name = t[1].cast<std::string>();
+  }
+  return g;
+}
+
+// tp_call of Dispatcher: straight from the interpreter's call to
+// Dispatcher::call, without pybind11's generic argument dispatch.
+static PyObject *dispatcherCall(PyObject *self, PyObject *args, PyObject *kwargs) {
+  try {
+    auto *inst = reinterpret_cast<pybind11::detail::instance *>(self);
+    auto vh = inst->get_value_and_holder();
+    auto *d = vh.value_ptr<Dispatcher>();
+    if (!d) {
+      PyErr_SetString(PyExc_TypeError, "kjit Dispatcher used before __init__");
+      return nullptr;
+    }
+    return d->call(args, kwargs).release().ptr();
+  } catch (pybind11::error_already_set &e) {
+    e.restore();
+  } catch (const pybind11::builtin_exception &e) {
+    e.set_error();
+  } catch (const CompileFailure &f) {
+    raiseCompileFailure(f);
+  } catch (const std::exception &e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  }
+  return nullptr;
+}
+
+void define_jit(pybind11::module_ &m) {
+  auto cls = pybind11::class_<Dispatcher, std::shared_ptr<Dispatcher>>(m, "Dispatcher", pybind11::dynamic_attr())
+      .def(pybind11::init<pybind11::object, std::string, std::string, std::string, uint32_t,
+                          pybind11::object, pybind11::dict>(),
+           pybind11::arg("pyfunc"), pybind11::arg("name"), pybind11::arg("filename"),
+           pybind11::arg("source"), pybind11::arg("first_line"), pybind11::arg("resolver"),
+           pybind11::arg("options"))
+      .def("compile", &Dispatcher::compileSignature, pybind11::arg("signature"),
+           "compile for a signature string, e.g. \"float64(float64[:], int64)\"")
+      .def_property_readonly("signatures", &Dispatcher::signatures,
+                             "the signatures compiled so far: \"(float64, int64) -> float64\"")
+      .def("_inspect_types_text", &Dispatcher::inspectTypes)
+      .def("_inspect_code", &Dispatcher::inspectCode, pybind11::arg("asm"))
+      .def_property_readonly("_name", &Dispatcher::name);
+  // Subclasses made in Python inherit the slot.
+  reinterpret_cast<PyTypeObject *>(cls.ptr())->tp_call = dispatcherCall;
+}
+
+}  // namespace kjit::py

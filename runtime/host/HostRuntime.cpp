@@ -1,0 +1,156 @@
+#include "runtime/host/HostRuntime.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+
+#include <fmt/format.h>
+
+#include "runtime/host/ThreadPool.h"
+
+namespace kjit {
+
+KjitCallContext::~KjitCallContext() {
+  for (void *p : arena) kjitFree(p);
+}
+
+bool KjitCallContext::release(void *data) {
+  std::lock_guard<std::mutex> lock(arenaMutex);
+  auto it = std::find(arena.begin(), arena.end(), data);
+  if (it == arena.end()) return false;
+  arena.erase(it);
+  return true;
+}
+
+void kjitFree(void *data) { std::free(data); }
+
+namespace {
+
+// Python's repr of a float: the shortest string that round-trips, with ".0"
+// for integral values ("1.0", "1e+16", "inf", "nan").
+std::string floatRepr(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  std::string s = fmt::format("{}", v);
+  if (s.find_first_of(".en") == std::string::npos) s += ".0";
+  return s;
+}
+
+void out(const std::string &s) { std::fwrite(s.data(), 1, s.size(), stdout); }
+
+}  // namespace
+
+}  // namespace kjit
+
+extern "C" {
+
+// Returns 64-byte-aligned memory recorded in the call's arena, or null with
+// MemoryError/ValueError raised.
+void *kjit_rt_alloc(kjit::KjitCallContext *ctx, int64_t nbytes) {
+  if (nbytes < 0) {
+    ctx->raised = true;
+    ctx->excClass = "ValueError";
+    ctx->message = "negative dimensions are not allowed";
+    return nullptr;
+  }
+  size_t n = size_t(nbytes);
+  n = (n + 63) / 64 * 64;
+  if (n == 0) n = 64;
+  void *p = std::aligned_alloc(64, n);
+  if (!p) {
+    ctx->raised = true;
+    ctx->excClass = "MemoryError";
+    ctx->message = fmt::format("cannot allocate {} bytes", nbytes);
+    return nullptr;
+  }
+  std::lock_guard<std::mutex> lock(ctx->arenaMutex);
+  ctx->arena.push_back(p);
+  return p;
+}
+
+void kjit_rt_raise(kjit::KjitCallContext *ctx, const char *excClass, const char *message,
+                   const char *file, int32_t line) {
+  std::lock_guard<std::mutex> lock(ctx->raiseMutex);
+  if (ctx->raised) return;  // the first exception wins (parallel loops)
+  ctx->raised = true;
+  ctx->excClass = excClass;
+  ctx->message = message;
+  ctx->file = file;
+  ctx->line = line;
+}
+
+void kjit_rt_raise_index(kjit::KjitCallContext *ctx, int64_t index, int64_t axis, int64_t size,
+                         const char *file, int32_t line) {
+  std::lock_guard<std::mutex> lock(ctx->raiseMutex);
+  if (ctx->raised) return;
+  ctx->raised = true;
+  ctx->excClass = "IndexError";
+  ctx->message = fmt::format("index {} is out of bounds for axis {} with size {}", index, axis, size);
+  ctx->file = file;
+  ctx->line = line;
+}
+
+// The number of chunks a prange loop is split into.
+int64_t kjit_rt_num_chunks(kjit::KjitCallContext *ctx) { return ctx->pool ? ctx->pool->size() : 1; }
+
+// Runs body(env, chunk, lo, hi, ctx) for `chunks` contiguous pieces of
+// [0, trip) in parallel; 1 when any piece raised.
+using ParallelBody = int32_t (*)(void *, int64_t, int64_t, int64_t, kjit::KjitCallContext *);
+int32_t kjit_rt_parallel_for(kjit::KjitCallContext *ctx, ParallelBody body, void *env, int64_t trip,
+                             int64_t chunks) {
+  if (trip <= 0) return 0;
+  std::atomic<int32_t> status{0};
+  auto piece = [&](unsigned k) {
+    int64_t lo = trip * int64_t(k) / chunks, hi = trip * int64_t(k + 1) / chunks;
+    if (body(env, int64_t(k), lo, hi, ctx) != 0) status = 1;
+  };
+  if (ctx->pool && chunks > 1) ctx->pool->run(unsigned(chunks), piece);
+  else
+    for (unsigned k = 0; k < unsigned(chunks); ++k) piece(k);
+  return status;
+}
+
+void kjit_rt_print_i64(int64_t v) { kjit::out(fmt::format("{}", v)); }
+void kjit_rt_print_u64(uint64_t v) { kjit::out(fmt::format("{}", v)); }
+void kjit_rt_print_f64(double v) { kjit::out(kjit::floatRepr(v)); }
+void kjit_rt_print_bool(int32_t v) { kjit::out(v ? "True" : "False"); }
+void kjit_rt_print_complex(double re, double im) {
+  std::string ims = kjit::floatRepr(std::fabs(im));
+  if (ims.size() > 2 && ims.compare(ims.size() - 2, 2, ".0") == 0) ims.resize(ims.size() - 2);
+  std::string res = kjit::floatRepr(re);
+  if (res.size() > 2 && res.compare(res.size() - 2, 2, ".0") == 0) res.resize(res.size() - 2);
+  if (re == 0 && !std::signbit(re)) kjit::out(fmt::format("{}{}j", std::signbit(im) ? "-" : "", ims));
+  else kjit::out(fmt::format("({}{}{}j)", res, std::signbit(im) ? "-" : "+", ims));
+}
+void kjit_rt_print_str(const char *s) { kjit::out(s); }
+void kjit_rt_print_end() {
+  kjit::out("\n");
+  std::fflush(stdout);
+}
+
+}  // extern "C"
+
+namespace kjit {
+
+const std::vector<RuntimeSymbol> &runtimeSymbols() {
+  static const std::vector<RuntimeSymbol> symbols = {
+      {"kjit_rt_alloc", reinterpret_cast<void *>(&kjit_rt_alloc)},
+      {"kjit_rt_raise", reinterpret_cast<void *>(&kjit_rt_raise)},
+      {"kjit_rt_raise_index", reinterpret_cast<void *>(&kjit_rt_raise_index)},
+      {"kjit_rt_num_chunks", reinterpret_cast<void *>(&kjit_rt_num_chunks)},
+      {"kjit_rt_parallel_for", reinterpret_cast<void *>(&kjit_rt_parallel_for)},
+      {"kjit_rt_print_i64", reinterpret_cast<void *>(&kjit_rt_print_i64)},
+      {"kjit_rt_print_u64", reinterpret_cast<void *>(&kjit_rt_print_u64)},
+      {"kjit_rt_print_f64", reinterpret_cast<void *>(&kjit_rt_print_f64)},
+      {"kjit_rt_print_bool", reinterpret_cast<void *>(&kjit_rt_print_bool)},
+      {"kjit_rt_print_complex", reinterpret_cast<void *>(&kjit_rt_print_complex)},
+      {"kjit_rt_print_str", reinterpret_cast<void *>(&kjit_rt_print_str)},
+      {"kjit_rt_print_end", reinterpret_cast<void *>(&kjit_rt_print_end)},
+  };
+  return symbols;
+}
+
+}  // namespace kjit

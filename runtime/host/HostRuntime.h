@@ -1,0 +1,52 @@
+// HostRuntime.h - what compiled host code calls at run time, and the
+// context of one call of compiled code.
+//
+// Compiled functions receive a KjitCallContext*. They report an exception by
+// calling kjit_rt_raise* and returning status 1; the dispatcher turns that
+// into a Python exception. Arrays allocated by compiled code are recorded in
+// the context's arena: the dispatcher hands the ones that are returned to
+// NumPy and frees the others when the call ends (nothing else can keep a
+// reference in the kernel language).
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <vector>
+
+namespace kjit {
+
+class ThreadPool;
+
+struct KjitCallContext {
+  // The threads prange loops run on (null: run serially).
+  ThreadPool *pool = nullptr;
+  std::mutex raiseMutex;
+
+  // The exception raised, if any.
+  bool raised = false;
+  std::string excClass;
+  std::string message;
+  std::string file;
+  int line = 0;
+  // Allocations made during the call (data pointers, 64-byte aligned).
+  std::mutex arenaMutex;
+  std::vector<void *> arena;
+
+  ~KjitCallContext();
+  // Removes `data` from the arena and returns true if it was allocated there;
+  // the caller then owns it (free it with kjitFree).
+  bool release(void *data);
+};
+
+void kjitFree(void *data);
+
+// Name and address of every runtime entry point, for the JIT's symbol table.
+struct RuntimeSymbol {
+  const char *name;
+  void *address;
+};
+const std::vector<RuntimeSymbol> &runtimeSymbols();
+
+}  // namespace kjit

@@ -1,0 +1,161 @@
+#include "targets/host/HostJit.h"
+
+#include <atomic>
+#include <mutex>
+
+#include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+#include <llvm/TargetParser/Host.h>
+
+#include "runtime/host/HostRuntime.h"
+
+namespace kjit {
+
+struct HostJit::Impl {
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+  std::unique_ptr<llvm::TargetMachine> tm;
+  std::string cpu;
+  std::mutex mutex;  // LLJIT is thread-safe; the pass pipeline setup is not shared
+  std::atomic<uint64_t> modules{0};
+};
+
+HostJit::HostJit() : impl_(std::make_unique<Impl>()) {}
+HostJit::~HostJit() = default;
+
+const std::string &HostJit::cpuName() const { return impl_->cpu; }
+
+std::string HostJit::uniqueModuleName() { return "kjit" + std::to_string(impl_->modules++); }
+
+std::unique_ptr<HostJit> HostJit::create(std::string &error) {
+  static std::once_flag once;  // LLVM's target registry is process-wide
+  std::call_once(once, [] {
+    llvm::InitializeNativeTarget();
+    llvm::InitializeNativeTargetAsmPrinter();
+  });
+  auto jtmb = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!jtmb) {
+    error = llvm::toString(jtmb.takeError());
+    return nullptr;
+  }
+  jtmb->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  auto tm = jtmb->createTargetMachine();
+  if (!tm) {
+    error = llvm::toString(tm.takeError());
+    return nullptr;
+  }
+  auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(*jtmb).create();
+  if (!jit) {
+    error = llvm::toString(jit.takeError());
+    return nullptr;
+  }
+  std::unique_ptr<HostJit> hj(new HostJit());
+  hj->impl_->cpu = (*tm)->getTargetCPU().str();
+  hj->impl_->tm = std::move(*tm);
+  hj->impl_->jit = std::move(*jit);
+  llvm::orc::JITDylib &jd = hj->impl_->jit->getMainJITDylib();
+  // The runtime's entry points, by address; libm and libc from the process.
+  llvm::orc::SymbolMap symbols;
+  for (const RuntimeSymbol &s : runtimeSymbols())
+    symbols[hj->impl_->jit->mangleAndIntern(s.name)] = {llvm::orc::ExecutorAddr::fromPtr(s.address),
+                                                       llvm::JITSymbolFlags::Exported};
+  if (auto err = jd.define(llvm::orc::absoluteSymbols(std::move(symbols)))) {
+    error = llvm::toString(std::move(err));
+    return nullptr;
+  }
+  auto gen = llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(
+      hj->impl_->jit->getDataLayout().getGlobalPrefix());
+  if (!gen) {
+    error = llvm::toString(gen.takeError());
+    return nullptr;
+  }
+  jd.addGenerator(std::move(*gen));
+  return hj;
+}
+
+static void optimize(llvm::Module &m, llvm::TargetMachine &tm) {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PipelineTuningOptions pto;
+  pto.LoopVectorization = true;
+  pto.SLPVectorization = true;
+  llvm::PassBuilder pb(&tm, pto);
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  mpm.run(m, mam);
+}
+
+static bool prepare(llvm::Module &m, llvm::TargetMachine &tm, std::string &error) {
+  m.setDataLayout(tm.createDataLayout());
+  m.setTargetTriple(tm.getTargetTriple().str());
+  std::string verify;
+  llvm::raw_string_ostream os(verify);
+  if (llvm::verifyModule(m, &os)) {
+    error = "internal error: the generated LLVM IR is invalid:\n" + verify;
+    return false;
+  }
+  // Target attributes, so that the vectoriser uses the host's vector width.
+  for (llvm::Function &f : m) {
+    if (f.isDeclaration()) continue;
+    f.addFnAttr("target-cpu", tm.getTargetCPU());
+    f.addFnAttr("target-features", tm.getTargetFeatureString());
+  }
+  optimize(m, tm);
+  return true;
+}
+
+static void emitAssembly(llvm::Module &m, llvm::TargetMachine &tm, std::string &out) {
+  llvm::SmallVector<char, 0> buf;
+  llvm::raw_svector_ostream os(buf);
+  llvm::legacy::PassManager pm;
+  if (tm.addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::AssemblyFile)) return;
+  pm.run(m);
+  out.assign(buf.begin(), buf.end());
+}
+
+bool HostJit::optimizeOnly(llvm::Module &module, bool wantAsm, CompiledCode &out, std::string &error) {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  if (!prepare(module, *impl_->tm, error)) return false;
+  llvm::raw_string_ostream os(out.optimizedIR);
+  module.print(os, nullptr);
+  if (wantAsm) emitAssembly(module, *impl_->tm, out.assembly);
+  return true;
+}
+
+bool HostJit::add(std::unique_ptr<llvm::LLVMContext> ctx, std::unique_ptr<llvm::Module> module,
+                  const std::string &entrySymbol, bool keepText, CompiledCode &out, std::string &error) {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  if (!prepare(*module, *impl_->tm, error)) return false;
+  if (keepText) {
+    llvm::raw_string_ostream os(out.optimizedIR);
+    module->print(os, nullptr);
+  }
+  llvm::orc::ThreadSafeModule tsm(std::move(module), std::move(ctx));
+  if (auto err = impl_->jit->addIRModule(std::move(tsm))) {
+    error = llvm::toString(std::move(err));
+    return false;
+  }
+  auto sym = impl_->jit->lookup(entrySymbol);
+  if (!sym) {
+    error = llvm::toString(sym.takeError());
+    return false;
+  }
+  out.entry = sym->toPtr<void *>();
+  return true;
+}
+
+}  // namespace kjit

