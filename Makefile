@@ -39,7 +39,7 @@ pytest: build
 	$(PYTHON) -m pytest -q tests/python
 
 demo: deps build
-	$(BUILD)/bin/kjitc --emit=ast examples/saxpy.py:saxpy
+	$(PYTHON) examples/jit_basics.py
 
 # Unit tests and goldens under AddressSanitizer + UndefinedBehaviorSanitizer.
 asan: deps
@@ -52,7 +52,7 @@ asan: deps
 fuzz: deps
 	CC=clang-19 CXX=clang++-19 cmake -S . -B build-fuzz -G $(GENERATOR) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DKJIT_FUZZ=ON -DKJIT_SANITIZE=ON -DKJIT_PYTHON=OFF -DKJIT_TESTS=OFF
-	cmake --build build-fuzz --target fuzz_parser
+	cmake --build build-fuzz --target fuzz_parser -j 2
 	mkdir -p fuzz-out/corpus
 	build-fuzz/bin/fuzz_parser -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
 	  -print_final_stats=1 -artifact_prefix=fuzz-out/ fuzz-out/corpus tests/fuzz/corpus

@@ -6,7 +6,9 @@
 // entry's ABI (see compiler/Lowering.h) and converts the result back.
 // Compilation (first call for new types, or eager signatures) runs the whole
 // pipeline: parse, type, lower, optimise, JIT.
+#include <cstdlib>
 #include <cstring>
+#include <unistd.h>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -15,11 +17,13 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
+#include "compiler/CacheKey.h"
 #include "compiler/Context.h"
 #include "compiler/Lowering.h"
 #include "compiler/Signature.h"
 #include "compiler/TypeInference.h"
 #include "py_common.h"
+#include "runtime/host/DiskCache.h"
 #include "runtime/host/HostRuntime.h"
 #include "runtime/host/ThreadPool.h"
 #include "targets/host/HostJit.h"
@@ -366,6 +370,7 @@ public:
     source_->boundscheck = opt("boundscheck");
     source_->parallel = opt("parallel");
     nogil_ = opt("nogil");
+    cache_ = opt("cache");
     parallel_ = source_->parallel;
     std::weak_ptr<FunctionSource> weak = source_;
     pybind11::object res = resolver_;
@@ -463,6 +468,7 @@ private:
   size_t nparams_ = 0;
   std::vector<std::string> paramNames_;
   bool nogil_ = false;
+  bool cache_ = false;
   bool parallel_ = false;
   bool eager_ = false;
   std::vector<std::unique_ptr<Compiled>> compiled_;
@@ -597,10 +603,57 @@ private:
     return tc.scalarByName(t->str());
   }
 
+  // The folder of the disk cache: KJIT_CACHE_DIR, else __pycache__/kjit
+  // next to the source file (as Numba's), else ~/.cache/kjit.
+  std::string cacheDir() const {
+    if (const char *d = std::getenv("KJIT_CACHE_DIR")) return d;
+    std::string f = source_->filename;
+    size_t slash = f.rfind('/');
+    std::string dir = (slash == std::string::npos ? "." : f.substr(0, slash)) + "/__pycache__";
+    if (::access(slash == std::string::npos ? "." : f.substr(0, slash).c_str(), W_OK) == 0) return dir + "/kjit";
+    const char *home = std::getenv("HOME");
+    return std::string(home ? home : "/tmp") + "/.cache/kjit";
+  }
+
+  std::string cacheKey(const std::string &argKey, const Type *declaredRet) {
+    std::string text = "kjit 0.1.0 cache 1\n" + hostJit().targetDescription() + "\n" + argKey + "\n" +
+                       (declaredRet ? declaredRet->str() : std::string("-")) + "\n" +
+                       dependencyFingerprint(*source_);
+    return source_->name == "<lambda>" ? "lambda-" + hashHex(text) : source_->name + "-" + hashHex(text);
+  }
+
+  // A specialisation from the disk cache, or null.
+  Compiled *loadCached(const std::string &key, const std::string &ckey, std::shared_ptr<TypeContext> types,
+                       const std::vector<const Type *> &argTypes) {
+    DiskCache cache(cacheDir());
+    std::optional<CacheEntry> e = cache.load(ckey);
+    if (!e || e->fields.size() != 5) return nullptr;
+    CompiledCode code;
+    std::string err;
+    if (!hostJit().addObject(e->fields[0], e->fields[1], code, err)) return nullptr;
+    auto c = std::make_unique<Compiled>();
+    c->key = key;
+    c->types = types;
+    c->args = argTypes;
+    size_t p = 0;
+    c->ret = typeOfKey(*types, e->fields[2], p);
+    if (!c->ret) return nullptr;
+    c->typedIR = e->fields[3];
+    c->signature = e->fields[4];
+    c->entry = reinterpret_cast<Compiled::Entry>(code.entry);
+    compiled_.push_back(std::move(c));
+    return compiled_.back().get();
+  }
+
   Compiled *compile(const std::string &key, std::shared_ptr<TypeContext> types,
                     const std::vector<const Type *> &argTypes, const Type *declaredRet) {
     std::lock_guard<std::mutex> lock(compileMutex_);
     if (Compiled *c = find(key)) return c;
+    std::string ckey;
+    if (cache_) {
+      ckey = cacheKey(key, declaredRet);
+      if (Compiled *c = loadCached(key, ckey, types, argTypes)) return c;
+    }
     Context ctx;
     const Type *declared = declaredRet ? parseTypeOrArray(ctx.types, declaredRet) : nullptr;
     if (declaredRet && declaredRet->kind() == TypeKind::Void) declared = ctx.types.voidTy();
@@ -618,12 +671,23 @@ private:
     for (const ir::Function *f : prog.functions) c->typedIR += ir::print(*f);
     auto llctx = std::make_unique<llvm::LLVMContext>();
     LoweringOptions lopts;
-    lopts.moduleName = hostJit().uniqueModuleName();
+    // Cached code is named after its key, so that loading it again in a
+    // later process cannot collide with code compiled there.
+    lopts.moduleName = cache_ ? "kc" + ckey.substr(ckey.size() - 32) : hostJit().uniqueModuleName();
     auto mod = lowerToLLVM(*llctx, prog, ctx.sources, lopts);
     CompiledCode code;
     std::string err;
-    if (!hostJit().add(std::move(llctx), std::move(mod), entrySymbol(prog, lopts), false, code, err))
+    std::string symbol = entrySymbol(prog, lopts);
+    if (cache_) {
+      std::string object;
+      if (!hostJit().compileToObject(*mod, object, err) || !hostJit().addObject(object, symbol, code, err))
+        throw std::runtime_error("kjit: internal compiler error in " + source_->name + ": " + err);
+      CacheEntry entry;
+      entry.fields = {object, symbol, keyOfType(c->ret), c->typedIR, c->signature};
+      DiskCache(cacheDir()).store(ckey, entry);  // best effort: a read-only folder only costs time
+    } else if (!hostJit().add(std::move(llctx), std::move(mod), symbol, false, code, err)) {
       throw std::runtime_error("kjit: internal compiler error in " + source_->name + ": " + err);
+    }
     c->entry = reinterpret_cast<Compiled::Entry>(code.entry);
     compiled_.push_back(std::move(c));
     return compiled_.back().get();

@@ -12,6 +12,7 @@
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/TargetParser/Host.h>
@@ -125,6 +126,49 @@ static void emitAssembly(llvm::Module &m, llvm::TargetMachine &tm, std::string &
   if (tm.addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::AssemblyFile)) return;
   pm.run(m);
   out.assign(buf.begin(), buf.end());
+}
+
+bool HostJit::compileToObject(llvm::Module &module, std::string &object, std::string &error) {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  if (!prepare(module, *impl_->tm, error)) return false;
+  llvm::SmallVector<char, 0> buf;
+  llvm::raw_svector_ostream os(buf);
+  llvm::legacy::PassManager pm;
+  if (impl_->tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::ObjectFile)) {
+    error = "the host target cannot emit object files";
+    return false;
+  }
+  pm.run(module);
+  object.assign(buf.begin(), buf.end());
+  return true;
+}
+
+bool HostJit::addObject(const std::string &object, const std::string &entrySymbol, CompiledCode &out,
+                        std::string &error) {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  if (auto sym = impl_->jit->lookup(entrySymbol)) {
+    out.entry = sym->toPtr<void *>();
+    return true;
+  } else {
+    llvm::consumeError(sym.takeError());
+  }
+  auto mb = llvm::MemoryBuffer::getMemBufferCopy(object, entrySymbol);
+  if (auto err = impl_->jit->addObjectFile(std::move(mb))) {
+    error = llvm::toString(std::move(err));
+    return false;
+  }
+  auto sym = impl_->jit->lookup(entrySymbol);
+  if (!sym) {
+    error = llvm::toString(sym.takeError());
+    return false;
+  }
+  out.entry = sym->toPtr<void *>();
+  return true;
+}
+
+std::string HostJit::targetDescription() const {
+  return impl_->tm->getTargetTriple().str() + " " + impl_->cpu + " " +
+         impl_->tm->getTargetFeatureString().str();
 }
 
 bool HostJit::optimizeOnly(llvm::Module &module, bool wantAsm, CompiledCode &out, std::string &error) {

@@ -32,6 +32,15 @@ public:
   bool add(std::unique_ptr<llvm::LLVMContext> ctx, std::unique_ptr<llvm::Module> module,
            const std::string &entrySymbol, bool keepText, CompiledCode &out, std::string &error);
 
+  // Optimises and compiles `module` to an object file (for the disk cache).
+  bool compileToObject(llvm::Module &module, std::string &object, std::string &error);
+  // Adds an object file made by compileToObject; a symbol already in the JIT
+  // (the same cached code loaded twice) is reused.
+  bool addObject(const std::string &object, const std::string &entrySymbol, CompiledCode &out,
+                 std::string &error);
+  // The host's CPU and features: part of every cache key.
+  std::string targetDescription() const;
+
   // Optimises without adding (kjitc --emit=llvm|asm).
   bool optimizeOnly(llvm::Module &module, bool wantAsm, CompiledCode &out, std::string &error);
 

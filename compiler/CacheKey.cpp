@@ -1,0 +1,85 @@
+#include "compiler/CacheKey.h"
+
+#include <functional>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "compiler/Context.h"
+
+namespace kjit {
+
+namespace {
+
+void collectNames(const ast::Node *n, std::set<std::string> &out) {
+  if (auto *name = ast::dyn_cast<ast::NameExpr>(n)) out.insert(name->name);
+  ast::forEachChild(n, [&](const ast::Node *c) { collectNames(c, out); });
+}
+
+std::string describe(const GlobalValue &g, std::set<uint64_t> &visited);
+
+void fingerprint(const FunctionSource &fn, std::set<uint64_t> &visited, std::string &out) {
+  out += fmt::format("fn {} {}:{} fastmath={} boundscheck={} parallel={}\n", fn.name, fn.filename,
+                     fn.firstLine, fn.fastmath, fn.boundscheck, fn.parallel);
+  out += fn.text;
+  out += "\n";
+  Context ctx;
+  ParseOptions opts;
+  opts.onlyFunction = fn.name;
+  opts.lambdas = fn.name == "<lambda>";
+  ast::Module m = ctx.parse(fn.filename, fn.text, fn.firstLine, opts);
+  std::set<std::string> names;  // sorted: the text is deterministic
+  for (const ast::FunctionDef *f : m.functions) collectNames(f, names);
+  for (const std::string &n : names) {
+    if (!fn.lookup) break;
+    std::optional<GlobalValue> g = fn.lookup(n);
+    out += n + "=" + (g ? describe(*g, visited) : std::string("<undefined>")) + "\n";
+  }
+}
+
+std::string describe(const GlobalValue &g, std::set<uint64_t> &visited) {
+  using K = GlobalValue::Kind;
+  switch (g.kind) {
+  case K::None: return "None";
+  case K::Bool: return fmt::format("bool {}", g.i);
+  case K::Int: return fmt::format("int {}{}", g.i, g.isUnsigned ? "u" : "");
+  case K::Float: return fmt::format("float {}", g.f);
+  case K::Complex: return fmt::format("complex {} {}", g.f, g.im);
+  case K::String: return fmt::format("str {:?}", g.name);
+  case K::Tuple: {
+    std::string s = "tuple(";
+    for (const GlobalValue &e : g.elems) s += describe(e, visited) + ",";
+    return s + ")";
+  }
+  case K::Array: return fmt::format("array {} {}", g.name, hashHex(g.bytes));
+  case K::JitFunction: {
+    if (!g.fn) return "jit ?";
+    if (!visited.insert(g.fn->identity).second) return "jit " + g.fn->name + " (seen)";
+    std::string inner;
+    fingerprint(*g.fn, visited, inner);
+    return "jit " + hashHex(inner);
+  }
+  default: return fmt::format("{} {}", int(g.kind), g.name);
+  }
+}
+
+}  // namespace
+
+std::string dependencyFingerprint(const FunctionSource &fn) {
+  std::set<uint64_t> visited{fn.identity};
+  std::string out;
+  fingerprint(fn, visited, out);
+  return out;
+}
+
+std::string hashHex(const std::string &data) {
+  uint64_t a = 0xcbf29ce484222325ull, b = 0x84222325cbf29ce4ull;
+  for (unsigned char c : data) {
+    a = (a ^ c) * 0x100000001b3ull;
+    b = (b ^ (c + 0x9e)) * 0x100000001b3ull;
+    b ^= b >> 29;
+  }
+  return fmt::format("{:016x}{:016x}", a, b);
+}
+
+}  // namespace kjit

@@ -1,0 +1,95 @@
+#include "runtime/host/DiskCache.h"
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "compiler/CacheKey.h"
+
+namespace kjit {
+
+namespace {
+
+constexpr char kMagic[] = "KJITCACHE1\n";
+
+void putU64(std::string &s, uint64_t v) {
+  for (int i = 0; i < 8; ++i) s += char((v >> (8 * i)) & 0xff);
+}
+
+bool getU64(const std::string &s, size_t &p, uint64_t &v) {
+  if (p + 8 > s.size()) return false;
+  v = 0;
+  for (int i = 0; i < 8; ++i) v |= uint64_t(static_cast<unsigned char>(s[p + i])) << (8 * i);
+  p += 8;
+  return true;
+}
+
+bool makeDirs(const std::string &dir) {
+  std::string cur;
+  for (size_t i = 0; i <= dir.size(); ++i) {
+    if (i == dir.size() || dir[i] == '/') {
+      if (!cur.empty() && ::mkdir(cur.c_str(), 0755) != 0 && errno != EEXIST) return false;
+    }
+    if (i < dir.size()) cur += dir[i];
+  }
+  return true;
+}
+
+}  // namespace
+
+std::string DiskCache::pathOf(const std::string &key) const { return dir_ + "/" + key + ".kjitc"; }
+
+std::optional<CacheEntry> DiskCache::load(const std::string &key) const {
+  std::ifstream in(pathOf(key), std::ios::binary);
+  if (!in) return std::nullopt;
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string data = ss.str();
+  size_t m = sizeof(kMagic) - 1;
+  if (data.size() < m + 32 + 8 || data.compare(0, m, kMagic) != 0) return std::nullopt;
+  // The checksum covers everything before it.
+  std::string body = data.substr(0, data.size() - 32);
+  if (hashHex(body) != data.substr(data.size() - 32)) return std::nullopt;
+  size_t p = m;
+  uint64_t n;
+  if (!getU64(body, p, n) || n > 64) return std::nullopt;
+  CacheEntry e;
+  for (uint64_t i = 0; i < n; ++i) {
+    uint64_t len;
+    if (!getU64(body, p, len) || p + len > body.size()) return std::nullopt;
+    e.fields.push_back(body.substr(p, len));
+    p += len;
+  }
+  if (p != body.size()) return std::nullopt;
+  return e;
+}
+
+bool DiskCache::store(const std::string &key, const CacheEntry &entry) const {
+  if (!makeDirs(dir_)) return false;
+  std::string body = kMagic;
+  putU64(body, entry.fields.size());
+  for (const std::string &f : entry.fields) {
+    putU64(body, f.size());
+    body += f;
+  }
+  body += hashHex(body);
+  std::string tmp = pathOf(key) + ".tmp" + std::to_string(::getpid());
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) return false;
+    out.write(body.data(), std::streamsize(body.size()));
+    if (!out) {
+      std::remove(tmp.c_str());
+      return false;
+    }
+  }
+  if (std::rename(tmp.c_str(), pathOf(key).c_str()) != 0) {
+    std::remove(tmp.c_str());
+    return false;
+  }
+  return true;
+}
+
+}  // namespace kjit
