@@ -459,7 +459,54 @@ Expr *CallTyper::math(const std::string &f) {
   return unsupported(fmt::format("math.{}() is not supported in kernels", f));
 }
 
+// cmath, built from real and imaginary parts with the float intrinsics.
 Expr *CallTyper::cmath(const std::string &f) {
+  auto &a = site.args;
+  std::string name = "cmath." + f;
+  if (!noKeywords(name)) return ts.constOf(nullptr, loc);
+  if (f == "rect") {
+    if (!arity(name, 2, 2)) return ts.constOf(nullptr, loc);
+    Expr *r = ts.convert(needNumber(a[0], name), tc.float64());
+    Expr *phi = ts.convert(needNumber(a[1], name), tc.float64());
+    Expr *re = ts.binary(ast::BinaryOp::Mul, r, ts.intrinsic(IntrinsicId::Cos, {phi}, tc.float64(), loc), loc);
+    Expr *im = ts.binary(ast::BinaryOp::Mul, r, ts.intrinsic(IntrinsicId::Sin, {phi}, tc.float64(), loc), loc);
+    return ts.intrinsic(IntrinsicId::ComplexMake, {re, im}, tc.complexTy(128), loc);
+  }
+  if (!arity(name, 1, 1) || !needNumber(a[0], name)->type) return ts.constOf(nullptr, loc);
+  const Type *ct = a[0]->type->isComplex() ? a[0]->type : tc.complexTy(128);
+  const Type *ft = ct->complexPart();
+  Expr *z = ts.convert(a[0], ct);
+  Expr *re = ts.intrinsic(IntrinsicId::Real, {z}, ft, loc);
+  Expr *im = ts.intrinsic(IntrinsicId::Imag, {z}, ft, loc);
+  auto mk = [&](Expr *r, Expr *i) { return ts.intrinsic(IntrinsicId::ComplexMake, {r, i}, ct, loc); };
+  auto un = [&](IntrinsicId id, Expr *x) { return ts.intrinsic(id, {x}, ft, loc); };
+  Expr *absz = ts.intrinsic(IntrinsicId::Hypot, {re, im}, ft, loc);
+  Expr *phase = ts.intrinsic(IntrinsicId::Atan2, {im, re}, ft, loc);
+  if (f == "phase") return phase;
+  if (f == "polar") {
+    auto *tm = ts.context().irArena.make<TupleMake>(loc);
+    tm->elems = {absz, phase};
+    tm->type = tc.tuple({ft, ft});
+    return tm;
+  }
+  if (f == "exp") {
+    Expr *e = un(IntrinsicId::Exp, re);
+    return mk(ts.binary(ast::BinaryOp::Mul, e, un(IntrinsicId::Cos, im), loc),
+              ts.binary(ast::BinaryOp::Mul, e, un(IntrinsicId::Sin, im), loc));
+  }
+  if (f == "log") return mk(un(IntrinsicId::Log, absz), phase);
+  if (f == "sqrt") {
+    // sqrt(z) = sqrt((|z| + re) / 2) + i copysign(sqrt((|z| - re) / 2), im)
+    Expr *half = ts.convert(ts.constFloat(0.5, loc), ft);
+    Expr *r = un(IntrinsicId::Sqrt, ts.binary(ast::BinaryOp::Mul, ts.binary(ast::BinaryOp::Add, absz, re, loc), half, loc));
+    Expr *i = un(IntrinsicId::Sqrt, ts.binary(ast::BinaryOp::Mul, ts.binary(ast::BinaryOp::Sub, absz, re, loc), half, loc));
+    return mk(r, ts.intrinsic(IntrinsicId::Copysign, {i, im}, ft, loc));
+  }
+  if (f == "isnan" || f == "isinf" || f == "isfinite") {
+    IntrinsicId id = f == "isnan" ? IntrinsicId::IsNan : f == "isinf" ? IntrinsicId::IsInf : IntrinsicId::IsFinite;
+    Expr *pr = ts.intrinsic(id, {re}, tc.boolean(), loc), *pi = ts.intrinsic(id, {im}, tc.boolean(), loc);
+    return ts.binary(f == "isfinite" ? ast::BinaryOp::BitAnd : ast::BinaryOp::BitOr, pr, pi, loc);
+  }
   return unsupported(fmt::format("cmath.{}() is not supported in kernels yet", f));
 }
 

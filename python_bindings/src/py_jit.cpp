@@ -20,6 +20,7 @@
 #include "compiler/CacheKey.h"
 #include "compiler/Context.h"
 #include "compiler/Lowering.h"
+#include "compiler/Pipeline.h"
 #include "compiler/Signature.h"
 #include "compiler/TypeInference.h"
 #include "py_common.h"
@@ -570,11 +571,11 @@ private:
 
   CompiledCode lowerAndOptimize(const Compiled &c, bool wantAsm) {
     Context ctx;
-    TypedProgram prog = inferTypes(ctx, source_, remap(ctx.types, c.args));
+    TypedProgram prog = buildTypedProgram(ctx, source_, remap(ctx.types, c.args));
     CompiledCode code;
     if (!prog.entry) return code;
     llvm::LLVMContext llctx;
-    auto mod = lowerToLLVM(llctx, prog, ctx.sources, {});
+    auto mod = buildLLVMModule(llctx, prog, ctx, {});
     std::string err;
     hostJit().optimizeOnly(*mod, wantAsm, code, err);
     return code;
@@ -657,7 +658,7 @@ private:
     Context ctx;
     const Type *declared = declaredRet ? parseTypeOrArray(ctx.types, declaredRet) : nullptr;
     if (declaredRet && declaredRet->kind() == TypeKind::Void) declared = ctx.types.voidTy();
-    TypedProgram prog = inferTypes(ctx, source_, remap(ctx.types, argTypes), declared);
+    TypedProgram prog = buildTypedProgram(ctx, source_, remap(ctx.types, argTypes), declared);
     if (!prog.entry) throw CompileFailure(ctx.diags.render(), ctx.sources, ctx.diags.diagnostics());
     auto c = std::make_unique<Compiled>();
     c->key = key;
@@ -674,7 +675,7 @@ private:
     // Cached code is named after its key, so that loading it again in a
     // later process cannot collide with code compiled there.
     lopts.moduleName = cache_ ? "kc" + ckey.substr(ckey.size() - 32) : hostJit().uniqueModuleName();
-    auto mod = lowerToLLVM(*llctx, prog, ctx.sources, lopts);
+    auto mod = buildLLVMModule(*llctx, prog, ctx, lopts);
     CompiledCode code;
     std::string err;
     std::string symbol = entrySymbol(prog, lopts);

@@ -449,3 +449,26 @@ def test_unsupported_argument_type():
     f = njit(lambda x: x)
     with pytest.raises(TypeError, match="argument 1 .* type kernels cannot take: list"):
         f([1, 2])
+
+
+def test_cmath():
+    import cmath
+
+    f = njit(lambda z: (cmath.sqrt(z), cmath.exp(z), cmath.log(z), cmath.phase(z), cmath.polar(z),
+                        cmath.rect(2.0, 0.5), cmath.isnan(z), cmath.isfinite(z)))
+    for z in (complex(1.5, -2.0), complex(-3.0, 0.5), complex(0.25, 4.0)):
+        got = f(z)
+        want = (cmath.sqrt(z), cmath.exp(z), cmath.log(z), cmath.phase(z), cmath.polar(z),
+                cmath.rect(2.0, 0.5), cmath.isnan(z), cmath.isfinite(z))
+        for g_, w in zip(got, want):
+            assert g_ == pytest.approx(w, rel=1e-12)
+    assert njit(lambda x: cmath.sqrt(x))(-4.0) == pytest.approx(2j)
+
+
+def test_print(capfd):
+    @njit
+    def show(i, x, b):
+        print("i =", i, "x =", x, b, 1.0, None)
+
+    show(3, 2.5, True)
+    assert capfd.readouterr().out == "i = 3 x = 2.5 True 1.0 None\n"

@@ -24,6 +24,7 @@
 #include "compiler/ModuleEnv.h"
 #include "compiler/Signature.h"
 #include "compiler/Lowering.h"
+#include "compiler/Pipeline.h"
 #include "compiler/TypeInference.h"
 #include "targets/host/HostJit.h"
 
@@ -133,12 +134,12 @@ int main(int argc, char **argv) {
       std::fprintf(stderr, "kjitc: error: no function '%s' in '%s'\n", func.c_str(), path.c_str());
       return 1;
     }
-    kjit::TypedProgram prog = kjit::inferTypes(ctx, fn, signature.args);
+    kjit::TypedProgram prog = kjit::buildTypedProgram(ctx, fn, signature.args);
     if (prog.entry && emit == "ir") {
       for (const kjit::ir::Function *f : prog.functions) std::cout << kjit::ir::print(*f);
     } else if (prog.entry) {
       llvm::LLVMContext llctx;
-      std::unique_ptr<llvm::Module> mod = kjit::lowerToLLVM(llctx, prog, ctx.sources, {});
+      std::unique_ptr<llvm::Module> mod = kjit::buildLLVMModule(llctx, prog, ctx, {});
       if (emit == "llvm") {
         std::string text;
         llvm::raw_string_ostream os(text);

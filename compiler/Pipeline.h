@@ -1,0 +1,37 @@
+// Pipeline.h - the compiler's stages as one readable list (Pipeline.cpp):
+//   parse -> inferTypes -> passes over the typed IR -> lowerToLLVM -> target.
+// KJIT_DUMP=ir,llvm prints the typed IR after each pass and the lowered LLVM
+// IR to stderr.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compiler/Context.h"
+#include "compiler/GlobalEnv.h"
+#include "compiler/TypeInference.h"
+
+namespace llvm {
+class LLVMContext;
+class Module;
+}  // namespace llvm
+
+namespace kjit {
+
+struct LoweringOptions;
+
+// Parses, types and runs the typed-IR passes; null entry on errors (in
+// ctx.diags).
+TypedProgram buildTypedProgram(Context &ctx, std::shared_ptr<FunctionSource> fn,
+                               const std::vector<const Type *> &argTypes,
+                               const Type *declaredReturn = nullptr);
+
+// Lowers a typed program to LLVM IR (and dumps it when asked).
+std::unique_ptr<llvm::Module> buildLLVMModule(llvm::LLVMContext &llctx, const TypedProgram &prog,
+                                              const Context &ctx, const LoweringOptions &opts);
+
+// Whether KJIT_DUMP names `what` ("ir", "llvm").
+bool dumpRequested(const std::string &what);
+
+}  // namespace kjit
