@@ -72,6 +72,18 @@ std::string dependencyFingerprint(const FunctionSource &fn) {
   return out;
 }
 
+uint32_t FastMath::fromName(const std::string &n) {
+  if (n == "reassoc") return Reassoc;
+  if (n == "nnan") return NoNaNs;
+  if (n == "ninf") return NoInfs;
+  if (n == "nsz") return NoSignedZeros;
+  if (n == "arcp") return AllowReciprocal;
+  if (n == "contract") return Contract;
+  if (n == "afn") return ApproxFunc;
+  if (n == "fast") return All;
+  return 0;
+}
+
 std::string hashHex(const std::string &data) {
   uint64_t a = 0xcbf29ce484222325ull, b = 0x84222325cbf29ce4ull;
   for (unsigned char c : data) {

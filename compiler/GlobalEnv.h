@@ -41,6 +41,17 @@ struct GlobalValue {
 };
 
 // The source of a function to compile, and how to resolve its globals.
+// The fast-math flags of `fastmath=`, as LLVM names them.
+namespace FastMath {
+enum : uint32_t {
+  Reassoc = 1, NoNaNs = 2, NoInfs = 4, NoSignedZeros = 8, AllowReciprocal = 16, Contract = 32,
+  ApproxFunc = 64, All = 127
+};
+// "reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn" (and "fast"):
+// the flag, or 0 for an unknown name.
+uint32_t fromName(const std::string &name);
+}  // namespace FastMath
+
 struct FunctionSource {
   std::string name;
   std::string filename;
@@ -53,7 +64,8 @@ struct FunctionSource {
   // Answers a global name; nullopt means "not defined".
   std::function<std::optional<GlobalValue>(const std::string &)> lookup;
   // Code-generation options from the decorator.
-  bool fastmath = false;
+  // Fast-math flags (FastMath::*); 0 is IEEE semantics.
+  uint32_t fastmath = 0;
   bool boundscheck = false;
   bool parallel = false;
 };

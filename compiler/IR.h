@@ -112,6 +112,9 @@ struct Const : Expr {
   int64_t i = 0;  // ints and bools (uint64 as its bit pattern)
   double f = 0;   // floats; complex real part
   double im = 0;  // complex imaginary part
+  // A frozen global array (read-only, C order): its bytes and shape.
+  std::shared_ptr<const std::string> bytes;
+  std::vector<int64_t> shape;
 };
 struct VarRef : Expr {
   KJIT_IR_NODE(VarRef, Expr)
@@ -255,7 +258,7 @@ struct Function {
   std::vector<std::unique_ptr<Var>> vars;
   SourceLoc loc;
   // Code-generation options of this function.
-  bool fastmath = false;
+  uint32_t fastmath = 0;  // FastMath flags
   bool boundscheck = false;
 };
 

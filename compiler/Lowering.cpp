@@ -9,6 +9,7 @@
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include "compiler/GlobalEnv.h"
 #include "compiler/LoweringImpl.h"
 
 namespace kjit {
@@ -190,7 +191,13 @@ void FunctionLowering::run() {
   B.SetInsertPoint(entry);
   if (F.fastmath) {
     llvm::FastMathFlags fmf;
-    fmf.setFast();
+    fmf.setAllowReassoc(F.fastmath & FastMath::Reassoc);
+    fmf.setNoNaNs(F.fastmath & FastMath::NoNaNs);
+    fmf.setNoInfs(F.fastmath & FastMath::NoInfs);
+    fmf.setNoSignedZeros(F.fastmath & FastMath::NoSignedZeros);
+    fmf.setAllowReciprocal(F.fastmath & FastMath::AllowReciprocal);
+    fmf.setAllowContract(F.fastmath & FastMath::Contract);
+    fmf.setApproxFunc(F.fastmath & FastMath::ApproxFunc);
     B.setFastMathFlags(fmf);
   }
   allocateSlots();
@@ -345,6 +352,22 @@ llvm::Value *FunctionLowering::expr(const Expr *e) {
 
 llvm::Value *FunctionLowering::constant(const Const *c) {
   const Type *t = c->type;
+  if (t->isArray() && c->bytes) {
+    // A frozen global array: its bytes in a constant global.
+    auto *init = llvm::ConstantDataArray::getRaw(*c->bytes, c->bytes->size(), B.getInt8Ty());
+    auto *gv = new llvm::GlobalVariable(P.M, init->getType(), true, llvm::GlobalValue::PrivateLinkage,
+                                        init, "const.array");
+    gv->setAlignment(llvm::Align(64));
+    llvm::Value *desc = llvm::Constant::getNullValue(P.lt(t));
+    desc = B.CreateInsertValue(desc, gv, {1u});
+    int64_t stride = t->dtype()->isBool() ? 1 : t->dtype()->bits() / 8;
+    for (unsigned k = unsigned(c->shape.size()); k-- > 0;) {
+      desc = B.CreateInsertValue(desc, i64(c->shape[k]), {2u, k});
+      desc = B.CreateInsertValue(desc, i64(stride), {3u, k});
+      stride *= c->shape[k];
+    }
+    return desc;
+  }
   if (t->isBool()) return B.getInt1(c->i != 0);
   if (t->isInt()) return B.getIntN(t->bits(), uint64_t(c->i));
   if (t->isFloat()) return llvm::ConstantFP::get(P.lt(t), c->f);

@@ -325,10 +325,15 @@ Expr *FunctionTyper::fromGlobal(const GlobalValue &g, const std::string &name, S
   }
   case K::ExceptionClass: return constOf(tc_.exceptionClass(g.name), loc);
   case K::JitFunction: return constOf(prog_.jitFunctionType(g.fn), loc);
-  case K::Array:
-    return unsupported(loc, fmt::format("global array '{}' is not supported yet; pass it as an "
-                                        "argument",
-                                        name));
+  case K::Array: {
+    const Type *dt = tc_.scalarByName(g.name == "bool" ? "bool_" : g.name);
+    if (!dt)
+      return unsupported(loc, fmt::format("global array '{}' has dtype {}, which kernels do not support", name, g.name));
+    Const *c = constOf(tc_.array(dt, unsigned(g.shape.size()), Layout::C, /*readonly=*/true), loc);
+    c->bytes = std::make_shared<const std::string>(g.bytes);
+    c->shape = g.shape;
+    return c;
+  }
   case K::Unsupported:
     return unsupported(loc, fmt::format("global '{}' is a {}, which kernels cannot use; kernels "
                                         "can use numbers, tuples, NumPy arrays, modules and kjit "

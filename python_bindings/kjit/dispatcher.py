@@ -123,7 +123,11 @@ class _Resolver:
         if getattr(type(v), "__name__", "") == "prange":
             return ("function", "kjit.prange")
         if isinstance(v, np.ndarray):
-            return ("unsupported", "numpy.ndarray (global arrays are not supported yet: pass the array as an argument)")
+            if v.ndim == 0 or v.dtype.kind not in "biufc":
+                return ("unsupported", f"numpy.ndarray of {v.ndim} dimensions and dtype {v.dtype}")
+            # Frozen, as in Numba: a read-only copy of today's contents.
+            c = np.ascontiguousarray(v)
+            return ("array", (c.dtype.name, tuple(c.shape), c.tobytes()))
         return ("unsupported", type(v).__name__)
 
 

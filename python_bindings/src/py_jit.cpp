@@ -355,6 +355,22 @@ struct Compiled {
   std::string typedIR;       // for inspect_types()
 };
 
+// fastmath=True, or a set of flag names as Numba takes them.
+uint32_t fastmathFlags(pybind11::handle v) {
+  if (v.is_none()) return 0;
+  if (PyBool_Check(v.ptr())) return v.ptr() == Py_True ? FastMath::All : 0;
+  uint32_t flags = 0;
+  for (auto item : v) {
+    std::string n = pybind11::str(item);
+    uint32_t f = FastMath::fromName(n);
+    if (!f)
+      throw pybind11::value_error("unknown fastmath flag '" + n +
+                                  "': the flags are reassoc, nnan, ninf, nsz, arcp, contract, afn, fast");
+    flags |= f;
+  }
+  return flags;
+}
+
 class Dispatcher : public std::enable_shared_from_this<Dispatcher> {
 public:
   Dispatcher(pybind11::object pyfunc, std::string name, std::string filename, std::string text,
@@ -367,7 +383,8 @@ public:
     source_->firstLine = firstLine;
     source_->identity = reinterpret_cast<uint64_t>(this);
     auto opt = [&](const char *k) { return options.contains(k) && pybind11::bool_(options[k]); };
-    source_->fastmath = opt("fastmath");
+    source_->fastmath = fastmathFlags(options.contains("fastmath") ? pybind11::object(options["fastmath"])
+                                                                   : pybind11::object(pybind11::none()));
     source_->boundscheck = opt("boundscheck");
     source_->parallel = opt("parallel");
     nogil_ = opt("nogil");
@@ -853,6 +870,12 @@ std::optional<GlobalValue> Dispatcher::fromClassified(const pybind11::object &re
       if (!e) return std::nullopt;
       g.elems.push_back(*e);
     }
+  } else if (kind == "array") {
+    pybind11::tuple a = t[1];
+    g.kind = K::Array;
+    g.name = a[0].cast<std::string>();
+    g.shape = a[1].cast<std::vector<int64_t>>();
+    g.bytes = a[2].cast<std::string>();
   } else if (kind == "module") g.kind = K::Module, g.name = t[1].cast<std::string>();
   else if (kind == "function") g.kind = K::Function, g.name = t[1].cast<std::string>();
   else if (kind == "dtype") g.kind = K::Dtype, g.name = t[1].cast<std::string>();

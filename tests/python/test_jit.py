@@ -472,3 +472,49 @@ def test_print(capfd):
 
     show(3, 2.5, True)
     assert capfd.readouterr().out == "i = 3 x = 2.5 True 1.0 None\n"
+
+
+COEFFS = np.array([1.0, -2.0, 0.5])
+TABLE = np.arange(12, dtype=np.int32).reshape(3, 4)
+
+
+def test_global_arrays_are_frozen_constants():
+    @njit
+    def horner(x):
+        acc = 0.0
+        for c in COEFFS:
+            acc = acc * x + c
+        return acc + TABLE[2, 3] + TABLE.sum()
+
+    assert horner(2.0) == (1.0 * 2 - 2.0) * 2 + 0.5 + 11 + 66
+
+    @njit
+    def table():
+        return TABLE
+
+    t = table()
+    np.testing.assert_array_equal(t, TABLE)
+    assert not t.flags.writeable  # read-only, as in Numba
+
+    @njit
+    def write():
+        COEFFS[0] = 1.0
+
+    with pytest.raises(kjit.TypingError, match="read-only"):
+        write()
+
+
+def test_fastmath_flag_sets():
+    def dot(a, b):
+        s = 0.0
+        for i in range(a.shape[0]):
+            s += a[i] * b[i]
+        return s
+
+    a, b = rng.random(1000), rng.random(1000)
+    f = njit(fastmath={"reassoc", "contract"})(dot)
+    assert f(a, b) == pytest.approx(np.dot(a, b))
+    llvm = f.inspect_llvm("(array(float64, 1d, C), array(float64, 1d, C)) -> float64")
+    assert "reassoc contract" in llvm and "nnan" not in llvm
+    with pytest.raises(ValueError, match="unknown fastmath flag 'fastest'"):
+        njit(fastmath={"fastest"})(dot)
