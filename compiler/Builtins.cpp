@@ -130,6 +130,20 @@ std::optional<GlobalValue> moduleAttribute(const std::string &module, const std:
       if (attr == f) return fnValue("numpy." + attr);
     return std::nullopt;
   }
+  if (module == "kjit.cuda") {
+    static const char *const namespaces[] = {"threadIdx", "blockIdx", "blockDim", "gridDim",
+                                             "shared", "local", "const", "atomic", "fp16"};
+    for (const char *n : namespaces) {
+      if (attr == n) {
+        GlobalValue g;
+        g.kind = GlobalValue::Kind::Module;
+        g.name = "kjit.cuda." + attr;
+        return g;
+      }
+    }
+    return fnValue("kjit.cuda." + attr);  // checked when called
+  }
+  if (module.rfind("kjit.cuda.", 0) == 0) return fnValue(module + "." + attr);
   if (module == "kjit" || module == "numba") {
     if (attr == "prange") return fnValue(module + ".prange");
     TypeContext probe;
@@ -513,6 +527,11 @@ Expr *CallTyper::cmath(const std::string &f) {
 Expr *CallTyper::numpy(const std::string &f) {
   auto &a = site.args;
   std::string name = "np." + f;
+  if (ts.cudaTarget() && (f == "empty" || f == "zeros" || f == "ones" || f == "full" || f == "arange" ||
+                          f == "empty_like" || f == "zeros_like" || f == "ones_like" || f == "copy"))
+    return unsupported(fmt::format("{}() allocates memory, which kernels cannot do; use "
+                                   "cuda.local.array or cuda.shared.array, or pass an array in",
+                                   name));
   if (f == "empty" || f == "zeros" || f == "ones") {
     if (!onlyKeywords(name, {"dtype", "shape"})) return ts.constOf(nullptr, loc);
     Expr *shape = a.empty() ? keyword("shape") : a[0];
@@ -641,6 +660,13 @@ Expr *typeBuiltinCall(TyperServices &ts, const Type *callee, CallSite &site) {
   size_t dot = sym.find('.');
   std::string mod = sym.substr(0, dot), fn = sym.substr(dot + 1);
   (void)tc;
+  if (sym.rfind("kjit.cuda.", 0) == 0) {
+    if (!ts.cudaTarget())
+      return ct.unsupported(fmt::format("cuda.{}() is only available in @cuda.jit kernels and device "
+                                        "functions",
+                                        sym.substr(10)));
+    return typeCudaCall(ts, sym.substr(10), site);
+  }
   if (mod == "builtins") return ct.builtin(fn);
   if (mod == "math") return ct.math(fn);
   if (mod == "cmath") return ct.cmath(fn);

@@ -39,6 +39,9 @@ public:
   virtual ir::Const *constOf(const Type *t, SourceLoc loc) = 0;
   virtual ir::Intrinsic *intrinsic(ir::IntrinsicId id, std::vector<ir::Expr *> args,
                                    const Type *type, SourceLoc loc) = 0;
+  // True when compiling for a GPU (the kernel language is available, host
+  // allocation is not).
+  virtual bool cudaTarget() const = 0;
 };
 
 // A builtin name (range, len, abs, ValueError, ...) as a global value.
@@ -50,5 +53,13 @@ std::optional<GlobalValue> moduleAttribute(const std::string &module, const std:
 
 // Types a call of `callee` (a Function or Dtype type). Reports errors.
 ir::Expr *typeBuiltinCall(TyperServices &ts, const Type *callee, CallSite &site);
+
+// BuiltinsCuda.cpp: the kernel language. `module` is "kjit.cuda" or one of
+// its namespaces ("kjit.cuda.threadIdx", "kjit.cuda.shared" ...). Returns
+// null when the attribute is a namespace or function, which
+// moduleAttribute() resolves.
+ir::Expr *typeCudaAttribute(TyperServices &ts, const std::string &module, const std::string &attr,
+                            SourceLoc loc, bool cudaTarget);
+ir::Expr *typeCudaCall(TyperServices &ts, const std::string &fn, CallSite &site);
 
 }  // namespace kjit

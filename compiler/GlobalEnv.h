@@ -52,6 +52,9 @@ enum : uint32_t {
 uint32_t fromName(const std::string &name);
 }  // namespace FastMath
 
+// Where compiled code runs.
+enum class Target { Host, CUDA };
+
 struct FunctionSource {
   std::string name;
   std::string filename;

@@ -140,6 +140,12 @@ llvm::AllocaInst *FunctionLowering::entryAlloca(llvm::Type *t, const char *name)
 void FunctionLowering::startDeadBlock() { B.SetInsertPoint(block("dead")); }
 
 void FunctionLowering::emitRaise(const std::string &exc, const std::string &msg, SourceLoc loc) {
+  if (P.cuda) {
+    // A raise in a kernel stops the kernel (the launch fails).
+    B.CreateIntrinsic(llvm::Intrinsic::trap, {}, {});
+    B.CreateRet(B.getInt32(1));
+    return;
+  }
   std::string file = loc.valid() ? P.sm.buffer(loc.file).name : "";
   B.CreateCall(P.runtime("kjit_rt_raise"),
                {ctxPtr, P.cstr(exc), P.cstr(msg), P.cstr(file), B.getInt32(loc.line)});
@@ -542,23 +548,33 @@ llvm::Value *FunctionLowering::intBinary(BinOp op, llvm::Value *l, llvm::Value *
   case BinOp::FloorDiv:
   case BinOp::Mod: {
     bool div = op == BinOp::FloorDiv;
-    raiseIf(B.CreateICmpEQ(r, zero), "ZeroDivisionError",
-            div ? "integer division by zero" : "integer modulo by zero", loc);
-    if (!s) return div ? B.CreateUDiv(l, r) : B.CreateURem(l, r);
-    // x86 traps on INT_MIN / -1: divide by 1 instead and fix up.
-    llvm::Value *minusOne = B.CreateICmpEQ(r, llvm::ConstantInt::getSigned(r->getType(), -1));
-    llvm::Value *safeR = B.CreateSelect(minusOne, llvm::ConstantInt::get(r->getType(), 1), r);
-    llvm::Value *q = B.CreateSDiv(l, safeR);
-    llvm::Value *rem = B.CreateSRem(l, safeR);
-    // Floor: when the remainder is nonzero and its sign differs from r's.
-    llvm::Value *adjust = B.CreateAnd(B.CreateICmpNE(rem, zero),
-                                      B.CreateICmpSLT(B.CreateXor(rem, r), zero));
-    if (div) {
-      llvm::Value *fq = B.CreateSelect(adjust, B.CreateSub(q, llvm::ConstantInt::get(q->getType(), 1)), q);
-      return B.CreateSelect(minusOne, B.CreateNeg(l), fq);
+    llvm::Value *byZero = B.CreateICmpEQ(r, zero);
+    if (P.cuda) {
+      // Numba's CUDA error model ('numpy'): x // 0 and x % 0 are 0.
+      r = B.CreateSelect(byZero, llvm::ConstantInt::get(r->getType(), 1), r);
+    } else {
+      raiseIf(byZero, "ZeroDivisionError", div ? "integer division by zero" : "integer modulo by zero", loc);
     }
-    llvm::Value *fr = B.CreateSelect(adjust, B.CreateAdd(rem, r), rem);
-    return B.CreateSelect(minusOne, zero, fr);
+    llvm::Value *result;
+    if (!s) {
+      result = div ? B.CreateUDiv(l, r) : B.CreateURem(l, r);
+    } else {
+      // x86 traps on INT_MIN / -1: divide by 1 instead and fix up.
+      llvm::Value *minusOne = B.CreateICmpEQ(r, llvm::ConstantInt::getSigned(r->getType(), -1));
+      llvm::Value *safeR = B.CreateSelect(minusOne, llvm::ConstantInt::get(r->getType(), 1), r);
+      llvm::Value *q = B.CreateSDiv(l, safeR);
+      llvm::Value *rem = B.CreateSRem(l, safeR);
+      // Floor: when the remainder is nonzero and its sign differs from r's.
+      llvm::Value *adjust = B.CreateAnd(B.CreateICmpNE(rem, zero), B.CreateICmpSLT(B.CreateXor(rem, r), zero));
+      if (div) {
+        llvm::Value *fq = B.CreateSelect(adjust, B.CreateSub(q, llvm::ConstantInt::get(q->getType(), 1)), q);
+        result = B.CreateSelect(minusOne, B.CreateNeg(l), fq);
+      } else {
+        llvm::Value *fr = B.CreateSelect(adjust, B.CreateAdd(rem, r), rem);
+        result = B.CreateSelect(minusOne, zero, fr);
+      }
+    }
+    return P.cuda ? B.CreateSelect(byZero, zero, result) : result;
   }
   default: return zero;
   }
@@ -573,12 +589,13 @@ llvm::Value *FunctionLowering::floatBinary(BinOp op, llvm::Value *l, llvm::Value
   case BinOp::Sub: return B.CreateFSub(l, r);
   case BinOp::Mul: return B.CreateFMul(l, r);
   case BinOp::Div:
-    raiseIf(B.CreateFCmpOEQ(r, zero), "ZeroDivisionError", "division by zero", loc);
+    if (!P.cuda) raiseIf(B.CreateFCmpOEQ(r, zero), "ZeroDivisionError", "division by zero", loc);
     return B.CreateFDiv(l, r);
   case BinOp::FloorDiv:
   case BinOp::Mod: {
     bool div = op == BinOp::FloorDiv;
-    raiseIf(B.CreateFCmpOEQ(r, zero), "ZeroDivisionError", div ? "division by zero" : "modulo by zero", loc);
+    if (!P.cuda)
+      raiseIf(B.CreateFCmpOEQ(r, zero), "ZeroDivisionError", div ? "division by zero" : "modulo by zero", loc);
     // Python's float divmod (Objects/floatobject.c).
     llvm::Value *mod = B.CreateFRem(l, r);
     llvm::Value *d = B.CreateFDiv(B.CreateFSub(l, mod), r);
@@ -694,6 +711,13 @@ llvm::Value *FunctionLowering::call(const Call *c) {
 llvm::Value *FunctionLowering::mathCall(IntrinsicId id, std::vector<llvm::Value *> args, const Type *t) {
   llvm::Type *ft = P.lt(t);
   bool f32 = t->bits() == 32;
+  if (P.cuda) {
+    std::string nv = libdeviceName(id, f32);
+    if (!nv.empty()) {
+      std::vector<llvm::Type *> params(args.size(), ft);
+      return B.CreateCall(P.M.getOrInsertFunction(nv, llvm::FunctionType::get(ft, params, false)), args);
+    }
+  }
   auto llvmIntrinsic = [&](llvm::Intrinsic::ID iid) { return B.CreateIntrinsic(iid, {ft}, args); };
   switch (id) {
   case IntrinsicId::Sqrt: return llvmIntrinsic(llvm::Intrinsic::sqrt);
@@ -819,8 +843,12 @@ void FunctionLowering::print(const Intrinsic *in) {
 
 llvm::Value *FunctionLowering::intrinsic(const Intrinsic *in) {
   const Type *t = in->type;
+  if (in->id >= IntrinsicId::ThreadIdx && in->id <= IntrinsicId::Ffs) return cudaIntrinsic(in);
   switch (in->id) {
-  case IntrinsicId::Print: print(in); return zeroOf(t);
+  case IntrinsicId::Print:
+    if (P.cuda) cudaPrint(in);
+    else print(in);
+    return zeroOf(t);
   case IntrinsicId::IntPow: return intPow(expr(in->args[0]), expr(in->args[1]), t, in->loc);
   case IntrinsicId::IsNan: {
     llvm::Value *v = expr(in->args[0]);
@@ -941,9 +969,20 @@ std::unique_ptr<llvm::Module> lowerToLLVM(llvm::LLVMContext &llctx, const TypedP
                                           const SourceManager &sm, const LoweringOptions &opts) {
   auto mod = std::make_unique<llvm::Module>(opts.moduleName, llctx);
   ProgramLowering P(llctx, *mod, sm, opts.moduleName);
+  P.cuda = prog.target == Target::CUDA;
   for (const ir::Function *f : prog.functions) P.declare(*f);
   for (const ir::Function *f : prog.functions) FunctionLowering(P, *f).run();
-  emitEntryWrapper(P, *prog.entry);
+  if (!P.cuda) {
+    emitEntryWrapper(P, *prog.entry);
+  } else if (prog.kernel) {
+    lowering::emitKernelEntry(P, *prog.entry);
+  } else {
+    // A device function: exported under its own name, with the internal
+    // calling convention (status, result pointer, context, arguments).
+    llvm::Function *fn = P.functions.at(prog.entry);
+    fn->setLinkage(llvm::GlobalValue::ExternalLinkage);
+    fn->setName(prog.entry->name);
+  }
   return mod;
 }
 

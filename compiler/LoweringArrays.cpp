@@ -32,10 +32,7 @@ llvm::Value *FunctionLowering::elementAddress(llvm::Value *desc, const Type *arr
       llvm::BasicBlock *bad = block("oob"), *ok = block("inbounds");
       B.CreateCondBr(B.CreateICmpUGE(i, n), bad, ok, llvm::MDBuilder(C).createBranchWeights(1, 1 << 20));
       B.SetInsertPoint(bad);
-      std::string file = loc.valid() ? P.sm.buffer(loc.file).name : "";
-      B.CreateCall(P.runtime("kjit_rt_raise_index"),
-                   {ctxPtr, orig, i64(k), n, P.cstr(file), B.getInt32(loc.line)});
-      B.CreateRet(B.getInt32(1));
+      indexError(orig, k, n, loc);
       B.SetInsertPoint(ok);
     }
     llvm::Value *stride;
@@ -49,6 +46,17 @@ llvm::Value *FunctionLowering::elementAddress(llvm::Value *desc, const Type *arr
   llvm::Value *data = dataOf(desc);
   if (!offset) return data;
   return B.CreateGEP(B.getInt8Ty(), data, offset);
+}
+
+void FunctionLowering::indexError(llvm::Value *index, unsigned axis, llvm::Value *n, SourceLoc loc) {
+  if (P.cuda) {
+    B.CreateIntrinsic(llvm::Intrinsic::trap, {}, {});
+    B.CreateRet(B.getInt32(1));
+    return;
+  }
+  std::string file = loc.valid() ? P.sm.buffer(loc.file).name : "";
+  B.CreateCall(P.runtime("kjit_rt_raise_index"), {ctxPtr, index, i64(axis), n, P.cstr(file), B.getInt32(loc.line)});
+  B.CreateRet(B.getInt32(1));
 }
 
 llvm::Value *FunctionLowering::arrayLoad(const ArrayLoad *l) {
@@ -85,10 +93,7 @@ llvm::Value *FunctionLowering::arrayView(const ArrayView *v) {
         llvm::BasicBlock *bad = block("oob"), *ok = block("inbounds");
         B.CreateCondBr(B.CreateICmpUGE(wrapped, n), bad, ok);
         B.SetInsertPoint(bad);
-        std::string file = v->loc.valid() ? P.sm.buffer(v->loc.file).name : "";
-        B.CreateCall(P.runtime("kjit_rt_raise_index"),
-                     {ctxPtr, i, i64(k), n, P.cstr(file), B.getInt32(v->loc.line)});
-        B.CreateRet(B.getInt32(1));
+        indexError(i, k, n, v->loc);
         B.SetInsertPoint(ok);
       }
       data = B.CreateGEP(B.getInt8Ty(), data, B.CreateMul(wrapped, stride));

@@ -29,6 +29,7 @@ public:
   llvm::Module &M;
   const SourceManager &sm;
   std::string prefix;  // of every symbol
+  bool cuda = false;   // NVPTX: the kernel language, libdevice, traps for errors
   std::map<const ir::Function *, llvm::Function *> functions;
 
   llvm::Type *lt(const Type *t);      // the register form
@@ -125,6 +126,18 @@ public:
   void forEachElement(llvm::Value *desc, const Type *arrTy,
                       const std::function<void(llvm::Value *, llvm::Value *)> &body);
   llvm::Value *arrayIntrinsic(const ir::Intrinsic *in);
+  // An IndexError for `index` on `axis` (of length `n`): on the host through
+  // the runtime, on the GPU a trap.
+  void indexError(llvm::Value *index, unsigned axis, llvm::Value *n, SourceLoc loc);
+
+  // ---- CUDA (LoweringCuda.cpp) ----
+  llvm::Value *cudaIntrinsic(const ir::Intrinsic *in);
+  llvm::Value *atomic(const ir::Intrinsic *in);
+  void cudaPrint(const ir::Intrinsic *in);
 };
+
+// LoweringCuda.cpp
+std::string libdeviceName(ir::IntrinsicId id, bool f32);
+void emitKernelEntry(ProgramLowering &P, const ir::Function &f);
 
 }  // namespace kjit::lowering

@@ -1,5 +1,6 @@
 #include "compiler/ModuleEnv.h"
 
+#include <functional>
 #include <map>
 
 #include "compiler/Builtins.h"
@@ -40,6 +41,49 @@ std::shared_ptr<FunctionSource> functionFromModule(const std::string &filename,
     fs->firstLine = 1;
     fs->identity = identity++;
     (*sources)[name] = fs;
+  }
+  // Constants: NAME = literal (or a tuple of literals).
+  std::function<std::optional<GlobalValue>(const ast::Expr *)> literal =
+      [&](const ast::Expr *e) -> std::optional<GlobalValue> {
+    GlobalValue g;
+    if (auto *i = ast::dyn_cast<ast::IntLit>(e); i && !i->tooLarge) {
+      g.kind = GlobalValue::Kind::Int;
+      g.i = int64_t(i->value);
+      return g;
+    }
+    if (auto *f = ast::dyn_cast<ast::FloatLit>(e)) {
+      g.kind = GlobalValue::Kind::Float;
+      g.f = f->value;
+      return g;
+    }
+    if (auto *b = ast::dyn_cast<ast::BoolLit>(e)) {
+      g.kind = GlobalValue::Kind::Bool;
+      g.i = b->value;
+      return g;
+    }
+    if (auto *u = ast::dyn_cast<ast::UnaryExpr>(e); u && u->op == ast::UnaryOp::Neg) {
+      auto v = literal(u->operand);
+      if (!v) return std::nullopt;
+      v->i = -v->i;
+      v->f = -v->f;
+      return v;
+    }
+    if (auto *t = ast::dyn_cast<ast::TupleExpr>(e)) {
+      g.kind = GlobalValue::Kind::Tuple;
+      for (const ast::Expr *x : t->elts) {
+        auto v = literal(x);
+        if (!v) return std::nullopt;
+        g.elems.push_back(*v);
+      }
+      return g;
+    }
+    return std::nullopt;
+  };
+  for (const ast::Stmt *s : m.body) {
+    auto *a = ast::dyn_cast<ast::AssignStmt>(s);
+    if (!a || a->targets.size() != 1) continue;
+    if (auto *n = ast::dyn_cast<ast::NameExpr>(a->targets[0]))
+      if (auto v = literal(a->value)) info->names[n->name] = *v;
   }
   for (const ast::Stmt *s : m.body) {
     auto *imp = ast::dyn_cast<ast::ImportStmt>(s);

@@ -1,7 +1,8 @@
 // ModuleEnv.h - globals from a module file, for compiling without Python
 // (kjitc, the unit tests): `import math`, `import numpy as np`,
-// `from math import sqrt`, `from kjit import cuda, float32` and the module's
-// other top-level functions resolve; nothing else does.
+// `from math import sqrt`, `from kjit import cuda, float32`, constants
+// (`TPB = 16`, `SHAPE = (4, 4)`) and the module's other top-level functions
+// resolve; nothing else does.
 #pragma once
 
 #include <memory>

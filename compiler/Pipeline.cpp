@@ -30,8 +30,8 @@ static void dumpIR(const TypedProgram &prog, const char *after) {
 
 TypedProgram buildTypedProgram(Context &ctx, std::shared_ptr<FunctionSource> fn,
                                const std::vector<const Type *> &argTypes,
-                               const Type *declaredReturn) {
-  TypedProgram prog = inferTypes(ctx, std::move(fn), argTypes, declaredReturn);
+                               const Type *declaredReturn, Target target, bool kernel) {
+  TypedProgram prog = inferTypes(ctx, std::move(fn), argTypes, declaredReturn, target, kernel);
   if (!prog.entry) return prog;
   bool dump = dumpRequested("ir");
   if (dump) dumpIR(prog, "type inference");

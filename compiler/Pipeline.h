@@ -25,7 +25,8 @@ struct LoweringOptions;
 // ctx.diags).
 TypedProgram buildTypedProgram(Context &ctx, std::shared_ptr<FunctionSource> fn,
                                const std::vector<const Type *> &argTypes,
-                               const Type *declaredReturn = nullptr);
+                               const Type *declaredReturn = nullptr, Target target = Target::Host,
+                               bool kernel = false);
 
 // Lowers a typed program to LLVM IR (and dumps it when asked).
 std::unique_ptr<llvm::Module> buildLLVMModule(llvm::LLVMContext &llctx, const TypedProgram &prog,

@@ -34,8 +34,9 @@ std::string typeListKey(const std::vector<const Type *> &ts) {
 // Types every function of one program; one instance per inferTypes call.
 class ProgramTyper {
 public:
-  explicit ProgramTyper(Context &ctx) : ctx(ctx) {}
+  ProgramTyper(Context &ctx, Target target) : ctx(ctx), target(target) {}
   Context &ctx;
+  Target target;
   std::map<SpecKey, Function *> done;
   std::set<SpecKey> inProgress;
   std::vector<Function *> order;
@@ -46,6 +47,7 @@ public:
   Function *specialize(std::shared_ptr<FunctionSource> fn, const std::vector<const Type *> &args,
                        SourceLoc callLoc, const Type *declaredReturn = nullptr);
   std::map<SpecKey, Function *> inProgressFunctions;
+  bool kernel = false;
   const Type *jitFunctionType(std::shared_ptr<FunctionSource> fn) {
     const Type *t = ctx.types.function(fmt::format("jit:{}:{}", fn->name, fn->identity));
     jitFunctions[t] = std::move(fn);
@@ -81,6 +83,9 @@ private:
   std::vector<const Type *> args_;
   Function *fn_;
   const Type *declared_;  // the signature's return type, or null
+public:
+  bool isKernel_ = false;  // the entry of a CUDA kernel program
+private:
 
   bool final_ = false;  // report diagnostics and keep the IR
   bool changed_ = false;
@@ -182,6 +187,7 @@ private:
     return prog_.specialize(it->second, args, loc);
   }
   bool boundscheck() const { return src_->boundscheck; }
+  bool cudaTarget() const override { return prog_.target == Target::CUDA; }
 };
 
 // ---------------------------------------------------------------------------
@@ -435,6 +441,13 @@ bool FunctionTyper::run() {
   }
   fn_->returnType = declared_ ? (declared_->kind() == TypeKind::Void ? tc_.none() : declared_)
                              : returnType_ ? returnType_ : tc_.none();
+  if (isKernel_ && !fn_->returnType->isNone()) {
+    ctx_.diags.error(DiagCategory::Typing, firstReturnLoc_.valid() ? firstReturnLoc_ : def_.loc,
+                     fmt::format("a kernel cannot return a value (this one returns {}); write the "
+                                 "result into an array argument, or make '{}' a device function "
+                                 "with @cuda.jit(device=True)",
+                                 fn_->returnType->str(), def_.name));
+  }
   // Variables whose every assignment failed to type.
   return !ctx_.diags.hasErrors();
 }
@@ -1338,6 +1351,9 @@ Expr *FunctionTyper::attribute(const ast::AttributeExpr *a) {
   if (!known(v)) return v;
   const Type *t = v->type;
   if (t->kind() == TypeKind::Module) {
+    if (t->symbol().rfind("kjit.cuda", 0) == 0) {
+      if (Expr *e = typeCudaAttribute(*this, t->symbol(), a->attr, a->loc, cudaTarget())) return e;
+    }
     std::optional<GlobalValue> g = moduleAttribute(t->symbol(), a->attr);
     if (!g)
       return typingError(a->loc, fmt::format("module '{}' has no attribute '{}' that kernels can "
@@ -1621,6 +1637,7 @@ Function *ProgramTyper::specialize(std::shared_ptr<FunctionSource> fn,
     f->returnType = declaredReturn->kind() == TypeKind::Void ? ctx.types.none() : declaredReturn;
   inProgressFunctions[key] = f;
   FunctionTyper typer(*this, fn, *def, args, f, declaredReturn);
+  typer.isKernel_ = kernel && order.empty() && inProgress.size() == 1;
   bool ok = typer.run();
   inProgress.erase(key);
   if (!ok) return nullptr;
@@ -1630,9 +1647,13 @@ Function *ProgramTyper::specialize(std::shared_ptr<FunctionSource> fn,
 }
 
 TypedProgram inferTypes(Context &ctx, std::shared_ptr<FunctionSource> fn,
-                        const std::vector<const Type *> &argTypes, const Type *declaredReturn) {
-  ProgramTyper prog(ctx);
+                        const std::vector<const Type *> &argTypes, const Type *declaredReturn,
+                        Target target, bool kernel) {
+  ProgramTyper prog(ctx, target);
+  prog.kernel = kernel;
   TypedProgram out;
+  out.target = target;
+  out.kernel = kernel;
   out.entry = prog.specialize(std::move(fn), argTypes, SourceLoc{}, declaredReturn);
   if (ctx.diags.hasErrors()) out.entry = nullptr;
   out.functions = prog.order;

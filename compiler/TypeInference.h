@@ -20,12 +20,17 @@ namespace kjit {
 struct TypedProgram {
   ir::Function *entry = nullptr;
   std::vector<ir::Function *> functions;  // callees first, entry last
+  Target target = Target::Host;
+  bool kernel = false;  // CUDA: the entry is a kernel
 };
 
 // `declaredReturn` (from an explicit signature) fixes the entry's return
 // type: returned values are converted to it; void means "returns None".
+// For the CUDA target, `kernel` makes the entry a kernel (it must not return
+// a value); the kernel language (cuda.*) is available to every function.
 TypedProgram inferTypes(Context &ctx, std::shared_ptr<FunctionSource> fn,
                         const std::vector<const Type *> &argTypes,
-                        const Type *declaredReturn = nullptr);
+                        const Type *declaredReturn = nullptr, Target target = Target::Host,
+                        bool kernel = false);
 
 }  // namespace kjit

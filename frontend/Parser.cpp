@@ -55,6 +55,7 @@ public:
 
 private:
   Module runLambdas();
+  bool literalLineFollows(size_t q) const;
   ASTContext &ctx_;
   const SourceManager &sm_;
   DiagnosticEngine &diags_;
@@ -297,7 +298,31 @@ void Parser::parseTopLevel() {
     skipToLineEnd();  // `import a; x = 1`: the rest is not kernel code
     return;
   }
+  if (at(TokKind::Identifier) && ahead(1).is(TokKind::Assign) && literalLineFollows(p_ + 2)) {
+    // `TPB = 16`, `SHAPE = (4, -2.5)`: module constants kernels may use.
+    mod_.body.push_back(parseSimpleStatement());
+    skipToLineEnd();
+    return;
+  }
   skipStatement();
+}
+
+// True when the tokens from `q` to the end of the line are only literals,
+// signs, parentheses and commas.
+bool Parser::literalLineFollows(size_t q) const {
+  bool any = false;
+  for (; q < toks_.size() && !toks_[q].is(TokKind::Newline); ++q) {
+    switch (toks_[q].kind) {
+    case TokKind::Integer: case TokKind::Float: case TokKind::Imaginary:
+    case TokKind::KwTrue: case TokKind::KwFalse: case TokKind::KwNone:
+    case TokKind::Minus: case TokKind::Plus: case TokKind::LParen:
+    case TokKind::RParen: case TokKind::Comma:
+      any = true;
+      break;
+    default: return false;
+    }
+  }
+  return any;
 }
 
 // A top-level def (or async def, or decorated class), at its first decorator.

@@ -8,6 +8,10 @@
 //   kjitc --emit=llvm|llvm-opt|asm FILE:FUNC --sig=...
 //                                      the LLVM IR as lowered, after O3 for the
 //                                      host CPU, or the host assembly
+//   kjitc --emit=ptx FILE:FUNC --sig=... [--cc=90] [--device] [--fastmath]
+//                                      PTX of FUNC as a CUDA kernel (or, with
+//                                      --device, a device function)
+// --target=cuda types and lowers for the GPU (implied by --emit=ptx).
 // Options: --first-line=N (the text starts at line N of the real file),
 //          --name=NAME (the file name shown in messages), --ast-locs.
 // Errors go to stderr; the exit status is 1 when any error was reported.
@@ -27,6 +31,7 @@
 #include "compiler/Pipeline.h"
 #include "compiler/TypeInference.h"
 #include "targets/host/HostJit.h"
+#include "targets/nvptx/NvptxTarget.h"
 
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -68,7 +73,9 @@ std::string tokenLine(const kjit::Token &t) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  std::string emit = "ast", path, name, sig;
+  std::string emit = "ast", path, name, sig, target = "host";
+  int cc = 90;
+  bool device = false, fastmath = false;
   unsigned firstLine = 1;
   kjit::ast::PrintOptions printOpts;
   for (int i = 1; i < argc; ++i) {
@@ -77,6 +84,10 @@ int main(int argc, char **argv) {
     else if (a.rfind("--first-line=", 0) == 0) firstLine = unsigned(std::stoul(a.substr(13)));
     else if (a.rfind("--name=", 0) == 0) name = a.substr(7);
     else if (a.rfind("--sig=", 0) == 0) sig = a.substr(6);
+    else if (a.rfind("--cc=", 0) == 0) cc = std::stoi(a.substr(5));
+    else if (a.rfind("--target=", 0) == 0) target = a.substr(9);
+    else if (a == "--device") device = true;
+    else if (a == "--fastmath") fastmath = true;
     else if (a == "--ast-locs") printOpts.withExprLocs = true;
     else if (a == "-h" || a == "--help") return usage(), 0;
     else if (!a.empty() && a[0] == '-') return usage();
@@ -118,7 +129,13 @@ int main(int argc, char **argv) {
     } else {
       std::cout << kjit::ast::printModule(m, printOpts);
     }
-  } else if (emit == "ir" || emit == "llvm" || emit == "llvm-opt" || emit == "asm") {
+  } else if (emit == "ir" || emit == "llvm" || emit == "llvm-opt" || emit == "asm" || emit == "ptx") {
+    if (emit == "ptx") target = "cuda";
+    if (target != "host" && target != "cuda") {
+      std::fprintf(stderr, "kjitc: error: unknown --target '%s' (host or cuda)\n", target.c_str());
+      return 2;
+    }
+    bool cuda = target == "cuda";
     if (func.empty()) {
       std::fprintf(stderr, "kjitc: error: --emit=ir needs FILE:FUNC\n");
       return 2;
@@ -134,13 +151,27 @@ int main(int argc, char **argv) {
       std::fprintf(stderr, "kjitc: error: no function '%s' in '%s'\n", func.c_str(), path.c_str());
       return 1;
     }
-    kjit::TypedProgram prog = kjit::buildTypedProgram(ctx, fn, signature.args);
+    fn->fastmath = fastmath ? kjit::FastMath::All : 0;
+    kjit::TypedProgram prog = kjit::buildTypedProgram(ctx, fn, signature.args, signature.ret,
+                                                      cuda ? kjit::Target::CUDA : kjit::Target::Host,
+                                                      cuda && !device);
     if (prog.entry && emit == "ir") {
       for (const kjit::ir::Function *f : prog.functions) std::cout << kjit::ir::print(*f);
     } else if (prog.entry) {
       llvm::LLVMContext llctx;
       std::unique_ptr<llvm::Module> mod = kjit::buildLLVMModule(llctx, prog, ctx, {});
-      if (emit == "llvm") {
+      if (emit == "ptx" || (cuda && emit != "llvm")) {
+        kjit::PtxOptions po;
+        po.ccMajor = cc / 10;
+        po.ccMinor = cc % 10;
+        po.fastmath = fastmath;
+        std::string ptx, perr;
+        if (!kjit::compileToPtx(*mod, po, ptx, perr)) {
+          std::fprintf(stderr, "kjitc: error: %s\n", perr.c_str());
+          return 1;
+        }
+        std::cout << ptx;
+      } else if (emit == "llvm") {
         std::string text;
         llvm::raw_string_ostream os(text);
         mod->print(os, nullptr);

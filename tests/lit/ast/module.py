@@ -1,6 +1,6 @@
 # RUN: %kjitc --emit=ast %s | FileCheck --strict-whitespace --match-full-lines %s
-"""A whole module: imports and top-level defs are printed in order; classes,
-module-level statements, `if __name__ == "__main__":` blocks, try/except and
+"""A whole module: imports, constants of literals and top-level defs are
+printed in order; classes, other module-level statements, `if __name__ == "__main__":` blocks, try/except and
 decorated classes are host code and are skipped without a word, even where
 they hold constructs that kernels reject.
 """
@@ -73,6 +73,7 @@ while False:
 # CHECK-NEXT:from ..pkg.sub import alpha, beta as b <12:1>
 # CHECK-NEXT:import os.path <13:1>
 # CHECK-NEXT:from numpy import * <14:1>
+# CHECK-NEXT:assign <16:1> THREADS = 128
 # CHECK-NEXT:def kernel(x, out) <41:1>
 # CHECK-NEXT:  decorator (. cuda jit)
 # CHECK-NEXT:  assign <42:5> i = (call (. cuda grid) 1)

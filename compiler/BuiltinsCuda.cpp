@@ -1,0 +1,325 @@
+// BuiltinsCuda.cpp - typing of the CUDA kernel language (numba.cuda's API):
+// thread indexing, grid(), barriers and fences, shared/local/const arrays,
+// atomics, warp operations and bit operations. The result types are
+// Numba's (numba/cuda/cudadecl.py): indices and grid() are int32, votes
+// bool, ballot int32, activemask uint32, atomics return the old value.
+#include <fmt/format.h>
+
+#include "compiler/Builtins.h"
+
+namespace kjit {
+
+using namespace ir;
+
+namespace {
+
+class CudaTyper {
+public:
+  CudaTyper(TyperServices &ts, CallSite &site)
+      : ts(ts), tc(ts.context().types), site(site), loc(site.loc) {}
+  TyperServices &ts;
+  TypeContext &tc;
+  CallSite &site;
+  SourceLoc loc;
+
+  Expr *fail(std::string msg) { return ts.error(DiagCategory::Typing, loc, std::move(msg)); }
+  Expr *unsupported(std::string msg) { return ts.error(DiagCategory::Unsupported, loc, std::move(msg)); }
+  Expr *none() { return ts.constOf(nullptr, loc); }
+  const Type *i32() { return tc.intTy(32, true); }
+  const Type *u32() { return tc.intTy(32, false); }
+
+  bool arity(const std::string &f, size_t lo, size_t hi) {
+    if (site.args.size() >= lo && site.args.size() <= hi) return true;
+    fail(fmt::format("cuda.{}() takes {} argument{} ({} given)", f,
+                     lo == hi ? std::to_string(lo) : fmt::format("{} to {}", lo, hi),
+                     hi == 1 ? "" : "s", site.args.size()));
+    return false;
+  }
+  Expr *keyword(const std::string &name) {
+    for (auto &[k, v] : site.kwargs)
+      if (k == name) return v;
+    return nullptr;
+  }
+  // Positional argument i, or the keyword `name`.
+  Expr *arg(size_t i, const std::string &name) {
+    if (i < site.args.size()) return site.args[i];
+    return keyword(name);
+  }
+  std::optional<int64_t> constInt(Expr *e) {
+    if (auto *c = dyn_cast<Const>(e); c && c->type && (c->type->isInt() || c->type->isBool())) return c->i;
+    return std::nullopt;
+  }
+
+  Expr *axes(IntrinsicId id, const std::string &f) {
+    if (!arity(f, 1, 1)) return none();
+    std::optional<int64_t> n = constInt(site.args[0]);
+    if (!n || *n < 1 || *n > 3)
+      return ts.error(DiagCategory::Typing, site.args[0]->loc,
+                      fmt::format("cuda.{}() takes a constant 1, 2 or 3", f));
+    if (*n == 1) return ts.intrinsic(id, {ts.constInt(0, loc)}, i32(), loc);
+    auto *t = ts.context().irArena.make<TupleMake>(loc);
+    std::vector<const Type *> types;
+    for (int64_t k = 0; k < *n; ++k) {
+      t->elems.push_back(ts.intrinsic(id, {ts.constInt(k, loc)}, i32(), loc));
+      types.push_back(i32());
+    }
+    t->type = tc.tuple(types);
+    return t;
+  }
+
+  // The shape of shared.array/local.array: constant ints.
+  bool constShape(Expr *shape, std::vector<Expr *> &dims, const std::string &f) {
+    auto bad = [&]() {
+      ts.error(DiagCategory::Typing, shape->loc,
+               fmt::format("the shape of cuda.{}() must be a constant integer or a tuple of constant "
+                           "integers (a literal or a global constant), not {}",
+                           f, shape->type ? shape->type->str() : "this expression"));
+      return false;
+    };
+    if (auto v = constInt(shape)) {
+      dims.push_back(ts.constInt(*v, shape->loc));
+      return true;
+    }
+    auto *tm = dyn_cast<TupleMake>(shape);
+    if (!tm) return bad();
+    for (Expr *e : tm->elems) {
+      auto v = constInt(e);
+      if (!v) return bad();
+      dims.push_back(ts.constInt(*v, e->loc));
+    }
+    return true;
+  }
+
+  const Type *dtypeOf(Expr *d, const std::string &f) {
+    if (d && d->type && d->type->kind() == TypeKind::Dtype) return d->type->dtype();
+    ts.error(DiagCategory::Typing, d ? d->loc : loc,
+             fmt::format("cuda.{}() needs dtype= a NumPy or kjit scalar type such as float32", f));
+    return nullptr;
+  }
+
+  Expr *memoryArray(IntrinsicId id, const std::string &f) {
+    Expr *shape = arg(0, "shape"), *dtype = arg(1, "dtype");
+    if (!shape || !dtype) return fail(fmt::format("cuda.{}() takes shape and dtype", f));
+    std::vector<Expr *> dims;
+    if (!constShape(shape, dims, f)) return none();
+    const Type *dt = dtypeOf(dtype, f);
+    if (!dt) return none();
+    for (Expr *d : dims) {
+      int64_t v = cast<Const>(d)->i;
+      if (v < 0 || (v == 0 && (id == IntrinsicId::LocalArray || dims.size() > 1)))
+        return ts.error(DiagCategory::Typing, shape->loc,
+                        id == IntrinsicId::LocalArray
+                            ? "the dimensions of cuda.local.array() must be positive"
+                            : "the shape of a dynamic shared array is the single constant 0");
+    }
+    bool dynamic = id == IntrinsicId::SharedArray && dims.size() == 1 && cast<Const>(dims[0])->i == 0;
+    if (dynamic) dims.clear();  // sized at launch
+    return ts.intrinsic(id, dims, tc.array(dt, dynamic ? 1 : unsigned(dims.size()), Layout::C), loc);
+  }
+
+  Expr *atomic(const std::string &op) {
+    bool cas = op == "cas" || op == "compare_and_swap";
+    size_t want = op == "cas" ? 4 : 3;
+    if (!arity("atomic." + op, want, want)) return none();
+    Expr *ary = site.args[0];
+    if (!ary->type->isArray())
+      return fail(fmt::format("cuda.atomic.{}() operates on an array element, not {}", op, ary->type->str()));
+    const Type *dt = ary->type->dtype();
+    if (ary->type->readonly()) return fail("cuda.atomic on a read-only array");
+    bool is32or64 = (dt->isInt() || dt->isFloat()) && (dt->bits() == 32 || dt->bits() == 64);
+    bool ok;
+    if (op == "add" || op == "sub" || op == "max" || op == "min" || op == "nanmax" || op == "nanmin")
+      ok = is32or64;
+    else if (op == "inc" || op == "dec") ok = dt->isInt() && !dt->isSigned() && is32or64;
+    else ok = dt->isInt() && is32or64;  // and_, or_, xor, exch, cas
+    if (!ok)
+      return fail(fmt::format("cuda.atomic.{}() does not support {} arrays; it supports {}", op, dt->str(),
+                              op == "inc" || op == "dec" ? "uint32 and uint64"
+                              : (op == "add" || op == "sub" || op == "max" || op == "min" || op == "nanmax" || op == "nanmin")
+                                  ? "int32, uint32, int64, uint64, float32 and float64"
+                                  : "int32, uint32, int64 and uint64"));
+    std::vector<Expr *> args = {ary};
+    // The index: an integer, or a tuple of integers (one per dimension).
+    // compare_and_swap works on element 0 of a 1-d array.
+    if (op == "compare_and_swap") {
+      args.push_back(ts.constInt(0, loc));
+    } else {
+      Expr *idx = site.args[1];
+      std::vector<Expr *> idxs;
+      if (idx->type->isTuple()) {
+        for (size_t k = 0; k < idx->type->elements().size(); ++k) {
+          auto *g = ts.context().irArena.make<TupleGet>(idx->loc);
+          g->tuple = idx;
+          g->index = unsigned(k);
+          g->type = idx->type->elements()[k];
+          idxs.push_back(g);
+        }
+      } else {
+        idxs.push_back(idx);
+      }
+      if (idxs.size() != ary->type->ndim())
+        return ts.error(DiagCategory::Typing, idx->loc,
+                        fmt::format("cuda.atomic.{}() on a {}-d array needs {} indices, not {}", op,
+                                    ary->type->ndim(), ary->type->ndim(), idxs.size()));
+      for (Expr *i : idxs) {
+        if (!i->type->isInt()) return ts.error(DiagCategory::Typing, i->loc, "atomic indices must be integers");
+        args.push_back(ts.convert(i, tc.int64()));
+      }
+    }
+    for (size_t k = cas ? (op == "cas" ? 2 : 1) : 2; k < site.args.size(); ++k)
+      args.push_back(ts.convert(site.args[k], dt));
+    auto *in = ts.intrinsic(cas ? IntrinsicId::AtomicCas : IntrinsicId::Atomic, args, dt, loc);
+    in->text = cas ? "cas" : op;
+    return in;
+  }
+
+  Expr *shfl(const std::string &mode, const std::string &f) {
+    if (!arity(f, 3, 3)) return none();
+    Expr *v = site.args[1];
+    const Type *t = v->type;
+    bool ok = (t->isInt() || t->isFloat()) && (t->bits() == 32 || t->bits() == 64);
+    if (!ok) return fail(fmt::format("cuda.{}() shuffles int32, int64, float32 or float64 values, not {}", f, t->str()));
+    auto *in = ts.intrinsic(IntrinsicId::ShflSync,
+                            {ts.convert(site.args[0], i32()), v, ts.convert(site.args[2], i32())}, t, loc);
+    in->text = mode;
+    return in;
+  }
+
+  Expr *vote(const std::string &mode, const std::string &f) {
+    if (!arity(f, 2, 2)) return none();
+    Expr *pred = ts.truth(site.args[1]);
+    auto *in = ts.intrinsic(IntrinsicId::VoteSync, {ts.convert(site.args[0], i32()), pred},
+                            mode == "ballot" ? i32() : tc.boolean(), loc);
+    in->text = mode;
+    return in;
+  }
+
+  Expr *bits(IntrinsicId id, const std::string &f) {
+    if (!arity(f, 1, 1)) return none();
+    const Type *t = site.args[0]->type;
+    if (!t->isInt()) return fail(fmt::format("cuda.{}() takes an integer, not {}", f, t->str()));
+    if (id == IntrinsicId::Brev) {
+      const Type *u = tc.intTy(t->bits() <= 32 ? 32 : 64, false);
+      return ts.intrinsic(id, {ts.convert(site.args[0], u)}, u, loc);
+    }
+    return ts.intrinsic(id, {site.args[0]}, t, loc);
+  }
+
+  Expr *call(const std::string &f);
+};
+
+Expr *CudaTyper::call(const std::string &f) {
+  auto &a = site.args;
+  if (f == "grid") return axes(IntrinsicId::GridPos, f);
+  if (f == "gridsize") return axes(IntrinsicId::GridSize, f);
+  if (f == "syncthreads") {
+    if (!arity(f, 0, 0)) return none();
+    return ts.intrinsic(IntrinsicId::SyncThreads, {}, tc.none(), loc);
+  }
+  if (f == "syncthreads_count" || f == "syncthreads_and" || f == "syncthreads_or") {
+    if (!arity(f, 1, 1)) return none();
+    IntrinsicId id = f == "syncthreads_count" ? IntrinsicId::SyncThreadsCount
+                     : f == "syncthreads_and" ? IntrinsicId::SyncThreadsAnd
+                                              : IntrinsicId::SyncThreadsOr;
+    return ts.intrinsic(id, {ts.truth(a[0])}, i32(), loc);
+  }
+  if (f == "syncwarp") {
+    if (!arity(f, 0, 1)) return none();
+    Expr *mask = a.empty() ? ts.convert(ts.constInt(-1, loc), i32()) : ts.convert(a[0], i32());
+    return ts.intrinsic(IntrinsicId::SyncWarp, {mask}, tc.none(), loc);
+  }
+  if (f == "threadfence" || f == "threadfence_block" || f == "threadfence_system") {
+    if (!arity(f, 0, 0)) return none();
+    IntrinsicId id = f == "threadfence" ? IntrinsicId::ThreadFence
+                     : f == "threadfence_block" ? IntrinsicId::ThreadFenceBlock
+                                                : IntrinsicId::ThreadFenceSystem;
+    return ts.intrinsic(id, {}, tc.none(), loc);
+  }
+  if (f == "shared.array") return memoryArray(IntrinsicId::SharedArray, f);
+  if (f == "local.array") return memoryArray(IntrinsicId::LocalArray, f);
+  if (f == "const.array_like") {
+    if (!arity(f, 1, 1)) return none();
+    if (auto *c = dyn_cast<Const>(a[0]); c && c->bytes) return c;  // a frozen global array
+    return fail("cuda.const.array_like() takes a global NumPy array (frozen at compile time)");
+  }
+  if (f.rfind("atomic.", 0) == 0) {
+    std::string op = f.substr(7);
+    if (op == "and_" || op == "or_") op.pop_back();
+    static const char *const ops[] = {"add", "sub", "and", "or", "xor", "inc", "dec", "exch", "max",
+                                      "min", "nanmax", "nanmin", "compare_and_swap", "cas"};
+    for (const char *o : ops)
+      if (op == o) return atomic(op);
+    return unsupported(fmt::format("cuda.{}() is not a CUDA atomic", f));
+  }
+  if (f == "shfl_sync") return shfl("idx", f);
+  if (f == "shfl_up_sync") return shfl("up", f);
+  if (f == "shfl_down_sync") return shfl("down", f);
+  if (f == "shfl_xor_sync") return shfl("bfly", f);
+  if (f == "all_sync") return vote("all", f);
+  if (f == "any_sync") return vote("any", f);
+  if (f == "eq_sync") return vote("uni", f);
+  if (f == "ballot_sync") return vote("ballot", f);
+  if (f == "match_any_sync") {
+    if (!arity(f, 2, 2)) return none();
+    const Type *t = a[1]->type;
+    if (!((t->isInt() || t->isFloat()) && (t->bits() == 32 || t->bits() == 64)))
+      return fail(fmt::format("cuda.match_any_sync() takes int32, int64, float32 or float64 values, not {}", t->str()));
+    return ts.intrinsic(IntrinsicId::MatchAnySync, {ts.convert(a[0], i32()), a[1]}, i32(), loc);
+  }
+  if (f == "activemask") return arity(f, 0, 0) ? ts.intrinsic(IntrinsicId::ActiveMask, {}, u32(), loc) : none();
+  if (f == "lanemask_lt") return arity(f, 0, 0) ? ts.intrinsic(IntrinsicId::LaneMaskLt, {}, u32(), loc) : none();
+  if (f == "popc") return bits(IntrinsicId::Popc, f);
+  if (f == "brev") return bits(IntrinsicId::Brev, f);
+  if (f == "clz") return bits(IntrinsicId::Clz, f);
+  if (f == "ffs") return bits(IntrinsicId::Ffs, f);
+  if (f == "fma") {
+    if (!arity(f, 3, 3)) return none();
+    const Type *t = a[0]->type->isFloat() && a[0]->type->bits() == 32 ? tc.floatTy(32) : tc.float64();
+    return ts.intrinsic(IntrinsicId::Fma, {ts.convert(a[0], t), ts.convert(a[1], t), ts.convert(a[2], t)}, t, loc);
+  }
+  if (f == "cbrt") {
+    if (!arity(f, 1, 1)) return none();
+    const Type *t = a[0]->type->isFloat() && a[0]->type->bits() == 32 ? tc.floatTy(32) : tc.float64();
+    return ts.intrinsic(IntrinsicId::Cbrt, {ts.convert(a[0], t)}, t, loc);
+  }
+  return unsupported(fmt::format("cuda.{}() is not supported in kernels yet", f));
+}
+
+}  // namespace
+
+Expr *typeCudaAttribute(TyperServices &ts, const std::string &module, const std::string &attr,
+                        SourceLoc loc, bool cudaTarget) {
+  TypeContext &tc = ts.context().types;
+  const Type *i32 = tc.intTy(32, true);
+  auto onlyInKernels = [&](const std::string &what) {
+    return ts.error(DiagCategory::Unsupported, loc,
+                    fmt::format("cuda.{} is only available in @cuda.jit kernels and device functions", what));
+  };
+  if (module == "kjit.cuda") {
+    if (attr == "laneid") return cudaTarget ? ts.intrinsic(IntrinsicId::LaneId, {}, i32, loc) : onlyInKernels(attr);
+    if (attr == "warpsize") return cudaTarget ? ts.convert(ts.constInt(32, loc), i32) : onlyInKernels(attr);
+    return nullptr;
+  }
+  static const struct {
+    const char *name;
+    IntrinsicId id;
+  } dims[] = {{"kjit.cuda.threadIdx", IntrinsicId::ThreadIdx},
+              {"kjit.cuda.blockIdx", IntrinsicId::BlockIdx},
+              {"kjit.cuda.blockDim", IntrinsicId::BlockDim},
+              {"kjit.cuda.gridDim", IntrinsicId::GridDim}};
+  for (const auto &d : dims) {
+    if (module != d.name) continue;
+    int axis = attr == "x" ? 0 : attr == "y" ? 1 : attr == "z" ? 2 : -1;
+    if (axis < 0)
+      return ts.error(DiagCategory::Typing, loc, fmt::format("{} has no attribute '{}'; use x, y or z", module.substr(5), attr));
+    if (!cudaTarget) return onlyInKernels(module.substr(10));
+    return ts.intrinsic(d.id, {ts.constInt(axis, loc)}, i32, loc);
+  }
+  return nullptr;
+}
+
+Expr *typeCudaCall(TyperServices &ts, const std::string &fn, CallSite &site) {
+  return CudaTyper(ts, site).call(fn);
+}
+
+}  // namespace kjit

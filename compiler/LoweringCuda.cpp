@@ -1,0 +1,351 @@
+// LoweringCuda.cpp - the kernel language in LLVM IR for NVPTX: special
+// registers, barriers, fences, shared and local memory, atomics, warp
+// operations, vprintf, libdevice math, and the kernel entry point.
+//
+// Pointers stay generic (address space 0) in array descriptors; the kernel
+// entry tags its array arguments' data as global memory and shared arrays
+// live in address space 3, so LLVM's address-space inference gives ptxas
+// ld.global/ld.shared as nvcc would.
+#include <fmt/format.h>
+#include <llvm/IR/InlineAsm.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/IntrinsicsNVPTX.h>
+
+#include "compiler/LoweringImpl.h"
+
+namespace kjit::lowering {
+
+using namespace ir;
+
+namespace {
+
+int64_t itemSize(const Type *dtype) { return dtype->isBool() ? 1 : dtype->bits() / 8; }
+
+llvm::Intrinsic::ID sreg(IntrinsicId id, unsigned axis) {
+  static const llvm::Intrinsic::ID table[4][3] = {
+      {llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x, llvm::Intrinsic::nvvm_read_ptx_sreg_tid_y,
+       llvm::Intrinsic::nvvm_read_ptx_sreg_tid_z},
+      {llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x, llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
+       llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_z},
+      {llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_x, llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_y,
+       llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_z},
+      {llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x, llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_y,
+       llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_z}};
+  int row = id == IntrinsicId::ThreadIdx ? 0 : id == IntrinsicId::BlockIdx ? 1 : id == IntrinsicId::BlockDim ? 2 : 3;
+  return table[row][axis];
+}
+
+}  // namespace
+
+llvm::Value *FunctionLowering::cudaIntrinsic(const Intrinsic *in) {
+  const Type *t = in->type;
+  auto axisOf = [&](size_t i) { return unsigned(cast<Const>(in->args[i])->i); };
+  auto read = [&](llvm::Intrinsic::ID id) { return B.CreateIntrinsic(id, {}, {}); };
+  switch (in->id) {
+  case IntrinsicId::ThreadIdx:
+  case IntrinsicId::BlockIdx:
+  case IntrinsicId::BlockDim:
+  case IntrinsicId::GridDim: return read(sreg(in->id, axisOf(0)));
+  case IntrinsicId::GridPos: {
+    unsigned a = axisOf(0);
+    llvm::Value *tid = read(sreg(IntrinsicId::ThreadIdx, a));
+    llvm::Value *bid = read(sreg(IntrinsicId::BlockIdx, a));
+    llvm::Value *dim = read(sreg(IntrinsicId::BlockDim, a));
+    return B.CreateAdd(tid, B.CreateMul(bid, dim, "", true, true), "", true, true);
+  }
+  case IntrinsicId::GridSize: {
+    unsigned a = axisOf(0);
+    return B.CreateMul(read(sreg(IntrinsicId::BlockDim, a)), read(sreg(IntrinsicId::GridDim, a)), "", true, true);
+  }
+  case IntrinsicId::LaneId: return read(llvm::Intrinsic::nvvm_read_ptx_sreg_laneid);
+  case IntrinsicId::SyncThreads: B.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {}); return zeroOf(t);
+  case IntrinsicId::SyncThreadsCount:
+  case IntrinsicId::SyncThreadsAnd:
+  case IntrinsicId::SyncThreadsOr: {
+    llvm::Value *pred = B.CreateZExt(expr(in->args[0]), B.getInt32Ty());
+    auto id = in->id == IntrinsicId::SyncThreadsCount ? llvm::Intrinsic::nvvm_barrier0_popc
+              : in->id == IntrinsicId::SyncThreadsAnd ? llvm::Intrinsic::nvvm_barrier0_and
+                                                      : llvm::Intrinsic::nvvm_barrier0_or;
+    return B.CreateIntrinsic(id, {}, {pred});
+  }
+  case IntrinsicId::SyncWarp:
+    B.CreateIntrinsic(llvm::Intrinsic::nvvm_bar_warp_sync, {}, {expr(in->args[0])});
+    return zeroOf(t);
+  case IntrinsicId::ThreadFence: B.CreateIntrinsic(llvm::Intrinsic::nvvm_membar_gl, {}, {}); return zeroOf(t);
+  case IntrinsicId::ThreadFenceBlock: B.CreateIntrinsic(llvm::Intrinsic::nvvm_membar_cta, {}, {}); return zeroOf(t);
+  case IntrinsicId::ThreadFenceSystem: B.CreateIntrinsic(llvm::Intrinsic::nvvm_membar_sys, {}, {}); return zeroOf(t);
+  case IntrinsicId::SharedArray:
+  case IntrinsicId::LocalArray: {
+    const Type *dt = t->dtype();
+    llvm::Type *et = P.memTy(dt);
+    int64_t n = 1;
+    std::vector<int64_t> dims;
+    for (const Expr *a : in->args) {
+      dims.push_back(cast<Const>(a)->i);
+      n *= dims.back();
+    }
+    llvm::Value *data;
+    if (in->id == IntrinsicId::LocalArray) {
+      data = entryAlloca(llvm::ArrayType::get(et, uint64_t(n)), "local.array");
+    } else if (dims.empty()) {
+      // Dynamic shared memory: sized by the launch; the length is what fits.
+      llvm::GlobalVariable *gv = P.M.getNamedGlobal("kjit.dynamic.shared");
+      if (!gv) {
+        gv = new llvm::GlobalVariable(P.M, llvm::ArrayType::get(B.getInt8Ty(), 0), false,
+                                      llvm::GlobalValue::ExternalLinkage, nullptr, "kjit.dynamic.shared",
+                                      nullptr, llvm::GlobalValue::NotThreadLocal, 3);
+        gv->setAlignment(llvm::Align(16));
+      }
+      data = B.CreateAddrSpaceCast(gv, llvm::PointerType::getUnqual(C));
+      // %dynamic_smem_size has no LLVM intrinsic: read it with inline PTX.
+      auto *asmTy = llvm::FunctionType::get(B.getInt32Ty(), false);
+      llvm::Value *bytes = B.CreateCall(
+          llvm::InlineAsm::get(asmTy, "mov.u32 $0, %dynamic_smem_size;", "=r", /*sideEffects=*/false), {});
+      dims.push_back(-1);  // marks the runtime length below
+      llvm::Value *desc = llvm::Constant::getNullValue(P.lt(t));
+      desc = B.CreateInsertValue(desc, data, {1u});
+      desc = B.CreateInsertValue(desc, B.CreateUDiv(B.CreateZExt(bytes, B.getInt64Ty()), i64(itemSize(dt))), {2u, 0u});
+      return B.CreateInsertValue(desc, i64(itemSize(dt)), {3u, 0u});
+    } else {
+      auto *gv = new llvm::GlobalVariable(P.M, llvm::ArrayType::get(et, uint64_t(n)), false,
+                                          llvm::GlobalValue::InternalLinkage,
+                                          llvm::UndefValue::get(llvm::ArrayType::get(et, uint64_t(n))),
+                                          "shared.array", nullptr, llvm::GlobalValue::NotThreadLocal, 3);
+      gv->setAlignment(llvm::Align(16));
+      data = B.CreateAddrSpaceCast(gv, llvm::PointerType::getUnqual(C));
+    }
+    llvm::Value *desc = llvm::Constant::getNullValue(P.lt(t));
+    desc = B.CreateInsertValue(desc, data, {1u});
+    int64_t stride = itemSize(dt);
+    for (unsigned k = unsigned(dims.size()); k-- > 0;) {
+      desc = B.CreateInsertValue(desc, i64(dims[k]), {2u, k});
+      desc = B.CreateInsertValue(desc, i64(stride), {3u, k});
+      stride *= dims[k];
+    }
+    return desc;
+  }
+  case IntrinsicId::Atomic:
+  case IntrinsicId::AtomicCas: return atomic(in);
+  case IntrinsicId::ShflSync: {
+    llvm::Value *mask = expr(in->args[0]), *v = expr(in->args[1]), *lane = expr(in->args[2]);
+    const std::string &mode = in->text;
+    auto id = mode == "idx" ? llvm::Intrinsic::nvvm_shfl_sync_idx_i32
+              : mode == "up" ? llvm::Intrinsic::nvvm_shfl_sync_up_i32
+              : mode == "down" ? llvm::Intrinsic::nvvm_shfl_sync_down_i32
+                               : llvm::Intrinsic::nvvm_shfl_sync_bfly_i32;
+    llvm::Value *clamp = B.getInt32(mode == "up" ? 0 : 0x1f);
+    auto shfl32 = [&](llvm::Value *x) { return B.CreateIntrinsic(id, {}, {mask, x, lane, clamp}); };
+    if (t->bits() == 32) {
+      llvm::Value *x = t->isFloat() ? B.CreateBitCast(v, B.getInt32Ty()) : v;
+      llvm::Value *r = shfl32(x);
+      return t->isFloat() ? B.CreateBitCast(r, P.lt(t)) : r;
+    }
+    // 64 bits: two 32-bit shuffles.
+    llvm::Value *x = t->isFloat() ? B.CreateBitCast(v, B.getInt64Ty()) : v;
+    llvm::Value *lo = shfl32(B.CreateTrunc(x, B.getInt32Ty()));
+    llvm::Value *hi = shfl32(B.CreateTrunc(B.CreateLShr(x, 32), B.getInt32Ty()));
+    llvm::Value *r = B.CreateOr(B.CreateZExt(lo, B.getInt64Ty()), B.CreateShl(B.CreateZExt(hi, B.getInt64Ty()), 32));
+    return t->isFloat() ? B.CreateBitCast(r, P.lt(t)) : r;
+  }
+  case IntrinsicId::VoteSync: {
+    llvm::Value *mask = expr(in->args[0]), *pred = expr(in->args[1]);
+    const std::string &mode = in->text;
+    auto id = mode == "all" ? llvm::Intrinsic::nvvm_vote_all_sync
+              : mode == "any" ? llvm::Intrinsic::nvvm_vote_any_sync
+              : mode == "uni" ? llvm::Intrinsic::nvvm_vote_uni_sync
+                              : llvm::Intrinsic::nvvm_vote_ballot_sync;
+    return B.CreateIntrinsic(id, {}, {mask, pred});
+  }
+  case IntrinsicId::MatchAnySync: {
+    llvm::Value *mask = expr(in->args[0]), *v = expr(in->args[1]);
+    const Type *vt = in->args[1]->type;
+    if (vt->isFloat()) v = B.CreateBitCast(v, B.getIntNTy(vt->bits()));
+    auto id = vt->bits() == 32 ? llvm::Intrinsic::nvvm_match_any_sync_i32 : llvm::Intrinsic::nvvm_match_any_sync_i64;
+    return B.CreateIntrinsic(id, {}, {mask, v});
+  }
+  case IntrinsicId::ActiveMask: return B.CreateIntrinsic(llvm::Intrinsic::nvvm_activemask, {}, {});
+  case IntrinsicId::LaneMaskLt: return read(llvm::Intrinsic::nvvm_read_ptx_sreg_lanemask_lt);
+  case IntrinsicId::Popc: return B.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, expr(in->args[0]));
+  case IntrinsicId::Brev: return B.CreateUnaryIntrinsic(llvm::Intrinsic::bitreverse, expr(in->args[0]));
+  case IntrinsicId::Clz: {
+    llvm::Value *x = expr(in->args[0]);
+    return B.CreateIntrinsic(llvm::Intrinsic::ctlz, {x->getType()}, {x, B.getFalse()});
+  }
+  case IntrinsicId::Ffs: {
+    llvm::Value *x = expr(in->args[0]);
+    llvm::Value *tz = B.CreateIntrinsic(llvm::Intrinsic::cttz, {x->getType()}, {x, B.getTrue()});
+    llvm::Value *zero = llvm::ConstantInt::get(x->getType(), 0);
+    return B.CreateSelect(B.CreateICmpEQ(x, zero), zero, B.CreateAdd(tz, llvm::ConstantInt::get(x->getType(), 1)));
+  }
+  default: return zeroOf(t);
+  }
+}
+
+// atomicrmw for what LLVM has; compare-and-swap loops for float max/min.
+llvm::Value *FunctionLowering::atomic(const Intrinsic *in) {
+  const Type *arrTy = in->args[0]->type;
+  const Type *dt = arrTy->dtype();
+  unsigned nd = arrTy->ndim();
+  llvm::Value *desc = expr(in->args[0]);
+  std::vector<llvm::Value *> idx;
+  for (unsigned k = 0; k < nd; ++k) idx.push_back(expr(in->args[1 + k]));
+  llvm::Value *addr = elementAddress(desc, arrTy, idx, true, F.boundscheck, in->loc);
+  auto order = llvm::AtomicOrdering::Monotonic;
+  if (in->id == IntrinsicId::AtomicCas) {
+    llvm::Value *expected = expr(in->args[1 + nd]), *desired = expr(in->args[2 + nd]);
+    auto *cx = B.CreateAtomicCmpXchg(addr, expected, desired, llvm::MaybeAlign(), order, order);
+    return B.CreateExtractValue(cx, {0u});
+  }
+  llvm::Value *v = expr(in->args[1 + nd]);
+  const std::string &op = in->text;
+  using Op = llvm::AtomicRMWInst::BinOp;
+  bool fl = dt->isFloat(), sgn = dt->isSigned();
+  Op rmw = Op::BAD_BINOP;
+  if (op == "add") rmw = fl ? Op::FAdd : Op::Add;
+  else if (op == "sub") rmw = fl ? Op::FSub : Op::Sub;
+  else if (op == "and") rmw = Op::And;
+  else if (op == "or") rmw = Op::Or;
+  else if (op == "xor") rmw = Op::Xor;
+  else if (op == "exch") rmw = Op::Xchg;
+  else if (op == "inc") rmw = Op::UIncWrap;
+  else if (op == "dec") rmw = Op::UDecWrap;
+  else if (!fl && (op == "max" || op == "nanmax")) rmw = sgn ? Op::Max : Op::UMax;
+  else if (!fl && (op == "min" || op == "nanmin")) rmw = sgn ? Op::Min : Op::UMin;
+  if (rmw != Op::BAD_BINOP) return B.CreateAtomicRMW(rmw, addr, v, llvm::MaybeAlign(), order);
+  // Float max/min: a compare-and-swap loop on the bits. max/min propagate
+  // NaN (a NaN stored stays; a NaN value wins); nanmax/nanmin ignore NaN.
+  bool isMax = op == "max" || op == "nanmax", propagate = op == "max" || op == "min";
+  llvm::Type *it = B.getIntNTy(dt->bits());
+  llvm::BasicBlock *pre = B.GetInsertBlock(), *loop = block("atomic.cas"), *done = block("atomic.done");
+  llvm::Value *first = B.CreateLoad(it, addr);
+  B.CreateBr(loop);
+  B.SetInsertPoint(loop);
+  llvm::PHINode *oldBits = B.CreatePHI(it, 2);
+  oldBits->addIncoming(first, pre);
+  llvm::Value *old = B.CreateBitCast(oldBits, P.lt(dt));
+  llvm::Value *better = isMax ? B.CreateFCmpOGT(v, old) : B.CreateFCmpOLT(v, old);
+  llvm::Value *take = propagate ? B.CreateAnd(B.CreateOr(better, B.CreateFCmpUNO(v, v)), B.CreateFCmpORD(old, old))
+                                : B.CreateOr(better, B.CreateAnd(B.CreateFCmpUNO(old, old), B.CreateFCmpORD(v, v)));
+  llvm::Value *newBits = B.CreateBitCast(B.CreateSelect(take, v, old), it);
+  auto *cx = B.CreateAtomicCmpXchg(addr, oldBits, newBits, llvm::MaybeAlign(), order, order);
+  llvm::Value *seen = B.CreateExtractValue(cx, {0u});
+  oldBits->addIncoming(seen, B.GetInsertBlock());
+  B.CreateCondBr(B.CreateExtractValue(cx, {1u}), done, loop);
+  B.SetInsertPoint(done);
+  return old;
+}
+
+// print() in a kernel: one vprintf call with a format built at compile time.
+void FunctionLowering::cudaPrint(const Intrinsic *in) {
+  std::string fmtText;
+  std::vector<llvm::Value *> vals;
+  bool first = true;
+  for (const Expr *a : in->args) {
+    if (!first) fmtText += " ";
+    first = false;
+    const Type *t = a->type;
+    if (t->kind() == TypeKind::StringLit) {
+      for (char c : t->symbol()) fmtText += c == '%' ? std::string("%%") : std::string(1, c);
+    } else if (t->isNone()) {
+      fmtText += "None";
+    } else if (t->isBool()) {
+      fmtText += "%s";
+      vals.push_back(B.CreateSelect(expr(a), P.cstr("True"), P.cstr("False")));
+    } else if (t->isInt()) {
+      fmtText += t->isSigned() ? "%lld" : "%llu";
+      llvm::Value *v = expr(a);
+      vals.push_back(t->isSigned() ? B.CreateSExt(v, B.getInt64Ty()) : B.CreateZExt(v, B.getInt64Ty()));
+    } else if (t->isFloat()) {
+      fmtText += "%f";
+      vals.push_back(B.CreateFPExt(expr(a), B.getDoubleTy()));
+    } else if (t->isComplex()) {
+      fmtText += "(%f%+fj)";
+      llvm::Value *v = expr(a);
+      vals.push_back(B.CreateFPExt(B.CreateExtractValue(v, {0}), B.getDoubleTy()));
+      vals.push_back(B.CreateFPExt(B.CreateExtractValue(v, {1}), B.getDoubleTy()));
+    }
+  }
+  fmtText += "\n";
+  llvm::Type *ptr = llvm::PointerType::getUnqual(C);
+  llvm::Value *args = llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(C));
+  if (!vals.empty()) {
+    std::vector<llvm::Type *> fields;
+    for (llvm::Value *v : vals) fields.push_back(v->getType());
+    auto *st = llvm::StructType::get(C, fields);
+    llvm::AllocaInst *buf = entryAlloca(st, "printf.args");
+    for (unsigned i = 0; i < vals.size(); ++i) B.CreateStore(vals[i], B.CreateStructGEP(st, buf, i));
+    args = buf;
+  }
+  llvm::FunctionCallee vprintf =
+      P.M.getOrInsertFunction("vprintf", llvm::FunctionType::get(B.getInt32Ty(), {ptr, ptr}, false));
+  B.CreateCall(vprintf, {P.cstr(fmtText), args});
+}
+
+// libdevice's name for a math function on the GPU, or empty when LLVM's own
+// intrinsic lowers to a PTX instruction.
+std::string libdeviceName(IntrinsicId id, bool f32) {
+  const char *base = nullptr;
+  switch (id) {
+  case IntrinsicId::Sin: base = "sin"; break;
+  case IntrinsicId::Cos: base = "cos"; break;
+  case IntrinsicId::Tan: base = "tan"; break;
+  case IntrinsicId::Asin: base = "asin"; break;
+  case IntrinsicId::Acos: base = "acos"; break;
+  case IntrinsicId::Atan: base = "atan"; break;
+  case IntrinsicId::Sinh: base = "sinh"; break;
+  case IntrinsicId::Cosh: base = "cosh"; break;
+  case IntrinsicId::Tanh: base = "tanh"; break;
+  case IntrinsicId::Asinh: base = "asinh"; break;
+  case IntrinsicId::Acosh: base = "acosh"; break;
+  case IntrinsicId::Atanh: base = "atanh"; break;
+  case IntrinsicId::Exp: base = "exp"; break;
+  case IntrinsicId::Exp2: base = "exp2"; break;
+  case IntrinsicId::Expm1: base = "expm1"; break;
+  case IntrinsicId::Log: base = "log"; break;
+  case IntrinsicId::Log2: base = "log2"; break;
+  case IntrinsicId::Log10: base = "log10"; break;
+  case IntrinsicId::Log1p: base = "log1p"; break;
+  case IntrinsicId::Erf: base = "erf"; break;
+  case IntrinsicId::Erfc: base = "erfc"; break;
+  case IntrinsicId::Gamma: base = "tgamma"; break;
+  case IntrinsicId::Lgamma: base = "lgamma"; break;
+  case IntrinsicId::Cbrt: base = "cbrt"; break;
+  case IntrinsicId::Atan2: base = "atan2"; break;
+  case IntrinsicId::Pow: base = "pow"; break;
+  case IntrinsicId::Hypot: base = "hypot"; break;
+  case IntrinsicId::Fmod: base = "fmod"; break;
+  default: return "";
+  }
+  return std::string("__nv_") + base + (f32 ? "f" : "");
+}
+
+// The kernel: `void @name(args...)`, annotated for NVPTX, calling the body.
+void emitKernelEntry(ProgramLowering &P, const ir::Function &f) {
+  llvm::LLVMContext &C = P.C;
+  std::vector<llvm::Type *> params;
+  for (const Var *p : f.params) params.push_back(P.lt(p->type));
+  auto *ft = llvm::FunctionType::get(llvm::Type::getVoidTy(C), params, false);
+  auto *k = llvm::Function::Create(ft, llvm::GlobalValue::ExternalLinkage, f.name, P.M);
+  llvm::IRBuilder<> B(llvm::BasicBlock::Create(C, "entry", k));
+  llvm::Type *ptr = llvm::PointerType::getUnqual(C);
+  llvm::AllocaInst *slot = B.CreateAlloca(B.getInt8Ty());
+  std::vector<llvm::Value *> args = {slot, llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(C))};
+  for (unsigned i = 0; i < f.params.size(); ++i) {
+    llvm::Value *a = k->getArg(i);
+    a->setName(f.params[i]->name);
+    if (f.params[i]->type->isArray()) {
+      // The data of array arguments is in global memory.
+      llvm::Value *data = B.CreateExtractValue(a, {1u});
+      llvm::Value *global = B.CreateAddrSpaceCast(data, llvm::PointerType::get(C, 1));
+      a = B.CreateInsertValue(a, B.CreateAddrSpaceCast(global, ptr), {1u});
+    }
+    args.push_back(a);
+  }
+  B.CreateCall(P.functions.at(&f), args);
+  B.CreateRetVoid();
+  llvm::NamedMDNode *md = P.M.getOrInsertNamedMetadata("nvvm.annotations");
+  md->addOperand(llvm::MDNode::get(C, {llvm::ValueAsMetadata::get(k), llvm::MDString::get(C, "kernel"),
+                                       llvm::ConstantAsMetadata::get(B.getInt32(1))}));
+}
+
+}  // namespace kjit::lowering

@@ -1,0 +1,32 @@
+// NvptxTarget.h - PTX for NVIDIA GPUs through LLVM's NVPTX backend.
+//
+// The module (from lowerToLLVM with the CUDA target) is linked with
+// libdevice when it calls a __nv_ math function, optimised at O3 for the
+// chosen sm_XX, and printed as PTX. LLVM stays out of this header.
+#pragma once
+
+#include <string>
+
+namespace llvm {
+class Module;
+}
+
+namespace kjit {
+
+struct PtxOptions {
+  int ccMajor = 9;
+  int ccMinor = 0;
+  bool fastmath = false;    // flush denormals, approximate division and sqrt
+  std::string libdevice;    // path; empty: findLibdevice()
+};
+
+// libdevice.10.bc under $CUDA_HOME, /usr/local/cuda, or next to ptxas on
+// PATH; empty when there is none.
+std::string findLibdevice();
+
+// The PTX ISA version kjit emits for a compute capability (e.g. 80 for 8.0).
+int ptxVersionFor(int ccMajor, int ccMinor);
+
+bool compileToPtx(llvm::Module &module, const PtxOptions &opts, std::string &ptx, std::string &error);
+
+}  // namespace kjit
