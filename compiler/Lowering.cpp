@@ -124,11 +124,14 @@ FunctionLowering::FunctionLowering(ProgramLowering &p, const ir::Function &f, ll
                                    llvm::Value *ctx)
     : P(p), C(p.C), B(p.C), F(f), LF(target), ctxPtr(ctx) {}
 
+// One slot per variable, zeroed: a variable that a path leaves unassigned
+// reads as zero rather than as whatever the stack held.
 void FunctionLowering::allocateSlots() {
   slots.assign(F.vars.size(), nullptr);
   for (const auto &v : F.vars) {
     if (!v->type || !v->type->isRuntime() || v->type->isNone()) continue;
     slots[v->id] = B.CreateAlloca(P.lt(v->type), nullptr, v->name);
+    if (!v->isParam) B.CreateStore(llvm::Constant::getNullValue(P.lt(v->type)), slots[v->id]);
   }
 }
 
@@ -734,6 +737,7 @@ llvm::Value *FunctionLowering::mathCall(IntrinsicId id, std::vector<llvm::Value 
   case IntrinsicId::Trunc: return llvmIntrinsic(llvm::Intrinsic::trunc);
   case IntrinsicId::Rint: return llvmIntrinsic(llvm::Intrinsic::rint);
   case IntrinsicId::Pow: return llvmIntrinsic(llvm::Intrinsic::pow);
+  case IntrinsicId::PowI: return B.CreateIntrinsic(llvm::Intrinsic::powi, {ft, B.getInt32Ty()}, args);
   case IntrinsicId::Copysign: return llvmIntrinsic(llvm::Intrinsic::copysign);
   case IntrinsicId::Fma: return llvmIntrinsic(llvm::Intrinsic::fma);
   case IntrinsicId::Fmod: return B.CreateFRem(args[0], args[1]);

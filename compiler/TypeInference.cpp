@@ -1,6 +1,7 @@
 #include "compiler/TypeInference.h"
 
 #include <map>
+#include <functional>
 #include <set>
 
 #include <fmt/format.h>
@@ -47,6 +48,7 @@ public:
   Function *specialize(std::shared_ptr<FunctionSource> fn, const std::vector<const Type *> &args,
                        SourceLoc callLoc, const Type *declaredReturn = nullptr);
   std::map<SpecKey, Function *> inProgressFunctions;
+  std::set<SpecKey> failed;  // reported once; later requests get null quietly
   bool kernel = false;
   const Type *jitFunctionType(std::shared_ptr<FunctionSource> fn) {
     const Type *t = ctx.types.function(fmt::format("jit:{}:{}", fn->name, fn->identity));
@@ -62,7 +64,7 @@ struct VarInfo {
   const Type *type = nullptr;      // unified so far
   const Type *firstType = nullptr;
   SourceLoc firstLoc;
-  bool conflictReported = false;
+  bool conflictReported = false;  // an error was reported for it: reads stay quiet
 };
 
 class FunctionTyper final : public TyperServices {
@@ -126,6 +128,10 @@ private:
   }
 
   Expr *castTo(Expr *e, const Type *t);
+  void beginPass(bool final);
+  void checkReadsBeforeAssignment();
+  void markFailed(const ast::Expr *target);
+  std::set<std::string> unboundReported_;
   Var *newVar(const std::string &name, const Type *t, SourceLoc loc);
   Var *temp(Expr *value, Block &out);
   void assignVar(const std::string &name, Expr *value, SourceLoc loc, Block &out);
@@ -394,51 +400,42 @@ void collectLocals(const ast::StmtList &body, std::set<std::string> &out) {
 
 // ---------------------------------------------------------------------------
 
+// Fresh state for one typing pass: the IR and the Vars of earlier passes are
+// dropped, the variables' types are kept.
+void FunctionTyper::beginPass(bool final) {
+  final_ = final;
+  changed_ = false;
+  tempCounter_ = 0;
+  fn_->body.clear();
+  fn_->params.clear();
+  fn_->vars.clear();
+  for (auto &[n, info] : vars_) info.var = nullptr;
+  for (size_t i = 0; i < def_.params.size(); ++i) {
+    const ast::Param &p = def_.params[i];
+    VarInfo &info = vars_[p.name];
+    if (!info.type) {
+      info.type = info.firstType = args_[i];
+      info.firstLoc = p.loc;
+    }
+    info.var = newVar(p.name, info.type, p.loc);
+    info.var->isParam = true;
+    fn_->params.push_back(info.var);
+  }
+}
+
 bool FunctionTyper::run() {
   collectLocals(def_.body, locals_);
   for (const ast::Param &p : def_.params) locals_.insert(p.name);
-  if (args_.size() != def_.params.size()) {
-    // The dispatcher has filled defaults; a mismatch here is a caller bug.
-    ctx_.diags.error(DiagCategory::Typing, def_.loc,
-                     fmt::format("{}() takes {} arguments but {} were given", def_.name,
-                                 def_.params.size(), args_.size()));
-    return false;
-  }
-  // Passes until the variable types settle, then the final pass.
-  for (int pass = 0; pass <= kMaxPasses; ++pass) {
-    final_ = pass == kMaxPasses;
-    changed_ = false;
-    fn_->body.clear();
-    fn_->params.clear();
-    for (auto &[n, info] : vars_) info.var = nullptr;
-    for (size_t i = 0; i < def_.params.size(); ++i) {
-      const ast::Param &p = def_.params[i];
-      VarInfo &info = vars_[p.name];
-      if (!info.type) {
-        info.type = info.firstType = args_[i];
-        info.firstLoc = p.loc;
-      }
-      info.var = newVar(p.name, info.type, p.loc);
-      info.var->isParam = true;
-      fn_->params.push_back(info.var);
-    }
+  checkReadsBeforeAssignment();
+  // Passes until the variable types settle, then the final pass, which
+  // reports errors and keeps its IR.
+  for (int pass = 0; pass < kMaxPasses; ++pass) {
+    beginPass(false);
     block(def_.body, fn_->body);
-    if (!changed_ && !final_) {
-      final_ = true;  // settled: one more pass that reports and keeps the IR
-      changed_ = false;
-      fn_->body.clear();
-      fn_->params.clear();
-      for (auto &[n, info] : vars_) info.var = nullptr;
-      for (size_t i = 0; i < def_.params.size(); ++i) {
-        VarInfo &info = vars_[def_.params[i].name];
-        info.var = newVar(def_.params[i].name, info.type, def_.params[i].loc);
-        info.var->isParam = true;
-        fn_->params.push_back(info.var);
-      }
-      block(def_.body, fn_->body);
-      break;
-    }
+    if (!changed_) break;
   }
+  beginPass(true);
+  block(def_.body, fn_->body);
   fn_->returnType = declared_ ? (declared_->kind() == TypeKind::Void ? tc_.none() : declared_)
                              : returnType_ ? returnType_ : tc_.none();
   if (isKernel_ && !fn_->returnType->isNone()) {
@@ -448,12 +445,88 @@ bool FunctionTyper::run() {
                                  "with @cuda.jit(device=True)",
                                  fn_->returnType->str(), def_.name));
   }
-  // Variables whose every assignment failed to type.
   return !ctx_.diags.hasErrors();
+}
+
+// A read of a local that no assignment can precede, along any path, is
+// Python's UnboundLocalError; report it at compile time. Loops: what the
+// body assigns may precede a read in the body (the back edge).
+void FunctionTyper::checkReadsBeforeAssignment() {
+  std::set<std::string> maybe;
+  for (const ast::Param &p : def_.params) maybe.insert(p.name);
+  std::function<void(const ast::Node *, const std::set<std::string> &)> reads =
+      [&](const ast::Node *n, const std::set<std::string> &defined) {
+        if (auto *name = ast::dyn_cast<ast::NameExpr>(n)) {
+          if (locals_.count(name->name) && !defined.count(name->name) && unboundReported_.insert(name->name).second)
+            ctx_.diags.error(DiagCategory::Typing, name->loc,
+                             fmt::format("local variable '{}' is used before it is assigned a value", name->name));
+          return;
+        }
+        if (ast::isa<ast::LambdaExpr>(n)) return;
+        ast::forEachChild(n, [&](const ast::Node *c) { reads(c, defined); });
+      };
+  // Reads in an assignment target: subscripts and attributes read their base.
+  std::function<void(const ast::Expr *, const std::set<std::string> &)> targetReads =
+      [&](const ast::Expr *t, const std::set<std::string> &defined) {
+        if (auto *tu = ast::dyn_cast<ast::TupleExpr>(t)) {
+          for (const ast::Expr *e : tu->elts) targetReads(e, defined);
+        } else if (!ast::isa<ast::NameExpr>(t)) {
+          reads(t, defined);
+        }
+      };
+  std::function<void(const ast::StmtList &, std::set<std::string> &)> walk =
+      [&](const ast::StmtList &body, std::set<std::string> &defined) {
+        for (const ast::Stmt *s : body) {
+          if (auto *a = ast::dyn_cast<ast::AssignStmt>(s)) {
+            reads(a->value, defined);
+            for (const ast::Expr *t : a->targets) targetReads(t, defined);
+            for (const ast::Expr *t : a->targets) collectTargets(t, defined);
+          } else if (auto *a = ast::dyn_cast<ast::AugAssignStmt>(s)) {
+            reads(a->value, defined);
+            reads(a->target, defined);
+          } else if (auto *a = ast::dyn_cast<ast::AnnAssignStmt>(s)) {
+            if (a->value) reads(a->value, defined);
+            if (a->value) collectTargets(a->target, defined);
+          } else if (auto *i = ast::dyn_cast<ast::IfStmt>(s)) {
+            reads(i->test, defined);
+            std::set<std::string> a = defined, b = defined;
+            walk(i->body, a);
+            walk(i->orelse, b);
+            defined.insert(a.begin(), a.end());
+            defined.insert(b.begin(), b.end());
+          } else if (auto *w = ast::dyn_cast<ast::WhileStmt>(s)) {
+            collectLocals(w->body, defined);  // the back edge
+            reads(w->test, defined);
+            walk(w->body, defined);
+            walk(w->orelse, defined);
+          } else if (auto *f = ast::dyn_cast<ast::ForStmt>(s)) {
+            reads(f->iter, defined);
+            collectTargets(f->target, defined);
+            collectLocals(f->body, defined);  // the back edge
+            walk(f->body, defined);
+            walk(f->orelse, defined);
+          } else if (ast::isa<ast::FunctionDef>(s)) {
+            continue;
+          } else {
+            reads(s, defined);
+          }
+        }
+      };
+  walk(def_.body, maybe);
+}
+
+// After an assignment to `target` failed to type, reads of its names stay
+// quiet (the error was reported once).
+void FunctionTyper::markFailed(const ast::Expr *target) {
+  if (!final_) return;
+  std::set<std::string> names;
+  collectTargets(target, names);
+  for (const std::string &n : names) vars_[n].conflictReported = true;
 }
 
 void FunctionTyper::assignVar(const std::string &name, Expr *value, SourceLoc loc, Block &out) {
   VarInfo &info = vars_[name];
+  if (final_ && !known(value)) info.conflictReported = true;
   if (known(value)) {
     if (!info.type) {
       info.type = info.firstType = value->type;
@@ -515,11 +588,13 @@ void FunctionTyper::assignTarget(const ast::Expr *target, Expr *value, Block &ou
     const Type *vt = value->type;
     if (!vt->isTuple()) {
       typingError(loc, fmt::format("cannot unpack a value of type {} into {} targets", vt->str(), tu->elts.size()));
+      markFailed(target);
       return;
     }
     if (vt->elements().size() != tu->elts.size()) {
       typingError(loc, fmt::format("cannot unpack a tuple of {} values into {} targets",
                                    vt->elements().size(), tu->elts.size()));
+      markFailed(target);
       return;
     }
     Var *tmp = temp(value, out);
@@ -994,7 +1069,7 @@ Expr *FunctionTyper::name(const ast::NameExpr *n) {
   if (locals_.count(n->name)) {
     VarInfo &info = vars_[n->name];
     if (!info.type || info.conflictReported) {
-      if (final_ && !info.type)
+      if (final_ && !info.type && !info.conflictReported && !unboundReported_.count(n->name))
         return typingError(n->loc, fmt::format("local variable '{}' is used before it is "
                                                "assigned a value",
                                                n->name));
@@ -1176,6 +1251,15 @@ Expr *FunctionTyper::binary(ast::BinaryOp aop, Expr *l, Expr *r, SourceLoc loc) 
   if (t->isComplex() && (op == BinOp::FloorDiv || op == BinOp::Mod))
     return typingError(loc, fmt::format("unsupported operand types for {}: {} and {}",
                                         ast::spelling(aop), lt->str(), rt->str()));
+  if (op == BinOp::Pow && (lt->isFloat() && (rt->isInt() || rt->isBool()))) {
+    // float ** int by repeated multiplication, in the float's width (Numba:
+    // float32 ** int stays float32).
+    auto *in = make<Intrinsic>(loc);
+    in->id = IntrinsicId::PowI;
+    in->args = {l, castTo(r, tc_.intTy(32, true))};
+    in->type = lt;
+    return in;
+  }
   if (op == BinOp::Pow) {
     if (t->isComplex()) return unsupported(loc, "complex '**' is not supported yet");
     auto *in = make<Intrinsic>(loc);
@@ -1518,13 +1602,18 @@ Expr *FunctionTyper::subscript(const ast::SubscriptExpr *s) {
   view->array = v;
   view->specs = std::move(specs);
   view->boundscheck = boundscheck();
-  // A C array stays C when only leading integers are taken.
-  Layout l = t->layout() == Layout::C && !sawSlice && leadingIntsThenSlices ? Layout::C : Layout::A;
-  if (t->layout() == Layout::C && sawSlice) {
-    // a[i:j] on the first dimension keeps C order when there is no step.
-    bool onlyFirstSliced = view->specs.size() == 1 && !view->specs[0].isIndex && !view->specs[0].step;
-    if (onlyFirstSliced) l = Layout::C;
+  // Numba's rule: a C array stays C when the indices are integers followed
+  // by at most one slice without a step, as the last explicit index.
+  Layout l = Layout::A;
+  if (t->layout() == Layout::C) {
+    bool keeps = true;
+    for (size_t k = 0; k < view->specs.size(); ++k) {
+      const SliceSpec &sp = view->specs[k];
+      if (!sp.isIndex && (sp.step || k + 1 != view->specs.size())) keeps = false;
+    }
+    if (keeps) l = Layout::C;
   }
+  (void)leadingIntsThenSlices;
   view->type = tc_.array(t->dtype(), t->ndim() - dropped, l, t->readonly());
   return view;
 }
@@ -1593,10 +1682,12 @@ Function *ProgramTyper::specialize(std::shared_ptr<FunctionSource> fn,
                                    const Type *declaredReturn) {
   SpecKey key{fn->identity, typeListKey(args)};
   if (auto it = done.find(key); it != done.end()) return it->second;
+  if (failed.count(key)) return nullptr;
   if (inProgress.count(key)) {
     // Recursion: the call is typed from the declared return type, if any.
     Function *f = inProgressFunctions[key];
     if (f && f->returnType) return f;
+    failed.insert(key);
     ctx.diags.error(DiagCategory::Typing, callLoc,
                     fmt::format("recursive call of '{}' needs an explicit signature in the "
                                 "decorator",
@@ -1625,6 +1716,19 @@ Function *ProgramTyper::specialize(std::shared_ptr<FunctionSource> fn,
   if (!def) {
     ctx.diags.error(DiagCategory::Compile, callLoc,
                     fmt::format("cannot find the source of function '{}'", fn->name));
+    failed.insert(key);
+    return nullptr;
+  }
+  if (args.size() != def->params.size()) {
+    size_t n = def->params.size(), m = args.size();
+    ctx.diags.error(DiagCategory::Typing, callLoc.valid() ? callLoc : def->loc,
+                    m < n ? fmt::format("{}() missing {} required positional argument{}: '{}'", fn->name,
+                                        n - m, n - m == 1 ? "" : "s", def->params[m].name)
+                          : fmt::format("{}() takes {} positional argument{} but {} {} given", fn->name,
+                                        n, n == 1 ? "" : "s", m, m == 1 ? "was" : "were"));
+    if (callLoc.valid()) ctx.diags.note(def->loc, fmt::format("'{}' is defined here", fn->name));
+    failed.insert(key);
+    inProgress.erase(key);
     return nullptr;
   }
   Function *f = ctx.irArena.makeFunction();
@@ -1640,7 +1744,10 @@ Function *ProgramTyper::specialize(std::shared_ptr<FunctionSource> fn,
   typer.isKernel_ = kernel && order.empty() && inProgress.size() == 1;
   bool ok = typer.run();
   inProgress.erase(key);
-  if (!ok) return nullptr;
+  if (!ok) {
+    failed.insert(key);
+    return nullptr;
+  }
   done[key] = f;
   order.push_back(f);
   return f;

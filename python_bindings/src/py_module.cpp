@@ -10,7 +10,13 @@ CompileFailure::CompileFailure(std::string rendered, const SourceManager &sm,
                                const std::vector<Diagnostic> &diags)
     : std::runtime_error(std::move(rendered)) {
   bool first = true;
+  std::vector<const Diagnostic *> flat;  // each error followed by its notes
   for (const Diagnostic &d : diags) {
+    flat.push_back(&d);
+    for (const Diagnostic &n : d.notes) flat.push_back(&n);
+  }
+  for (const Diagnostic *dp : flat) {
+    const Diagnostic &d = *dp;
     Entry e;
     e.severity = d.severity == Severity::Error ? "error" : d.severity == Severity::Warning ? "warning" : "note";
     e.category = categoryName(d.category);

@@ -132,6 +132,10 @@ def test_unify_error_names_both_lines():
     first = line_of(unify_error, "y = n")
     assert f"{HERE}:{first}:5: note: 'y' is first assigned a value of type int64 here" in str(e)
     assert e.diagnostics[0]["lineno"] == e.lineno
+    # The note is in the structured list too, after its error.
+    notes = [d for d in e.diagnostics if d.get("severity") == "note"]
+    assert [(d["lineno"], d["col"]) for d in notes] == [(first, 5)]
+    assert notes[0]["message"] == "'y' is first assigned a value of type int64 here"
     still_works()
 
 
