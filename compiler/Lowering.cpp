@@ -737,7 +737,7 @@ llvm::Value *FunctionLowering::mathCall(IntrinsicId id, std::vector<llvm::Value 
   case IntrinsicId::Trunc: return llvmIntrinsic(llvm::Intrinsic::trunc);
   case IntrinsicId::Rint: return llvmIntrinsic(llvm::Intrinsic::rint);
   case IntrinsicId::Pow: return llvmIntrinsic(llvm::Intrinsic::pow);
-  case IntrinsicId::PowI: return B.CreateIntrinsic(llvm::Intrinsic::powi, {ft, B.getInt32Ty()}, args);
+  case IntrinsicId::PowI: return floatPowInt(args[0], args[1]);
   case IntrinsicId::Copysign: return llvmIntrinsic(llvm::Intrinsic::copysign);
   case IntrinsicId::Fma: return llvmIntrinsic(llvm::Intrinsic::fma);
   case IntrinsicId::Fmod: return B.CreateFRem(args[0], args[1]);
@@ -815,6 +815,34 @@ llvm::Value *FunctionLowering::intPow(llvm::Value *a, llvm::Value *b, const Type
   // b == 0 never enters the loop's multiply in effect: acc starts at 1 and
   // the first iteration with e == 0 leaves it 1.
   return r;
+}
+
+// float ** int64 by squaring, as Numba: no library call (none exists on the
+// GPU, and LLVM's powi becomes one), and constant exponents fold.
+llvm::Value *FunctionLowering::floatPowInt(llvm::Value *a, llvm::Value *b) {
+  llvm::Type *ft = a->getType();
+  llvm::Value *one = llvm::ConstantFP::get(ft, 1.0);
+  llvm::Value *neg = B.CreateICmpSLT(b, i64(0));
+  llvm::Value *e0 = B.CreateSelect(neg, B.CreateNeg(b), b);  // as unsigned: |INT64_MIN| fits
+  llvm::BasicBlock *pre = B.GetInsertBlock(), *loop = block("powi.loop"), *done = block("powi.done");
+  B.CreateCondBr(B.CreateICmpEQ(e0, i64(0)), done, loop);
+  B.SetInsertPoint(loop);
+  llvm::PHINode *acc = B.CreatePHI(ft, 2), *base = B.CreatePHI(ft, 2), *e = B.CreatePHI(B.getInt64Ty(), 2);
+  acc->addIncoming(one, pre);
+  base->addIncoming(a, pre);
+  e->addIncoming(e0, pre);
+  llvm::Value *bit = B.CreateICmpNE(B.CreateAnd(e, i64(1)), i64(0));
+  llvm::Value *acc2 = B.CreateSelect(bit, B.CreateFMul(acc, base), acc);
+  llvm::Value *e2 = B.CreateLShr(e, i64(1));
+  acc->addIncoming(acc2, loop);
+  base->addIncoming(B.CreateFMul(base, base), loop);
+  e->addIncoming(e2, loop);
+  B.CreateCondBr(B.CreateICmpEQ(e2, i64(0)), done, loop);
+  B.SetInsertPoint(done);
+  llvm::PHINode *r = B.CreatePHI(ft, 2);
+  r->addIncoming(one, pre);
+  r->addIncoming(acc2, loop);
+  return B.CreateSelect(neg, B.CreateFDiv(one, r), r);
 }
 
 void FunctionLowering::print(const Intrinsic *in) {

@@ -312,7 +312,6 @@ std::string libdeviceName(IntrinsicId id, bool f32) {
   case IntrinsicId::Cbrt: base = "cbrt"; break;
   case IntrinsicId::Atan2: base = "atan2"; break;
   case IntrinsicId::Pow: base = "pow"; break;
-  case IntrinsicId::PowI: base = "powi"; break;
   case IntrinsicId::Hypot: base = "hypot"; break;
   case IntrinsicId::Fmod: base = "fmod"; break;
   default: return "";

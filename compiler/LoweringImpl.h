@@ -110,6 +110,7 @@ public:
   llvm::Value *intrinsic(const ir::Intrinsic *in);
   llvm::Value *mathCall(ir::IntrinsicId id, std::vector<llvm::Value *> args, const Type *t);
   llvm::Value *intPow(llvm::Value *a, llvm::Value *b, const Type *t, SourceLoc loc);
+  llvm::Value *floatPowInt(llvm::Value *a, llvm::Value *b);
   void print(const ir::Intrinsic *in);
 
   // ---- arrays (LoweringArrays.cpp) ----

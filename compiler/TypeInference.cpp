@@ -1256,7 +1256,7 @@ Expr *FunctionTyper::binary(ast::BinaryOp aop, Expr *l, Expr *r, SourceLoc loc) 
     // float32 ** int stays float32).
     auto *in = make<Intrinsic>(loc);
     in->id = IntrinsicId::PowI;
-    in->args = {l, castTo(r, tc_.intTy(32, true))};
+    in->args = {l, castTo(r, tc_.int64())};
     in->type = lt;
     return in;
   }

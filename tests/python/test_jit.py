@@ -518,3 +518,12 @@ def test_fastmath_flag_sets():
     assert "reassoc contract" in llvm and "nnan" not in llvm
     with pytest.raises(ValueError, match="unknown fastmath flag 'fastest'"):
         njit(fastmath={"fastest"})(dot)
+
+
+def test_float_power_of_integer_variable():
+    h = njit(lambda x, k: x ** k)
+    for x, k in ((0.5, 3), (2.0, -2), (1.5, 0), (0.5, 2**32), (-2.0, 5)):
+        assert h(x, k) == pytest.approx(x ** k, rel=1e-14), (x, k)
+    g = njit(lambda x, k: x ** k)
+    assert g(np.float32(1.5), 3) == pytest.approx(3.375)
+    assert g.signatures == ["(float32, int64) -> float32"]
