@@ -30,6 +30,14 @@ void ThreadPool::workerLoop() {
   uint64_t seen = 0;
   std::unique_lock<std::mutex> lock(mutex_);
   for (;;) {
+    if (!stop_ && generation_ == seen) {
+      // Spin a little before sleeping: back-to-back prange loops (the common
+      // case) then start without a futex wake-up.
+      lock.unlock();
+      for (int i = 0; i < 20000 && generation_.load(std::memory_order_acquire) == seen; ++i)
+        __builtin_ia32_pause();
+      lock.lock();
+    }
     wake_.wait(lock, [&] { return stop_ || generation_ != seen; });
     if (stop_) return;
     seen = generation_;

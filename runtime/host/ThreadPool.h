@@ -2,6 +2,7 @@
 // blocks). Size: KJIT_NUM_THREADS, or the number of cores.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <functional>
 #include <mutex>
@@ -34,7 +35,7 @@ private:
   std::condition_variable wake_, done_;
   const std::function<void(unsigned)> *task_ = nullptr;
   unsigned total_ = 0, next_ = 0, finished_ = 0;
-  uint64_t generation_ = 0;
+  std::atomic<uint64_t> generation_{0};
   bool stop_ = false;
   bool busy_ = false;
 };
