@@ -73,6 +73,20 @@ template <class Table> const auto *findIn(const Table &t, const std::string &nam
 
 }  // namespace
 
+const Expr *promotedFloat32(const Expr *e) {
+  if (!e || !e->type || !e->type->isFloat() || e->type->bits() != 64) return nullptr;
+  if (auto *c = dyn_cast<Cast>(e)) {
+    const Type *from = c->value->type;
+    return from && from->isFloat() && from->bits() == 32 ? c->value : nullptr;
+  }
+  if (auto *b = dyn_cast<Binary>(e)) {
+    if (const Expr *x = promotedFloat32(b->lhs)) return x;
+    return promotedFloat32(b->rhs);
+  }
+  if (auto *u = dyn_cast<Unary>(e)) return promotedFloat32(u->operand);
+  return nullptr;
+}
+
 std::optional<GlobalValue> builtinGlobal(const std::string &name) {
   for (const char *b : kBuiltinFunctions)
     if (name == b) return fnValue("builtins." + name);
@@ -216,8 +230,20 @@ public:
                     fmt::format("{}() does not accept {}", fname, e->type->str()));
   }
 
+  // On the GPU, float64 math is slow: say so when float32 data got there by
+  // promotion.
+  void warnIfPromoted(Expr *x, const std::string &fname) {
+    if (!ts.cudaTarget() || !promotedFloat32(x)) return;
+    ts.performanceWarning(x->loc, fmt::format("{}() computes in float64 here: a float32 value is promoted "
+                                              "to float64 by NumPy's rules (float32 with an int64 or "
+                                              "float64 operand); convert that operand with float32() to "
+                                              "stay in single precision",
+                                              fname));
+  }
+
   Expr *mathUnary(IntrinsicId id, const std::string &fname, Expr *x) {
     if (!needNumber(x, fname)->type) return x;
+    warnIfPromoted(x, fname);
     if (x->type->isComplex())
       return unsupported(fmt::format("{}() of a complex number: use cmath", fname));
     const Type *t = mathFloat(x->type);
@@ -225,6 +251,8 @@ public:
   }
   Expr *mathBinary(IntrinsicId id, const std::string &fname, Expr *x, Expr *y) {
     if (!needNumber(x, fname)->type || !needNumber(y, fname)->type) return x;
+    warnIfPromoted(x, fname);
+    warnIfPromoted(y, fname);
     const Type *t = promoteNumeric(tc, mathFloat(x->type), mathFloat(y->type));
     return ts.intrinsic(id, {ts.convert(x, t), ts.convert(y, t)}, t, loc);
   }

@@ -42,7 +42,13 @@ public:
   // True when compiling for a GPU (the kernel language is available, host
   // allocation is not).
   virtual bool cudaTarget() const = 0;
+  // A performance warning (reported once, by the final typing pass).
+  virtual void performanceWarning(SourceLoc loc, std::string msg) = 0;
 };
+
+// The float32 expression inside `e` that NumPy's rules promoted to float64
+// (float32 * int64 is float64), or null.
+const ir::Expr *promotedFloat32(const ir::Expr *e);
 
 // A builtin name (range, len, abs, ValueError, ...) as a global value.
 std::optional<GlobalValue> builtinGlobal(const std::string &name);

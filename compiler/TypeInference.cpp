@@ -194,6 +194,9 @@ private:
   }
   bool boundscheck() const { return src_->boundscheck; }
   bool cudaTarget() const override { return prog_.target == Target::CUDA; }
+  void performanceWarning(SourceLoc loc, std::string msg) override {
+    if (final_) ctx_.diags.warning(DiagCategory::Performance, loc, std::move(msg));
+  }
 };
 
 // ---------------------------------------------------------------------------
@@ -658,6 +661,11 @@ void FunctionTyper::assignTarget(const ast::Expr *target, Expr *value, Block &ou
                                    value->type->str(), arr->type->str()));
       return;
     }
+    if (cudaTarget() && dt->isFloat() && dt->bits() == 32 && promotedFloat32(value))
+      performanceWarning(value->loc, "this value is computed in float64 and stored into a float32 array: "
+                                     "a float32 value is promoted to float64 by NumPy's rules (float32 "
+                                     "with an int64 or float64 operand); convert that operand with "
+                                     "float32() to stay in single precision");
     st->value = castTo(value, dt);
     st->boundscheck = boundscheck();
     out.push_back(st);

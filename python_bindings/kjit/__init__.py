@@ -9,5 +9,6 @@ from kjit import frontend
 from kjit import types
 from kjit.types import *  # noqa: F401,F403 - float32, int64[:], ...
 from kjit.dispatcher import Dispatcher, jit, njit, prange
+from kjit import cuda
 
 __version__ = "0.1.0"

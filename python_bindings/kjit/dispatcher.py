@@ -31,6 +31,8 @@ def prange(*args):
 
 
 _MODULES = {math: "math", cmath: "cmath", np: "numpy"}
+_NUMBA_SCALARS = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
+                  "float16", "float32", "float64", "complex64", "complex128"}
 
 
 def _module_name(mod):
@@ -39,7 +41,7 @@ def _module_name(mod):
     name = mod.__name__
     if name in ("kjit", "numba"):
         return "kjit"
-    if name in ("kjit.cuda", "numba.cuda"):
+    if name in ("kjit.cuda", "numba.cuda") or name.startswith("kjit.cuda."):
         return "kjit.cuda"
     return None
 
@@ -89,6 +91,8 @@ class _Resolver:
             return ("tuple", v)
         if isinstance(v, Dispatcher):
             return ("jit", v)
+        if type(v).__name__ == "CUDAKernel" and hasattr(v, "_dispatcher"):
+            return ("jit", v._dispatcher)
         if self.dispatcher is not None and v is self.func:
             return ("jit", self.dispatcher)
         if isinstance(v, _pytypes.ModuleType):
@@ -96,6 +100,8 @@ class _Resolver:
             return ("module", name) if name else ("unsupported", f"module {v.__name__}")
         if isinstance(v, kt.Type) and not isinstance(v, (kt.Array, kt.UniTuple, kt.Tuple)):
             return ("dtype", v.name)
+        if type(v).__module__.startswith("numba.core.types") and str(v) in _NUMBA_SCALARS:
+            return ("dtype", "bool" if str(v) == "bool" else str(v))  # numba.float32 & co
         if isinstance(v, type):
             if issubclass(v, np.generic):
                 return ("dtype", np.dtype(v).name)

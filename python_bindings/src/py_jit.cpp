@@ -28,9 +28,11 @@
 #include "runtime/host/HostRuntime.h"
 #include "runtime/host/ThreadPool.h"
 #include "targets/host/HostJit.h"
+#include "targets/nvptx/NvptxTarget.h"
 
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
+#include <llvm/Support/raw_ostream.h>
 
 namespace py = pybind11;
 
@@ -477,6 +479,40 @@ public:
     return d;
   }
   const std::string &name() const { return source_->name; }
+
+  // PTX of the function for the GPU: a kernel, or with `device` a device
+  // function. Returns (ptx, return type, typed IR, LLVM IR as lowered).
+  pybind11::tuple compileCuda(const std::string &sig, bool device, int cc, bool fastmath, bool wantLLVM) {
+    Context ctx;
+    Signature s;
+    std::string err;
+    if (!parseSignature(ctx.types, sig, s, err)) throw pybind11::type_error("invalid signature: " + err);
+    if (s.args.size() != nparams_)
+      throw pybind11::type_error(fmt::format("signature \"{}\" has {} arguments but {}() takes {}", sig,
+                                             s.args.size(), source_->name, nparams_));
+    uint32_t savedFastmath = source_->fastmath;
+    if (fastmath) source_->fastmath = FastMath::All;
+    TypedProgram prog = buildTypedProgram(ctx, source_, s.args, s.ret, Target::CUDA, !device);
+    source_->fastmath = savedFastmath;
+    if (!prog.entry) throw CompileFailure(ctx.diags.render(), ctx.sources, ctx.diags.diagnostics());
+    std::string typed;
+    for (const ir::Function *f : prog.functions) typed += ir::print(*f);
+    llvm::LLVMContext llctx;
+    auto mod = buildLLVMModule(llctx, prog, ctx, {});
+    std::string llvmText;
+    if (wantLLVM) {
+      llvm::raw_string_ostream os(llvmText);
+      mod->print(os, nullptr);
+    }
+    PtxOptions po;
+    po.ccMajor = cc / 10;
+    po.ccMinor = cc % 10;
+    po.fastmath = fastmath || source_->fastmath;
+    std::string ptx;
+    if (!compileToPtx(*mod, po, ptx, err)) throw std::runtime_error("kjit: " + err);
+    // Warnings (performance): rendered, for warnings.warn in Python.
+    return pybind11::make_tuple(ptx, prog.entry->returnType->str(), typed, llvmText, ctx.diags.render());
+  }
 
 private:
   std::shared_ptr<FunctionSource> source_;
@@ -927,6 +963,8 @@ void define_jit(pybind11::module_ &m) {
                              "the signatures compiled so far: \"(float64, int64) -> float64\"")
       .def("_inspect_types_text", &Dispatcher::inspectTypes)
       .def("_inspect_code", &Dispatcher::inspectCode, pybind11::arg("asm"))
+      .def("_compile_cuda", &Dispatcher::compileCuda, pybind11::arg("signature"), pybind11::arg("device"),
+           pybind11::arg("cc"), pybind11::arg("fastmath"), pybind11::arg("llvm") = false)
       .def_property_readonly("_name", &Dispatcher::name);
   // Subclasses made in Python inherit the slot.
   reinterpret_cast<PyTypeObject *>(cls.ptr())->tp_call = dispatcherCall;

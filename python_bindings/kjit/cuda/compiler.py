@@ -1,0 +1,148 @@
+"""@cuda.jit and cuda.compile_ptx."""
+import warnings
+
+from kjit import types as kt
+from kjit.errors import PerformanceWarning
+from kjit.cuda.errors import CudaSupportError
+from kjit.dispatcher import _make_dispatcher
+
+DEFAULT_CC = (9, 0)  # what compile_ptx targets without cc=, and the GPU the team tests on
+
+_OPTIONS = {"device", "fastmath", "debug", "lineinfo", "inline", "opt", "cache", "max_registers",
+            "link", "boundscheck", "launch_bounds"}
+
+
+def _cc_number(cc):
+    cc = cc or DEFAULT_CC
+    major, minor = cc
+    return major * 10 + minor
+
+
+def _return_type(name):
+    if name in ("none", "void"):
+        return kt.void
+    return getattr(kt, name, name)
+
+
+class CUDAKernel:
+    """What @cuda.jit makes: a kernel (``kernel[grid, block](...)``) or, with
+    device=True, a device function that kernels call."""
+
+    def __init__(self, func, device=False, signatures=(), **options):
+        unknown = set(options) - _OPTIONS
+        if unknown:
+            raise TypeError(f"unknown @cuda.jit option(s): {', '.join(sorted(unknown))}")
+        self.py_func = func
+        self.device = device
+        self.targetoptions = dict(options, device=device)
+        host_options = {k: v for k, v in options.items() if k in ("fastmath", "boundscheck")}
+        # The dispatcher holds the source and resolves the globals; kernels
+        # and the device functions they call share it.
+        self._dispatcher = _make_dispatcher(func, host_options)
+        self._dispatcher._cuda_kernel = self
+        self.__name__ = func.__name__
+        self.__qualname__ = getattr(func, "__qualname__", func.__name__)
+        self.__doc__ = func.__doc__
+        self._compiled = {}  # signature -> (ptx, return type, typed IR)
+        for sig in signatures:
+            self.compile(sig)
+
+    def compile(self, signature, cc=None):
+        """Compile for a signature ("void(float32[:], float32[:])" or kjit
+        types) and the compute capability (default 9.0); returns the PTX."""
+        sig = str(signature)
+        key = (sig, _cc_number(cc))
+        if key not in self._compiled:
+            fastmath = bool(self.targetoptions.get("fastmath"))
+            ptx, resty, typed, _, warnings_text = self._dispatcher._compile_cuda(sig, self.device, key[1], fastmath)
+            if warnings_text:
+                warnings.warn(PerformanceWarning(warnings_text), stacklevel=3)
+            self._compiled[key] = (ptx, resty, typed)
+        return self._compiled[key][0]
+
+    @property
+    def signatures(self):
+        return [sig for sig, _ in self._compiled]
+
+    def inspect_ptx(self, signature=None):
+        """PTX by signature (or of the only one)."""
+        return self._select(signature)[0]
+
+    def inspect_types(self, file=None):
+        for (sig, _), (_, _, typed) in self._compiled.items():
+            print(f"{sig}:\n{typed}", file=file)
+
+    def inspect_llvm(self, signature=None, cc=None):
+        sig = signature or self._only_signature()
+        return self._dispatcher._compile_cuda(str(sig), self.device, _cc_number(cc),
+                                              bool(self.targetoptions.get("fastmath")), True)[3]
+
+    def _only_signature(self):
+        sigs = self.signatures
+        if len(sigs) != 1:
+            raise ValueError(f"{self.__name__} has {len(sigs)} compiled signatures; name one")
+        return sigs[0]
+
+    def _select(self, signature):
+        if signature is None:
+            signature = self._only_signature()
+        for (sig, _), value in self._compiled.items():
+            if sig == str(signature):
+                return value
+        raise KeyError(f"{self.__name__} was not compiled for {signature}")
+
+    def __getitem__(self, config):
+        if self.device:
+            raise TypeError(f"{self.__name__} is a device function: call it from a kernel")
+        return _Launch(self, config)
+
+    def __call__(self, *args, **kwargs):
+        if self.device:
+            raise RuntimeError(f"{self.__name__} is a device function: it can only be called from a kernel")
+        raise TypeError(f"a kernel is launched with a configuration: {self.__name__}[blocks, threads](...)")
+
+    def __repr__(self):
+        kind = "device function" if self.device else "kernel"
+        return f"<kjit CUDA {kind} {self.__qualname__}>"
+
+
+class _Launch:
+    def __init__(self, kernel, config):
+        self.kernel, self.config = kernel, config
+
+    def __call__(self, *args):
+        raise CudaSupportError(
+            f"cannot launch {self.kernel.__name__}: this build of kjit has no CUDA runtime and no CPU "
+            "device yet, so kernels compile (to PTX) but do not run. cuda.compile_ptx() and "
+            "kernel.inspect_ptx() work.")
+
+
+def jit(func_or_sig=None, device=False, **options):
+    """``@cuda.jit``, ``@cuda.jit(device=True)``, ``@cuda.jit("void(float32[:])")``,
+    ``@cuda.jit(["void(float32[:])", "void(float64[:])"], fastmath=True)``."""
+    if callable(func_or_sig) and not isinstance(func_or_sig, (str, kt.Type, kt.Signature)):
+        return CUDAKernel(func_or_sig, device=device, **options)
+    sigs = () if func_or_sig is None else tuple(func_or_sig) if isinstance(func_or_sig, (list, tuple)) else (func_or_sig,)
+
+    def wrap(func):
+        return CUDAKernel(func, device=device, signatures=sigs, **options)
+
+    return wrap
+
+
+def compile_ptx(pyfunc, sig, device=False, fastmath=False, cc=None, opt=True, lineinfo=False, debug=False):
+    """PTX of ``pyfunc`` for signature ``sig`` (as numba.cuda.compile_ptx):
+    returns ``(ptx, return_type)``. Kernels return void; ``device=True``
+    compiles a device function. ``cc`` is a (major, minor) pair, default
+    (9, 0)."""
+    k = CUDAKernel(pyfunc, device=device, fastmath=fastmath)
+    ptx = k.compile(sig, cc)
+    return ptx, _return_type(k._compiled[(str(sig), _cc_number(cc))][1])
+
+
+def compile_ptx_for_current_device(pyfunc, sig, device=False, fastmath=False, opt=True, lineinfo=False,
+                                   debug=False):
+    """compile_ptx for the current device's compute capability; there is no
+    device without the CUDA runtime, so this raises CudaSupportError."""
+    raise CudaSupportError("compile_ptx_for_current_device needs a CUDA device, and this build has no "
+                           "CUDA runtime; use compile_ptx(..., cc=(major, minor))")
