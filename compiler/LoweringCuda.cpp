@@ -2,10 +2,10 @@
 // registers, barriers, fences, shared and local memory, atomics, warp
 // operations, vprintf, libdevice math, and the kernel entry point.
 //
-// Pointers stay generic (address space 0) in array descriptors; the kernel
-// entry tags its array arguments' data as global memory and shared arrays
-// live in address space 3, so LLVM's address-space inference gives ptxas
-// ld.global/ld.shared as nvcc would.
+// Pointers stay generic (address space 0) in array descriptors. The kernel
+// entry takes array data as pointer parameters, which NVPTX knows point to
+// global memory, and shared arrays live in address space 3, so LLVM's
+// address-space inference gives ld.global/ld.shared as nvcc's code has.
 #include <fmt/format.h>
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Intrinsics.h>
@@ -319,27 +319,54 @@ std::string libdeviceName(IntrinsicId id, bool f32) {
   return std::string("__nv_") + base + (f32 ? "f" : "");
 }
 
-// The kernel: `void @name(args...)`, annotated for NVPTX, calling the body.
+// The kernel: `void @name(params...)`, annotated for NVPTX, calling the body.
+// An array argument is flattened into its data pointer, its shape and its
+// strides (as Numba does): NVPTX then knows the pointer is global memory
+// (ld.global/st.global, as nvcc's) and no aggregate is copied through the
+// parameter space. Scalars and tuples are passed as they are.
 void emitKernelEntry(ProgramLowering &P, const ir::Function &f) {
   llvm::LLVMContext &C = P.C;
+  llvm::Type *ptr = llvm::PointerType::getUnqual(C);
+  llvm::Type *i64 = llvm::Type::getInt64Ty(C);
   std::vector<llvm::Type *> params;
-  for (const Var *p : f.params) params.push_back(P.lt(p->type));
+  for (const Var *p : f.params) {
+    if (!p->type->isArray()) {
+      params.push_back(P.lt(p->type));
+      continue;
+    }
+    params.push_back(ptr);
+    for (unsigned k = 0; k < 2 * p->type->ndim(); ++k) params.push_back(i64);
+  }
   auto *ft = llvm::FunctionType::get(llvm::Type::getVoidTy(C), params, false);
   auto *k = llvm::Function::Create(ft, llvm::GlobalValue::ExternalLinkage, f.name, P.M);
   llvm::IRBuilder<> B(llvm::BasicBlock::Create(C, "entry", k));
-  llvm::Type *ptr = llvm::PointerType::getUnqual(C);
   llvm::AllocaInst *slot = B.CreateAlloca(B.getInt8Ty());
   std::vector<llvm::Value *> args = {slot, llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(C))};
-  for (unsigned i = 0; i < f.params.size(); ++i) {
-    llvm::Value *a = k->getArg(i);
-    a->setName(f.params[i]->name);
-    if (f.params[i]->type->isArray()) {
-      // The data of array arguments is in global memory.
-      llvm::Value *data = B.CreateExtractValue(a, {1u});
-      llvm::Value *global = B.CreateAddrSpaceCast(data, llvm::PointerType::get(C, 1));
-      a = B.CreateInsertValue(a, B.CreateAddrSpaceCast(global, ptr), {1u});
+  unsigned next = 0;
+  for (const Var *p : f.params) {
+    if (!p->type->isArray()) {
+      llvm::Value *a = k->getArg(next++);
+      a->setName(p->name);
+      args.push_back(a);
+      continue;
     }
-    args.push_back(a);
+    unsigned nd = p->type->ndim();
+    llvm::Value *desc = llvm::Constant::getNullValue(P.lt(p->type));
+    llvm::Value *data = k->getArg(next++);
+    data->setName(p->name + ".data");
+    k->getArg(next - 1)->addAttr(llvm::Attribute::NoUndef);
+    desc = B.CreateInsertValue(desc, data, {1u});
+    for (unsigned d = 0; d < nd; ++d) {
+      llvm::Value *n = k->getArg(next++);
+      n->setName(p->name + ".shape" + std::to_string(d));
+      desc = B.CreateInsertValue(desc, n, {2u, d});
+    }
+    for (unsigned d = 0; d < nd; ++d) {
+      llvm::Value *s = k->getArg(next++);
+      s->setName(p->name + ".stride" + std::to_string(d));
+      desc = B.CreateInsertValue(desc, s, {3u, d});
+    }
+    args.push_back(desc);
   }
   B.CreateCall(P.functions.at(&f), args);
   B.CreateRetVoid();

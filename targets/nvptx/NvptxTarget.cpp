@@ -86,6 +86,8 @@ bool compileToPtx(llvm::Module &m, const PtxOptions &opts, std::string &ptx, std
   std::string cpu = fmt::format("sm_{}{}", opts.ccMajor, opts.ccMinor);
   std::string features = fmt::format("+ptx{}", ptxVersionFor(opts.ccMajor, opts.ccMinor));
   llvm::TargetOptions to;
+  // Fuse a * b + c into fma, as nvcc does by default (-fmad=true).
+  to.AllowFPOpFusion = llvm::FPOpFusion::Fast;
   if (opts.fastmath) {
     to.UnsafeFPMath = true;
     to.NoInfsFPMath = true;
