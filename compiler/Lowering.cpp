@@ -96,6 +96,19 @@ llvm::FunctionCallee ProgramLowering::runtime(const char *name) {
   return M.getOrInsertFunction(name, ft);
 }
 
+llvm::DISubprogram *ProgramLowering::subprogram(const std::string &name, SourceLoc loc) {
+  llvm::DIFile *file = cu->getFile();
+  if (loc.valid()) {
+    std::string path = sm.buffer(loc.file).name;
+    size_t slash = path.rfind('/');
+    file = di->createFile(slash == std::string::npos ? path : path.substr(slash + 1),
+                          slash == std::string::npos ? "." : path.substr(0, slash));
+  }
+  auto *type = di->createSubroutineType(di->getOrCreateTypeArray({}));
+  return di->createFunction(file, name, name, file, loc.line, type, loc.line, llvm::DINode::FlagZero,
+                            llvm::DISubprogram::SPFlagDefinition);
+}
+
 llvm::Function *ProgramLowering::declare(const ir::Function &f) {
   llvm::Type *ptr = llvm::PointerType::getUnqual(C);
   std::vector<llvm::Type *> params = {ptr, ptr};
@@ -198,6 +211,11 @@ llvm::Value *FunctionLowering::fromMem(llvm::Value *v, const Type *t) {
 void FunctionLowering::run() {
   llvm::BasicBlock *entry = block("entry");
   B.SetInsertPoint(entry);
+  if (P.di) {
+    scope = P.subprogram(F.name, F.loc);
+    LF->setSubprogram(scope);
+    B.SetCurrentDebugLocation(llvm::DILocation::get(C, F.loc.line, F.loc.col, scope));
+  }
   if (F.fastmath) {
     llvm::FastMathFlags fmf;
     fmf.setAllowReassoc(F.fastmath & FastMath::Reassoc);
@@ -241,6 +259,7 @@ void FunctionLowering::run() {
 void FunctionLowering::block(const ir::Block &b) {
   for (const Stmt *s : b) {
     if (terminated()) startDeadBlock();
+    if (scope && s->loc.valid()) B.SetCurrentDebugLocation(llvm::DILocation::get(C, s->loc.line, s->loc.col, scope));
     memo.clear();
     memoScopes.clear();
     stmt(s);
@@ -955,6 +974,11 @@ static void emitEntryWrapper(ProgramLowering &P, const ir::Function &f) {
   auto *w = llvm::Function::Create(ft, llvm::GlobalValue::ExternalLinkage,
                                    P.prefix + "." + f.symbol + "_entry", P.M);
   llvm::IRBuilder<> B(llvm::BasicBlock::Create(C, "entry", w));
+  if (P.di) {  // so that the inlined body keeps its lines
+    llvm::DISubprogram *sp = P.subprogram(f.name + "_entry", f.loc);
+    w->setSubprogram(sp);
+    B.SetCurrentDebugLocation(llvm::DILocation::get(C, f.loc.line, f.loc.col, sp));
+  }
   llvm::Value *args = w->getArg(0), *ret = w->getArg(1), *ctx = w->getArg(2);
   std::vector<llvm::Value *> callArgs;
   const Type *rt = f.returnType;
@@ -1002,6 +1026,18 @@ std::unique_ptr<llvm::Module> lowerToLLVM(llvm::LLVMContext &llctx, const TypedP
   auto mod = std::make_unique<llvm::Module>(opts.moduleName, llctx);
   ProgramLowering P(llctx, *mod, sm, opts.moduleName);
   P.cuda = prog.target == Target::CUDA;
+  if (opts.lineinfo) {
+    P.di = std::make_unique<llvm::DIBuilder>(*mod);
+    std::string path = prog.entry->loc.valid() ? sm.buffer(prog.entry->loc.file).name : "kernel.py";
+    size_t slash = path.rfind('/');
+    llvm::DIFile *file = P.di->createFile(slash == std::string::npos ? path : path.substr(slash + 1),
+                                          slash == std::string::npos ? "." : path.substr(0, slash));
+    P.cu = P.di->createCompileUnit(llvm::dwarf::DW_LANG_Python, file, "kjit", true, "", 0, "",
+                                   P.cuda ? llvm::DICompileUnit::DebugEmissionKind::DebugDirectivesOnly
+                                          : llvm::DICompileUnit::DebugEmissionKind::LineTablesOnly);
+    mod->addModuleFlag(llvm::Module::Warning, "Debug Info Version", llvm::DEBUG_METADATA_VERSION);
+    mod->addModuleFlag(llvm::Module::Warning, "Dwarf Version", 4);
+  }
   for (const ir::Function *f : prog.functions) P.declare(*f);
   for (const ir::Function *f : prog.functions) FunctionLowering(P, *f).run();
   if (!P.cuda) {
@@ -1015,6 +1051,7 @@ std::unique_ptr<llvm::Module> lowerToLLVM(llvm::LLVMContext &llctx, const TypedP
     fn->setLinkage(llvm::GlobalValue::ExternalLinkage);
     fn->setName(prog.entry->name);
   }
+  if (P.di) P.di->finalize();
   return mod;
 }
 

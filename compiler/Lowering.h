@@ -27,6 +27,9 @@ class SourceManager;
 struct LoweringOptions {
   // Prefixes every symbol: unique per module added to one JIT.
   std::string moduleName = "kjit";
+  // Line tables pointing at the Python source (lineinfo=True): profilers and
+  // the PTX's .loc directives then name the user's file and lines.
+  bool lineinfo = false;
 };
 
 std::unique_ptr<llvm::Module> lowerToLLVM(llvm::LLVMContext &llctx, const TypedProgram &prog,

@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include <llvm/IR/DIBuilder.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -30,6 +31,10 @@ public:
   const SourceManager &sm;
   std::string prefix;  // of every symbol
   bool cuda = false;   // NVPTX: the kernel language, libdevice, traps for errors
+  // Line tables (lineinfo): null when off.
+  std::unique_ptr<llvm::DIBuilder> di;
+  llvm::DICompileUnit *cu = nullptr;
+  llvm::DISubprogram *subprogram(const std::string &name, SourceLoc loc);
   std::map<const ir::Function *, llvm::Function *> functions;
 
   llvm::Type *lt(const Type *t);      // the register form
@@ -66,6 +71,7 @@ public:
     llvm::BasicBlock *brk;
   };
   std::vector<Loop> loops;
+  llvm::DISubprogram *scope = nullptr;  // lineinfo: this function's
   // Values of nodes shared within one statement (see IR.h); scoped so that
   // a value computed in a branch is not used past the branch's merge.
   std::unordered_map<const ir::Expr *, llvm::Value *> memo;

@@ -142,6 +142,11 @@ void FunctionLowering::parallelFor(const ForRange *f) {
   {
     FunctionLowering sub(P, F, bodyFn, bodyFn->getArg(4));
     sub.B.SetInsertPoint(llvm::BasicBlock::Create(C, "entry", bodyFn));
+    if (P.di) {
+      sub.scope = P.subprogram(F.name + ".prange", f->loc);
+      bodyFn->setSubprogram(sub.scope);
+      sub.B.SetCurrentDebugLocation(llvm::DILocation::get(C, f->loc.line, f->loc.col, sub.scope));
+    }
     sub.B.setFastMathFlags(B.getFastMathFlags());
     sub.allocateSlots();
     llvm::Value *envArg = bodyFn->getArg(0), *chunk = bodyFn->getArg(1);

@@ -482,7 +482,8 @@ public:
 
   // PTX of the function for the GPU: a kernel, or with `device` a device
   // function. Returns (ptx, return type, typed IR, LLVM IR as lowered).
-  pybind11::tuple compileCuda(const std::string &sig, bool device, int cc, bool fastmath, bool wantLLVM) {
+  pybind11::tuple compileCuda(const std::string &sig, bool device, int cc, bool fastmath, bool wantLLVM,
+                              int maxRegisters, int maxThreads, int minBlocks, bool lineinfo) {
     Context ctx;
     Signature s;
     std::string err;
@@ -498,7 +499,9 @@ public:
     std::string typed;
     for (const ir::Function *f : prog.functions) typed += ir::print(*f);
     llvm::LLVMContext llctx;
-    auto mod = buildLLVMModule(llctx, prog, ctx, {});
+    LoweringOptions lopts;
+    lopts.lineinfo = lineinfo;
+    auto mod = buildLLVMModule(llctx, prog, ctx, lopts);
     std::string llvmText;
     if (wantLLVM) {
       llvm::raw_string_ostream os(llvmText);
@@ -508,6 +511,9 @@ public:
     po.ccMajor = cc / 10;
     po.ccMinor = cc % 10;
     po.fastmath = fastmath || source_->fastmath;
+    po.maxRegisters = maxRegisters;
+    po.maxThreadsPerBlock = maxThreads;
+    po.minBlocksPerSM = minBlocks;
     std::string ptx;
     if (!compileToPtx(*mod, po, ptx, err)) throw std::runtime_error("kjit: " + err);
     // Warnings (performance): rendered, for warnings.warn in Python.
@@ -964,7 +970,9 @@ void define_jit(pybind11::module_ &m) {
       .def("_inspect_types_text", &Dispatcher::inspectTypes)
       .def("_inspect_code", &Dispatcher::inspectCode, pybind11::arg("asm"))
       .def("_compile_cuda", &Dispatcher::compileCuda, pybind11::arg("signature"), pybind11::arg("device"),
-           pybind11::arg("cc"), pybind11::arg("fastmath"), pybind11::arg("llvm") = false)
+           pybind11::arg("cc"), pybind11::arg("fastmath"), pybind11::arg("llvm") = false,
+           pybind11::arg("max_registers") = 0, pybind11::arg("max_threads") = 0,
+           pybind11::arg("min_blocks") = 0, pybind11::arg("lineinfo") = false)
       .def_property_readonly("_name", &Dispatcher::name);
   // Subclasses made in Python inherit the slot.
   reinterpret_cast<PyTypeObject *>(cls.ptr())->tp_call = dispatcherCall;

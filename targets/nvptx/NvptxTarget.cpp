@@ -128,6 +128,27 @@ bool compileToPtx(llvm::Module &m, const PtxOptions &opts, std::string &ptx, std
     for (llvm::Function &f : m)
       if (!f.isDeclaration() && f.getName().starts_with("__nv_")) f.setLinkage(llvm::GlobalValue::InternalLinkage);
   }
+  // Launch annotations on every kernel: .maxnreg, .maxntid, .minnctapersm.
+  if (llvm::NamedMDNode *ann = m.getNamedMetadata("nvvm.annotations")) {
+    std::vector<llvm::Function *> kernels;
+    for (llvm::MDNode *op : ann->operands())
+      if (op->getNumOperands() == 3)
+        if (auto *s = llvm::dyn_cast<llvm::MDString>(op->getOperand(1)); s && s->getString() == "kernel")
+          if (auto *v = llvm::dyn_cast_or_null<llvm::ValueAsMetadata>(op->getOperand(0)))
+            if (auto *f = llvm::dyn_cast<llvm::Function>(v->getValue())) kernels.push_back(f);
+    llvm::LLVMContext &c = m.getContext();
+    auto annotate = [&](llvm::Function *f, const char *key, int value) {
+      if (value <= 0) return;
+      ann->addOperand(llvm::MDNode::get(
+          c, {llvm::ValueAsMetadata::get(f), llvm::MDString::get(c, key),
+              llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(c), value))}));
+    };
+    for (llvm::Function *f : kernels) {
+      annotate(f, "maxnreg", opts.maxRegisters);
+      annotate(f, "maxntidx", opts.maxThreadsPerBlock);
+      annotate(f, "minctasm", opts.minBlocksPerSM);
+    }
+  }
   // NVVMReflect answers __nvvm_reflect("__CUDA_FTZ") from this flag.
   m.addModuleFlag(llvm::Module::Override, "nvvm-reflect-ftz", opts.fastmath ? 1 : 0);
   for (llvm::Function &f : m) {

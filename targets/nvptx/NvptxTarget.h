@@ -18,6 +18,11 @@ struct PtxOptions {
   int ccMinor = 0;
   bool fastmath = false;    // flush denormals, approximate division and sqrt
   std::string libdevice;    // path; empty: findLibdevice()
+  // Kernel launch annotations (0: none): max_registers, and launch_bounds'
+  // maximum threads per block and minimum blocks per multiprocessor.
+  int maxRegisters = 0;
+  int maxThreadsPerBlock = 0;
+  int minBlocksPerSM = 0;
 };
 
 // libdevice.10.bc under $CUDA_HOME, /usr/local/cuda, or next to ptxas on

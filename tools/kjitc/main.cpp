@@ -75,7 +75,7 @@ std::string tokenLine(const kjit::Token &t) {
 int main(int argc, char **argv) {
   std::string emit = "ast", path, name, sig, target = "host";
   int cc = 90;
-  bool device = false, fastmath = false;
+  bool device = false, fastmath = false, lineinfo = false;
   unsigned firstLine = 1;
   kjit::ast::PrintOptions printOpts;
   for (int i = 1; i < argc; ++i) {
@@ -88,6 +88,7 @@ int main(int argc, char **argv) {
     else if (a.rfind("--target=", 0) == 0) target = a.substr(9);
     else if (a == "--device") device = true;
     else if (a == "--fastmath") fastmath = true;
+    else if (a == "--lineinfo") lineinfo = true;
     else if (a == "--ast-locs") printOpts.withExprLocs = true;
     else if (a == "-h" || a == "--help") return usage(), 0;
     else if (!a.empty() && a[0] == '-') return usage();
@@ -159,7 +160,9 @@ int main(int argc, char **argv) {
       for (const kjit::ir::Function *f : prog.functions) std::cout << kjit::ir::print(*f);
     } else if (prog.entry) {
       llvm::LLVMContext llctx;
-      std::unique_ptr<llvm::Module> mod = kjit::buildLLVMModule(llctx, prog, ctx, {});
+      kjit::LoweringOptions lopts;
+      lopts.lineinfo = lineinfo;
+      std::unique_ptr<llvm::Module> mod = kjit::buildLLVMModule(llctx, prog, ctx, lopts);
       if (emit == "ptx" || (cuda && emit != "llvm")) {
         kjit::PtxOptions po;
         po.ccMajor = cc / 10;

@@ -47,6 +47,21 @@ class CUDAKernel:
         for sig in signatures:
             self.compile(sig)
 
+    def _launch_annotations(self):
+        """(max_registers, max threads per block, min blocks per SM); 0 is unset."""
+        maxreg = int(self.targetoptions.get("max_registers") or 0)
+        bounds = self.targetoptions.get("launch_bounds")
+        if bounds is None:
+            threads, blocks = 0, 0
+        elif isinstance(bounds, int):
+            threads, blocks = bounds, 0
+        else:
+            bounds = tuple(bounds)
+            if not 1 <= len(bounds) <= 2:
+                raise ValueError("launch_bounds is max threads per block, or (max threads, min blocks per SM)")
+            threads, blocks = int(bounds[0]), int(bounds[1]) if len(bounds) > 1 else 0
+        return maxreg, threads, blocks
+
     def compile(self, signature, cc=None):
         """Compile for a signature ("void(float32[:], float32[:])" or kjit
         types) and the compute capability (default 9.0); returns the PTX."""
@@ -54,7 +69,9 @@ class CUDAKernel:
         key = (sig, _cc_number(cc))
         if key not in self._compiled:
             fastmath = bool(self.targetoptions.get("fastmath"))
-            ptx, resty, typed, _, warnings_text = self._dispatcher._compile_cuda(sig, self.device, key[1], fastmath)
+            ptx, resty, typed, _, warnings_text = self._dispatcher._compile_cuda(
+                sig, self.device, key[1], fastmath, False, *self._launch_annotations(),
+                bool(self.targetoptions.get("lineinfo") or self.targetoptions.get("debug")))
             if warnings_text:
                 warnings.warn(PerformanceWarning(warnings_text), stacklevel=3)
             self._compiled[key] = (ptx, resty, typed)
@@ -75,7 +92,9 @@ class CUDAKernel:
     def inspect_llvm(self, signature=None, cc=None):
         sig = signature or self._only_signature()
         return self._dispatcher._compile_cuda(str(sig), self.device, _cc_number(cc),
-                                              bool(self.targetoptions.get("fastmath")), True)[3]
+                                              bool(self.targetoptions.get("fastmath")), True,
+                                              *self._launch_annotations(),
+                                              bool(self.targetoptions.get("lineinfo")))[3]
 
     def _only_signature(self):
         sigs = self.signatures
@@ -135,7 +154,7 @@ def compile_ptx(pyfunc, sig, device=False, fastmath=False, cc=None, opt=True, li
     returns ``(ptx, return_type)``. Kernels return void; ``device=True``
     compiles a device function. ``cc`` is a (major, minor) pair, default
     (9, 0)."""
-    k = CUDAKernel(pyfunc, device=device, fastmath=fastmath)
+    k = CUDAKernel(pyfunc, device=device, fastmath=fastmath, lineinfo=lineinfo)
     ptx = k.compile(sig, cc)
     return ptx, _return_type(k._compiled[(str(sig), _cc_number(cc))][1])
 
