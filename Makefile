@@ -7,6 +7,9 @@ GENERATOR ?= Ninja
 CMAKE_ARGS ?=
 FUZZ_SECONDS ?= 600
 export PYTHONPATH := $(CURDIR)/python_bindings$(if $(PYTHONPATH),:$(PYTHONPATH))
+# ccache hits across clones in other folders (CI builds a fresh clone).
+export CCACHE_BASEDIR := $(CURDIR)
+export CCACHE_NOHASHDIR := true
 
 .PHONY: all deps configure build test unit lit pytest demo asan fuzz clean
 
