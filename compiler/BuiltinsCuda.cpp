@@ -117,13 +117,18 @@ public:
     return ts.intrinsic(id, dims, tc.array(dt, dynamic ? 1 : unsigned(dims.size()), Layout::C), loc);
   }
 
-  Expr *atomic(const std::string &op) {
+  // `op` is the operation (and, or, ...); `name` what the user wrote (and_).
+  Expr *atomic(const std::string &op, const std::string &name) {
     bool cas = op == "cas" || op == "compare_and_swap";
     size_t want = op == "cas" ? 4 : 3;
-    if (!arity("atomic." + op, want, want)) return none();
+    if (!arity("atomic." + name, want, want)) return none();
     Expr *ary = site.args[0];
     if (!ary->type->isArray())
-      return fail(fmt::format("cuda.atomic.{}() operates on an array element, not {}", op, ary->type->str()));
+      return fail(fmt::format("cuda.atomic.{}() operates on an array element, not {}", name, ary->type->str()));
+    if (op == "compare_and_swap" && ary->type->ndim() != 1)
+      return fail(fmt::format("cuda.atomic.compare_and_swap() works on element 0 of a 1-d array; this "
+                              "array has {} dimensions (use cuda.atomic.cas with an index)",
+                              ary->type->ndim()));
     const Type *dt = ary->type->dtype();
     if (ary->type->readonly()) return fail("cuda.atomic on a read-only array");
     bool is32or64 = (dt->isInt() || dt->isFloat()) && (dt->bits() == 32 || dt->bits() == 64);
@@ -133,7 +138,7 @@ public:
     else if (op == "inc" || op == "dec") ok = dt->isInt() && !dt->isSigned() && is32or64;
     else ok = dt->isInt() && is32or64;  // and_, or_, xor, exch, cas
     if (!ok)
-      return fail(fmt::format("cuda.atomic.{}() does not support {} arrays; it supports {}", op, dt->str(),
+      return fail(fmt::format("cuda.atomic.{}() does not support {} arrays; it supports {}", name, dt->str(),
                               op == "inc" || op == "dec" ? "uint32 and uint64"
                               : (op == "add" || op == "sub" || op == "max" || op == "min" || op == "nanmax" || op == "nanmin")
                                   ? "int32, uint32, int64, uint64, float32 and float64"
@@ -159,7 +164,7 @@ public:
       }
       if (idxs.size() != ary->type->ndim())
         return ts.error(DiagCategory::Typing, idx->loc,
-                        fmt::format("cuda.atomic.{}() on a {}-d array needs {} indices, not {}", op,
+                        fmt::format("cuda.atomic.{}() on a {}-d array needs {} indices, not {}", name,
                                     ary->type->ndim(), ary->type->ndim(), idxs.size()));
       for (Expr *i : idxs) {
         if (!i->type->isInt()) return ts.error(DiagCategory::Typing, i->loc, "atomic indices must be integers");
@@ -169,7 +174,7 @@ public:
     for (size_t k = cas ? (op == "cas" ? 2 : 1) : 2; k < site.args.size(); ++k)
       args.push_back(ts.convert(site.args[k], dt));
     auto *in = ts.intrinsic(cas ? IntrinsicId::AtomicCas : IntrinsicId::Atomic, args, dt, loc);
-    in->text = cas ? "cas" : op;
+    in->text = cas ? "" : op;  // the intrinsic's name says cas
     return in;
   }
 
@@ -198,11 +203,55 @@ public:
     if (!arity(f, 1, 1)) return none();
     const Type *t = site.args[0]->type;
     if (!t->isInt()) return fail(fmt::format("cuda.{}() takes an integer, not {}", f, t->str()));
+    if (id == IntrinsicId::Ffs)  // Numba: ffs is uint32 whatever the argument
+      return ts.convert(ts.intrinsic(id, {site.args[0]}, t, loc), tc.intTy(32, false));
     if (id == IntrinsicId::Brev) {
       const Type *u = tc.intTy(t->bits() <= 32 ? 32 : 64, false);
       return ts.intrinsic(id, {ts.convert(site.args[0], u)}, u, loc);
     }
     return ts.intrinsic(id, {site.args[0]}, t, loc);
+  }
+
+  // cuda.fp16: half-precision arithmetic (Numba 0.56's set).
+  Expr *fp16(const std::string &op) {
+    const Type *h = tc.floatTy(16);
+    std::string f = "fp16." + op;
+    auto arg = [&](size_t i) { return ts.convert(site.args[i], h); };
+    for (Expr *x : site.args)
+      if (!x->type->isNumber() || x->type->isComplex())
+        return fail(fmt::format("cuda.{}() takes float16 values, not {}", f, x->type->str()));
+    auto binop = [&](ir::BinOp o, const Type *rt) {
+      auto *b = ts.context().irArena.make<Binary>(loc);
+      b->op = o;
+      b->lhs = arg(0);
+      b->rhs = arg(1);
+      b->type = rt;
+      return b;
+    };
+    static const struct {
+      const char *name;
+      ir::BinOp op;
+    } arith[] = {{"hadd", ir::BinOp::Add}, {"hsub", ir::BinOp::Sub}, {"hmul", ir::BinOp::Mul},
+                 {"hdiv", ir::BinOp::Div}},
+      cmps[] = {{"heq", ir::BinOp::Eq}, {"hne", ir::BinOp::Ne}, {"hge", ir::BinOp::Ge},
+                {"hgt", ir::BinOp::Gt}, {"hle", ir::BinOp::Le}, {"hlt", ir::BinOp::Lt}};
+    for (const auto &e : arith)
+      if (op == e.name) return arity(f, 2, 2) ? binop(e.op, h) : none();
+    for (const auto &e : cmps)
+      if (op == e.name) return arity(f, 2, 2) ? binop(e.op, tc.boolean()) : none();
+    if (op == "hmax" || op == "hmin")
+      return arity(f, 2, 2) ? ts.intrinsic(op == "hmax" ? IntrinsicId::Max : IntrinsicId::Min, {arg(0), arg(1)}, h, loc) : none();
+    if (op == "habs") return arity(f, 1, 1) ? ts.intrinsic(IntrinsicId::Fabs, {arg(0)}, h, loc) : none();
+    if (op == "hneg") {
+      if (!arity(f, 1, 1)) return none();
+      auto *u = ts.context().irArena.make<Unary>(loc);
+      u->op = ir::UnOp::Neg;
+      u->operand = arg(0);
+      u->type = h;
+      return u;
+    }
+    if (op == "hfma") return arity(f, 3, 3) ? ts.intrinsic(IntrinsicId::Fma, {arg(0), arg(1), arg(2)}, h, loc) : none();
+    return unsupported(fmt::format("cuda.{}() is not supported yet", f));
   }
 
   Expr *call(const std::string &f);
@@ -243,12 +292,12 @@ Expr *CudaTyper::call(const std::string &f) {
     return fail("cuda.const.array_like() takes a global NumPy array (frozen at compile time)");
   }
   if (f.rfind("atomic.", 0) == 0) {
-    std::string op = f.substr(7);
+    std::string name = f.substr(7), op = name;
     if (op == "and_" || op == "or_") op.pop_back();
     static const char *const ops[] = {"add", "sub", "and", "or", "xor", "inc", "dec", "exch", "max",
                                       "min", "nanmax", "nanmin", "compare_and_swap", "cas"};
     for (const char *o : ops)
-      if (op == o) return atomic(op);
+      if (op == o) return atomic(op, name);
     return unsupported(fmt::format("cuda.{}() is not a CUDA atomic", f));
   }
   if (f == "shfl_sync") return shfl("idx", f);
@@ -266,6 +315,14 @@ Expr *CudaTyper::call(const std::string &f) {
       return fail(fmt::format("cuda.match_any_sync() takes int32, int64, float32 or float64 values, not {}", t->str()));
     return ts.intrinsic(IntrinsicId::MatchAnySync, {ts.convert(a[0], i32()), a[1]}, i32(), loc);
   }
+  if (f == "match_all_sync") {
+    if (!arity(f, 2, 2)) return none();
+    const Type *t = a[1]->type;
+    if (!((t->isInt() || t->isFloat()) && (t->bits() == 32 || t->bits() == 64)))
+      return fail(fmt::format("cuda.match_all_sync() takes int32, int64, float32 or float64 values, not {}", t->str()));
+    return ts.intrinsic(IntrinsicId::MatchAllSync, {ts.convert(a[0], i32()), a[1]}, tc.tuple({i32(), tc.boolean()}), loc);
+  }
+  if (f.rfind("fp16.", 0) == 0) return fp16(f.substr(5));
   if (f == "activemask") return arity(f, 0, 0) ? ts.intrinsic(IntrinsicId::ActiveMask, {}, u32(), loc) : none();
   if (f == "lanemask_lt") return arity(f, 0, 0) ? ts.intrinsic(IntrinsicId::LaneMaskLt, {}, u32(), loc) : none();
   if (f == "popc") return bits(IntrinsicId::Popc, f);
@@ -274,7 +331,12 @@ Expr *CudaTyper::call(const std::string &f) {
   if (f == "ffs") return bits(IntrinsicId::Ffs, f);
   if (f == "fma") {
     if (!arity(f, 3, 3)) return none();
-    const Type *t = a[0]->type->isFloat() && a[0]->type->bits() == 32 ? tc.floatTy(32) : tc.float64();
+    // float32 when every argument is float32 (or a narrower number), else float64.
+    const Type *t = tc.floatTy(32);
+    for (Expr *x : a)
+      if (!x->type->isNumber() || x->type->isComplex() || (x->type->isFloat() && x->type->bits() > 32) ||
+          (x->type->isInt() && x->type->bits() > 16))
+        t = tc.float64();
     return ts.intrinsic(IntrinsicId::Fma, {ts.convert(a[0], t), ts.convert(a[1], t), ts.convert(a[2], t)}, t, loc);
   }
   if (f == "cbrt") {

@@ -110,7 +110,9 @@ std::string expr(const Expr *e) {
   }
   case Kind::Intrinsic: {
     auto *in = cast<Intrinsic>(e);
-    return fmt::format("({}{}) : {}", intrinsicName(in->id), list(in->args), e->type ? e->type->str() : "?");
+    std::string name = intrinsicName(in->id);
+    if (!in->text.empty()) name += "." + in->text;  // shfl_sync.down, vote_sync.any, atomic.add
+    return fmt::format("({}{}) : {}", name, list(in->args), e->type ? e->type->str() : "?");
   }
   default: return "?";
   }

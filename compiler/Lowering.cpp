@@ -383,11 +383,14 @@ llvm::Value *FunctionLowering::constant(const Const *c) {
   if (t->isArray() && c->bytes) {
     // A frozen global array: its bytes in a constant global.
     auto *init = llvm::ConstantDataArray::getRaw(*c->bytes, c->bytes->size(), B.getInt8Ty());
+    // On the GPU in constant memory (address space 4), read through ld.const.
     auto *gv = new llvm::GlobalVariable(P.M, init->getType(), true, llvm::GlobalValue::PrivateLinkage,
-                                        init, "const.array");
+                                        init, "const_array", nullptr, llvm::GlobalValue::NotThreadLocal,
+                                        P.cuda ? 4 : 0);
     gv->setAlignment(llvm::Align(64));
     llvm::Value *desc = llvm::Constant::getNullValue(P.lt(t));
-    desc = B.CreateInsertValue(desc, gv, {1u});
+    desc = B.CreateInsertValue(desc, P.cuda ? B.CreateAddrSpaceCast(gv, llvm::PointerType::getUnqual(C))
+                                            : static_cast<llvm::Value *>(gv), {1u});
     int64_t stride = t->dtype()->isBool() ? 1 : t->dtype()->bits() / 8;
     for (unsigned k = unsigned(c->shape.size()); k-- > 0;) {
       desc = B.CreateInsertValue(desc, i64(c->shape[k]), {2u, k});
@@ -735,6 +738,12 @@ llvm::Value *FunctionLowering::mathCall(IntrinsicId id, std::vector<llvm::Value 
   bool f32 = t->bits() == 32;
   if (P.cuda) {
     std::string nv = libdeviceName(id, f32);
+    // fastmath: libdevice's approximate float32 functions (sin.approx ...).
+    static const char *const fast[] = {"__nv_sinf", "__nv_cosf", "__nv_tanf", "__nv_expf", "__nv_exp10f",
+                                       "__nv_logf", "__nv_log2f", "__nv_log10f", "__nv_powf"};
+    if (F.fastmath && f32)
+      for (const char *name : fast)
+        if (nv == name) nv = "__nv_fast_" + nv.substr(5);
     if (!nv.empty()) {
       std::vector<llvm::Type *> params(args.size(), ft);
       return B.CreateCall(P.M.getOrInsertFunction(nv, llvm::FunctionType::get(ft, params, false)), args);
@@ -1021,9 +1030,19 @@ static void emitEntryWrapper(ProgramLowering &P, const ir::Function &f) {
   B.CreateRet(status);
 }
 
+const char *nvptxDataLayout() { return "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"; }
+const char *nvptxTriple() { return "nvptx64-nvidia-cuda"; }
+
 std::unique_ptr<llvm::Module> lowerToLLVM(llvm::LLVMContext &llctx, const TypedProgram &prog,
                                           const SourceManager &sm, const LoweringOptions &opts) {
   auto mod = std::make_unique<llvm::Module>(opts.moduleName, llctx);
+  if (prog.target == Target::CUDA) {
+    mod->setDataLayout(nvptxDataLayout());
+    mod->setTargetTriple(nvptxTriple());
+  } else if (!opts.dataLayout.empty()) {
+    mod->setDataLayout(opts.dataLayout);
+    mod->setTargetTriple(opts.triple);
+  }
   ProgramLowering P(llctx, *mod, sm, opts.moduleName);
   P.cuda = prog.target == Target::CUDA;
   if (opts.lineinfo) {

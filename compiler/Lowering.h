@@ -30,7 +30,16 @@ struct LoweringOptions {
   // Line tables pointing at the Python source (lineinfo=True): profilers and
   // the PTX's .loc directives then name the user's file and lines.
   bool lineinfo = false;
+  // The target's data layout and triple, set before any IR is built, so that
+  // loads and stores get the target's alignments (empty: the host's, via
+  // the caller; NVPTX: nvptxDataLayout()).
+  std::string dataLayout;
+  std::string triple;
 };
+
+// NVPTX64's data layout and triple.
+const char *nvptxDataLayout();
+const char *nvptxTriple();
 
 std::unique_ptr<llvm::Module> lowerToLLVM(llvm::LLVMContext &llctx, const TypedProgram &prog,
                                           const SourceManager &sm, const LoweringOptions &opts);

@@ -50,8 +50,7 @@ llvm::Value *FunctionLowering::elementAddress(llvm::Value *desc, const Type *arr
 
 void FunctionLowering::indexError(llvm::Value *index, unsigned axis, llvm::Value *n, SourceLoc loc) {
   if (P.cuda) {
-    B.CreateIntrinsic(llvm::Intrinsic::trap, {}, {});
-    B.CreateRet(B.getInt32(1));
+    cudaIndexError(index, axis, n, loc);
     return;
   }
   std::string file = loc.valid() ? P.sm.buffer(loc.file).name : "";

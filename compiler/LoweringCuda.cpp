@@ -89,10 +89,10 @@ llvm::Value *FunctionLowering::cudaIntrinsic(const Intrinsic *in) {
       data = entryAlloca(llvm::ArrayType::get(et, uint64_t(n)), "local.array");
     } else if (dims.empty()) {
       // Dynamic shared memory: sized by the launch; the length is what fits.
-      llvm::GlobalVariable *gv = P.M.getNamedGlobal("kjit.dynamic.shared");
+      llvm::GlobalVariable *gv = P.M.getNamedGlobal("kjit_dynamic_shared");
       if (!gv) {
         gv = new llvm::GlobalVariable(P.M, llvm::ArrayType::get(B.getInt8Ty(), 0), false,
-                                      llvm::GlobalValue::ExternalLinkage, nullptr, "kjit.dynamic.shared",
+                                      llvm::GlobalValue::ExternalLinkage, nullptr, "kjit_dynamic_shared",
                                       nullptr, llvm::GlobalValue::NotThreadLocal, 3);
         gv->setAlignment(llvm::Align(16));
       }
@@ -110,7 +110,7 @@ llvm::Value *FunctionLowering::cudaIntrinsic(const Intrinsic *in) {
       auto *gv = new llvm::GlobalVariable(P.M, llvm::ArrayType::get(et, uint64_t(n)), false,
                                           llvm::GlobalValue::InternalLinkage,
                                           llvm::UndefValue::get(llvm::ArrayType::get(et, uint64_t(n))),
-                                          "shared.array", nullptr, llvm::GlobalValue::NotThreadLocal, 3);
+                                          "shared_array", nullptr, llvm::GlobalValue::NotThreadLocal, 3);
       gv->setAlignment(llvm::Align(16));
       data = B.CreateAddrSpaceCast(gv, llvm::PointerType::getUnqual(C));
     }
@@ -162,6 +162,13 @@ llvm::Value *FunctionLowering::cudaIntrinsic(const Intrinsic *in) {
     if (vt->isFloat()) v = B.CreateBitCast(v, B.getIntNTy(vt->bits()));
     auto id = vt->bits() == 32 ? llvm::Intrinsic::nvvm_match_any_sync_i32 : llvm::Intrinsic::nvvm_match_any_sync_i64;
     return B.CreateIntrinsic(id, {}, {mask, v});
+  }
+  case IntrinsicId::MatchAllSync: {
+    llvm::Value *mask = expr(in->args[0]), *v = expr(in->args[1]);
+    const Type *vt = in->args[1]->type;
+    if (vt->isFloat()) v = B.CreateBitCast(v, B.getIntNTy(vt->bits()));
+    auto id = vt->bits() == 32 ? llvm::Intrinsic::nvvm_match_all_sync_i32p : llvm::Intrinsic::nvvm_match_all_sync_i64p;
+    return B.CreateIntrinsic(id, {}, {mask, v});  // {i32, i1}: the tuple's form
   }
   case IntrinsicId::ActiveMask: return B.CreateIntrinsic(llvm::Intrinsic::nvvm_activemask, {}, {});
   case IntrinsicId::LaneMaskLt: return read(llvm::Intrinsic::nvvm_read_ptx_sreg_lanemask_lt);
@@ -233,6 +240,53 @@ llvm::Value *FunctionLowering::atomic(const Intrinsic *in) {
   B.CreateCondBr(B.CreateExtractValue(cx, {1u}), done, loop);
   B.SetInsertPoint(done);
   return old;
+}
+
+// A failed bounds check in a kernel: the first failing thread records what
+// and where in the module's `kjit_error` (device memory, read by the runtime
+// with cuModuleGetGlobal after the launch fails), then the kernel traps.
+// kjit_error, 16 x u32: [0] set to 1 by the recording thread, [1] line,
+// [2] column, [3] axis, [4..5] index (i64), [6..7] axis length (i64),
+// [8..10] threadIdx x/y/z, [11..13] blockIdx x/y/z, [14] file (an index into
+// kjit_error_files, the module's file names separated by NUL bytes).
+void FunctionLowering::cudaIndexError(llvm::Value *index, unsigned axis, llvm::Value *n, SourceLoc loc) {
+  llvm::Type *i32 = B.getInt32Ty();
+  auto *recTy = llvm::ArrayType::get(i32, 16);
+  llvm::GlobalVariable *rec = P.M.getNamedGlobal("kjit_error");
+  if (!rec) {
+    rec = new llvm::GlobalVariable(P.M, recTy, false, llvm::GlobalValue::ExternalLinkage,
+                                   llvm::Constant::getNullValue(recTy), "kjit_error", nullptr,
+                                   llvm::GlobalValue::NotThreadLocal, 1);
+    rec->setAlignment(llvm::Align(8));
+    // The file names, in file-id order.
+    std::string names;
+    for (uint32_t id = 1; id < P.sm.size(); ++id) names += P.sm.buffer(id).name + std::string(1, '\0');
+    auto *init = llvm::ConstantDataArray::getString(C, names, true);
+    new llvm::GlobalVariable(P.M, init->getType(), true, llvm::GlobalValue::ExternalLinkage, init,
+                             "kjit_error_files", nullptr, llvm::GlobalValue::NotThreadLocal, 1);
+  }
+  llvm::Value *base = B.CreateAddrSpaceCast(rec, llvm::PointerType::getUnqual(C));
+  auto field = [&](unsigned k) { return B.CreateConstGEP2_32(recTy, base, 0, k); };
+  auto *cx = B.CreateAtomicCmpXchg(field(0), B.getInt32(0), B.getInt32(1), llvm::MaybeAlign(4),
+                                   llvm::AtomicOrdering::Monotonic, llvm::AtomicOrdering::Monotonic);
+  llvm::BasicBlock *record = block("oob.record"), *trap = block("oob.trap");
+  B.CreateCondBr(B.CreateExtractValue(cx, {1u}), record, trap);
+  B.SetInsertPoint(record);
+  B.CreateStore(B.getInt32(loc.line), field(1));
+  B.CreateStore(B.getInt32(loc.col), field(2));
+  B.CreateStore(B.getInt32(axis), field(3));
+  B.CreateStore(index, field(4));
+  B.CreateStore(n, field(6));
+  for (unsigned a = 0; a < 3; ++a) {
+    B.CreateStore(B.CreateIntrinsic(sreg(IntrinsicId::ThreadIdx, a), {}, {}), field(8 + a));
+    B.CreateStore(B.CreateIntrinsic(sreg(IntrinsicId::BlockIdx, a), {}, {}), field(11 + a));
+  }
+  B.CreateStore(B.getInt32(loc.file), field(14));
+  B.CreateIntrinsic(llvm::Intrinsic::nvvm_membar_sys, {}, {});
+  B.CreateBr(trap);
+  B.SetInsertPoint(trap);
+  B.CreateIntrinsic(llvm::Intrinsic::trap, {}, {});
+  B.CreateRet(B.getInt32(1));
 }
 
 // print() in a kernel: one vprintf call with a format built at compile time.

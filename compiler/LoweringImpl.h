@@ -141,6 +141,7 @@ public:
   llvm::Value *cudaIntrinsic(const ir::Intrinsic *in);
   llvm::Value *atomic(const ir::Intrinsic *in);
   void cudaPrint(const ir::Intrinsic *in);
+  void cudaIndexError(llvm::Value *index, unsigned axis, llvm::Value *n, SourceLoc loc);
 };
 
 // LoweringCuda.cpp

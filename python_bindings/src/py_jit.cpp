@@ -634,7 +634,10 @@ private:
     CompiledCode code;
     if (!prog.entry) return code;
     llvm::LLVMContext llctx;
-    auto mod = buildLLVMModule(llctx, prog, ctx, {});
+    LoweringOptions lopts;
+    lopts.dataLayout = hostJit().dataLayout();
+    lopts.triple = hostJit().triple();
+    auto mod = buildLLVMModule(llctx, prog, ctx, lopts);
     std::string err;
     hostJit().optimizeOnly(*mod, wantAsm, code, err);
     return code;
@@ -731,6 +734,8 @@ private:
     for (const ir::Function *f : prog.functions) c->typedIR += ir::print(*f);
     auto llctx = std::make_unique<llvm::LLVMContext>();
     LoweringOptions lopts;
+    lopts.dataLayout = hostJit().dataLayout();
+    lopts.triple = hostJit().triple();
     // Cached code is named after its key, so that loading it again in a
     // later process cannot collide with code compiled there.
     lopts.moduleName = cache_ ? "kc" + ckey.substr(ckey.size() - 32) : hostJit().uniqueModuleName();

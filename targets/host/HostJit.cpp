@@ -169,6 +169,9 @@ bool HostJit::addObject(const std::string &object, const std::string &entrySymbo
   return true;
 }
 
+std::string HostJit::dataLayout() const { return impl_->tm->createDataLayout().getStringRepresentation(); }
+std::string HostJit::triple() const { return impl_->tm->getTargetTriple().str(); }
+
 std::string HostJit::targetDescription() const {
   return impl_->tm->getTargetTriple().str() + " " + impl_->cpu + " " +
          impl_->tm->getTargetFeatureString().str();

@@ -45,6 +45,9 @@ public:
   bool optimizeOnly(llvm::Module &module, bool wantAsm, CompiledCode &out, std::string &error);
 
   const std::string &cpuName() const;
+  // The host's data layout and triple (for LoweringOptions).
+  std::string dataLayout() const;
+  std::string triple() const;
   // A module name not used before in this JIT (symbols are prefixed by it).
   std::string uniqueModuleName();
 

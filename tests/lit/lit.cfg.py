@@ -15,3 +15,23 @@ config.substitutions.append(("%kjitc", os.path.join(config.kjit_bin_dir, "kjitc"
 config.substitutions.append(("%{python}", sys.executable))
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])
+
+# ptxas (CUDA's PTX assembler) validates the PTX that kjitc emits. Tests
+# that run it say `REQUIRES: ptxas`: without it they are UNSUPPORTED, never
+# passed. Found at $CUDA_HOME/bin/ptxas, /usr/local/cuda/bin/ptxas or on PATH.
+def _find_ptxas():
+    import shutil
+    candidates = []
+    if os.environ.get("CUDA_HOME"):
+        candidates.append(os.path.join(os.environ["CUDA_HOME"], "bin", "ptxas"))
+    candidates.append("/usr/local/cuda/bin/ptxas")
+    for c in candidates:
+        if os.path.isfile(c) and os.access(c, os.X_OK):
+            return c
+    return shutil.which("ptxas")
+
+
+_ptxas = _find_ptxas()
+if _ptxas:
+    config.available_features.add("ptxas")
+    config.substitutions.append(("%ptxas", _ptxas))

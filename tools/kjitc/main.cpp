@@ -43,8 +43,9 @@ namespace {
 
 int usage() {
   std::fprintf(stderr,
-               "usage: kjitc --emit=ast|tokens [--first-line=N] [--name=NAME] [--ast-locs] "
-               "FILE[:FUNC]\n");
+               "usage: kjitc --emit=ast|tokens|ir|llvm|llvm-opt|asm|ptx [--sig=SIG] [--target=host|cuda] "
+               "[--cc=NN] [--device] [--fastmath] [--lineinfo] [--first-line=N] [--name=NAME] "
+               "[--ast-locs] FILE[:FUNC]\n");
   return 2;
 }
 
@@ -162,6 +163,12 @@ int main(int argc, char **argv) {
       llvm::LLVMContext llctx;
       kjit::LoweringOptions lopts;
       lopts.lineinfo = lineinfo;
+      std::string jerr0;
+      std::unique_ptr<kjit::HostJit> hostForLayout = cuda ? nullptr : kjit::HostJit::create(jerr0);
+      if (hostForLayout) {
+        lopts.dataLayout = hostForLayout->dataLayout();
+        lopts.triple = hostForLayout->triple();
+      }
       std::unique_ptr<llvm::Module> mod = kjit::buildLLVMModule(llctx, prog, ctx, lopts);
       if (emit == "ptx" || (cuda && emit != "llvm")) {
         kjit::PtxOptions po;
@@ -191,7 +198,7 @@ int main(int argc, char **argv) {
       }
     }
   } else {
-    std::fprintf(stderr, "kjitc: error: unknown --emit kind '%s' (this build has: ast, tokens, ir, llvm, llvm-opt, asm)\n",
+    std::fprintf(stderr, "kjitc: error: unknown --emit kind '%s' (this build has: ast, tokens, ir, llvm, llvm-opt, asm, ptx)\n",
                  emit.c_str());
     return 2;
   }

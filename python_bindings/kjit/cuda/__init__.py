@@ -14,8 +14,8 @@ the CUDA runtime or the CPU device, which come with later issues: until then
 a launch raises ``CudaSupportError`` saying so.
 
 The names of the kernel language (``cuda.threadIdx``, ``cuda.grid``,
-``cuda.shared.array``, ``cuda.atomic.add`` ...) are compiled, not called:
-outside a kernel they raise.
+``cuda.shared.array``, ``cuda.atomic.add`` ...) are compiled, not run:
+calling one outside a kernel raises.
 """
 from kjit.cuda.compiler import (CUDAKernel, compile_ptx, compile_ptx_for_current_device, jit)
 from kjit.cuda.errors import CudaSupportError

@@ -154,6 +154,8 @@ def compile_ptx(pyfunc, sig, device=False, fastmath=False, cc=None, opt=True, li
     returns ``(ptx, return_type)``. Kernels return void; ``device=True``
     compiles a device function. ``cc`` is a (major, minor) pair, default
     (9, 0)."""
+    if isinstance(pyfunc, CUDAKernel):  # a @cuda.jit object: its Python function
+        pyfunc = pyfunc.py_func
     k = CUDAKernel(pyfunc, device=device, fastmath=fastmath, lineinfo=lineinfo)
     ptx = k.compile(sig, cc)
     return ptx, _return_type(k._compiled[(str(sig), _cc_number(cc))][1])

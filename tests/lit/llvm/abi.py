@@ -33,7 +33,7 @@ def add(x, n, flag):
 # CHECK-NEXT:  [[X:%[0-9]+]] = load double, ptr [[A0]], align 8
 # CHECK-NEXT:  [[P1:%[0-9]+]] = getelementptr ptr, ptr [[ARGS]], i64 1
 # CHECK-NEXT:  [[A1:%[0-9]+]] = load ptr, ptr [[P1]], align 8
-# CHECK-NEXT:  [[N:%[0-9]+]] = load i64, ptr [[A1]], align 4
+# CHECK-NEXT:  [[N:%[0-9]+]] = load i64, ptr [[A1]], align 8
 # CHECK-NEXT:  [[P2:%[0-9]+]] = getelementptr ptr, ptr [[ARGS]], i64 2
 # CHECK-NEXT:  [[A2:%[0-9]+]] = load ptr, ptr [[P2]], align 8
 # CHECK-NEXT:  [[B8:%[0-9]+]] = load i8, ptr [[A2]], align 1

@@ -28,9 +28,9 @@ def caller(a):
 # CHECK-NEXT:  ret i32 [[ST]]
 # CHECK-EMPTY:
 # CHECK-NEXT:  ok:
-# CHECK-NEXT:  [[V:%[a-z0-9._]+]] = load i64, ptr %call.ret, align 4
+# CHECK-NEXT:  [[V:%[a-z0-9._]+]] = load i64, ptr %call.ret, align 8
 # CHECK-NEXT:  [[R:%[a-z0-9._]+]] = add i64 [[V]], 1
-# CHECK-NEXT:  store i64 [[R]], ptr %ret, align 4
+# CHECK-NEXT:  store i64 [[R]], ptr %ret, align 8
 # CHECK-NEXT:  ret i32 0
 
 # CHECK-LABEL: define i32 @kjit.kjit_caller_{{[0-9]+}}_entry(

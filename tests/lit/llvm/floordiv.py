@@ -36,7 +36,7 @@ def fdiv(a, b):
 # CHECK-NEXT:  [[FL:%[a-z0-9._]+]] = select i1 [[ADJ]], i64 [[QM1]], i64 [[Q]]
 # CHECK-NEXT:  [[NA:%[a-z0-9._]+]] = sub i64 0, [[A]]
 # CHECK-NEXT:  [[RES:%[a-z0-9._]+]] = select i1 [[M1]], i64 [[NA]], i64 [[FL]]
-# CHECK-NEXT:  store i64 [[RES]], ptr %ret, align 4
+# CHECK-NEXT:  store i64 [[RES]], ptr %ret, align 8
 # CHECK-NEXT:  ret i32 0
 # CHECK-NEXT:  }
 # CHECK:       declare void @kjit_rt_raise(ptr, ptr, ptr, ptr, i32)

@@ -1,0 +1,17 @@
+# RUN: not %kjitc --emit=ptx %s:kernel --sig="(float32[:], int64)" 2>&1 | FileCheck --strict-whitespace %s
+# The shape of a shared array must be known at compile time: an argument
+# is not; the caret is on the shape.
+
+from numba import cuda, float32
+
+
+@cuda.jit
+def kernel(a, n):
+    buf = cuda.shared.array(n, dtype=float32)
+    buf[0] = a[0]
+
+# CHECK:      {{^}}{{.*}}shared-nonconstant-shape.py:10:29: error: the shape of cuda.shared.array() must be a constant integer or a tuple of constant integers (a literal or a global constant), not int64{{$}}
+# CHECK-NEXT: {{^}}  File "{{.*}}shared-nonconstant-shape.py", line 10{{$}}
+# CHECK-NEXT: {{^}}    buf = cuda.shared.array(n, dtype=float32){{$}}
+# CHECK-NEXT: {{^}}                            ^{{$}}
+# CHECK-NOT: {{.}}
