@@ -243,46 +243,63 @@ llvm::Value *FunctionLowering::atomic(const Intrinsic *in) {
 }
 
 // A failed bounds check in a kernel: the first failing thread records what
-// and where in the module's `kjit_error` (device memory, read by the runtime
-// with cuModuleGetGlobal after the launch fails), then the kernel traps.
-// kjit_error, 16 x u32: [0] set to 1 by the recording thread, [1] line,
+// and where, then the kernel traps. A trap leaves the CUDA context unusable,
+// so the record goes to host memory the GPU can write (pinned, mapped): the
+// module's global `kjit_error_record` holds its address, set by the runtime
+// after loading the module (null: no record, only the trap).
+// The record, 16 x u32: [0] set to 1 when the rest is written, [1] line,
 // [2] column, [3] axis, [4..5] index (i64), [6..7] axis length (i64),
 // [8..10] threadIdx x/y/z, [11..13] blockIdx x/y/z, [14] file (an index into
-// kjit_error_files, the module's file names separated by NUL bytes).
+// kjit_error_files: the module's file names, each ended by a NUL byte,
+// counted from 1).
 void FunctionLowering::cudaIndexError(llvm::Value *index, unsigned axis, llvm::Value *n, SourceLoc loc) {
   llvm::Type *i32 = B.getInt32Ty();
+  llvm::Type *ptr = llvm::PointerType::getUnqual(C);
   auto *recTy = llvm::ArrayType::get(i32, 16);
-  llvm::GlobalVariable *rec = P.M.getNamedGlobal("kjit_error");
-  if (!rec) {
-    rec = new llvm::GlobalVariable(P.M, recTy, false, llvm::GlobalValue::ExternalLinkage,
-                                   llvm::Constant::getNullValue(recTy), "kjit_error", nullptr,
-                                   llvm::GlobalValue::NotThreadLocal, 1);
-    rec->setAlignment(llvm::Align(8));
-    // The file names, in file-id order.
+  llvm::GlobalVariable *slot = P.M.getNamedGlobal("kjit_error_record");
+  if (!slot) {
+    slot = new llvm::GlobalVariable(P.M, ptr, false, llvm::GlobalValue::ExternalLinkage,
+                                    llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(C)),
+                                    "kjit_error_record", nullptr, llvm::GlobalValue::NotThreadLocal, 1);
+    slot->setAlignment(llvm::Align(8));
+    // Which thread records: claimed in device memory (atomics on mapped
+    // host memory are not reliable over PCIe).
+    auto *claimFlag = new llvm::GlobalVariable(P.M, i32, false, llvm::GlobalValue::ExternalLinkage,
+                                               B.getInt32(0), "kjit_error_claim", nullptr,
+                                               llvm::GlobalValue::NotThreadLocal, 1);
+    claimFlag->setAlignment(llvm::Align(4));
     std::string names;
     for (uint32_t id = 1; id < P.sm.size(); ++id) names += P.sm.buffer(id).name + std::string(1, '\0');
     auto *init = llvm::ConstantDataArray::getString(C, names, true);
     new llvm::GlobalVariable(P.M, init->getType(), true, llvm::GlobalValue::ExternalLinkage, init,
                              "kjit_error_files", nullptr, llvm::GlobalValue::NotThreadLocal, 1);
   }
-  llvm::Value *base = B.CreateAddrSpaceCast(rec, llvm::PointerType::getUnqual(C));
+  llvm::Value *base = B.CreateLoad(ptr, B.CreateAddrSpaceCast(slot, ptr), /*isVolatile=*/true);
+  llvm::BasicBlock *claim = block("oob.claim"), *record = block("oob.record"), *trap = block("oob.trap");
+  B.CreateCondBr(B.CreateIsNull(base), trap, claim);
+  B.SetInsertPoint(claim);
   auto field = [&](unsigned k) { return B.CreateConstGEP2_32(recTy, base, 0, k); };
-  auto *cx = B.CreateAtomicCmpXchg(field(0), B.getInt32(0), B.getInt32(1), llvm::MaybeAlign(4),
+  llvm::Value *claimPtr = B.CreateAddrSpaceCast(P.M.getNamedGlobal("kjit_error_claim"), ptr);
+  auto *cx = B.CreateAtomicCmpXchg(claimPtr, B.getInt32(0), B.getInt32(1), llvm::MaybeAlign(4),
                                    llvm::AtomicOrdering::Monotonic, llvm::AtomicOrdering::Monotonic);
-  llvm::BasicBlock *record = block("oob.record"), *trap = block("oob.trap");
   B.CreateCondBr(B.CreateExtractValue(cx, {1u}), record, trap);
   B.SetInsertPoint(record);
-  B.CreateStore(B.getInt32(loc.line), field(1));
-  B.CreateStore(B.getInt32(loc.col), field(2));
-  B.CreateStore(B.getInt32(axis), field(3));
-  B.CreateStore(index, field(4));
-  B.CreateStore(n, field(6));
+  auto store = [&](llvm::Value *v, unsigned k) { B.CreateStore(v, field(k), /*isVolatile=*/true); };
+  store(B.getInt32(loc.line), 1);
+  store(B.getInt32(loc.col), 2);
+  store(B.getInt32(axis), 3);
+  store(B.CreateTrunc(index, i32), 4);
+  store(B.CreateTrunc(B.CreateLShr(index, 32), i32), 5);
+  store(B.CreateTrunc(n, i32), 6);
+  store(B.CreateTrunc(B.CreateLShr(n, 32), i32), 7);
   for (unsigned a = 0; a < 3; ++a) {
-    B.CreateStore(B.CreateIntrinsic(sreg(IntrinsicId::ThreadIdx, a), {}, {}), field(8 + a));
-    B.CreateStore(B.CreateIntrinsic(sreg(IntrinsicId::BlockIdx, a), {}, {}), field(11 + a));
+    store(B.CreateIntrinsic(sreg(IntrinsicId::ThreadIdx, a), {}, {}), 8 + a);
+    store(B.CreateIntrinsic(sreg(IntrinsicId::BlockIdx, a), {}, {}), 11 + a);
   }
-  B.CreateStore(B.getInt32(loc.file), field(14));
+  store(B.getInt32(loc.file), 14);
   B.CreateIntrinsic(llvm::Intrinsic::nvvm_membar_sys, {}, {});
+  store(B.getInt32(1), 0);  // the record is complete
+  B.CreateIntrinsic(llvm::Intrinsic::nvvm_membar_sys, {}, {});  // visible to the host before the trap
   B.CreateBr(trap);
   B.SetInsertPoint(trap);
   B.CreateIntrinsic(llvm::Intrinsic::trap, {}, {});

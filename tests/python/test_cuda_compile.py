@@ -527,7 +527,7 @@ def test_boundscheck_records_the_failure_then_traps(tmp_path):
         a[j] = 1.0
 
     ptx = flat(k.inspect_ptx())
-    assert ".visible .global .align 8 .b8 kjit_error[64]" in ptx  # the record the runtime reads
+    assert ".visible .global .align 8 .u64 kjit_error_record" in ptx  # where the runtime wants the record
     assert "kjit_error_files" in ptx and "trap;" in ptx
     assemble(k.inspect_ptx(), tmp_path, name="checked")
 

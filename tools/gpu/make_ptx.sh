@@ -22,3 +22,5 @@ block_sum|(float32[::1], float32[::1])
 sinexp|(float32[::1], float32[::1])
 warp_ops|(int32[::1], int32[::1])
 LIST
+"$k" --emit=ptx --cc=90 --boundscheck "$src:checked_copy" --sig="(float32[::1], float32[::1], int64)" > "$out/checked_copy.ptx"
+echo "checked_copy (boundscheck) $(wc -l < "$out/checked_copy.ptx") lines"

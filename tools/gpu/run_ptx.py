@@ -150,6 +150,47 @@ check("fast_matmul 1024x2048 @ 2048x512 equals nvcc's", same)
 results["timings"]["tiled matmul 1024x2048x512"] = {"kjit_us": t_kjit, "nvcc_us": t_nvcc, "ratio": t_kjit / t_nvcc}
 print(f"tiled matmul: kjit {t_kjit:.1f} us, nvcc {t_nvcc:.1f} us, ratio {t_kjit / t_nvcc:.3f}")
 
+# ---- boundscheck: the record reaches the host although the kernel traps ----------
+# In a subprocess: the trap leaves the CUDA context unusable.
+CHECK = r"""
+import ctypes, sys
+import cupy as cp, numpy as np
+m = cp.RawModule(path=sys.argv[1])
+rt = cp.cuda.runtime
+host = rt.hostAlloc(64, 2)                 # cudaHostAllocMapped
+rec = (ctypes.c_uint32 * 16).from_address(host)
+ctypes.memset(host, 0, 64)
+dev = host  # unified addressing: a mapped host allocation has the same address on the device
+g = m.get_global("kjit_error_record")
+value = ctypes.c_uint64(dev)  # kept alive while it is copied
+g.copy_from_host(ctypes.addressof(value), 8)
+cp.cuda.Device().synchronize()
+n = 1000
+a, out = cp.zeros(n, np.float32), cp.zeros(n, np.float32)
+f = m.get_function("checked_copy")
+args = (a, np.int64(n), np.int64(4), out, np.int64(n), np.int64(4), np.int64(7))
+try:
+    f((4,), (256,), args)
+    cp.cuda.Device().synchronize()
+    print("NO ERROR")
+except Exception as e:
+    print("launch failed:", type(e).__name__, str(e)[:80])
+r = list(rec)
+index = r[4] | (r[5] << 32)
+size = r[6] | (r[7] << 32)
+print("record", r[0], "line", r[1], "col", r[2], "axis", r[3], "index", index, "size", size,
+      "thread", r[8:11], "block", r[11:14], "file", r[14])
+ok = r[0] == 1 and index >= size == n and index == r[11] * 256 + r[8] + 7
+print("RECORD_OK" if ok else "RECORD_BAD")
+"""
+r = subprocess.run([sys.executable, "-c", CHECK, os.path.join(ptx_dir, "checked_copy.ptx")],
+                   capture_output=True, text=True, timeout=120)
+print(r.stdout.strip(), r.stderr.strip()[-300:])
+line = next(i + 1 for i, text in enumerate(open(os.path.join(HERE, "seed_kernels.py")))
+            if "out[i] = a[i + k]" in text)
+check("boundscheck record (line, index, thread) read after the trap",
+      "RECORD_OK" in r.stdout and f"line {line} " in r.stdout)
+
 with open(os.path.join(out_dir, "run_ptx.json"), "w") as f:
     json.dump(results, f, indent=2)
 failed = [k for k, ok in results["checks"].items() if not ok]

@@ -102,3 +102,10 @@ def warp_ops(a, out):
     v += cuda.shfl_down_sync(0xffffffff, v, 16)
     b = cuda.ballot_sync(0xffffffff, v > 0)
     out[i] = v + cuda.popc(b) + cuda.laneid
+
+
+@cuda.jit(boundscheck=True)
+def checked_copy(a, out, k):
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = a[i + k]

@@ -44,7 +44,7 @@ namespace {
 int usage() {
   std::fprintf(stderr,
                "usage: kjitc --emit=ast|tokens|ir|llvm|llvm-opt|asm|ptx [--sig=SIG] [--target=host|cuda] "
-               "[--cc=NN] [--device] [--fastmath] [--lineinfo] [--first-line=N] [--name=NAME] "
+               "[--cc=NN] [--device] [--fastmath] [--lineinfo] [--boundscheck] [--first-line=N] [--name=NAME] "
                "[--ast-locs] FILE[:FUNC]\n");
   return 2;
 }
@@ -76,7 +76,7 @@ std::string tokenLine(const kjit::Token &t) {
 int main(int argc, char **argv) {
   std::string emit = "ast", path, name, sig, target = "host";
   int cc = 90;
-  bool device = false, fastmath = false, lineinfo = false;
+  bool device = false, fastmath = false, lineinfo = false, boundscheck = false;
   unsigned firstLine = 1;
   kjit::ast::PrintOptions printOpts;
   for (int i = 1; i < argc; ++i) {
@@ -90,6 +90,7 @@ int main(int argc, char **argv) {
     else if (a == "--device") device = true;
     else if (a == "--fastmath") fastmath = true;
     else if (a == "--lineinfo") lineinfo = true;
+    else if (a == "--boundscheck") boundscheck = true;
     else if (a == "--ast-locs") printOpts.withExprLocs = true;
     else if (a == "-h" || a == "--help") return usage(), 0;
     else if (!a.empty() && a[0] == '-') return usage();
@@ -154,6 +155,7 @@ int main(int argc, char **argv) {
       return 1;
     }
     fn->fastmath = fastmath ? kjit::FastMath::All : 0;
+    fn->boundscheck = boundscheck;
     kjit::TypedProgram prog = kjit::buildTypedProgram(ctx, fn, signature.args, signature.ret,
                                                       cuda ? kjit::Target::CUDA : kjit::Target::Host,
                                                       cuda && !device);
