@@ -186,27 +186,31 @@ void FunctionLowering::checkStatus(llvm::Value *status) {
   B.SetInsertPoint(cont);
 }
 
-llvm::Value *FunctionLowering::toMem(llvm::Value *v, const Type *t) {
+// Register form (bool as i1) to memory form (bool as i8), through tuples.
+llvm::Value *toMemForm(llvm::IRBuilder<> &B, ProgramLowering &P, llvm::Value *v, const Type *t) {
   if (t->isBool()) return B.CreateZExt(v, B.getInt8Ty());
   if (t->isTuple()) {
     llvm::Value *r = llvm::UndefValue::get(P.memTy(t));
     for (unsigned i = 0; i < t->elements().size(); ++i)
-      r = B.CreateInsertValue(r, toMem(B.CreateExtractValue(v, {i}), t->elements()[i]), {i});
+      r = B.CreateInsertValue(r, toMemForm(B, P, B.CreateExtractValue(v, {i}), t->elements()[i]), {i});
     return r;
   }
   return v;
 }
 
-llvm::Value *FunctionLowering::fromMem(llvm::Value *v, const Type *t) {
+llvm::Value *fromMemForm(llvm::IRBuilder<> &B, ProgramLowering &P, llvm::Value *v, const Type *t) {
   if (t->isBool()) return B.CreateICmpNE(v, B.getInt8(0));
   if (t->isTuple()) {
     llvm::Value *r = llvm::UndefValue::get(P.lt(t));
     for (unsigned i = 0; i < t->elements().size(); ++i)
-      r = B.CreateInsertValue(r, fromMem(B.CreateExtractValue(v, {i}), t->elements()[i]), {i});
+      r = B.CreateInsertValue(r, fromMemForm(B, P, B.CreateExtractValue(v, {i}), t->elements()[i]), {i});
     return r;
   }
   return v;
 }
+
+llvm::Value *FunctionLowering::toMem(llvm::Value *v, const Type *t) { return toMemForm(B, P, v, t); }
+llvm::Value *FunctionLowering::fromMem(llvm::Value *v, const Type *t) { return fromMemForm(B, P, v, t); }
 
 void FunctionLowering::run() {
   llvm::BasicBlock *entry = block("entry");
@@ -998,34 +1002,13 @@ static void emitEntryWrapper(ProgramLowering &P, const ir::Function &f) {
   for (size_t i = 0; i < f.params.size(); ++i) {
     const Type *t = f.params[i]->type;
     llvm::Value *argPtr = B.CreateLoad(ptr, B.CreateConstGEP1_64(ptr, args, i));
-    llvm::Value *v = B.CreateLoad(P.memTy(t), argPtr);
-    if (t->isBool()) v = B.CreateICmpNE(v, B.getInt8(0));
-    else if (t->isTuple()) {
-      // Tuples of bools: convert each element.
-      std::function<llvm::Value *(llvm::Value *, const Type *)> conv = [&](llvm::Value *x, const Type *tt) -> llvm::Value * {
-        if (tt->isBool()) return B.CreateICmpNE(x, B.getInt8(0));
-        if (!tt->isTuple()) return x;
-        llvm::Value *r = llvm::UndefValue::get(P.lt(tt));
-        for (unsigned k = 0; k < tt->elements().size(); ++k)
-          r = B.CreateInsertValue(r, conv(B.CreateExtractValue(x, {k}), tt->elements()[k]), {k});
-        return r;
-      };
-      v = conv(v, t);
-    }
+    llvm::Value *v = lowering::fromMemForm(B, P, B.CreateLoad(P.memTy(t), argPtr), t);
     callArgs.push_back(v);
   }
   llvm::Value *status = B.CreateCall(P.functions.at(&f), callArgs);
   if (hasValue) {
     llvm::Value *v = B.CreateLoad(P.lt(rt), slot);
-    std::function<llvm::Value *(llvm::Value *, const Type *)> conv = [&](llvm::Value *x, const Type *tt) -> llvm::Value * {
-      if (tt->isBool()) return B.CreateZExt(x, B.getInt8Ty());
-      if (!tt->isTuple()) return x;
-      llvm::Value *r = llvm::UndefValue::get(P.memTy(tt));
-      for (unsigned k = 0; k < tt->elements().size(); ++k)
-        r = B.CreateInsertValue(r, conv(B.CreateExtractValue(x, {k}), tt->elements()[k]), {k});
-      return r;
-    };
-    B.CreateStore(conv(v, rt), ret);
+    B.CreateStore(lowering::toMemForm(B, P, v, rt), ret);
   }
   B.CreateRet(status);
 }

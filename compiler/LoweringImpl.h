@@ -144,6 +144,10 @@ public:
   void cudaIndexError(llvm::Value *index, unsigned axis, llvm::Value *n, SourceLoc loc);
 };
 
+// Lowering.cpp: a value's register form (bool as i1) <-> memory form (i8).
+llvm::Value *toMemForm(llvm::IRBuilder<> &B, ProgramLowering &P, llvm::Value *v, const Type *t);
+llvm::Value *fromMemForm(llvm::IRBuilder<> &B, ProgramLowering &P, llvm::Value *v, const Type *t);
+
 // LoweringCuda.cpp
 std::string libdeviceName(ir::IntrinsicId id, bool f32);
 void emitKernelEntry(ProgramLowering &P, const ir::Function &f);

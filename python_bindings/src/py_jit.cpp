@@ -250,6 +250,8 @@ size_t memSize(const Type *t) {
 }
 
 
+constexpr size_t kMaxArgs = 64;
+
 struct ArgSlot {
   alignas(16) unsigned char bytes[16 + 2 * 8 * 9];  // scalars, complex, or an ArrayDesc (9 dims)
 };
@@ -360,7 +362,7 @@ struct Compiled {
 // fastmath=True, or a set of flag names as Numba takes them.
 uint32_t fastmathFlags(pybind11::handle v) {
   if (v.is_none()) return 0;
-  if (PyBool_Check(v.ptr())) return v.ptr() == Py_True ? FastMath::All : 0;
+  if (PyBool_Check(v.ptr())) return v.ptr() == Py_True ? uint32_t(FastMath::All) : 0u;
   uint32_t flags = 0;
   for (auto item : v) {
     std::string n = pybind11::str(item);
@@ -423,9 +425,11 @@ public:
 
   // The call path: `args` is the call's tuple, `kwargs` a dict or null.
   pybind11::object call(PyObject *args, PyObject *kwargs) {
-    PyObject *argv[16];
+    PyObject *argv[kMaxArgs];
     size_t n = size_t(PyTuple_GET_SIZE(args));
     pybind11::tuple bound;
+    if (n > kMaxArgs || nparams_ > kMaxArgs)
+      throw pybind11::type_error(fmt::format("kjit functions take at most {} arguments", kMaxArgs));
     if ((kwargs && PyDict_GET_SIZE(kwargs) != 0) || n != nparams_) {
       // Bind keyword arguments and defaults to positions.
       bound = bind(pybind11::reinterpret_borrow<pybind11::tuple>(args),
@@ -433,7 +437,6 @@ public:
       n = bound.size();
       for (size_t i = 0; i < n; ++i) argv[i] = bound[i].ptr();
     } else {
-      if (n > 16) throw pybind11::type_error("kjit functions take at most 16 arguments");
       for (size_t i = 0; i < n; ++i) argv[i] = PyTuple_GET_ITEM(args, Py_ssize_t(i));
     }
     std::string key;
@@ -759,15 +762,21 @@ private:
   }
 
   pybind11::object invoke(Compiled &c, PyObject **argv, size_t n) {
-    ArgSlot slots[16];
-    void *ptrs[16];
+    ArgSlot slots[kMaxArgs];
+    void *ptrs[kMaxArgs];
+    std::vector<std::vector<unsigned char>> large;  // arguments bigger than a slot
     for (size_t i = 0; i < n; ++i) {
-      if (!writeValue(argv[i], c.args[i], slots[i].bytes)) {
+      unsigned char *dst = slots[i].bytes;
+      if (memSize(c.args[i]) > sizeof(slots[i].bytes)) {
+        large.emplace_back(memSize(c.args[i]) + 16);
+        dst = large.back().data();
+      }
+      if (!writeValue(argv[i], c.args[i], dst)) {
         if (PyErr_Occurred()) throw pybind11::error_already_set();
         throw pybind11::type_error(fmt::format("{}(): cannot convert argument {} to {}", source_->name,
                                                i + 1, c.args[i]->str()));
       }
-      ptrs[i] = slots[i].bytes;
+      ptrs[i] = dst;
     }
     alignas(16) unsigned char small[256];
     std::vector<unsigned char> big;

@@ -6,11 +6,9 @@
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
-#include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/MC/TargetRegistry.h>
-#include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/raw_ostream.h>
@@ -18,6 +16,7 @@
 #include <llvm/TargetParser/Host.h>
 
 #include "runtime/host/HostRuntime.h"
+#include "targets/Codegen.h"
 
 namespace kjit {
 
@@ -82,24 +81,6 @@ std::unique_ptr<HostJit> HostJit::create(std::string &error) {
   return hj;
 }
 
-static void optimize(llvm::Module &m, llvm::TargetMachine &tm) {
-  llvm::LoopAnalysisManager lam;
-  llvm::FunctionAnalysisManager fam;
-  llvm::CGSCCAnalysisManager cgam;
-  llvm::ModuleAnalysisManager mam;
-  llvm::PipelineTuningOptions pto;
-  pto.LoopVectorization = true;
-  pto.SLPVectorization = true;
-  llvm::PassBuilder pb(&tm, pto);
-  pb.registerModuleAnalyses(mam);
-  pb.registerCGSCCAnalyses(cgam);
-  pb.registerFunctionAnalyses(fam);
-  pb.registerLoopAnalyses(lam);
-  pb.crossRegisterProxies(lam, fam, cgam, mam);
-  llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
-  mpm.run(m, mam);
-}
-
 static bool prepare(llvm::Module &m, llvm::TargetMachine &tm, std::string &error) {
   m.setDataLayout(tm.createDataLayout());
   m.setTargetTriple(tm.getTargetTriple().str());
@@ -118,31 +99,17 @@ static bool prepare(llvm::Module &m, llvm::TargetMachine &tm, std::string &error
     // rarely help loops bound by memory and can lower the clock.
     f.addFnAttr("prefer-vector-width", "256");
   }
-  optimize(m, tm);
+  optimizeO3(m, tm);
   return true;
-}
-
-static void emitAssembly(llvm::Module &m, llvm::TargetMachine &tm, std::string &out) {
-  llvm::SmallVector<char, 0> buf;
-  llvm::raw_svector_ostream os(buf);
-  llvm::legacy::PassManager pm;
-  if (tm.addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::AssemblyFile)) return;
-  pm.run(m);
-  out.assign(buf.begin(), buf.end());
 }
 
 bool HostJit::compileToObject(llvm::Module &module, std::string &object, std::string &error) {
   std::lock_guard<std::mutex> lock(impl_->mutex);
   if (!prepare(module, *impl_->tm, error)) return false;
-  llvm::SmallVector<char, 0> buf;
-  llvm::raw_svector_ostream os(buf);
-  llvm::legacy::PassManager pm;
-  if (impl_->tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::ObjectFile)) {
+  if (!emitFile(module, *impl_->tm, /*object=*/true, object)) {
     error = "the host target cannot emit object files";
     return false;
   }
-  pm.run(module);
-  object.assign(buf.begin(), buf.end());
   return true;
 }
 
@@ -182,7 +149,7 @@ bool HostJit::optimizeOnly(llvm::Module &module, bool wantAsm, CompiledCode &out
   if (!prepare(module, *impl_->tm, error)) return false;
   llvm::raw_string_ostream os(out.optimizedIR);
   module.print(os, nullptr);
-  if (wantAsm) emitAssembly(module, *impl_->tm, out.assembly);
+  if (wantAsm) emitFile(module, *impl_->tm, /*object=*/false, out.assembly);
   return true;
 }
 

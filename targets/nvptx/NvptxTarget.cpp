@@ -1,5 +1,7 @@
 #include "targets/nvptx/NvptxTarget.h"
 
+#include "targets/Codegen.h"
+
 #include <cstdlib>
 #include <memory>
 #include <mutex>
@@ -8,12 +10,12 @@
 
 #include <fmt/format.h>
 #include <llvm/Bitcode/BitcodeReader.h>
-#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Linker/Linker.h>
 #include <llvm/MC/TargetRegistry.h>
-#include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/MemoryBuffer.h>
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
@@ -166,29 +168,11 @@ bool compileToPtx(llvm::Module &m, const PtxOptions &opts, std::string &ptx, std
     error = "internal error: the generated LLVM IR is invalid:\n" + verify;
     return false;
   }
-  {
-    llvm::LoopAnalysisManager lam;
-    llvm::FunctionAnalysisManager fam;
-    llvm::CGSCCAnalysisManager cgam;
-    llvm::ModuleAnalysisManager mam;
-    llvm::PassBuilder pb(tm.get());
-    pb.registerModuleAnalyses(mam);
-    pb.registerCGSCCAnalyses(cgam);
-    pb.registerFunctionAnalyses(fam);
-    pb.registerLoopAnalyses(lam);
-    pb.crossRegisterProxies(lam, fam, cgam, mam);
-    llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
-    mpm.run(m, mam);
-  }
-  llvm::SmallVector<char, 0> out;
-  llvm::raw_svector_ostream os(out);
-  llvm::legacy::PassManager pm;
-  if (tm->addPassesToEmitFile(pm, os, nullptr, llvm::CodeGenFileType::AssemblyFile)) {
+  optimizeO3(m, *tm);
+  if (!emitFile(m, *tm, /*object=*/false, ptx)) {
     error = "the NVPTX target cannot emit PTX";
     return false;
   }
-  pm.run(m);
-  ptx.assign(out.begin(), out.end());
   return true;
 }
 

@@ -527,3 +527,23 @@ def test_float_power_of_integer_variable():
     g = njit(lambda x, k: x ** k)
     assert g(np.float32(1.5), 3) == pytest.approx(3.375)
     assert g.signatures == ["(float32, int64) -> float32"]
+
+
+def test_many_and_large_arguments():
+    # Past the per-argument slot size (a tuple of large arrays) and many arguments.
+    f = njit(lambda t: t[0][0, 0, 0, 0, 0, 0, 0, 0, 0] + t[1][0, 0, 0, 0, 0, 0, 0, 0, 0])
+    a = np.ones((1,) * 9)
+    assert f((a, a)) == 2.0
+
+    src = "def many(" + ", ".join(f"a{i}" for i in range(40)) + "):\n    return " + " + ".join(f"a{i}" for i in range(40)) + "\n"
+    ns = {}
+    exec(compile(src, "<many>", "exec"), ns)
+    import linecache
+    linecache.cache["<many>"] = (len(src), None, src.splitlines(True), "<many>")
+    g = njit(ns["many"])
+    assert g(*range(40)) == sum(range(40))
+    with pytest.raises(TypeError, match="at most 64 arguments"):
+        big = "def big(" + ", ".join(f"a{i}" for i in range(70)) + "):\n    return a0\n"
+        exec(compile(big, "<big>", "exec"), ns)
+        linecache.cache["<big>"] = (len(big), None, big.splitlines(True), "<big>")
+        njit(ns["big"])(*range(70))

@@ -81,6 +81,9 @@ int main(int argc, char **argv) {
   kjit::ast::PrintOptions printOpts;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
+    // `--opt value` is the same as `--opt=value` for options that take one.
+    for (const char *opt : {"--emit", "--sig", "--cc", "--target", "--first-line", "--name"})
+      if (a == opt && i + 1 < argc) a = std::string(opt) + "=" + argv[++i];
     if (a.rfind("--emit=", 0) == 0) emit = a.substr(7);
     else if (a.rfind("--first-line=", 0) == 0) firstLine = unsigned(std::stoul(a.substr(13)));
     else if (a.rfind("--name=", 0) == 0) name = a.substr(7);
@@ -154,7 +157,7 @@ int main(int argc, char **argv) {
       std::fprintf(stderr, "kjitc: error: no function '%s' in '%s'\n", func.c_str(), path.c_str());
       return 1;
     }
-    fn->fastmath = fastmath ? kjit::FastMath::All : 0;
+    fn->fastmath = fastmath ? uint32_t(kjit::FastMath::All) : 0u;
     fn->boundscheck = boundscheck;
     kjit::TypedProgram prog = kjit::buildTypedProgram(ctx, fn, signature.args, signature.ret,
                                                       cuda ? kjit::Target::CUDA : kjit::Target::Host,
