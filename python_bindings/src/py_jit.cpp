@@ -19,7 +19,7 @@
 
 #include "compiler/CacheKey.h"
 #include "compiler/Context.h"
-#include "compiler/Lowering.h"
+#include "compiler/Driver.h"
 #include "compiler/Pipeline.h"
 #include "compiler/Signature.h"
 #include "compiler/TypeInference.h"
@@ -30,9 +30,6 @@
 #include "targets/host/HostJit.h"
 #include "targets/nvptx/NvptxTarget.h"
 
-#include <llvm/IR/LLVMContext.h>
-#include <llvm/IR/Module.h>
-#include <llvm/Support/raw_ostream.h>
 
 namespace py = pybind11;
 
@@ -475,10 +472,7 @@ public:
   }
   pybind11::dict inspectCode(bool wantAsm) {
     pybind11::dict d;
-    for (const auto &c : compiled_) {
-      CompiledCode code = lowerAndOptimize(*c, wantAsm);
-      d[pybind11::str(c->signature)] = wantAsm ? code.assembly : code.optimizedIR;
-    }
+    for (const auto &c : compiled_) d[pybind11::str(c->signature)] = lowerAndOptimize(*c, wantAsm);
     return d;
   }
   const std::string &name() const { return source_->name; }
@@ -501,15 +495,7 @@ public:
     if (!prog.entry) throw CompileFailure(ctx.diags.render(), ctx.sources, ctx.diags.diagnostics());
     std::string typed;
     for (const ir::Function *f : prog.functions) typed += ir::print(*f);
-    llvm::LLVMContext llctx;
-    LoweringOptions lopts;
-    lopts.lineinfo = lineinfo;
-    auto mod = buildLLVMModule(llctx, prog, ctx, lopts);
     std::string llvmText;
-    if (wantLLVM) {
-      llvm::raw_string_ostream os(llvmText);
-      mod->print(os, nullptr);
-    }
     PtxOptions po;
     po.ccMajor = cc / 10;
     po.ccMinor = cc % 10;
@@ -518,7 +504,8 @@ public:
     po.maxThreadsPerBlock = maxThreads;
     po.minBlocksPerSM = minBlocks;
     std::string ptx;
-    if (!compileToPtx(*mod, po, ptx, err)) throw std::runtime_error("kjit: " + err);
+    if (!buildForCuda(ctx, prog, po, lineinfo, ptx, wantLLVM ? &llvmText : nullptr, err))
+      throw std::runtime_error("kjit: " + err);
     // Warnings (performance): rendered, for warnings.warn in Python.
     return pybind11::make_tuple(ptx, prog.entry->returnType->str(), typed, llvmText, ctx.diags.render());
   }
@@ -631,19 +618,13 @@ private:
   static std::optional<GlobalValue> resolveGlobal(const pybind11::object &resolver, const std::string &name);
   static std::optional<GlobalValue> fromClassified(const pybind11::object &resolver, const pybind11::object &r);
 
-  CompiledCode lowerAndOptimize(const Compiled &c, bool wantAsm) {
+  // The optimised LLVM IR or the assembly of a compiled specialisation.
+  std::string lowerAndOptimize(const Compiled &c, bool wantAsm) {
     Context ctx;
     TypedProgram prog = buildTypedProgram(ctx, source_, remap(ctx.types, c.args));
-    CompiledCode code;
-    if (!prog.entry) return code;
-    llvm::LLVMContext llctx;
-    LoweringOptions lopts;
-    lopts.dataLayout = hostJit().dataLayout();
-    lopts.triple = hostJit().triple();
-    auto mod = buildLLVMModule(llctx, prog, ctx, lopts);
-    std::string err;
-    hostJit().optimizeOnly(*mod, wantAsm, code, err);
-    return code;
+    std::string text, err;
+    if (!prog.entry || !inspectForHost(ctx, prog, hostJit(), wantAsm, text, err)) return "";
+    return text;
   }
 
   static std::vector<const Type *> remap(TypeContext &tc, const std::vector<const Type *> &ts) {
@@ -735,26 +716,19 @@ private:
     for (size_t i = 0; i < argTypes.size(); ++i) sig += (i ? ", " : "") + argTypes[i]->str();
     c->signature = sig + ") -> " + c->ret->str();
     for (const ir::Function *f : prog.functions) c->typedIR += ir::print(*f);
-    auto llctx = std::make_unique<llvm::LLVMContext>();
-    LoweringOptions lopts;
-    lopts.dataLayout = hostJit().dataLayout();
-    lopts.triple = hostJit().triple();
+    HostBuild build;
     // Cached code is named after its key, so that loading it again in a
     // later process cannot collide with code compiled there.
-    lopts.moduleName = cache_ ? "kc" + ckey.substr(ckey.size() - 32) : hostJit().uniqueModuleName();
-    auto mod = buildLLVMModule(*llctx, prog, ctx, lopts);
-    CompiledCode code;
+    if (cache_) build.moduleName = "kc" + ckey.substr(ckey.size() - 32);
+    build.toObject = cache_;
+    HostCode code;
     std::string err;
-    std::string symbol = entrySymbol(prog, lopts);
-    if (cache_) {
-      std::string object;
-      if (!hostJit().compileToObject(*mod, object, err) || !hostJit().addObject(object, symbol, code, err))
-        throw std::runtime_error("kjit: internal compiler error in " + source_->name + ": " + err);
-      CacheEntry entry;
-      entry.fields = {object, symbol, keyOfType(c->ret), c->typedIR, c->signature};
-      DiskCache(cacheDir()).store(ckey, entry);  // best effort: a read-only folder only costs time
-    } else if (!hostJit().add(std::move(llctx), std::move(mod), symbol, false, code, err)) {
+    if (!buildForHost(ctx, prog, hostJit(), build, code, err))
       throw std::runtime_error("kjit: internal compiler error in " + source_->name + ": " + err);
+    if (cache_) {
+      CacheEntry entry;
+      entry.fields = {code.object, code.symbol, keyOfType(c->ret), c->typedIR, c->signature};
+      DiskCache(cacheDir()).store(ckey, entry);  // best effort: a read-only folder only costs time
     }
     c->entry = reinterpret_cast<Compiled::Entry>(code.entry);
     compiled_.push_back(std::move(c));

@@ -1,0 +1,42 @@
+// Driver.h - the back half of the pipeline (lowering, optimisation, code
+// for a target) behind an API without LLVM types, for code that must not
+// include LLVM: the Python binding, which is built where no LLVM headers
+// exist (the GPU machine's bundle).
+#pragma once
+
+#include <string>
+
+namespace kjit {
+
+class Context;
+class HostJit;
+struct PtxOptions;
+struct TypedProgram;
+
+struct HostBuild {
+  std::string moduleName;  // prefixes the symbols: unique per JIT, or the cache key's
+  bool toObject = false;   // compile to an object file (kept in `object`) and load that
+  bool lineinfo = false;
+};
+
+struct HostCode {
+  void *entry = nullptr;  // the C-ABI entry (see compiler/Lowering.h)
+  std::string symbol;     // its name
+  std::string object;     // with toObject: the object file
+};
+
+// Lowers `prog`, optimises it for the host and adds it to `jit`.
+bool buildForHost(const Context &ctx, const TypedProgram &prog, HostJit &jit, const HostBuild &opts,
+                  HostCode &out, std::string &error);
+
+// The optimised LLVM IR (or, with wantAsm, the assembly) of `prog` for the
+// host, without adding it anywhere (inspect_llvm, inspect_asm).
+bool inspectForHost(const Context &ctx, const TypedProgram &prog, HostJit &jit, bool wantAsm,
+                    std::string &out, std::string &error);
+
+// The PTX of `prog` (a CUDA program); `llvmText`, when not null, receives
+// the LLVM IR as lowered.
+bool buildForCuda(const Context &ctx, const TypedProgram &prog, const PtxOptions &opts, bool lineinfo,
+                  std::string &ptx, std::string *llvmText, std::string &error);
+
+}  // namespace kjit
