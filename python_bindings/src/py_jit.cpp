@@ -39,12 +39,15 @@ namespace {
 
 // ---- the process's JIT ----------------------------------------------------
 
+// Never destroyed: compiled code may run until the process ends, and with
+// LLVM linked statically (the bundle) LLVM's own statics are gone before a
+// static JIT's destructor would run at exit.
 HostJit &hostJit() {
-  static std::unique_ptr<HostJit> jit = [] {
+  static HostJit *jit = [] {
     std::string err;
     auto j = HostJit::create(err);
     if (!j) throw std::runtime_error("kjit: cannot set up the host JIT: " + err);
-    return j;
+    return j.release();
   }();
   return *jit;
 }

@@ -1,8 +1,7 @@
 #include "runtime/host/DiskCache.h"
 
 #include <cstdio>
-#include <fstream>
-#include <sstream>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -42,11 +41,20 @@ bool makeDirs(const std::string &dir) {
 std::string DiskCache::pathOf(const std::string &key) const { return dir_ + "/" + key + ".kjitc"; }
 
 std::optional<CacheEntry> DiskCache::load(const std::string &key) const {
-  std::ifstream in(pathOf(key), std::ios::binary);
-  if (!in) return std::nullopt;
-  std::stringstream ss;
-  ss << in.rdbuf();
-  std::string data = ss.str();
+  int fd = ::open(pathOf(key).c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return std::nullopt;
+  std::string data;
+  char buf[65536];
+  for (;;) {
+    ssize_t r = ::read(fd, buf, sizeof buf);
+    if (r < 0) {
+      ::close(fd);
+      return std::nullopt;
+    }
+    if (r == 0) break;
+    data.append(buf, size_t(r));
+  }
+  ::close(fd);
   size_t m = sizeof(kMagic) - 1;
   if (data.size() < m + 32 + 8 || data.compare(0, m, kMagic) != 0) return std::nullopt;
   // The checksum covers everything before it.
@@ -75,15 +83,26 @@ bool DiskCache::store(const std::string &key, const CacheEntry &entry) const {
     body += f;
   }
   body += hashHex(body);
+  // POSIX calls: written in full and synced before the rename makes it
+  // visible under its name.
   std::string tmp = pathOf(key) + ".tmp" + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) return false;
-    out.write(body.data(), std::streamsize(body.size()));
-    if (!out) {
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) return false;
+  size_t done = 0;
+  while (done < body.size()) {
+    ssize_t w = ::write(fd, body.data() + done, body.size() - done);
+    if (w <= 0) {
+      ::close(fd);
       std::remove(tmp.c_str());
       return false;
     }
+    done += size_t(w);
+  }
+  bool ok = ::fsync(fd) == 0;
+  ok &= ::close(fd) == 0;
+  if (!ok) {
+    std::remove(tmp.c_str());
+    return false;
   }
   if (std::rename(tmp.c_str(), pathOf(key).c_str()) != 0) {
     std::remove(tmp.c_str());
