@@ -1,0 +1,563 @@
+// TypeStatements.cpp - typing statements: assignments (names, tuples,
+// array elements), control flow, loops (range, prange, arrays), return,
+// raise and assert. Expressions are in TypeInference.cpp.
+#include "compiler/TyperImpl.h"
+
+namespace kjit::typing {
+
+
+// After an assignment to `target` failed to type, reads of its names stay
+// quiet (the error was reported once).
+void FunctionTyper::markFailed(const ast::Expr *target) {
+  if (!final_) return;
+  std::set<std::string> names;
+  collectTargets(target, names);
+  for (const std::string &n : names) vars_[n].conflictReported = true;
+}
+
+void FunctionTyper::assignVar(const std::string &name, Expr *value, SourceLoc loc, Block &out) {
+  VarInfo &info = vars_[name];
+  if (final_ && !known(value)) info.conflictReported = true;
+  if (known(value)) {
+    if (!info.type) {
+      info.type = info.firstType = value->type;
+      info.firstLoc = loc;
+      changed_ = true;
+    } else if (info.type != value->type) {
+      const Type *u = unify(tc_, info.type, value->type);
+      if (!u || !u->isRuntime()) {
+        if (final_ && !info.conflictReported) {
+          info.conflictReported = true;
+          ctx_.diags.error(DiagCategory::Typing, loc,
+                           fmt::format("cannot unify {} and {} for variable '{}'",
+                                       info.firstType->str(), value->type->str(), name));
+          ctx_.diags.note(info.firstLoc, fmt::format("'{}' is first assigned a value of type {} here",
+                                                     name, info.firstType->str()));
+        }
+        return;
+      }
+      if (u != info.type) {
+        info.type = u;
+        changed_ = true;
+      }
+    }
+    if (!value->type->isRuntime()) {
+      if (final_ && !info.conflictReported) {
+        info.conflictReported = true;
+        ctx_.diags.error(DiagCategory::Typing, loc,
+                         fmt::format("cannot assign {} to variable '{}': it has no run-time value; "
+                                     "use it directly where it is needed",
+                                     value->type->str(), name));
+      }
+      return;
+    }
+  }
+  if (!final_ && !info.type) return;
+  if (!info.var) info.var = newVar(name, info.type, loc);
+  info.var->type = info.type;
+  auto *a = make<Assign>(loc);
+  a->var = info.var;
+  a->value = castTo(value, info.type);
+  out.push_back(a);
+}
+
+void FunctionTyper::block(const ast::StmtList &in, Block &out) {
+  for (const ast::Stmt *s : in) stmt(s, out);
+}
+
+void FunctionTyper::assignTarget(const ast::Expr *target, Expr *value, Block &out) {
+  SourceLoc loc = target->loc;
+  if (auto *n = ast::dyn_cast<ast::NameExpr>(target)) {
+    assignVar(n->name, value, loc, out);
+    return;
+  }
+  if (auto *tu = ast::dyn_cast<ast::TupleExpr>(target)) {
+    if (!known(value)) {
+      for (const ast::Expr *e : tu->elts) assignTarget(e, value, out);
+      return;
+    }
+    const Type *vt = value->type;
+    if (!vt->isTuple()) {
+      typingError(loc, fmt::format("cannot unpack a value of type {} into {} targets", vt->str(), tu->elts.size()));
+      markFailed(target);
+      return;
+    }
+    if (vt->elements().size() != tu->elts.size()) {
+      typingError(loc, fmt::format("cannot unpack a tuple of {} values into {} targets",
+                                   vt->elements().size(), tu->elts.size()));
+      markFailed(target);
+      return;
+    }
+    Var *tmp = temp(value, out);
+    for (size_t i = 0; i < tu->elts.size(); ++i) {
+      auto *ref = make<VarRef>(loc);
+      ref->var = tmp;
+      ref->type = vt;
+      auto *g = make<TupleGet>(tu->elts[i]->loc);
+      g->tuple = ref;
+      g->index = unsigned(i);
+      g->type = vt->elements()[i];
+      assignTarget(tu->elts[i], g, out);
+    }
+    return;
+  }
+  if (auto *s = ast::dyn_cast<ast::SubscriptExpr>(target)) {
+    Expr *arr = expr(s->value);
+    if (!known(arr) || !known(value)) {
+      expr(s->index);
+      return;
+    }
+    if (!arr->type->isArray()) {
+      typingError(s->value->loc, fmt::format("cannot assign to an item of {}; only arrays support "
+                                             "item assignment",
+                                             arr->type->str()));
+      return;
+    }
+    if (arr->type->readonly()) {
+      typingError(loc, fmt::format("cannot assign to an item of a read-only array ({})", arr->type->str()));
+      return;
+    }
+    std::vector<const ast::Expr *> idx;
+    if (auto *t = ast::dyn_cast<ast::TupleExpr>(s->index)) idx.assign(t->elts.begin(), t->elts.end());
+    else idx.push_back(s->index);
+    bool allInts = idx.size() == arr->type->ndim();
+    std::vector<Expr *> indices;
+    for (const ast::Expr *ie : idx) {
+      if (ast::isa<ast::SliceExpr>(ie)) {
+        allInts = false;
+        break;
+      }
+      Expr *v = expr(ie);
+      if (!known(v)) return;
+      if (!v->type->isInt() && !v->type->isBool()) {
+        allInts = false;
+        break;
+      }
+      indices.push_back(castTo(v, tc_.int64()));
+    }
+    if (!allInts) {
+      unsupported(loc, "assignment to array slices is not supported yet; assign the elements in "
+                       "a loop");
+      return;
+    }
+    auto *st = make<Store>(loc);
+    st->array = arr;
+    st->indices = std::move(indices);
+    const Type *dt = arr->type->dtype();
+    if (value->type->isArray() || value->type->isTuple() || !value->type->isNumber()) {
+      typingError(loc, fmt::format("cannot store a value of type {} into an element of {}",
+                                   value->type->str(), arr->type->str()));
+      return;
+    }
+    if (cudaTarget() && dt->isFloat() && dt->bits() == 32 && promotedFloat32(value))
+      performanceWarning(value->loc, "this value is computed in float64 and stored into a float32 array: "
+                                     "a float32 value is promoted to float64 by NumPy's rules (float32 "
+                                     "with an int64 or float64 operand); convert that operand with "
+                                     "float32() to stay in single precision");
+    st->value = castTo(value, dt);
+    st->boundscheck = boundscheck();
+    out.push_back(st);
+    return;
+  }
+  if (ast::isa<ast::AttributeExpr>(target)) {
+    unsupported(loc, "assignment to attributes is not supported in kernels");
+    return;
+  }
+  unsupported(loc, "unsupported assignment target");
+}
+
+void FunctionTyper::stmt(const ast::Stmt *s, Block &out) {
+  using NK = ast::NodeKind;
+  switch (s->kind()) {
+  case NK::PassStmt: return;
+  case NK::ExprStmt: {
+    const ast::Expr *e = ast::cast<ast::ExprStmt>(s)->value;
+    if (ast::isa<ast::StrLit>(e)) return;  // a string statement is a comment
+    Expr *v = expr(e);
+    if (!known(v)) return;
+    if (isa<Const>(v) || isa<VarRef>(v)) return;
+    auto *ev = make<Eval>(s->loc);
+    ev->value = v;
+    out.push_back(ev);
+    return;
+  }
+  case NK::AssignStmt: {
+    auto *a = ast::cast<ast::AssignStmt>(s);
+    Expr *value = expr(a->value);
+    if (a->targets.size() == 1) {
+      assignTarget(a->targets[0], value, out);
+      return;
+    }
+    // a = b = v: evaluate v once.
+    if (known(value) && value->type->isRuntime() && !isa<Const>(value)) {
+      Var *tmp = temp(value, out);
+      auto *ref = make<VarRef>(value->loc);
+      ref->var = tmp;
+      ref->type = value->type;
+      value = ref;
+    }
+    for (const ast::Expr *t : a->targets) assignTarget(t, value, out);
+    return;
+  }
+  case NK::AnnAssignStmt: {
+    auto *a = ast::cast<ast::AnnAssignStmt>(s);
+    if (!a->value) return;
+    assignTarget(a->target, expr(a->value), out);
+    return;
+  }
+  case NK::AugAssignStmt: {
+    auto *a = ast::cast<ast::AugAssignStmt>(s);
+    if (auto *sub = ast::dyn_cast<ast::SubscriptExpr>(a->target)) {
+      // a[i] op= v: evaluate the array and the indices once.
+      Expr *arr = expr(sub->value);
+      Expr *rhs = expr(a->value);
+      if (!known(arr) || !known(rhs)) return;
+      if (!arr->type->isArray()) {
+        typingError(sub->value->loc, fmt::format("cannot assign to an item of {}", arr->type->str()));
+        return;
+      }
+      std::vector<const ast::Expr *> idx;
+      if (auto *t = ast::dyn_cast<ast::TupleExpr>(sub->index)) idx.assign(t->elts.begin(), t->elts.end());
+      else idx.push_back(sub->index);
+      if (idx.size() != arr->type->ndim()) {
+        unsupported(a->loc, "augmented assignment to array slices is not supported yet");
+        return;
+      }
+      std::vector<Expr *> indices;
+      Var *arrVar = temp(arr, out);
+      for (const ast::Expr *ie : idx) {
+        Expr *v = intIndex(ie, expr(ie));
+        if (!known(v)) return;
+        Var *iv = temp(v, out);
+        auto *ref = make<VarRef>(ie->loc);
+        ref->var = iv;
+        ref->type = v->type;
+        indices.push_back(ref);
+      }
+      auto arrRef = [&]() {
+        auto *r = make<VarRef>(sub->loc);
+        r->var = arrVar;
+        r->type = arr->type;
+        return r;
+      };
+      auto *load = make<ArrayLoad>(sub->loc);
+      load->array = arrRef();
+      load->indices = indices;
+      load->type = arr->type->dtype();
+      load->boundscheck = boundscheck();
+      Expr *result = binary(a->op, load, rhs, a->loc);
+      if (!known(result)) return;
+      auto *st = make<Store>(a->loc);
+      st->array = arrRef();
+      st->indices = indices;
+      st->value = castTo(result, arr->type->dtype());
+      st->boundscheck = boundscheck();
+      out.push_back(st);
+      return;
+    }
+    if (auto *n = ast::dyn_cast<ast::NameExpr>(a->target)) {
+      Expr *cur = name(n);
+      Expr *rhs = expr(a->value);
+      assignVar(n->name, binary(a->op, cur, rhs, a->loc), a->loc, out);
+      return;
+    }
+    unsupported(a->loc, "augmented assignment to attributes is not supported in kernels");
+    return;
+  }
+  case NK::IfStmt: {
+    auto *i = ast::cast<ast::IfStmt>(s);
+    auto *r = make<If>(s->loc);
+    r->cond = truth(expr(i->test));
+    block(i->body, r->then);
+    block(i->orelse, r->otherwise);
+    if (known(r->cond)) out.push_back(r);
+    return;
+  }
+  case NK::WhileStmt: {
+    auto *w = ast::cast<ast::WhileStmt>(s);
+    auto *r = make<While>(s->loc);
+    r->cond = truth(expr(w->test));
+    ++loopDepth_;
+    block(w->body, r->body);
+    --loopDepth_;
+    block(w->orelse, r->orelse);
+    if (known(r->cond)) out.push_back(r);
+    return;
+  }
+  case NK::ForStmt: forLoop(ast::cast<ast::ForStmt>(s), out); return;
+  case NK::BreakStmt: out.push_back(make<Break>(s->loc)); return;
+  case NK::ContinueStmt: out.push_back(make<Continue>(s->loc)); return;
+  case NK::ReturnStmt: returnStmt(ast::cast<ast::ReturnStmt>(s), out); return;
+  case NK::RaiseStmt: raiseStmt(ast::cast<ast::RaiseStmt>(s), out); return;
+  case NK::AssertStmt: {
+    auto *a = ast::cast<ast::AssertStmt>(s);
+    auto *r = make<If>(s->loc);
+    Expr *t = truth(expr(a->test));
+    if (!known(t)) return;
+    auto *neg = make<Unary>(s->loc);
+    neg->op = UnOp::Not;
+    neg->operand = t;
+    neg->type = tc_.boolean();
+    r->cond = neg;
+    auto *raise = make<Raise>(s->loc);
+    raise->excClass = "AssertionError";
+    if (a->msg) {
+      Expr *m = expr(a->msg);
+      if (known(m) && m->type->kind() == TypeKind::StringLit) raise->message = m->type->symbol();
+      else if (known(m)) unsupported(a->msg->loc, "the message of an assert must be a constant string");
+    }
+    r->then.push_back(raise);
+    out.push_back(r);
+    return;
+  }
+  case NK::FunctionDef:
+    unsupported(s->loc, "nested functions are not supported in kernels yet; define the function "
+                        "at module level and decorate it");
+    return;
+  case NK::ImportStmt: return;  // reported by the parser
+  default: unsupported(s->loc, "unsupported statement"); return;
+  }
+}
+
+void FunctionTyper::returnStmt(const ast::ReturnStmt *r, Block &out) {
+  Expr *v = r->value ? expr(r->value) : constOf(tc_.none(), r->loc);
+  auto *ret = make<Return>(r->loc);
+  if (known(v) && declared_) {
+    if (declared_->kind() == TypeKind::Void || declared_->isNone()) {
+      if (!v->type->isNone())
+        typingError(r->loc, fmt::format("the signature declares no return value (void) but {}() "
+                                        "returns {}",
+                                        def_.name, v->type->str()));
+      out.push_back(ret);
+      return;
+    }
+    ret->value = castTo(v, declared_);
+    out.push_back(ret);
+    return;
+  }
+  if (known(v)) {
+    if (!v->type->isRuntime()) {
+      typingError(r->loc, fmt::format("cannot return {}: it has no run-time value", v->type->str()));
+      return;
+    }
+    if (!returnType_) {
+      returnType_ = v->type;
+      firstReturnLoc_ = r->loc;
+      changed_ = true;
+    } else if (returnType_ != v->type) {
+      const Type *u = unify(tc_, returnType_, v->type);
+      if (!u) {
+        if (final_) {
+          ctx_.diags.error(DiagCategory::Typing, r->loc,
+                           fmt::format("cannot unify return types {} and {}", returnType_->str(),
+                                       v->type->str()));
+          ctx_.diags.note(firstReturnLoc_, fmt::format("the function first returns {} here",
+                                                       returnType_->str()));
+        }
+        return;
+      }
+      if (u != returnType_) {
+        returnType_ = u;
+        changed_ = true;
+      }
+    }
+    ret->value = v->type->isNone() ? nullptr : castTo(v, returnType_);
+  }
+  out.push_back(ret);
+}
+
+void FunctionTyper::raiseStmt(const ast::RaiseStmt *r, Block &out) {
+  auto *raise = make<Raise>(r->loc);
+  if (!r->exc) {
+    unsupported(r->loc, "a bare 'raise' is not supported in kernels; raise an exception class");
+    return;
+  }
+  const ast::Expr *e = r->exc;
+  const ast::Expr *clsExpr = e;
+  const ast::CallExpr *call = ast::dyn_cast<ast::CallExpr>(e);
+  if (call) clsExpr = call->func;
+  Expr *cls = expr(clsExpr);
+  if (!known(cls)) return;
+  if (cls->type->kind() != TypeKind::ExceptionClass) {
+    typingError(e->loc, fmt::format("exceptions must derive from BaseException; found {}", cls->type->str()));
+    return;
+  }
+  raise->excClass = cls->type->symbol();
+  if (call) {
+    if (call->args.size() > 1 || !call->keywords.empty()) {
+      unsupported(call->loc, "an exception raised in a kernel takes at most one constant string");
+      return;
+    }
+    if (call->args.size() == 1) {
+      Expr *m = expr(call->args[0]);
+      if (!known(m)) return;
+      if (m->type->kind() == TypeKind::StringLit) {
+        raise->message = m->type->symbol();
+      } else if (auto *c = dyn_cast<Const>(m); c && m->type->isInt()) {
+        raise->message = std::to_string(c->i);
+      } else {
+        unsupported(call->args[0]->loc, "the argument of an exception raised in a kernel must be a "
+                                        "constant string");
+        return;
+      }
+    }
+  }
+  out.push_back(raise);
+}
+
+Expr *FunctionTyper::intIndex(const ast::Expr *e, Expr *v) {
+  if (!known(v)) return v;
+  if (v->type->isInt() || v->type->isBool()) return castTo(v, tc_.int64());
+  return typingError(e->loc, fmt::format("array indices must be integers, not {}", v->type->str()));
+}
+
+// A prange body runs in chunks on several threads: 'break' and 'return'
+// cannot keep their meaning there.
+bool FunctionTyper::checkParallelBody(const ast::StmtList &body, unsigned nestedLoops) {
+  bool ok = true;
+  for (const ast::Stmt *s : body) {
+    if (ast::isa<ast::ReturnStmt>(s)) {
+      unsupported(s->loc, "'return' is not supported inside a prange loop");
+      ok = false;
+    } else if (ast::isa<ast::BreakStmt>(s) && nestedLoops == 0) {
+      unsupported(s->loc, "'break' is not supported inside a prange loop");
+      ok = false;
+    } else if (auto *i = ast::dyn_cast<ast::IfStmt>(s)) {
+      ok &= checkParallelBody(i->body, nestedLoops) & checkParallelBody(i->orelse, nestedLoops);
+    } else if (auto *w = ast::dyn_cast<ast::WhileStmt>(s)) {
+      ok &= checkParallelBody(w->body, nestedLoops + 1) & checkParallelBody(w->orelse, nestedLoops);
+    } else if (auto *fo = ast::dyn_cast<ast::ForStmt>(s)) {
+      ok &= checkParallelBody(fo->body, nestedLoops + 1) & checkParallelBody(fo->orelse, nestedLoops);
+    }
+  }
+  return ok;
+}
+
+void FunctionTyper::forLoop(const ast::ForStmt *f, Block &out) {
+  const ast::CallExpr *call = ast::dyn_cast<ast::CallExpr>(f->iter);
+  Expr *callee = call ? expr(call->func) : nullptr;
+  if (call && !known(callee)) return;  // already reported
+  std::string fname = callee && known(callee) && callee->type->kind() == TypeKind::Function
+                          ? callee->type->symbol()
+                          : "";
+  auto *loop = make<ForRange>(f->loc);
+  if (fname == "builtins.range" || fname == "kjit.prange" || fname == "numba.prange") {
+    if (!call->keywords.empty() || call->args.empty() || call->args.size() > 3) {
+      typingError(call->loc, "range() takes 1 to 3 integer arguments");
+      return;
+    }
+    std::vector<Expr *> a;
+    for (const ast::Expr *ae : call->args) {
+      Expr *v = expr(ae);
+      if (!known(v)) return;
+      if (!v->type->isInt() && !v->type->isBool()) {
+        typingError(ae->loc, fmt::format("range() arguments must be integers, not {}", v->type->str()));
+        return;
+      }
+      a.push_back(castTo(v, tc_.int64()));
+    }
+    loop->start = a.size() == 1 ? constInt(0, f->loc) : a[0];
+    loop->stop = a.size() == 1 ? a[0] : a[1];
+    loop->step = a.size() == 3 ? a[2] : constInt(1, f->loc);
+    if (auto *c = dyn_cast<Const>(loop->step)) {
+      if (c->i == 0) {
+        typingError(call->args[2]->loc, "range() arg 3 must not be zero");
+        return;
+      }
+      loop->constStep = c->i;
+    }
+    loop->parallel = fname != "builtins.range" && src_->parallel;
+    if (loop->parallel && !checkParallelBody(f->body, 0)) return;
+    auto *target = ast::dyn_cast<ast::NameExpr>(f->target);
+    if (!target) {
+      unsupported(f->target->loc, "the target of a loop over range() must be a single name");
+      return;
+    }
+    // The loop variable is an int64 local like any other.
+    Expr *sample = constInt(0, f->loc);
+    assignVar(target->name, sample, f->target->loc, out);
+    if (!out.empty() && isa<Assign>(out.back()) && cast<Assign>(out.back())->var &&
+        cast<Assign>(out.back())->var->name == target->name)
+      out.pop_back();  // the sample assignment only typed the variable
+    VarInfo &info = vars_[target->name];
+    if (!info.var) {
+      if (!info.type) return;
+      info.var = newVar(target->name, info.type, f->target->loc);
+    }
+    if (info.type != tc_.int64()) {
+      // The variable is also assigned floats elsewhere: iterate on a temp.
+      Var *iv = newVar(fmt::format("$i{}", tempCounter_++), tc_.int64(), f->target->loc);
+      loop->var = iv;
+      auto *ref = make<VarRef>(f->target->loc);
+      ref->var = iv;
+      ref->type = tc_.int64();
+      Block body;
+      assignVar(target->name, ref, f->target->loc, body);
+      loop->body = std::move(body);
+    } else {
+      loop->var = info.var;
+    }
+    ++loopDepth_;
+    block(f->body, loop->body);
+    --loopDepth_;
+    block(f->orelse, loop->orelse);
+    out.push_back(loop);
+    return;
+  }
+  // for x in array: iterate over the first dimension.
+  Expr *it = callee && fname.empty() ? nullptr : expr(f->iter);
+  if (!call) it = expr(f->iter);
+  if (it && known(it) && it->type->isArray()) {
+    Var *arrVar = temp(it, out);
+    Var *iv = newVar(fmt::format("$i{}", tempCounter_++), tc_.int64(), f->loc);
+    loop->var = iv;
+    loop->start = constInt(0, f->loc);
+    auto *arrRef = make<VarRef>(f->iter->loc);
+    arrRef->var = arrVar;
+    arrRef->type = it->type;
+    auto *shape0 = make<Intrinsic>(f->iter->loc);
+    shape0->id = IntrinsicId::ArrayShape;
+    shape0->args = {arrRef, constInt(0, f->loc)};
+    shape0->type = tc_.int64();
+    loop->stop = shape0;
+    loop->step = constInt(1, f->loc);
+    loop->constStep = 1;
+    auto *ref = make<VarRef>(f->loc);
+    ref->var = iv;
+    ref->type = tc_.int64();
+    Expr *elem;
+    if (it->type->ndim() == 1) {
+      auto *ld = make<ArrayLoad>(f->target->loc);
+      ld->array = arrRef;
+      ld->indices = {ref};
+      ld->wraparound = false;
+      ld->type = it->type->dtype();
+      elem = ld;
+    } else {
+      auto *v = make<ArrayView>(f->target->loc);
+      v->array = arrRef;
+      SliceSpec sp;
+      sp.isIndex = true;
+      sp.start = ref;
+      v->specs.push_back(sp);
+      v->type = tc_.array(it->type->dtype(), it->type->ndim() - 1,
+                          it->type->layout() == Layout::C ? Layout::C : Layout::A, it->type->readonly());
+      elem = v;
+    }
+    assignTarget(f->target, elem, loop->body);
+    ++loopDepth_;
+    block(f->body, loop->body);
+    --loopDepth_;
+    block(f->orelse, loop->orelse);
+    out.push_back(loop);
+    return;
+  }
+  if (it && !known(it)) return;
+  unsupported(f->iter->loc, fmt::format("for loops over {} are not supported yet; loop over "
+                                        "range(), prange() or a NumPy array",
+                                        it && it->type ? it->type->str() : std::string("this value")));
+}
+
+// ---------------------------------------------------------------------------
+
+}  // namespace kjit::typing

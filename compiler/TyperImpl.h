@@ -1,0 +1,201 @@
+// TyperImpl.h - the classes behind inferTypes, shared by TypeInference.cpp
+// (the passes, names, expressions, calls) and TypeStatements.cpp
+// (statements, assignments, loops). Only those two files include it.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "compiler/Builtins.h"
+#include "compiler/TypeInference.h"
+
+namespace kjit::typing {
+
+using namespace ir;
+
+constexpr int kMaxPasses = 16;
+
+struct SpecKey {
+  uint64_t identity;
+  std::string args;
+  bool operator<(const SpecKey &o) const {
+    return identity != o.identity ? identity < o.identity : args < o.args;
+  }
+};
+
+std::string typeListKey(const std::vector<const Type *> &ts);
+
+// Types every function of one program; one instance per inferTypes call.
+class ProgramTyper {
+public:
+  ProgramTyper(Context &ctx, Target target) : ctx(ctx), target(target) {}
+  Context &ctx;
+  Target target;
+  std::map<SpecKey, Function *> done;
+  std::set<SpecKey> inProgress;
+  std::vector<Function *> order;
+  std::map<const Type *, std::shared_ptr<FunctionSource>> jitFunctions;
+  unsigned symbolCounter = 0;
+
+  // Types `fn` for `args`; null (with diagnostics) on failure.
+  Function *specialize(std::shared_ptr<FunctionSource> fn, const std::vector<const Type *> &args,
+                       SourceLoc callLoc, const Type *declaredReturn = nullptr);
+  std::map<SpecKey, Function *> inProgressFunctions;
+  std::set<SpecKey> failed;  // reported once; later requests get null quietly
+  bool kernel = false;
+  const Type *jitFunctionType(std::shared_ptr<FunctionSource> fn) {
+    const Type *t = ctx.types.function(fmt::format("jit:{}:{}", fn->name, fn->identity));
+    jitFunctions[t] = std::move(fn);
+    return t;
+  }
+};
+
+struct VarInfo {
+  Var *var = nullptr;
+  const Type *type = nullptr;      // unified so far
+  const Type *firstType = nullptr;
+  SourceLoc firstLoc;
+  bool conflictReported = false;  // an error was reported for it: reads stay quiet
+};
+
+class FunctionTyper final : public TyperServices {
+public:
+  FunctionTyper(ProgramTyper &prog, std::shared_ptr<FunctionSource> src, const ast::FunctionDef &def,
+                const std::vector<const Type *> &args, Function *out, const Type *declaredReturn)
+      : prog_(prog), ctx_(prog.ctx), tc_(prog.ctx.types), src_(std::move(src)), def_(def),
+        args_(args), fn_(out), declared_(declaredReturn) {}
+
+  bool run();
+
+private:
+  ProgramTyper &prog_;
+  Context &ctx_;
+  TypeContext &tc_;
+  std::shared_ptr<FunctionSource> src_;
+  const ast::FunctionDef &def_;
+  std::vector<const Type *> args_;
+  Function *fn_;
+  const Type *declared_;  // the signature's return type, or null
+public:
+  bool isKernel_ = false;  // the entry of a CUDA kernel program
+private:
+
+  bool final_ = false;  // report diagnostics and keep the IR
+  bool changed_ = false;
+  std::map<std::string, VarInfo> vars_;
+  std::set<std::string> locals_;
+  const Type *returnType_ = nullptr;
+  SourceLoc firstReturnLoc_;
+  unsigned loopDepth_ = 0;
+  unsigned tempCounter_ = 0;
+  std::vector<std::pair<std::string, GlobalValue>> globalsCache_;
+
+  // ---- helpers ----
+  template <class T> T *make(SourceLoc loc) { return ctx_.irArena.make<T>(loc); }
+  Expr *unknown(SourceLoc loc) { return make<Const>(loc); }  // type null
+  static bool known(const Expr *e) { return e && e->type; }
+
+  Expr *typingError(SourceLoc loc, std::string msg) {
+    return error(DiagCategory::Typing, loc, std::move(msg));
+  }
+  Expr *unsupported(SourceLoc loc, std::string msg) {
+    return error(DiagCategory::Unsupported, loc, std::move(msg));
+  }
+
+  Expr *constInt(int64_t v, SourceLoc loc, const Type *t) {
+    Const *c = constOf(t ? t : tc_.int64(), loc);
+    c->i = v;
+    return c;
+  }
+  Expr *constFloat(double v, SourceLoc loc, const Type *t) {
+    Const *c = constOf(t ? t : tc_.float64(), loc);
+    c->f = v;
+    return c;
+  }
+  Expr *constBool(bool v, SourceLoc loc) {
+    Const *c = constOf(tc_.boolean(), loc);
+    c->i = v;
+    return c;
+  }
+
+  Expr *castTo(Expr *e, const Type *t);
+  void beginPass(bool final);
+  void checkReadsBeforeAssignment();
+  void markFailed(const ast::Expr *target);
+  std::set<std::string> unboundReported_;
+  Var *newVar(const std::string &name, const Type *t, SourceLoc loc);
+  Var *temp(Expr *value, Block &out);
+  void assignVar(const std::string &name, Expr *value, SourceLoc loc, Block &out);
+  std::optional<GlobalValue> lookupGlobal(const std::string &name);
+  Expr *fromGlobal(const GlobalValue &g, const std::string &name, SourceLoc loc);
+
+  // ---- statements ----
+  void block(const ast::StmtList &in, Block &out);
+  void stmt(const ast::Stmt *s, Block &out);
+  void assignTarget(const ast::Expr *target, Expr *value, Block &out);
+  void forLoop(const ast::ForStmt *f, Block &out);
+  bool checkParallelBody(const ast::StmtList &body, unsigned nestedLoops);
+  void returnStmt(const ast::ReturnStmt *r, Block &out);
+  void raiseStmt(const ast::RaiseStmt *r, Block &out);
+
+  // ---- expressions ----
+  Expr *expr(const ast::Expr *e);
+  Expr *name(const ast::NameExpr *n);
+  Expr *unary(const ast::UnaryExpr *u);
+  Expr *compare(const ast::CompareExpr *c);
+  Expr *compareOne(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc);
+  Expr *boolOp(const ast::BoolOpExpr *b);
+  Expr *ifExpr(const ast::IfExpr *e);
+  Expr *attribute(const ast::AttributeExpr *a);
+  Expr *subscript(const ast::SubscriptExpr *s);
+  Expr *call(const ast::CallExpr *c);
+  Expr *intIndex(const ast::Expr *e, Expr *v);
+
+public:
+  // TyperServices, for Builtins.cpp.
+  Context &context() override { return ctx_; }
+  Expr *convert(Expr *e, const Type *t) override { return castTo(e, t); }
+  Expr *truth(Expr *e) override;
+  Expr *binary(ast::BinaryOp op, Expr *l, Expr *r, SourceLoc loc) override;
+  Expr *error(DiagCategory cat, SourceLoc loc, std::string msg) override {
+    if (final_) ctx_.diags.error(cat, loc, std::move(msg));
+    return unknown(loc);
+  }
+  Expr *constInt(int64_t v, SourceLoc loc) override { return constInt(v, loc, nullptr); }
+  Expr *constFloat(double v, SourceLoc loc) override { return constFloat(v, loc, nullptr); }
+  Const *constOf(const Type *t, SourceLoc loc) override {
+    auto *c = make<Const>(loc);
+    c->type = t;
+    return c;
+  }
+  Intrinsic *intrinsic(IntrinsicId id, std::vector<Expr *> args, const Type *type,
+                       SourceLoc loc) override {
+    auto *in = make<Intrinsic>(loc);
+    in->id = id;
+    in->args = std::move(args);
+    in->type = type;
+    return in;
+  }
+
+private:
+  Function *specializeCallee(const Type *fnType, const std::vector<const Type *> &args, SourceLoc loc) {
+    auto it = prog_.jitFunctions.find(fnType);
+    if (it == prog_.jitFunctions.end()) return nullptr;
+    return prog_.specialize(it->second, args, loc);
+  }
+  bool boundscheck() const { return src_->boundscheck; }
+  bool cudaTarget() const override { return prog_.target == Target::CUDA; }
+  void performanceWarning(SourceLoc loc, std::string msg) override {
+    if (final_) ctx_.diags.warning(DiagCategory::Performance, loc, std::move(msg));
+  }
+};
+
+
+// Every name assigned anywhere in the function is local to all of it.
+void collectLocals(const ast::StmtList &body, std::set<std::string> &out);
+void collectTargets(const ast::Expr *t, std::set<std::string> &out);
+
+}  // namespace kjit::typing
