@@ -109,6 +109,14 @@ llvm::DISubprogram *ProgramLowering::subprogram(const std::string &name, SourceL
                             llvm::DISubprogram::SPFlagDefinition);
 }
 
+void ProgramLowering::describeWrapper(llvm::Function *fn, const std::string &name, SourceLoc loc,
+                                      llvm::IRBuilder<> &B) {
+  if (!di) return;
+  llvm::DISubprogram *sp = subprogram(name, loc);
+  fn->setSubprogram(sp);
+  B.SetCurrentDebugLocation(llvm::DILocation::get(C, loc.line, loc.col, sp));
+}
+
 llvm::Function *ProgramLowering::declare(const ir::Function &f) {
   llvm::Type *ptr = llvm::PointerType::getUnqual(C);
   std::vector<llvm::Type *> params = {ptr, ptr};
@@ -987,11 +995,7 @@ static void emitEntryWrapper(ProgramLowering &P, const ir::Function &f) {
   auto *w = llvm::Function::Create(ft, llvm::GlobalValue::ExternalLinkage,
                                    P.prefix + "." + f.symbol + "_entry", P.M);
   llvm::IRBuilder<> B(llvm::BasicBlock::Create(C, "entry", w));
-  if (P.di) {  // so that the inlined body keeps its lines
-    llvm::DISubprogram *sp = P.subprogram(f.name + "_entry", f.loc);
-    w->setSubprogram(sp);
-    B.SetCurrentDebugLocation(llvm::DILocation::get(C, f.loc.line, f.loc.col, sp));
-  }
+  P.describeWrapper(w, f.name + "_entry", f.loc, B);
   llvm::Value *args = w->getArg(0), *ret = w->getArg(1), *ctx = w->getArg(2);
   std::vector<llvm::Value *> callArgs;
   const Type *rt = f.returnType;

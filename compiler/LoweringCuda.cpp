@@ -411,11 +411,7 @@ void emitKernelEntry(ProgramLowering &P, const ir::Function &f) {
   auto *ft = llvm::FunctionType::get(llvm::Type::getVoidTy(C), params, false);
   auto *k = llvm::Function::Create(ft, llvm::GlobalValue::ExternalLinkage, f.name, P.M);
   llvm::IRBuilder<> B(llvm::BasicBlock::Create(C, "entry", k));
-  if (P.di) {  // so that the inlined body keeps its lines
-    llvm::DISubprogram *sp = P.subprogram(f.name, f.loc);
-    k->setSubprogram(sp);
-    B.SetCurrentDebugLocation(llvm::DILocation::get(C, f.loc.line, f.loc.col, sp));
-  }
+  P.describeWrapper(k, f.name, f.loc, B);
   llvm::AllocaInst *slot = B.CreateAlloca(B.getInt8Ty());
   std::vector<llvm::Value *> args = {slot, llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(C))};
   unsigned next = 0;

@@ -35,6 +35,9 @@ public:
   std::unique_ptr<llvm::DIBuilder> di;
   llvm::DICompileUnit *cu = nullptr;
   llvm::DISubprogram *subprogram(const std::string &name, SourceLoc loc);
+  // lineinfo: gives a wrapper (entry, kernel) a subprogram and `B` its
+  // location, so that the body inlined into it keeps its lines.
+  void describeWrapper(llvm::Function *fn, const std::string &name, SourceLoc loc, llvm::IRBuilder<> &B);
   std::map<const ir::Function *, llvm::Function *> functions;
 
   llvm::Type *lt(const Type *t);      // the register form

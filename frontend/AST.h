@@ -13,6 +13,7 @@
 #include <utility>
 #include <vector>
 
+#include "frontend/Casting.h"
 #include "frontend/SourceLoc.h"
 
 namespace kjit::ast {
@@ -65,13 +66,9 @@ protected:
   using Node::Node;
 };
 
-template <class T> bool isa(const Node *n) { return n && T::classof(n); }
-template <class T> T *cast(Node *n) { return static_cast<T *>(n); }
-template <class T> const T *cast(const Node *n) { return static_cast<const T *>(n); }
-template <class T> T *dyn_cast(Node *n) { return isa<T>(n) ? static_cast<T *>(n) : nullptr; }
-template <class T> const T *dyn_cast(const Node *n) {
-  return isa<T>(n) ? static_cast<const T *>(n) : nullptr;
-}
+using kjit::cast;  // frontend/Casting.h
+using kjit::dyn_cast;
+using kjit::isa;
 
 #define KJIT_AST_NODE(N, Base)                                                   \
   static constexpr NodeKind Kind = NodeKind::N;                                  \
