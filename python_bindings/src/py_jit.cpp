@@ -773,7 +773,8 @@ private:
       status = c.entry(ptrs, ret, &ctx);
     }
     if (status != 0) raise(ctx);
-    return toPython(c.ret, ret, ctx, argv, n);
+    Owners owners;
+    return toPython(c.ret, ret, ctx, argv, n, owners);
   }
 
   void raise(KjitCallContext &ctx) {
@@ -788,7 +789,12 @@ private:
     throw pybind11::error_already_set();
   }
 
-  pybind11::object toPython(const Type *t, unsigned char *p, KjitCallContext &ctx, PyObject **argv, size_t n) {
+  // The owner (a capsule that frees it) of each allocation returned, shared
+  // by every array of the result that views it.
+  using Owners = std::map<void *, pybind11::object>;
+
+  pybind11::object toPython(const Type *t, unsigned char *p, KjitCallContext &ctx, PyObject **argv, size_t n,
+                            Owners &owners) {
     if (t->isNone()) return pybind11::none();
     if (t->isBool()) return pybind11::bool_(p[0] != 0);
     if (t->isInt()) {
@@ -821,7 +827,7 @@ private:
         const Type *e = t->elements()[i];
         size_t a = memAlign(e);
         off = (off + a - 1) / a * a;
-        out[i] = toPython(e, p + off, ctx, argv, n);
+        out[i] = toPython(e, p + off, ctx, argv, n, owners);
         off += memSize(e);
       }
       return out;
@@ -833,8 +839,11 @@ private:
       auto *i64 = reinterpret_cast<int64_t *>(p + 16);
       std::vector<pybind11::ssize_t> shape(i64, i64 + t->ndim()), strides(i64 + t->ndim(), i64 + 2 * t->ndim());
       pybind11::object base;
-      if (ctx.release(meminfo)) {
+      if (auto it = owners.find(meminfo); it != owners.end()) {
+        base = it->second;  // another view of an allocation already handed over
+      } else if (ctx.release(meminfo)) {
         base = pybind11::capsule(meminfo, [](void *q) { kjitFree(q); });
+        owners[meminfo] = base;
       } else {
         for (size_t i = 0; i < n; ++i)
           if (argv[i] == meminfo) base = pybind11::reinterpret_borrow<pybind11::object>(argv[i]);

@@ -547,3 +547,17 @@ def test_many_and_large_arguments():
         exec(compile(big, "<big>", "exec"), ns)
         linecache.cache["<big>"] = (len(big), None, big.splitlines(True), "<big>")
         njit(ns["big"])(*range(70))
+
+
+def test_two_views_of_one_allocation_share_its_owner():
+    @njit
+    def halves(n):
+        a = np.arange(n)
+        return a, a[n // 2:]
+
+    whole, half = halves(10)
+    del whole  # the second view must keep the memory alive on its own
+    import gc
+    gc.collect()
+    np.testing.assert_array_equal(half, np.arange(5, 10))
+    assert half.base is not None
