@@ -160,8 +160,10 @@ bool appendKey(PyObject *o, std::string &key) {
   auto &api = pybind11::detail::npy_api::get();
   if (api.PyArray_Check_(o)) {
     auto *arr = pybind11::detail::array_proxy(o);
-    char code = codeOfTypeNum(pybind11::detail::array_descriptor_proxy(arr->descr)->type_num);
+    auto *descr = pybind11::detail::array_descriptor_proxy(arr->descr);
+    char code = codeOfTypeNum(descr->type_num);
     if (!code || arr->nd == 0 || arr->nd > 9) return false;
+    if (descr->byteorder == '>') return false;  // big-endian data: not this machine's numbers
     int flags = arr->flags;
     constexpr int C_CONTIG = 0x1, F_CONTIG = 0x2, WRITEABLE = 0x400;
     char layout = (flags & C_CONTIG) ? 'C' : (flags & F_CONTIG) ? 'F' : 'A';

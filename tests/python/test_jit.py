@@ -561,3 +561,11 @@ def test_two_views_of_one_allocation_share_its_owner():
     gc.collect()
     np.testing.assert_array_equal(half, np.arange(5, 10))
     assert half.base is not None
+
+
+def test_non_native_byte_order_is_refused():
+    f = njit(lambda a: a[0])
+    big = np.arange(3, dtype=">f8")
+    with pytest.raises(TypeError, match="type kernels cannot take: ndarray"):
+        f(big)
+    assert f(big.astype("<f8")) == 0.0
