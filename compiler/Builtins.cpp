@@ -126,11 +126,10 @@ std::optional<GlobalValue> moduleAttribute(const std::string &module, const std:
     return std::nullopt;
   }
   if (module == "numpy") {
-    TypeContext probe;
-    if (probe.scalarByName(attr) && attr != "bool") {
+    if (std::string name = canonicalScalarName(attr); !name.empty() && attr != "bool") {
       GlobalValue g;
       g.kind = GlobalValue::Kind::Dtype;
-      g.name = probe.scalarByName(attr)->str();
+      g.name = name;
       return g;
     }
     static const char *const fns[] = {
@@ -160,11 +159,10 @@ std::optional<GlobalValue> moduleAttribute(const std::string &module, const std:
   if (module.rfind("kjit.cuda.", 0) == 0) return fnValue(module + "." + attr);
   if (module == "kjit" || module == "numba") {
     if (attr == "prange") return fnValue(module + ".prange");
-    TypeContext probe;
-    if (const Type *t = probe.scalarByName(attr)) {
+    if (std::string name = canonicalScalarName(attr); !name.empty()) {
       GlobalValue g;
       g.kind = GlobalValue::Kind::Dtype;
-      g.name = t->str();
+      g.name = name;
       return g;
     }
     return std::nullopt;
@@ -669,7 +667,6 @@ Expr *CallTyper::arrayMethod(const std::string &f) {
 
 Expr *typeBuiltinCall(TyperServices &ts, const Type *callee, CallSite &site) {
   CallTyper ct(ts, site);
-  TypeContext &tc = ts.context().types;
   if (callee->kind() == TypeKind::Dtype) {
     // np.float32(x), kjit.int32(x): a conversion.
     if (!site.kwargs.empty() || site.args.size() > 1)
@@ -687,7 +684,6 @@ Expr *typeBuiltinCall(TyperServices &ts, const Type *callee, CallSite &site) {
   const std::string &sym = callee->symbol();
   size_t dot = sym.find('.');
   std::string mod = sym.substr(0, dot), fn = sym.substr(dot + 1);
-  (void)tc;
   if (sym.rfind("kjit.cuda.", 0) == 0) {
     if (!ts.cudaTarget())
       return ct.unsupported(fmt::format("cuda.{}() is only available in @cuda.jit kernels and device "

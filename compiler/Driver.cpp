@@ -30,7 +30,7 @@ bool buildForHost(const Context &ctx, const TypedProgram &prog, HostJit &jit, co
   if (opts.toObject) {
     if (!jit.compileToObject(*mod, out.object, error) || !jit.addObject(out.object, out.symbol, code, error))
       return false;
-  } else if (!jit.add(std::move(llctx), std::move(mod), out.symbol, false, code, error)) {
+  } else if (!jit.add(std::move(llctx), std::move(mod), out.symbol, code, error)) {
     return false;
   }
   out.entry = code.entry;

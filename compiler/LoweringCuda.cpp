@@ -101,7 +101,6 @@ llvm::Value *FunctionLowering::cudaIntrinsic(const Intrinsic *in) {
       auto *asmTy = llvm::FunctionType::get(B.getInt32Ty(), false);
       llvm::Value *bytes = B.CreateCall(
           llvm::InlineAsm::get(asmTy, "mov.u32 $0, %dynamic_smem_size;", "=r", /*sideEffects=*/false), {});
-      dims.push_back(-1);  // marks the runtime length below
       llvm::Value *desc = llvm::Constant::getNullValue(P.lt(t));
       desc = B.CreateInsertValue(desc, data, {1u});
       desc = B.CreateInsertValue(desc, B.CreateUDiv(B.CreateZExt(bytes, B.getInt64Ty()), i64(itemSize(dt))), {2u, 0u});

@@ -864,12 +864,7 @@ Expr *FunctionTyper::subscript(const ast::SubscriptExpr *s) {
     return ld;
   }
   unsigned dropped = 0;
-  bool leadingIntsThenSlices = true, sawSlice = false;
-  for (const SliceSpec &sp : specs) {
-    dropped += sp.isIndex;
-    if (sp.isIndex && sawSlice) leadingIntsThenSlices = false;
-    if (!sp.isIndex) sawSlice = true;
-  }
+  for (const SliceSpec &sp : specs) dropped += sp.isIndex;
   auto *view = make<ArrayView>(s->loc);
   view->array = v;
   view->specs = std::move(specs);
@@ -885,7 +880,6 @@ Expr *FunctionTyper::subscript(const ast::SubscriptExpr *s) {
     }
     if (keeps) l = Layout::C;
   }
-  (void)leadingIntsThenSlices;
   view->type = tc_.array(t->dtype(), t->ndim() - dropped, l, t->readonly());
   return view;
 }

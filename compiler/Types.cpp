@@ -116,14 +116,18 @@ const Type *TypeContext::dtypeOf(const Type *scalar) {
   return intern(std::move(t));
 }
 
-const Type *TypeContext::scalarByName(const std::string &n) {
-  if (n == "bool_" || n == "boolean" || n == "bool" || n == "b1") return bool_;
-  static const struct {
-    const char *name;
-    TypeKind kind;
-    unsigned bits;
-    bool isSigned;
-  } table[] = {
+namespace {
+
+struct ScalarSpec {
+  const char *name;
+  TypeKind kind;
+  unsigned bits;
+  bool isSigned;
+};
+
+// NumPy's and Numba's scalar names (aliases included); bool is separate.
+const ScalarSpec *findScalar(const std::string &n) {
+  static const ScalarSpec table[] = {
       {"int8", TypeKind::Int, 8, true},      {"int16", TypeKind::Int, 16, true},
       {"int32", TypeKind::Int, 32, true},    {"int64", TypeKind::Int, 64, true},
       {"uint8", TypeKind::Int, 8, false},    {"uint16", TypeKind::Int, 16, false},
@@ -149,13 +153,30 @@ const Type *TypeContext::scalarByName(const std::string &n) {
       {"complex128", TypeKind::Complex, 128, true}, {"cdouble", TypeKind::Complex, 128, true},
       {"complex_", TypeKind::Complex, 128, true}, {"c16", TypeKind::Complex, 128, true},
   };
-  for (const auto &e : table) {
-    if (n != e.name) continue;
-    if (e.kind == TypeKind::Int) return intTy(e.bits, e.isSigned);
-    if (e.kind == TypeKind::Float) return floatTy(e.bits);
-    return complexTy(e.bits);
-  }
+  for (const ScalarSpec &e : table)
+    if (n == e.name) return &e;
   return nullptr;
+}
+
+bool isBoolName(const std::string &n) { return n == "bool_" || n == "boolean" || n == "bool" || n == "b1"; }
+
+}  // namespace
+
+std::string canonicalScalarName(const std::string &n) {
+  if (isBoolName(n)) return "bool";
+  const ScalarSpec *e = findScalar(n);
+  if (!e) return "";
+  if (e->kind == TypeKind::Int) return fmt::format("{}int{}", e->isSigned ? "" : "u", e->bits);
+  return fmt::format("{}{}", e->kind == TypeKind::Float ? "float" : "complex", e->bits);
+}
+
+const Type *TypeContext::scalarByName(const std::string &n) {
+  if (isBoolName(n)) return bool_;
+  const ScalarSpec *e = findScalar(n);
+  if (!e) return nullptr;
+  if (e->kind == TypeKind::Int) return intTy(e->bits, e->isSigned);
+  if (e->kind == TypeKind::Float) return floatTy(e->bits);
+  return complexTy(e->bits);
 }
 
 // ---- promotion ---------------------------------------------------------------

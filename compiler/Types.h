@@ -134,6 +134,10 @@ private:
 // float64, bool|int -> int); nullptr when there is none.
 const Type *unify(TypeContext &tc, const Type *a, const Type *b);
 
+// The canonical name of a NumPy/Numba scalar type name ("f4" -> "float32",
+// "bool_" -> "bool"); empty when it names none. Needs no TypeContext.
+std::string canonicalScalarName(const std::string &name);
+
 // The result type of NumPy's promotion of two numeric scalar types.
 const Type *promoteNumeric(TypeContext &tc, const Type *a, const Type *b);
 

@@ -359,6 +359,15 @@ struct Compiled {
   Entry entry = nullptr;
   std::string signature;     // "(float64, int64) -> float64"
   std::string typedIR;       // for inspect_types()
+  // Memory-form sizes of the arguments and the result, for the call path.
+  std::vector<size_t> argBytes;
+  size_t retBytes = 0;
+
+  void measure() {
+    argBytes.clear();
+    for (const Type *t : args) argBytes.push_back(memSize(t));
+    retBytes = memSize(ret);
+  }
 };
 
 // fastmath=True, or a set of flag names as Numba takes them.
@@ -396,7 +405,6 @@ public:
     nogil_ = opt("nogil");
     cache_ = opt("cache");
     parallel_ = source_->parallel;
-    std::weak_ptr<FunctionSource> weak = source_;
     pybind11::object res = resolver_;
     source_->lookup = [res](const std::string &n) { return resolveGlobal(res, n); };
     pybind11::object defaults = pyfunc_.attr("__defaults__");
@@ -452,7 +460,7 @@ public:
     }
     Compiled *c = find(key);
     if (!c) {
-      if (eager_) c = findConvertible(argv, n);
+      if (eager_ && (c = findConvertible(argv, n))) aliases_.emplace_back(key, c);  // once per key
       if (!c) {
         if (eager_) throw noMatch(key);
         auto types = std::make_shared<TypeContext>();
@@ -527,6 +535,8 @@ private:
   bool parallel_ = false;
   bool eager_ = false;
   std::vector<std::unique_ptr<Compiled>> compiled_;
+  // Argument keys that convert to an eager signature's specialisation.
+  std::vector<std::pair<std::string, Compiled *>> aliases_;
   std::mutex compileMutex_;
 
   static std::string keyOfType(const Type *t) {
@@ -548,6 +558,8 @@ private:
   Compiled *find(const std::string &key) {
     for (auto &c : compiled_)
       if (c->key == key) return c.get();
+    for (auto &[k, c] : aliases_)
+      if (k == key) return c;
     return nullptr;
   }
 
@@ -634,20 +646,18 @@ private:
 
   static std::vector<const Type *> remap(TypeContext &tc, const std::vector<const Type *> &ts) {
     std::vector<const Type *> out;
-    for (const Type *t : ts) {
-      std::string err;
-      out.push_back(parseTypeOrArray(tc, t));
-    }
+    for (const Type *t : ts) out.push_back(sameTypeIn(tc, t));
     return out;
   }
-  static const Type *parseTypeOrArray(TypeContext &tc, const Type *t) {
+  // The type `t` (of another TypeContext) in `tc`.
+  static const Type *sameTypeIn(TypeContext &tc, const Type *t) {
     if (t->isArray()) {
-      const Type *dt = parseTypeOrArray(tc, t->dtype());
+      const Type *dt = sameTypeIn(tc, t->dtype());
       return tc.array(dt, t->ndim(), t->layout(), t->readonly());
     }
     if (t->isTuple()) {
       std::vector<const Type *> e;
-      for (const Type *x : t->elements()) e.push_back(parseTypeOrArray(tc, x));
+      for (const Type *x : t->elements()) e.push_back(sameTypeIn(tc, x));
       return tc.tuple(e);
     }
     if (t->isNone() || t->kind() == TypeKind::Void) return tc.none();
@@ -693,6 +703,7 @@ private:
     c->typedIR = e->fields[3];
     c->signature = e->fields[4];
     c->entry = reinterpret_cast<Compiled::Entry>(code.entry);
+    c->measure();
     compiled_.push_back(std::move(c));
     return compiled_.back().get();
   }
@@ -707,7 +718,7 @@ private:
       if (Compiled *c = loadCached(key, ckey, types, argTypes)) return c;
     }
     Context ctx;
-    const Type *declared = declaredRet ? parseTypeOrArray(ctx.types, declaredRet) : nullptr;
+    const Type *declared = declaredRet ? sameTypeIn(ctx.types, declaredRet) : nullptr;
     if (declaredRet && declaredRet->kind() == TypeKind::Void) declared = ctx.types.voidTy();
     TypedProgram prog = buildTypedProgram(ctx, source_, remap(ctx.types, argTypes), declared);
     if (!prog.entry) throw CompileFailure(ctx.diags.render(), ctx.sources, ctx.diags.diagnostics());
@@ -716,7 +727,7 @@ private:
     c->types = types;
     c->args = argTypes;
     const Type *ret = prog.entry->returnType;
-    c->ret = parseTypeOrArray(*types, ret);
+    c->ret = sameTypeIn(*types, ret);
     std::string sig = "(";
     for (size_t i = 0; i < argTypes.size(); ++i) sig += (i ? ", " : "") + argTypes[i]->str();
     c->signature = sig + ") -> " + c->ret->str();
@@ -736,6 +747,7 @@ private:
       DiskCache(cacheDir()).store(ckey, entry);  // best effort: a read-only folder only costs time
     }
     c->entry = reinterpret_cast<Compiled::Entry>(code.entry);
+    c->measure();
     compiled_.push_back(std::move(c));
     return compiled_.back().get();
   }
@@ -746,8 +758,8 @@ private:
     std::vector<std::vector<unsigned char>> large;  // arguments bigger than a slot
     for (size_t i = 0; i < n; ++i) {
       unsigned char *dst = slots[i].bytes;
-      if (memSize(c.args[i]) > sizeof(slots[i].bytes)) {
-        large.emplace_back(memSize(c.args[i]) + 16);
+      if (c.argBytes[i] > sizeof(slots[i].bytes)) {
+        large.emplace_back(c.argBytes[i] + 16);
         dst = large.back().data();
       }
       if (!writeValue(argv[i], c.args[i], dst)) {
@@ -759,10 +771,9 @@ private:
     }
     alignas(16) unsigned char small[256];
     std::vector<unsigned char> big;
-    size_t rsize = memSize(c.ret);
     unsigned char *ret = small;
-    if (rsize > sizeof(small)) {
-      big.resize(rsize + 16);
+    if (c.retBytes > sizeof(small)) {
+      big.resize(c.retBytes + 16);
       ret = big.data();
     }
     KjitCallContext ctx;

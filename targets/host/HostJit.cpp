@@ -154,13 +154,9 @@ bool HostJit::optimizeOnly(llvm::Module &module, bool wantAsm, CompiledCode &out
 }
 
 bool HostJit::add(std::unique_ptr<llvm::LLVMContext> ctx, std::unique_ptr<llvm::Module> module,
-                  const std::string &entrySymbol, bool keepText, CompiledCode &out, std::string &error) {
+                  const std::string &entrySymbol, CompiledCode &out, std::string &error) {
   std::lock_guard<std::mutex> lock(impl_->mutex);
   if (!prepare(*module, *impl_->tm, error)) return false;
-  if (keepText) {
-    llvm::raw_string_ostream os(out.optimizedIR);
-    module->print(os, nullptr);
-  }
   llvm::orc::ThreadSafeModule tsm(std::move(module), std::move(ctx));
   if (auto err = impl_->jit->addIRModule(std::move(tsm))) {
     error = llvm::toString(std::move(err));

@@ -18,7 +18,7 @@ namespace kjit {
 
 struct CompiledCode {
   void *entry = nullptr;
-  std::string optimizedIR;  // filled when asked (inspect_llvm)
+  std::string optimizedIR;  // optimizeOnly: the optimised LLVM IR (inspect_llvm)
   std::string assembly;     // filled when asked (inspect_asm)
 };
 
@@ -30,7 +30,7 @@ public:
 
   // Optimises `module` and adds it to the JIT; false with `error` on failure.
   bool add(std::unique_ptr<llvm::LLVMContext> ctx, std::unique_ptr<llvm::Module> module,
-           const std::string &entrySymbol, bool keepText, CompiledCode &out, std::string &error);
+           const std::string &entrySymbol, CompiledCode &out, std::string &error);
 
   // Optimises and compiles `module` to an object file (for the disk cache).
   bool compileToObject(llvm::Module &module, std::string &object, std::string &error);
