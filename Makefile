@@ -51,12 +51,14 @@ asan: deps
 	cmake --build build-asan
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure
 
-# libFuzzer on the lexer and parser, FUZZ_SECONDS long, from the seed corpus.
+# libFuzzer on the lexer and parser, FUZZ_SECONDS long, from the seed corpus
+# (tests/fuzz/corpus plus the CUDA kernels of tools/gpu/seed_kernels.py).
 fuzz: deps
 	CC=clang-19 CXX=clang++-19 cmake -S . -B build-fuzz -G $(GENERATOR) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DKJIT_FUZZ=ON -DKJIT_SANITIZE=ON -DKJIT_PYTHON=OFF -DKJIT_TESTS=OFF
 	cmake --build build-fuzz --target fuzz_parser -j 2
 	mkdir -p fuzz-out/corpus
+	cp tools/gpu/seed_kernels.py fuzz-out/corpus/cuda_seeds.py
 	build-fuzz/bin/fuzz_parser -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
 	  -print_final_stats=1 -artifact_prefix=fuzz-out/ fuzz-out/corpus tests/fuzz/corpus
 
