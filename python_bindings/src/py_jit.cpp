@@ -459,16 +459,16 @@ public:
       }
     }
     Compiled *c = find(key);
+    if (!c && eager_) {
+      if (!(c = findConvertible(argv, n))) throw noMatch(key);
+      aliases_.emplace_back(key, c);  // matched once per key
+    }
     if (!c) {
-      if (eager_ && (c = findConvertible(argv, n))) aliases_.emplace_back(key, c);  // once per key
-      if (!c) {
-        if (eager_) throw noMatch(key);
-        auto types = std::make_shared<TypeContext>();
-        std::vector<const Type *> argTypes;
-        size_t p = 0;
-        while (p < key.size()) argTypes.push_back(typeOfKey(*types, key, p));
-        c = compile(key, types, argTypes, nullptr);
-      }
+      auto types = std::make_shared<TypeContext>();
+      std::vector<const Type *> argTypes;
+      size_t p = 0;
+      while (p < key.size()) argTypes.push_back(typeOfKey(*types, key, p));
+      c = compile(key, types, argTypes, nullptr);
     }
     return invoke(*c, argv, n);
   }
