@@ -43,6 +43,7 @@ pytest: build
 
 demo: deps build
 	$(PYTHON) examples/jit_basics.py
+	$(PYTHON) examples/saxpy.py
 
 # Unit tests and goldens under AddressSanitizer + UndefinedBehaviorSanitizer.
 asan: deps

@@ -30,5 +30,6 @@ void raiseCompileFailure(const CompileFailure &f);
 
 void define_frontend(pybind11::module_ &m);
 void define_jit(pybind11::module_ &m);
+void define_cuda(pybind11::module_ &m);
 
 }  // namespace kjit::py

@@ -78,4 +78,5 @@ PYBIND11_MODULE(_kjit, m) {
 
   kjit::py::define_frontend(m);
   kjit::py::define_jit(m);
+  kjit::py::define_cuda(m);
 }

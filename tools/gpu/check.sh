@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # On the GPU machine: unpack the bundle (tools/gpu/make_bundle.sh), build the
-# Python binding for the Python there, run the Python tests, run the PTX of
-# the seed kernels on the GPU against NumPy and nvcc, and print a short
-# table last. Logs and JSON go to $OUT (or DIR/out).
-#     tools/gpu/check.sh .device
+# Python binding for the Python there, run every Python test (the GPU ones
+# included), run the README's demo, then the benchmarks against numba-cuda,
+# CuPy and nvcc, and print a short table last. Logs and JSON go to $OUT (or
+# DIR/out).
+#     tools/gpu/check.sh .device [--quick]     (--quick: tests only)
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 dir=${1:-.device}
+quick=${2:-}
 out=${OUT:-$dir/out}
 mkdir -p "$out"
 ( cd "$dir" && xz -dc bundle.tar.xz | tar xf - )
@@ -18,11 +20,15 @@ cmake -S python_bindings -B /tmp/kjit-py -G Ninja -DKJIT_CORE_LIB="$b/libkjit_co
   -Dpybind11_DIR="$($py -m pybind11 --cmakedir)" > "$out/binding-configure.log" 2>&1 || { tail -20 "$out/binding-configure.log"; exit 1; }
 cmake --build /tmp/kjit-py > "$out/binding-build.log" 2>&1 || { tail -30 "$out/binding-build.log"; exit 1; }
 export PYTHONPATH=$PWD/python_bindings
-echo "== Python tests (CPU @jit, CUDA compilation)"
-$py -m pytest -q -p no:cacheprovider tests/python 2>&1 | tee "$out/pytest.log" | tail -3
-echo "== seed kernels on the GPU"
-$py tools/gpu/run_ptx.py "$dir/ptx" "$out" 2>&1 | tee "$out/run_ptx.log" | grep -E "PASS|FAIL|ratio|passed"
+echo "== demo (README)"
+$py examples/saxpy.py 2>&1 | tail -2
+echo "== Python tests, GPU tests included"
+$py -m pytest -q -p no:cacheprovider -rs tests/python 2>&1 | tee "$out/pytest.log" | grep -E "FAIL|Error|passed|failed" | tail -15
+if [ "$quick" != "--quick" ]; then
+  echo "== benchmarks: kjit, numba-cuda, CuPy, nvcc"
+  $py benchmarks/gpu/bench_gpu.py "$out" > "$out/bench.log" 2>&1 || tail -30 "$out/bench.log"
+fi
 echo "== summary"
 grep -E "passed|failed" "$out/pytest.log" | tail -1
-grep -E "passed, .* failed" "$out/run_ptx.log" | tail -1
-grep -E "ratio" "$out/run_ptx.log"
+[ -f "$out/bench.log" ] && sed -n '/^figure/,$p' "$out/bench.log"
+exit 0

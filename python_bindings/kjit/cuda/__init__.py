@@ -8,17 +8,28 @@
         if i < x.shape[0]:
             out[i] = a * x[i] + y[i]
 
-This module compiles kernels and device functions to PTX (``cuda.jit`` with
-signatures, ``cuda.compile_ptx``, ``kernel.inspect_ptx()``). Launching needs
-the CUDA runtime or the CPU device, which come with later issues: until then
-a launch raises ``CudaSupportError`` saying so.
+    d_x = cuda.to_device(x)
+    saxpy[blocks, threads](2.0, d_x, d_y, d_out)
+    out = d_out.copy_to_host()
+
+Kernels compile to PTX through LLVM, are linked by the CUDA driver (loaded
+at run time: no CUDA SDK needed) and are launched from C++. Without a GPU,
+``cuda.is_available()`` is False and GPU calls raise ``CudaSupportError``;
+kernels still compile (``cuda.compile_ptx``, ``kernel.inspect_ptx()``).
 
 The names of the kernel language (``cuda.threadIdx``, ``cuda.grid``,
 ``cuda.shared.array``, ``cuda.atomic.add`` ...) are compiled, not run:
 calling one outside a kernel raises.
 """
 from kjit.cuda.compiler import (CUDAKernel, compile_ptx, compile_ptx_for_current_device, jit)
-from kjit.cuda.errors import CudaSupportError
+from kjit.cuda.errors import CudaAPIError, CudaDriverError, CudaSupportError, LaunchConfigError
+from kjit.cuda.api import (Device, DeviceNDArray, Event, Stream, as_cuda_array, close, current_context,
+                           default_stream, detect, device_array, device_array_like, event, event_elapsed_time,
+                           external_stream, from_dlpack, get_current_device, gpus, is_available, is_cuda_array,
+                           legacy_default_stream, list_devices, managed_array, mapped, mapped_array,
+                           per_thread_default_stream, pinned, pinned_array, pinned_array_like, select_device,
+                           stream, synchronize, to_device)
+from kjit.cuda.reduce import Reduce, reduce
 from kjit.cuda import kernel_language as _kl
 from kjit.cuda.kernel_language import (activemask, all_sync, any_sync, atomic, ballot_sync, blockDim,
                                        blockIdx, brev, cbrt, clz, const, eq_sync, ffs, fma, grid,
@@ -27,15 +38,3 @@ from kjit.cuda.kernel_language import (activemask, all_sync, any_sync, atomic, b
                                        shfl_xor_sync, syncthreads, syncthreads_and, syncthreads_count,
                                        syncthreads_or, syncwarp, threadfence, threadfence_block,
                                        threadfence_system, threadIdx, warpsize)
-
-
-def is_available():
-    """Whether a CUDA GPU can run kernels here. The CUDA runtime is not part
-    of this build yet, so: False."""
-    return False
-
-
-def detect():
-    """Print what CUDA support there is, as numba.cuda.detect() does."""
-    print("kjit: CUDA kernels compile to PTX here; no CUDA runtime is built in yet (no devices).")
-    return False

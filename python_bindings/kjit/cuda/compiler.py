@@ -1,5 +1,9 @@
-"""@cuda.jit and cuda.compile_ptx."""
+"""@cuda.jit and cuda.compile_ptx; kernels and their launches."""
+import hashlib
+import re
 import warnings
+
+from kjit import _kjit
 
 from kjit import types as kt
 from kjit.errors import PerformanceWarning
@@ -44,8 +48,14 @@ class CUDAKernel:
         self.__qualname__ = getattr(func, "__qualname__", func.__name__)
         self.__doc__ = func.__doc__
         self._compiled = {}  # signature -> (ptx, return type, typed IR)
+        # The launch path (C++): loaded kernels per device and argument key,
+        # and a launcher per launch configuration.
+        self._core = None if device else _kjit.CudaKernelCore(self._build, self.__name__)
+        self._launchers = {}
         for sig in signatures:
             self.compile(sig)
+            if self._core is not None:
+                self._core.declare(str(sig))
 
     def _launch_annotations(self):
         """(max_registers, max threads per block, min blocks per SM); 0 is unset."""
@@ -69,7 +79,7 @@ class CUDAKernel:
         key = (sig, _cc_number(cc))
         if key not in self._compiled:
             fastmath = bool(self.targetoptions.get("fastmath"))
-            ptx, resty, typed, _, warnings_text = self._dispatcher._compile_cuda(
+            ptx, resty, typed, _, warnings_text, _ = self._dispatcher._compile_cuda(
                 sig, self.device, key[1], fastmath, False, *self._launch_annotations(),
                 bool(self.targetoptions.get("lineinfo") or self.targetoptions.get("debug")))
             if warnings_text:
@@ -111,9 +121,55 @@ class CUDAKernel:
         raise KeyError(f"{self.__name__} was not compiled for {signature}")
 
     def __getitem__(self, config):
+        try:
+            return self._launchers[config]
+        except (KeyError, TypeError):
+            pass
         if self.device:
             raise TypeError(f"{self.__name__} is a device function: call it from a kernel")
-        return _Launch(self, config)
+        if not _kjit.cuda_available():
+            return _NoDevice(self)
+        launcher = _kjit.CudaLauncher(self._core, config if isinstance(config, tuple) else (config,))
+        try:
+            if len(self._launchers) >= 64:
+                self._launchers.clear()
+            self._launchers[config] = launcher
+        except TypeError:  # an unhashable configuration: not cached
+            pass
+        return launcher
+
+    def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
+        """A launcher for ``ntasks`` threads (Numba's ``kernel.forall``)."""
+        tpb = tpb or 128
+        return self[(ntasks + tpb - 1) // tpb, tpb, stream, sharedmem]
+
+    def _build(self, key, cc):
+        """Called by the launch path for argument types it has not loaded:
+        PTX (compiled here), linked by the driver to a cubin, and with
+        cache=True kept on disk. Returns (cubin, entry name)."""
+        fastmath = bool(self.targetoptions.get("fastmath"))
+        lineinfo = bool(self.targetoptions.get("lineinfo") or self.targetoptions.get("debug"))
+        annotations = self._launch_annotations()
+        cache = bool(self.targetoptions.get("cache"))
+        if cache:
+            text = "\n".join(["kjit 0.1.0 cubin 1", key, str(cc), str(fastmath), str(lineinfo), str(annotations),
+                              str(bool(self.targetoptions.get("boundscheck"))), str(_kjit.cuda_driver_version()),
+                              self._dispatcher._fingerprint()])
+            ckey = f"{self.__name__}-cuda-{hashlib.sha256(text.encode()).hexdigest()[:40]}"
+            folder = self._dispatcher._cache_folder()
+            hit = _kjit.disk_cache_load(folder, ckey)
+            if hit is not None and len(hit) == 2:
+                return hit[0], hit[1].decode()
+        ptx, resty, typed, _, warnings_text, sig = self._dispatcher._compile_cuda_key(key, cc, fastmath, *annotations,
+                                                                                       lineinfo)
+        if warnings_text:
+            warnings.warn(PerformanceWarning(warnings_text), stacklevel=4)
+        self._compiled.setdefault((sig, cc), (ptx, resty, typed))
+        entry = re.search(r"\.entry\s+([A-Za-z_$][\w$]*)", ptx).group(1)
+        cubin = _kjit.cuda_link_ptx(ptx, self.__name__)
+        if cache:
+            _kjit.disk_cache_store(folder, ckey, [cubin, entry.encode()])
+        return cubin, entry
 
     def __call__(self, *args, **kwargs):
         if self.device:
@@ -125,15 +181,14 @@ class CUDAKernel:
         return f"<kjit CUDA {kind} {self.__qualname__}>"
 
 
-class _Launch:
-    def __init__(self, kernel, config):
-        self.kernel, self.config = kernel, config
+class _NoDevice:
+    def __init__(self, kernel):
+        self.kernel = kernel
 
     def __call__(self, *args):
         raise CudaSupportError(
-            f"cannot launch {self.kernel.__name__}: this build of kjit has no CUDA runtime and no CPU "
-            "device yet, so kernels compile (to PTX) but do not run. cuda.compile_ptx() and "
-            "kernel.inspect_ptx() work.")
+            f"cannot launch kernel '{self.kernel.__name__}': no CUDA GPU ({_kjit.cuda_why()}). Kernels still "
+            "compile to PTX (cuda.compile_ptx, kernel.inspect_ptx()).")
 
 
 def jit(func_or_sig=None, device=False, **options):
@@ -163,7 +218,9 @@ def compile_ptx(pyfunc, sig, device=False, fastmath=False, cc=None, opt=True, li
 
 def compile_ptx_for_current_device(pyfunc, sig, device=False, fastmath=False, opt=True, lineinfo=False,
                                    debug=False):
-    """compile_ptx for the current device's compute capability; there is no
-    device without the CUDA runtime, so this raises CudaSupportError."""
-    raise CudaSupportError("compile_ptx_for_current_device needs a CUDA device, and this build has no "
-                           "CUDA runtime; use compile_ptx(..., cc=(major, minor))")
+    """compile_ptx for the current device's compute capability."""
+    if not _kjit.cuda_available():
+        raise CudaSupportError(f"compile_ptx_for_current_device needs a CUDA GPU ({_kjit.cuda_why()}); "
+                               "use compile_ptx(..., cc=(major, minor))")
+    cc = _kjit.cuda_device_info(_kjit.cuda_current())["compute_capability"]
+    return compile_ptx(pyfunc, sig, device=device, fastmath=fastmath, cc=cc, opt=opt, lineinfo=lineinfo, debug=debug)

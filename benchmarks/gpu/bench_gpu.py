@@ -1,0 +1,346 @@
+"""kjit against numba-cuda, CuPy and CUDA C++ (nvcc -O3 -arch=sm_90) on the
+rows of ../shared/PERFORMANCE.md, in one run on one GPU; prints the table
+with ratios last and writes bench_gpu.json to OUT_DIR.
+
+    python3 benchmarks/gpu/bench_gpu.py [OUT_DIR]
+
+Kernels are checked against NumPy before they are timed. Kernel times are
+CUDA-event medians after warm-up; launch costs are host wall time per launch
+over 20,000 launches (median of 5 rounds); import and first-call figures are
+measured in fresh processes.
+"""
+import json
+import math
+import os
+import subprocess
+import sys
+import textwrap
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+OUT = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("OUT", ".")
+sys.path.insert(0, os.path.join(ROOT, "python_bindings"))
+np.row_stack = getattr(np, "row_stack", np.vstack)  # numba-cuda under NumPy 2.5
+
+from kjit import cuda, float32, int32  # noqa: E402
+
+rows = {}
+rng = np.random.default_rng(0)
+N = 1 << 24
+
+
+def median(xs):
+    xs = sorted(xs)
+    return xs[len(xs) // 2]
+
+
+def fresh(code):
+    """Seconds printed by `code` run in a new Python."""
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python_bindings"))
+    path = os.path.join(OUT, "_fresh.py")
+    with open(path, "w") as f:
+        f.write(textwrap.dedent(code))
+    r = subprocess.run([sys.executable, path], capture_output=True, text=True, env=env, timeout=300)
+    if r.returncode != 0:
+        print(r.stderr[-2000:])
+        return None
+    return [float(v) for v in r.stdout.split()]
+
+
+def events_time(launch, event, elapsed, sync, reps=20):
+    for _ in range(3):
+        launch()
+    sync()
+    ts = []
+    for _ in range(reps):
+        a, b = event(), event()
+        a.record()
+        launch()
+        b.record()
+        b.synchronize()
+        ts.append(elapsed(a, b) * 1e3)
+    return median(ts)
+
+
+def launch_time(launch, sync, n=20000):
+    for _ in range(100):
+        launch()
+    sync()
+    per = []
+    for _ in range(5):
+        t0 = time.perf_counter()
+        for _ in range(n):
+            launch()
+        t1 = time.perf_counter()
+        sync()
+        per.append((t1 - t0) / n * 1e6)
+    return median(per)
+
+
+def row(name, **vals):
+    rows.setdefault(name, {}).update({k: v for k, v in vals.items() if v is not None})
+
+
+# ---- CUDA C++ ----------------------------------------------------------------------------
+exe = os.path.join(OUT, "bench_cu")
+subprocess.run(["nvcc", "-O3", "-arch=sm_90", os.path.join(HERE, "cuda", "bench.cu"), "-o", exe], check=True)
+cpp = json.loads(subprocess.run([exe], capture_output=True, text=True, check=True).stdout)
+row("launch, 3 device arrays (us)", cpp=cpp["launch3_us"])
+row("launch, no arguments (us)", cpp=cpp["launch0_us"])
+row("SAXPY 16M f32 (us)", cpp=cpp["saxpy_us"])
+row("tiled matmul 1024x2048x512 (us)", cpp=cpp["matmul_us"])
+row("histogram 16M, atomics (us)", cpp=cpp["histogram_us"])
+row("64 sin*exp, float32 (us)", cpp=cpp["sinexp_f32_us"])
+row("device-to-device copy 64 MB (us)", cpp=cpp["d2d_64MB_us"])
+
+# ---- import, first call, eager compile: fresh processes -----------------------------------
+KJIT_FIRST = """
+    import time
+    t0 = time.perf_counter()
+    import numpy as np
+    from kjit import cuda
+    cuda.get_current_device()
+    t1 = time.perf_counter()
+    @cuda.jit
+    def saxpy(a, x, y, out):
+        i = cuda.grid(1)
+        if i < x.shape[0]:
+            out[i] = a * x[i] + y[i]
+    x = cuda.to_device(np.ones(1 << 20, np.float32))
+    t2 = time.perf_counter()
+    saxpy[4096, 256](np.float32(2.0), x, x, x)
+    cuda.synchronize()
+    t3 = time.perf_counter()
+    @cuda.jit("void(float32, float32[::1], float32[::1], float32[::1])")
+    def saxpy2(a, x, y, out):
+        i = cuda.grid(1)
+        if i < x.shape[0]:
+            out[i] = a * x[i] + y[i]
+    t4 = time.perf_counter()
+    print(t1 - t0, t3 - t2, t4 - t3)
+"""
+NUMBA_FIRST = KJIT_FIRST.replace("from kjit import cuda", "np.row_stack = np.vstack\n    from numba import cuda")
+k = fresh(KJIT_FIRST)
+nb = fresh(NUMBA_FIRST)
+if k:
+    row("import + context (s)", kjit=k[0], numba=nb and nb[0])
+    row("first call of SAXPY (s)", kjit=k[1], numba=nb and nb[1])
+    row("import + first SAXPY call (s)", kjit=k[0] + k[1], numba=nb and nb[0] + nb[1])
+    row("eager compile of SAXPY (s)", kjit=k[2], numba=nb and nb[2])
+
+# ---- kjit and numba kernels -------------------------------------------------------------------
+try:
+    from numba import cuda as ncuda
+except Exception as e:  # noqa: BLE001
+    print("numba-cuda unavailable:", e)
+    ncuda = None
+try:
+    import cupy as cp
+except Exception as e:  # noqa: BLE001
+    print("cupy unavailable:", e)
+    cp = None
+
+# The kernels, one source for kjit and numba: written out as a module per
+# library (kjit reads a kernel's source from its file).
+KERNELS = """
+import math
+from LIB import cuda, float32, int32
+
+TPB = 16
+
+
+@cuda.jit
+def empty3(a, b, c):
+    pass
+
+
+@cuda.jit
+def empty0():
+    pass
+
+
+@cuda.jit
+def saxpy(a, x, y, out):
+    i = cuda.grid(1)
+    if i < x.shape[0]:
+        out[i] = a * x[i] + y[i]
+
+
+@cuda.jit
+def fast_matmul(A, B, C):
+    sA = cuda.shared.array(shape=(TPB, TPB), dtype=float32)
+    sB = cuda.shared.array(shape=(TPB, TPB), dtype=float32)
+    x, y = cuda.grid(2)
+    tx = cuda.threadIdx.x
+    ty = cuda.threadIdx.y
+    bpg = cuda.gridDim.x
+    tmp = float32(0.)
+    for i in range(bpg):
+        sA[ty, tx] = 0
+        sB[ty, tx] = 0
+        if y < A.shape[0] and (tx + i * TPB) < A.shape[1]:
+            sA[ty, tx] = A[y, tx + i * TPB]
+        if x < B.shape[1] and (ty + i * TPB) < B.shape[0]:
+            sB[ty, tx] = B[ty + i * TPB, x]
+        cuda.syncthreads()
+        for j in range(TPB):
+            tmp += sA[ty, j] * sB[j, tx]
+        cuda.syncthreads()
+    if y < C.shape[0] and x < C.shape[1]:
+        C[y, x] = tmp
+
+
+@cuda.jit
+def histogram(x, xmin, xmax, hist):
+    nbins = hist.shape[0]
+    width = (xmax - xmin) / nbins
+    start = cuda.grid(1)
+    stride = cuda.gridsize(1)
+    for i in range(start, x.shape[0], stride):
+        b = int32((x[i] - xmin) / width)
+        if b >= 0 and b < nbins:
+            cuda.atomic.add(hist, b, 1)
+
+
+@cuda.jit
+def sinexp_f32(x, out):
+    i = cuda.grid(1)
+    if i < x.shape[0]:
+        v = x[i]
+        acc = float32(0)
+        for k in range(64):
+            fk = float32(k)
+            acc += math.sin(v * fk) * math.exp(-v * fk * float32(0.01))
+        out[i] = acc
+
+
+@cuda.jit
+def sinexp_promoted(x, out):  # v * k: float32 * int64 is float64 (NumPy's rules)
+    i = cuda.grid(1)
+    if i < x.shape[0]:
+        v = x[i]
+        acc = 0.0
+        for k in range(64):
+            acc += math.sin(v * k) * math.exp(-v * k * 0.01)
+        out[i] = acc
+"""
+
+
+def build(libname):
+    import importlib
+    sys.path.insert(0, OUT)
+    with open(os.path.join(OUT, f"_k_{libname}.py"), "w") as f:
+        f.write(KERNELS.replace("LIB", libname))
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        m = importlib.import_module(f"_k_{libname}")
+    return {n: getattr(m, n) for n in ("empty3", "empty0", "saxpy", "fast_matmul", "histogram", "sinexp_f32",
+                                       "sinexp_promoted")}
+
+
+# Kernel sources for the kjit/numba builds must be real source (kjit reads
+# it): define them in a module file.
+x_h = (rng.random(N, dtype=np.float32) * 10).astype(np.float32)
+y_h = rng.random(N, dtype=np.float32)
+M, K, Nn = 1024, 2048, 512
+A_h = rng.random((M, K), dtype=np.float32)
+B_h = rng.random((K, Nn), dtype=np.float32)
+ref_saxpy = 2.0 * x_h.astype(np.float64) + y_h
+ref_hist = np.histogram(x_h, bins=16, range=(0, 10))[0]
+sx = x_h[:4096].astype(np.float64)
+ref_sinexp = sum(np.sin(sx * k) * np.exp(-sx * k * 0.01) for k in range(64))
+
+
+def bench_lib(name, lib):
+    ks = build("kjit" if lib is cuda else "numba")
+    to_dev, dev_arr = lib.to_device, lib.device_array
+    ev = lib.event
+    elapsed = lib.event_elapsed_time
+    sync = lib.synchronize
+    x, y, out = to_dev(x_h), to_dev(y_h), dev_arr(N, np.float32)
+    grid = (N + 255) // 256
+    ks["saxpy"][grid, 256](np.float32(2.0), x, y, out)
+    ok = np.allclose(out.copy_to_host(), ref_saxpy, rtol=1e-6)
+    t = events_time(lambda: ks["saxpy"][grid, 256](np.float32(2.0), x, y, out), ev, elapsed, sync)
+    row("SAXPY 16M f32 (us)", **{name: t if ok else None})
+    A, B, C = to_dev(A_h), to_dev(B_h), dev_arr((M, Nn), np.float32)
+    g = (K // 16, M // 16)
+    ks["fast_matmul"][g, (16, 16)](A, B, C)
+    ok = np.allclose(C.copy_to_host(), A_h.astype(np.float64) @ B_h, rtol=1e-3, atol=1e-2)
+    t = events_time(lambda: ks["fast_matmul"][g, (16, 16)](A, B, C), ev, elapsed, sync)
+    row("tiled matmul 1024x2048x512 (us)", **{name: t if ok else None})
+    hist = to_dev(np.zeros(16, np.int32))
+    ks["histogram"][1024, 256](x, np.float32(0), np.float32(10), hist)
+    ok = np.abs(hist.copy_to_host() - ref_hist).max() <= 1
+    t = events_time(lambda: ks["histogram"][1024, 256](x, np.float32(0), np.float32(10), hist), ev, elapsed, sync)
+    row("histogram 16M, atomics (us)", **{name: t if ok else None})
+    ks["sinexp_f32"][grid, 256](x, out)
+    ok = np.allclose(out.copy_to_host()[:4096], ref_sinexp, rtol=1e-3, atol=1e-3)
+    t = events_time(lambda: ks["sinexp_f32"][grid, 256](x, out), ev, elapsed, sync, reps=10)
+    row("64 sin*exp, float32 (us)", **{name: t if ok else None})
+    ks["sinexp_promoted"][grid, 256](x, out)
+    ok = np.allclose(out.copy_to_host()[:4096], ref_sinexp, rtol=1e-3, atol=1e-3)
+    t = events_time(lambda: ks["sinexp_promoted"][grid, 256](x, out), ev, elapsed, sync, reps=5)
+    row("64 sin*exp, as NumPy types it (us)", **{name: t if ok else None})
+    a, b, c = dev_arr(16, np.float32), dev_arr(16, np.float32), dev_arr(16, np.float32)
+    e3, e0 = ks["empty3"], ks["empty0"]
+    row("launch, 3 device arrays (us)", **{name: launch_time(lambda: e3[1, 1](a, b, c), sync)})
+    row("launch, no arguments (us)", **{name: launch_time(lambda: e0[1, 1](), sync)})
+    small = [np.ones(1 << 16, np.float32) for _ in range(3)]
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        row("launch, 3 NumPy arrays of 256 KB (us)", **{name: launch_time(lambda: e3[1, 1](*small), sync, n=2000)})
+    red = lib.reduce(lambda p, q: p + q)
+    r = red(x)
+    ok = abs(float(r) - x_h.astype(np.float64).sum()) < 1e-4 * N
+    ts = []
+    for _ in range(23):
+        t0 = time.perf_counter()
+        red(x)
+        ts.append((time.perf_counter() - t0) * 1e6)
+    row("cuda.reduce sum 16M f32, to host (us)", **{name: median(ts[3:]) if ok else None})
+    if name == "kjit":
+        big = dev_arr(N, np.float32)
+        t = events_time(lambda: big.copy_to_device(x), ev, elapsed, sync)
+        row("device-to-device copy 64 MB (us)", kjit=t)
+
+
+# The kernels are defined in this file, so kjit can read their source.
+bench_lib("kjit", cuda)
+if ncuda is not None:
+    try:
+        bench_lib("numba", ncuda)
+    except Exception as e:  # noqa: BLE001
+        print("numba rows failed:", type(e).__name__, str(e)[:300])
+if cp is not None:
+    xc = cp.asarray(x_h)
+    float(cp.sum(xc))
+    ts = []
+    for _ in range(23):
+        t0 = time.perf_counter()
+        float(cp.sum(xc))
+        ts.append((time.perf_counter() - t0) * 1e6)
+    row("cuda.reduce sum 16M f32, to host (us)", cupy=median(ts[3:]))
+    ker = cp.RawKernel(r'extern "C" __global__ void empty3(float*a, float*b, float*c) {}', "empty3")
+    a3 = [cp.zeros(16, cp.float32) for _ in range(3)]
+    row("launch, 3 device arrays (us)", cupy=launch_time(lambda: ker((1,), (1,), tuple(a3)),
+                                                           cp.cuda.Device().synchronize))
+
+# ---- the table -----------------------------------------------------------------------------------
+with open(os.path.join(OUT, "bench_gpu.json"), "w") as f:
+    json.dump(rows, f, indent=2)
+print(f"\n{'figure':44s} {'kjit':>10s} {'numba':>10s} {'cupy':>10s} {'C++':>10s}  kjit/C++  kjit/other")
+for name, r in rows.items():
+    def fmt(k):
+        v = r.get(k)
+        return f"{v:10.4g}" if v is not None else f"{'-':>10s}"
+    ref = r.get("cpp")
+    other = r.get("cupy") if "reduce" in name else r.get("numba")
+    ratio = f"{r['kjit'] / ref:8.3f}" if ref and "kjit" in r else f"{'':8s}"
+    ratio2 = f"{r['kjit'] / other:8.3f}" if other and "kjit" in r else ""
+    print(f"{name:44s} {fmt('kjit')} {fmt('numba')} {fmt('cupy')} {fmt('cpp')}  {ratio}  {ratio2}")

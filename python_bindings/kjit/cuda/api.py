@@ -1,0 +1,307 @@
+"""The host API of kjit.cuda (Numba's): devices, memory, streams, events."""
+import atexit
+import contextlib
+
+import numpy as np
+
+from kjit import _kjit
+from kjit.cuda.devicearray import (DeviceNDArray, ManagedNDArray, MappedNDArray, as_cuda_array, from_dlpack,
+                                   host_array, is_cuda_array)
+from kjit.cuda.errors import CudaSupportError
+
+atexit.register(_kjit.cuda_shutdown)  # arrays freed during shutdown leave the driver alone
+
+
+# ---- devices -----------------------------------------------------------------------
+def is_available():
+    """Whether a CUDA GPU and its driver are usable here."""
+    return _kjit.cuda_available()
+
+
+def _require():
+    if not _kjit.cuda_available():
+        raise CudaSupportError(f"kjit: no CUDA GPU: {_kjit.cuda_why()}")
+
+
+class Device:
+    """A GPU: ``id``, ``name``, ``compute_capability`` and the driver's
+    attributes by name (``MAX_THREADS_PER_BLOCK``, ``MULTIPROCESSOR_COUNT`` ...)."""
+
+    def __init__(self, ordinal):
+        self._info = _kjit.cuda_device_info(ordinal)
+        self.id = ordinal
+
+    @property
+    def name(self):
+        return self._info["name"]
+
+    @property
+    def compute_capability(self):
+        return self._info["compute_capability"]
+
+    @property
+    def pci_bus_id(self):
+        return self._info["pci_bus_id"]
+
+    def __getattr__(self, attr):
+        info = self.__dict__.get("_info", {})
+        if attr in info:
+            return info[attr]
+        raise AttributeError(attr)
+
+    def __enter__(self):
+        self._previous = _kjit.cuda_current()
+        select_device(self.id)
+        return self
+
+    def __exit__(self, *exc):
+        select_device(self._previous)
+
+    def reset(self):
+        close()
+
+    def __repr__(self):
+        return f"<CUDA device {self.id} '{self.name}'>"
+
+
+class _Gpus:
+    """``cuda.gpus``: the GPUs, indexable; ``cuda.gpus.current``."""
+
+    def __len__(self):
+        return _kjit.cuda_device_count()
+
+    def __getitem__(self, i):
+        if not 0 <= i < len(self):
+            raise IndexError(f"there is no CUDA device {i} ({len(self)} found)")
+        return Device(i)
+
+    def __iter__(self):
+        return (Device(i) for i in range(len(self)))
+
+    @property
+    def current(self):
+        return get_current_device()
+
+    def __repr__(self):
+        return f"<{len(self)} CUDA device(s)>"
+
+
+gpus = _Gpus()
+
+
+def list_devices():
+    return list(gpus)
+
+
+def select_device(device_id):
+    """Makes GPU ``device_id`` current (its primary context); returns it."""
+    _require()
+    _kjit.cuda_select(int(device_id))
+    return Device(int(device_id))
+
+
+def get_current_device():
+    _require()
+    _kjit.cuda_activate()
+    return Device(_kjit.cuda_current())
+
+
+class Context:
+    def __init__(self, device):
+        self.device = device
+
+    def get_memory_info(self):
+        free, total = _kjit.cuda_mem_info()
+        return free, total
+
+    def synchronize(self):
+        synchronize()
+
+    def reset(self):
+        close()
+
+
+def current_context():
+    return Context(get_current_device())
+
+
+def synchronize():
+    """Waits for every kernel and copy on the current GPU; a kernel's fault
+    surfaces here as an exception."""
+    _require()
+    _kjit.cuda_synchronize()
+
+
+def close():
+    """Gives back the primary contexts; device arrays made before are gone."""
+    _kjit.cuda_close()
+
+
+def detect():
+    """Prints the GPUs found and whether kjit can use them (numba.cuda.detect)."""
+    if not _kjit.cuda_available():
+        print(f"kjit: no CUDA GPU: {_kjit.cuda_why()}")
+        return False
+    v = _kjit.cuda_driver_version()
+    print(f"Found {len(gpus)} CUDA device(s) (driver API {v // 1000}.{v % 1000 // 10})")
+    for d in gpus:
+        cc = d.compute_capability
+        print(f"id {d.id}    {d.name}    [SUPPORTED]")
+        print(f"                      Compute Capability: {cc[0]}.{cc[1]}")
+        print(f"                           PCI Bus ID: {d.pci_bus_id}")
+    print(f"Summary:\n\t{len(gpus)}/{len(gpus)} devices are supported")
+    return True
+
+
+# ---- memory ------------------------------------------------------------------------
+def _host(ary):
+    a = np.asarray(ary)
+    if not (a.flags.c_contiguous or a.flags.f_contiguous):
+        a = np.ascontiguousarray(a)
+    return a
+
+
+def to_device(obj, stream=0, copy=True, to=None):
+    """A device copy of a host array (``copy=False``: the allocation only);
+    with ``to=``, copies into that device array."""
+    _require()
+    if to is not None:
+        to.copy_to_device(obj, stream=stream)
+        return to
+    a = _host(obj)
+    d = DeviceNDArray(a.shape, a.strides, a.dtype, stream=stream)
+    if copy and a.nbytes:
+        _kjit.cuda_memcpy_htod(d._ptr, a, a.nbytes, stream)
+    return d
+
+
+def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
+    """An uninitialised device array."""
+    _require()
+    return DeviceNDArray(shape, strides, dtype, stream=stream, order=order)
+
+
+def device_array_like(ary, stream=0):
+    a = ary if isinstance(ary, DeviceNDArray) else np.asarray(ary)
+    order = "F" if (a.is_f_contiguous() if isinstance(a, DeviceNDArray) else a.flags.f_contiguous) and a.ndim > 1 \
+        and not (a.is_c_contiguous() if isinstance(a, DeviceNDArray) else a.flags.c_contiguous) else "C"
+    return device_array(a.shape, a.dtype, order=order, stream=stream)
+
+
+def pinned_array(shape, dtype=np.float64, strides=None, order="C"):
+    """A NumPy array in page-locked host memory (faster copies)."""
+    _require()
+    return host_array("pinned", shape, dtype, strides, order)
+
+
+def pinned_array_like(ary):
+    return pinned_array(ary.shape, ary.dtype, order="F" if ary.flags.f_contiguous and not ary.flags.c_contiguous else "C")
+
+
+def mapped_array(shape, dtype=np.float64, strides=None, order="C", stream=0, portable=False, wc=False):
+    """A NumPy array in page-locked host memory mapped into the GPU's
+    address space: kernels read and write it directly."""
+    _require()
+    return host_array("mapped", shape, dtype, strides, order, MappedNDArray)
+
+
+def managed_array(shape, dtype=np.float64, strides=None, order="C", stream=0, attach_global=True):
+    """A NumPy array in managed (unified) memory, usable by host and kernels."""
+    _require()
+    return host_array("managed", shape, dtype, strides, order, ManagedNDArray)
+
+
+@contextlib.contextmanager
+def pinned(*arylist):
+    """Page-locks the memory of existing host arrays for the block."""
+    _require()
+    regs = [_kjit.CudaHostRegistration(np.asarray(a)) for a in arylist]
+    try:
+        yield
+    finally:
+        for r in regs:
+            r.release()
+
+
+@contextlib.contextmanager
+def mapped(*arylist, stream=0):
+    """Maps existing host arrays for the block: yields device views of them
+    (page-locked and mapped memory)."""
+    _require()
+    views = [to_device(a, stream=stream) for a in arylist]
+    try:
+        yield views[0] if len(views) == 1 else views
+    finally:
+        for a, v in zip(arylist, views):
+            v.copy_to_host(np.asarray(a), stream=stream)
+
+
+# ---- streams and events --------------------------------------------------------------
+class Stream(_kjit.CudaStream):
+    """A CUDA stream (``cuda.stream()``); kernels and copies on one stream
+    run in order."""
+
+    def __int__(self):
+        return self.handle
+
+    def __bool__(self):
+        return self.handle != 0
+
+    def __repr__(self):
+        return f"<kjit CUDA stream 0x{self.handle:x}>"
+
+    @contextlib.contextmanager
+    def auto_synchronize(self):
+        """Synchronizes the stream when the block ends."""
+        yield self
+        self.synchronize()
+
+
+def stream():
+    _require()
+    return Stream()
+
+
+def default_stream():
+    _require()
+    return Stream(0)
+
+
+def legacy_default_stream():
+    _require()
+    return Stream(1)
+
+
+def per_thread_default_stream():
+    _require()
+    return Stream(2)
+
+
+def external_stream(ptr):
+    _require()
+    return Stream(int(ptr))
+
+
+class Event(_kjit.CudaEvent):
+    """A CUDA event: ``record(stream)``, ``synchronize()``, ``wait(stream)``,
+    ``elapsed_time(end)`` in milliseconds."""
+
+    def elapsed_time(self, evtend):
+        return _kjit.CudaEvent.elapsed_time(self, evtend)
+
+
+def event(timing=True):
+    _require()
+    return Event(timing)
+
+
+def event_elapsed_time(evtstart, evtend):
+    """Milliseconds between two recorded events."""
+    return _kjit.CudaEvent.elapsed_time(evtstart, evtend)
+
+
+__all__ = ["is_available", "gpus", "list_devices", "select_device", "get_current_device", "current_context",
+           "synchronize", "close", "detect", "to_device", "device_array", "device_array_like", "pinned_array",
+           "pinned_array_like", "mapped_array", "managed_array", "pinned", "mapped", "stream", "default_stream",
+           "legacy_default_stream", "per_thread_default_stream", "external_stream", "event", "event_elapsed_time",
+           "as_cuda_array", "is_cuda_array", "from_dlpack", "DeviceNDArray", "Stream", "Event", "Device"]

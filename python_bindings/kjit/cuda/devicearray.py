@@ -1,0 +1,358 @@
+"""Device arrays: GPU memory with NumPy's shape, dtype and strides.
+
+``DeviceNDArray`` extends the C++ ``_kjit.DeviceArrayBase`` (pointer, shape,
+strides, dtype), which the launch path reads without calling Python. Views
+(slicing, ``reshape``, ``ravel``, ``T``) are computed by NumPy over a stand-in
+array whose data pointer is the device pointer: NumPy computes the offsets
+and never reads the memory (indices that would make it read, such as
+integer arrays, are refused).
+"""
+import operator
+
+import numpy as np
+
+from kjit import _kjit
+
+_INDEX_TYPES = (slice, type(Ellipsis), type(None))
+
+
+def _shape_tuple(shape):
+    if isinstance(shape, (int, np.integer)):
+        return (int(shape),)
+    return tuple(int(s) for s in shape)
+
+
+def _c_strides(shape, itemsize):
+    strides, acc = [], itemsize
+    for n in reversed(shape):
+        strides.append(acc)
+        acc *= max(n, 1)
+    return tuple(reversed(strides))
+
+
+def _f_strides(shape, itemsize):
+    strides, acc = [], itemsize
+    for n in shape:
+        strides.append(acc)
+        acc *= max(n, 1)
+    return tuple(strides)
+
+
+def _span(shape, strides, itemsize):
+    """(lowest byte offset, bytes spanned) of an array's elements."""
+    if any(n == 0 for n in shape):
+        return 0, 0
+    lo = sum((n - 1) * s for n, s in zip(shape, strides) if s < 0)
+    hi = sum((n - 1) * s for n, s in zip(shape, strides) if s > 0)
+    return lo, hi - lo + itemsize
+
+
+class _Interface:
+    def __init__(self, ptr, shape, strides, dtype):
+        self.__array_interface__ = {"shape": tuple(shape), "typestr": dtype.str, "data": (ptr, False),
+                                    "strides": tuple(strides), "version": 3}
+
+
+def _stand_in(ptr, shape, strides, dtype):
+    """A NumPy array at the device address, for computing views only."""
+    return np.asarray(_Interface(ptr or 1 << 40, shape, strides, dtype))
+
+
+class DeviceNDArray(_kjit.DeviceArrayBase):
+    """An array in GPU memory (``cuda.to_device``, ``cuda.device_array``)."""
+
+    __cuda_memory__ = True
+
+    def __init__(self, shape, strides=None, dtype=np.float64, stream=0, gpu_data=None, *, _ptr=None, _owner=None,
+                 _readonly=False, order="C"):
+        super().__init__()
+        dtype = np.dtype(dtype)
+        shape = _shape_tuple(shape)
+        if strides is None:
+            strides = _f_strides(shape, dtype.itemsize) if order == "F" else _c_strides(shape, dtype.itemsize)
+        strides = tuple(int(s) for s in strides)
+        if gpu_data is None and _ptr is None:
+            lo, nbytes = _span(shape, strides, dtype.itemsize)
+            gpu_data = _kjit.cuda_alloc(nbytes, "device")
+            _ptr = gpu_data.device_pointer - lo
+        elif _ptr is None:
+            _ptr = gpu_data.device_pointer
+        self._setup(gpu_data, _owner, _ptr, shape, strides, dtype, stream, _readonly)
+
+    # ---- what NumPy arrays have ------------------------------------------------
+    @property
+    def size(self):
+        n = 1
+        for s in self.shape:
+            n *= s
+        return n
+
+    @property
+    def itemsize(self):
+        return self.dtype.itemsize
+
+    @property
+    def nbytes(self):
+        return self.size * self.dtype.itemsize
+
+    def __len__(self):
+        if not self.shape:
+            raise TypeError("len() of a 0-d device array")
+        return self.shape[0]
+
+    def is_c_contiguous(self):
+        return self._layout == "C"
+
+    def is_f_contiguous(self):
+        return self._layout == "F" or (self.ndim <= 1 and self._layout == "C")
+
+    @property
+    def flags(self):
+        return {"C_CONTIGUOUS": self.is_c_contiguous(), "F_CONTIGUOUS": self.is_f_contiguous(),
+                "WRITEABLE": not self._readonly}
+
+    @property
+    def gpu_data(self):
+        return self._memory
+
+    @property
+    def device_ctypes_pointer(self):
+        import ctypes
+        return ctypes.c_void_p(self._ptr)
+
+    def __repr__(self):
+        return f"<kjit DeviceNDArray shape={self.shape} dtype={self.dtype} at 0x{self._ptr:x}>"
+
+    # ---- views -------------------------------------------------------------------
+    def _view(self, ptr, shape, strides, dtype=None):
+        return DeviceNDArray(shape, strides, dtype if dtype is not None else self.dtype, self.stream,
+                             self._memory, _ptr=ptr, _owner=self._owner, _readonly=self._readonly)
+
+    def _stand_in(self):
+        return _stand_in(self._ptr, self.shape, self.strides, self.dtype)
+
+    @staticmethod
+    def _from_stand_in(a):
+        return a.__array_interface__["data"][0], a.shape, a.strides
+
+    def _index(self, idx):
+        """(pointer, shape, strides) of self[idx]."""
+        items = idx if isinstance(idx, tuple) else (idx,)
+        clean = []
+        for it in items:
+            if isinstance(it, _INDEX_TYPES):
+                clean.append(it)
+                continue
+            try:
+                clean.append(operator.index(it))
+            except TypeError:
+                raise TypeError("device arrays are indexed by ints, slices, None and Ellipsis (not "
+                                f"{type(it).__name__}): copy to the host for fancy indexing") from None
+        # A trailing new axis keeps NumPy from reading an element.
+        v = self._stand_in()[tuple(clean) + (None,)]
+        ptr, shape, strides = self._from_stand_in(v)
+        return ptr, shape[:-1], strides[:-1]
+
+    def __getitem__(self, idx):
+        ptr, shape, strides = self._index(idx)
+        if not shape:  # one element: to the host, as Numba does
+            out = np.empty(1, self.dtype)
+            _kjit.cuda_memcpy_dtoh(out, ptr, self.dtype.itemsize, self.stream)
+            return out[0]
+        return self._view(ptr, shape, strides)
+
+    def __setitem__(self, idx, value):
+        ptr, shape, strides = self._index(idx)
+        view = self._view(ptr, shape, strides) if shape else None
+        if isinstance(value, DeviceNDArray):
+            if view is None or value.shape != view.shape or not (view.is_c_contiguous() and value.is_c_contiguous()):
+                value = value.copy_to_host()
+            else:
+                _kjit.cuda_memcpy_dtod(ptr, value._ptr, view.nbytes, self.stream)
+                return
+        if view is None:
+            host = np.asarray(value, dtype=self.dtype).reshape(())
+            _kjit.cuda_memcpy_htod(ptr, np.ascontiguousarray(host), self.dtype.itemsize, self.stream)
+            return
+        view._write(np.broadcast_to(np.asarray(value, dtype=self.dtype), shape))
+
+    def _write(self, host):
+        """Copies a host array of this shape into this (possibly strided) view."""
+        if self.is_c_contiguous():
+            _kjit.cuda_memcpy_htod(self._ptr, np.ascontiguousarray(host), self.nbytes, self.stream)
+        elif self.is_f_contiguous():
+            _kjit.cuda_memcpy_htod(self._ptr, np.asfortranarray(host), self.nbytes, self.stream)
+        else:  # strided: through the host, over the bytes it spans
+            lo, nbytes = _span(self.shape, self.strides, self.itemsize)
+            buf = np.empty(nbytes, np.uint8)
+            _kjit.cuda_memcpy_dtoh(buf, self._ptr + lo, nbytes, self.stream)
+            np.ndarray(self.shape, self.dtype, buffer=buf, offset=-lo, strides=self.strides)[...] = host
+            _kjit.cuda_memcpy_htod(self._ptr + lo, buf, nbytes, self.stream)
+
+    def reshape(self, *newshape, order="C"):
+        if len(newshape) == 1 and not isinstance(newshape[0], (int, np.integer)):
+            newshape = tuple(newshape[0])
+        a = self._stand_in()
+        try:
+            if order == "C":
+                v = a.view()
+                v.shape = newshape
+            elif order == "F":
+                v = a.T.view()
+                v.shape = tuple(reversed(_shape_tuple(newshape)))
+                v = v.T
+            else:
+                raise ValueError("order is 'C' or 'F'")
+        except AttributeError:
+            raise NotImplementedError("this reshape would need a copy of a non-contiguous device array") from None
+        return self._view(*self._from_stand_in(v))
+
+    def ravel(self, order="C"):
+        return self.reshape(-1, order=order)
+
+    @property
+    def T(self):
+        return self.transpose()
+
+    def transpose(self, axes=None):
+        return self._view(*self._from_stand_in(self._stand_in().transpose(axes)))
+
+    def view(self, dtype):
+        return self._view(*self._from_stand_in(self._stand_in().view(dtype)), dtype=np.dtype(dtype))
+
+    # ---- copies ------------------------------------------------------------------
+    def copy_to_host(self, ary=None, stream=0):
+        """To a NumPy array (``ary``, or a new one); waits for the copy."""
+        stream = stream or self.stream
+        if self.is_c_contiguous() or self.is_f_contiguous():
+            order = "C" if self.is_c_contiguous() else "F"
+            out = ary if ary is not None else np.empty(self.shape, self.dtype, order=order)
+            if out.shape != self.shape and out.size != self.size:
+                raise ValueError(f"copy_to_host: the array has shape {out.shape}, not {self.shape}")
+            if out.dtype != self.dtype:
+                raise TypeError(f"copy_to_host: the array's dtype is {out.dtype}, not {self.dtype}")
+            target = out if (out.flags.c_contiguous if order == "C" else out.flags.f_contiguous) else \
+                np.empty(self.shape, self.dtype, order=order)
+            _kjit.cuda_memcpy_dtoh(target, self._ptr, self.nbytes, stream)
+            if target is not out:
+                out[...] = target
+            return out
+        lo, nbytes = _span(self.shape, self.strides, self.itemsize)
+        buf = np.empty(nbytes, np.uint8)
+        _kjit.cuda_memcpy_dtoh(buf, self._ptr + lo, nbytes, stream)
+        src = np.ndarray(self.shape, self.dtype, buffer=buf, offset=-lo, strides=self.strides)
+        if ary is None:
+            return src.copy()
+        ary[...] = src
+        return ary
+
+    def copy_to_device(self, ary, stream=0):
+        """From a host array (or another device array) of the same shape."""
+        stream = stream or self.stream
+        if isinstance(ary, DeviceNDArray) or hasattr(ary, "__cuda_array_interface__"):
+            src = as_cuda_array(ary)
+            if src.nbytes != self.nbytes:
+                raise ValueError("copy_to_device: the arrays differ in size")
+            if not (src.is_c_contiguous() and self.is_c_contiguous()):
+                raise NotImplementedError("device-to-device copies of non-contiguous arrays")
+            _kjit.cuda_memcpy_dtod(self._ptr, src._ptr, self.nbytes, stream)
+            return
+        host = np.asarray(ary)
+        if host.size != self.size:
+            raise ValueError(f"copy_to_device: the array has {host.size} elements, not {self.size}")
+        if host.dtype != self.dtype:
+            host = host.astype(self.dtype)
+        self._write(host.reshape(self.shape) if host.shape != self.shape else host)
+
+    def copy_to_host_async(self, stream):
+        return self.copy_to_host(stream=stream)
+
+    # ---- interop -----------------------------------------------------------------
+    @property
+    def __cuda_array_interface__(self):
+        c = self.is_c_contiguous()
+        s = self.stream
+        handle = getattr(s, "handle", s) if s else None
+        return {"shape": self.shape, "strides": None if c else self.strides, "typestr": self.dtype.str,
+                "data": (self._ptr, self._readonly), "version": 3,
+                "stream": handle if handle not in (0, None) else None}
+
+    def __dlpack__(self, stream=None, max_version=None, dl_device=None, copy=None):
+        if stream not in (None, -1) and self.stream:
+            # The consumer's stream waits for this array's work.
+            from kjit.cuda.api import event
+            ev = event(timing=False)
+            ev.record(self.stream)
+            ev.wait(stream if stream not in (1, 2) else 0)
+        return self._dlpack(2, _kjit.cuda_current())
+
+    def __dlpack_device__(self):
+        return (2, _kjit.cuda_current())
+
+
+def as_cuda_array(obj, sync=True):
+    """A DeviceNDArray viewing the memory of an object with
+    ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), without a copy."""
+    if isinstance(obj, DeviceNDArray):
+        return obj
+    cai = obj.__cuda_array_interface__
+    if cai.get("mask") is not None:
+        raise NotImplementedError("masked arrays")
+    dtype = np.dtype(cai["typestr"])
+    shape = tuple(cai["shape"])
+    strides = cai.get("strides") or _c_strides(shape, dtype.itemsize)
+    ptr, readonly = cai["data"]
+    stream = cai.get("stream")
+    if sync and stream not in (None, 0):
+        _kjit.CudaStream(int(stream)).synchronize()
+    return DeviceNDArray(shape, strides, dtype, _ptr=ptr or 0, _owner=obj, _readonly=bool(readonly))
+
+
+def is_cuda_array(obj):
+    return isinstance(obj, DeviceNDArray) or hasattr(obj, "__cuda_array_interface__")
+
+
+def from_dlpack(obj):
+    """A DeviceNDArray viewing a DLPack tensor on the GPU (``__dlpack__``)."""
+    ptr, shape, strides, dtype, (dev_type, _dev_id), owner = _kjit.dlpack_import(obj, 1)
+    if dev_type not in (2, 3, 13):
+        raise TypeError(f"from_dlpack: the tensor is on a device of DLPack type {dev_type}, not a CUDA device")
+    return DeviceNDArray(shape, strides, dtype, _ptr=ptr, _owner=owner)
+
+
+class _HostMemoryArray(np.ndarray):
+    """A NumPy array in page-locked host memory that kernels can also take
+    directly (``mapped_array``, ``managed_array``)."""
+
+    def __array_finalize__(self, obj):
+        self._kjit_memory = getattr(obj, "_kjit_memory", None)
+
+    @property
+    def __cuda_array_interface__(self):
+        mem = self._kjit_memory
+        offset = self.__array_interface__["data"][0] - mem.host_pointer
+        return {"shape": self.shape, "strides": None if self.flags.c_contiguous else self.strides,
+                "typestr": self.dtype.str, "data": (mem.device_pointer + offset, False), "version": 3,
+                "stream": None}
+
+
+class MappedNDArray(_HostMemoryArray):
+    pass
+
+
+class ManagedNDArray(_HostMemoryArray):
+    pass
+
+
+def host_array(kind, shape, dtype, strides, order, cls=None):
+    dtype = np.dtype(dtype)
+    shape = _shape_tuple(shape)
+    if strides is None:
+        strides = _f_strides(shape, dtype.itemsize) if order == "F" else _c_strides(shape, dtype.itemsize)
+    lo, nbytes = _span(shape, strides, dtype.itemsize)
+    mem = _kjit.cuda_alloc(nbytes, kind)
+    a = np.ndarray(shape, dtype, buffer=mem, offset=-lo, strides=strides)
+    if cls is not None:
+        a = a.view(cls)
+        a._kjit_memory = mem
+    return a

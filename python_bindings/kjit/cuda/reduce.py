@@ -1,0 +1,106 @@
+"""``cuda.reduce``: a reduction of a 1-D array by a binary function.
+
+    sum_reduce = cuda.reduce(lambda a, b: a + b)
+    total = sum_reduce(device_or_host_array)       # a NumPy scalar
+    sum_reduce(arr, res=device_out)                # the result into device_out[0]
+
+Two launches of one kernel: the first reduces the array to one value per
+block (each thread folds a grid-strided run of elements, then the block
+folds its threads' values in shared memory); the second reduces those in a
+single block and folds ``init`` in. The function must be associative and
+commutative, as Numba requires.
+"""
+import numpy as np
+
+from kjit import types as kt
+
+_TPB = 256
+
+
+class Reduce:
+    def __init__(self, functor):
+        from kjit.cuda.compiler import CUDAKernel, jit
+        self._functor = functor
+        op = functor if isinstance(functor, CUDAKernel) else jit(device=True)(functor)
+        self._op = op
+        self._kernels = {}
+
+    def _kernel(self, dtype):
+        k = self._kernels.get(dtype)
+        if k is not None:
+            return k
+        from kjit import cuda
+        from kjit.cuda.compiler import jit
+        op = self._op
+        tpb = _TPB
+        elem = getattr(kt, np.dtype(dtype).name)
+
+        def reduce_blocks(a, out, n, init, use_init):
+            sm = cuda.shared.array(tpb, elem)
+            tid = cuda.threadIdx.x
+            block = cuda.blockIdx.x
+            i = block * tpb + tid
+            stride = cuda.gridDim.x * tpb
+            if i < n:
+                acc = a[i]
+                i += stride
+                while i < n:
+                    acc = op(acc, a[i])
+                    i += stride
+                sm[tid] = acc
+            cuda.syncthreads()
+            active = min(tpb, n - block * tpb)
+            s = tpb // 2
+            while s > 0:
+                if tid < s and tid + s < active:
+                    sm[tid] = op(sm[tid], sm[tid + s])
+                cuda.syncthreads()
+                s //= 2
+            if tid == 0:
+                r = sm[0]
+                if use_init:
+                    r = op(r, init)
+                out[block] = r
+
+        k = jit(reduce_blocks)
+        self._kernels[dtype] = k
+        return k
+
+    def __call__(self, arr, size=None, res=None, init=0, stream=0):
+        from kjit.cuda import api
+        from kjit.cuda.devicearray import DeviceNDArray, as_cuda_array
+        if not isinstance(arr, DeviceNDArray):
+            arr = as_cuda_array(arr) if hasattr(arr, "__cuda_array_interface__") else api.to_device(
+                np.ascontiguousarray(arr), stream=stream)
+        if arr.ndim != 1:
+            raise ValueError("cuda.reduce takes a 1-D array")
+        n = arr.shape[0] if size is None else int(size)
+        dtype = arr.dtype
+        init = dtype.type(init)
+        if n == 0:
+            if res is not None:
+                res[0] = init
+            return init
+        k = self._kernel(dtype)
+        blocks = min((n + _TPB - 1) // _TPB, 1024)
+        key = (blocks, stream)
+        scratch = self.__dict__.setdefault("_scratch", {})
+        partials = scratch.get((dtype, blocks))
+        if partials is None:
+            partials = scratch[(dtype, blocks)] = api.device_array(blocks, dtype)
+        k[blocks, _TPB, stream](arr, partials, n, init, False)
+        out = res if res is not None else scratch.get((dtype, "out"))
+        if out is None:
+            out = scratch[(dtype, "out")] = api.device_array(1, dtype)
+        k[1, _TPB, stream](partials, out, blocks, init, True)
+        if res is not None:
+            return None
+        host = np.empty(1, dtype)
+        out.copy_to_host(host, stream=stream)
+        return host[0]
+
+
+def reduce(functor):
+    """A reduction by ``functor`` (a binary function, lambda or device
+    function); see the module's text."""
+    return Reduce(functor)

@@ -1,0 +1,361 @@
+// CudaRuntime.cpp - see CudaRuntime.h.
+#include "runtime/cuda/CudaRuntime.h"
+
+#include <cstdlib>
+#include <cstring>
+#include <dlfcn.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+namespace kjit::cuda {
+
+namespace {
+
+// Device attributes (CUdevice_attribute).
+enum : int {
+  kMaxThreadsPerBlock = 1, kMaxBlockX = 2, kMaxGridX = 5, kMaxSharedPerBlock = 8, kWarpSize = 10,
+  kMultiprocessors = 16, kUnifiedAddressing = 41, kCcMajor = 75, kCcMinor = 76, kManagedMemory = 83,
+  kMaxSharedOptin = 97,
+};
+// Function attributes (CUfunction_attribute).
+enum : int { kFnMaxThreads = 0, kFnSharedBytes = 1, kFnRegisters = 4 };
+// Link options (CUjit_option) and input kinds (CUjitInputType).
+enum : int { kJitInfoLog = 3, kJitInfoLogSize = 4, kJitErrorLog = 5, kJitErrorLogSize = 6, kJitVerbose = 12 };
+enum : int { kInputPtx = 1 };
+constexpr unsigned kHostRegisterPortable = 1, kHostRegisterDeviceMap = 2, kMemAttachGlobal = 1;
+
+size_t pageSize() {
+  static size_t p = size_t(sysconf(_SC_PAGESIZE));
+  return p;
+}
+
+}  // namespace
+
+const char *resultName(CUresult r) {
+  switch (r) {
+  case 0: return "CUDA_SUCCESS";
+  case 1: return "CUDA_ERROR_INVALID_VALUE";
+  case 2: return "CUDA_ERROR_OUT_OF_MEMORY";
+  case 3: return "CUDA_ERROR_NOT_INITIALIZED";
+  case 4: return "CUDA_ERROR_DEINITIALIZED";
+  case 34: return "CUDA_ERROR_STUB_LIBRARY";
+  case 100: return "CUDA_ERROR_NO_DEVICE";
+  case 101: return "CUDA_ERROR_INVALID_DEVICE";
+  case 200: return "CUDA_ERROR_INVALID_IMAGE";
+  case 201: return "CUDA_ERROR_INVALID_CONTEXT";
+  case 209: return "CUDA_ERROR_NO_BINARY_FOR_GPU";
+  case 218: return "CUDA_ERROR_INVALID_PTX";
+  case 222: return "CUDA_ERROR_UNSUPPORTED_PTX_VERSION";
+  case 400: return "CUDA_ERROR_INVALID_HANDLE";
+  case 500: return "CUDA_ERROR_NOT_FOUND";
+  case 600: return "CUDA_ERROR_NOT_READY";
+  case 700: return "CUDA_ERROR_ILLEGAL_ADDRESS";
+  case 701: return "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES";
+  case 702: return "CUDA_ERROR_LAUNCH_TIMEOUT";
+  case 710: return "CUDA_ERROR_ASSERT";
+  case 714: return "CUDA_ERROR_HARDWARE_STACK_ERROR";
+  case 715: return "CUDA_ERROR_ILLEGAL_INSTRUCTION";
+  case 716: return "CUDA_ERROR_MISALIGNED_ADDRESS";
+  case 717: return "CUDA_ERROR_INVALID_ADDRESS_SPACE";
+  case 718: return "CUDA_ERROR_INVALID_PC";
+  case 719: return "CUDA_ERROR_LAUNCH_FAILED";
+  case 999: return "CUDA_ERROR_UNKNOWN";
+  default: return "CUDA_ERROR_(unknown)";
+  }
+}
+
+Allocation::~Allocation() {
+  bool live = rt && rt->valid(*this);
+  const Api &api = rt ? rt->api() : Api{};
+  switch (kind) {
+  case Kind::Device:
+  case Kind::Managed:
+    if (live && dptr) api.MemFree(dptr);
+    break;
+  case Kind::Pinned:
+  case Kind::Mapped:
+    if (live && host) api.MemHostUnregister(host);
+    break;
+  }
+  // Host memory we own outlives its context: unmapped only here.
+  if (ownsHost && host) munmap(host, (size + pageSize() - 1) / pageSize() * pageSize());
+}
+
+Runtime::Runtime() {
+  const char *path = std::getenv("KJIT_CUDA_DRIVER");
+  std::string lib = path && *path ? path : "libcuda.so.1";
+  lib_ = dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!lib_) {
+    const char *e = dlerror();
+    why_ = fmt::format("the CUDA driver ({}) could not be loaded: {}", lib, e ? e : "unknown error");
+    return;
+  }
+#define CU_FN(field, symbol, params)                                                   \
+  api_.field = reinterpret_cast<decltype(api_.field)>(dlsym(lib_, symbol));            \
+  if (!api_.field) {                                                                   \
+    why_ = fmt::format("the CUDA driver ({}) has no entry point {}: too old a driver", \
+                       lib, symbol);                                                   \
+    return;                                                                            \
+  }
+#include "runtime/cuda/CudaApi.def"
+  CUresult r = api_.Init(0);
+  if (r != 0) {
+    why_ = fmt::format("cuInit failed: {} (no usable NVIDIA GPU or driver)", errorName(r));
+    return;
+  }
+  api_.DriverGetVersion(&driverVersion_);
+  int n = 0;
+  if (api_.DeviceGetCount(&n) != 0 || n == 0) {
+    why_ = "the CUDA driver found no GPU";
+    return;
+  }
+  for (int i = 0; i < n; ++i) {
+    DeviceState d;
+    if (api_.DeviceGet(&d.handle, i) != 0) continue;
+    DeviceInfo &in = d.info;
+    in.ordinal = i;
+    char name[256] = {0};
+    api_.DeviceGetName(name, sizeof name, d.handle);
+    in.name = name;
+    char bus[64] = {0};
+    if (api_.DeviceGetPCIBusId(bus, sizeof bus, d.handle) == 0) in.pciBusId = bus;
+    auto attr = [&](int a, int &out) { api_.DeviceGetAttribute(&out, a, d.handle); };
+    attr(kCcMajor, in.ccMajor);
+    attr(kCcMinor, in.ccMinor);
+    attr(kMaxThreadsPerBlock, in.maxThreadsPerBlock);
+    for (int k = 0; k < 3; ++k) {
+      attr(kMaxBlockX + k, in.maxBlock[k]);
+      attr(kMaxGridX + k, in.maxGrid[k]);
+    }
+    attr(kMaxSharedPerBlock, in.maxSharedPerBlock);
+    attr(kMaxSharedOptin, in.maxSharedOptin);
+    attr(kWarpSize, in.warpSize);
+    attr(kMultiprocessors, in.multiprocessors);
+    attr(kUnifiedAddressing, in.unifiedAddressing);
+    attr(kManagedMemory, in.managedMemory);
+    api_.DeviceTotalMem(&in.totalMemory, d.handle);
+    devices_.push_back(std::move(d));
+  }
+  available_ = !devices_.empty();
+  if (!available_) why_ = "the CUDA driver found no usable GPU";
+}
+
+std::string Runtime::errorName(CUresult r) const {
+  const char *name = nullptr;
+  if (api_.GetErrorName && api_.GetErrorName(r, &name) == 0 && name) return name;
+  return resultName(r);
+}
+
+void Runtime::require() const {
+  if (!available_) throw Error("kjit: no CUDA GPU: " + why_, "cuInit", 100, "CUDA_ERROR_NO_DEVICE");
+}
+
+const DeviceInfo &Runtime::info(int ordinal) const {
+  require();
+  if (ordinal < 0 || ordinal >= int(devices_.size()))
+    throw Error(fmt::format("kjit: there is no CUDA device {} ({} found)", ordinal, devices_.size()), "cuDeviceGet",
+                101, "CUDA_ERROR_INVALID_DEVICE");
+  return devices_[size_t(ordinal)].info;
+}
+
+bool Runtime::isKernelFault(CUresult r) const {
+  switch (r) {
+  case 700: case 702: case 710: case 714: case 715: case 716: case 717: case 718: case 719: return true;
+  default: return false;
+  }
+}
+
+void Runtime::check(CUresult r, const char *call) {
+  if (r == 0) return;
+  if (isKernelFault(r)) fault(r, call);
+  const char *text = nullptr;
+  if (api_.GetErrorString) api_.GetErrorString(r, &text);
+  std::string name = errorName(r);
+  throw Error(fmt::format("{} failed: {}{}{}", call, name, text ? ": " : "", text ? text : ""), call, r, name);
+}
+
+// A kernel faulted: the context is lost. Say where (from an error record if
+// a kernel wrote one), then make a fresh context for what follows.
+void Runtime::fault(CUresult r, const char *call) {
+  DeviceState &d = devices_.at(size_t(current_));
+  std::string name = errorName(r);
+  std::string message, excClass;
+  for (auto &w : d.kernels) {
+    auto k = w.lock();
+    if (!k || !k->record || k->generation != d.generation) continue;
+    volatile uint32_t *rec = k->record;
+    if (rec[0] != 1) continue;
+    auto i64 = [&](int at) { return int64_t(uint64_t(rec[at]) | (uint64_t(rec[at + 1]) << 32)); };
+    uint32_t fileIndex = rec[14];
+    std::string file = fileIndex >= 1 && fileIndex <= k->files.size() ? k->files[fileIndex - 1] : "<kernel>";
+    message = fmt::format("index {} is out of bounds for axis {} with size {}, in kernel '{}' at {}:{}:{}, "
+                          "thread ({}, {}, {}) of block ({}, {}, {})",
+                          i64(4), rec[3], i64(6), k->name, file, rec[1], rec[2], rec[8], rec[9], rec[10], rec[11],
+                          rec[12], rec[13]);
+    excClass = "IndexError";
+    break;
+  }
+  if (message.empty()) {
+    const char *text = nullptr;
+    if (api_.GetErrorString) api_.GetErrorString(r, &text);
+    message = fmt::format("kernel '{}' failed: {}{}{} (reported by {})", lastKernel_.empty() ? "?" : lastKernel_,
+                          name, text ? ": " : "", text ? text : "", call);
+  }
+  message += "; the CUDA context was lost and kjit made a new one: device arrays made before are gone";
+  // A fresh context for the launches that follow.
+  api_.DevicePrimaryCtxReset(d.handle);
+  d.context = nullptr;
+  ++d.generation;
+  d.kernels.clear();
+  KernelFault f(message, call, r, name);
+  f.excClass = excClass;
+  throw f;
+}
+
+void Runtime::select(int ordinal) {
+  info(ordinal);  // checks
+  current_ = ordinal;
+  activate();
+}
+
+void Runtime::activate() {
+  require();
+  DeviceState &d = devices_[size_t(current_)];
+  if (!d.context) {
+    CUcontext c = nullptr;
+    check(api_.DevicePrimaryCtxRetain(&c, d.handle), "cuDevicePrimaryCtxRetain");
+    d.context = c;
+  }
+  CUcontext cur = nullptr;
+  api_.CtxGetCurrent(&cur);
+  if (cur != d.context) check(api_.CtxSetCurrent(d.context), "cuCtxSetCurrent");
+}
+
+void Runtime::synchronize() {
+  activate();
+  check(api_.CtxSynchronize(), "cuCtxSynchronize");
+}
+
+void Runtime::close() {
+  if (!available_) return;
+  for (auto &d : devices_) {
+    if (!d.context) continue;
+    api_.CtxSynchronize();
+    api_.DevicePrimaryCtxRelease(d.handle);
+    d.context = nullptr;
+    ++d.generation;
+    d.kernels.clear();
+  }
+  api_.CtxSetCurrent(nullptr);
+}
+
+std::shared_ptr<Allocation> Runtime::allocate(size_t bytes, Allocation::Kind kind) {
+  activate();
+  auto a = std::make_shared<Allocation>();
+  a->device = current_;
+  a->generation = devices_[size_t(current_)].generation;
+  a->kind = kind;
+  a->size = bytes;
+  size_t n = bytes ? bytes : 1;
+  switch (kind) {
+  case Allocation::Kind::Device:
+    check(api_.MemAlloc(&a->dptr, n), "cuMemAlloc");
+    break;
+  case Allocation::Kind::Managed:
+    check(api_.MemAllocManaged(&a->dptr, n, kMemAttachGlobal), "cuMemAllocManaged");
+    a->host = reinterpret_cast<void *>(a->dptr);
+    break;
+  case Allocation::Kind::Pinned:
+  case Allocation::Kind::Mapped: {
+    // Our own pages, registered with the driver: they stay valid for NumPy
+    // even when a fault costs the context its registrations.
+    size_t len = (n + pageSize() - 1) / pageSize() * pageSize();
+    void *p = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) throw Error(fmt::format("kjit: cannot allocate {} bytes of host memory", bytes), "mmap", 2,
+                                     "CUDA_ERROR_OUT_OF_MEMORY");
+    a->host = p;
+    a->ownsHost = true;
+    unsigned flags = kHostRegisterPortable | (kind == Allocation::Kind::Mapped ? kHostRegisterDeviceMap : 0);
+    check(api_.MemHostRegister(p, len, flags), "cuMemHostRegister");
+    if (kind == Allocation::Kind::Mapped) check(api_.MemHostGetDevicePointer(&a->dptr, p, 0), "cuMemHostGetDevicePointer");
+    break;
+  }
+  }
+  a->rt = this;
+  return a;
+}
+
+std::string Runtime::linkPtx(const std::string &ptx, const std::string &kernelName) {
+  activate();
+  char info[8192] = {0}, err[8192] = {0};
+  int opts[] = {kJitInfoLog, kJitInfoLogSize, kJitErrorLog, kJitErrorLogSize, kJitVerbose};
+  void *vals[] = {info, reinterpret_cast<void *>(uintptr_t(sizeof info)), err,
+                  reinterpret_cast<void *>(uintptr_t(sizeof err)), reinterpret_cast<void *>(uintptr_t(0))};
+  CUlinkState link = nullptr;
+  check(api_.LinkCreate(5, opts, vals, &link), "cuLinkCreate");
+  struct Destroy {
+    const Api &api;
+    CUlinkState s;
+    ~Destroy() { api.LinkDestroy(s); }
+  } destroy{api_, link};
+  CUresult r = api_.LinkAddData(link, kInputPtx, const_cast<char *>(ptx.c_str()), ptx.size() + 1,
+                                kernelName.c_str(), 0, nullptr, nullptr);
+  if (r == 0) {
+    void *cubin = nullptr;
+    size_t size = 0;
+    r = api_.LinkComplete(link, &cubin, &size);
+    if (r == 0) return std::string(static_cast<const char *>(cubin), size);
+  }
+  std::string name = errorName(r);
+  throw Error(fmt::format("linking the PTX of kernel '{}' failed: {}\nJIT log:\n{}{}", kernelName, name, err, info),
+              "cuLinkAddData", r, name);
+}
+
+std::shared_ptr<LoadedKernel> Runtime::load(const std::string &image, const std::string &entry, const std::string &name,
+                                            std::vector<std::string> files) {
+  activate();
+  DeviceState &d = devices_[size_t(current_)];
+  auto k = std::make_shared<LoadedKernel>();
+  k->name = name;
+  k->device = current_;
+  k->generation = d.generation;
+  k->files = std::move(files);
+  CUresult r = api_.ModuleLoadData(&k->module, image.data());
+  if (r != 0) {
+    std::string n = errorName(r);
+    throw Error(fmt::format("cuModuleLoadData failed for kernel '{}': {}", name, n), "cuModuleLoadData", r, n);
+  }
+  check(api_.ModuleGetFunction(&k->function, k->module, entry.c_str()), "cuModuleGetFunction");
+  api_.FuncGetAttribute(&k->maxThreadsPerBlock, kFnMaxThreads, k->function);
+  api_.FuncGetAttribute(&k->staticShared, kFnSharedBytes, k->function);
+  api_.FuncGetAttribute(&k->registers, kFnRegisters, k->function);
+  CUdeviceptr slot = 0;
+  size_t slotSize = 0;
+  if (api_.ModuleGetGlobal(&slot, &slotSize, k->module, "kjit_error_record") == 0 && slotSize == 8) {
+    auto mem = allocate(16 * sizeof(uint32_t), Allocation::Kind::Mapped);
+    std::memset(mem->host, 0, 16 * sizeof(uint32_t));
+    k->record = static_cast<uint32_t *>(mem->host);
+    CUdeviceptr target = mem->dptr;
+    check(api_.MemcpyHtoD(slot, &target, sizeof target), "cuMemcpyHtoD");
+    CUdeviceptr names = 0;
+    size_t namesSize = 0;
+    if (k->files.empty() && api_.ModuleGetGlobal(&names, &namesSize, k->module, "kjit_error_files") == 0) {
+      std::string bytes(namesSize, '\0');
+      check(api_.MemcpyDtoH(bytes.data(), names, namesSize), "cuMemcpyDtoH");
+      size_t at = 0;
+      while (at < bytes.size()) {
+        size_t end = bytes.find('\0', at);
+        if (end == std::string::npos || end == at) break;
+        k->files.push_back(bytes.substr(at, end - at));
+        at = end + 1;
+      }
+    }
+    k->recordMemory = std::move(mem);
+  }
+  d.kernels.push_back(k);
+  return k;
+}
+
+}  // namespace kjit::cuda

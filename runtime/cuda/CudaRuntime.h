@@ -1,0 +1,172 @@
+// CudaRuntime.h - the CUDA driver API, loaded at run time, and what kjit
+// keeps on top of it: devices and their primary contexts, allocations,
+// modules (PTX linked to a cubin by the driver), streams, events and the
+// kernel error records. No CUDA SDK header: the few types the driver API
+// needs are declared here, and every entry point comes from dlopen.
+//
+// Errors are C++ exceptions (cuda::Error, cuda::KernelFault) that the
+// binding turns into Python ones. A kernel fault (trap, illegal address)
+// poisons a CUDA context; the runtime reads the failing module's error
+// record, then gives the context back and makes a new one, so that the
+// process can launch again (allocations of the old context are then gone:
+// each carries its context's generation and is never touched again).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace kjit::cuda {
+
+using CUresult = int;
+using CUdevice = int;
+using CUdeviceptr = unsigned long long;
+using CUcontext = struct CUctx_st *;
+using CUmodule = struct CUmod_st *;
+using CUfunction = struct CUfunc_st *;
+using CUstream = struct CUstream_st *;
+using CUevent = struct CUevent_st *;
+using CUlinkState = struct CUlinkState_st *;
+
+struct Api {
+#define CU_FN(field, symbol, params) CUresult(*field) params = nullptr;
+#include "runtime/cuda/CudaApi.def"
+};
+
+// A failing driver call: which call, the CUresult and its name, and for
+// module loads the JIT log.
+class Error : public std::runtime_error {
+public:
+  Error(std::string message, std::string call, int code, std::string name)
+      : std::runtime_error(std::move(message)), call(std::move(call)), code(code), name(std::move(name)) {}
+  std::string call;
+  int code;
+  std::string name;
+};
+
+// A kernel stopped on a fault. `excClass` is "IndexError" when a bounds
+// check recorded where (file, line, thread, block); otherwise the message
+// names the CUDA error and the kernel last launched.
+class KernelFault : public Error {
+public:
+  using Error::Error;
+  std::string excClass;
+};
+
+struct DeviceInfo {
+  int ordinal = 0;
+  std::string name, pciBusId;
+  int ccMajor = 0, ccMinor = 0;
+  int maxThreadsPerBlock = 1024, maxBlock[3] = {1024, 1024, 64}, maxGrid[3] = {0x7fffffff, 65535, 65535};
+  int maxSharedPerBlock = 48 * 1024, maxSharedOptin = 48 * 1024;
+  int warpSize = 32, multiprocessors = 0, unifiedAddressing = 0, managedMemory = 0;
+  size_t totalMemory = 0;
+};
+
+class Runtime;
+
+// Memory: device, page-locked host (pinned, optionally mapped), managed.
+struct Allocation {
+  enum class Kind { Device, Pinned, Mapped, Managed };
+  Runtime *rt = nullptr;
+  int device = 0;
+  uint64_t generation = 0;
+  Kind kind = Kind::Device;
+  CUdeviceptr dptr = 0;   // device address (0 for pinned-only memory)
+  void *host = nullptr;   // host address (pinned, mapped, managed)
+  size_t size = 0;
+  bool ownsHost = false;  // host memory we allocated and registered
+  ~Allocation();
+};
+
+// A kernel in a loaded module, with the module's error record.
+struct LoadedKernel {
+  CUmodule module = nullptr;
+  CUfunction function = nullptr;
+  std::string name;       // the user's kernel name
+  int device = 0;
+  uint64_t generation = 0;
+  uint32_t *record = nullptr;  // host view of the error record (16 x u32), or null
+  std::shared_ptr<Allocation> recordMemory;
+  std::vector<std::string> files;
+  int maxThreadsPerBlock = 1024, staticShared = 0, registers = 0;
+};
+
+class Runtime {
+public:
+  // The driver from KJIT_CUDA_DRIVER (a path), else libcuda.so.1. Never
+  // throws: when it cannot be loaded or initialised, available() is false
+  // and why() says what happened.
+  Runtime();
+  ~Runtime() = default;
+  bool available() const { return available_; }
+  const std::string &why() const { return why_; }
+  const Api &api() const { return api_; }
+  int driverVersion() const { return driverVersion_; }
+
+  // Throws Error unless the driver is loaded.
+  void require() const;
+  // Throws Error (or KernelFault for a kernel's fault) when r is not 0.
+  void check(CUresult r, const char *call);
+  std::string errorName(CUresult r) const;
+
+  int deviceCount() const { return int(devices_.size()); }
+  const DeviceInfo &info(int ordinal) const;
+  int current() const { return current_; }
+  void select(int ordinal);  // makes its primary context current
+  // The current device's context, made current on this thread; created on
+  // first use.
+  void activate();
+  uint64_t generation(int ordinal) const { return devices_.at(size_t(ordinal)).generation; }
+  bool valid(const Allocation &a) const {
+    return !closing_ && a.device < int(devices_.size()) && devices_[size_t(a.device)].generation == a.generation &&
+           devices_[size_t(a.device)].context;
+  }
+  void synchronize();
+  // Gives back every primary context (cuda.close()).
+  void close();
+  void markClosing() { closing_ = true; }
+  bool closing() const { return closing_; }
+
+  std::shared_ptr<Allocation> allocate(size_t bytes, Allocation::Kind kind);
+  // Links PTX into a cubin for the current device (the driver's JIT).
+  std::string linkPtx(const std::string &ptx, const std::string &kernelName);
+  // Loads a cubin (or PTX) and finds `entry`; `files` name the error
+  // record's file indices. Sets up the record when the module has one.
+  std::shared_ptr<LoadedKernel> load(const std::string &image, const std::string &entry, const std::string &name,
+                                     std::vector<std::string> files);
+  // Remembers the last kernel launched on a device, to name it in faults.
+  void launched(const LoadedKernel &k) { lastKernel_ = k.name; }
+
+private:
+  struct DeviceState {
+    DeviceInfo info;
+    CUdevice handle = 0;
+    CUcontext context = nullptr;
+    uint64_t generation = 1;
+    std::vector<std::weak_ptr<LoadedKernel>> kernels;  // to read their records after a fault
+  };
+  Api api_;
+  void *lib_ = nullptr;
+  bool available_ = false;
+  bool closing_ = false;
+  std::string why_;
+  int driverVersion_ = 0;
+  int current_ = 0;
+  std::vector<DeviceState> devices_;
+  std::string lastKernel_;
+  std::mutex mutex_;
+
+  bool isKernelFault(CUresult r) const;
+  [[noreturn]] void fault(CUresult r, const char *call);
+};
+
+// The name of a CUresult without the driver (CUDA_ERROR_...), for messages
+// about calls that failed before the driver could say.
+const char *resultName(CUresult r);
+
+}  // namespace kjit::cuda
