@@ -88,6 +88,7 @@ def row(name, **vals):
 exe = os.path.join(OUT, "bench_cu")
 subprocess.run(["nvcc", "-O3", "-arch=sm_90", os.path.join(HERE, "cuda", "bench.cu"), "-o", exe], check=True)
 cpp = json.loads(subprocess.run([exe], capture_output=True, text=True, check=True).stdout)
+row("import + context (s)", cpp=cpp["context_s"])
 row("launch, 3 device arrays (us)", cpp=cpp["launch3_us"])
 row("launch, no arguments (us)", cpp=cpp["launch0_us"])
 row("SAXPY 16M f32 (us)", cpp=cpp["saxpy_us"])

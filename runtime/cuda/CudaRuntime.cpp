@@ -203,10 +203,16 @@ void Runtime::fault(CUresult r, const char *call) {
     message = fmt::format("kernel '{}' failed: {}{}{} (reported by {})", lastKernel_.empty() ? "?" : lastKernel_,
                           name, text ? ": " : "", text ? text : "", call);
   }
-  message += "; the CUDA context was lost and kjit made a new one: device arrays made before are gone";
-  // A fresh context for the launches that follow.
-  api_.DevicePrimaryCtxReset(d.handle);
+  // The context is lost. Give it back and reset the device's primary
+  // context, so that the next call makes a new one (CUDA allows that when
+  // no other library of the process still uses the old context).
+  api_.CtxSetCurrent(nullptr);
+  CUresult reset = api_.DevicePrimaryCtxReset(d.handle);
+  message += reset == 0 ? "; the CUDA context is lost (kjit reset it: device arrays made before are gone, and "
+                          "where CUDA keeps the error for the process, later GPU calls say so)"
+                        : fmt::format("; the CUDA context is lost and could not be reset ({})", errorName(reset));
   d.context = nullptr;
+  d.lost = true;
   ++d.generation;
   d.kernels.clear();
   KernelFault f(message, call, r, name);
@@ -225,8 +231,15 @@ void Runtime::activate() {
   DeviceState &d = devices_[size_t(current_)];
   if (!d.context) {
     CUcontext c = nullptr;
-    check(api_.DevicePrimaryCtxRetain(&c, d.handle), "cuDevicePrimaryCtxRetain");
+    CUresult r = api_.DevicePrimaryCtxRetain(&c, d.handle);
+    if (r != 0 && d.lost && isKernelFault(r))
+      throw Error(fmt::format("CUDA gives this process no new context on device {} after a kernel fault ({}): "
+                              "another library may still hold the old one; restart the process",
+                              current_, errorName(r)),
+                  "cuDevicePrimaryCtxRetain", r, errorName(r));
+    check(r, "cuDevicePrimaryCtxRetain");
     d.context = c;
+    d.lost = false;
   }
   CUcontext cur = nullptr;
   api_.CtxGetCurrent(&cur);

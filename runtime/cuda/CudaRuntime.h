@@ -148,6 +148,7 @@ private:
     CUdevice handle = 0;
     CUcontext context = nullptr;
     uint64_t generation = 1;
+    bool lost = false;  // a kernel fault cost the device its context
     std::vector<std::weak_ptr<LoadedKernel>> kernels;  // to read their records after a fault
   };
   Api api_;

@@ -477,6 +477,7 @@ def test_kernel_call_without_configuration_raises():
         k(np.ones(2, np.float32), np.ones(2, np.float32), np.ones(2, np.float32))
 
 
+@no_gpu
 def test_compile_for_current_device_raises():
     with pytest.raises(cuda.CudaSupportError, match="compile_ptx"):
         cuda.compile_ptx_for_current_device(saxpy, "void(float32, float32[:], float32[:], float32[:])")
@@ -586,3 +587,20 @@ def test_float64_promotion_is_a_performance_warning_with_the_line():
             for k in range(64):
                 acc += math.sin(x[i] * float32(k))
             out[i] = acc
+
+
+def _float_of_index(x, out):
+    i = cuda.grid(1)
+    if i < x.shape[0]:
+        acc = float32(0)
+        for k in range(64):
+            acc += x[i] * float32(k)
+        out[i] = acc
+
+
+def test_int64_index_to_float_converts_from_32_bits():
+    # A loop index known to fit 32 bits converts with the full-rate
+    # instruction (as nvcc's `int k`), not the slower 64-bit one.
+    ptx, _ = cuda.compile_ptx(_float_of_index, "void(float32[::1], float32[::1])")
+    assert "cvt.rn.f32.s32" in ptx
+    assert "cvt.rn.f32.u64" not in ptx and "cvt.rn.f32.s64" not in ptx

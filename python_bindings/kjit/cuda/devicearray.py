@@ -149,6 +149,8 @@ class DeviceNDArray(_kjit.DeviceArrayBase):
                 raise TypeError("device arrays are indexed by ints, slices, None and Ellipsis (not "
                                 f"{type(it).__name__}): copy to the host for fancy indexing") from None
         # A trailing new axis keeps NumPy from reading an element.
+        if not any(it is Ellipsis for it in clean):
+            clean.append(Ellipsis)
         v = self._stand_in()[tuple(clean) + (None,)]
         ptr, shape, strides = self._from_stand_in(v)
         return ptr, shape[:-1], strides[:-1]
