@@ -474,7 +474,6 @@ public:
   void call(PyObject *args) {
     size_t n = size_t(PyTuple_GET_SIZE(args));
     if (n > kMaxArgs) throw pybind11::type_error(fmt::format("kernels take at most {} arguments", kMaxArgs));
-    rt().activate();
     std::string key;
     ArrayView views[kMaxArgs];
     PyObject *scalars[kMaxArgs];
@@ -494,6 +493,7 @@ public:
       if (appendScalarKey(o, key)) continue;
       arrayArgument(o, i, key, views[i], copies, keep);
     }
+    rt().activate();
     const std::string &useKey = core_->resolve(key);
     KernelEntry &e = core_->entry(useKey);
     checkConfig(e);

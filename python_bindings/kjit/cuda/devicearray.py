@@ -194,19 +194,26 @@ class DeviceNDArray(_kjit.DeviceArrayBase):
     def reshape(self, *newshape, order="C"):
         if len(newshape) == 1 and not isinstance(newshape[0], (int, np.integer)):
             newshape = tuple(newshape[0])
+        if order not in ("C", "F"):
+            raise ValueError("order is 'C' or 'F'")
         a = self._stand_in()
-        try:
-            if order == "C":
-                v = a.view()
-                v.shape = newshape
-            elif order == "F":
-                v = a.T.view()
-                v.shape = tuple(reversed(_shape_tuple(newshape)))
-                v = v.T
-            else:
-                raise ValueError("order is 'C' or 'F'")
-        except AttributeError:
-            raise NotImplementedError("this reshape would need a copy of a non-contiguous device array") from None
+        try:  # NumPy >= 2.1: refuses (ValueError) where a copy would be needed
+            v = a.reshape(newshape, order=order, copy=False)
+        except TypeError:  # older NumPy: the shape setter never copies
+            try:
+                if order == "C":
+                    v = a.view()
+                    v.shape = newshape
+                else:
+                    v = a.T.view()
+                    v.shape = tuple(reversed(_shape_tuple(newshape)))
+                    v = v.T
+            except AttributeError:
+                raise NotImplementedError("this reshape would need a copy of a non-contiguous device array") from None
+        except ValueError as e:
+            if "copy" in str(e):
+                raise NotImplementedError("this reshape would need a copy of a non-contiguous device array") from None
+            raise
         return self._view(*self._from_stand_in(v))
 
     def ravel(self, order="C"):
