@@ -486,6 +486,10 @@ public:
         if (!d->alive())
           throw pybind11::value_error(fmt::format("argument {} of kernel '{}' is a device array of a CUDA context "
                                                   "that was lost or closed", i + 1, core_->name()));
+        if (!d->code || d->nd < 1)
+          throw pybind11::type_error(fmt::format("argument {} of kernel '{}': device arrays of dtype {} and {} "
+                                                 "dimensions cannot be kernel arguments", i + 1, core_->name(),
+                                                 pybind11::str(d->dtype).cast<std::string>(), d->nd));
         viewOf(*d, views[i]);
         appendArrayKey(key, d->code, d->nd, d->layout(), d->readonly);
         continue;
