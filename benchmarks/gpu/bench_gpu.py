@@ -144,13 +144,14 @@ except Exception as e:  # noqa: BLE001
     print("cupy unavailable:", e)
     cp = None
 
-# The kernels, one source for kjit and numba: written out as a module per
-# library (kjit reads a kernel's source from its file).
-KERNELS = """
-import math
-from LIB import cuda, float32, int32
-
-TPB = 16
+# The kernels, one source for kjit and numba: the seed kernels
+# (tools/gpu/seed_kernels.py: saxpy, fast_matmul, histogram) and those below,
+# written out as a module per library (kjit reads a kernel's source from its
+# file).
+with open(os.path.join(ROOT, "tools", "gpu", "seed_kernels.py")) as _f:
+    # (without checked_copy: numba-cuda refuses boundscheck=True)
+    SEEDS = _f.read().split("@cuda.jit(boundscheck=True)")[0].replace("from kjit import", "from LIB import")
+KERNELS = SEEDS + """
 
 
 @cuda.jit
@@ -161,49 +162,6 @@ def empty3(a, b, c):
 @cuda.jit
 def empty0():
     pass
-
-
-@cuda.jit
-def saxpy(a, x, y, out):
-    i = cuda.grid(1)
-    if i < x.shape[0]:
-        out[i] = a * x[i] + y[i]
-
-
-@cuda.jit
-def fast_matmul(A, B, C):
-    sA = cuda.shared.array(shape=(TPB, TPB), dtype=float32)
-    sB = cuda.shared.array(shape=(TPB, TPB), dtype=float32)
-    x, y = cuda.grid(2)
-    tx = cuda.threadIdx.x
-    ty = cuda.threadIdx.y
-    bpg = cuda.gridDim.x
-    tmp = float32(0.)
-    for i in range(bpg):
-        sA[ty, tx] = 0
-        sB[ty, tx] = 0
-        if y < A.shape[0] and (tx + i * TPB) < A.shape[1]:
-            sA[ty, tx] = A[y, tx + i * TPB]
-        if x < B.shape[1] and (ty + i * TPB) < B.shape[0]:
-            sB[ty, tx] = B[ty + i * TPB, x]
-        cuda.syncthreads()
-        for j in range(TPB):
-            tmp += sA[ty, j] * sB[j, tx]
-        cuda.syncthreads()
-    if y < C.shape[0] and x < C.shape[1]:
-        C[y, x] = tmp
-
-
-@cuda.jit
-def histogram(x, xmin, xmax, hist):
-    nbins = hist.shape[0]
-    width = (xmax - xmin) / nbins
-    start = cuda.grid(1)
-    stride = cuda.gridsize(1)
-    for i in range(start, x.shape[0], stride):
-        b = int32((x[i] - xmin) / width)
-        if b >= 0 and b < nbins:
-            cuda.atomic.add(hist, b, 1)
 
 
 @cuda.jit

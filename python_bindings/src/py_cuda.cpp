@@ -353,12 +353,7 @@ public:
         if (p >= key.size()) { ok = false; break; }
         const Type *actual = typeOfKey(types_, key, p);
         if (!actual) { ok = false; break; }
-        if (want->isNumber()) ok = actual->isNumber() && !(actual->isComplex() && !want->isComplex());
-        else if (want->isArray())
-          ok = actual->isArray() && actual->dtype() == want->dtype() && actual->ndim() == want->ndim() &&
-               (want->layout() == Layout::A || actual->layout() == want->layout()) && (want->readonly() || !actual->readonly());
-        else ok = actual == want;
-        if (!ok) break;
+        if (!(ok = convertsTo(actual, want))) break;
       }
       if (ok && p == key.size()) {
         aliases_.emplace_back(key, dk);
@@ -388,7 +383,7 @@ public:
     KernelEntry e;
     e.key = key;
     e.device = dev;
-    e.kernel = rt().load(image, entryName, name_, {});
+    e.kernel = rt().load(image, entryName, name_);
     e.generation = e.kernel->generation;
     size_t p = 0;
     while (p < key.size()) e.args.push_back(typeOfKey(types_, key, p));
@@ -550,7 +545,6 @@ private:
   size_t shared_ = 0;
   CUstream stream_ = nullptr;
   pybind11::object streamObj_;  // keeps a stream alive while the launcher is cached
-  const cuda::DeviceInfo *checkedFor_ = nullptr;
   const KernelEntry *checkedEntry_ = nullptr;
 
   static void viewOf(const DeviceArray &d, ArrayView &v) {
@@ -926,11 +920,6 @@ void define_cuda(pybind11::module_ &m) {
   m.def("cuda_memcpy_htod", [](uint64_t dst, py::object src, size_t n, py::object s) { copyIn(dst, src, n, streamOf(s)); });
   m.def("cuda_memcpy_dtoh", [](py::object dst, uint64_t src, size_t n, py::object s) { copyOut(dst, src, n, streamOf(s)); });
   m.def("cuda_memcpy_dtod", [](uint64_t dst, uint64_t src, size_t n, py::object s) { copyDevice(dst, src, n, streamOf(s)); });
-  m.def("cuda_memset", [](uint64_t dst, int value, size_t n, py::object s) {
-    rt().activate();
-    if (n) rt().check(rt().api().MemsetD8Async(dst, (unsigned char)value, n, streamOf(s)), "cuMemsetD8Async");
-    if (streamOf(s) == nullptr) rt().check(rt().api().StreamSynchronize(nullptr), "cuStreamSynchronize");
-  });
   py::class_<Registration>(m, "CudaHostRegistration")
       .def(py::init<py::handle>())
       .def("release", &Registration::release);

@@ -279,13 +279,7 @@ private:
         if (!appendKey(argv[i], k)) return nullptr;
         size_t p = 0;
         const Type *actual = typeOfKey(tc, k, p);
-        const Type *want = c->args[i];
-        if (want->isNumber()) ok = actual->isNumber() && !(actual->isComplex() && !want->isComplex());
-        else if (want->isArray())
-          ok = actual->isArray() && actual->dtype()->str() == want->dtype()->str() &&
-               actual->ndim() == want->ndim() && (want->layout() == Layout::A || actual->layout() == want->layout()) &&
-               (want->readonly() || !actual->readonly());
-        else ok = actual->str() == want->str();
+        ok = convertsTo(actual, c->args[i]);
       }
       if (ok) return c.get();
     }

@@ -295,6 +295,15 @@ std::string numpyDtypeName(const Type *t) {
 }
 
 
+bool convertsTo(const Type *actual, const Type *want) {
+  if (want->isNumber()) return actual->isNumber() && !(actual->isComplex() && !want->isComplex());
+  if (want->isArray())
+    return actual->isArray() && actual->dtype()->str() == want->dtype()->str() && actual->ndim() == want->ndim() &&
+           (want->layout() == Layout::A || actual->layout() == want->layout()) &&
+           (want->readonly() || !actual->readonly());
+  return actual->str() == want->str();
+}
+
 std::string keyOfType(const Type *t) {
   if (t->isArray())
     return fmt::format("A{}{}{}{}", dtypeCode(t->dtype()), char('0' + t->ndim()),

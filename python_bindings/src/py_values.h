@@ -23,6 +23,13 @@ bool appendKey(PyObject *o, std::string &key);
 const Type *typeOfKey(TypeContext &tc, const std::string &key, size_t &p);
 std::string keyOfType(const Type *t);
 
+// Whether an argument of type `actual` converts to the declared `want` of an
+// eager signature: numbers to numbers (not complex to real), arrays of the
+// same dtype and rank to the same layout or 'A' (and not readonly to
+// writable); anything else only to itself. The types may belong to
+// different TypeContexts.
+bool convertsTo(const Type *actual, const Type *want);
+
 size_t memSize(const Type *t);
 size_t memAlign(const Type *t);
 

@@ -326,15 +326,14 @@ std::string Runtime::linkPtx(const std::string &ptx, const std::string &kernelNa
               "cuLinkAddData", r, name);
 }
 
-std::shared_ptr<LoadedKernel> Runtime::load(const std::string &image, const std::string &entry, const std::string &name,
-                                            std::vector<std::string> files) {
+std::shared_ptr<LoadedKernel> Runtime::load(const std::string &image, const std::string &entry,
+                                            const std::string &name) {
   activate();
   DeviceState &d = devices_[size_t(current_)];
   auto k = std::make_shared<LoadedKernel>();
   k->name = name;
   k->device = current_;
   k->generation = d.generation;
-  k->files = std::move(files);
   CUresult r = api_.ModuleLoadData(&k->module, image.data());
   if (r != 0) {
     std::string n = errorName(r);
@@ -354,7 +353,7 @@ std::shared_ptr<LoadedKernel> Runtime::load(const std::string &image, const std:
     check(api_.MemcpyHtoD(slot, &target, sizeof target), "cuMemcpyHtoD");
     CUdeviceptr names = 0;
     size_t namesSize = 0;
-    if (k->files.empty() && api_.ModuleGetGlobal(&names, &namesSize, k->module, "kjit_error_files") == 0) {
+    if (api_.ModuleGetGlobal(&names, &namesSize, k->module, "kjit_error_files") == 0) {
       std::string bytes(namesSize, '\0');
       check(api_.MemcpyDtoH(bytes.data(), names, namesSize), "cuMemcpyDtoH");
       size_t at = 0;

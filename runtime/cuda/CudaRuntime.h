@@ -135,10 +135,9 @@ public:
   std::shared_ptr<Allocation> allocate(size_t bytes, Allocation::Kind kind);
   // Links PTX into a cubin for the current device (the driver's JIT).
   std::string linkPtx(const std::string &ptx, const std::string &kernelName);
-  // Loads a cubin (or PTX) and finds `entry`; `files` name the error
-  // record's file indices. Sets up the record when the module has one.
-  std::shared_ptr<LoadedKernel> load(const std::string &image, const std::string &entry, const std::string &name,
-                                     std::vector<std::string> files);
+  // Loads a cubin (or PTX) and finds `entry`; sets up the error record
+  // (and reads its file names) when the module has one.
+  std::shared_ptr<LoadedKernel> load(const std::string &image, const std::string &entry, const std::string &name);
   // Remembers the last kernel launched on a device, to name it in faults.
   void launched(const LoadedKernel &k) { lastKernel_ = k.name; }
 

@@ -24,6 +24,7 @@ class Reduce:
         op = functor if isinstance(functor, CUDAKernel) else jit(device=True)(functor)
         self._op = op
         self._kernels = {}
+        self._scratch = {}  # device buffers per (dtype, blocks) and per dtype for the result
 
     def _kernel(self, dtype):
         k = self._kernels.get(dtype)
@@ -83,8 +84,7 @@ class Reduce:
             return init
         k = self._kernel(dtype)
         blocks = min((n + _TPB - 1) // _TPB, 1024)
-        key = (blocks, stream)
-        scratch = self.__dict__.setdefault("_scratch", {})
+        scratch = self._scratch
         partials = scratch.get((dtype, blocks))
         if partials is None:
             partials = scratch[(dtype, blocks)] = api.device_array(blocks, dtype)
