@@ -24,6 +24,7 @@ bool buildForHost(const Context &ctx, const TypedProgram &prog, HostJit &jit, co
                   HostCode &out, std::string &error) {
   auto llctx = std::make_unique<llvm::LLVMContext>();
   LoweringOptions lo = hostLowering(jit, opts.moduleName, opts.lineinfo);
+  lo.cpuKernel = opts.cpuKernel;
   std::unique_ptr<llvm::Module> mod = buildLLVMModule(*llctx, prog, ctx, lo);
   out.symbol = entrySymbol(prog, lo);
   CompiledCode code;
@@ -38,9 +39,11 @@ bool buildForHost(const Context &ctx, const TypedProgram &prog, HostJit &jit, co
 }
 
 bool inspectForHost(const Context &ctx, const TypedProgram &prog, HostJit &jit, bool wantAsm,
-                    std::string &out, std::string &error) {
+                    std::string &out, std::string &error, bool cpuKernel) {
   llvm::LLVMContext llctx;
-  std::unique_ptr<llvm::Module> mod = buildLLVMModule(llctx, prog, ctx, hostLowering(jit, "kjit", false));
+  LoweringOptions lo = hostLowering(jit, "kjit", false);
+  lo.cpuKernel = cpuKernel;
+  std::unique_ptr<llvm::Module> mod = buildLLVMModule(llctx, prog, ctx, lo);
   CompiledCode code;
   if (!jit.optimizeOnly(*mod, wantAsm, code, error)) return false;
   out = wantAsm ? code.assembly : code.optimizedIR;

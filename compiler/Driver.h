@@ -17,6 +17,7 @@ struct HostBuild {
   std::string moduleName;  // prefixes the symbols: unique per JIT, or the cache key's
   bool toObject = false;   // compile to an object file (kept in `object`) and load that
   bool lineinfo = false;
+  bool cpuKernel = false;  // a CUDA kernel for the CPU device: `entry` is its CpuKernelInfo
 };
 
 struct HostCode {
@@ -32,7 +33,7 @@ bool buildForHost(const Context &ctx, const TypedProgram &prog, HostJit &jit, co
 // The optimised LLVM IR (or, with wantAsm, the assembly) of `prog` for the
 // host, without adding it anywhere (inspect_llvm, inspect_asm).
 bool inspectForHost(const Context &ctx, const TypedProgram &prog, HostJit &jit, bool wantAsm,
-                    std::string &out, std::string &error);
+                    std::string &out, std::string &error, bool cpuKernel = false);
 
 // The PTX of `prog` (a CUDA program); `llvmText`, when not null, receives
 // the LLVM IR as lowered.

@@ -93,6 +93,9 @@ llvm::FunctionCallee ProgramLowering::runtime(const char *name) {
   else if (n == "kjit_rt_print_complex") ft = llvm::FunctionType::get(v, {f64, f64}, false);
   else if (n == "kjit_rt_print_str") ft = llvm::FunctionType::get(v, {ptr}, false);
   else if (n == "kjit_rt_print_end") ft = llvm::FunctionType::get(v, {}, false);
+  else if (n == "kjit_cpu_sync") ft = llvm::FunctionType::get(i32, {ptr, i32, i32, ptr, i32, i32}, false);
+  else if (n == "kjit_cpu_warp") ft = llvm::FunctionType::get(i64, {ptr, i32, i32, i64, i32, ptr, i32, i32}, false);
+  else if (n == "kjit_cpu_activemask") ft = llvm::FunctionType::get(i32, {ptr}, false);
   return M.getOrInsertFunction(name, ft);
 }
 
@@ -586,7 +589,7 @@ llvm::Value *FunctionLowering::intBinary(BinOp op, llvm::Value *l, llvm::Value *
   case BinOp::Mod: {
     bool div = op == BinOp::FloorDiv;
     llvm::Value *byZero = B.CreateICmpEQ(r, zero);
-    if (P.cuda) {
+    if (P.gpuModel) {
       // Numba's CUDA error model ('numpy'): x // 0 and x % 0 are 0.
       r = B.CreateSelect(byZero, llvm::ConstantInt::get(r->getType(), 1), r);
     } else {
@@ -611,7 +614,7 @@ llvm::Value *FunctionLowering::intBinary(BinOp op, llvm::Value *l, llvm::Value *
         result = B.CreateSelect(minusOne, zero, fr);
       }
     }
-    return P.cuda ? B.CreateSelect(byZero, zero, result) : result;
+    return P.gpuModel ? B.CreateSelect(byZero, zero, result) : result;
   }
   default: return zero;
   }
@@ -626,12 +629,12 @@ llvm::Value *FunctionLowering::floatBinary(BinOp op, llvm::Value *l, llvm::Value
   case BinOp::Sub: return B.CreateFSub(l, r);
   case BinOp::Mul: return B.CreateFMul(l, r);
   case BinOp::Div:
-    if (!P.cuda) raiseIf(B.CreateFCmpOEQ(r, zero), "ZeroDivisionError", "division by zero", loc);
+    if (!P.gpuModel) raiseIf(B.CreateFCmpOEQ(r, zero), "ZeroDivisionError", "division by zero", loc);
     return B.CreateFDiv(l, r);
   case BinOp::FloorDiv:
   case BinOp::Mod: {
     bool div = op == BinOp::FloorDiv;
-    if (!P.cuda)
+    if (!P.gpuModel)
       raiseIf(B.CreateFCmpOEQ(r, zero), "ZeroDivisionError", div ? "division by zero" : "modulo by zero", loc);
     // Python's float divmod (Objects/floatobject.c).
     llvm::Value *mod = B.CreateFRem(l, r);
@@ -915,7 +918,11 @@ void FunctionLowering::print(const Intrinsic *in) {
 
 llvm::Value *FunctionLowering::intrinsic(const Intrinsic *in) {
   const Type *t = in->type;
-  if (in->id >= IntrinsicId::ThreadIdx && in->id <= IntrinsicId::Ffs) return cudaIntrinsic(in);
+  if (in->id >= IntrinsicId::ThreadIdx && in->id <= IntrinsicId::Ffs) {
+    if (P.cpuKernel)
+      if (llvm::Value *v = cpuKernelIntrinsic(in)) return v;
+    return cudaIntrinsic(in);
+  }
   switch (in->id) {
   case IntrinsicId::Print:
     if (P.cuda) cudaPrint(in);
@@ -985,10 +992,10 @@ llvm::Value *FunctionLowering::intrinsic(const Intrinsic *in) {
 // ---------------------------------------------------------------------------
 
 std::string entrySymbol(const TypedProgram &prog, const LoweringOptions &opts) {
-  return opts.moduleName + "." + prog.entry->symbol + "_entry";
+  return opts.moduleName + "." + prog.entry->symbol + (opts.cpuKernel ? "_cpukernel" : "_entry");
 }
 
-static void emitEntryWrapper(ProgramLowering &P, const ir::Function &f) {
+static llvm::Function *emitEntryWrapper(ProgramLowering &P, const ir::Function &f) {
   llvm::LLVMContext &C = P.C;
   llvm::Type *ptr = llvm::PointerType::getUnqual(C);
   auto *ft = llvm::FunctionType::get(llvm::Type::getInt32Ty(C), {ptr, ptr, ptr}, false);
@@ -1015,6 +1022,7 @@ static void emitEntryWrapper(ProgramLowering &P, const ir::Function &f) {
     B.CreateStore(lowering::toMemForm(B, P, v, rt), ret);
   }
   B.CreateRet(status);
+  return w;
 }
 
 const char *nvptxDataLayout() { return "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"; }
@@ -1023,7 +1031,7 @@ const char *nvptxTriple() { return "nvptx64-nvidia-cuda"; }
 std::unique_ptr<llvm::Module> lowerToLLVM(llvm::LLVMContext &llctx, const TypedProgram &prog,
                                           const SourceManager &sm, const LoweringOptions &opts) {
   auto mod = std::make_unique<llvm::Module>(opts.moduleName, llctx);
-  if (prog.target == Target::CUDA) {
+  if (prog.target == Target::CUDA && !opts.cpuKernel) {
     mod->setDataLayout(nvptxDataLayout());
     mod->setTargetTriple(nvptxTriple());
   } else if (!opts.dataLayout.empty()) {
@@ -1031,7 +1039,9 @@ std::unique_ptr<llvm::Module> lowerToLLVM(llvm::LLVMContext &llctx, const TypedP
     mod->setTargetTriple(opts.triple);
   }
   ProgramLowering P(llctx, *mod, sm, opts.moduleName);
-  P.cuda = prog.target == Target::CUDA;
+  P.cpuKernel = prog.target == Target::CUDA && opts.cpuKernel;
+  P.cuda = prog.target == Target::CUDA && !P.cpuKernel;
+  P.gpuModel = prog.target == Target::CUDA;
   if (opts.lineinfo) {
     P.di = std::make_unique<llvm::DIBuilder>(*mod);
     std::string path = prog.entry->loc.valid() ? sm.buffer(prog.entry->loc.file).name : "kernel.py";
@@ -1046,7 +1056,10 @@ std::unique_ptr<llvm::Module> lowerToLLVM(llvm::LLVMContext &llctx, const TypedP
   }
   for (const ir::Function *f : prog.functions) P.declare(*f);
   for (const ir::Function *f : prog.functions) FunctionLowering(P, *f).run();
-  if (!P.cuda) {
+  if (P.cpuKernel) {
+    llvm::Function *thread = emitEntryWrapper(P, *prog.entry);
+    lowering::emitCpuKernel(P, *prog.entry, thread, entrySymbol(prog, opts));
+  } else if (!P.cuda) {
     emitEntryWrapper(P, *prog.entry);
   } else if (prog.kernel) {
     lowering::emitKernelEntry(P, *prog.entry);

@@ -35,6 +35,9 @@ struct LoweringOptions {
   // the caller; NVPTX: nvptxDataLayout()).
   std::string dataLayout;
   std::string triple;
+  // A CUDA kernel for the CPU device: host code, the kernel language run by
+  // runtime/host/CpuKernel; the entry symbol is its CpuKernelInfo.
+  bool cpuKernel = false;
 };
 
 // NVPTX64's data layout and triple.

@@ -31,6 +31,15 @@ public:
   const SourceManager &sm;
   std::string prefix;  // of every symbol
   bool cuda = false;   // NVPTX: the kernel language, libdevice, traps for errors
+  // The CUDA error model (x // 0 is 0, no ZeroDivisionError): NVPTX and
+  // the CPU device.
+  bool gpuModel = false;
+  // The CPU device: a kernel lowered for the host (LoweringCpuKernel.cpp).
+  bool cpuKernel = false;
+  bool cpuNeedsFibers = false;  // a barrier or warp operation was lowered
+  int64_t cpuSharedBytes = 0;   // static shared arrays, laid out one after another
+  llvm::Function *cpuSregFn = nullptr;
+  llvm::Function *cpuSreg();    // i32 (ptr ctx, i32 k): CpuThreadState::sreg[k]
   // Line tables (lineinfo): null when off.
   std::unique_ptr<llvm::DIBuilder> di;
   llvm::DICompileUnit *cu = nullptr;
@@ -145,6 +154,10 @@ public:
   llvm::Value *atomic(const ir::Intrinsic *in);
   void cudaPrint(const ir::Intrinsic *in);
   void cudaIndexError(llvm::Value *index, unsigned axis, llvm::Value *n, SourceLoc loc);
+
+  // ---- the CPU device (LoweringCpuKernel.cpp) ----
+  // The kernel language on the host; null for what is lowered as on the GPU.
+  llvm::Value *cpuKernelIntrinsic(const ir::Intrinsic *in);
 };
 
 // Lowering.cpp: a value's register form (bool as i1) <-> memory form (i8).
@@ -154,5 +167,8 @@ llvm::Value *fromMemForm(llvm::IRBuilder<> &B, ProgramLowering &P, llvm::Value *
 // LoweringCuda.cpp
 std::string libdeviceName(ir::IntrinsicId id, bool f32);
 void emitKernelEntry(ProgramLowering &P, const ir::Function &f);
+// LoweringCpuKernel.cpp: the block function and the CpuKernelInfo constant
+// named `infoSymbol`; `thread` is the entry wrapper of `f`.
+void emitCpuKernel(ProgramLowering &P, const ir::Function &f, llvm::Function *thread, const std::string &infoSymbol);
 
 }  // namespace kjit::lowering

@@ -6,6 +6,7 @@
 // entry's ABI (see compiler/Lowering.h) and converts the result back.
 // Compilation (first call for new types, or eager signatures) runs the whole
 // pipeline: parse, type, lower, optimise, JIT.
+#include <array>
 #include <cstdlib>
 #include <cstring>
 #include <unistd.h>
@@ -25,6 +26,7 @@
 #include "compiler/TypeInference.h"
 #include "py_common.h"
 #include "py_values.h"
+#include "runtime/host/CpuKernel.h"
 #include "runtime/host/DiskCache.h"
 #include "runtime/host/HostRuntime.h"
 #include "runtime/host/ThreadPool.h"
@@ -238,12 +240,194 @@ public:
                        lineinfo);
   }
 
+  // ---- the CPU device: @cuda.jit kernels compiled for the host ----------------
+
+  // Compiles for an eager signature ("void(float32[:], int32)").
+  void cpuDeclare(const std::string &sig, bool fastmath) {
+    auto types = std::make_shared<TypeContext>();
+    Signature s;
+    std::string err;
+    if (!parseSignature(*types, sig, s, err)) throw pybind11::type_error("invalid signature: " + err);
+    if (s.args.size() != nparams_)
+      throw pybind11::type_error(fmt::format("signature \"{}\" has {} arguments but {}() takes {}", sig,
+                                             s.args.size(), source_->name, nparams_));
+    std::string key;
+    for (const Type *t : s.args) key += keyOfType(t);
+    cpuCompile(key, fastmath);
+    cpuEager_ = true;
+  }
+
+  // kernel[grid, block, stream, sharedmem](*args) on the CPU device: the
+  // arguments are NumPy arrays (device arrays of the CPU device pass theirs)
+  // and scalars.
+  void cpuLaunch(const pybind11::tuple &args, std::array<uint32_t, 3> grid, std::array<uint32_t, 3> block,
+                 int64_t sharedBytes, bool fastmath) {
+    size_t n = args.size();
+    if (n != nparams_)
+      throw pybind11::type_error(fmt::format("kernel {}() takes {} arguments but {} were given", source_->name,
+                                             nparams_, n));
+    if (n > kMaxArgs) throw pybind11::type_error(fmt::format("kjit kernels take at most {} arguments", kMaxArgs));
+    PyObject *argv[kMaxArgs];
+    std::string key;
+    for (size_t i = 0; i < n; ++i) {
+      argv[i] = args[i].ptr();
+      if (!appendKey(argv[i], key)) {
+        if (PyErr_Occurred()) throw pybind11::error_already_set();
+        throw pybind11::type_error(fmt::format(
+            "kernel {}(): argument {} ('{}') has a type kernels cannot take: {}", source_->name, i + 1,
+            paramNames_[i], pybind11::str(pybind11::type::handle_of(argv[i]).attr("__name__")).cast<std::string>()));
+      }
+    }
+    CpuCompiled *c = cpuFind(key);
+    if (!c && cpuEager_) {
+      TypeContext tc;
+      std::vector<const Type *> actual;
+      size_t p = 0;
+      while (p < key.size()) actual.push_back(typeOfKey(tc, key, p));
+      for (auto &k : cpuKernels_) {
+        bool ok = k->args.size() == actual.size();
+        for (size_t i = 0; ok && i < actual.size(); ++i) ok = actual[i] && convertsTo(actual[i], k->args[i]);
+        if (ok) {
+          c = k.get();
+          break;
+        }
+      }
+      if (!c) throw noMatch(key);
+      cpuAliases_.emplace_back(key, c);
+    }
+    if (!c) c = cpuCompile(key, fastmath);
+    ArgSlot slots[kMaxArgs];
+    void *ptrs[kMaxArgs];
+    std::vector<std::vector<unsigned char>> large;
+    for (size_t i = 0; i < n; ++i) {
+      unsigned char *dst = slots[i].bytes;
+      if (c->argBytes[i] > sizeof(slots[i].bytes)) {
+        large.emplace_back(c->argBytes[i] + 16);
+        dst = large.back().data();
+      }
+      if (!writeValue(argv[i], c->args[i], dst)) {
+        if (PyErr_Occurred()) throw pybind11::error_already_set();
+        throw pybind11::type_error(fmt::format("kernel {}(): cannot convert argument {} to {}", source_->name, i + 1,
+                                               c->args[i]->str()));
+      }
+      ptrs[i] = dst;
+    }
+    CpuLaunch launch;
+    for (int a = 0; a < 3; ++a) {
+      launch.grid[a] = grid[size_t(a)];
+      launch.block[a] = block[size_t(a)];
+    }
+    launch.dynamicSharedBytes = sharedBytes;
+    CpuKernelError err;
+    bool ok;
+    {
+      pybind11::gil_scoped_release release;
+      ok = runCpuKernel(*c->info, ptrs, launch, &threadPool(), err);
+    }
+    if (!ok) raiseKernelError(err);
+  }
+
+  // The optimised LLVM IR (or assembly) of the CPU device's code for an
+  // argument type key (kernel.inspect_llvm() on the CPU device).
+  std::string cpuInspect(const std::string &key, bool wantAsm, bool fastmath) {
+    Context ctx;
+    std::vector<const Type *> args;
+    size_t p = 0;
+    while (p < key.size()) {
+      const Type *t = typeOfKey(ctx.types, key, p);
+      if (!t) throw pybind11::value_error("kjit: bad argument type key '" + key + "'");
+      args.push_back(t);
+    }
+    uint32_t savedFastmath = source_->fastmath;
+    if (fastmath) source_->fastmath = FastMath::All;
+    TypedProgram prog = buildTypedProgram(ctx, source_, args, nullptr, Target::CUDA, true);
+    source_->fastmath = savedFastmath;
+    if (!prog.entry) throw CompileFailure(ctx.diags.render(), ctx.sources, ctx.diags.diagnostics());
+    std::string out, err;
+    if (!inspectForHost(ctx, prog, hostJit(), wantAsm, out, err, true)) throw std::runtime_error("kjit: " + err);
+    return out;
+  }
+
+  std::vector<std::string> cpuKeys() const {
+    std::vector<std::string> keys;
+    for (auto &c : cpuKernels_) keys.push_back(c->key);
+    return keys;
+  }
+
+  void raiseKernelError(const CpuKernelError &e) {
+    pybind11::module_ builtins = pybind11::module_::import("builtins");
+    pybind11::object cls = pybind11::hasattr(builtins, e.excClass.c_str()) ? builtins.attr(e.excClass.c_str())
+                                                                           : builtins.attr("RuntimeError");
+    std::string msg = e.message;
+    if (e.located) {
+      msg += fmt::format(" (in kernel '{}'", source_->name);
+      if (!e.file.empty()) msg += fmt::format(" at {}:{}", e.file, e.line);
+      msg += fmt::format(", block ({}, {}, {}), thread ({}, {}, {}))", e.block[0], e.block[1], e.block[2], e.thread[0],
+                         e.thread[1], e.thread[2]);
+    } else {
+      msg += fmt::format(" (in kernel '{}')", source_->name);
+    }
+    PyErr_SetObject(cls.ptr(), cls(msg).ptr());
+    throw pybind11::error_already_set();
+  }
+
   // What a disk cache key of this function's code must hash: its source and
   // that of everything it calls, and the global values it reads.
   std::string fingerprint() const { return dependencyFingerprint(*source_); }
   std::string cacheFolder() const { return cacheDir(); }
 
 private:
+  struct CpuCompiled {
+    std::string key;
+    std::shared_ptr<TypeContext> types;
+    std::vector<const Type *> args;  // owned by `types`
+    std::vector<size_t> argBytes;
+    const CpuKernelInfo *info = nullptr;
+  };
+  std::vector<std::unique_ptr<CpuCompiled>> cpuKernels_;
+  std::vector<std::pair<std::string, CpuCompiled *>> cpuAliases_;
+  bool cpuEager_ = false;
+
+  CpuCompiled *cpuFind(const std::string &key) {
+    for (auto &c : cpuKernels_)
+      if (c->key == key) return c.get();
+    for (auto &a : cpuAliases_)
+      if (a.first == key) return a.second;
+    return nullptr;
+  }
+
+  CpuCompiled *cpuCompile(const std::string &key, bool fastmath) {
+    std::lock_guard<std::mutex> lock(compileMutex_);
+    if (CpuCompiled *c = cpuFind(key)) return c;
+    auto c = std::make_unique<CpuCompiled>();
+    c->key = key;
+    c->types = std::make_shared<TypeContext>();
+    Context ctx;
+    std::vector<const Type *> args;
+    size_t p = 0, q = 0;
+    while (p < key.size()) {
+      const Type *t = typeOfKey(ctx.types, key, p);
+      if (!t) throw pybind11::value_error("kjit: bad argument type key '" + key + "'");
+      args.push_back(t);
+      c->args.push_back(typeOfKey(*c->types, key, q));
+    }
+    uint32_t savedFastmath = source_->fastmath;
+    if (fastmath) source_->fastmath = FastMath::All;
+    TypedProgram prog = buildTypedProgram(ctx, source_, args, nullptr, Target::CUDA, true);
+    source_->fastmath = savedFastmath;
+    if (!prog.entry) throw CompileFailure(ctx.diags.render(), ctx.sources, ctx.diags.diagnostics());
+    HostBuild build;
+    build.cpuKernel = true;
+    HostCode code;
+    std::string err;
+    if (!buildForHost(ctx, prog, hostJit(), build, code, err))
+      throw std::runtime_error("kjit: internal compiler error in " + source_->name + ": " + err);
+    c->info = static_cast<const CpuKernelInfo *>(code.entry);
+    for (const Type *t : c->args) c->argBytes.push_back(memSize(t));
+    cpuKernels_.push_back(std::move(c));
+    return cpuKernels_.back().get();
+  }
+
   std::shared_ptr<FunctionSource> source_;
   pybind11::object pyfunc_;
   pybind11::object resolver_;
@@ -713,6 +897,10 @@ void define_jit(pybind11::module_ &m) {
            pybind11::arg("max_registers") = 0, pybind11::arg("max_threads") = 0,
            pybind11::arg("min_blocks") = 0, pybind11::arg("lineinfo") = false)
       .def("_compile_cuda_key", &Dispatcher::compileCudaKey)
+      .def("_cpu_declare", &Dispatcher::cpuDeclare)
+      .def("_cpu_launch", &Dispatcher::cpuLaunch)
+      .def("_cpu_inspect", &Dispatcher::cpuInspect)
+      .def("_cpu_keys", [](Dispatcher &d) { return d.cpuKeys(); })
       .def("_fingerprint", &Dispatcher::fingerprint)
       .def("_cache_folder", &Dispatcher::cacheFolder)
       .def_property_readonly("_name", &Dispatcher::name);

@@ -131,6 +131,12 @@ void kjit_rt_print_end() {
   std::fflush(stdout);
 }
 
+// The CPU device's barriers and warp operations (CpuKernel.cpp).
+int32_t kjit_cpu_sync(void *ctx, int32_t kind, int32_t pred, const char *file, int32_t line, int32_t col);
+uint64_t kjit_cpu_warp(void *ctx, int32_t op, int32_t mask, uint64_t value, int32_t arg, const char *file,
+                       int32_t line, int32_t col);
+int32_t kjit_cpu_activemask(void *ctx);
+
 }  // extern "C"
 
 namespace kjit {
@@ -149,6 +155,9 @@ const std::vector<RuntimeSymbol> &runtimeSymbols() {
       {"kjit_rt_print_complex", reinterpret_cast<void *>(&kjit_rt_print_complex)},
       {"kjit_rt_print_str", reinterpret_cast<void *>(&kjit_rt_print_str)},
       {"kjit_rt_print_end", reinterpret_cast<void *>(&kjit_rt_print_end)},
+      {"kjit_cpu_sync", reinterpret_cast<void *>(&kjit_cpu_sync)},
+      {"kjit_cpu_warp", reinterpret_cast<void *>(&kjit_cpu_warp)},
+      {"kjit_cpu_activemask", reinterpret_cast<void *>(&kjit_cpu_activemask)},
   };
   return symbols;
 }

@@ -18,8 +18,12 @@
 namespace kjit {
 
 class ThreadPool;
+struct CpuThreadState;
 
 struct KjitCallContext {
+  // A kernel run by the CPU device: its thread's indices and shared memory
+  // (runtime/host/CpuKernel.h). First: compiled kernels load it at offset 0.
+  CpuThreadState *kernel = nullptr;
   // The threads prange loops run on (null: run serially).
   ThreadPool *pool = nullptr;
   std::mutex raiseMutex;

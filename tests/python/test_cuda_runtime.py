@@ -12,14 +12,14 @@ import warnings
 import numpy as np
 import pytest
 
-from kjit import cuda, errors, float32, int32
+from kjit import _kjit, cuda, errors, float32, int32
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tools", "gpu"))
 import seed_kernels as seeds  # noqa: E402
 
-gpu = pytest.mark.skipif(not cuda.is_available(), reason="no CUDA GPU here")
+gpu = pytest.mark.skipif(not _kjit.cuda_available(), reason="no CUDA GPU here")
 rng = np.random.default_rng(1)
 
 
@@ -54,7 +54,7 @@ def test_missing_driver_is_a_clear_error():
         except cuda.CudaSupportError as e:
             print("launch:", e)
         print("still running")
-    """, env={"KJIT_CUDA_DRIVER": "/nonexistent/libcuda.so.1"})
+    """, env={"KJIT_CUDA_DRIVER": "/nonexistent/libcuda.so.1", "KJIT_DEVICE": "cuda"})
     assert r.returncode == 0, r.stderr
     assert "available False" in r.stdout
     assert "error: kjit: no CUDA GPU: the CUDA driver (/nonexistent/libcuda.so.1) could not be loaded" in r.stdout

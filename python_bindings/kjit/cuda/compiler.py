@@ -1,5 +1,6 @@
 """@cuda.jit and cuda.compile_ptx; kernels and their launches."""
 import hashlib
+import os
 import re
 import warnings
 
@@ -11,6 +12,28 @@ from kjit.cuda.errors import CudaSupportError
 from kjit.dispatcher import _make_dispatcher
 
 DEFAULT_CC = (9, 0)  # what compile_ptx targets without cc=, and the GPU the team tests on
+
+
+def device_kind():
+    """Where kernels launch: "cuda" (a CUDA GPU), or "cpu" (the compiled CPU
+    device): ``KJIT_DEVICE=cpu|cuda`` chooses; by default the GPU when a CUDA
+    driver and GPU are found, else the CPU device. (The simulator replaces
+    kjit.cuda as a whole: see kjit.cuda.simulator.)"""
+    global _DEVICE_KIND
+    if _DEVICE_KIND is None:
+        want = os.environ.get("KJIT_DEVICE", "").strip().lower()
+        if want in ("cpu", "host"):
+            _DEVICE_KIND = "cpu"
+        elif want in ("cuda", "gpu"):
+            _DEVICE_KIND = "cuda"
+        elif want:
+            raise ValueError(f"KJIT_DEVICE={want!r}: the devices are 'cuda' and 'cpu'")
+        else:
+            _DEVICE_KIND = "cuda" if _kjit.cuda_available() else "cpu"
+    return _DEVICE_KIND
+
+
+_DEVICE_KIND = None
 
 _OPTIONS = {"device", "fastmath", "debug", "lineinfo", "inline", "opt", "cache", "max_registers",
             "link", "boundscheck", "launch_bounds"}
@@ -52,9 +75,12 @@ class CUDAKernel:
         # and a launcher per launch configuration.
         self._core = None if device else _kjit.CudaKernelCore(self._build, self.__name__)
         self._launchers = {}
+        self._cpu = not device and device_kind() == "cpu"
         for sig in signatures:
             self.compile(sig)
-            if self._core is not None:
+            if self._cpu:
+                self._dispatcher._cpu_declare(str(sig), bool(options.get("fastmath")))
+            elif self._core is not None:
                 self._core.declare(str(sig))
 
     def _launch_annotations(self):
@@ -127,9 +153,12 @@ class CUDAKernel:
             pass
         if self.device:
             raise TypeError(f"{self.__name__} is a device function: call it from a kernel")
-        if not _kjit.cuda_available():
+        if self._cpu:
+            launcher = CpuLauncher(self, config if isinstance(config, tuple) else (config,))
+        elif not _kjit.cuda_available():
             return _NoDevice(self)
-        launcher = _kjit.CudaLauncher(self._core, config if isinstance(config, tuple) else (config,))
+        else:
+            launcher = _kjit.CudaLauncher(self._core, config if isinstance(config, tuple) else (config,))
         try:
             if len(self._launchers) >= 64:
                 self._launchers.clear()
@@ -179,6 +208,58 @@ class CUDAKernel:
     def __repr__(self):
         kind = "device function" if self.device else "kernel"
         return f"<kjit CUDA {kind} {self.__qualname__}>"
+
+
+_MAX_BLOCK = (1024, 1024, 64)
+_MAX_GRID = (2**31 - 1, 65535, 65535)
+
+
+def _dims(v, what, kernel):
+    from kjit.cuda.errors import LaunchConfigError
+    if isinstance(v, int) or hasattr(v, "__index__"):
+        v = (v,)
+    try:
+        dims = tuple(int(d) for d in v)
+    except TypeError:
+        raise LaunchConfigError(f"kernel '{kernel}': {what} must be an int or a tuple of 1 to 3 ints, not {v!r}")
+    if not 1 <= len(dims) <= 3:
+        raise LaunchConfigError(f"kernel '{kernel}': {what} must have 1 to 3 dimensions, not {len(dims)}")
+    return dims + (1,) * (3 - len(dims))
+
+
+class CpuLauncher:
+    """``kernel[grid, block, stream, sharedmem]`` on the CPU device: the
+    blocks run on kjit's thread pool (KJIT_NUM_THREADS), each block's threads
+    as a loop or, when the kernel synchronises, as fibers. The launch is
+    synchronous; the limits checked are a GPU's (1024 threads per block)."""
+
+    def __init__(self, kernel, config):
+        from kjit.cuda.errors import LaunchConfigError
+        name = kernel.__name__
+        if not 2 <= len(config) <= 4:
+            raise LaunchConfigError(f"kernel '{name}': a launch is kernel[grid, block] or [grid, block, stream] "
+                                    f"or [grid, block, stream, sharedmem], not {len(config)} items")
+        grid, block = _dims(config[0], "the grid", name), _dims(config[1], "the block", name)
+        shared = int(config[3]) if len(config) > 3 else 0
+        for d, lim, what in [(grid, _MAX_GRID, "grid"), (block, _MAX_BLOCK, "block")]:
+            for axis, (v, m) in enumerate(zip(d, lim)):
+                if v < 1 or v > m:
+                    raise LaunchConfigError(f"kernel '{name}': {what} dimension {'xyz'[axis]} is {v}; it must be "
+                                            f"between 1 and {m} (on the CPU device, as on a GPU)")
+        threads = block[0] * block[1] * block[2]
+        if threads > 1024:
+            raise LaunchConfigError(f"kernel '{name}': {threads} threads per block; the CPU device, as a GPU, "
+                                    "takes at most 1024")
+        if shared < 0:
+            raise LaunchConfigError(f"kernel '{name}': negative dynamic shared memory ({shared} bytes)")
+        self._kernel = kernel
+        self._launch = kernel._dispatcher._cpu_launch
+        self._grid, self._block, self._shared = grid, block, shared
+        self._fastmath = bool(kernel.targetoptions.get("fastmath"))
+
+    def __call__(self, *args):
+        args = tuple(a._ary if hasattr(a, "_ary") else a for a in args)
+        self._launch(args, self._grid, self._block, self._shared, self._fastmath)
 
 
 class _NoDevice:

@@ -1,0 +1,67 @@
+// CpuKernel.h - the CPU device: @cuda.jit kernels compiled for the host and
+// run with the launch semantics of a GPU.
+//
+// The compiled module (compiler/LoweringCpuKernel.cpp) exports one constant,
+// a CpuKernelInfo, naming two entry points with the host ABI of
+// compiler/Lowering.h (i32 (ptr args, ptr ret, ptr ctx)):
+//   - `thread` runs one GPU thread; the executor runs the threads of a block
+//     as fibers, switching at barriers and warp operations, when the kernel
+//     has any (needsFibers);
+//   - `block` runs every thread of a block in a plain loop (the kernel body
+//     inlined, threadIdx as the loop counters): what barrier-free kernels
+//     use, and what LLVM vectorises.
+// Blocks are spread over the ThreadPool. Compiled code finds its thread's
+// indices through the KjitCallContext: its first member points to a
+// CpuThreadState, whose layout below is read by the generated code.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace kjit {
+
+class ThreadPool;
+
+struct CpuThreadState {
+  int32_t sreg[12];          // threadIdx, blockIdx, blockDim, gridDim (x, y, z each)
+  char *shared;              // the block's static shared arrays
+  char *dynamicShared;       // the block's dynamic shared memory
+  int64_t dynamicSharedBytes;
+  void *fiber;               // the executor's record of this thread (fiber mode)
+};
+static_assert(sizeof(CpuThreadState) == 80, "CpuThreadState's layout is read by compiled code");
+
+struct CpuKernelInfo {
+  int32_t (*thread)(void **args, void *ret, void *ctx);
+  int32_t (*block)(void **args, void *ret, void *ctx);
+  int64_t staticSharedBytes;
+  int32_t needsFibers;
+};
+
+struct CpuLaunch {
+  uint32_t grid[3] = {1, 1, 1};
+  uint32_t block[3] = {1, 1, 1};
+  int64_t dynamicSharedBytes = 0;
+};
+
+// What stopped a launch: the exception of the first failing thread.
+struct CpuKernelError {
+  std::string excClass;  // a builtin exception's name
+  std::string message;
+  std::string file;
+  int line = 0;
+  int32_t thread[3] = {0, 0, 0}, block[3] = {0, 0, 0};
+  bool located = false;  // thread/block name the thread that raised
+};
+
+// Runs a launch; false with `err` set when a thread raised or the block's
+// threads cannot all pass a barrier (divergent syncthreads). `pool` may be
+// null (one thread).
+bool runCpuKernel(const CpuKernelInfo &info, void **args, const CpuLaunch &launch, ThreadPool *pool,
+                  CpuKernelError &err);
+
+// Fiber stack size in bytes (KJIT_CPU_STACK, default 256 KiB): local arrays
+// live there.
+size_t cpuFiberStackBytes();
+
+}  // namespace kjit
