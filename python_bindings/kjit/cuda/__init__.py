@@ -21,20 +21,49 @@ The names of the kernel language (``cuda.threadIdx``, ``cuda.grid``,
 ``cuda.shared.array``, ``cuda.atomic.add`` ...) are compiled, not run:
 calling one outside a kernel raises.
 """
-from kjit.cuda.compiler import (CUDAKernel, compile_ptx, compile_ptx_for_current_device, jit)
-from kjit.cuda.errors import CudaAPIError, CudaDriverError, CudaSupportError, LaunchConfigError
-from kjit.cuda.api import (Device, DeviceNDArray, Event, Stream, as_cuda_array, close, current_context,
-                           default_stream, detect, device_array, device_array_like, event, event_elapsed_time,
-                           external_stream, from_dlpack, get_current_device, gpus, is_available, is_cuda_array,
-                           legacy_default_stream, list_devices, managed_array, mapped, mapped_array,
-                           per_thread_default_stream, pinned, pinned_array, pinned_array_like, select_device,
-                           stream, synchronize, to_device)
-from kjit.cuda.reduce import Reduce, reduce
-from kjit.cuda import kernel_language as _kl
-from kjit.cuda.kernel_language import (activemask, all_sync, any_sync, atomic, ballot_sync, blockDim,
-                                       blockIdx, brev, cbrt, clz, const, eq_sync, ffs, fma, grid,
-                                       gridDim, gridsize, laneid, lanemask_lt, local, match_any_sync,
-                                       popc, shared, shfl_down_sync, shfl_sync, shfl_up_sync,
-                                       shfl_xor_sync, syncthreads, syncthreads_and, syncthreads_count,
-                                       syncthreads_or, syncwarp, threadfence, threadfence_block,
-                                       threadfence_system, threadIdx, warpsize)
+import os as _os
+_SIM = any(_os.environ.get(v, "0") not in ("", "0") for v in ("KJIT_ENABLE_CUDASIM", "NUMBA_ENABLE_CUDASIM"))
+if _SIM:
+    # The simulator (docs/simulator.md): kernels run in the interpreter.
+    import sys as _sys
+    from kjit.cuda.simulator import *  # noqa: F401,F403
+    from kjit.cuda.simulator import __all__  # noqa: F401
+    from kjit.cuda.simulator import _install as _install_simulator
+    _install_simulator(_sys.modules[__name__])
+else:
+    from kjit.cuda.compiler import (CUDAKernel, compile_ptx, compile_ptx_for_current_device, device_kind, jit)
+    from kjit.cuda.errors import CudaAPIError, CudaDriverError, CudaSupportError, LaunchConfigError
+    if device_kind() == "cpu":
+        # The CPU device (KJIT_DEVICE=cpu, or no CUDA GPU): device arrays in
+        # host memory, kernels compiled for the host.
+        from kjit.cuda import hostapi as _hostapi
+        _hostapi._set_device_name("kjit CPU device")
+        _api_module = "kjit.cuda.hostapi"
+    else:
+        _api_module = "kjit.cuda.api"
+    from importlib import import_module as _import_module
+    _api = _import_module(_api_module)
+    from kjit.cuda.api import (Device, DeviceNDArray, Event, Stream, as_cuda_array, close, current_context,
+                               default_stream, detect, device_array, device_array_like, event, event_elapsed_time,
+                               external_stream, from_dlpack, get_current_device, gpus, is_available, is_cuda_array,
+                               legacy_default_stream, list_devices, managed_array, mapped, mapped_array,
+                               per_thread_default_stream, pinned, pinned_array, pinned_array_like, select_device,
+                               stream, synchronize, to_device)
+    if _api_module != "kjit.cuda.api":
+        for _n in ("Device", "DeviceNDArray", "Event", "Stream", "as_cuda_array", "close", "current_context",
+                   "default_stream", "detect", "device_array", "device_array_like", "event", "event_elapsed_time",
+                   "external_stream", "from_dlpack", "get_current_device", "gpus", "is_available", "is_cuda_array",
+                   "legacy_default_stream", "list_devices", "managed_array", "mapped", "mapped_array",
+                   "per_thread_default_stream", "pinned", "pinned_array", "pinned_array_like", "select_device",
+                   "stream", "synchronize", "to_device"):
+            globals()[_n] = getattr(_api, _n)
+        del _n
+    from kjit.cuda.reduce import Reduce, reduce
+    from kjit.cuda import kernel_language as _kl
+    from kjit.cuda.kernel_language import (activemask, all_sync, any_sync, atomic, ballot_sync, blockDim,
+                                           blockIdx, brev, cbrt, clz, const, eq_sync, ffs, fma, grid,
+                                           gridDim, gridsize, laneid, lanemask_lt, local, match_any_sync,
+                                           popc, shared, shfl_down_sync, shfl_sync, shfl_up_sync,
+                                           shfl_xor_sync, syncthreads, syncthreads_and, syncthreads_count,
+                                           syncthreads_or, syncwarp, threadfence, threadfence_block,
+                                           threadfence_system, threadIdx, warpsize)

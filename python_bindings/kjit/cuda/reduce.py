@@ -68,10 +68,9 @@ class Reduce:
         return k
 
     def __call__(self, arr, size=None, res=None, init=0, stream=0):
-        from kjit.cuda import api
-        from kjit.cuda.devicearray import DeviceNDArray, as_cuda_array
-        if not isinstance(arr, DeviceNDArray):
-            arr = as_cuda_array(arr) if hasattr(arr, "__cuda_array_interface__") else api.to_device(
+        import kjit.cuda as api  # the active device's host API (GPU or CPU device)
+        if not api.is_cuda_array(arr):
+            arr = api.as_cuda_array(arr) if hasattr(arr, "__cuda_array_interface__") else api.to_device(
                 np.ascontiguousarray(arr), stream=stream)
         if arr.ndim != 1:
             raise ValueError("cuda.reduce takes a 1-D array")

@@ -1,0 +1,513 @@
+"""Kernel programs that must give the same results on every device.
+
+Run as a script, on whatever device the environment selects (KJIT_DEVICE=cpu
+or cuda, KJIT_ENABLE_CUDASIM=1 for the simulator), it runs every program and
+prints one JSON object: {program name: "ok" or what went wrong}.
+tests/python/test_kernels_devices.py runs it once per device present.
+
+The sizes are small so that the simulator (one Python thread per GPU thread)
+runs them in seconds; each program checks its result against NumPy.
+"""
+import json
+import math
+import os
+import sys
+import traceback
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "..", "tools", "gpu"))
+
+from kjit import cuda, float32, float64, int32, int64  # noqa: E402
+import seed_kernels as S  # noqa: E402
+
+rng = np.random.default_rng(7)
+PROGRAMS = {}
+
+
+def program(fn):
+    PROGRAMS[fn.__name__] = fn
+    return fn
+
+
+def check(got, want, rtol=1e-5, atol=1e-6):
+    got, want = np.asarray(got), np.asarray(want)
+    if got.shape != want.shape:
+        raise AssertionError(f"shape {got.shape} != {want.shape}")
+    if not np.allclose(got, want, rtol=rtol, atol=atol, equal_nan=True):
+        bad = np.argwhere(~np.isclose(got, want, rtol=rtol, atol=atol, equal_nan=True))
+        i = tuple(bad[0])
+        raise AssertionError(f"{len(bad)} elements differ, first at {i}: {got[i]!r} != {want[i]!r}")
+
+
+# ---- the seed kernels --------------------------------------------------------------------
+
+@program
+def seed_add_kernel():
+    x = rng.random(1000).astype(np.float32)
+    y = rng.random(1000).astype(np.float32)
+    out = cuda.device_array_like(x)
+    S.add_kernel[4, 64](cuda.to_device(x), cuda.to_device(y), out)
+    check(out.copy_to_host(), x + y)
+
+
+@program
+def seed_increment_2d():
+    a = rng.integers(0, 10, (20, 30)).astype(np.int64)
+    d = cuda.to_device(a)
+    S.increment_a_2D_array[(3, 4), (8, 8)](d)
+    check(d.copy_to_host(), a + 1)
+
+
+@program
+def seed_saxpy_host_arrays():
+    x = rng.random(300).astype(np.float32)
+    y = rng.random(300).astype(np.float32)
+    out = np.zeros_like(x)
+    S.saxpy[3, 128](np.float32(2.5), x, y, out)  # NumPy arrays: copied in and back out
+    check(out, np.float32(2.5) * x + y)
+
+
+@program
+def seed_fast_matmul():
+    n = 40
+    a = rng.random((n, n)).astype(np.float32)
+    b = rng.random((n, n)).astype(np.float32)
+    c = cuda.device_array((n, n), np.float32)
+    bpg = (n + S.TPB - 1) // S.TPB
+    S.fast_matmul[(bpg, bpg), (S.TPB, S.TPB)](cuda.to_device(a), cuda.to_device(b), c)
+    check(c.copy_to_host(), a @ b, rtol=1e-4)
+
+
+@program
+def seed_histogram():
+    x = rng.random(2000).astype(np.float32)
+    h = cuda.to_device(np.zeros(16, np.int32))
+    S.histogram[4, 64](cuda.to_device(x), np.float32(0), np.float32(1), h)
+    check(h.copy_to_host(), np.histogram(x, 16, (0, 1))[0])
+
+
+@program
+def seed_block_sum():
+    a = rng.random(1000).astype(np.float32)
+    out = cuda.to_device(np.zeros(1, np.float32))
+    S.block_sum[4, 256](cuda.to_device(a), out)
+    check(out.copy_to_host()[0], a.sum(dtype=np.float64), rtol=1e-4)
+
+
+@program
+def seed_sinexp():
+    x = rng.random(200).astype(np.float32)
+    out = np.zeros_like(x)
+    S.sinexp[2, 128](x, out)
+    want = x.astype(np.float64)
+    for _ in range(64):
+        want = np.sin(want) * np.exp(-want * 0.01)
+    check(out, want, rtol=1e-4)
+
+
+@program
+def seed_warp_ops():
+    a = rng.integers(-20, 20, 64).astype(np.int32)
+    out = np.zeros(64, np.int32)
+    S.warp_ops[2, 32](a, out)
+    want = np.zeros(64, np.int64)
+    for w in range(2):
+        v = a[w * 32:(w + 1) * 32].astype(np.int64)
+        s = v.copy()
+        s[:16] += v[16:]
+        s[16:] += v[16:]  # shfl_down past the warp's end: a lane's own value
+        want[w * 32:(w + 1) * 32] = s + (s > 0).sum() + np.arange(32)
+    check(out, want)
+
+
+@program
+def seed_checked_copy_raises_index_error():
+    a = np.zeros(10, np.float32)
+    out = np.zeros(16, np.float32)
+    try:
+        S.checked_copy[1, 16](a, out, 0)
+    except IndexError as e:
+        if "out of bounds" not in str(e) and "index" not in str(e):
+            raise AssertionError(f"IndexError without the index: {e}")
+        return
+    raise AssertionError("no IndexError")
+
+
+# ---- the kernel language -----------------------------------------------------------------
+
+@cuda.jit
+def grid3d(out):
+    x, y, z = cuda.grid(3)
+    if x < out.shape[0] and y < out.shape[1] and z < out.shape[2]:
+        out[x, y, z] = x * 10000 + y * 100 + z
+
+
+@program
+def grid_3d():
+    out = cuda.device_array((9, 7, 5), np.int64)
+    grid3d[(3, 2, 2), (4, 4, 4)](out)
+    i, j, k = np.indices((9, 7, 5))
+    check(out.copy_to_host(), i * 10000 + j * 100 + k)
+
+
+@cuda.jit
+def indices_kernel(out):
+    t = cuda.threadIdx.x + cuda.threadIdx.y * cuda.blockDim.x
+    b = cuda.blockIdx.x + cuda.blockIdx.y * cuda.gridDim.x
+    i = b * (cuda.blockDim.x * cuda.blockDim.y) + t
+    out[i, 0] = cuda.threadIdx.x
+    out[i, 1] = cuda.threadIdx.y
+    out[i, 2] = cuda.blockIdx.x
+    out[i, 3] = cuda.blockIdx.y
+    out[i, 4] = cuda.laneid
+    out[i, 5] = cuda.warpsize
+
+
+@program
+def special_registers():
+    out = np.zeros((2 * 3 * 8 * 6, 6), np.int32)
+    indices_kernel[(2, 3), (8, 6)](out)
+    want = []
+    for by in range(3):
+        for bx in range(2):
+            for ty in range(6):
+                for tx in range(8):
+                    t = tx + ty * 8
+                    want.append((tx, ty, bx, by, t % 32, 32))
+    check(out, np.array(want))
+
+
+@cuda.jit(device=True)
+def clamp(v, lo, hi):
+    return min(max(v, lo), hi)
+
+
+@cuda.jit(device=True)
+def poly(x):
+    return clamp(x * x - 2.0 * x + 1.0, 0.0, 5.0)
+
+
+@cuda.jit
+def device_functions(x, out):
+    i = cuda.grid(1)
+    if i < x.shape[0]:
+        out[i] = poly(x[i])
+
+
+@program
+def device_function_calls():
+    x = np.linspace(-3, 3, 100)
+    out = np.zeros_like(x)
+    device_functions[1, 128](x, out)
+    check(out, np.clip(x * x - 2 * x + 1, 0, 5))
+
+
+@cuda.jit
+def local_and_const(x, out):
+    i = cuda.grid(1)
+    tmp = cuda.local.array(8, dtype=float64)
+    weights = cuda.const.array_like(WEIGHTS)
+    for k in range(8):
+        tmp[k] = x[i] * weights[k]
+    s = 0.0
+    for k in range(8):
+        s += tmp[7 - k] * (k + 1)
+    out[i] = s
+
+
+WEIGHTS = np.arange(1, 9, dtype=np.float64) / 8
+
+
+@program
+def local_and_const_arrays():
+    x = rng.random(64)
+    out = np.zeros_like(x)
+    local_and_const[2, 32](x, out)
+    want = np.array([sum(v * WEIGHTS[7 - k] * (k + 1) for k in range(8)) for v in x])
+    check(out, want)
+
+
+@cuda.jit
+def dynamic_shared(x, out):
+    buf = cuda.shared.array(0, dtype=float32)
+    t = cuda.threadIdx.x
+    buf[t] = x[cuda.grid(1)]
+    cuda.syncthreads()
+    out[cuda.grid(1)] = buf[cuda.blockDim.x - 1 - t] + buf.shape[0]
+
+
+@program
+def dynamic_shared_memory():
+    x = rng.random(128).astype(np.float32)
+    out = np.zeros_like(x)
+    dynamic_shared[2, 64, 0, 64 * 4](x, out)
+    want = np.concatenate([x[:64][::-1], x[64:][::-1]]) + 64
+    check(out, want)
+
+
+@cuda.jit
+def sync_variants(x, out):
+    t = cuda.threadIdx.x
+    v = x[cuda.grid(1)]
+    c = cuda.syncthreads_count(v > 0.5)
+    a = cuda.syncthreads_and(v > -1.0)
+    o = cuda.syncthreads_or(v > 0.99)
+    out[cuda.grid(1), 0] = c
+    out[cuda.grid(1), 1] = a
+    out[cuda.grid(1), 2] = o
+    out[cuda.grid(1), 3] = t
+
+
+@program
+def syncthreads_count_and_or():
+    x = rng.random(96)
+    x[5] = 0.995
+    out = np.zeros((96, 4), np.int32)
+    sync_variants[3, 32](x, out)
+    want = np.zeros_like(out)
+    for b in range(3):
+        v = x[b * 32:(b + 1) * 32]
+        want[b * 32:(b + 1) * 32] = [(v > 0.5).sum(), 1, int((v > 0.99).any()), 0]
+    want[:, 3] = np.tile(np.arange(32), 3)
+    check(out, want)
+
+
+@cuda.jit
+def shuffles(x, out):
+    i = cuda.grid(1)
+    v = x[i]
+    out[i, 0] = cuda.shfl_sync(0xffffffff, v, 3)
+    out[i, 1] = cuda.shfl_up_sync(0xffffffff, v, 2)
+    out[i, 2] = cuda.shfl_down_sync(0xffffffff, v, 5)
+    out[i, 3] = cuda.shfl_xor_sync(0xffffffff, v, 1)
+
+
+@program
+def warp_shuffles():
+    x = rng.random(64)
+    out = np.zeros((64, 4))
+    shuffles[2, 32](x, out)
+    want = np.zeros_like(out)
+    for w in range(2):
+        v = x[w * 32:(w + 1) * 32]
+        lane = np.arange(32)
+        want[w * 32:(w + 1) * 32, 0] = v[3]
+        want[w * 32:(w + 1) * 32, 1] = np.where(lane >= 2, v[np.maximum(lane - 2, 0)], v)
+        want[w * 32:(w + 1) * 32, 2] = np.where(lane + 5 < 32, v[np.minimum(lane + 5, 31)], v)
+        want[w * 32:(w + 1) * 32, 3] = v[lane ^ 1]
+    check(out, want)
+
+
+@cuda.jit
+def warp_reduce(x, out):
+    i = cuda.grid(1)
+    v = x[i]
+    off = 16
+    while off > 0:
+        v += cuda.shfl_down_sync(0xffffffff, v, off)
+        off //= 2
+    if cuda.laneid == 0:
+        out[i // 32] = v
+
+
+@program
+def warp_shuffle_reduction():
+    x = rng.integers(0, 100, 128).astype(np.int32)
+    out = np.zeros(4, np.int32)
+    warp_reduce[2, 64](x, out)
+    check(out, x.reshape(4, 32).sum(axis=1))
+
+
+@cuda.jit
+def votes(x, out):
+    i = cuda.grid(1)
+    v = x[i]
+    out[i, 0] = cuda.all_sync(0xffffffff, v > 0)
+    out[i, 1] = cuda.any_sync(0xffffffff, v > 90)
+    out[i, 2] = cuda.eq_sync(0xffffffff, v > 50)
+    out[i, 3] = cuda.ballot_sync(0xffffffff, v > 50)
+    out[i, 4] = cuda.match_any_sync(0xffffffff, v % 4)
+    m, p = cuda.match_all_sync(0xffffffff, v // 1000)
+    out[i, 5] = m
+    out[i, 6] = p
+    out[i, 7] = cuda.activemask()
+    out[i, 8] = cuda.lanemask_lt()
+
+
+@program
+def warp_votes_and_matches():
+    x = rng.integers(1, 100, 64).astype(np.int64)
+    x[32:] = 60
+    out = np.zeros((64, 9), np.int64)
+    votes[2, 32](x, out)
+    u32 = int  # ballot, masks: uint32 values, as Numba types them
+    want = np.zeros_like(out)
+    for w in range(2):
+        v = x[w * 32:(w + 1) * 32]
+        ballot = sum(1 << k for k in range(32) if v[k] > 50)
+        for lane in range(32):
+            row = want[w * 32 + lane]
+            row[0] = (v > 0).all()
+            row[1] = (v > 90).any()
+            row[2] = (v > 50).all() or not (v > 50).any()
+            row[3] = u32(ballot)
+            row[4] = u32(sum(1 << k for k in range(32) if v[k] % 4 == v[lane] % 4))
+            row[5] = u32(0xffffffff)
+            row[6] = 1
+            row[7] = u32(0xffffffff)
+            row[8] = (1 << lane) - 1
+    check(out & 0xFFFFFFFF, want & 0xFFFFFFFF)  # the masks' 32 bits, however their type's sign
+
+
+@cuda.jit
+def atomics(out, fout, counters):
+    i = cuda.grid(1)
+    cuda.atomic.add(out, 0, 1)
+    cuda.atomic.max(out, 1, i)
+    cuda.atomic.min(out, 2, i)
+    cuda.atomic.sub(out, 3, 2)
+    cuda.atomic.or_(out, 4, 1 << (i % 16))
+    cuda.atomic.xor(out, 5, 1)
+    cuda.atomic.and_(out, 6, ~(1 << (i % 8)))
+    cuda.atomic.inc(counters, 0, 9)
+    cuda.atomic.dec(counters, 1, 1000)
+    cuda.atomic.exch(counters, 2, 7)
+    cuda.atomic.compare_and_swap(out[7:], 0, i + 100)
+    cuda.atomic.add(fout, 0, 0.5)
+    cuda.atomic.max(fout, 1, float64(i) * 0.25)
+
+
+@program
+def atomic_operations():
+    out = np.array([0, -1, 10**6, 0, 0, 0, -1, 0], np.int64)
+    fout = np.zeros(2)
+    counters = np.array([0, 500, 0], np.uint32)
+    atomics[4, 32](out, fout, counters)
+    n = 128
+    assert 100 <= out[7] < 100 + n, out  # one thread's value won the compare-and-swap
+    check(out[:7], [n, n - 1, 0, -2 * n, 0xFFFF, 0, ~0xFF])
+    check(counters, [n % 10, 500 - n, 7])  # inc wraps at 9 -> 0
+    check(fout, [0.5 * n, (n - 1) * 0.25])
+
+
+@cuda.jit
+def math_kernel(x, out):
+    i = cuda.grid(1)
+    if i < x.shape[0]:
+        v = x[i]
+        out[i, 0] = math.sqrt(v) + math.exp(-v) + math.log(v + 1.0)
+        out[i, 1] = math.sin(v) * math.cos(v) + math.tanh(v)
+        out[i, 2] = math.atan2(v, 2.0) + math.pow(v, 1.5) + math.floor(v * 3.0)
+        out[i, 3] = cuda.fma(v, v, 1.0) + cuda.cbrt(v)
+
+
+@program
+def math_functions():
+    x = rng.random(100) * 4
+    out = np.zeros((100, 4))
+    math_kernel[1, 128](x, out)
+    want = np.stack([np.sqrt(x) + np.exp(-x) + np.log(x + 1), np.sin(x) * np.cos(x) + np.tanh(x),
+                     np.arctan2(x, 2) + x ** 1.5 + np.floor(x * 3), x * x + 1 + np.cbrt(x)], axis=1)
+    check(out, want, rtol=1e-12, atol=1e-12)
+
+
+@cuda.jit
+def int_semantics(a, b, out):
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        out[i, 0] = a[i] // b[i]
+        out[i, 1] = a[i] % b[i]
+        out[i, 2] = cuda.popc(a[i]) + cuda.clz(a[i]) + cuda.ffs(a[i])
+        out[i, 3] = cuda.brev(a[i])
+
+
+@program
+def integer_semantics():
+    a = np.array([7, -7, 7, -7, 0, 123456, 9, -1], np.int32)
+    b = np.array([2, 2, -2, -2, 3, 0, 0, 5], np.int32)
+    out = np.zeros((8, 4), np.int32)
+    int_semantics[1, 8](a, b, out)
+    # CUDA's error model: x // 0 and x % 0 are 0 (no ZeroDivisionError).
+    fd = np.array([7 // 2, -7 // 2, 7 // -2, -7 // -2, 0, 0, 0, -1 // 5])
+    md = np.array([7 % 2, -7 % 2, 7 % -2, -7 % -2, 0, 0, 0, -1 % 5])
+    check(out[:, 0], fd)
+    check(out[:, 1], md)
+
+    def bits(v):
+        u = int(np.uint32(np.int32(v)))
+        popc = bin(u).count("1")
+        clz = 32 - u.bit_length()
+        ffs = (u & -u).bit_length()
+        rev = int(f"{u:032b}"[::-1], 2)
+        return popc + clz + ffs, np.int32(np.uint32(rev).astype(np.int32))
+    for k in range(8):
+        s, r = bits(a[k])
+        assert out[k, 2] == s and out[k, 3] == r, (k, out[k], s, r)
+
+
+@program
+def reduce_sum_and_max():
+    x = rng.random(5000)
+    total = cuda.reduce(lambda p, q: p + q)(x)
+    check(total, x.sum(), rtol=1e-9)
+    m = cuda.reduce(lambda p, q: max(p, q))(cuda.to_device(x))
+    check(m, x.max())
+
+
+@program
+def streams_and_events():
+    s = cuda.stream()
+    x = rng.random(256).astype(np.float32)
+    d = cuda.to_device(x, stream=s)
+    out = cuda.device_array_like(d, stream=s)
+    e0, e1 = cuda.event(), cuda.event()
+    e0.record(s)
+    S.saxpy[2, 128, s](np.float32(1), d, d, out)
+    e1.record(s)
+    e1.synchronize()
+    s.synchronize()
+    assert cuda.event_elapsed_time(e0, e1) >= 0
+    check(out.copy_to_host(stream=s), 2 * x)
+
+
+@program
+def device_array_views():
+    a = np.arange(60, dtype=np.float64).reshape(6, 10)
+    d = cuda.to_device(a)
+    sub = d[2:5]
+    S.increment_a_2D_array[(1, 1), (8, 16)](sub)
+    want = a.copy()
+    want[2:5] += 1
+    check(d.copy_to_host(), want)
+    check(d.reshape(60).copy_to_host(), want.reshape(60))
+
+
+@program
+def launch_config_error():
+    try:
+        S.saxpy[1, 2048](np.float32(1), np.zeros(1, np.float32), np.zeros(1, np.float32), np.zeros(1, np.float32))
+    except cuda.LaunchConfigError as e:
+        if "saxpy" not in str(e):
+            raise AssertionError(f"the error does not name the kernel: {e}")
+        return
+    raise AssertionError("no LaunchConfigError")
+
+
+def main():
+    only = sys.argv[1:]
+    results = {}
+    for name, fn in PROGRAMS.items():
+        if only and name not in only:
+            continue
+        try:
+            fn()
+            results[name] = "ok"
+        except Exception as e:  # reported, the next program runs
+            results[name] = f"{type(e).__name__}: {e}\n{traceback.format_exc(limit=3)}"
+    print("KJIT-RESULTS " + json.dumps(results))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,220 @@
+"""The CPU device (docs/cpu_device.md): errors, the host API over host memory,
+and what the fibers must get right. The programs that must match every
+device are in kernel_programs.py (test_kernels_devices.py). These tests run
+in a subprocess with KJIT_DEVICE=cpu, so that they test the CPU device on
+the GPU machine too."""
+import os
+import subprocess
+import sys
+import tempfile
+import textwrap
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+
+def run_cpu(code, env=None):
+    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False, dir=None) as f:
+        f.write(textwrap.dedent(code))
+    try:
+        e = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python_bindings"), KJIT_DEVICE="cpu")
+        e.pop("KJIT_ENABLE_CUDASIM", None)
+        e.pop("NUMBA_ENABLE_CUDASIM", None)
+        e.update(env or {})
+        r = subprocess.run([sys.executable, f.name], capture_output=True, text=True, env=e, timeout=300)
+    finally:
+        os.unlink(f.name)
+    assert r.returncode == 0, r.stdout + r.stderr
+    return r.stdout, f.name
+
+
+def test_divergent_syncthreads_is_an_error_naming_both_sites_then_the_process_goes_on():
+    out, path = run_cpu("""
+        import numpy as np
+        from kjit import cuda
+
+        @cuda.jit
+        def divergent(x):
+            t = cuda.threadIdx.x
+            if t < 16:
+                cuda.syncthreads()
+            else:
+                x[t] = 1
+                cuda.syncthreads()
+
+        @cuda.jit
+        def fine(x):
+            x[cuda.threadIdx.x] = 2
+            cuda.syncthreads()
+
+        x = np.zeros(64, np.float32)
+        try:
+            divergent[2, 64](x)
+            print("no error")
+        except RuntimeError as e:
+            print("error:", e)
+        fine[1, 64](x)
+        print("after:", x.sum())
+    """)
+    assert "error: divergent barrier in block (" in out
+    assert "thread (0, 0, 0) waits at syncthreads() at " in out
+    assert ":9:9" in out and ":12:9" in out  # both barriers, by line and column
+    assert "(in kernel 'divergent')" in out
+    assert "after: 128.0" in out
+
+
+def test_barrier_after_early_return_works_as_on_the_gpu():
+    out, _ = run_cpu("""
+        import numpy as np
+        from kjit import cuda
+
+        @cuda.jit
+        def early_exit(x):
+            t = cuda.grid(1)
+            if t >= x.shape[0]:
+                return
+            cuda.syncthreads()
+            x[t] = 2
+
+        x = np.zeros(50, np.float32)
+        early_exit[1, 64](x)
+        print("sum", x.sum())
+    """)
+    assert "sum 100.0" in out
+
+
+def test_kernel_exception_names_kernel_file_line_block_and_thread():
+    out, path = run_cpu("""
+        import numpy as np
+        from kjit import cuda
+
+        @cuda.jit(boundscheck=True)
+        def oob(a):
+            i = cuda.grid(1)
+            a[i] = 1.0
+
+        @cuda.jit
+        def raises(a):
+            i = cuda.grid(1)
+            if i == 37:
+                raise ValueError("bad element")
+            a[i] = 1.0
+
+        try:
+            oob[(3, 1), 8](np.zeros(20))
+        except IndexError as e:
+            print("index:", e)
+        try:
+            raises[4, 16](np.zeros(64))
+        except ValueError as e:
+            print("value:", e)
+    """)
+    line = [ln for ln in out.splitlines() if ln.startswith("index:")][0]
+    assert "index 20 is out of bounds for axis 0 with size 20" in line
+    assert "in kernel 'oob' at " in line and ".py:8," in line
+    assert "block (2, 0, 0), thread (4, 0, 0)" in line
+    line = [ln for ln in out.splitlines() if ln.startswith("value:")][0]
+    assert "bad element" in line and "in kernel 'raises'" in line
+    assert "block (2, 0, 0), thread (5, 0, 0)" in line
+
+
+def test_launch_config_is_checked_as_on_a_gpu():
+    out, _ = run_cpu("""
+        import numpy as np
+        from kjit import cuda
+
+        @cuda.jit
+        def k(x):
+            x[cuda.grid(1)] = 1
+
+        for cfg in [(1, 2048), (1, (32, 33)), (0, 32), (1, (1, 1, 65))]:
+            try:
+                k[cfg](np.zeros(4096))
+                print("launched", cfg)
+            except cuda.LaunchConfigError as e:
+                print("refused:", e)
+        x = np.zeros(64)
+        k[2, 32](x)
+        print("after", x.sum())
+    """)
+    assert out.count("refused: kernel 'k'") == 4, out
+    assert "block dimension x is 2048" in out and "1056 threads per block" in out
+    assert "after 64.0" in out
+
+
+def test_host_api_on_the_cpu_device():
+    out, _ = run_cpu("""
+        import numpy as np
+        from kjit import cuda
+
+        print("kind", cuda.device_kind(), cuda.is_available(), cuda.get_current_device().name)
+        a = np.arange(10, dtype=np.float32)
+        d = cuda.to_device(a)
+        a[0] = 99                       # a device array is a copy
+        print("copy", d.copy_to_host()[0])
+        print("interface", "data" in d.__array_interface__, hasattr(d, "__cuda_array_interface__"))
+        e0, e1 = cuda.event(), cuda.event()
+        s = cuda.stream()
+        e0.record(s)
+        out = cuda.device_array_like(d)
+
+        @cuda.jit
+        def twice(x, o):
+            i = cuda.grid(1)
+            if i < x.shape[0]:
+                o[i] = 2 * x[i]
+
+        twice[1, 32, s](d, out)
+        e1.record(s)
+        e1.synchronize()
+        print("ms>=0", cuda.event_elapsed_time(e0, e1) >= 0)
+        print("result", out.copy_to_host().tolist()[:3])
+        print("reduce", cuda.reduce(lambda p, q: p + q)(np.arange(1000.0)))
+    """)
+    assert "kind cpu True kjit CPU device" in out
+    assert "copy 0.0" in out
+    assert "interface True False" in out
+    assert "ms>=0 True" in out
+    assert "result [0.0, 2.0, 4.0]" in out
+    assert "reduce 499500.0" in out
+
+
+def test_no_gpu_default_is_the_cpu_device():
+    """A bad driver path and no KJIT_DEVICE: kernels run on the CPU device."""
+    out, _ = run_cpu("""
+        import numpy as np
+        from kjit import cuda
+
+        @cuda.jit
+        def k(x):
+            x[cuda.grid(1)] = 3
+
+        x = np.zeros(8)
+        k[1, 8](x)
+        print(cuda.device_kind(), x.sum())
+    """, env={"KJIT_DEVICE": "", "KJIT_CUDA_DRIVER": "/nonexistent/libcuda.so.1"})
+    assert "cpu 24.0" in out
+
+
+def test_barrier_free_kernels_are_vectorised_loops():
+    out, _ = run_cpu("""
+        import numpy as np
+        from kjit import cuda
+
+        @cuda.jit
+        def saxpy(a, x, y, out):
+            i = cuda.grid(1)
+            if i < x.shape[0]:
+                out[i] = a * x[i] + y[i]
+
+        x = np.zeros(1000, np.float32)
+        saxpy[4, 256](np.float32(2), x, x, x)
+        d = saxpy._dispatcher
+        ir = d._cpu_inspect(d._cpu_keys()[0], False, False)
+        block = ir[ir.index("_block("):]
+        block = block[:block.index("\\n}")]
+        print("vector", "x float>" in block)
+        print("calls", "kjit_cpu_" in ir)
+    """)
+    assert "vector True" in out  # the block loop was vectorised
+    assert "calls False" in out  # no barrier: no fiber runtime calls
