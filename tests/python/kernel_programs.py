@@ -122,19 +122,6 @@ def seed_warp_ops():
     check(out, want)
 
 
-@program
-def seed_checked_copy_raises_index_error():
-    a = np.zeros(10, np.float32)
-    out = np.zeros(16, np.float32)
-    try:
-        S.checked_copy[1, 16](a, out, 0)
-    except IndexError as e:
-        if "out of bounds" not in str(e) and "index" not in str(e):
-            raise AssertionError(f"IndexError without the index: {e}")
-        return
-    raise AssertionError("no IndexError")
-
-
 # ---- the kernel language -----------------------------------------------------------------
 
 @cuda.jit
@@ -493,6 +480,21 @@ def launch_config_error():
             raise AssertionError(f"the error does not name the kernel: {e}")
         return
     raise AssertionError("no LaunchConfigError")
+
+
+# Last: on a GPU a failed bounds check is a kernel fault, after which CUDA
+# gives the process no context (docs/cuda.md); the programs before it ran.
+@program
+def seed_checked_copy_raises_index_error():
+    a = np.zeros(10, np.float32)
+    out = np.zeros(16, np.float32)
+    try:
+        S.checked_copy[1, 16](a, out, 0)
+    except IndexError as e:
+        if "out of bounds" not in str(e) and "index" not in str(e):
+            raise AssertionError(f"IndexError without the index: {e}")
+        return
+    raise AssertionError("no IndexError")
 
 
 def main():

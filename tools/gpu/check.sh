@@ -4,7 +4,9 @@
 # included), run the README's demo, then the benchmarks against numba-cuda,
 # CuPy and nvcc, and print a short table last. Logs and JSON go to $OUT (or
 # DIR/out).
-#     tools/gpu/check.sh .device [--quick]     (--quick: tests only)
+#     tools/gpu/check.sh .device [--quick|--cpu]
+#         --quick: tests only; --cpu: tests, then the CPU device's benchmark
+#         (benchmarks/cpu_device) instead of the GPU ones
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 dir=${1:-.device}
@@ -24,11 +26,14 @@ echo "== demo (README)"
 $py examples/saxpy.py 2>&1 | tail -2
 echo "== Python tests, GPU tests included"
 $py -m pytest -q -p no:cacheprovider -rs tests/python 2>&1 | tee "$out/pytest.log" | grep -E "FAIL|Error|passed|failed" | tail -15
-if [ "$quick" != "--quick" ]; then
+if [ "$quick" = "--cpu" ]; then
+  echo "== benchmarks: the CPU device against @jit(parallel=True) and Numba's simulator"
+  $py benchmarks/cpu_device/bench_cpu_device.py --json "$out/cpu_device.json" > "$out/bench.log" 2>&1 || tail -30 "$out/bench.log"
+elif [ "$quick" != "--quick" ]; then
   echo "== benchmarks: kjit, numba-cuda, CuPy, nvcc"
   $py benchmarks/gpu/bench_gpu.py "$out" > "$out/bench.log" 2>&1 || tail -30 "$out/bench.log"
 fi
 echo "== summary"
 grep -E "passed|failed" "$out/pytest.log" | tail -1
-[ -f "$out/bench.log" ] && sed -n '/^figure/,$p' "$out/bench.log"
+[ -f "$out/bench.log" ] && sed -n '/^threads\|^figure/,$p' "$out/bench.log"
 exit 0

@@ -186,6 +186,12 @@ class DeviceNDArray:
             idx = idx._ary
         self._ary[idx] = value
 
+    def getitem(self, item, stream=0):
+        return self[item]
+
+    def setitem(self, key, value, stream=0):
+        self[key] = value
+
     def reshape(self, *newshape, order="C"):
         if len(newshape) == 1 and not isinstance(newshape[0], (int, np.integer)):
             newshape = tuple(newshape[0])

@@ -1,0 +1,77 @@
+"""The CUDA simulator: ``kjit.cuda`` without a GPU, in the interpreter.
+
+Enabled by ``KJIT_ENABLE_CUDASIM=1`` (or Numba's ``NUMBA_ENABLE_CUDASIM=1``)
+in the environment before ``import kjit``; ``kjit.cuda`` is then this
+module's names. A kernel's Python function runs in the interpreter, once per
+GPU thread (``print``, ``pdb`` and breakpoints work): the threads of a block
+run concurrently as Python threads, blocks one after another; shared arrays
+are shared per block, atomics are atomic, barriers and warp operations
+(shuffles, votes, ``match_*``) exchange values between the threads that take
+part. Before its first launch for some argument types a kernel is compiled
+by kjit's compiler, so compile errors are the same as on a GPU. An exception
+in a kernel names the block, the thread and the line. See docs/simulator.md.
+"""
+import types as _types
+
+from kjit.cuda import hostapi as _hostapi
+from kjit.cuda.errors import CudaAPIError, CudaDriverError, CudaSupportError, LaunchConfigError
+from kjit.cuda.hostapi import (Device, DeviceNDArray, Event, Stream, as_cuda_array, close, current_context,
+                               default_stream, detect, device_array, device_array_like, event, event_elapsed_time,
+                               external_stream, from_dlpack, get_current_device, gpus, is_available, is_cuda_array,
+                               legacy_default_stream, list_devices, managed_array, mapped, mapped_array,
+                               per_thread_default_stream, pinned, pinned_array, pinned_array_like, select_device,
+                               stream, synchronize, to_device)
+from kjit.cuda.simulator.kernel import (BarrierError, CUDAKernel, compile_ptx, compile_ptx_for_current_device,
+                                        jit)
+from kjit.cuda.simulator.reduce import Reduce, reduce
+from kjit.cuda.simulator import kernelapi as _kernelapi
+from kjit.cuda.simulator.kernelapi import (activemask, all_sync, any_sync, atomic, ballot_sync, blockDim, blockIdx,
+                                           brev, cbrt, clz, const, eq_sync, ffs, fma, fp16, grid, gridDim, gridsize,
+                                           laneid, lanemask_lt, local, match_all_sync, match_any_sync, popc, shared,
+                                           shfl_down_sync, shfl_sync, shfl_up_sync, shfl_xor_sync, syncthreads,
+                                           syncthreads_and, syncthreads_count, syncthreads_or, syncwarp,
+                                           threadfence, threadfence_block, threadfence_system, threadIdx, warpsize)
+
+
+def device_kind():
+    """Where kernels launch: "simulator" (the interpreter; kjit.cuda.compiler's
+    device_kind() says "cuda" or "cpu" for compiled kernels)."""
+    return "simulator"
+
+
+__all__ = [
+    "jit", "CUDAKernel", "device_kind", "compile_ptx", "compile_ptx_for_current_device",
+    "CudaSupportError", "CudaDriverError", "CudaAPIError", "LaunchConfigError", "BarrierError",
+    "Device", "DeviceNDArray", "Event", "Stream", "as_cuda_array", "close", "current_context", "default_stream",
+    "detect", "device_array", "device_array_like", "event", "event_elapsed_time", "external_stream", "from_dlpack",
+    "get_current_device", "gpus", "is_available", "is_cuda_array", "legacy_default_stream", "list_devices",
+    "managed_array", "mapped", "mapped_array", "per_thread_default_stream", "pinned", "pinned_array",
+    "pinned_array_like", "select_device", "stream", "synchronize", "to_device",
+    "Reduce", "reduce",
+    "activemask", "all_sync", "any_sync", "atomic", "ballot_sync", "blockDim", "blockIdx", "brev", "cbrt", "clz",
+    "const", "eq_sync", "ffs", "fma", "fp16", "grid", "gridDim", "gridsize", "laneid", "lanemask_lt", "local",
+    "match_all_sync", "match_any_sync", "popc", "shared", "shfl_down_sync", "shfl_sync", "shfl_up_sync",
+    "shfl_xor_sync", "syncthreads", "syncthreads_and", "syncthreads_count", "syncthreads_or", "syncwarp",
+    "threadfence", "threadfence_block", "threadfence_system", "threadIdx", "warpsize",
+]
+
+
+def _laneid(self):
+    s = _kernelapi._tls.s
+    return s.lane if s is not None else _kernelapi._LANEID
+
+
+class _SimulatedCudaModule(_types.ModuleType):
+    """kjit.cuda under the simulator: ``cuda.laneid`` is the lane of the
+    simulated thread reading it (an int)."""
+
+    laneid = property(_laneid)
+
+
+def _install(module):
+    """Makes ``module`` (kjit.cuda) the simulator's: the device is named
+    "kjit simulator", and ``laneid`` is read per simulated thread."""
+    _hostapi._set_device_name("kjit simulator")
+    if isinstance(module, _types.ModuleType) and type(module) is _types.ModuleType:
+        module.__class__ = _SimulatedCudaModule
+

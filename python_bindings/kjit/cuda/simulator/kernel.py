@@ -1,0 +1,968 @@
+"""Kernels in the simulator: ``@cuda.jit`` objects and their launches.
+
+A launch runs the kernel's Python function once per GPU thread: the threads
+of a block are Python threads running concurrently (one per GPU thread,
+taken from a pool and reused block after block), the blocks run one after
+another. A kernel that names no barrier and no warp operation (nor do the
+functions it calls) runs its threads one after another in the launching
+thread instead: a valid schedule, and a much faster one.
+
+Barriers (``syncthreads`` and its reductions) and warp operations
+(shuffles, votes, ``match_*``, ``syncwarp``) wait for the threads that take
+part, exchange values under one lock, and release them together. When every
+live thread of a block waits and none can go on (threads at different
+barriers, a warp operation naming a lane that waits elsewhere), the launch
+fails with ``BarrierError`` naming the sites, instead of hanging.
+
+Before the first launch for a set of argument types, the kernel is compiled
+by kjit's real compiler (frontend, type inference, lowering to PTX), so
+that the simulator reports the same compile errors as a GPU run.
+"""
+import linecache
+import os
+import re
+import sys
+import threading
+import traceback
+import types
+import warnings
+
+import numpy as np
+
+from kjit.errors import CompileError, KjitError, PerformanceWarning
+from kjit.cuda import hostapi
+from kjit.cuda.errors import LaunchConfigError
+from kjit.cuda.simulator.kernelapi import _tls
+
+_CC = 90  # the compute capability kernels are compiled for (the device pretends 9.0)
+_MAX_BLOCK = (1024, 1024, 64)
+_MAX_GRID = (2**31 - 1, 65535, 65535)
+_MAX_THREADS = 1024
+_MAX_SHARED = 232448  # bytes of shared memory per block (a 9.0 GPU's opt-in limit)
+
+# Source files of kernels and device functions: an exception names the
+# innermost line of these.
+_user_files = set()
+
+
+class BarrierError(RuntimeError):
+    """The threads of a block wait at barriers (or warp operations) that
+    cannot all be reached: on a GPU the kernel would hang or misbehave."""
+
+
+class _Abort(BaseException):
+    """Unwinds a simulated thread when the launch fails elsewhere."""
+
+
+# ---- argument types -------------------------------------------------------------------------
+_CODES = {("b", 1): "b", ("i", 1): "1", ("i", 2): "2", ("i", 4): "4", ("i", 8): "8",
+          ("u", 1): "!", ("u", 2): "@", ("u", 4): "#", ("u", 8): "$",
+          ("f", 2): "h", ("f", 4): "f", ("f", 8): "d", ("c", 8): "F", ("c", 16): "D"}
+
+
+def _dtype_code(dt):
+    if dt.byteorder == ">" or (dt.byteorder == "=" and sys.byteorder == "big"):
+        return None
+    return _CODES.get((dt.kind, dt.itemsize))
+
+
+def _scalar_key(v):
+    """The compiler's argument-type key of a scalar or tuple (as the launch
+    path computes it), or None."""
+    t = type(v)
+    if t is float:
+        return "d"
+    if t is bool:
+        return "b"
+    if t is int:
+        if -2**63 <= v < 2**63:
+            return "8"
+        if 0 <= v < 2**64:
+            return "$"
+        return None
+    if t is complex:
+        return "D"
+    if v is None:
+        return "n"
+    if isinstance(v, np.generic) and not isinstance(v, np.ndarray):
+        c = _dtype_code(v.dtype)
+        return "S" + c if c else None
+    if t is tuple:
+        parts = [_arg_key(e) for e in v]
+        if any(p is None for p in parts):
+            return None
+        return "(" + "".join(parts) + ")"
+    return None
+
+
+def _array_key(a):
+    c = _dtype_code(a.dtype)
+    if c is None or not 1 <= a.ndim <= 9:
+        return None
+    layout = "C" if a.flags.c_contiguous else "F" if a.flags.f_contiguous else "A"
+    return "A" + c + str(a.ndim) + layout + ("w" if a.flags.writeable else "r")
+
+
+def _arg_key(v):
+    if isinstance(v, np.ndarray):
+        return _array_key(v)
+    return _scalar_key(v)
+
+
+def _kernel_args(name, args):
+    """(the values the Python function gets, the argument-type key)."""
+    values, key = [], []
+    for i, a in enumerate(args):
+        if isinstance(a, hostapi.DeviceNDArray):
+            a = a._ary
+        if isinstance(a, np.ndarray):
+            k = _array_key(a)
+            if k is None:
+                if not 1 <= a.ndim <= 9:
+                    raise TypeError(f"argument {i + 1} of kernel '{name}': arrays of 1 to 9 dimensions")
+                raise TypeError(f"argument {i + 1} of kernel '{name}': unsupported dtype {a.dtype}")
+        else:
+            k = _scalar_key(a)
+            if k is None:
+                if hasattr(a, "__cuda_array_interface__"):
+                    raise TypeError(f"argument {i + 1} of kernel '{name}' is GPU memory "
+                                    f"({type(a).__name__}); the simulator runs on host memory: "
+                                    "pass a NumPy array or a cuda.to_device array")
+                raise TypeError(f"argument {i + 1} of kernel '{name}' has a type kernels cannot take: "
+                                f"{type(a).__name__}")
+        values.append(a)
+        key.append(k)
+    return values, "".join(key)
+
+
+def _dims(v, what):
+    if isinstance(v, (tuple, list)):
+        if not 1 <= len(v) <= 3:
+            raise LaunchConfigError(f"the {what} dimensions are 1 to 3 ints (got {len(v)})")
+        items = list(v)
+    else:
+        items = [v]
+    out = []
+    for x in items:
+        try:
+            n = int(x.__index__())
+        except (AttributeError, TypeError):
+            raise TypeError(f"the {what} dimensions are ints, or a tuple of 1 to 3 ints") from None
+        if n < 1 or n > 0xFFFFFFFF:
+            raise LaunchConfigError(f"the {what} dimensions must be at least 1 (got {n})")
+        out.append(n)
+    return tuple(out + [1] * (3 - len(out)))
+
+
+_DEBUGGING = re.compile(r"\bbreakpoint\s*\(|\bset_trace\s*\(|\bimport\s+pdb\b|\bfrom\s+pdb\s+import\b|\bpdb\.")
+
+
+def _only_debugging(exc):
+    """Whether every error of a compile failure is on a line that calls the
+    debugger (``breakpoint()``, ``import pdb; pdb.set_trace()``): the
+    compiler refuses those, the simulator runs them."""
+    errors = [d for d in getattr(exc, "diagnostics", ()) if d.get("severity") == "error"]
+    if not errors:
+        return False
+    for d in errors:
+        line = linecache.getline(d.get("filename") or "", d.get("lineno") or 0)
+        if not _DEBUGGING.search(line):
+            return False
+    return True
+
+
+# The kernel-language names that make threads wait for each other.
+_SYNC_NAMES = frozenset({
+    "syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or", "syncwarp", "shfl_sync",
+    "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync", "all_sync", "any_sync", "eq_sync", "ballot_sync",
+    "match_any_sync", "match_all_sync", "activemask", "this_grid", "sync"})
+
+
+def _code_names(code):
+    names = set(code.co_names)
+    for c in code.co_consts:
+        if isinstance(c, types.CodeType):
+            names |= _code_names(c)
+    return names
+
+
+def _uses_sync(func, seen):
+    """Whether ``func``, or a function it names (a device function, a kjit
+    function, a Python function), names a barrier or a warp operation."""
+    code = getattr(func, "__code__", None)
+    if code is None or id(code) in seen:
+        return False
+    seen.add(id(code))
+    names = _code_names(code)
+    if names & _SYNC_NAMES:
+        return True
+    called = [func.__globals__[n] for n in names if n in func.__globals__]
+    for cell in func.__closure__ or ():
+        try:
+            called.append(cell.cell_contents)
+        except ValueError:
+            pass
+    for v in called:
+        f = getattr(v, "py_func", v)
+        if isinstance(f, types.FunctionType) and _uses_sync(f, seen):
+            return True
+    return False
+
+
+def _ignorable(exc):
+    """Whether a failure to compile a kernel does not concern the simulator:
+    errors only on lines that call the debugger, or no PTX for want of CUDA's
+    libdevice (math functions) after typing succeeded."""
+    if isinstance(exc, CompileError):
+        return _only_debugging(exc)
+    return isinstance(exc, RuntimeError) and not isinstance(exc, KjitError) and "libdevice" in str(exc)
+
+
+def _fmt3(t):
+    return f"({t[0]}, {t[1]}, {t[2]})"
+
+
+# ---- the kernel object ----------------------------------------------------------------------
+class CUDAKernel:
+    """``@cuda.jit`` in the simulator: a kernel (``kernel[grid, block](...)``)
+    or, with ``device=True``, a device function (called from kernels, or
+    from Python). Holds kjit's compiled kernel object (``_real``), whose
+    dispatcher (``_dispatcher``) the compiler uses for calls to it."""
+
+    def __init__(self, func, device=False, signatures=(), **options):
+        from kjit.cuda import compiler
+        self.py_func = func
+        self.device = device
+        self._real = compiler.CUDAKernel(func, device=device, **options)
+        self._dispatcher = self._real._dispatcher
+        self.targetoptions = self._real.targetoptions
+        self.__name__ = func.__name__
+        self.__qualname__ = getattr(func, "__qualname__", func.__name__)
+        self.__doc__ = func.__doc__
+        self.__module__ = getattr(func, "__module__", None)
+        self.__wrapped__ = func
+        self._checked = set()
+        self._declared = []
+        self._syncs = None
+        try:
+            _user_files.add(os.path.abspath(func.__code__.co_filename))
+        except AttributeError:
+            pass
+        for sig in signatures:
+            self._real.compile(sig)
+            self._declared.append(sig)
+
+    # ---- compiling (for the compile errors) -----------------------------------------------
+    def compile(self, signature, cc=None):
+        return self._real.compile(signature, cc)
+
+    @property
+    def signatures(self):
+        return self._real.signatures
+
+    def inspect_ptx(self, signature=None):
+        return self._real.inspect_ptx(signature)
+
+    def inspect_llvm(self, signature=None, cc=None):
+        return self._real.inspect_llvm(signature, cc)
+
+    def inspect_types(self, file=None):
+        return self._real.inspect_types(file)
+
+    def _annotations(self):
+        try:
+            return self._real._launch_annotations()
+        except AttributeError:
+            return 0, 0, 0
+
+    def _check(self, key):
+        """Compiles the kernel for these argument types, as the GPU launch
+        path would: the compiler's exceptions (TypingError ...) propagate."""
+        if key in self._checked:
+            return
+        if self._declared:  # compiled at decoration; launches convert to a declared signature
+            self._checked.add(key)
+            return
+        opts = self.targetoptions
+        fastmath = bool(opts.get("fastmath"))
+        lineinfo = bool(opts.get("lineinfo") or opts.get("debug"))
+        compile_key = getattr(self._dispatcher, "_compile_cuda_key", None)
+        if compile_key is not None:
+            try:
+                r = compile_key(key, _CC, fastmath, *self._annotations(), lineinfo)
+            except Exception as e:
+                if not _ignorable(e):
+                    raise
+            else:
+                text = r[4] if len(r) > 4 else ""
+                if text:
+                    warnings.warn(PerformanceWarning(text), stacklevel=3)
+                try:  # kernel.signatures and inspect_ptx() see it, as after a GPU launch
+                    self._real._compiled.setdefault((r[5], _CC), (r[0], r[1], r[2]))
+                except (AttributeError, IndexError, TypeError):
+                    pass
+        self._checked.add(key)
+
+    def _convert_declared(self, values):
+        """With one declared signature, scalars convert to its types (as the
+        GPU launch path converts them)."""
+        if len(self._declared) != 1:
+            return values
+        sig = self._declared[0]
+        args = getattr(sig, "args", None)
+        if args is None:
+            text = str(sig)
+            inner = text[text.index("(") + 1:text.rindex(")")]
+            depth, cur, args = 0, "", []
+            for ch in inner:
+                if ch in "([":
+                    depth += 1
+                elif ch in ")]":
+                    depth -= 1
+                if ch == "," and depth == 0:
+                    args.append(cur.strip())
+                    cur = ""
+                else:
+                    cur += ch
+            if cur.strip():
+                args.append(cur.strip())
+        out = list(values)
+        for i, (v, t) in enumerate(zip(values, args)):
+            name = str(t).split(".")[-1]
+            if isinstance(v, np.ndarray) or "[" in name or "(" in name:
+                continue
+            try:
+                dt = np.dtype(name)
+            except TypeError:
+                continue
+            if isinstance(v, (int, float, complex, bool, np.generic)):
+                out[i] = dt.type(v)
+        return out
+
+    def _synchronizes(self):
+        """Whether the kernel, or a function it calls, may use a barrier or a
+        warp operation (then its threads run as threads; else in turn)."""
+        if self._syncs is None:
+            self._syncs = _uses_sync(self.py_func, set())
+        return self._syncs
+
+    # ---- launching ---------------------------------------------------------------------
+    def __getitem__(self, config):
+        if self.device:
+            raise TypeError(f"{self.__name__} is a device function: call it from a kernel")
+        if not isinstance(config, tuple):
+            raise LaunchConfigError("a launch configuration is kernel[grid, block], kernel[grid, block, stream] "
+                                    f"or kernel[grid, block, stream, sharedmem] (kernel '{self.__name__}')")
+        if not 2 <= len(config) <= 4:
+            raise LaunchConfigError(f"a launch configuration has 2 to 4 items, not {len(config)} "
+                                    f"(kernel '{self.__name__}')")
+        griddim = _dims(config[0], "grid")
+        blockdim = _dims(config[1], "block")
+        stream = config[2] if len(config) > 2 else 0
+        sharedmem = int(config[3]) if len(config) > 3 else 0
+        if sharedmem < 0:
+            raise LaunchConfigError("the dynamic shared memory size cannot be negative")
+        return _Launcher(self, griddim, blockdim, stream, sharedmem)
+
+    def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
+        """A launcher for ``ntasks`` threads (Numba's ``kernel.forall``)."""
+        tpb = tpb or 128
+        return self[(max(int(ntasks), 1) + tpb - 1) // tpb, tpb, stream, sharedmem]
+
+    def __call__(self, *args, **kwargs):
+        if self.device:
+            return self.py_func(*args, **kwargs)
+        raise TypeError(f"a kernel is launched with a configuration: {self.__name__}[blocks, threads](...)")
+
+    def __repr__(self):
+        kind = "device function" if self.device else "kernel"
+        return f"<kjit CUDA {kind} {self.__qualname__} (simulated)>"
+
+
+class _Launcher:
+    def __init__(self, kernel, griddim, blockdim, stream, sharedmem):
+        self.kernel = kernel
+        self.griddim, self.blockdim, self.stream, self.sharedmem = griddim, blockdim, stream, sharedmem
+
+    def _check_config(self):
+        k = self.kernel
+        where = f"kernel '{k.__name__}' on {hostapi.get_current_device().name}"
+        for a in range(3):
+            if self.blockdim[a] > _MAX_BLOCK[a]:
+                raise LaunchConfigError(f"{where}: a block of {self.blockdim[a]} threads along {'xyz'[a]} is more "
+                                        f"than the device's limit of {_MAX_BLOCK[a]}")
+            if self.griddim[a] > _MAX_GRID[a]:
+                raise LaunchConfigError(f"{where}: a grid of {self.griddim[a]} blocks along {'xyz'[a]} is more "
+                                        f"than the device's limit of {_MAX_GRID[a]}")
+        b = self.blockdim
+        threads = b[0] * b[1] * b[2]
+        bound = k._annotations()[1]
+        limit = min(_MAX_THREADS, bound) if bound else _MAX_THREADS
+        if threads > limit:
+            whose = " for this kernel (its launch_bounds)" if limit < _MAX_THREADS else " of the device"
+            raise LaunchConfigError(f"{where}: {threads} threads per block ({b[0]} x {b[1]} x {b[2]}) is more than "
+                                    f"the limit of {limit}{whose}")
+        if self.sharedmem > _MAX_SHARED:
+            raise LaunchConfigError(f"{where}: {self.sharedmem} bytes of dynamic shared memory per block is more "
+                                    f"than the device's limit of {_MAX_SHARED}")
+
+    def __call__(self, *args, **kwargs):
+        if kwargs:
+            raise TypeError("kernels take positional arguments only")
+        k = self.kernel
+        values, key = _kernel_args(k.__name__, args)
+        self._check_config()
+        k._check(key)
+        values = k._convert_declared(values)
+        _Launch(k, self.griddim, self.blockdim, self.sharedmem, values).run()
+
+
+# ---- a launch -------------------------------------------------------------------------------
+class _ThreadState:
+    """One simulated GPU thread (a Python thread, reused block after block)."""
+
+    __slots__ = ("launch", "tid", "bid", "bdim", "gdim", "linear", "lane", "warp", "gate", "result",
+                 "site", "kind")
+
+    def __init__(self, launch, tid, linear):
+        self.launch = launch
+        self.tid = tid
+        self.bid = (0, 0, 0)
+        self.bdim = launch.bdim
+        self.gdim = launch.gdim
+        self.linear = linear
+        self.lane = linear % 32
+        self.warp = linear // 32
+        self.gate = None  # the worker's: released to let the thread go on (a block to run, a barrier passed)
+        self.result = None
+        self.site = None
+        self.kind = None
+
+
+class _Arrival:
+    __slots__ = ("state", "kind", "mask", "value", "arg", "site")
+
+    def __init__(self, state, kind, mask, value, arg, site):
+        self.state, self.kind, self.mask, self.value, self.arg, self.site = state, kind, mask, value, arg, site
+
+
+_ABORTED = object()
+
+
+def _bits(mask):
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
+
+
+def _i32(v):
+    v &= 0xFFFFFFFF
+    return np.int32(v - (1 << 32) if v >= 1 << 31 else v)
+
+
+def _same(a, b):
+    return a == b or (a != a and b != b)
+
+
+class _Launch:
+    def __init__(self, kernel, gdim, bdim, sharedmem, args):
+        self.kernel = kernel
+        self.func = kernel.py_func
+        self.args = args
+        self.gdim, self.bdim = gdim, bdim
+        self.sharedmem = sharedmem
+        self.nthreads = bdim[0] * bdim[1] * bdim[2]
+        self.nwarps = (self.nthreads + 31) // 32
+        self.lock = threading.Lock()
+        self.done = threading.Lock()
+        self.done.acquire()
+        self.error = None  # (exception, state's bid, tid) of the first failure
+        self.aborting = False
+        self.stop = False
+        self.consts = {}
+        self.trace = sys.gettrace()
+        self.sequential = False
+        self.states = []
+        bx, by = bdim[0], bdim[1]
+        for z in range(bdim[2]):
+            for y in range(by):
+                for x in range(bx):
+                    self.states.append(_ThreadState(self, (x, y, z), x + y * bx + z * bx * by))
+        self.full = [0] * self.nwarps
+        for s in self.states:
+            self.full[s.warp] |= 1 << s.lane
+
+    # ---- running ---------------------------------------------------------------------
+    def run(self):
+        self.sequential = not self.kernel._synchronizes()
+        if self.sequential:
+            self._run_sequential()
+        else:
+            self._run_threads()
+        if self.error is not None:
+            self._raise()
+
+    def _blocks(self):
+        gx, gy, gz = self.gdim
+        for bz in range(gz):
+            for by in range(gy):
+                for bx in range(gx):
+                    yield bx, by, bz
+
+    def _new_block(self, bid):
+        self.bid = bid
+        self.shared = {}
+        self.dynshared = np.zeros(self.sharedmem, np.uint8)
+        self.live = self.nthreads
+        self.blocked = 0
+        self.barrier = {}  # linear id -> state, at a block barrier
+        self.warps = [dict() for _ in range(self.nwarps)]  # lane -> _Arrival
+        self.arrived = [0] * self.nwarps  # lanes in self.warps, as bits
+        self.at_barrier = [0] * self.nwarps  # lanes in self.barrier, as bits
+        self.am_pending = [0] * self.nwarps  # lanes waiting in activemask()
+        self.warp_live = list(self.full)
+
+    def _run_sequential(self):
+        """A kernel without barriers or warp operations: the threads of a
+        block run one after the other in this thread (a valid schedule)."""
+        func, args = self.func, self.args
+        prev = _tls.s
+        try:
+            for bid in self._blocks():
+                self._new_block(bid)
+                for s in self.states:
+                    s.bid = bid
+                    _tls.s = s
+                    try:
+                        func(*args)
+                    except BaseException as e:  # noqa: B036 - reported with the thread, in run()
+                        self.error = (e, bid, s.tid)
+                        return
+        finally:
+            _tls.s = prev
+
+    def _run_threads(self):
+        workers = _take_workers(self.nthreads)
+        for w, s in zip(workers, self.states):
+            s.gate = w.gate
+            w.state = s
+        clean = False
+        try:
+            for bid in self._blocks():
+                self._new_block(bid)
+                for s in self.states:
+                    s.bid = bid
+                    s.result = None
+                    s.gate.release()
+                self.done.acquire()
+                if self.error is not None:
+                    break
+            clean = True
+        except BaseException:
+            with self.lock:
+                self._abort()
+            raise
+        finally:
+            self.stop = True
+            if clean:  # every thread has finished: the workers go back to the pool
+                for w in workers:
+                    w.state = None
+                _give_back(workers)
+
+    def _run_thread(self, s):
+        """Runs the kernel for thread ``s`` of the current block (in a worker)."""
+        _tls.s = s
+        trace = self.trace
+        if trace is not None:  # a debugger's breakpoints apply in the simulated threads too
+            sys.settrace(trace)
+        try:
+            self.func(*self.args)
+        except _Abort:
+            pass
+        except BaseException as e:  # noqa: B036 - any failure of the kernel stops the launch
+            with self.lock:
+                if self.error is None:
+                    self.error = (e, s.bid, s.tid)
+                self._abort()
+        finally:
+            if trace is not None:
+                sys.settrace(None)
+            _tls.s = None
+            self._exit(s)
+
+    def _exit(self, s):
+        with self.lock:
+            self.live -= 1
+            self.warp_live[s.warp] &= ~(1 << s.lane)
+            if self.live == 0:
+                self.done.release()
+                return
+            if not self.aborting:
+                self._try_barrier()
+                self._try_warp(s.warp)
+                if self.am_pending[s.warp]:
+                    self._try_activemask(s.warp)
+                self._check_deadlock()
+
+    # ---- failures ----------------------------------------------------------------------
+    def _abort(self):
+        """(Under the lock.) Releases every waiting thread, to unwind."""
+        self.aborting = True
+        waiting = list(self.barrier.values())
+        for w in self.warps:
+            waiting.extend(a.state for a in w.values())
+            w.clear()
+        self.arrived = [0] * self.nwarps
+        self.am_pending = [0] * self.nwarps
+        self.at_barrier = [0] * self.nwarps
+        self.barrier.clear()
+        for t in waiting:
+            t.result = _ABORTED
+            t.gate.release()
+        self.blocked = 0
+
+    def _fail(self, exc):
+        """(Under the lock.) A failure of the launch itself."""
+        if self.error is None:
+            self.error = (exc, None, None)
+        self._abort()
+
+    def _raise(self):
+        e, bid, tid = self.error
+        if bid is None:
+            raise e
+        name = self.kernel.__name__
+        where = f"in kernel '{name}', block {_fmt3(bid)}, thread {_fmt3(tid)}"
+        line = None
+        for fs in reversed(traceback.extract_tb(e.__traceback__)):
+            if os.path.abspath(fs.filename) in _user_files:
+                line = fs
+                break
+        if line is not None:
+            where += f"\n    File \"{line.filename}\", line {line.lineno}, in {line.name}"
+            if line.line:
+                where += f": {line.line.strip()}"
+        msg = str(e.args[0]) if len(e.args) == 1 else (str(e) if e.args else "")
+        text = f"{msg}\n    {where}" if msg else where
+        try:
+            new = type(e)(text)
+            if str(new) != text and not isinstance(e, KeyError):
+                raise TypeError
+        except Exception:
+            new = None
+        if new is None:  # an exception class that takes other arguments: this one, its message extended
+            e.args = (text,) + tuple(e.args[1:])
+            new = e
+        try:
+            new.block, new.thread = bid, tid
+            new.lineno = line.lineno if line is not None else None
+        except AttributeError:
+            pass
+        if new is e:
+            raise e
+        raise new from e
+
+    def _describe(self, states):
+        by_site = {}
+        for s in states:
+            by_site.setdefault((s.kind, s.site), []).append(s)
+        parts = []
+        for (kind, (fname, lineno)), ss in by_site.items():
+            ids = ", ".join(_fmt3(s.tid) for s in ss[:4]) + (", ..." if len(ss) > 4 else "")
+            parts.append(f"cuda.{kind}() at {fname}:{lineno} ({len(ss)} thread{'s' if len(ss) != 1 else ''}: {ids})")
+        return "; ".join(parts)
+
+    def _check_deadlock(self):
+        """(Under the lock.) Every live thread waits, and none can go on."""
+        if self.live == 0 or self.blocked < self.live or self.aborting:
+            return
+        waiting = list(self.barrier.values())
+        for w in self.warps:
+            waiting.extend(a.state for a in w.values())
+        waiting.sort(key=lambda s: s.linear)
+        self._fail(BarrierError(
+            f"kernel '{self.kernel.__name__}', block {_fmt3(self.bid)}: every live thread of the block waits and "
+            f"none can go on (a GPU would hang): {self._describe(waiting)}"))
+
+    # ---- block barriers --------------------------------------------------------------
+    def block_sync(self, s, kind, pred, site):
+        if self.sequential:
+            raise RuntimeError(f"kjit simulator: cuda.{kind}() was reached in a kernel run without threads")
+        with self.lock:
+            if self.aborting:
+                raise _Abort
+            s.kind, s.site, s.result = kind, site, pred
+            self.barrier[s.linear] = s
+            self.at_barrier[s.warp] |= 1 << s.lane
+            self.blocked += 1
+            self._try_barrier()
+            if self.am_pending[s.warp]:
+                self._try_activemask(s.warp)
+            self._check_deadlock()
+        s.gate.acquire()
+        r = s.result
+        if r is _ABORTED:
+            raise _Abort
+        return r
+
+    def _try_barrier(self):
+        if not self.barrier or len(self.barrier) != self.live:
+            return
+        waiting = list(self.barrier.values())
+        sites = {(s.kind, s.site) for s in waiting}
+        if len(sites) > 1:
+            waiting.sort(key=lambda s: s.linear)
+            self._fail(BarrierError(
+                f"kernel '{self.kernel.__name__}', block {_fmt3(self.bid)}: the threads of the block wait at "
+                f"different barriers (a GPU would hang or misbehave): {self._describe(waiting)}"))
+            return
+        kind = waiting[0].kind
+        if kind == "syncthreads":
+            r = None
+        else:
+            count = sum(1 for s in waiting if s.result)
+            r = count if kind == "syncthreads_count" else int(count == len(waiting)) if kind == "syncthreads_and" \
+                else int(count > 0)
+        self.barrier.clear()
+        self.at_barrier = [0] * self.nwarps
+        self.blocked -= len(waiting)
+        for s in waiting:
+            s.result = r
+            s.gate.release()
+
+    # ---- warps ---------------------------------------------------------------------
+    def warp_op(self, s, kind, mask, value, arg, site):
+        if self.sequential:
+            raise RuntimeError(f"kjit simulator: cuda.{kind}() was reached in a kernel run without threads")
+        with self.lock:
+            if self.aborting:
+                raise _Abort
+            s.kind, s.site = kind, site
+            w = s.warp
+            bit = 1 << s.lane
+            self.warps[w][s.lane] = _Arrival(s, kind, mask, value, arg, site)
+            self.arrived[w] |= bit
+            self.blocked += 1
+            if kind == "activemask":
+                self.am_pending[w] += 1
+            # Nothing could go before this arrival: something can now only if
+            # every lane this one exchanges with is here.
+            elif not ((mask & self.warp_live[w]) | bit) & ~self.arrived[w]:
+                self._try_warp(w)
+            if self.am_pending[w]:
+                self._try_activemask(w)
+            self._check_deadlock()
+        s.gate.acquire()
+        r = s.result
+        if r is _ABORTED:
+            raise _Abort
+        return r
+
+    def _try_warp(self, w):
+        pend = self.warps[w]
+        if not pend:
+            return
+        live = self.warp_live[w]
+        need = {lane: (a.mask & live) | (1 << lane) for lane, a in pend.items()}
+        # The lanes that can go: every lane they exchange with has arrived and
+        # can go too (a closed set), so no lane reads a value of an operation
+        # that another lane has not reached.
+        ready = self.arrived[w]
+        for lane, a in pend.items():
+            if a.kind == "activemask":
+                ready &= ~(1 << lane)
+        changed = True
+        while changed:
+            changed = False
+            for lane in _bits(ready):
+                if need[lane] & ~ready:
+                    ready &= ~(1 << lane)
+                    changed = True
+        if not ready:
+            return
+        lanes = _bits(ready)
+        for lane in lanes:
+            kind = pend[lane].kind
+            for l in _bits(need[lane]):
+                if pend[l].kind != kind:
+                    group = sorted((pend[x].state for x in _bits(need[lane])), key=lambda t: t.linear)
+                    self._fail(BarrierError(
+                        f"kernel '{self.kernel.__name__}', block {_fmt3(self.bid)}, warp {w}: the lanes of a warp "
+                        f"operation are at different operations: {self._describe(group)}"))
+                    return
+        cache = {}
+        results = [self._warp_result(pend, lane, need[lane], cache) for lane in lanes]
+        for lane, r in zip(lanes, results):
+            a = pend.pop(lane)
+            a.state.result = r
+            a.state.gate.release()
+        self.arrived[w] &= ~ready
+        self.blocked -= len(lanes)
+
+    @staticmethod
+    def _warp_result(pend, lane, need, cache):
+        a = pend[lane]
+        kind = a.kind
+        if kind == "syncwarp":
+            return None
+        if kind in ("all_sync", "any_sync", "eq_sync", "ballot_sync"):  # the same for the whole group
+            key = (kind, need)
+            r = cache.get(key)
+            if r is None:
+                r = cache[key] = _Launch._vote(pend, kind, need)
+            return r
+        if kind.startswith("shfl"):
+            if kind == "shfl_sync":
+                src = a.arg % 32
+            elif kind == "shfl_up_sync":
+                src = lane - a.arg
+            elif kind == "shfl_down_sync":
+                src = lane + a.arg
+            else:
+                src = lane ^ a.arg
+            if 0 <= src < 32 and (need >> src) & 1:
+                return pend[src].value
+            return a.value
+        lanes = _bits(need)
+        if kind == "match_any_sync":
+            return _i32(sum(1 << l for l in lanes if _same(pend[l].value, a.value)))
+        if kind == "match_all_sync":
+            ok = all(_same(pend[l].value, a.value) for l in lanes)
+            return (_i32(need) if ok else np.int32(0)), ok
+        raise AssertionError(kind)
+
+    @staticmethod
+    def _vote(pend, kind, need):
+        lanes = _bits(need)
+        if kind == "all_sync":
+            return all(pend[l].value for l in lanes)
+        if kind == "any_sync":
+            return any(pend[l].value for l in lanes)
+        if kind == "eq_sync":
+            return len({pend[l].value for l in lanes}) == 1
+        return _i32(sum(1 << l for l in lanes if pend[l].value))
+
+    def active_mask(self, s, site):
+        """The lanes of the warp that reach this activemask() together: it
+        waits until every live lane of the warp is at some warp operation or
+        barrier (or has returned), and counts those at this call site."""
+        if self.sequential:
+            return np.uint32(self.full[s.warp])
+        return self.warp_op(s, "activemask", 0, None, None, site)
+
+    def _try_activemask(self, w):
+        live = self.warp_live[w]
+        if live & ~(self.arrived[w] | self.at_barrier[w]):
+            return  # a lane of the warp is running: it may yet come here
+        pend = self.warps[w]
+        lanes = [lane for lane, a in pend.items() if a.kind == "activemask"]
+        groups = {}
+        for lane in lanes:
+            site = pend[lane].site
+            groups[site] = groups.get(site, 0) | (1 << lane)
+        for lane in lanes:
+            a = pend.pop(lane)
+            a.state.result = np.uint32(groups[a.site])
+            a.state.gate.release()
+            self.arrived[w] &= ~(1 << lane)
+        self.am_pending[w] -= len(lanes)
+        self.blocked -= len(lanes)
+
+    # ---- memory ----------------------------------------------------------------------
+    def shared_array(self, s, site, shape, dtype):
+        if shape == (0,):
+            n = self.sharedmem // dtype.itemsize
+            return self.dynshared[:n * dtype.itemsize].view(dtype)
+        with self.lock:
+            a = self.shared.get(site)
+            if a is None or a.shape != shape or a.dtype != dtype:
+                a = self.shared[site] = np.zeros(shape, dtype)
+            return a
+
+    def const_array(self, ary):
+        with self.lock:
+            c = self.consts.get(id(ary))
+            if c is None or c[0] is not ary:
+                copy = np.array(ary, copy=True)
+                copy.flags.writeable = False
+                c = self.consts[id(ary)] = (ary, copy)
+            return c[1]
+
+
+# ---- the worker threads ---------------------------------------------------------------------
+class _Worker:
+    """A Python thread that runs simulated GPU threads; kept in a pool
+    between launches (creating threads is the slow part of a launch)."""
+
+    __slots__ = ("gate", "state", "thread")
+
+    def __init__(self):
+        self.gate = threading.Lock()
+        self.gate.acquire()
+        self.state = None
+        self.thread = threading.Thread(target=self._loop, daemon=True, name="kjit-sim worker")
+        self.thread.start()
+
+    def _loop(self):
+        while True:
+            self.gate.acquire()
+            s = self.state
+            if s is None or s.launch.stop:
+                continue
+            s.launch._run_thread(s)
+
+
+_pool = []
+_pool_lock = threading.Lock()
+
+
+def _take_workers(n):
+    with _pool_lock:
+        k = min(n, len(_pool))
+        got = _pool[len(_pool) - k:]
+        del _pool[len(_pool) - k:]
+    while len(got) < n:
+        got.append(_Worker())
+    return got
+
+
+def _give_back(workers):
+    with _pool_lock:
+        _pool.extend(workers)
+
+
+
+
+def jit(func_or_sig=None, device=False, **options):
+    """``@cuda.jit``, ``@cuda.jit(device=True)``, ``@cuda.jit("void(float32[:])")``,
+    ``@cuda.jit([sig, ...], fastmath=True)``: simulated kernels."""
+    from kjit import types as kt
+    if callable(func_or_sig) and not isinstance(func_or_sig, (str, kt.Type, kt.Signature)):
+        return CUDAKernel(func_or_sig, device=device, **options)
+    sigs = () if func_or_sig is None else tuple(func_or_sig) if isinstance(func_or_sig, (list, tuple)) \
+        else (func_or_sig,)
+
+    def wrap(func):
+        return CUDAKernel(func, device=device, signatures=sigs, **options)
+
+    return wrap
+
+
+def compile_ptx(pyfunc, sig, device=False, fastmath=False, cc=None, opt=True, lineinfo=False, debug=False):
+    """PTX of ``pyfunc`` (kjit's compiler: no GPU needed): ``(ptx, return type)``."""
+    from kjit.cuda import compiler
+    if isinstance(pyfunc, CUDAKernel):
+        pyfunc = pyfunc.py_func
+    return compiler.compile_ptx(pyfunc, sig, device=device, fastmath=fastmath, cc=cc, opt=opt, lineinfo=lineinfo,
+                                debug=debug)
+
+
+def compile_ptx_for_current_device(pyfunc, sig, device=False, fastmath=False, opt=True, lineinfo=False,
+                                   debug=False):
+    """compile_ptx for the simulated device (compute capability 9.0)."""
+    return compile_ptx(pyfunc, sig, device=device, fastmath=fastmath, cc=(9, 0), opt=opt, lineinfo=lineinfo,
+                       debug=debug)
+

@@ -1,0 +1,433 @@
+"""The kernel language as the simulator runs it: ``cuda.threadIdx``,
+``cuda.grid``, ``cuda.shared.array``, ``cuda.atomic``, the warp operations...
+
+Each simulated GPU thread is a Python thread whose state (indices, block,
+launch) is in a thread-local; the names here read it. Outside a kernel they
+raise, as kjit's compiled names do. Barriers and warp operations are
+carried out by the launch (kernel.py).
+"""
+import sys
+import threading
+
+import numpy as np
+
+from kjit.cuda.hostapi import as_dtype
+
+
+class _Local(threading.local):
+    s = None  # the _ThreadState of the simulated thread running here
+
+
+_tls = _Local()
+
+
+def _outside(name):
+    raise RuntimeError(f"cuda.{name} can only be used inside a @cuda.jit kernel or device function")
+
+
+def _fn(name, impl):
+    """``impl`` under the kernel-language name ``name`` (a _KernelOnly,
+    callable)."""
+    cls = type("_KernelOnly", (), {
+        "__slots__": (),
+        "__call__": staticmethod(impl),
+        "__repr__": lambda self: f"<kjit.cuda.{name} (kernel language, simulated)>",
+        "_name": name,
+        "__doc__": impl.__doc__,
+    })
+    return cls()
+
+
+def _ns(name, **members):
+    """A kernel-language namespace (``cuda.shared``, ``cuda.atomic``)."""
+    d = {"__slots__": (), "_name": name,
+         "__repr__": lambda self: f"<kjit.cuda.{name} (kernel language, simulated)>"}
+    d.update({k: staticmethod(v) for k, v in members.items()})
+    return type("_KernelOnly", (), d)()
+
+
+def _state(name):
+    s = _tls.s
+    if s is None:
+        _outside(name)
+    return s
+
+
+# ---- indices ---------------------------------------------------------------------------
+def _dim3(name, field):
+    def axis(i):
+        def get(self):
+            s = _tls.s
+            if s is None:
+                _outside(name)
+            return getattr(s, field)[i]
+        return property(get)
+
+    cls = type("_KernelOnly", (), {"__slots__": (), "x": axis(0), "y": axis(1), "z": axis(2), "_name": name,
+                                   "__repr__": lambda self: f"<kjit.cuda.{name} (kernel language, simulated)>"})
+    return cls()
+
+
+threadIdx = _dim3("threadIdx", "tid")
+blockIdx = _dim3("blockIdx", "bid")
+blockDim = _dim3("blockDim", "bdim")
+gridDim = _dim3("gridDim", "gdim")
+warpsize = 32
+
+
+_LANEID = type("_KernelOnly", (), {"__slots__": (), "_name": "laneid",
+                                   "__repr__": lambda self: "<kjit.cuda.laneid (kernel language, simulated)>"})()
+laneid = _LANEID  # cuda.laneid is a property of the module in a kernel (see _install)
+
+
+def _grid(ndim):
+    """The thread's absolute position in the grid: an int, or a tuple of 2 or 3."""
+    s = _state("grid")
+    t, b, d = s.tid, s.bid, s.bdim
+    if ndim == 1:
+        return b[0] * d[0] + t[0]
+    if ndim == 2:
+        return b[0] * d[0] + t[0], b[1] * d[1] + t[1]
+    if ndim == 3:
+        return b[0] * d[0] + t[0], b[1] * d[1] + t[1], b[2] * d[2] + t[2]
+    raise ValueError(f"cuda.grid() takes 1, 2 or 3, not {ndim}")
+
+
+def _gridsize(ndim):
+    """The number of threads in the grid along each axis."""
+    s = _state("gridsize")
+    g, d = s.gdim, s.bdim
+    if ndim == 1:
+        return g[0] * d[0]
+    if ndim == 2:
+        return g[0] * d[0], g[1] * d[1]
+    if ndim == 3:
+        return g[0] * d[0], g[1] * d[1], g[2] * d[2]
+    raise ValueError(f"cuda.gridsize() takes 1, 2 or 3, not {ndim}")
+
+
+grid = _fn("grid", _grid)
+gridsize = _fn("gridsize", _gridsize)
+
+
+def _site(depth=2):
+    f = sys._getframe(depth)
+    return f.f_code.co_filename, f.f_lineno
+
+
+# ---- barriers ----------------------------------------------------------------------------
+def _syncthreads():
+    s = _state("syncthreads")
+    return s.launch.block_sync(s, "syncthreads", True, _site())
+
+
+def _syncthreads_count(predicate):
+    s = _state("syncthreads_count")
+    return s.launch.block_sync(s, "syncthreads_count", bool(predicate), _site())
+
+
+def _syncthreads_and(predicate):
+    s = _state("syncthreads_and")
+    return s.launch.block_sync(s, "syncthreads_and", bool(predicate), _site())
+
+
+def _syncthreads_or(predicate):
+    s = _state("syncthreads_or")
+    return s.launch.block_sync(s, "syncthreads_or", bool(predicate), _site())
+
+
+syncthreads = _fn("syncthreads", _syncthreads)
+syncthreads_count = _fn("syncthreads_count", _syncthreads_count)
+syncthreads_and = _fn("syncthreads_and", _syncthreads_and)
+syncthreads_or = _fn("syncthreads_or", _syncthreads_or)
+
+
+def _fence():
+    _state("threadfence")  # memory is sequentially consistent here
+
+
+threadfence = _fn("threadfence", _fence)
+threadfence_block = _fn("threadfence_block", _fence)
+threadfence_system = _fn("threadfence_system", _fence)
+
+
+# ---- warps -------------------------------------------------------------------------------
+def _mask(m):
+    return int(m) & 0xFFFFFFFF
+
+
+def _syncwarp(mask=0xFFFFFFFF):
+    s = _state("syncwarp")
+    s.launch.warp_op(s, "syncwarp", _mask(mask), None, None, _site())
+
+
+def _shfl_sync(mask, value, src_lane):
+    s = _state("shfl_sync")
+    return s.launch.warp_op(s, "shfl_sync", _mask(mask), value, int(src_lane), _site())
+
+
+def _shfl_up_sync(mask, value, delta):
+    s = _state("shfl_up_sync")
+    return s.launch.warp_op(s, "shfl_up_sync", _mask(mask), value, int(delta), _site())
+
+
+def _shfl_down_sync(mask, value, delta):
+    s = _state("shfl_down_sync")
+    return s.launch.warp_op(s, "shfl_down_sync", _mask(mask), value, int(delta), _site())
+
+
+def _shfl_xor_sync(mask, value, lane_mask):
+    s = _state("shfl_xor_sync")
+    return s.launch.warp_op(s, "shfl_xor_sync", _mask(mask), value, int(lane_mask), _site())
+
+
+def _all_sync(mask, predicate):
+    s = _state("all_sync")
+    return s.launch.warp_op(s, "all_sync", _mask(mask), bool(predicate), None, _site())
+
+
+def _any_sync(mask, predicate):
+    s = _state("any_sync")
+    return s.launch.warp_op(s, "any_sync", _mask(mask), bool(predicate), None, _site())
+
+
+def _eq_sync(mask, predicate):
+    s = _state("eq_sync")
+    return s.launch.warp_op(s, "eq_sync", _mask(mask), bool(predicate), None, _site())
+
+
+def _ballot_sync(mask, predicate):
+    s = _state("ballot_sync")
+    return s.launch.warp_op(s, "ballot_sync", _mask(mask), bool(predicate), None, _site())
+
+
+def _match_any_sync(mask, value):
+    s = _state("match_any_sync")
+    return s.launch.warp_op(s, "match_any_sync", _mask(mask), value, None, _site())
+
+
+def _match_all_sync(mask, value):
+    s = _state("match_all_sync")
+    return s.launch.warp_op(s, "match_all_sync", _mask(mask), value, None, _site())
+
+
+def _activemask():
+    s = _state("activemask")
+    return s.launch.active_mask(s, _site())
+
+
+def _lanemask_lt():
+    s = _state("lanemask_lt")
+    return np.uint32((1 << s.lane) - 1)
+
+
+syncwarp = _fn("syncwarp", _syncwarp)
+shfl_sync = _fn("shfl_sync", _shfl_sync)
+shfl_up_sync = _fn("shfl_up_sync", _shfl_up_sync)
+shfl_down_sync = _fn("shfl_down_sync", _shfl_down_sync)
+shfl_xor_sync = _fn("shfl_xor_sync", _shfl_xor_sync)
+all_sync = _fn("all_sync", _all_sync)
+any_sync = _fn("any_sync", _any_sync)
+eq_sync = _fn("eq_sync", _eq_sync)
+ballot_sync = _fn("ballot_sync", _ballot_sync)
+match_any_sync = _fn("match_any_sync", _match_any_sync)
+match_all_sync = _fn("match_all_sync", _match_all_sync)
+activemask = _fn("activemask", _activemask)
+lanemask_lt = _fn("lanemask_lt", _lanemask_lt)
+
+
+# ---- memory ------------------------------------------------------------------------------
+def _shape(shape):
+    if isinstance(shape, (int, np.integer)):
+        return (int(shape),)
+    return tuple(int(n) for n in shape)
+
+
+def _shared_array(shape, dtype):
+    """The block's array of this call site (every thread of the block gets
+    the same one); shape 0 is the dynamic shared memory of the launch."""
+    s = _state("shared.array")
+    f = sys._getframe(1)
+    return s.launch.shared_array(s, (f.f_code, f.f_lasti), _shape(shape), as_dtype(dtype))
+
+
+def _local_array(shape, dtype):
+    """A new array of the thread's own."""
+    _state("local.array")
+    return np.zeros(_shape(shape), as_dtype(dtype))
+
+
+def _const_array_like(ary):
+    """A read-only copy of a global array (as the compiler freezes it)."""
+    s = _state("const.array_like")
+    return s.launch.const_array(ary)
+
+
+shared = _ns("shared", array=_shared_array)
+local = _ns("local", array=_local_array)
+const = _ns("const", array_like=_const_array_like)
+
+
+# ---- atomics ----------------------------------------------------------------------------
+_atomic_lock = threading.Lock()
+
+
+def _index(idx):
+    if isinstance(idx, tuple):
+        return tuple(int(i) for i in idx)
+    return int(idx)
+
+
+def _isnan(v):
+    return v != v
+
+
+def _rmw(op):
+    def atomic_op(ary, idx, val):
+        idx = _index(idx)
+        with _atomic_lock:
+            old = ary[idx]
+            ary[idx] = op(old, val)
+        return old
+    return atomic_op
+
+
+def _max(old, v):
+    if isinstance(old, (float, np.floating)):
+        # NaN propagates: a NaN stored stays, a NaN value wins (as compiled).
+        return v if ((v > old or _isnan(v)) and not _isnan(old)) else old
+    return v if v > old else old
+
+
+def _min(old, v):
+    if isinstance(old, (float, np.floating)):
+        return v if ((v < old or _isnan(v)) and not _isnan(old)) else old
+    return v if v < old else old
+
+
+def _nanmax(old, v):
+    if isinstance(old, (float, np.floating)):
+        return v if (v > old or (_isnan(old) and not _isnan(v))) else old
+    return v if v > old else old
+
+
+def _nanmin(old, v):
+    if isinstance(old, (float, np.floating)):
+        return v if (v < old or (_isnan(old) and not _isnan(v))) else old
+    return v if v < old else old
+
+
+def _inc(old, v):
+    return 0 if old >= v else old + 1
+
+
+def _dec(old, v):
+    return v if (old == 0 or old > v) else old - 1
+
+
+def _cas(ary, idx, old, val):
+    """If ``ary[idx] == old``, stores ``val``; returns the value found."""
+    idx = _index(idx)
+    with _atomic_lock:
+        cur = ary[idx]
+        if cur == old:
+            ary[idx] = val
+    return cur
+
+
+def _compare_and_swap(ary, old, val):
+    """``cas`` on element 0 of a 1-d array."""
+    return _cas(ary, 0, old, val)
+
+
+atomic = _ns("atomic",
+             add=_rmw(lambda o, v: o + v), sub=_rmw(lambda o, v: o - v),
+             and_=_rmw(lambda o, v: o & v), or_=_rmw(lambda o, v: o | v), xor=_rmw(lambda o, v: o ^ v),
+             max=_rmw(_max), min=_rmw(_min), nanmax=_rmw(_nanmax), nanmin=_rmw(_nanmin),
+             inc=_rmw(_inc), dec=_rmw(_dec), exch=_rmw(lambda o, v: v),
+             cas=_cas, compare_and_swap=_compare_and_swap)
+
+
+# ---- bits and arithmetic -------------------------------------------------------------------
+def _width(x):
+    if isinstance(x, np.integer):
+        return x.dtype.itemsize * 8
+    if isinstance(x, (bool, np.bool_)):
+        return 8
+    return 64  # a Python int is an int64 in a kernel
+
+
+def _wrap_like(x, v):
+    if isinstance(x, np.integer):
+        return x.dtype.type(v) if v >= 0 or x.dtype.kind == "i" else x.dtype.type(v & ((1 << _width(x)) - 1))
+    return v
+
+
+def _popc(x):
+    """The number of set bits."""
+    w = _width(x)
+    return _wrap_like(x, bin(int(x) & ((1 << w) - 1)).count("1"))
+
+
+def _brev(x):
+    """The bits in reverse order (an unsigned 32- or 64-bit result)."""
+    w = 32 if _width(x) <= 32 else 64
+    v = int(x) & ((1 << w) - 1)
+    r = int(format(v, f"0{w}b")[::-1], 2)
+    return np.uint32(r) if w == 32 else np.uint64(r)
+
+
+def _clz(x):
+    """The number of leading zero bits."""
+    w = _width(x)
+    v = int(x) & ((1 << w) - 1)
+    return _wrap_like(x, w - v.bit_length())
+
+
+def _ffs(x):
+    """The position (from 1) of the least significant set bit; 0 for 0."""
+    w = _width(x)
+    v = int(x) & ((1 << w) - 1)
+    return np.uint32((v & -v).bit_length())
+
+
+def _is_f32(x):
+    return isinstance(x, (np.float32, np.float16, np.integer, bool, np.bool_)) and not (
+        isinstance(x, np.integer) and x.dtype.itemsize > 2)
+
+
+def _fma(a, b, c):
+    """``a * b + c`` (float32 when all three are float32 or narrower)."""
+    if _is_f32(a) and _is_f32(b) and _is_f32(c):
+        return np.float32(float(a) * float(b) + float(c))
+    return float(a) * float(b) + float(c)
+
+
+def _cbrt(x):
+    """The cube root (float32 for float32)."""
+    if isinstance(x, np.float32):
+        return np.float32(np.cbrt(x))
+    return float(np.cbrt(float(x)))
+
+
+popc = _fn("popc", _popc)
+brev = _fn("brev", _brev)
+clz = _fn("clz", _clz)
+ffs = _fn("ffs", _ffs)
+fma = _fn("fma", _fma)
+cbrt = _fn("cbrt", _cbrt)
+
+
+def _h(x):
+    return np.float16(x)
+
+
+fp16 = _ns("fp16",
+           hadd=lambda a, b: _h(_h(a) + _h(b)), hsub=lambda a, b: _h(_h(a) - _h(b)),
+           hmul=lambda a, b: _h(_h(a) * _h(b)), hdiv=lambda a, b: _h(_h(a) / _h(b)),
+           heq=lambda a, b: bool(_h(a) == _h(b)), hne=lambda a, b: bool(_h(a) != _h(b)),
+           hge=lambda a, b: bool(_h(a) >= _h(b)), hgt=lambda a, b: bool(_h(a) > _h(b)),
+           hle=lambda a, b: bool(_h(a) <= _h(b)), hlt=lambda a, b: bool(_h(a) < _h(b)),
+           hmax=lambda a, b: _h(max(_h(a), _h(b))), hmin=lambda a, b: _h(min(_h(a), _h(b))),
+           habs=lambda a: _h(abs(_h(a))), hneg=lambda a: _h(-_h(a)),
+           hfma=lambda a, b, c: _h(float(a) * float(b) + float(c)))
