@@ -215,6 +215,7 @@ std::string where(const Site &s) {
 
 // ---- one worker's resources ----------------------------------------------------------
 
+// One OS thread's fibers (their stacks) and shared memory.
 struct Worker {
   std::vector<std::unique_ptr<Fiber>> fibers;
   std::vector<char> sharedStorage;
@@ -497,7 +498,9 @@ bool runFiberBlock(Launch &L, Worker &W, uint64_t b) {
 }
 
 void worker(Launch &L) {
-  Worker W;
+  // Stacks and shared memory stay with the OS thread from launch to launch
+  // (mapping hundreds of stacks per launch cost more than small kernels).
+  thread_local Worker W;
   int64_t sharedBytes = ((L.info->staticSharedBytes + 15) & ~int64_t(15)) + L.cfg.dynamicSharedBytes;
   W.sharedFor(size_t(sharedBytes));
   bool fibers = L.info->needsFibers != 0;

@@ -414,7 +414,7 @@ def int_semantics(a, b, out):
 def integer_semantics():
     a = np.array([7, -7, 7, -7, 0, 123456, 9, -1], np.int32)
     b = np.array([2, 2, -2, -2, 3, 0, 0, 5], np.int32)
-    out = np.zeros((8, 4), np.int32)
+    out = np.zeros((8, 4), np.int64)  # brev is uint32: kept whole (no wrap on the store)
     int_semantics[1, 8](a, b, out)
     # CUDA's error model: x // 0 and x % 0 are 0 (no ZeroDivisionError).
     fd = np.array([7 // 2, -7 // 2, 7 // -2, -7 // -2, 0, 0, 0, -1 // 5])
@@ -428,7 +428,7 @@ def integer_semantics():
         clz = 32 - u.bit_length()
         ffs = (u & -u).bit_length()
         rev = int(f"{u:032b}"[::-1], 2)
-        return popc + clz + ffs, np.int32(np.uint32(rev).astype(np.int32))
+        return popc + clz + ffs, rev
     for k in range(8):
         s, r = bits(a[k])
         assert out[k, 2] == s and out[k, 3] == r, (k, out[k], s, r)
