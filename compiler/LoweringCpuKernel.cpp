@@ -203,11 +203,13 @@ llvm::Value *FunctionLowering::cpuKernelIntrinsic(const Intrinsic *in) {
 void emitCpuKernel(ProgramLowering &P, const ir::Function &f, llvm::Function *thread, const std::string &infoSymbol) {
   llvm::LLVMContext &C = P.C;
   llvm::Type *ptr = llvm::PointerType::getUnqual(C), *i32 = llvm::Type::getInt32Ty(C);
-  auto *infoTy = llvm::StructType::get(C, {ptr, ptr, llvm::Type::getInt64Ty(C), i32});
+  llvm::Type *i64 = llvm::Type::getInt64Ty(C);
+  auto *infoTy = llvm::StructType::get(C, {ptr, ptr, i64, i32, i64});
   auto emitInfo = [&](llvm::Constant *block) {
     auto *init = llvm::ConstantStruct::get(
-        infoTy, {thread, block, llvm::ConstantInt::get(llvm::Type::getInt64Ty(C), uint64_t(P.cpuSharedBytes)),
-                 llvm::ConstantInt::get(i32, P.cpuNeedsFibers ? 1 : 0)});
+        infoTy, {thread, block, llvm::ConstantInt::get(i64, uint64_t(P.cpuSharedBytes)),
+                 llvm::ConstantInt::get(i32, P.cpuNeedsFibers ? 1 : 0),
+                 llvm::ConstantInt::get(i64, uint64_t(P.cpuLocalBytes))});
     auto *gv = new llvm::GlobalVariable(P.M, infoTy, true, llvm::GlobalValue::ExternalLinkage, init, infoSymbol);
     gv->setAlignment(llvm::Align(8));
   };

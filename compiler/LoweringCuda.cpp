@@ -87,6 +87,7 @@ llvm::Value *FunctionLowering::cudaIntrinsic(const Intrinsic *in) {
     llvm::Value *data;
     if (in->id == IntrinsicId::LocalArray) {
       data = entryAlloca(llvm::ArrayType::get(et, uint64_t(n)), "local.array");
+      P.cpuLocalBytes += n * int64_t(P.M.getDataLayout().getTypeAllocSize(et));
     } else if (dims.empty()) {
       // Dynamic shared memory: sized by the launch; the length is what fits.
       llvm::GlobalVariable *gv = P.M.getNamedGlobal("kjit_dynamic_shared");

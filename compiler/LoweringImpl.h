@@ -38,6 +38,7 @@ public:
   bool cpuKernel = false;
   bool cpuNeedsFibers = false;  // a barrier or warp operation was lowered
   int64_t cpuSharedBytes = 0;   // static shared arrays, laid out one after another
+  int64_t cpuLocalBytes = 0;    // local arrays of every function: a bound on a thread's
   llvm::Function *cpuSregFn = nullptr;
   llvm::Function *cpuSreg();    // i32 (ptr ctx, i32 k): CpuThreadState::sreg[k]
   // Line tables (lineinfo): null when off.

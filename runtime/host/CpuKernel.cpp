@@ -23,6 +23,7 @@
 #include <cstring>
 #include <memory>
 #include <mutex>
+#include <new>
 #include <vector>
 
 #include <fmt/format.h>
@@ -220,10 +221,16 @@ struct Worker {
   std::vector<std::unique_ptr<Fiber>> fibers;
   std::vector<char> sharedStorage;
   char *shared = nullptr;
-  bool fibersFor(uint32_t n) {
+  bool fibersFor(uint32_t n, size_t stackBytes) {
+    for (auto &f : fibers)
+      if (f->stack.bytes < stackBytes + kGuardBytes) {  // a kernel with larger local arrays
+        f->stack.~Stack();
+        new (&f->stack) Stack();
+        if (!f->stack.allocate(stackBytes)) return false;
+      }
     while (fibers.size() < n) {
       auto f = std::make_unique<Fiber>();
-      if (!f->stack.allocate(cpuFiberStackBytes())) return false;
+      if (!f->stack.allocate(stackBytes)) return false;
       fibers.push_back(std::move(f));
     }
     return true;
@@ -504,7 +511,8 @@ void worker(Launch &L) {
   int64_t sharedBytes = ((L.info->staticSharedBytes + 15) & ~int64_t(15)) + L.cfg.dynamicSharedBytes;
   W.sharedFor(size_t(sharedBytes));
   bool fibers = L.info->needsFibers != 0;
-  if (fibers && !W.fibersFor(L.threads)) {
+  size_t stackBytes = std::max(cpuFiberStackBytes(), size_t(L.info->localBytes + 128 * 1024 + 4095) / 4096 * 4096);
+  if (fibers && !W.fibersFor(L.threads, stackBytes)) {
     CpuKernelError e;
     e.excClass = "MemoryError";
     e.message = fmt::format("cannot map the stacks of {} threads", L.threads);
@@ -562,6 +570,13 @@ bool runCpuKernel(const CpuKernelInfo &info, void **args, const CpuLaunch &launc
   L.blocks = uint64_t(launch.grid[0]) * launch.grid[1] * launch.grid[2];
   L.threads = launch.block[0] * launch.block[1] * launch.block[2];
   if (L.blocks == 0 || L.threads == 0) return true;
+  if (info.localBytes > kCpuMaxLocalBytes) {
+    err.excClass = "RuntimeError";
+    err.message = fmt::format("the kernel's local arrays take {} bytes per thread; a GPU thread has at most {} "
+                              "(512 KiB) of local memory, and so does the CPU device",
+                              info.localBytes, kCpuMaxLocalBytes);
+    return false;
+  }
   unsigned workers = pool ? unsigned(std::min<uint64_t>(pool->size(), L.blocks)) : 1;
   // About 16 chunks per worker: few atomic operations, and the load still
   // balances when blocks differ in cost.

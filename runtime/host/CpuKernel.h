@@ -36,6 +36,7 @@ struct CpuKernelInfo {
   int32_t (*block)(void **args, void *ret, void *ctx);
   int64_t staticSharedBytes;
   int32_t needsFibers;
+  int64_t localBytes;  // the local arrays of the kernel and what it calls (stack space)
 };
 
 struct CpuLaunch {
@@ -60,8 +61,11 @@ struct CpuKernelError {
 bool runCpuKernel(const CpuKernelInfo &info, void **args, const CpuLaunch &launch, ThreadPool *pool,
                   CpuKernelError &err);
 
-// Fiber stack size in bytes (KJIT_CPU_STACK, default 256 KiB): local arrays
-// live there.
+// Fiber stack size in bytes (KJIT_CPU_STACK, default 256 KiB); a kernel's
+// fibers get at least its local arrays' bytes + 128 KiB.
 size_t cpuFiberStackBytes();
+
+// A GPU thread's local memory limit, which the CPU device keeps too.
+constexpr int64_t kCpuMaxLocalBytes = 512 * 1024;
 
 }  // namespace kjit

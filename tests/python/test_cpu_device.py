@@ -218,3 +218,38 @@ def test_barrier_free_kernels_are_vectorised_loops():
     """)
     assert "vector True" in out  # the block loop was vectorised
     assert "calls False" in out  # no barrier: no fiber runtime calls
+
+
+def test_local_arrays_get_the_stack_they_need_up_to_a_gpus_limit():
+    out, _ = run_cpu("""
+        import numpy as np
+        from kjit import cuda, float32
+
+        @cuda.jit
+        def big_local(out):
+            a = cuda.local.array(100000, float32)   # 400 KB: more than the default fiber stack
+            for k in range(100000):
+                a[k] = k
+            cuda.syncthreads()
+            out[cuda.grid(1)] = a[99999]
+
+        @cuda.jit
+        def too_big(out):
+            a = cuda.local.array(200000, float32)   # 800 KB: over a GPU's 512 KiB
+            a[0] = 1
+            out[0] = a[0]
+
+        o = np.zeros(64, np.float32)
+        big_local[1, 64](o)
+        print("big", o.min(), o.max())
+        try:
+            too_big[1, 1](o)
+        except RuntimeError as e:
+            print("refused:", e)
+        big_local[2, 32](o)
+        print("after", o.sum())
+    """)
+    assert "big 99999.0 99999.0" in out
+    assert "refused: the kernel's local arrays take 800000 bytes per thread" in out
+    assert "(in kernel 'too_big')" in out
+    assert "after 6399936.0" in out
