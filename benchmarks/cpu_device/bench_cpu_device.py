@@ -74,37 +74,21 @@ SIM_MATMUL = textwrap.dedent("""
     import numpy as np
     n = int(sys.argv[1])
     use_kjit = sys.argv[2] == "kjit"
+    sys.path.insert(0, sys.argv[3])
+    sys.path.insert(0, sys.argv[4])
     if use_kjit:
-        sys.path.insert(0, sys.argv[3])
-        sys.path.insert(0, sys.argv[4])
         import seed_kernels as S
-        kernel, TPB = S.fast_matmul, S.TPB
     else:
-        from numba import cuda, float32
-        TPB = 16
-
-        @cuda.jit
-        def kernel(A, B, C):
-            sA = cuda.shared.array(shape=(TPB, TPB), dtype=float32)
-            sB = cuda.shared.array(shape=(TPB, TPB), dtype=float32)
-            x, y = cuda.grid(2)
-            tx = cuda.threadIdx.x
-            ty = cuda.threadIdx.y
-            bpg = cuda.gridDim.x
-            tmp = float32(0.)
-            for i in range(bpg):
-                sA[ty, tx] = 0
-                sB[ty, tx] = 0
-                if y < A.shape[0] and (tx + i * TPB) < A.shape[1]:
-                    sA[ty, tx] = A[y, tx + i * TPB]
-                if x < B.shape[1] and (ty + i * TPB) < B.shape[0]:
-                    sB[ty, tx] = B[ty + i * TPB, x]
-                cuda.syncthreads()
-                for j in range(TPB):
-                    tmp += sA[ty, j] * sB[j, tx]
-                cuda.syncthreads()
-            if y < C.shape[0] and x < C.shape[1]:
-                C[y, x] = tmp
+        # The same source, with Numba's cuda: the seed kernels' text, imported
+        # from numba instead of kjit (Numba's simulator refuses boundscheck=).
+        import types
+        path = os.path.join(sys.argv[4], "seed_kernels.py")
+        src = open(path).read().replace("from kjit import cuda, float32, int32",
+                                        "from numba import cuda, float32, int32")
+        src = src.replace("@cuda.jit(boundscheck=True)", "@cuda.jit")
+        S = types.ModuleType("seed_kernels_numba")
+        exec(compile(src, path, "exec"), S.__dict__)
+    kernel, TPB = S.fast_matmul, S.TPB
     rng = np.random.default_rng(0)
     a = rng.random((n, n)).astype(np.float32)
     b = rng.random((n, n)).astype(np.float32)

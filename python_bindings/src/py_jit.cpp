@@ -137,15 +137,21 @@ public:
   void compileSignature(const std::string &sig) {
     auto types = std::make_shared<TypeContext>();
     Signature s;
+    std::string key = eagerKey(sig, *types, s);
+    compile(key, types, s.args, s.ret);
+    eager_ = true;
+  }
+
+  // Parses an eager signature for this function; returns its argument key.
+  std::string eagerKey(const std::string &sig, TypeContext &types, Signature &s) const {
     std::string err;
-    if (!parseSignature(*types, sig, s, err)) throw pybind11::type_error("invalid signature: " + err);
+    if (!parseSignature(types, sig, s, err)) throw pybind11::type_error("invalid signature: " + err);
     if (s.args.size() != nparams_)
       throw pybind11::type_error(fmt::format("signature \"{}\" has {} arguments but {}() takes {}", sig,
                                              s.args.size(), source_->name, nparams_));
     std::string key;
     for (const Type *t : s.args) key += keyOfType(t);
-    compile(key, types, s.args, s.ret);
-    eager_ = true;
+    return key;
   }
 
   // The call path: `args` is the call's tuple, `kwargs` a dict or null.
@@ -244,16 +250,9 @@ public:
 
   // Compiles for an eager signature ("void(float32[:], int32)").
   void cpuDeclare(const std::string &sig, bool fastmath) {
-    auto types = std::make_shared<TypeContext>();
+    TypeContext types;
     Signature s;
-    std::string err;
-    if (!parseSignature(*types, sig, s, err)) throw pybind11::type_error("invalid signature: " + err);
-    if (s.args.size() != nparams_)
-      throw pybind11::type_error(fmt::format("signature \"{}\" has {} arguments but {}() takes {}", sig,
-                                             s.args.size(), source_->name, nparams_));
-    std::string key;
-    for (const Type *t : s.args) key += keyOfType(t);
-    cpuCompile(key, fastmath);
+    cpuCompile(eagerKey(sig, types, s), fastmath);
     cpuEager_ = true;
   }
 
