@@ -6,10 +6,12 @@
 #include <llvm/IR/CFG.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/MDBuilder.h>
+#include <llvm/IR/PatternMatch.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include "compiler/GlobalEnv.h"
+
 #include "compiler/LoweringImpl.h"
 
 namespace kjit {
@@ -627,7 +629,16 @@ llvm::Value *FunctionLowering::floatBinary(BinOp op, llvm::Value *l, llvm::Value
   switch (op) {
   case BinOp::Add: return B.CreateFAdd(l, r);
   case BinOp::Sub: return B.CreateFSub(l, r);
-  case BinOp::Mul: return B.CreateFMul(l, r);
+  case BinOp::Mul: {
+    // (-x) * y is -(x * y) exactly: written so, x * y is shared with the
+    // expressions that compute it too (sin(v * k) * exp(-v * k * c): one
+    // product, and the negation folds into the constant), as nvcc's code has.
+    llvm::Value *x, *y;
+    bool negL = llvm::PatternMatch::match(l, llvm::PatternMatch::m_FNeg(llvm::PatternMatch::m_Value(x)));
+    bool negR = llvm::PatternMatch::match(r, llvm::PatternMatch::m_FNeg(llvm::PatternMatch::m_Value(y)));
+    if (negL != negR) return B.CreateFNeg(B.CreateFMul(negL ? x : l, negR ? y : r));
+    return B.CreateFMul(l, r);
+  }
   case BinOp::Div:
     if (!P.gpuModel) raiseIf(B.CreateFCmpOEQ(r, zero), "ZeroDivisionError", "division by zero", loc);
     return B.CreateFDiv(l, r);

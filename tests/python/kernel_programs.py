@@ -434,6 +434,42 @@ def integer_semantics():
         assert out[k, 2] == s and out[k, 3] == r, (k, out[k], s, r)
 
 
+@cuda.jit
+def loop_counters(n, out):
+    i = cuda.grid(1)
+    if i == 0:
+        a = 0
+        for k in range(64):                 # fits 32 bits: counted in 32 on a GPU
+            a += k * k
+        out[0] = a
+        f = float32(0)
+        for k in range(-5, 60, 7):          # negative start, step 7
+            f += float32(k)
+        out[1] = int64(f)
+        b = 0
+        for k in range(100, -3, -4):        # counting down past zero
+            b += k
+        out[2] = b
+        c = 0
+        for k in range(2147483640, 2147483650):  # crosses 2**31: stays 64-bit
+            c += k - 2147483640
+        out[3] = c
+        d = 0
+        for k in range(n, n + 10):          # bound unknown at compile time
+            d += k
+        out[4] = d
+
+
+@program
+def loop_counter_values():
+    out = np.zeros(5, np.int64)
+    n = 3_000_000_000
+    loop_counters[1, 32](n, out)
+    want = [sum(k * k for k in range(64)), sum(range(-5, 60, 7)), sum(range(100, -3, -4)), sum(range(10)),
+            sum(range(n, n + 10))]
+    check(out, want)
+
+
 @program
 def reduce_sum_and_max():
     x = rng.random(5000)

@@ -6,6 +6,8 @@ ptxas is installed: otherwise those tests are skipped, never passed), compile
 errors are kjit.errors exceptions with the right line, and what needs a GPU
 (launching, calling a device function from Python) raises clearly."""
 import inspect
+import re
+import math
 import os
 import shutil
 import subprocess
@@ -625,3 +627,48 @@ def test_int64_index_to_float_converts_from_32_bits():
     ptx, _ = cuda.compile_ptx(_float_of_index, "void(float32[::1], float32[::1])")
     assert "cvt.rn.f32.s32" in ptx
     assert "cvt.rn.f32.u64" not in ptx and "cvt.rn.f32.s64" not in ptx
+
+
+def _sin_exp(x, out):
+    i = cuda.grid(1)
+    if i < x.shape[0]:
+        v = x[i]
+        acc = float32(0)
+        for k in range(64):
+            fk = float32(k)
+            acc += math.sin(v * fk) * math.exp(-v * fk * float32(0.01))
+        out[i] = acc
+
+
+def test_range_counter_counts_in_32_bits():
+    # `for k in range(64)` counts in int64 (Python's ints); on the GPU a
+    # counter that provably fits counts in 32 bits, as nvcc's `int k`: one
+    # add and one compare a step, and float32(k) converts from 32 bits.
+    ptx, _ = cuda.compile_ptx(_sin_exp, "void(float32[::1], float32[::1])")
+    body = ptx.split(".entry")[1]
+    assert re.search(r"setp\.ne\.s32\s+%p\d+, %r\d+, 64;", body), body
+    assert re.search(r"add\.s32\s+(%r\d+), \1, 1;", body), body
+    # float32(k) straight from the 32-bit counter, no truncation of a 64-bit one first
+    assert not re.search(r"cvt\.u32\.u64\s+(%r\d+), %rd\d+;\s+cvt\.rn\.f32\.s32\s+%f\d+, \1;", body), body
+    assert "setp.ne.s64" not in body
+
+
+def test_counter_that_may_not_fit_stays_64_bit():
+    def sum_from(n, out):
+        acc = 0
+        for k in range(n, n + 10):
+            acc += k
+        out[0] = acc
+
+    ptx, _ = cuda.compile_ptx(sum_from, "void(int64, int64[::1])")
+    body = ptx.split(".entry")[1]
+    assert "add.s64" in body and not re.search(r"setp\.\w+\.s32", body)
+
+
+def test_negation_folds_into_the_product_it_shares():
+    # sin(v * k) * exp(-v * k * 0.01): one product v * k, the negation folded
+    # into the constant (v * k * -0.01), as nvcc computes it.
+    ptx, _ = cuda.compile_ptx(_sin_exp, "void(float32[::1], float32[::1])")
+    body = ptx.split(".entry")[1]
+    assert "0fBC23D70A" in body      # * -0.01
+    assert "0f3C23D70A" not in body  # no * +0.01 of a negated product
