@@ -147,7 +147,11 @@ void narrowInductionVariables(llvm::Module &m) {
               continue;
             }
           } else if (auto *bo = llvm::dyn_cast<llvm::BinaryOperator>(ui)) {
-            bool addSub = bo->getOpcode() == llvm::Instruction::Add || bo->getOpcode() == llvm::Instruction::Sub;
+            // (An unrolled loop's k + 1 is often `or disjoint k, 1`.)
+            bool disjointOr = bo->getOpcode() == llvm::Instruction::Or &&
+                              llvm::cast<llvm::PossiblyDisjointInst>(bo)->isDisjoint();
+            bool addSub = bo->getOpcode() == llvm::Instruction::Add || bo->getOpcode() == llvm::Instruction::Sub ||
+                          disjointOr;
             llvm::Value *other = bo->getOperand(0) == v ? bo->getOperand(1) : bo->getOperand(0);
             if (addSub && smallConst(other)) {
               pl.in.insert(bo);
@@ -204,7 +208,8 @@ void narrowInductionVariables(llvm::Module &m) {
           llvm::Value *a = bo->getOperand(0), *b = bo->getOperand(1);
           if ((pl.in.count(a) && !narrow.count(a)) || (pl.in.count(b) && !narrow.count(b))) continue;
           llvm::IRBuilder<> ib(bo);
-          narrow[bo] = ib.CreateBinOp(bo->getOpcode(), operand(a, bo), operand(b, bo), bo->getName() + ".i32");
+          auto opc = bo->getOpcode() == llvm::Instruction::Or ? llvm::Instruction::Add : bo->getOpcode();
+          narrow[bo] = ib.CreateBinOp(opc, operand(a, bo), operand(b, bo), bo->getName() + ".i32");
           progress = true;
         }
       }

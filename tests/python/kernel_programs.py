@@ -435,38 +435,46 @@ def integer_semantics():
 
 
 @cuda.jit
-def loop_counters(n, out):
+def loop_counters(x, n, out):
     i = cuda.grid(1)
     if i == 0:
         a = 0
         for k in range(64):                 # fits 32 bits: counted in 32 on a GPU
-            a += k * k
+            a += x[k] * k
         out[0] = a
         f = float32(0)
         for k in range(-5, 60, 7):          # negative start, step 7
-            f += float32(k)
+            f += float32(x[k + 5]) * float32(k)
         out[1] = int64(f)
         b = 0
-        for k in range(100, -3, -4):        # counting down past zero
-            b += k
+        for k in range(60, -3, -4):         # counting down past zero
+            b += x[k + 3] * k
         out[2] = b
         c = 0
         for k in range(2147483640, 2147483650):  # crosses 2**31: stays 64-bit
-            c += k - 2147483640
+            c += x[k - 2147483640] * (k - 2147483600)
         out[3] = c
         d = 0
         for k in range(n, n + 10):          # bound unknown at compile time
-            d += k
+            d += x[k - n] * k
         out[4] = d
+        v = float32(x[0])
+        g = float32(0)
+        for k in range(1000):               # only converted: a 32-bit counter on a GPU
+            g += float32(k) * v
+        out[5] = int64(g)
 
 
 @program
 def loop_counter_values():
-    out = np.zeros(5, np.int64)
+    x = rng.integers(1, 5, 64).astype(np.int64)
+    out = np.zeros(6, np.int64)
     n = 3_000_000_000
-    loop_counters[1, 32](n, out)
-    want = [sum(k * k for k in range(64)), sum(range(-5, 60, 7)), sum(range(100, -3, -4)), sum(range(10)),
-            sum(range(n, n + 10))]
+    loop_counters[1, 32](x, n, out)
+    want = [sum(int(x[k]) * k for k in range(64)), int(sum(float(x[k + 5]) * k for k in range(-5, 60, 7))),
+            sum(int(x[k + 3]) * k for k in range(60, -3, -4)),
+            sum(int(x[k - 2147483640]) * (k - 2147483600) for k in range(2147483640, 2147483650)),
+            sum(int(x[k - n]) * k for k in range(n, n + 10)), int(x[0]) * sum(range(1000))]
     check(out, want)
 
 
