@@ -326,7 +326,7 @@ struct KernelEntry {
 
 class KernelCore {
 public:
-  // build(key, cc) -> (cubin, entry name): compiles for an argument type key.
+  // build(key, cc) -> (PTX or cubin, entry name): compiles for an argument type key.
   KernelCore(pybind11::object build, std::string name) : build_(std::move(build)), name_(std::move(name)) {}
 
   // An eager signature: launches whose arguments convert to its types use it.

@@ -334,10 +334,29 @@ std::shared_ptr<LoadedKernel> Runtime::load(const std::string &image, const std:
   k->name = name;
   k->device = current_;
   k->generation = d.generation;
-  CUresult r = api_.ModuleLoadData(&k->module, image.data());
-  if (r != 0) {
-    std::string n = errorName(r);
-    throw Error(fmt::format("cuModuleLoadData failed for kernel '{}': {}", name, n), "cuModuleLoadData", r, n);
+  // PTX is compiled by the driver as a whole program: linking it (cuLink*)
+  // compiles it as relocatable code, measured 4% slower on a math-bound
+  // kernel (sin/exp) than the same PTX loaded whole. A cubin loads as is.
+  size_t start = image.find_first_not_of(" \t\r\n");
+  bool ptx = start != std::string::npos && (image.compare(start, 2, "//") == 0 || image[start] == '.');
+  CUresult r;
+  if (ptx) {
+    char info[8192] = {0}, err[8192] = {0};
+    int opts[] = {kJitInfoLog, kJitInfoLogSize, kJitErrorLog, kJitErrorLogSize};
+    void *vals[] = {info, reinterpret_cast<void *>(uintptr_t(sizeof info)), err,
+                    reinterpret_cast<void *>(uintptr_t(sizeof err))};
+    r = api_.ModuleLoadDataEx(&k->module, image.c_str(), 4, opts, vals);
+    if (r != 0) {
+      std::string n = errorName(r);
+      throw Error(fmt::format("compiling the PTX of kernel '{}' failed: {}\nJIT log:\n{}{}", name, n, err, info),
+                  "cuModuleLoadDataEx", r, n);
+    }
+  } else {
+    r = api_.ModuleLoadData(&k->module, image.data());
+    if (r != 0) {
+      std::string n = errorName(r);
+      throw Error(fmt::format("cuModuleLoadData failed for kernel '{}': {}", name, n), "cuModuleLoadData", r, n);
+    }
   }
   check(api_.ModuleGetFunction(&k->function, k->module, entry.c_str()), "cuModuleGetFunction");
   api_.FuncGetAttribute(&k->maxThreadsPerBlock, kFnMaxThreads, k->function);

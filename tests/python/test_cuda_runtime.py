@@ -454,7 +454,16 @@ def test_reduce():
 
 
 @gpu
-def test_disk_cache_keeps_the_cubin(tmp_path):
+def test_bad_ptx_is_an_error_with_the_jit_log():
+    bad = b".version 8.0\n.target sm_90\n.address_size 64\n.visible .entry k()\n{\n\tbogus.u32 %r1;\n}\n"
+    core = _kjit.CudaKernelCore(lambda key, cc: (bad, "k"), "k")
+    launcher = _kjit.CudaLauncher(core, (1, 1))
+    with pytest.raises(cuda.CudaDriverError, match=r"(?s)compiling the PTX of kernel 'k' failed.*JIT log:.*bogus"):
+        launcher()
+
+
+@gpu
+def test_disk_cache_keeps_the_kernel(tmp_path):
     src = tmp_path / "cached_kernel.py"
     src.write_text(textwrap.dedent("""
         import numpy as np

@@ -174,14 +174,16 @@ class CUDAKernel:
 
     def _build(self, key, cc):
         """Called by the launch path for argument types it has not loaded:
-        PTX (compiled here), linked by the driver to a cubin, and with
-        cache=True kept on disk. Returns (cubin, entry name)."""
+        PTX (compiled here), which the driver compiles as a whole program when
+        it loads it (faster code than linking it: see Runtime::load), and with
+        cache=True kept on disk (the driver keeps its own cache of what it
+        compiled). Returns (PTX, entry name)."""
         fastmath = bool(self.targetoptions.get("fastmath"))
         lineinfo = bool(self.targetoptions.get("lineinfo") or self.targetoptions.get("debug"))
         annotations = self._launch_annotations()
         cache = bool(self.targetoptions.get("cache"))
         if cache:
-            text = "\n".join(["kjit 0.1.0 cubin 1", key, str(cc), str(fastmath), str(lineinfo), str(annotations),
+            text = "\n".join(["kjit 0.1.0 ptx 2", key, str(cc), str(fastmath), str(lineinfo), str(annotations),
                               str(bool(self.targetoptions.get("boundscheck"))), str(_kjit.cuda_driver_version()),
                               self._dispatcher._fingerprint()])
             ckey = f"{self.__name__}-cuda-{hashlib.sha256(text.encode()).hexdigest()[:40]}"
@@ -195,10 +197,10 @@ class CUDAKernel:
             warnings.warn(PerformanceWarning(warnings_text), stacklevel=4)
         self._compiled.setdefault((sig, cc), (ptx, resty, typed))
         entry = re.search(r"\.entry\s+([A-Za-z_$][\w$]*)", ptx).group(1)
-        cubin = _kjit.cuda_link_ptx(ptx, self.__name__)
+        image = ptx.encode()
         if cache:
-            _kjit.disk_cache_store(folder, ckey, [cubin, entry.encode()])
-        return cubin, entry
+            _kjit.disk_cache_store(folder, ckey, [image, entry.encode()])
+        return image, entry
 
     def __call__(self, *args, **kwargs):
         if self.device:
