@@ -504,7 +504,21 @@ bool runFiberBlock(Launch &L, Worker &W, uint64_t b) {
   return true;
 }
 
+void runWorker(Launch &L);
+
+// A worker's run; memory it cannot get fails the launch (never the process).
 void worker(Launch &L) {
+  try {
+    runWorker(L);
+  } catch (const std::bad_alloc &) {
+    CpuKernelError e;
+    e.excClass = "MemoryError";
+    e.message = "the CPU device cannot allocate a block's shared memory or its threads' stacks";
+    L.fail(e);
+  }
+}
+
+void runWorker(Launch &L) {
   // Stacks and shared memory stay with the OS thread from launch to launch
   // (mapping hundreds of stacks per launch cost more than small kernels).
   thread_local Worker W;
@@ -570,6 +584,14 @@ bool runCpuKernel(const CpuKernelInfo &info, void **args, const CpuLaunch &launc
   L.blocks = uint64_t(launch.grid[0]) * launch.grid[1] * launch.grid[2];
   L.threads = launch.block[0] * launch.block[1] * launch.block[2];
   if (L.blocks == 0 || L.threads == 0) return true;
+  int64_t shared = ((info.staticSharedBytes + 15) & ~int64_t(15)) + launch.dynamicSharedBytes;
+  if (launch.dynamicSharedBytes < 0 || shared > kCpuMaxSharedBytes) {
+    err.excClass = "RuntimeError";
+    err.message = fmt::format("the kernel's shared memory is {} bytes per block ({} static, {} dynamic); a GPU "
+                              "block has at most {} (227 KiB), and so does the CPU device",
+                              shared, info.staticSharedBytes, launch.dynamicSharedBytes, kCpuMaxSharedBytes);
+    return false;
+  }
   if (info.localBytes > kCpuMaxLocalBytes) {
     err.excClass = "RuntimeError";
     err.message = fmt::format("the kernel's local arrays take {} bytes per thread; a GPU thread has at most {} "

@@ -65,7 +65,10 @@ bool runCpuKernel(const CpuKernelInfo &info, void **args, const CpuLaunch &launc
 // fibers get at least its local arrays' bytes + 128 KiB.
 size_t cpuFiberStackBytes();
 
-// A GPU thread's local memory limit, which the CPU device keeps too.
+// A GPU thread's local memory limit, and an H100 block's shared memory
+// limit (with the opt-in kjit's CUDA launches make), which the CPU device
+// keeps too.
 constexpr int64_t kCpuMaxLocalBytes = 512 * 1024;
+constexpr int64_t kCpuMaxSharedBytes = 227 * 1024;
 
 }  // namespace kjit

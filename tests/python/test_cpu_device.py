@@ -253,3 +253,40 @@ def test_local_arrays_get_the_stack_they_need_up_to_a_gpus_limit():
     assert "refused: the kernel's local arrays take 800000 bytes per thread" in out
     assert "(in kernel 'too_big')" in out
     assert "after 6399936" in out
+
+
+def test_shared_memory_is_limited_as_on_a_gpu_and_the_process_goes_on():
+    out, _ = run_cpu("""
+        import numpy as np
+        from kjit import cuda, float32, float64
+
+        @cuda.jit
+        def dyn(x):
+            buf = cuda.shared.array(0, dtype=float32)
+            buf[cuda.threadIdx.x] = 1
+            cuda.syncthreads()
+            x[cuda.threadIdx.x] = buf[0] + buf.shape[0]
+
+        @cuda.jit
+        def static_big(x):
+            buf = cuda.shared.array(100000, dtype=float64)   # 800 KB
+            buf[cuda.threadIdx.x] = 1
+            x[cuda.threadIdx.x] = buf[0]
+
+        x = np.zeros(32, np.float32)
+        for b in (10**12, 300 * 1024):
+            try:
+                dyn[1, 32, 0, b](x)
+            except RuntimeError as e:
+                print("refused:", e)
+        try:
+            static_big[1, 32](x)
+        except RuntimeError as e:
+            print("refused:", e)
+        dyn[1, 32, 0, 200 * 1024](x)
+        print("after", int(x[0]))
+    """)
+    assert "refused: the kernel's shared memory is 1000000000000 bytes per block" in out
+    assert "refused: the kernel's shared memory is 307200 bytes per block" in out
+    assert "(800000 static, 0 dynamic)" in out and "(in kernel 'static_big')" in out
+    assert "after 51201" in out  # 1 + 200 KiB / 4 bytes
