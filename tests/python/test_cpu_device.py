@@ -127,7 +127,7 @@ def test_launch_config_is_checked_as_on_a_gpu():
         def k(x):
             x[cuda.grid(1)] = 1
 
-        for cfg in [(1, 2048), (1, (32, 33)), (0, 32), (1, (1, 1, 65))]:
+        for cfg in [(1, 2048), (1, (32, 33)), (0, 32), (1, (1, 1, 65)), (1.5, 32), ("12", 32)]:
             try:
                 k[cfg](np.zeros(4096))
                 print("launched", cfg)
@@ -137,7 +137,9 @@ def test_launch_config_is_checked_as_on_a_gpu():
         k[2, 32](x)
         print("after", x.sum())
     """)
-    assert out.count("refused: kernel 'k'") == 4, out
+    assert out.count("refused: kernel 'k'") == 6, out
+    assert "the grid must be an int or a tuple of 1 to 3 ints, not 1.5" in out
+    assert "not '12'" in out
     assert "block dimension x is 2048" in out and "1056 threads per block" in out
     assert "after 64.0" in out
 

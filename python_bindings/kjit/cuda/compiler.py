@@ -218,12 +218,16 @@ _MAX_GRID = (2**31 - 1, 65535, 65535)
 
 def _dims(v, what, kernel):
     from kjit.cuda.errors import LaunchConfigError
-    if isinstance(v, int) or hasattr(v, "__index__"):
+    import operator
+    if hasattr(v, "__index__"):
         v = (v,)
     try:
-        dims = tuple(int(d) for d in v)
+        if isinstance(v, (str, bytes)):
+            raise TypeError(v)
+        dims = tuple(operator.index(d) for d in v)
     except TypeError:
-        raise LaunchConfigError(f"kernel '{kernel}': {what} must be an int or a tuple of 1 to 3 ints, not {v!r}")
+        raise LaunchConfigError(f"kernel '{kernel}': {what} must be an int or a tuple of 1 to 3 ints, "
+                                f"not {v!r}") from None
     if not 1 <= len(dims) <= 3:
         raise LaunchConfigError(f"kernel '{kernel}': {what} must have 1 to 3 dimensions, not {len(dims)}")
     return dims + (1,) * (3 - len(dims))
