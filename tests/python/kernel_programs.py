@@ -20,6 +20,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tools", "gpu"))
 
 from kjit import cuda, float32, float64, int32, int64  # noqa: E402
+from kjit.cuda.random import (create_xoroshiro128p_states, xoroshiro128p_normal_float64,  # noqa: E402
+                              xoroshiro128p_uniform_float32, xoroshiro128p_uniform_float64)
 import seed_kernels as S  # noqa: E402
 
 rng = np.random.default_rng(7)
@@ -476,6 +478,30 @@ def loop_counter_values():
             sum(int(x[k - 2147483640]) * (k - 2147483600) for k in range(2147483640, 2147483650)),
             sum(int(x[k - n]) * k for k in range(n, n + 10)), int(x[0]) * sum(range(1000))]
     check(out, want)
+
+
+@cuda.jit
+def random_draws(states, out):
+    i = cuda.grid(1)
+    if i < states.shape[0]:
+        out[i, 0] = xoroshiro128p_uniform_float64(states, i)
+        out[i, 1] = xoroshiro128p_uniform_float32(states, i)
+        out[i, 2] = xoroshiro128p_normal_float64(states, i)
+
+
+@program
+def random_numbers_are_numbas():
+    # The values Numba's generators give for seed 7 (its CPU versions, run
+    # once): the same seeding, jumps and conversions on every device.
+    states = create_xoroshiro128p_states(40, seed=7)
+    out = np.zeros((40, 3))
+    random_draws[2, 32](states, out)
+    check(out[[0, 1, 39], 0], [0.7796594967825431, 0.0963148077114454, 0.38729828244447084], rtol=0, atol=0)
+    check(out[[0, 1, 39], 1], [0.9206832647323608, 0.05440890043973923, 0.6596339344978333], rtol=0, atol=0)
+    check(out[[0, 1, 39], 2], [-1.3377329471864163, -1.6305773043678125, 0.3029661170831271], rtol=1e-6)
+    later = create_xoroshiro128p_states(2, seed=7, subsequence_start=3)
+    random_draws[1, 2](later, out[:2])
+    check(out[1, 0], 0.18314153816243284, rtol=0, atol=0)
 
 
 @program

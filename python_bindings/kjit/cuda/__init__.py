@@ -67,3 +67,11 @@ else:
                                            shfl_xor_sync, syncthreads, syncthreads_and, syncthreads_count,
                                            syncthreads_or, syncwarp, threadfence, threadfence_block,
                                            threadfence_system, threadIdx, warpsize)
+
+
+def __getattr__(name):
+    # cuda.random (Numba's xoroshiro128+ generators), imported when first used.
+    if name == "random":
+        import importlib
+        return importlib.import_module("kjit.cuda.random")
+    raise AttributeError(f"module 'kjit.cuda' has no attribute {name!r}")
