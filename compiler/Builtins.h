@@ -39,6 +39,8 @@ public:
   virtual ir::Const *constOf(const Type *t, SourceLoc loc) = 0;
   virtual ir::Intrinsic *intrinsic(ir::IntrinsicId id, std::vector<ir::Expr *> args,
                                    const Type *type, SourceLoc loc) = 0;
+  // cond ? a : b, with a and b unified (as the conditional expression).
+  virtual ir::Expr *select(ir::Expr *cond, ir::Expr *a, ir::Expr *b, SourceLoc loc) = 0;
   // True when compiling for a GPU (the kernel language is available, host
   // allocation is not).
   virtual bool cudaTarget() const = 0;

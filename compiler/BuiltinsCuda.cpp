@@ -344,6 +344,14 @@ Expr *CudaTyper::call(const std::string &f) {
     const Type *t = a[0]->type->isFloat() && a[0]->type->bits() == 32 ? tc.floatTy(32) : tc.float64();
     return ts.intrinsic(IntrinsicId::Cbrt, {ts.convert(a[0], t)}, t, loc);
   }
+  if (f == "selp") {  // selp(predicate, a, b): a where the predicate holds, else b
+    if (!arity(f, 3, 3)) return none();
+    const Type *t = unify(tc, a[1]->type, a[2]->type);
+    if (!t || !t->isNumber())
+      return fail(fmt::format("cuda.selp() selects between two numbers, not {} and {}", a[1]->type->str(),
+                              a[2]->type->str()));
+    return ts.select(ts.truth(a[0]), a[1], a[2], loc);
+  }
   return unsupported(fmt::format("cuda.{}() is not supported in kernels yet", f));
 }
 

@@ -694,8 +694,13 @@ Expr *FunctionTyper::ifExpr(const ast::IfExpr *e) {
   if (!t || !t->isRuntime())
     return typingError(e->loc, fmt::format("cannot unify {} and {} in the conditional expression",
                                            a->type->str(), b->type->str()));
-  auto *s = make<Select>(e->loc);
-  s->cond = c;
+  return select(c, a, b, e->loc);
+}
+
+Expr *FunctionTyper::select(Expr *cond, Expr *a, Expr *b, SourceLoc loc) {
+  const Type *t = unify(tc_, a->type, b->type);
+  auto *s = make<Select>(loc);
+  s->cond = cond;
   s->ifTrue = castTo(a, t);
   s->ifFalse = castTo(b, t);
   s->type = t;

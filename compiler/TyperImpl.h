@@ -160,6 +160,7 @@ public:
   Expr *convert(Expr *e, const Type *t) override { return castTo(e, t); }
   Expr *truth(Expr *e) override;
   Expr *binary(ast::BinaryOp op, Expr *l, Expr *r, SourceLoc loc) override;
+  Expr *select(Expr *cond, Expr *a, Expr *b, SourceLoc loc) override;
   Expr *error(DiagCategory cat, SourceLoc loc, std::string msg) override {
     if (final_) ctx_.diags.error(cat, loc, std::move(msg));
     return unknown(loc);

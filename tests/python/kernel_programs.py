@@ -504,6 +504,21 @@ def random_numbers_are_numbas():
     check(out[1, 0], 0.18314153816243284, rtol=0, atol=0)
 
 
+@cuda.jit
+def selp_kernel(x, out):
+    i = cuda.grid(1)
+    if i < x.shape[0]:
+        out[i] = cuda.selp(x[i] > 0.5, x[i], float64(-1))
+
+
+@program
+def selp_selects():
+    x = rng.random(50)
+    out = np.zeros_like(x)
+    selp_kernel[1, 64](x, out)
+    check(out, np.where(x > 0.5, x, -1.0))
+
+
 @program
 def reduce_sum_and_max():
     x = rng.random(5000)

@@ -63,7 +63,7 @@ else:
     from kjit.cuda.kernel_language import (activemask, all_sync, any_sync, atomic, ballot_sync, blockDim,
                                            blockIdx, brev, cbrt, clz, const, eq_sync, ffs, fma, grid,
                                            gridDim, gridsize, laneid, lanemask_lt, local, match_any_sync,
-                                           popc, shared, shfl_down_sync, shfl_sync, shfl_up_sync,
+                                           popc, selp, shared, shfl_down_sync, shfl_sync, shfl_up_sync,
                                            shfl_xor_sync, syncthreads, syncthreads_and, syncthreads_count,
                                            syncthreads_or, syncwarp, threadfence, threadfence_block,
                                            threadfence_system, threadIdx, warpsize)

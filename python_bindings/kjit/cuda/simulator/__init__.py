@@ -27,6 +27,7 @@ from kjit.cuda.simulator.reduce import Reduce, reduce
 from kjit.cuda.simulator import kernelapi as _kernelapi
 from kjit.cuda.simulator.kernelapi import (activemask, all_sync, any_sync, atomic, ballot_sync, blockDim, blockIdx,
                                            brev, cbrt, clz, const, eq_sync, ffs, fma, fp16, grid, gridDim, gridsize,
+                                           selp,
                                            laneid, lanemask_lt, local, match_all_sync, match_any_sync, popc, shared,
                                            shfl_down_sync, shfl_sync, shfl_up_sync, shfl_xor_sync, syncthreads,
                                            syncthreads_and, syncthreads_count, syncthreads_or, syncwarp,
@@ -48,7 +49,7 @@ __all__ = [
     "managed_array", "mapped", "mapped_array", "per_thread_default_stream", "pinned", "pinned_array",
     "pinned_array_like", "select_device", "stream", "synchronize", "to_device",
     "Reduce", "reduce",
-    "activemask", "all_sync", "any_sync", "atomic", "ballot_sync", "blockDim", "blockIdx", "brev", "cbrt", "clz",
+    "activemask", "all_sync", "any_sync", "atomic", "ballot_sync", "blockDim", "blockIdx", "brev", "cbrt", "clz", "selp",
     "const", "eq_sync", "ffs", "fma", "fp16", "grid", "gridDim", "gridsize", "laneid", "lanemask_lt", "local",
     "match_all_sync", "match_any_sync", "popc", "shared", "shfl_down_sync", "shfl_sync", "shfl_up_sync",
     "shfl_xor_sync", "syncthreads", "syncthreads_and", "syncthreads_count", "syncthreads_or", "syncwarp",

@@ -418,6 +418,14 @@ fma = _fn("fma", _fma)
 cbrt = _fn("cbrt", _cbrt)
 
 
+def _selp(pred, a, b):
+    """``a`` where ``pred`` holds, else ``b``."""
+    return a if pred else b
+
+
+selp = _fn("selp", _selp)
+
+
 def _h(x):
     return np.float16(x)
 
