@@ -39,7 +39,11 @@ std::string floatRepr(double v) {
   return s;
 }
 
-void out(const std::string &s) { std::fwrite(s.data(), 1, s.size(), stdout); }
+// A print() line is gathered per thread and written whole, so that lines of
+// threads printing at once (prange bodies, the CPU device's blocks) never mix.
+thread_local std::string pendingLine;
+
+void out(const std::string &s) { pendingLine += s; }
 
 }  // namespace
 
@@ -127,8 +131,10 @@ void kjit_rt_print_complex(double re, double im) {
 }
 void kjit_rt_print_str(const char *s) { kjit::out(s); }
 void kjit_rt_print_end() {
-  kjit::out("\n");
+  kjit::pendingLine += '\n';
+  std::fwrite(kjit::pendingLine.data(), 1, kjit::pendingLine.size(), stdout);
   std::fflush(stdout);
+  kjit::pendingLine.clear();
 }
 
 // The CPU device's barriers and warp operations (CpuKernel.cpp).

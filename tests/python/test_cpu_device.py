@@ -292,3 +292,23 @@ def test_shared_memory_is_limited_as_on_a_gpu_and_the_process_goes_on():
     assert "refused: the kernel's shared memory is 307200 bytes per block" in out
     assert "(800000 static, 0 dynamic)" in out and "(in kernel 'static_big')" in out
     assert "after 51201" in out  # 1 + 200 KiB / 4 bytes
+
+
+def test_print_lines_of_threads_never_mix():
+    out, _ = run_cpu("""
+        import numpy as np
+        from kjit import cuda
+
+        @cuda.jit
+        def k(x):
+            i = cuda.grid(1)
+            print("thread", i, "value", x[i], "end")
+
+        k[64, 32](np.arange(2048.0))
+    """, env={"KJIT_NUM_THREADS": "4"})
+    lines = out.splitlines()
+    assert len(lines) == 2048
+    import re
+    assert all(re.fullmatch(r"thread (\d+) value \1\.0 end", ln) for ln in lines), [
+        ln for ln in lines if not re.fullmatch(r"thread (\d+) value \1\.0 end", ln)][:3]
+    assert sorted(int(ln.split()[1]) for ln in lines) == list(range(2048))
