@@ -77,12 +77,71 @@ struct Compiled {
   // Memory-form sizes of the arguments and the result, for the call path.
   std::vector<size_t> argBytes;
   size_t retBytes = 0;
+  // A @cuda.jit kernel compiled for the CPU device: its entry points.
+  const CpuKernelInfo *cpuInfo = nullptr;
 
   void measure() {
     argBytes.clear();
     for (const Type *t : args) argBytes.push_back(memSize(t));
-    retBytes = memSize(ret);
+    retBytes = ret ? memSize(ret) : 0;
   }
+};
+
+// The types an argument type key stands for, in `tc`.
+std::vector<const Type *> typesOfKey(TypeContext &tc, const std::string &key) {
+  std::vector<const Type *> types;
+  size_t p = 0;
+  while (p < key.size()) {
+    const Type *t = typeOfKey(tc, key, p);
+    if (!t) throw pybind11::value_error("kjit: bad argument type key '" + key + "'");
+    types.push_back(t);
+  }
+  return types;
+}
+
+// The specialisations of one kind (host functions, or kernels for the CPU
+// device), by argument type key.
+struct Specialisations {
+  std::vector<std::unique_ptr<Compiled>> all;
+  // Argument keys that convert to an eager signature's specialisation.
+  std::vector<std::pair<std::string, Compiled *>> aliases;
+  bool eager = false;  // compiled from signatures: other types convert or fail
+
+  Compiled *find(const std::string &key) const {
+    for (auto &c : all)
+      if (c->key == key) return c.get();
+    for (auto &[k, c] : aliases)
+      if (k == key) return c;
+    return nullptr;
+  }
+
+  // The first whose types the key's types convert to (numbers to numbers,
+  // arrays of the same dtype and rank to any layout); remembered as an alias.
+  Compiled *convertible(const std::string &key) {
+    TypeContext tc;
+    std::vector<const Type *> actual = typesOfKey(tc, key);
+    for (auto &c : all) {
+      bool ok = c->args.size() == actual.size();
+      for (size_t i = 0; ok && i < actual.size(); ++i) ok = convertsTo(actual[i], c->args[i]);
+      if (ok) {
+        aliases.emplace_back(key, c.get());  // matched once per key
+        return c.get();
+      }
+    }
+    return nullptr;
+  }
+
+  Compiled *add(std::unique_ptr<Compiled> c) {
+    all.push_back(std::move(c));
+    return all.back().get();
+  }
+};
+
+// Arguments in their memory form, for an entry's `args` array.
+struct Marshalled {
+  ArgSlot slots[kMaxArgs];
+  void *ptrs[kMaxArgs];
+  std::vector<std::vector<unsigned char>> large;  // arguments bigger than a slot
 };
 
 // fastmath=True, or a set of flag names as Numba takes them.
@@ -139,7 +198,7 @@ public:
     Signature s;
     std::string key = eagerKey(sig, *types, s);
     compile(key, types, s.args, s.ret);
-    eager_ = true;
+    host_.eager = true;
   }
 
   // Parses an eager signature for this function; returns its argument key.
@@ -170,43 +229,28 @@ public:
     } else {
       for (size_t i = 0; i < n; ++i) argv[i] = PyTuple_GET_ITEM(args, Py_ssize_t(i));
     }
-    std::string key;
-    for (size_t i = 0; i < n; ++i) {
-      if (!appendKey(argv[i], key)) {
-        if (PyErr_Occurred()) throw pybind11::error_already_set();
-        throw pybind11::type_error(fmt::format(
-            "{}(): argument {} ('{}') has a type kernels cannot take: {}", source_->name, i + 1,
-            paramNames_[i], pybind11::str(pybind11::type::handle_of(argv[i]).attr("__name__")).cast<std::string>()));
-      }
-    }
-    Compiled *c = find(key);
-    if (!c && eager_) {
-      if (!(c = findConvertible(argv, n))) throw noMatch(key);
-      aliases_.emplace_back(key, c);  // matched once per key
-    }
+    std::string key = argumentKey(argv, n, "");
+    Compiled *c = lookup(host_, key);
     if (!c) {
       auto types = std::make_shared<TypeContext>();
-      std::vector<const Type *> argTypes;
-      size_t p = 0;
-      while (p < key.size()) argTypes.push_back(typeOfKey(*types, key, p));
-      c = compile(key, types, argTypes, nullptr);
+      c = compile(key, types, typesOfKey(*types, key), nullptr);
     }
     return invoke(*c, argv, n);
   }
 
   std::vector<std::string> signatures() const {
     std::vector<std::string> l;
-    for (const auto &c : compiled_) l.push_back(c->signature);
+    for (const auto &c : host_.all) l.push_back(c->signature);
     return l;
   }
   std::string inspectTypes() const {
     std::string s;
-    for (const auto &c : compiled_) s += c->typedIR + "\n";
+    for (const auto &c : host_.all) s += c->typedIR + "\n";
     return s;
   }
   pybind11::dict inspectCode(bool wantAsm) {
     pybind11::dict d;
-    for (const auto &c : compiled_) d[pybind11::str(c->signature)] = lowerAndOptimize(*c, wantAsm);
+    for (const auto &c : host_.all) d[pybind11::str(c->signature)] = lowerAndOptimize(*c, wantAsm);
     return d;
   }
   const std::string &name() const { return source_->name; }
@@ -232,13 +276,7 @@ public:
   pybind11::tuple compileCudaKey(const std::string &key, int cc, bool fastmath, int maxRegisters, int maxThreads,
                                  int minBlocks, bool lineinfo) {
     Context ctx;
-    std::vector<const Type *> args;
-    size_t p = 0;
-    while (p < key.size()) {
-      const Type *t = typeOfKey(ctx.types, key, p);
-      if (!t) throw pybind11::value_error("kjit: bad argument type key '" + key + "'");
-      args.push_back(t);
-    }
+    std::vector<const Type *> args = typesOfKey(ctx.types, key);
     if (args.size() != nparams_)
       throw pybind11::type_error(fmt::format("{}() takes {} arguments but {} were given", source_->name, nparams_,
                                              args.size()));
@@ -253,7 +291,7 @@ public:
     TypeContext types;
     Signature s;
     cpuCompile(eagerKey(sig, types, s), fastmath);
-    cpuEager_ = true;
+    cpu_.eager = true;
   }
 
   // kernel[grid, block, stream, sharedmem](*args) on the CPU device: the
@@ -267,50 +305,12 @@ public:
                                              nparams_, n));
     if (n > kMaxArgs) throw pybind11::type_error(fmt::format("kjit kernels take at most {} arguments", kMaxArgs));
     PyObject *argv[kMaxArgs];
-    std::string key;
-    for (size_t i = 0; i < n; ++i) {
-      argv[i] = args[i].ptr();
-      if (!appendKey(argv[i], key)) {
-        if (PyErr_Occurred()) throw pybind11::error_already_set();
-        throw pybind11::type_error(fmt::format(
-            "kernel {}(): argument {} ('{}') has a type kernels cannot take: {}", source_->name, i + 1,
-            paramNames_[i], pybind11::str(pybind11::type::handle_of(argv[i]).attr("__name__")).cast<std::string>()));
-      }
-    }
-    CpuCompiled *c = cpuFind(key);
-    if (!c && cpuEager_) {
-      TypeContext tc;
-      std::vector<const Type *> actual;
-      size_t p = 0;
-      while (p < key.size()) actual.push_back(typeOfKey(tc, key, p));
-      for (auto &k : cpuKernels_) {
-        bool ok = k->args.size() == actual.size();
-        for (size_t i = 0; ok && i < actual.size(); ++i) ok = actual[i] && convertsTo(actual[i], k->args[i]);
-        if (ok) {
-          c = k.get();
-          break;
-        }
-      }
-      if (!c) throw noMatch(key);
-      cpuAliases_.emplace_back(key, c);
-    }
+    for (size_t i = 0; i < n; ++i) argv[i] = args[i].ptr();
+    std::string key = argumentKey(argv, n, "kernel ");
+    Compiled *c = lookup(cpu_, key);
     if (!c) c = cpuCompile(key, fastmath);
-    ArgSlot slots[kMaxArgs];
-    void *ptrs[kMaxArgs];
-    std::vector<std::vector<unsigned char>> large;
-    for (size_t i = 0; i < n; ++i) {
-      unsigned char *dst = slots[i].bytes;
-      if (c->argBytes[i] > sizeof(slots[i].bytes)) {
-        large.emplace_back(c->argBytes[i] + 16);
-        dst = large.back().data();
-      }
-      if (!writeValue(argv[i], c->args[i], dst)) {
-        if (PyErr_Occurred()) throw pybind11::error_already_set();
-        throw pybind11::type_error(fmt::format("kernel {}(): cannot convert argument {} to {}", source_->name, i + 1,
-                                               c->args[i]->str()));
-      }
-      ptrs[i] = dst;
-    }
+    Marshalled m;
+    marshal(*c, argv, n, m, "kernel ");
     CpuLaunch launch;
     for (int a = 0; a < 3; ++a) {
       launch.grid[a] = grid[size_t(a)];
@@ -321,7 +321,7 @@ public:
     bool ok;
     {
       pybind11::gil_scoped_release release;
-      ok = runCpuKernel(*c->info, ptrs, launch, &threadPool(), err);
+      ok = runCpuKernel(*c->cpuInfo, m.ptrs, launch, &threadPool(), err);
     }
     if (!ok) raiseKernelError(err);
   }
@@ -330,18 +330,7 @@ public:
   // argument type key (kernel.inspect_llvm() on the CPU device).
   std::string cpuInspect(const std::string &key, bool wantAsm, bool fastmath) {
     Context ctx;
-    std::vector<const Type *> args;
-    size_t p = 0;
-    while (p < key.size()) {
-      const Type *t = typeOfKey(ctx.types, key, p);
-      if (!t) throw pybind11::value_error("kjit: bad argument type key '" + key + "'");
-      args.push_back(t);
-    }
-    uint32_t savedFastmath = source_->fastmath;
-    if (fastmath) source_->fastmath = FastMath::All;
-    TypedProgram prog = buildTypedProgram(ctx, source_, args, nullptr, Target::CUDA, true);
-    source_->fastmath = savedFastmath;
-    if (!prog.entry) throw CompileFailure(ctx.diags.render(), ctx.sources, ctx.diags.diagnostics());
+    TypedProgram prog = typeCuda(ctx, typesOfKey(ctx.types, key), nullptr, true, fastmath);
     std::string out, err;
     if (!inspectForHost(ctx, prog, hostJit(), wantAsm, out, err, true)) throw std::runtime_error("kjit: " + err);
     return out;
@@ -349,7 +338,7 @@ public:
 
   std::vector<std::string> cpuKeys() const {
     std::vector<std::string> keys;
-    for (auto &c : cpuKernels_) keys.push_back(c->key);
+    for (auto &c : cpu_.all) keys.push_back(c->key);
     return keys;
   }
 
@@ -376,55 +365,27 @@ public:
   std::string cacheFolder() const { return cacheDir(); }
 
 private:
-  struct CpuCompiled {
-    std::string key;
-    std::shared_ptr<TypeContext> types;
-    std::vector<const Type *> args;  // owned by `types`
-    std::vector<size_t> argBytes;
-    const CpuKernelInfo *info = nullptr;
-  };
-  std::vector<std::unique_ptr<CpuCompiled>> cpuKernels_;
-  std::vector<std::pair<std::string, CpuCompiled *>> cpuAliases_;
-  bool cpuEager_ = false;
-
-  CpuCompiled *cpuFind(const std::string &key) {
-    for (auto &c : cpuKernels_)
-      if (c->key == key) return c.get();
-    for (auto &a : cpuAliases_)
-      if (a.first == key) return a.second;
-    return nullptr;
-  }
-
-  CpuCompiled *cpuCompile(const std::string &key, bool fastmath) {
+  Compiled *cpuCompile(const std::string &key, bool fastmath) {
     std::lock_guard<std::mutex> lock(compileMutex_);
-    if (CpuCompiled *c = cpuFind(key)) return c;
-    auto c = std::make_unique<CpuCompiled>();
+    if (Compiled *c = cpu_.find(key)) return c;
+    auto c = std::make_unique<Compiled>();
     c->key = key;
     c->types = std::make_shared<TypeContext>();
+    c->args = typesOfKey(*c->types, key);
     Context ctx;
-    std::vector<const Type *> args;
-    size_t p = 0, q = 0;
-    while (p < key.size()) {
-      const Type *t = typeOfKey(ctx.types, key, p);
-      if (!t) throw pybind11::value_error("kjit: bad argument type key '" + key + "'");
-      args.push_back(t);
-      c->args.push_back(typeOfKey(*c->types, key, q));
-    }
-    uint32_t savedFastmath = source_->fastmath;
-    if (fastmath) source_->fastmath = FastMath::All;
-    TypedProgram prog = buildTypedProgram(ctx, source_, args, nullptr, Target::CUDA, true);
-    source_->fastmath = savedFastmath;
-    if (!prog.entry) throw CompileFailure(ctx.diags.render(), ctx.sources, ctx.diags.diagnostics());
+    TypedProgram prog = typeCuda(ctx, typesOfKey(ctx.types, key), nullptr, true, fastmath);
     HostBuild build;
     build.cpuKernel = true;
     HostCode code;
     std::string err;
     if (!buildForHost(ctx, prog, hostJit(), build, code, err))
       throw std::runtime_error("kjit: internal compiler error in " + source_->name + ": " + err);
-    c->info = static_cast<const CpuKernelInfo *>(code.entry);
-    for (const Type *t : c->args) c->argBytes.push_back(memSize(t));
-    cpuKernels_.push_back(std::move(c));
-    return cpuKernels_.back().get();
+    c->cpuInfo = static_cast<const CpuKernelInfo *>(code.entry);
+    c->signature = "(";
+    for (size_t i = 0; i < c->args.size(); ++i) c->signature += (i ? ", " : "") + c->args[i]->str();
+    c->signature += ")";
+    c->measure();
+    return cpu_.add(std::move(c));
   }
 
   std::shared_ptr<FunctionSource> source_;
@@ -436,46 +397,55 @@ private:
   bool nogil_ = false;
   bool cache_ = false;
   bool parallel_ = false;
-  bool eager_ = false;
-  std::vector<std::unique_ptr<Compiled>> compiled_;
-  // Argument keys that convert to an eager signature's specialisation.
-  std::vector<std::pair<std::string, Compiled *>> aliases_;
+  Specialisations host_;  // @jit: host code
+  Specialisations cpu_;   // @cuda.jit kernels for the CPU device
   std::mutex compileMutex_;
 
-  Compiled *find(const std::string &key) {
-    for (auto &c : compiled_)
-      if (c->key == key) return c.get();
-    for (auto &[k, c] : aliases_)
-      if (k == key) return c;
-    return nullptr;
-  }
-
-  // With eager signatures: the first whose types the arguments convert to
-  // (numbers to numbers, arrays of the same dtype and rank to any layout).
-  Compiled *findConvertible(PyObject **argv, size_t n) {
-    TypeContext tc;
-    for (auto &c : compiled_) {
-      if (c->args.size() != n) continue;
-      bool ok = true;
-      for (size_t i = 0; i < n && ok; ++i) {
-        std::string k;
-        if (!appendKey(argv[i], k)) return nullptr;
-        size_t p = 0;
-        const Type *actual = typeOfKey(tc, k, p);
-        ok = convertsTo(actual, c->args[i]);
+  // The argument type key of a call or launch (`what`: "" or "kernel ").
+  std::string argumentKey(PyObject **argv, size_t n, const char *what) {
+    std::string key;
+    for (size_t i = 0; i < n; ++i) {
+      if (!appendKey(argv[i], key)) {
+        if (PyErr_Occurred()) throw pybind11::error_already_set();
+        throw pybind11::type_error(fmt::format(
+            "{}{}(): argument {} ('{}') has a type kernels cannot take: {}", what, source_->name, i + 1,
+            paramNames_[i], pybind11::str(pybind11::type::handle_of(argv[i]).attr("__name__")).cast<std::string>()));
       }
-      if (ok) return c.get();
     }
-    return nullptr;
+    return key;
   }
 
-  pybind11::type_error noMatch(const std::string &key) {
+  // The specialisation for `key`: compiled, or (with eager signatures) one
+  // the arguments convert to; null when it is still to be compiled.
+  Compiled *lookup(Specialisations &s, const std::string &key) {
+    Compiled *c = s.find(key);
+    if (!c && s.eager && !(c = s.convertible(key))) throw noMatch(s, key);
+    return c;
+  }
+
+  // Writes the arguments in `c`'s memory forms.
+  void marshal(const Compiled &c, PyObject **argv, size_t n, Marshalled &m, const char *what) {
+    for (size_t i = 0; i < n; ++i) {
+      unsigned char *dst = m.slots[i].bytes;
+      if (c.argBytes[i] > sizeof(m.slots[i].bytes)) {
+        m.large.emplace_back(c.argBytes[i] + 16);
+        dst = m.large.back().data();
+      }
+      if (!writeValue(argv[i], c.args[i], dst)) {
+        if (PyErr_Occurred()) throw pybind11::error_already_set();
+        throw pybind11::type_error(fmt::format("{}{}(): cannot convert argument {} to {}", what, source_->name, i + 1,
+                                               c.args[i]->str()));
+      }
+      m.ptrs[i] = dst;
+    }
+  }
+
+  pybind11::type_error noMatch(const Specialisations &spec, const std::string &key) {
     TypeContext tc;
     std::string s;
-    size_t p = 0;
-    while (p < key.size()) s += (s.empty() ? "" : ", ") + typeOfKey(tc, key, p)->str();
+    for (const Type *t : typesOfKey(tc, key)) s += (s.empty() ? "" : ", ") + t->str();
     std::string have;
-    for (auto &c : compiled_) have += "\n    " + c->signature;
+    for (auto &c : spec.all) have += "\n    " + c->signature;
     return pybind11::type_error(fmt::format("No matching definition for argument type(s) {} in {}(); "
                                             "the signatures compiled are:{}",
                                             s, source_->name, have));
@@ -516,11 +486,7 @@ private:
   pybind11::tuple cudaProgram(Context &ctx, const std::vector<const Type *> &args, const Type *ret, bool device,
                               int cc, bool fastmath, bool wantLLVM, int maxRegisters, int maxThreads,
                               int minBlocks, bool lineinfo) {
-    uint32_t savedFastmath = source_->fastmath;
-    if (fastmath) source_->fastmath = FastMath::All;
-    TypedProgram prog = buildTypedProgram(ctx, source_, args, ret, Target::CUDA, !device);
-    source_->fastmath = savedFastmath;
-    if (!prog.entry) throw CompileFailure(ctx.diags.render(), ctx.sources, ctx.diags.diagnostics());
+    TypedProgram prog = typeCuda(ctx, args, ret, !device, fastmath);
     std::string typed;
     for (const ir::Function *f : prog.functions) typed += ir::print(*f);
     std::string llvmText, err;
@@ -539,6 +505,18 @@ private:
     sig += ")";
     // Warnings (performance): rendered, for warnings.warn in Python.
     return pybind11::make_tuple(ptx, prog.entry->returnType->str(), typed, llvmText, ctx.diags.render(), sig);
+  }
+
+  // The typed program of a @cuda.jit function (a kernel, or a device
+  // function) for `args`; fastmath=True turns every fast-math flag on.
+  TypedProgram typeCuda(Context &ctx, const std::vector<const Type *> &args, const Type *ret, bool kernel,
+                        bool fastmath) {
+    uint32_t savedFastmath = source_->fastmath;
+    if (fastmath) source_->fastmath = FastMath::All;
+    TypedProgram prog = buildTypedProgram(ctx, source_, args, ret, Target::CUDA, kernel);
+    source_->fastmath = savedFastmath;
+    if (!prog.entry) throw CompileFailure(ctx.diags.render(), ctx.sources, ctx.diags.diagnostics());
+    return prog;
   }
 
   static std::optional<GlobalValue> resolveGlobal(const pybind11::object &resolver, const std::string &name);
@@ -613,14 +591,13 @@ private:
     c->signature = e->fields[4];
     c->entry = reinterpret_cast<Compiled::Entry>(code.entry);
     c->measure();
-    compiled_.push_back(std::move(c));
-    return compiled_.back().get();
+    return host_.add(std::move(c));
   }
 
   Compiled *compile(const std::string &key, std::shared_ptr<TypeContext> types,
                     const std::vector<const Type *> &argTypes, const Type *declaredRet) {
     std::lock_guard<std::mutex> lock(compileMutex_);
-    if (Compiled *c = find(key)) return c;
+    if (Compiled *c = host_.find(key)) return c;
     std::string ckey;
     if (cache_) {
       ckey = cacheKey(key, declaredRet);
@@ -657,27 +634,12 @@ private:
     }
     c->entry = reinterpret_cast<Compiled::Entry>(code.entry);
     c->measure();
-    compiled_.push_back(std::move(c));
-    return compiled_.back().get();
+    return host_.add(std::move(c));
   }
 
   pybind11::object invoke(Compiled &c, PyObject **argv, size_t n) {
-    ArgSlot slots[kMaxArgs];
-    void *ptrs[kMaxArgs];
-    std::vector<std::vector<unsigned char>> large;  // arguments bigger than a slot
-    for (size_t i = 0; i < n; ++i) {
-      unsigned char *dst = slots[i].bytes;
-      if (c.argBytes[i] > sizeof(slots[i].bytes)) {
-        large.emplace_back(c.argBytes[i] + 16);
-        dst = large.back().data();
-      }
-      if (!writeValue(argv[i], c.args[i], dst)) {
-        if (PyErr_Occurred()) throw pybind11::error_already_set();
-        throw pybind11::type_error(fmt::format("{}(): cannot convert argument {} to {}", source_->name,
-                                               i + 1, c.args[i]->str()));
-      }
-      ptrs[i] = dst;
-    }
+    Marshalled m;
+    marshal(c, argv, n, m, "");
     alignas(16) unsigned char small[256];
     std::vector<unsigned char> big;
     unsigned char *ret = small;
@@ -690,9 +652,9 @@ private:
     int status;
     if (nogil_) {
       pybind11::gil_scoped_release release;
-      status = c.entry(ptrs, ret, &ctx);
+      status = c.entry(m.ptrs, ret, &ctx);
     } else {
-      status = c.entry(ptrs, ret, &ctx);
+      status = c.entry(m.ptrs, ret, &ctx);
     }
     if (status != 0) raise(ctx);
     Owners owners;
