@@ -759,6 +759,43 @@ llvm::Value *FunctionLowering::call(const Call *c) {
 // ---------------------------------------------------------------------------
 // Intrinsics
 
+// The C library's name of a math intrinsic (without the `f` of float32),
+// or null: what libm and libdevice (`__nv_` + name) call it.
+const char *cMathName(IntrinsicId id) {
+  switch (id) {
+  case IntrinsicId::Sqrt: return "sqrt";
+  case IntrinsicId::Sin: return "sin";
+  case IntrinsicId::Cos: return "cos";
+  case IntrinsicId::Tan: return "tan";
+  case IntrinsicId::Asin: return "asin";
+  case IntrinsicId::Acos: return "acos";
+  case IntrinsicId::Atan: return "atan";
+  case IntrinsicId::Sinh: return "sinh";
+  case IntrinsicId::Cosh: return "cosh";
+  case IntrinsicId::Tanh: return "tanh";
+  case IntrinsicId::Asinh: return "asinh";
+  case IntrinsicId::Acosh: return "acosh";
+  case IntrinsicId::Atanh: return "atanh";
+  case IntrinsicId::Exp: return "exp";
+  case IntrinsicId::Exp2: return "exp2";
+  case IntrinsicId::Expm1: return "expm1";
+  case IntrinsicId::Log: return "log";
+  case IntrinsicId::Log2: return "log2";
+  case IntrinsicId::Log10: return "log10";
+  case IntrinsicId::Log1p: return "log1p";
+  case IntrinsicId::Erf: return "erf";
+  case IntrinsicId::Erfc: return "erfc";
+  case IntrinsicId::Gamma: return "tgamma";
+  case IntrinsicId::Lgamma: return "lgamma";
+  case IntrinsicId::Cbrt: return "cbrt";
+  case IntrinsicId::Atan2: return "atan2";
+  case IntrinsicId::Pow: return "pow";
+  case IntrinsicId::Hypot: return "hypot";
+  case IntrinsicId::Fmod: return "fmod";
+  default: return nullptr;
+  }
+}
+
 llvm::Value *FunctionLowering::mathCall(IntrinsicId id, std::vector<llvm::Value *> args, const Type *t) {
   llvm::Type *ft = P.lt(t);
   bool f32 = t->bits() == 32;
@@ -798,29 +835,8 @@ llvm::Value *FunctionLowering::mathCall(IntrinsicId id, std::vector<llvm::Value 
   default: break;
   }
   // libm by name (the `f` variant for float32).
-  const char *base = nullptr;
-  switch (id) {
-  case IntrinsicId::Tan: base = "tan"; break;
-  case IntrinsicId::Asin: base = "asin"; break;
-  case IntrinsicId::Acos: base = "acos"; break;
-  case IntrinsicId::Atan: base = "atan"; break;
-  case IntrinsicId::Sinh: base = "sinh"; break;
-  case IntrinsicId::Cosh: base = "cosh"; break;
-  case IntrinsicId::Tanh: base = "tanh"; break;
-  case IntrinsicId::Asinh: base = "asinh"; break;
-  case IntrinsicId::Acosh: base = "acosh"; break;
-  case IntrinsicId::Atanh: base = "atanh"; break;
-  case IntrinsicId::Expm1: base = "expm1"; break;
-  case IntrinsicId::Log1p: base = "log1p"; break;
-  case IntrinsicId::Erf: base = "erf"; break;
-  case IntrinsicId::Erfc: base = "erfc"; break;
-  case IntrinsicId::Gamma: base = "tgamma"; break;
-  case IntrinsicId::Lgamma: base = "lgamma"; break;
-  case IntrinsicId::Cbrt: base = "cbrt"; break;
-  case IntrinsicId::Atan2: base = "atan2"; break;
-  case IntrinsicId::Hypot: base = "hypot"; break;
-  default: return args[0];
-  }
+  const char *base = cMathName(id);
+  if (!base) return args[0];
   std::string name = std::string(base) + (f32 ? "f" : "");
   std::vector<llvm::Type *> params(args.size(), ft);
   llvm::FunctionCallee fn = P.M.getOrInsertFunction(name, llvm::FunctionType::get(ft, params, false));

@@ -352,42 +352,11 @@ void FunctionLowering::cudaPrint(const Intrinsic *in) {
   B.CreateCall(vprintf, {P.cstr(fmtText), args});
 }
 
-// libdevice's name for a math function on the GPU, or empty when LLVM's own
-// intrinsic lowers to a PTX instruction.
+// libdevice's name for a math function on the GPU (its C name with `__nv_`),
+// or empty when LLVM's own intrinsic lowers to a PTX instruction.
 std::string libdeviceName(IntrinsicId id, bool f32) {
-  const char *base = nullptr;
-  switch (id) {
-  case IntrinsicId::Sin: base = "sin"; break;
-  case IntrinsicId::Cos: base = "cos"; break;
-  case IntrinsicId::Tan: base = "tan"; break;
-  case IntrinsicId::Asin: base = "asin"; break;
-  case IntrinsicId::Acos: base = "acos"; break;
-  case IntrinsicId::Atan: base = "atan"; break;
-  case IntrinsicId::Sinh: base = "sinh"; break;
-  case IntrinsicId::Cosh: base = "cosh"; break;
-  case IntrinsicId::Tanh: base = "tanh"; break;
-  case IntrinsicId::Asinh: base = "asinh"; break;
-  case IntrinsicId::Acosh: base = "acosh"; break;
-  case IntrinsicId::Atanh: base = "atanh"; break;
-  case IntrinsicId::Exp: base = "exp"; break;
-  case IntrinsicId::Exp2: base = "exp2"; break;
-  case IntrinsicId::Expm1: base = "expm1"; break;
-  case IntrinsicId::Log: base = "log"; break;
-  case IntrinsicId::Log2: base = "log2"; break;
-  case IntrinsicId::Log10: base = "log10"; break;
-  case IntrinsicId::Log1p: base = "log1p"; break;
-  case IntrinsicId::Erf: base = "erf"; break;
-  case IntrinsicId::Erfc: base = "erfc"; break;
-  case IntrinsicId::Gamma: base = "tgamma"; break;
-  case IntrinsicId::Lgamma: base = "lgamma"; break;
-  case IntrinsicId::Cbrt: base = "cbrt"; break;
-  case IntrinsicId::Atan2: base = "atan2"; break;
-  case IntrinsicId::Pow: base = "pow"; break;
-  case IntrinsicId::Hypot: base = "hypot"; break;
-  case IntrinsicId::Fmod: base = "fmod"; break;
-  default: return "";
-  }
-  return std::string("__nv_") + base + (f32 ? "f" : "");
+  const char *base = id == IntrinsicId::Sqrt ? nullptr : cMathName(id);  // sqrt.rn: LLVM's intrinsic
+  return base ? std::string("__nv_") + base + (f32 ? "f" : "") : std::string();
 }
 
 // The kernel: `void @name(params...)`, annotated for NVPTX, calling the body.

@@ -165,6 +165,9 @@ public:
 llvm::Value *toMemForm(llvm::IRBuilder<> &B, ProgramLowering &P, llvm::Value *v, const Type *t);
 llvm::Value *fromMemForm(llvm::IRBuilder<> &B, ProgramLowering &P, llvm::Value *v, const Type *t);
 
+// Lowering.cpp: the C library's name of a math intrinsic, or null.
+const char *cMathName(ir::IntrinsicId id);
+
 // LoweringCuda.cpp
 std::string libdeviceName(ir::IntrinsicId id, bool f32);
 void emitKernelEntry(ProgramLowering &P, const ir::Function &f);
