@@ -99,6 +99,13 @@ std::vector<const Type *> typesOfKey(TypeContext &tc, const std::string &key) {
   return types;
 }
 
+// The builtin exception class that compiled code raised by name
+// (RuntimeError for a name that is not one).
+pybind11::object builtinException(const std::string &name) {
+  pybind11::module_ builtins = pybind11::module_::import("builtins");
+  return pybind11::hasattr(builtins, name.c_str()) ? builtins.attr(name.c_str()) : builtins.attr("RuntimeError");
+}
+
 // The specialisations of one kind (host functions, or kernels for the CPU
 // device), by argument type key.
 struct Specialisations {
@@ -343,9 +350,7 @@ public:
   }
 
   void raiseKernelError(const CpuKernelError &e) {
-    pybind11::module_ builtins = pybind11::module_::import("builtins");
-    pybind11::object cls = pybind11::hasattr(builtins, e.excClass.c_str()) ? builtins.attr(e.excClass.c_str())
-                                                                           : builtins.attr("RuntimeError");
+    pybind11::object cls = builtinException(e.excClass);
     std::string msg = e.message;
     if (e.located) {
       msg += fmt::format(" (in kernel '{}'", source_->name);
@@ -662,10 +667,7 @@ private:
   }
 
   void raise(KjitCallContext &ctx) {
-    pybind11::module_ builtins = pybind11::module_::import("builtins");
-    pybind11::object cls = pybind11::hasattr(builtins, ctx.excClass.c_str())
-                               ? builtins.attr(ctx.excClass.c_str())
-                               : builtins.attr("RuntimeError");
+    pybind11::object cls = builtinException(ctx.excClass);
     pybind11::object exc = ctx.message.empty() ? cls() : cls(ctx.message);
     if (!ctx.file.empty() && pybind11::hasattr(exc, "add_note"))
       exc.attr("add_note")(fmt::format("raised in kjit function '{}' at {}:{}", source_->name, ctx.file, ctx.line));

@@ -81,6 +81,17 @@ std::unique_ptr<HostJit> HostJit::create(std::string &error) {
   return hj;
 }
 
+// The address of `symbol` in the JIT, as `out.entry`.
+static bool lookupEntry(llvm::orc::LLJIT &jit, const std::string &symbol, CompiledCode &out, std::string &error) {
+  auto sym = jit.lookup(symbol);
+  if (!sym) {
+    error = llvm::toString(sym.takeError());
+    return false;
+  }
+  out.entry = sym->toPtr<void *>();
+  return true;
+}
+
 static bool prepare(llvm::Module &m, llvm::TargetMachine &tm, std::string &error) {
   m.setDataLayout(tm.createDataLayout());
   m.setTargetTriple(tm.getTargetTriple().str());
@@ -127,13 +138,7 @@ bool HostJit::addObject(const std::string &object, const std::string &entrySymbo
     error = llvm::toString(std::move(err));
     return false;
   }
-  auto sym = impl_->jit->lookup(entrySymbol);
-  if (!sym) {
-    error = llvm::toString(sym.takeError());
-    return false;
-  }
-  out.entry = sym->toPtr<void *>();
-  return true;
+  return lookupEntry(*impl_->jit, entrySymbol, out, error);
 }
 
 std::string HostJit::dataLayout() const { return impl_->tm->createDataLayout().getStringRepresentation(); }
@@ -162,13 +167,7 @@ bool HostJit::add(std::unique_ptr<llvm::LLVMContext> ctx, std::unique_ptr<llvm::
     error = llvm::toString(std::move(err));
     return false;
   }
-  auto sym = impl_->jit->lookup(entrySymbol);
-  if (!sym) {
-    error = llvm::toString(sym.takeError());
-    return false;
-  }
-  out.entry = sym->toPtr<void *>();
-  return true;
+  return lookupEntry(*impl_->jit, entrySymbol, out, error);
 }
 
 }  // namespace kjit
