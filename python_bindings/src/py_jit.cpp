@@ -863,7 +863,7 @@ void define_jit(pybind11::module_ &m) {
       .def("_cpu_declare", &Dispatcher::cpuDeclare)
       .def("_cpu_launch", &Dispatcher::cpuLaunch)
       .def("_cpu_inspect", &Dispatcher::cpuInspect)
-      .def("_cpu_keys", [](Dispatcher &d) { return d.cpuKeys(); })
+      .def("_cpu_keys", &Dispatcher::cpuKeys)
       .def("_fingerprint", &Dispatcher::fingerprint)
       .def("_cache_folder", &Dispatcher::cacheFolder)
       .def_property_readonly("_name", &Dispatcher::name);

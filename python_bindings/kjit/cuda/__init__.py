@@ -33,31 +33,22 @@ if _SIM:
 else:
     from kjit.cuda.compiler import (CUDAKernel, compile_ptx, compile_ptx_for_current_device, device_kind, jit)
     from kjit.cuda.errors import CudaAPIError, CudaDriverError, CudaSupportError, LaunchConfigError
+    # The host API (device arrays, streams, events, devices) of the device
+    # kernels launch on: the CUDA driver's, or, on the CPU device
+    # (KJIT_DEVICE=cpu, or no CUDA GPU), the same over host memory.
     if device_kind() == "cpu":
-        # The CPU device (KJIT_DEVICE=cpu, or no CUDA GPU): device arrays in
-        # host memory, kernels compiled for the host.
-        from kjit.cuda import hostapi as _hostapi
-        _hostapi._set_device_name("kjit CPU device")
-        _api_module = "kjit.cuda.hostapi"
+        from kjit.cuda import hostapi as _api
+        _api._set_device_name("kjit CPU device")
     else:
-        _api_module = "kjit.cuda.api"
-    from importlib import import_module as _import_module
-    _api = _import_module(_api_module)
-    from kjit.cuda.api import (Device, DeviceNDArray, Event, Stream, as_cuda_array, close, current_context,
-                               default_stream, detect, device_array, device_array_like, event, event_elapsed_time,
-                               external_stream, from_dlpack, get_current_device, gpus, is_available, is_cuda_array,
-                               legacy_default_stream, list_devices, managed_array, mapped, mapped_array,
-                               per_thread_default_stream, pinned, pinned_array, pinned_array_like, select_device,
-                               stream, synchronize, to_device)
-    if _api_module != "kjit.cuda.api":
-        for _n in ("Device", "DeviceNDArray", "Event", "Stream", "as_cuda_array", "close", "current_context",
-                   "default_stream", "detect", "device_array", "device_array_like", "event", "event_elapsed_time",
-                   "external_stream", "from_dlpack", "get_current_device", "gpus", "is_available", "is_cuda_array",
-                   "legacy_default_stream", "list_devices", "managed_array", "mapped", "mapped_array",
-                   "per_thread_default_stream", "pinned", "pinned_array", "pinned_array_like", "select_device",
-                   "stream", "synchronize", "to_device"):
-            globals()[_n] = getattr(_api, _n)
-        del _n
+        from kjit.cuda import api as _api
+    for _n in ("Device", "DeviceNDArray", "Event", "Stream", "as_cuda_array", "close", "current_context",
+               "default_stream", "detect", "device_array", "device_array_like", "event", "event_elapsed_time",
+               "external_stream", "from_dlpack", "get_current_device", "gpus", "is_available", "is_cuda_array",
+               "legacy_default_stream", "list_devices", "managed_array", "mapped", "mapped_array",
+               "per_thread_default_stream", "pinned", "pinned_array", "pinned_array_like", "select_device",
+               "stream", "synchronize", "to_device"):
+        globals()[_n] = getattr(_api, _n)
+    del _n
     from kjit.cuda.reduce import Reduce, reduce
     from kjit.cuda import kernel_language as _kl
     from kjit.cuda.kernel_language import (activemask, all_sync, any_sync, atomic, ballot_sync, blockDim,

@@ -1,5 +1,6 @@
 """@cuda.jit and cuda.compile_ptx; kernels and their launches."""
 import hashlib
+import operator
 import os
 import re
 import warnings
@@ -218,7 +219,6 @@ _MAX_GRID = (2**31 - 1, 65535, 65535)
 
 def _dims(v, what, kernel):
     from kjit.cuda.errors import LaunchConfigError
-    import operator
     if hasattr(v, "__index__"):
         v = (v,)
     try:
