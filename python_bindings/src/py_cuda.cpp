@@ -8,9 +8,12 @@
 // going back to Python per argument. Device arrays are a C++ base class
 // (DeviceArray) that the Python DeviceNDArray extends, so the launch path
 // reads their pointer, shape and strides directly.
+#include <atomic>
 #include <cstring>
 #include <map>
 #include <memory>
+#include <mutex>
+#include <thread>
 
 #include <fmt/format.h>
 #include <pybind11/numpy.h>
@@ -29,12 +32,41 @@ namespace {
 
 using cuda::CUstream;
 
-// Never destroyed: arrays and kernels may be freed at any point of the
-// interpreter's shutdown (after atexit, the runtime is marked closing and
-// frees nothing).
+// The runtime is made once, by the first rt() or by the start-up thread
+// (startRuntime). Never destroyed: arrays and kernels may be freed at any
+// point of the interpreter's shutdown (after atexit, the runtime is marked
+// closing and frees nothing).
+std::atomic<cuda::Runtime *> gRuntime{nullptr};
+std::once_flag gRuntimeOnce;
+std::thread *gStartThread = nullptr;  // never destroyed: joined at exit and before fork
+
+void makeRuntime(bool warm) {
+  std::call_once(gRuntimeOnce, [warm] {
+    auto *r = new cuda::Runtime();
+    if (warm) r->warmUp();
+    gRuntime.store(r, std::memory_order_release);
+  });
+}
+
 cuda::Runtime &rt() {
-  static cuda::Runtime *r = new cuda::Runtime();
-  return *r;
+  if (cuda::Runtime *r = gRuntime.load(std::memory_order_acquire)) return *r;
+  makeRuntime(false);  // or waits for the start-up thread's
+  return *gRuntime.load(std::memory_order_acquire);
+}
+
+// Driver start-up (cuInit, then device 0's primary context: about 0.1 s
+// each) on a thread of its own, begun when kjit is imported, so that it
+// overlaps the rest of the import, the program's own set-up and the first
+// kernel's compilation. The thread needs no GIL.
+void startRuntime() {
+  if (gStartThread || gRuntime.load(std::memory_order_acquire)) return;
+  gStartThread = new std::thread([] { makeRuntime(true); });
+}
+
+void joinStartThread() {
+  if (!gStartThread || !gStartThread->joinable()) return;
+  pybind11::gil_scoped_release unlocked;
+  gStartThread->join();
 }
 
 // ---- errors -------------------------------------------------------------------
@@ -885,6 +917,8 @@ void define_cuda(pybind11::module_ &m) {
     }
   });
   m.def("cuda_available", [] { return rt().available(); });
+  m.def("cuda_start", &startRuntime, "begins the CUDA driver's start-up on a thread of its own");
+  m.def("cuda_join_start", &joinStartThread, "waits for the start-up thread (at exit, before fork)");
   m.def("cuda_why", [] { return rt().why(); });
   m.def("cuda_driver_version", [] { return rt().driverVersion(); });
   m.def("cuda_device_count", [] { return rt().available() ? rt().deviceCount() : 0; });

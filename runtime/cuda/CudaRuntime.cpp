@@ -222,8 +222,23 @@ void Runtime::fault(CUresult r, const char *call) {
 
 void Runtime::select(int ordinal) {
   info(ordinal);  // checks
+  DeviceState &old = devices_[size_t(current_)];
+  if (ordinal != current_ && old.warm) {
+    // Retained ahead of use by warmUp(), never used: not kept for nothing.
+    api_.DevicePrimaryCtxRelease(old.handle);
+    old.context = nullptr;
+    old.warm = false;
+  }
   current_ = ordinal;
   activate();
+}
+
+void Runtime::warmUp() {
+  if (!available_ || devices_.empty() || devices_[0].context) return;
+  CUcontext c = nullptr;
+  if (api_.DevicePrimaryCtxRetain(&c, devices_[0].handle) != 0) return;  // activate() tries again and says why
+  devices_[0].context = c;
+  devices_[0].warm = true;
 }
 
 void Runtime::activate() {
@@ -241,6 +256,7 @@ void Runtime::activate() {
     d.context = c;
     d.lost = false;
   }
+  d.warm = false;
   CUcontext cur = nullptr;
   api_.CtxGetCurrent(&cur);
   if (cur != d.context) check(api_.CtxSetCurrent(d.context), "cuCtxSetCurrent");

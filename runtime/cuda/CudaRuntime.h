@@ -118,6 +118,9 @@ public:
   const DeviceInfo &info(int ordinal) const;
   int current() const { return current_; }
   void select(int ordinal);  // makes its primary context current
+  // Retains device 0's primary context ahead of its first use (kjit's
+  // start-up thread). select() of another device first gives it back.
+  void warmUp();
   // The current device's context, made current on this thread; created on
   // first use.
   void activate();
@@ -148,6 +151,7 @@ private:
     CUcontext context = nullptr;
     uint64_t generation = 1;
     bool lost = false;  // a kernel fault cost the device its context
+    bool warm = false;  // retained by warmUp() and not used yet
     std::vector<std::weak_ptr<LoadedKernel>> kernels;  // to read their records after a fault
   };
   Api api_;

@@ -672,3 +672,23 @@ def test_negation_folds_into_the_product_it_shares():
     body = ptx.split(".entry")[1]
     assert "0fBC23D70A" in body      # * -0.01
     assert "0f3C23D70A" not in body  # no * +0.01 of a negated product
+
+
+def _parity(a, out):
+    i = cuda.grid(1)
+    if i < a.shape[0]:
+        out[i] = float32(1) if a[i] & 1 == 0 else float32(-1)
+
+
+def test_low_bit_test_compares_with_zero():
+    # `x & 1 == 0` (and sin's quadrant test) compares the masked bit with 0,
+    # which ptxas makes one LOP3 writing a predicate; NVPTX's own choice,
+    # a compare with 1, costs ptxas a second instruction.
+    for fn in (_parity, _sin_exp):
+        sig = "void(int32[::1], float32[::1])" if fn is _parity else "void(float32[::1], float32[::1])"
+        body = cuda.compile_ptx(fn, sig)[0].split(".entry")[1]
+        masked = re.findall(r"and\.b32\s+(%r\d+), %r\d+, 1;", body)
+        assert masked, body
+        for r in masked:
+            assert not re.search(rf"setp\.\w+\.[bsu]32\s+%p\d+, {r}, 1;", body), body
+            assert re.search(rf"setp\.(eq|ne)\.b32\s+%p\d+, {r}, 0;", body), body

@@ -35,20 +35,27 @@ else:
     from kjit.cuda.errors import CudaAPIError, CudaDriverError, CudaSupportError, LaunchConfigError
     # The host API (device arrays, streams, events, devices) of the device
     # kernels launch on: the CUDA driver's, or, on the CPU device
-    # (KJIT_DEVICE=cpu, or no CUDA GPU), the same over host memory.
-    if device_kind() == "cpu":
-        from kjit.cuda import hostapi as _api
-        _api._set_device_name("kjit CPU device")
-    else:
-        from kjit.cuda import api as _api
-    for _n in ("Device", "DeviceNDArray", "Event", "Stream", "as_cuda_array", "close", "current_context",
-               "default_stream", "detect", "device_array", "device_array_like", "event", "event_elapsed_time",
-               "external_stream", "from_dlpack", "get_current_device", "gpus", "is_available", "is_cuda_array",
-               "legacy_default_stream", "list_devices", "managed_array", "mapped", "mapped_array",
-               "per_thread_default_stream", "pinned", "pinned_array", "pinned_array_like", "select_device",
-               "stream", "synchronize", "to_device"):
-        globals()[_n] = getattr(_api, _n)
-    del _n
+    # (KJIT_DEVICE=cpu, or no CUDA GPU), the same over host memory. Bound at
+    # first use (module __getattr__ below), so that importing kjit does not
+    # wait for the driver's start-up.
+    _HOST_API = ("Device", "DeviceNDArray", "Event", "Stream", "as_cuda_array", "close", "current_context",
+                 "default_stream", "detect", "device_array", "device_array_like", "event", "event_elapsed_time",
+                 "external_stream", "from_dlpack", "get_current_device", "gpus", "is_available", "is_cuda_array",
+                 "legacy_default_stream", "list_devices", "managed_array", "mapped", "mapped_array",
+                 "per_thread_default_stream", "pinned", "pinned_array", "pinned_array_like", "select_device",
+                 "stream", "synchronize", "to_device")
+
+    def _bind_host_api():
+        if device_kind() == "cpu":
+            from kjit.cuda import hostapi as api
+            api._set_device_name("kjit CPU device")
+        else:
+            from kjit.cuda import api
+        g = globals()
+        for n in _HOST_API:
+            g[n] = getattr(api, n)
+        g["_api"] = api
+        return api
     from kjit.cuda.reduce import Reduce, reduce
     from kjit.cuda import kernel_language as _kl
     from kjit.cuda.kernel_language import (activemask, all_sync, any_sync, atomic, ballot_sync, blockDim,
@@ -65,4 +72,14 @@ def __getattr__(name):
     if name == "random":
         import importlib
         return importlib.import_module("kjit.cuda.random")
+    if not _SIM and (name in _HOST_API or name == "_api"):
+        _bind_host_api()
+        return globals()[name]
     raise AttributeError(f"module 'kjit.cuda' has no attribute {name!r}")
+
+
+def __dir__():
+    names = set(globals()) | {"random"}
+    if not _SIM:
+        names |= set(_HOST_API)
+    return sorted(names)

@@ -76,13 +76,26 @@ class CUDAKernel:
         # and a launcher per launch configuration.
         self._core = None if device else _kjit.CudaKernelCore(self._build, self.__name__)
         self._launchers = {}
-        self._cpu = not device and device_kind() == "cpu"
+        # Eager signatures compile now (for compute capability 9.0, which
+        # needs no GPU); they are declared to the device that launches them
+        # at the first launch, so that decorating waits for no driver.
+        self._undeclared = []
         for sig in signatures:
             self.compile(sig)
+            if not device:
+                self._undeclared.append(str(sig))
+
+    @property
+    def _cpu(self):
+        return not self.device and device_kind() == "cpu"
+
+    def _declare(self):
+        for sig in self._undeclared:
             if self._cpu:
-                self._dispatcher._cpu_declare(str(sig), bool(options.get("fastmath")))
-            elif self._core is not None:
-                self._core.declare(str(sig))
+                self._dispatcher._cpu_declare(sig, bool(self.targetoptions.get("fastmath")))
+            else:
+                self._core.declare(sig)
+        self._undeclared = []
 
     def _launch_annotations(self):
         """(max_registers, max threads per block, min blocks per SM); 0 is unset."""
@@ -154,6 +167,8 @@ class CUDAKernel:
             pass
         if self.device:
             raise TypeError(f"{self.__name__} is a device function: call it from a kernel")
+        if self._undeclared:
+            self._declare()
         if self._cpu:
             launcher = CpuLauncher(self, config if isinstance(config, tuple) else (config,))
         elif not _kjit.cuda_available():

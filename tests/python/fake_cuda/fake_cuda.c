@@ -1,0 +1,101 @@
+// fake_cuda.c - a stand-in for libcuda.so.1 for tests without a GPU
+// (KJIT_CUDA_DRIVER=<this library>): it runs no kernel, but answers as one
+// device would, and logs the calls the tests look at.
+//   FAKE_CUDA_DEVICES  number of devices (default 1)
+//   FAKE_INIT_MS       cuInit takes this long
+//   FAKE_CTX_MS        the first primary-context retain takes this long
+//   FAKE_CUDA_LOG      a file: one line a logged call, "<call> <device> <main|thread>"
+// Also times kjit's own launch path without the driver's cost
+// (benchmarks/gpu/launch_host_path.py).
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+typedef int CUresult;
+static void logCall(const char *call, int device) {
+  const char *path = getenv("FAKE_CUDA_LOG");
+  if (!path) return;
+  FILE *f = fopen(path, "a");
+  if (!f) return;
+  fprintf(f, "%s %d %s\n", call, device, syscall(SYS_gettid) == getpid() ? "main" : "thread");
+  fclose(f);
+}
+static void *cur = 0;
+static char mod, fn;
+static void nap(const char *v) { const char *e = getenv(v); if (e) usleep(atoi(e) * 1000); }
+CUresult cuInit(unsigned f) { nap("FAKE_INIT_MS"); logCall("cuInit", -1); return 0; }
+CUresult cuDriverGetVersion(int *v) { *v = 13000; return 0; }
+CUresult cuGetErrorName(CUresult r, const char **s) { *s = "CUDA_ERROR_FAKE"; return 0; }
+CUresult cuGetErrorString(CUresult r, const char **s) { *s = "fake"; return 0; }
+CUresult cuDeviceGetCount(int *n) { const char *e = getenv("FAKE_CUDA_DEVICES"); *n = e ? atoi(e) : 1; return 0; }
+CUresult cuDeviceGet(int *d, int i) { *d = i; return 0; }
+CUresult cuDeviceGetName(char *s, int n, int d) { strncpy(s, "fake GPU", n); return 0; }
+CUresult cuDeviceGetAttribute(int *v, int a, int d) {
+  switch (a) {
+  case 1: *v = 1024; break; case 2: case 3: *v = 1024; break; case 4: *v = 64; break;
+  case 5: *v = 0x7fffffff; break; case 6: case 7: *v = 65535; break;
+  case 8: *v = 49152; break; case 75: *v = 9; break; case 76: *v = 0; break;
+  case 97: *v = 232448; break; case 16: *v = 132; break; case 10: *v = 32; break;
+  default: *v = 1;
+  }
+  return 0;
+}
+CUresult cuDeviceTotalMem_v2(size_t *b, int d) { *b = 80ul << 30; return 0; }
+CUresult cuDeviceGetPCIBusId(char *s, int n, int d) { strncpy(s, "0000:00:00.0", n); return 0; }
+static char ctxs[8];
+static int retains;
+CUresult cuDevicePrimaryCtxRetain(void **c, int d) {
+  if (!retains++) nap("FAKE_CTX_MS");
+  logCall("cuDevicePrimaryCtxRetain", d);
+  *c = &ctxs[d & 7];
+  return 0;
+}
+CUresult cuDevicePrimaryCtxRelease_v2(int d) { logCall("cuDevicePrimaryCtxRelease", d); return 0; }
+CUresult cuDevicePrimaryCtxReset_v2(int d) { return 0; }
+CUresult cuCtxSetCurrent(void *c) { cur = c; return 0; }
+CUresult cuCtxGetCurrent(void **c) { *c = cur; return 0; }
+CUresult cuCtxSynchronize(void) { return 0; }
+CUresult cuMemGetInfo_v2(size_t *f, size_t *t) { *f = *t = 80ul << 30; return 0; }
+CUresult cuMemAlloc_v2(unsigned long long *p, size_t n) { *p = (unsigned long long)malloc(n ? n : 1); return 0; }
+CUresult cuMemFree_v2(unsigned long long p) { free((void *)p); return 0; }
+CUresult cuMemAllocManaged(unsigned long long *p, size_t n, unsigned f) { return cuMemAlloc_v2(p, n); }
+CUresult cuMemHostRegister_v2(void *p, size_t n, unsigned f) { return 0; }
+CUresult cuMemHostUnregister(void *p) { return 0; }
+CUresult cuMemHostGetDevicePointer_v2(unsigned long long *d, void *p, unsigned f) { *d = (unsigned long long)p; return 0; }
+CUresult cuMemcpyHtoD_v2(unsigned long long d, const void *s, size_t n) { memcpy((void *)d, s, n); return 0; }
+CUresult cuMemcpyDtoH_v2(void *d, unsigned long long s, size_t n) { memcpy(d, (void *)s, n); return 0; }
+CUresult cuMemcpyDtoD_v2(unsigned long long d, unsigned long long s, size_t n) { memcpy((void *)d, (void *)s, n); return 0; }
+CUresult cuMemcpyHtoDAsync_v2(unsigned long long d, const void *s, size_t n, void *st) { return cuMemcpyHtoD_v2(d, s, n); }
+CUresult cuMemcpyDtoHAsync_v2(void *d, unsigned long long s, size_t n, void *st) { return cuMemcpyDtoH_v2(d, s, n); }
+CUresult cuMemcpyDtoDAsync_v2(unsigned long long d, unsigned long long s, size_t n, void *st) { return cuMemcpyDtoD_v2(d, s, n); }
+CUresult cuMemsetD8Async(unsigned long long d, unsigned char v, size_t n, void *st) { memset((void *)d, v, n); return 0; }
+CUresult cuModuleLoadData(void **m, const void *i) { *m = &mod; return 0; }
+CUresult cuModuleLoadDataEx(void **m, const void *i, unsigned n, int *o, void **v) { *m = &mod; return 0; }
+CUresult cuModuleUnload(void *m) { return 0; }
+CUresult cuModuleGetFunction(void **f, void *m, const char *n) { *f = &fn; return 0; }
+CUresult cuModuleGetGlobal_v2(unsigned long long *p, size_t *b, void *m, const char *n) { return 500; }
+CUresult cuLinkCreate_v2(unsigned n, int *o, void **v, void **s) { *s = &mod; return 0; }
+CUresult cuLinkAddData_v2(void *s, int t, void *d, size_t n, const char *nm, unsigned k, int *o, void **v) { return 0; }
+CUresult cuLinkComplete(void *s, void **c, size_t *n) { static char cubin[16]; *c = cubin; *n = 16; return 0; }
+CUresult cuLinkDestroy(void *s) { return 0; }
+CUresult cuFuncGetAttribute(int *v, int a, void *f) { *v = a == 0 ? 1024 : 0; return 0; }
+CUresult cuFuncSetAttribute(void *f, int a, int v) { return 0; }
+CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                        unsigned sh, void *s, void **p, void **x) {
+  static int logging = -1;
+  if (logging < 0) logging = getenv("FAKE_CUDA_LOG") != NULL;
+  if (logging) logCall("cuLaunchKernel", -1);
+  return 0;
+}
+CUresult cuStreamCreate(void **s, unsigned f) { *s = malloc(1); return 0; }
+CUresult cuStreamDestroy_v2(void *s) { free(s); return 0; }
+CUresult cuStreamSynchronize(void *s) { return 0; }
+CUresult cuStreamQuery(void *s) { return 0; }
+CUresult cuStreamWaitEvent(void *s, void *e, unsigned f) { return 0; }
+CUresult cuEventCreate(void **e, unsigned f) { *e = malloc(1); return 0; }
+CUresult cuEventDestroy_v2(void *e) { free(e); return 0; }
+CUresult cuEventRecord(void *e, void *s) { return 0; }
+CUresult cuEventSynchronize(void *e) { return 0; }
+CUresult cuEventQuery(void *e) { return 0; }
+CUresult cuEventElapsedTime(float *ms, void *a, void *b) { *ms = 0; return 0; }

@@ -1,0 +1,169 @@
+"""The CUDA driver's start-up: begun on a thread of its own when kjit is
+imported, joined before fork and at exit, and what it retains given back
+when the program chooses another device.
+
+These run everywhere: the driver is tests/python/fake_cuda/fake_cuda.c
+(KJIT_CUDA_DRIVER), which runs no kernel but answers as a GPU would and
+logs the calls looked at here. On the GPU machine the same start-up is
+timed by benchmarks/gpu/bench_gpu.py (import + first call)."""
+import os
+import shutil
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake_cuda", "fake_cuda.c")
+
+
+@pytest.fixture(scope="module")
+def fake_driver(tmp_path_factory):
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if not cc:
+        pytest.skip("no C compiler to build the fake CUDA driver")
+    lib = str(tmp_path_factory.mktemp("fake_cuda") / "libcuda.so")
+    subprocess.run([cc, "-O2", "-shared", "-fPIC", "-o", lib, SOURCE], check=True)
+    return lib
+
+
+def run(fake_driver, tmp_path, code, **env):
+    """Runs `code` in a new Python on the fake driver; returns (result, log lines)."""
+    log = tmp_path / "calls.log"
+    full = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python_bindings"), KJIT_CUDA_DRIVER=fake_driver,
+                FAKE_CUDA_LOG=str(log))
+    for v in ("KJIT_ENABLE_CUDASIM", "NUMBA_ENABLE_CUDASIM", "KJIT_DEVICE"):
+        full.pop(v, None)
+    full.update(env)
+    script = tmp_path / "script.py"  # kernels need their source in a file
+    script.write_text(textwrap.dedent(code))
+    r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=full, timeout=300,
+                       cwd=tmp_path)
+    lines = log.read_text().splitlines() if log.exists() else []
+    return r, lines
+
+
+def test_driver_starts_on_a_thread_of_its_own(fake_driver, tmp_path):
+    # cuInit and device 0's primary context come from kjit's start-up
+    # thread, not from the program's; the program then uses that context:
+    # one retain in all, none given back.
+    r, calls = run(fake_driver, tmp_path, """
+        import numpy as np
+        from kjit import cuda
+        @cuda.jit
+        def fill(out):
+            out[cuda.grid(1)] = 1.0
+        d = cuda.to_device(np.zeros(64, np.float32))
+        fill[2, 32](d)
+        cuda.synchronize()
+        print("kind", cuda.device_kind())
+    """, FAKE_INIT_MS="50", FAKE_CTX_MS="50")
+    assert r.returncode == 0, r.stderr
+    assert "kind cuda" in r.stdout
+    assert calls[0] == "cuInit -1 thread", calls
+    assert calls[1] == "cuDevicePrimaryCtxRetain 0 thread", calls
+    assert [c for c in calls if "PrimaryCtx" in c] == ["cuDevicePrimaryCtxRetain 0 thread"], calls
+    assert "cuLaunchKernel -1 main" in calls
+
+
+def test_another_device_chosen_first_gives_device_0_back(fake_driver, tmp_path):
+    r, calls = run(fake_driver, tmp_path, """
+        from kjit import cuda
+        cuda.select_device(1)
+        print("current", cuda.get_current_device().id)
+    """, FAKE_CUDA_DEVICES="2")
+    assert r.returncode == 0, r.stderr
+    assert "current 1" in r.stdout
+    ctx = [c for c in calls if "PrimaryCtx" in c]
+    assert ctx == ["cuDevicePrimaryCtxRetain 0 thread", "cuDevicePrimaryCtxRelease 0 main",
+                   "cuDevicePrimaryCtxRetain 1 main"], ctx
+
+
+def test_device_0_used_then_another_keeps_both(fake_driver, tmp_path):
+    # Once the program has used device 0, its context is the program's.
+    r, calls = run(fake_driver, tmp_path, """
+        import numpy as np
+        from kjit import cuda
+        a = cuda.to_device(np.ones(4))
+        cuda.select_device(1)
+        b = cuda.to_device(np.ones(4))
+        print("ok")
+    """, FAKE_CUDA_DEVICES="2")
+    assert r.returncode == 0, r.stderr
+    ctx = [c for c in calls if "PrimaryCtx" in c]
+    assert ctx == ["cuDevicePrimaryCtxRetain 0 thread", "cuDevicePrimaryCtxRetain 1 main"], ctx
+
+
+def test_exit_right_after_import_waits_for_the_start_up(fake_driver, tmp_path):
+    # The interpreter does not end under a thread still inside the driver.
+    r, calls = run(fake_driver, tmp_path, "import kjit\n", FAKE_INIT_MS="300", FAKE_CTX_MS="100")
+    assert r.returncode == 0, r.stderr
+    assert calls == ["cuInit -1 thread", "cuDevicePrimaryCtxRetain 0 thread"], calls
+
+
+def test_fork_after_import_joins_the_start_up_first(fake_driver, tmp_path):
+    # The start-up thread has finished before the process forks: the child
+    # never holds a half-initialised driver, and runs CPU code normally.
+    r, calls = run(fake_driver, tmp_path, """
+        import os
+        import numpy as np
+        import kjit
+        pid = os.fork()
+        if pid == 0:
+            @kjit.njit
+            def total(a):
+                s = 0.0
+                for x in a:
+                    s += x
+                return s
+            with open("child.txt", "w") as f:
+                f.write(str(total(np.arange(5.0))))
+            os._exit(0)
+        _, status = os.waitpid(pid, 0)
+        with open("parent.txt", "w") as f:
+            f.write(str(len(open(os.environ["FAKE_CUDA_LOG"]).read().splitlines())))
+        print("child status", status)
+    """, FAKE_INIT_MS="300", FAKE_CTX_MS="100")
+    assert r.returncode == 0, r.stderr
+    assert "child status 0" in r.stdout
+    assert (tmp_path / "child.txt").read_text() == "10.0"
+    # Both start-up calls were logged before the fork (the parent read the log after it).
+    assert (tmp_path / "parent.txt").read_text() == "2"
+    assert calls == ["cuInit -1 thread", "cuDevicePrimaryCtxRetain 0 thread"], calls
+
+
+def test_cpu_device_and_simulator_start_no_driver(fake_driver, tmp_path):
+    for env in ({"KJIT_DEVICE": "cpu"}, {"KJIT_ENABLE_CUDASIM": "1"}):
+        r, calls = run(fake_driver, tmp_path, """
+            from kjit import cuda
+            print("kind", cuda.device_kind())
+        """, **env)
+        assert r.returncode == 0, r.stderr
+        assert calls == [], (env, calls)
+
+
+def test_launch_limits_checked_against_the_device(fake_driver, tmp_path):
+    # The launch path's checks, run in CI on the fake device (1024 threads
+    # a block): the error names the kernel and the limit, and the process
+    # launches a correct kernel afterwards.
+    r, calls = run(fake_driver, tmp_path, """
+        import numpy as np
+        from kjit import cuda
+        @cuda.jit
+        def fill(out):
+            out[cuda.grid(1)] = 1.0
+        d = cuda.to_device(np.zeros(4096, np.float32))
+        try:
+            fill[2, 2048](d)
+        except cuda.LaunchConfigError as e:
+            print("error:", e)
+        fill[4, 1024](d)
+        cuda.synchronize()
+        print("launched after")
+    """)
+    assert r.returncode == 0, r.stderr
+    assert "error: kernel 'fill' on fake GPU: a block of 2048 threads along x is more than the device's limit of " \
+        "1024" in r.stdout, r.stdout
+    assert "launched after" in r.stdout
+    assert calls.count("cuLaunchKernel -1 main") == 1, calls
