@@ -37,9 +37,9 @@ def median(xs):
     return xs[len(xs) // 2]
 
 
-def fresh(code):
+def fresh(code, **extra_env):
     """Seconds printed by `code` run in a new Python."""
-    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python_bindings"))
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python_bindings"), **extra_env)
     path = os.path.join(OUT, "_fresh.py")
     with open(path, "w") as f:
         f.write(textwrap.dedent(code))
@@ -65,12 +65,12 @@ def events_time(launch, event, elapsed, sync, reps=20):
     return median(ts)
 
 
-def launch_time(launch, sync, n=20000):
+def launch_time(launch, sync, n=20000, rounds=5):
     for _ in range(100):
         launch()
     sync()
     per = []
-    for _ in range(5):
+    for _ in range(rounds):
         t0 = time.perf_counter()
         for _ in range(n):
             launch()
@@ -89,6 +89,16 @@ exe = os.path.join(OUT, "bench_cu")
 subprocess.run(["nvcc", "-O3", "-arch=sm_90", os.path.join(HERE, "cuda", "bench.cu"), "-o", exe], check=True)
 cpp = json.loads(subprocess.run([exe], capture_output=True, text=True, check=True).stdout)
 row("import + context (s)", cpp=cpp["context_s"])
+try:
+    import ctypes
+    lib_path = os.path.join(OUT, "liblaunch.so")
+    subprocess.run(["nvcc", "-O3", "-arch=sm_90", "-shared", "-Xcompiler", "-fPIC",
+                    os.path.join(HERE, "cuda", "launch_lib.cu"), "-o", lib_path], check=True)
+    cpplib = ctypes.CDLL(lib_path)
+    cpplib.cpp_launch3_us.restype = cpplib.cpp_launch0_us.restype = ctypes.c_double
+except (OSError, subprocess.CalledProcessError) as e:
+    print("the C++ launch library failed:", e)
+    cpplib = None
 row("launch, 3 device arrays (us)", cpp=cpp["launch3_us"])
 row("launch, no arguments (us)", cpp=cpp["launch0_us"])
 row("SAXPY 16M f32 (us)", cpp=cpp["saxpy_us"])
@@ -102,6 +112,7 @@ KJIT_FIRST = """
     import time
     t0 = time.perf_counter()
     import numpy as np
+    tn = time.perf_counter()
     from kjit import cuda
     cuda.get_current_device()
     t1 = time.perf_counter()
@@ -121,7 +132,7 @@ KJIT_FIRST = """
         if i < x.shape[0]:
             out[i] = a * x[i] + y[i]
     t4 = time.perf_counter()
-    print(t1 - t0, t3 - t2, t4 - t3)
+    print(t1 - t0, t3 - t2, t4 - t3, tn - t0)
 """
 NUMBA_FIRST = KJIT_FIRST.replace("from kjit import cuda", "np.row_stack = np.vstack\n    from numba import cuda")
 k = fresh(KJIT_FIRST)
@@ -130,7 +141,35 @@ if k:
     row("import + context (s)", kjit=k[0], numba=nb and nb[0])
     row("first call of SAXPY (s)", kjit=k[1], numba=nb and nb[1])
     row("import + first SAXPY call (s)", kjit=k[0] + k[1], numba=nb and nb[0] + nb[1])
+    row("  the same less numpy's import (s)", kjit=k[0] + k[1] - k[3], numba=nb and nb[0] + nb[1] - nb[3])
     row("eager compile of SAXPY (s)", kjit=k[2], numba=nb and nb[2])
+
+# ---- kjit's launch path alone: the fake driver of the tests, which runs nothing -----------------
+HOST_PATH = """
+    import time
+    import numpy as np
+    from kjit import cuda
+    @cuda.jit
+    def empty3(a, b, c):
+        pass
+    a, b, c = (cuda.to_device(np.zeros(16, np.float32)) for _ in range(3))
+    per = []
+    for _ in range(9):
+        t0 = time.perf_counter()
+        for _ in range(20000):
+            empty3[1, 1](a, b, c)
+        per.append((time.perf_counter() - t0) / 20000 * 1e6)
+    print(sorted(per)[4])
+"""
+try:
+    fake = os.path.join(OUT, "libfakecuda.so")
+    subprocess.run(["cc", "-O2", "-shared", "-fPIC", "-o", fake,
+                    os.path.join(ROOT, "tests", "python", "fake_cuda", "fake_cuda.c")], check=True)
+    h = fresh(HOST_PATH, KJIT_CUDA_DRIVER=fake, KJIT_DEVICE="cuda")
+    if h:
+        row("kjit's launch path, driver call excluded (us)", kjit=h[0])
+except (OSError, subprocess.CalledProcessError) as e:
+    print("the fake driver failed:", e)
 
 # ---- kjit and numba kernels -------------------------------------------------------------------
 try:
@@ -249,6 +288,19 @@ def bench_lib(name, lib):
     e3, e0 = ks["empty3"], ks["empty0"]
     row("launch, 3 device arrays (us)", **{name: launch_time(lambda: e3[1, 1](a, b, c), sync)})
     row("launch, no arguments (us)", **{name: launch_time(lambda: e0[1, 1](), sync)})
+    if name == "kjit" and cpplib is not None:
+        # The same launches as CUDA C++ (runtime API, <<<>>>) in this process,
+        # in rounds alternating with kjit's, so that both see the same
+        # machine state; medians of 9 rounds of 20,000.
+        k3, c3, k0, c0 = [], [], [], []
+        for _ in range(9):
+            k3.append(launch_time(lambda: e3[1, 1](a, b, c), sync, rounds=1))
+            c3.append(cpplib.cpp_launch3_us(20000))
+            k0.append(launch_time(lambda: e0[1, 1](), sync, rounds=1))
+            c0.append(cpplib.cpp_launch0_us(20000))
+        if cpplib.cpp_last_error() == 0:
+            row("launch, 3 device arrays, alternating rounds (us)", kjit=median(k3), cpp=median(c3))
+            row("launch, no arguments, alternating rounds (us)", kjit=median(k0), cpp=median(c0))
     small = [np.ones(1 << 16, np.float32) for _ in range(3)]
     import warnings
     with warnings.catch_warnings():

@@ -12,8 +12,12 @@ def _start_cuda():
     # The CUDA driver's start-up (cuInit and device 0's primary context,
     # about 0.1 s each) begins now, on a C++ thread of its own, and overlaps
     # the rest of the import, the program's set-up and the first kernel's
-    # compilation. Not on the CPU device or under the simulator.
+    # compilation. Not on the CPU device or under the simulator, nor with
+    # KJIT_LAZY_CUDA=1 (for programs that fork after importing kjit and use
+    # CUDA in the children: the driver then starts at its first use).
     env = _os.environ
+    if env.get("KJIT_LAZY_CUDA", "0") not in ("", "0"):
+        return
     if any(env.get(v, "0") not in ("", "0") for v in ("KJIT_ENABLE_CUDASIM", "NUMBA_ENABLE_CUDASIM")):
         return
     if env.get("KJIT_DEVICE", "").strip().lower() in ("cpu", "host"):

@@ -142,7 +142,9 @@ public:
   // (and reads its file names) when the module has one.
   std::shared_ptr<LoadedKernel> load(const std::string &image, const std::string &entry, const std::string &name);
   // Remembers the last kernel launched on a device, to name it in faults.
-  void launched(const LoadedKernel &k) { lastKernel_ = k.name; }
+  void launched(const LoadedKernel &k) {
+    if (lastKernel_ != k.name) lastKernel_ = k.name;
+  }
 
 private:
   struct DeviceState {

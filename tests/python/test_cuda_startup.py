@@ -167,3 +167,20 @@ def test_launch_limits_checked_against_the_device(fake_driver, tmp_path):
         "1024" in r.stdout, r.stdout
     assert "launched after" in r.stdout
     assert calls.count("cuLaunchKernel -1 main") == 1, calls
+
+
+def test_lazy_start_leaves_the_driver_alone_until_first_use(fake_driver, tmp_path):
+    # KJIT_LAZY_CUDA=1: importing kjit touches no driver (a program may fork
+    # and use CUDA in the children); the first use starts it, on the caller's thread.
+    r, calls = run(fake_driver, tmp_path, """
+        import os
+        import numpy as np
+        from kjit import cuda
+        print("calls at import", len(open(os.environ["FAKE_CUDA_LOG"]).read().splitlines())
+              if os.path.exists(os.environ["FAKE_CUDA_LOG"]) else 0)
+        d = cuda.to_device(np.ones(4))
+        print("kind", cuda.device_kind())
+    """, KJIT_LAZY_CUDA="1")
+    assert r.returncode == 0, r.stderr
+    assert "calls at import 0" in r.stdout and "kind cuda" in r.stdout
+    assert calls[:2] == ["cuInit -1 main", "cuDevicePrimaryCtxRetain 0 main"], calls
