@@ -191,6 +191,7 @@ with open(os.path.join(ROOT, "tools", "gpu", "seed_kernels.py")) as _f:
     # (without checked_copy: numba-cuda refuses boundscheck=True)
     SEEDS = _f.read().split("@cuda.jit(boundscheck=True)")[0].replace("from kjit import", "from LIB import")
 KERNELS = SEEDS + """
+from LIB import vectorize  # noqa: E402
 
 
 @cuda.jit
@@ -215,6 +216,11 @@ def sinexp_f32(x, out):
         out[i] = acc
 
 
+@vectorize(["float32(float32, float32)"], target="cuda")
+def vadd(a, b):
+    return a + b
+
+
 @cuda.jit
 def sinexp_promoted(x, out):  # v * k: float32 * int64 is float64 (NumPy's rules)
     i = cuda.grid(1)
@@ -237,7 +243,7 @@ def build(libname):
         warnings.simplefilter("ignore")
         m = importlib.import_module(f"_k_{libname}")
     return {n: getattr(m, n) for n in ("empty3", "empty0", "saxpy", "fast_matmul", "histogram", "sinexp_f32",
-                                       "sinexp_promoted")}
+                                       "sinexp_promoted", "vadd")}
 
 
 # Kernel sources for the kjit/numba builds must be real source (kjit reads
@@ -284,6 +290,20 @@ def bench_lib(name, lib):
     ok = np.allclose(out.copy_to_host()[:4096], ref_sinexp, rtol=1e-3, atol=1e-3)
     t = events_time(lambda: ks["sinexp_promoted"][grid, 256](x, out), ev, elapsed, sync, reps=5)
     row("64 sin*exp, as NumPy types it (us)", **{name: t if ok else None})
+    vadd = ks["vadd"]
+    got = vadd(x, y)
+    ok = np.allclose(got.copy_to_host(), x_h + y_h)
+    t = events_time(lambda: vadd(x, y, out=out), ev, elapsed, sync)
+    row("@vectorize add 16M f32, device arrays, out= (us)", **{name: t if ok else None})
+    t = events_time(lambda: vadd(x, y), ev, elapsed, sync)
+    row("@vectorize add 16M f32, device arrays (us)", **{name: t if ok else None})
+    if name == "kjit":
+        # The bytes the add moves (two 64 MB reads, one 64 MB write) as one
+        # device-to-device copy of 96 MB (96 MB read, 96 MB written).
+        src, dst = dev_arr(3 * N // 2, np.float32), dev_arr(3 * N // 2, np.float32)
+        t = events_time(lambda: dst.copy_to_device(src), ev, elapsed, sync)
+        row("  a copy of the same bytes (96 MB D2D) (us)", kjit=t)
+        del src, dst
     a, b, c = dev_arr(16, np.float32), dev_arr(16, np.float32), dev_arr(16, np.float32)
     e3, e0 = ks["empty3"], ks["empty0"]
     row("launch, 3 device arrays (us)", **{name: launch_time(lambda: e3[1, 1](a, b, c), sync)})

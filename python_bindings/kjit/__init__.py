@@ -37,5 +37,6 @@ from kjit import types
 from kjit.types import *  # noqa: F401,F403 - float32, int64[:], ...
 from kjit.dispatcher import Dispatcher, jit, njit, prange
 from kjit import cuda
+from kjit.vectorize import guvectorize, vectorize
 
 __version__ = "0.1.0"

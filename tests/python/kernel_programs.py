@@ -567,6 +567,89 @@ def launch_config_error():
     raise AssertionError("no LaunchConfigError")
 
 
+# ---- @vectorize(target="cuda") ------------------------------------------------------------
+
+from kjit import vectorize  # noqa: E402
+
+
+@vectorize(["float32(float32, float32)", "float64(float64, float64)"], target="cuda")
+def vec_add(a, b):
+    return a + b
+
+
+@vectorize(["float64(float64, int64, float64)"], target="cuda")
+def vec_fma_int(x, k, c):
+    return x * k + math.sin(c)
+
+
+@vectorize(target="cuda")
+def vec_square_plus_one(x):
+    return x * x + 1
+
+
+@program
+def vectorize_device_and_host_arrays():
+    x = rng.random(1000).astype(np.float32)
+    y = rng.random(1000).astype(np.float32)
+    d = vec_add(cuda.to_device(x), cuda.to_device(y))  # device in: device out
+    if not cuda.is_cuda_array(d) or d.dtype != np.float32:
+        raise AssertionError(f"a device array of float32 was expected, got {type(d).__name__} {d.dtype}")
+    check(d.copy_to_host(), x + y)
+    h = vec_add(x, y)                                 # host in: host out
+    if not isinstance(h, np.ndarray) or h.dtype != np.float32:
+        raise AssertionError(f"a float32 NumPy array was expected, got {type(h).__name__}")
+    check(h, x + y)
+    out = cuda.device_array(1000, np.float32)
+    vec_add(cuda.to_device(x), y, out=out)            # mixed, into out=
+    check(out.copy_to_host(), x + y)
+    again = vec_add(cuda.to_device(x), cuda.to_device(y))  # the cached plan
+    check(again.copy_to_host(), x + y)
+    check(vec_add(x.astype(np.float64), 2.5), x.astype(np.float64) + 2.5)  # the float64 loop, a scalar
+    if vec_add.types != ["ff->f", "dd->d"]:
+        raise AssertionError(f"types {vec_add.types}")
+
+
+@program
+def vectorize_broadcasting_and_conversion():
+    a = rng.random((4, 5))
+    row = rng.random(5)
+    col = rng.random((4, 1))
+    check(vec_add(a, row), a + row)
+    check(vec_add(cuda.to_device(a), cuda.to_device(col)).copy_to_host(), a + col)
+    check(vec_add(a.T, 1.0), a.T + 1.0)                 # not contiguous
+    k = np.arange(20, dtype=np.int64).reshape(4, 5)
+    got = vec_fma_int(a, cuda.to_device(k), 0.5)       # int64 stays int64, a scalar float
+    check(got.copy_to_host(), a * k + math.sin(0.5))
+    i32 = np.arange(6, dtype=np.int32)
+    check(vec_add(i32, i32), (i32 + i32).astype(np.float64))  # int32 converts safely to float64
+    try:
+        vec_add(np.arange(3, dtype=np.complex128), 1.0)
+    except TypeError as e:
+        if "no signature" not in str(e):
+            raise AssertionError(f"unclear error: {e}")
+    else:
+        raise AssertionError("complex inputs found a signature")
+    try:
+        vec_add(np.ones(3), np.ones(4))
+    except ValueError as e:
+        if "broadcast" not in str(e):
+            raise AssertionError(f"unclear error: {e}")
+    else:
+        raise AssertionError("shapes (3,) and (4,) broadcast")
+
+
+@program
+def vectorize_lazy_and_reduce():
+    check(vec_square_plus_one(np.arange(5)), np.arange(5) ** 2 + 1)
+    f = np.linspace(0, 1, 7).astype(np.float32)
+    got = vec_square_plus_one(f)
+    check(got, f.astype(np.float64) * f + 1)  # 1 is an int literal: float64, as Numba types it
+    x = rng.random(3000)
+    total = vec_add.reduce(cuda.to_device(x))
+    check(total, x.sum(), rtol=1e-9)
+    check(vec_add.reduce(x[:1]), x[0])
+
+
 # Last: on a GPU a failed bounds check is a kernel fault, after which CUDA
 # gives the process no context (docs/cuda.md); the programs before it ran.
 @program

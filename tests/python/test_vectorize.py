@@ -1,0 +1,79 @@
+"""@vectorize: what the decorator accepts and refuses. The results on every
+device are checked by the vectorize_* programs of kernel_programs.py
+(test_kernels_devices.py)."""
+import re
+
+import numpy as np
+import pytest
+
+import kjit
+from kjit import float32, vectorize
+
+
+def test_signatures_as_strings_or_types():
+    @vectorize([float32(float32, float32), "float64(float64, float64)"], target="cuda")
+    def mul(a, b):
+        return a * b
+
+    assert mul.types == ["ff->f", "dd->d"]
+    assert mul.signatures == ["float32(float32, float32)", "float64(float64, float64)"]
+    assert mul.nin == 2 and mul.nout == 1
+    np.testing.assert_array_equal(mul(np.arange(4.0), 3.0), np.arange(4.0) * 3)
+
+
+def test_type_errors_show_at_the_decorator_with_the_line():
+    with pytest.raises(kjit.TypingError) as e:
+        @vectorize(["float32(float32)"], target="cuda")
+        def bad(a):
+            return a + "text"
+    assert re.search(r"test_vectorize\.py:\d+:\d+", str(e.value)), str(e.value)
+
+
+def test_wrong_number_of_arguments():
+    with pytest.raises(TypeError, match="signatures take 2 arguments, the function 1"):
+        @vectorize(["float32(float32, float32)"], target="cuda")
+        def one(a):
+            return a
+
+    @vectorize(["float32(float32, float32)"], target="cuda")
+    def two(a, b):
+        return a - b
+
+    with pytest.raises(TypeError, match="takes 2 arguments"):
+        two(np.ones(3, np.float32))
+
+
+def test_bad_signatures_and_options():
+    with pytest.raises(TypeError, match="needs a return type"):
+        vectorize(["(float32)"], target="cuda")(lambda a: a)
+    with pytest.raises(TypeError, match="not a scalar type"):
+        vectorize(["float32[:](float32)"], target="cuda")(lambda a: a)
+    with pytest.raises(TypeError, match="unknown @vectorize option"):
+        vectorize(["float32(float32)"], target="cuda", colour="red")(lambda a: a)
+    with pytest.raises(ValueError, match="unknown target 'tpu'"):
+        vectorize(["float32(float32)"], target="tpu")(lambda a: a)
+
+
+def test_cpu_targets_and_guvectorize_say_they_are_missing():
+    for target in ("cpu", "parallel"):
+        with pytest.raises(kjit.UnsupportedError, match=f"target='{target}'.*not in kjit yet"):
+            @vectorize(["float64(float64)"], target=target)
+            def f(a):
+                return a
+    with pytest.raises(kjit.UnsupportedError, match="@guvectorize is not in kjit yet"):
+        kjit.guvectorize(["void(float64[:], float64[:])"], "(n)->(n)")
+
+
+def test_reduce_of_an_empty_array_needs_an_identity():
+    @vectorize(["float64(float64, float64)"], target="cuda", identity=0)
+    def plus(a, b):
+        return a + b
+
+    assert plus.reduce(np.zeros(0)) == 0
+
+    @vectorize(["float64(float64, float64)"], target="cuda")
+    def plus_no_identity(a, b):
+        return a + b
+
+    with pytest.raises(ValueError, match="no identity"):
+        plus_no_identity.reduce(np.zeros(0))
