@@ -90,7 +90,7 @@ void setCudaError(const cuda::Error &e) {
   throw pybind11::error_already_set();
 }
 
-CUstream streamOf(pybind11::handle s) {
+CUstream streamHandle(pybind11::handle s) {
   if (s.is_none()) return nullptr;
   if (PyLong_Check(s.ptr())) return reinterpret_cast<CUstream>(uintptr_t(PyLong_AsUnsignedLongLong(s.ptr())));
   for (const char *attr : {"handle", "ptr"})
@@ -101,6 +101,14 @@ CUstream streamOf(pybind11::handle s) {
       return reinterpret_cast<CUstream>(uintptr_t(h.cast<unsigned long long>()));
     }
   throw pybind11::type_error("a stream is 0, None, a kjit stream (cuda.stream()) or a stream handle (int)");
+}
+
+// A stream work is queued on; the runtime learns whether it is ordered
+// with the legacy default stream (its memory pool relies on that).
+CUstream streamOf(pybind11::handle s) {
+  CUstream h = streamHandle(s);
+  if (h) rt().noteStream(h);
+  return h;
 }
 
 // ---- memory -------------------------------------------------------------------

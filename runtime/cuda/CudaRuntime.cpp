@@ -17,8 +17,10 @@ namespace {
 enum : int {
   kMaxThreadsPerBlock = 1, kMaxBlockX = 2, kMaxGridX = 5, kMaxSharedPerBlock = 8, kWarpSize = 10,
   kMultiprocessors = 16, kUnifiedAddressing = 41, kCcMajor = 75, kCcMinor = 76, kManagedMemory = 83,
-  kMaxSharedOptin = 97,
+  kMaxSharedOptin = 97, kMemoryPoolsSupported = 115,
 };
+// Memory pool attributes (CUmemPool_attribute).
+enum : int { kMemPoolReleaseThreshold = 4 };
 // Function attributes (CUfunction_attribute).
 enum : int { kFnMaxThreads = 0, kFnSharedBytes = 1, kFnRegisters = 4 };
 // Link options (CUjit_option) and input kinds (CUjitInputType).
@@ -72,7 +74,8 @@ Allocation::~Allocation() {
   switch (kind) {
   case Kind::Device:
   case Kind::Managed:
-    if (live && dptr) api.MemFree(dptr);
+    if (live && dptr && pooled) rt->freePooled(*this);
+    else if (live && dptr) api.MemFree(dptr);
     break;
   case Kind::Pinned:
   case Kind::Mapped:
@@ -99,7 +102,12 @@ Runtime::Runtime() {
                        lib, symbol);                                                   \
     return;                                                                            \
   }
+#define CU_OPT(field, symbol, params) \
+  api_.field = reinterpret_cast<decltype(api_.field)>(dlsym(lib_, symbol));
 #include "runtime/cuda/CudaApi.def"
+  const char *pool = std::getenv("KJIT_CUDA_POOL");
+  poolWanted_ = !(pool && std::string(pool) == "0") && api_.MemAllocAsync && api_.MemFreeAsync &&
+                api_.DeviceGetDefaultMemPool && api_.MemPoolSetAttribute && api_.MemPoolTrimTo;
   CUresult r = api_.Init(0);
   if (r != 0) {
     why_ = fmt::format("cuInit failed: {} (no usable NVIDIA GPU or driver)", errorName(r));
@@ -212,6 +220,7 @@ void Runtime::fault(CUresult r, const char *call) {
                           "where CUDA keeps the error for the process, later GPU calls say so)"
                         : fmt::format("; the CUDA context is lost and could not be reset ({})", errorName(reset));
   d.context = nullptr;
+  d.pool = nullptr;
   d.lost = true;
   ++d.generation;
   d.kernels.clear();
@@ -239,6 +248,44 @@ void Runtime::warmUp() {
   if (api_.DevicePrimaryCtxRetain(&c, devices_[0].handle) != 0) return;  // activate() tries again and says why
   devices_[0].context = c;
   devices_[0].warm = true;
+  usePool(devices_[0]);
+}
+
+// The device's default memory pool keeps what is freed for reuse (its
+// release threshold raised from 0), so that an allocation in a loop costs
+// no mapping of memory after the first.
+void Runtime::usePool(DeviceState &d) {
+  d.pool = nullptr;
+  int supported = 0;
+  if (!poolWanted_ || api_.DeviceGetAttribute(&supported, kMemoryPoolsSupported, d.handle) != 0 || !supported)
+    return;
+  CUmemoryPool pool = nullptr;
+  if (api_.DeviceGetDefaultMemPool(&pool, d.handle) != 0 || !pool) return;
+  unsigned long long keep = ~0ull;
+  if (api_.MemPoolSetAttribute(pool, kMemPoolReleaseThreshold, &keep) != 0) return;
+  d.pool = pool;
+}
+
+void Runtime::noteStream(CUstream s) {
+  if (!poolOrdered_ || !s || s == reinterpret_cast<CUstream>(uintptr_t(1)) ||
+      s == reinterpret_cast<CUstream>(uintptr_t(2)) || s == lastOrderedStream_)
+    return;
+  unsigned flags = 0;
+  if (api_.StreamGetFlags(s, &flags) == 0 && (flags & 1 /* CU_STREAM_NON_BLOCKING */)) poolOrdered_ = false;
+  else lastOrderedStream_ = s;
+}
+
+void Runtime::freePooled(const Allocation &a) {
+  DeviceState &d = devices_[size_t(a.device)];
+  CUcontext cur = nullptr;
+  api_.CtxGetCurrent(&cur);
+  if (cur != d.context) api_.CtxSetCurrent(d.context);
+  // Work on a non-blocking stream is not ordered with the legacy stream the
+  // free is queued on: wait for it, so that no kernel still reads what the
+  // next allocation is given.
+  if (!poolOrdered_) api_.CtxSynchronize();
+  api_.MemFreeAsync(a.dptr, nullptr);
+  if (cur != d.context) api_.CtxSetCurrent(cur);
 }
 
 void Runtime::activate() {
@@ -255,6 +302,7 @@ void Runtime::activate() {
     check(r, "cuDevicePrimaryCtxRetain");
     d.context = c;
     d.lost = false;
+    usePool(d);
   }
   d.warm = false;
   CUcontext cur = nullptr;
@@ -272,8 +320,10 @@ void Runtime::close() {
   for (auto &d : devices_) {
     if (!d.context) continue;
     api_.CtxSynchronize();
+    if (d.pool) api_.MemPoolTrimTo(d.pool, 0);  // what the pool keeps goes back too
     api_.DevicePrimaryCtxRelease(d.handle);
     d.context = nullptr;
+    d.pool = nullptr;
     ++d.generation;
     d.kernels.clear();
   }
@@ -289,9 +339,23 @@ std::shared_ptr<Allocation> Runtime::allocate(size_t bytes, Allocation::Kind kin
   a->size = bytes;
   size_t n = bytes ? bytes : 1;
   switch (kind) {
-  case Allocation::Kind::Device:
-    check(api_.MemAlloc(&a->dptr, n), "cuMemAlloc");
+  case Allocation::Kind::Device: {
+    DeviceState &d = devices_[size_t(current_)];
+    if (!d.pool) {
+      check(api_.MemAlloc(&a->dptr, n), "cuMemAlloc");
+      break;
+    }
+    CUresult r = api_.MemAllocAsync(&a->dptr, n, nullptr);
+    if (r == 2 /* CUDA_ERROR_OUT_OF_MEMORY */) {
+      // What the pool keeps goes back to the device, then once more.
+      api_.CtxSynchronize();
+      api_.MemPoolTrimTo(d.pool, 0);
+      r = api_.MemAllocAsync(&a->dptr, n, nullptr);
+    }
+    check(r, "cuMemAllocAsync");
+    a->pooled = true;
     break;
+  }
   case Allocation::Kind::Managed:
     check(api_.MemAllocManaged(&a->dptr, n, kMemAttachGlobal), "cuMemAllocManaged");
     a->host = reinterpret_cast<void *>(a->dptr);

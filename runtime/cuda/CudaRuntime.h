@@ -31,6 +31,7 @@ using CUfunction = struct CUfunc_st *;
 using CUstream = struct CUstream_st *;
 using CUevent = struct CUevent_st *;
 using CUlinkState = struct CUlinkState_st *;
+using CUmemoryPool = struct CUmemPoolHandle_st *;
 
 struct Api {
 #define CU_FN(field, symbol, params) CUresult(*field) params = nullptr;
@@ -80,6 +81,7 @@ struct Allocation {
   void *host = nullptr;   // host address (pinned, mapped, managed)
   size_t size = 0;
   bool ownsHost = false;  // host memory we allocated and registered
+  bool pooled = false;    // from the device's memory pool, in the legacy stream's order
   ~Allocation();
 };
 
@@ -142,6 +144,14 @@ public:
   // (and reads its file names) when the module has one.
   std::shared_ptr<LoadedKernel> load(const std::string &image, const std::string &entry, const std::string &name);
   // Remembers the last kernel launched on a device, to name it in faults.
+  // Device memory comes from the driver's stream-ordered pool (allocated and
+  // freed in the legacy default stream's order, kept for reuse) unless
+  // KJIT_CUDA_POOL=0, the driver has none, or a non-blocking stream was
+  // used: that stream is not ordered with the legacy one, so frees of
+  // pooled memory then wait for the device first.
+  void noteStream(CUstream s);
+  bool poolOrdered() const { return poolOrdered_; }
+  void freePooled(const Allocation &a);
   void launched(const LoadedKernel &k) {
     if (lastKernel_ != k.name) lastKernel_ = k.name;
   }
@@ -154,6 +164,7 @@ private:
     uint64_t generation = 1;
     bool lost = false;  // a kernel fault cost the device its context
     bool warm = false;  // retained by warmUp() and not used yet
+    CUmemoryPool pool = nullptr;  // the default memory pool, when used
     std::vector<std::weak_ptr<LoadedKernel>> kernels;  // to read their records after a fault
   };
   Api api_;
@@ -167,6 +178,11 @@ private:
   std::string lastKernel_;
   std::mutex mutex_;
 
+  bool poolWanted_ = false;   // KJIT_CUDA_POOL is not 0 and the driver has pools
+  bool poolOrdered_ = true;   // no non-blocking stream seen (noteStream)
+  CUstream lastOrderedStream_ = nullptr;
+
+  void usePool(DeviceState &d);
   bool isKernelFault(CUresult r) const;
   [[noreturn]] void fault(CUresult r, const char *call);
 };

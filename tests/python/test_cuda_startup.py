@@ -31,6 +31,8 @@ def fake_driver(tmp_path_factory):
 def run(fake_driver, tmp_path, code, **env):
     """Runs `code` in a new Python on the fake driver; returns (result, log lines)."""
     log = tmp_path / "calls.log"
+    if log.exists():
+        log.unlink()
     full = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python_bindings"), KJIT_CUDA_DRIVER=fake_driver,
                 FAKE_CUDA_LOG=str(log))
     for v in ("KJIT_ENABLE_CUDASIM", "NUMBA_ENABLE_CUDASIM", "KJIT_DEVICE"):
@@ -184,3 +186,60 @@ def test_lazy_start_leaves_the_driver_alone_until_first_use(fake_driver, tmp_pat
     assert r.returncode == 0, r.stderr
     assert "calls at import 0" in r.stdout and "kind cuda" in r.stdout
     assert calls[:2] == ["cuInit -1 main", "cuDevicePrimaryCtxRetain 0 main"], calls
+
+
+# ---- device memory: the driver's stream-ordered pool ----------------------------------------
+
+POOL_SCRIPT = """
+    import numpy as np
+    from kjit import cuda
+    for _ in range(3):
+        d = cuda.device_array(1000, np.float32)
+        del d
+    print("ok")
+"""
+
+
+def memory_calls(calls):
+    return [c.split()[0] for c in calls if c.split()[0] in
+            ("cuMemAlloc", "cuMemFree", "cuMemAllocAsync", "cuMemFreeAsync", "cuCtxSynchronize", "cuMemPoolTrimTo")]
+
+
+def test_device_memory_comes_from_the_pool(fake_driver, tmp_path):
+    # Allocated and freed in the legacy stream's order, no synchronisation.
+    r, calls = run(fake_driver, tmp_path, POOL_SCRIPT)
+    assert r.returncode == 0, r.stderr
+    assert memory_calls(calls) == ["cuMemAllocAsync", "cuMemFreeAsync"] * 3, calls
+
+
+def test_pool_off_without_driver_pools_or_when_asked(fake_driver, tmp_path):
+    for env in ({"FAKE_CUDA_NO_POOLS": "1"}, {"KJIT_CUDA_POOL": "0"}):
+        r, calls = run(fake_driver, tmp_path, POOL_SCRIPT, **env)
+        assert r.returncode == 0, r.stderr
+        assert memory_calls(calls) == ["cuMemAlloc", "cuMemFree"] * 3, (env, calls)
+
+
+def test_non_blocking_stream_makes_frees_wait(fake_driver, tmp_path):
+    # Work on a non-blocking stream is not ordered with the legacy stream the
+    # pool frees on; once one is used, a free first waits for the device.
+    r, calls = run(fake_driver, tmp_path, """
+        import ctypes, os
+        import numpy as np
+        from kjit import cuda
+        lib = ctypes.CDLL(os.environ["KJIT_CUDA_DRIVER"])
+        handle = ctypes.c_void_p()
+        lib.cuStreamCreate(ctypes.byref(handle), 1)  # CU_STREAM_NON_BLOCKING
+        @cuda.jit
+        def fill(out):
+            out[cuda.grid(1)] = 1.0
+        a = cuda.device_array(64, np.float32)
+        fill[2, 32, cuda.stream()](a)            # a blocking stream: still ordered
+        del a
+        b = cuda.device_array(64, np.float32)
+        fill[2, 32, cuda.external_stream(handle.value)](b)
+        del b
+        print("ok")
+    """)
+    assert r.returncode == 0, r.stderr
+    mem = memory_calls(calls)
+    assert mem == ["cuMemAllocAsync", "cuMemFreeAsync", "cuMemAllocAsync", "cuCtxSynchronize", "cuMemFreeAsync"], mem

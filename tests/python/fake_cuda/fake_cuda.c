@@ -5,6 +5,7 @@
 //   FAKE_INIT_MS       cuInit takes this long
 //   FAKE_CTX_MS        the first primary-context retain takes this long
 //   FAKE_CUDA_LOG      a file: one line a logged call, "<call> <device> <main|thread>"
+//   FAKE_CUDA_NO_POOLS the device has no stream-ordered memory pool
 // Also times kjit's own launch path without the driver's cost
 // (benchmarks/gpu/launch_host_path.py).
 #include <stdio.h>
@@ -37,6 +38,7 @@ CUresult cuDeviceGetAttribute(int *v, int a, int d) {
   case 5: *v = 0x7fffffff; break; case 6: case 7: *v = 65535; break;
   case 8: *v = 49152; break; case 75: *v = 9; break; case 76: *v = 0; break;
   case 97: *v = 232448; break; case 16: *v = 132; break; case 10: *v = 32; break;
+  case 115: *v = getenv("FAKE_CUDA_NO_POOLS") ? 0 : 1; break;
   default: *v = 1;
   }
   return 0;
@@ -55,10 +57,33 @@ CUresult cuDevicePrimaryCtxRelease_v2(int d) { logCall("cuDevicePrimaryCtxReleas
 CUresult cuDevicePrimaryCtxReset_v2(int d) { return 0; }
 CUresult cuCtxSetCurrent(void *c) { cur = c; return 0; }
 CUresult cuCtxGetCurrent(void **c) { *c = cur; return 0; }
-CUresult cuCtxSynchronize(void) { return 0; }
+CUresult cuCtxSynchronize(void) { logCall("cuCtxSynchronize", -1); return 0; }
 CUresult cuMemGetInfo_v2(size_t *f, size_t *t) { *f = *t = 80ul << 30; return 0; }
-CUresult cuMemAlloc_v2(unsigned long long *p, size_t n) { *p = (unsigned long long)malloc(n ? n : 1); return 0; }
-CUresult cuMemFree_v2(unsigned long long p) { free((void *)p); return 0; }
+CUresult cuMemAlloc_v2(unsigned long long *p, size_t n) {
+  logCall("cuMemAlloc", -1);
+  *p = (unsigned long long)malloc(n ? n : 1);
+  return 0;
+}
+CUresult cuMemFree_v2(unsigned long long p) {
+  logCall("cuMemFree", -1);
+  free((void *)p);
+  return 0;
+}
+// The stream-ordered pool (unless FAKE_CUDA_NO_POOLS is set).
+static char pool;
+CUresult cuMemAllocAsync(unsigned long long *p, size_t n, void *s) {
+  logCall("cuMemAllocAsync", -1);
+  *p = (unsigned long long)malloc(n ? n : 1);
+  return 0;
+}
+CUresult cuMemFreeAsync(unsigned long long p, void *s) {
+  logCall("cuMemFreeAsync", -1);
+  free((void *)p);
+  return 0;
+}
+CUresult cuDeviceGetDefaultMemPool(void **p, int d) { *p = &pool; return 0; }
+CUresult cuMemPoolSetAttribute(void *p, int a, void *v) { return 0; }
+CUresult cuMemPoolTrimTo(void *p, size_t keep) { logCall("cuMemPoolTrimTo", -1); return 0; }
 CUresult cuMemAllocManaged(unsigned long long *p, size_t n, unsigned f) { return cuMemAlloc_v2(p, n); }
 CUresult cuMemHostRegister_v2(void *p, size_t n, unsigned f) { return 0; }
 CUresult cuMemHostUnregister(void *p) { return 0; }
@@ -88,7 +113,12 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned
   if (logging) logCall("cuLaunchKernel", -1);
   return 0;
 }
-CUresult cuStreamCreate(void **s, unsigned f) { *s = malloc(1); return 0; }
+CUresult cuStreamCreate(void **s, unsigned f) {
+  *s = malloc(1);
+  *(unsigned char *)*s = (unsigned char)f;  // its flags, for cuStreamGetFlags
+  return 0;
+}
+CUresult cuStreamGetFlags(void *s, unsigned *f) { *f = *(unsigned char *)s; return 0; }
 CUresult cuStreamDestroy_v2(void *s) { free(s); return 0; }
 CUresult cuStreamSynchronize(void *s) { return 0; }
 CUresult cuStreamQuery(void *s) { return 0; }
