@@ -236,6 +236,7 @@ void Runtime::select(int ordinal) {
     // Retained ahead of use by warmUp(), never used: not kept for nothing.
     api_.DevicePrimaryCtxRelease(old.handle);
     old.context = nullptr;
+    old.pool = nullptr;
     old.warm = false;
   }
   current_ = ordinal;
