@@ -89,7 +89,7 @@ def _fast_key(a, devclass):
     """What a call's plan depends on in argument `a`, or None (no plan)."""
     t = type(a)
     if t is devclass:
-        return (a.dtype, a.shape, a.is_c_contiguous())
+        return (a.dtype, a.shape, a.strides)
     if t is float or t is int or t is bool or t is complex:
         return t
     if isinstance(a, np.generic):
@@ -266,10 +266,9 @@ class CUDAUFunc:
             key += [_fast_key(a, devclass) for a in args]
             plan = self._plans.get(tuple(key)) if None not in key[2:] and (out is None or key[1]) else None
             if plan is not None:
-                launcher, convert, flat, shape, out_dtype, n = plan
+                launcher, convert, flat, new_out, n = plan
                 if out is None:
-                    from kjit import cuda
-                    out = cuda.device_array(shape, dtype=out_dtype, stream=stream)
+                    out = new_out()
                 ops = [c(a) if c is not None else a.reshape(n) if flat else a for a, c in zip(args, convert)]
                 launcher(*ops, out.reshape(n) if flat else out, n)
                 return out
@@ -277,11 +276,27 @@ class CUDAUFunc:
 
     @property
     def _devclass(self):
+        try:
+            return self._devclass_found
+        except AttributeError:
+            pass
         from kjit import cuda
         try:
-            return cuda.DeviceNDArray
+            self._devclass_found = cuda.DeviceNDArray
         except AttributeError:
-            return None
+            self._devclass_found = None
+        return self._devclass_found
+
+    @staticmethod
+    def _allocator(like, stream):
+        """Makes a new result array of the layout of `like` (C-contiguous)."""
+        from kjit import cuda
+        shape, dtype = tuple(like.shape), np.dtype(like.dtype)
+        fresh = getattr(type(like), "_fresh", None)
+        if fresh is not None and stream == 0 and like.is_c_contiguous():
+            strides, nbytes = tuple(like.strides), max(1, math.prod(shape)) * dtype.itemsize
+            return lambda: fresh(shape, strides, dtype, nbytes)
+        return lambda: cuda.device_array(shape, dtype=dtype, stream=stream)
 
     def _call(self, args, out, stream):
         from kjit import cuda
@@ -344,7 +359,7 @@ class CUDAUFunc:
                 if len(self._plans) >= 64:
                     self._plans.clear()
                 convert = [_dtype(t).type if k == "scalar" else None for k, t in zip(kinds, sig_args)]
-                self._plans[plan_key] = (launcher, convert, flat, shape, d_out.dtype, np.int64(n))
+                self._plans[plan_key] = (launcher, convert, flat, self._allocator(d_out, stream), np.int64(n))
         if on_device and host_out is None:
             return d_out
         if host_out is not None:

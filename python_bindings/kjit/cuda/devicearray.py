@@ -79,6 +79,17 @@ class DeviceNDArray(_kjit.DeviceArrayBase):
             _ptr = gpu_data.device_pointer
         self._setup(gpu_data, _owner, _ptr, shape, strides, dtype, stream, _readonly)
 
+    @classmethod
+    def _fresh(cls, shape, strides, dtype, nbytes):
+        """A new array of a layout the caller has checked (shape and strides
+        tuples of ints, a NumPy dtype, nbytes its span): the short way, for
+        results made in a loop (@vectorize)."""
+        self = cls.__new__(cls)
+        _kjit.DeviceArrayBase.__init__(self)
+        mem = _kjit.cuda_alloc(nbytes, "device")
+        self._setup(mem, None, mem.device_pointer, shape, strides, dtype, 0, False)
+        return self
+
     # ---- what NumPy arrays have ------------------------------------------------
     @property
     def size(self):
