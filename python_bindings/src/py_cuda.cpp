@@ -771,6 +771,29 @@ private:
   }
 };
 
+// The base of CUDAKernel: `kernel[config]` finds the launcher cached for the
+// configuration without entering Python (mp_subscript); a configuration not
+// seen before goes to CUDAKernel._launcher_for, which makes one.
+struct KernelBase {
+  pybind11::dict launchers;
+};
+PyObject *kernelBaseType = nullptr;
+
+PyObject *kernelSubscript(PyObject *self, PyObject *config) {
+  auto *inst = reinterpret_cast<pybind11::detail::instance *>(self);
+  if (auto *k = inst->get_value_and_holder().value_ptr<KernelBase>()) {
+    if (PyObject *hit = PyDict_GetItemWithError(k->launchers.ptr(), config)) {
+      Py_INCREF(hit);
+      return hit;
+    }
+    if (PyErr_Occurred()) {
+      if (!PyErr_ExceptionMatches(PyExc_TypeError)) return nullptr;
+      PyErr_Clear();  // an unhashable configuration: made each time
+    }
+  }
+  return PyObject_CallMethod(self, "_launcher_for", "(O)", config);
+}
+
 // tp_call of Launcher: from the interpreter's call straight to C++.
 PyObject *launcherCall(PyObject *self, PyObject *args, PyObject *kwargs) {
   try {
@@ -994,6 +1017,19 @@ void define_cuda(pybind11::module_ &m) {
   py::class_<KernelCore, std::shared_ptr<KernelCore>>(m, "CudaKernelCore")
       .def(py::init<py::object, std::string>())
       .def("declare", &KernelCore::declare);
+  auto kernelBase = py::class_<KernelBase>(m, "KernelBase", py::dynamic_attr())
+                        .def(py::init<>())
+                        .def_readonly("_launchers", &KernelBase::launchers);
+  // Set on the Python subclass itself (CUDAKernel): a subclass made in
+  // Python does not inherit a slot that no __getitem__ in its bases names.
+  m.def("_install_kernel_subscript", [](py::type cls) {
+    auto *t = reinterpret_cast<PyTypeObject *>(cls.ptr());
+    if (!PyType_IsSubtype(t, reinterpret_cast<PyTypeObject *>(kernelBaseType)) || !t->tp_as_mapping)
+      throw py::type_error("_install_kernel_subscript takes a subclass of KernelBase");
+    t->tp_as_mapping->mp_subscript = kernelSubscript;
+    PyType_Modified(t);
+  });
+  kernelBaseType = kernelBase.ptr();
   auto launcher = py::class_<Launcher>(m, "CudaLauncher")
       .def(py::init<std::shared_ptr<KernelCore>, py::object>());
   reinterpret_cast<PyTypeObject *>(launcher.ptr())->tp_call = launcherCall;

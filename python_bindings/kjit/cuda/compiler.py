@@ -52,11 +52,14 @@ def _return_type(name):
     return getattr(kt, name, name)
 
 
-class CUDAKernel:
+class CUDAKernel(_kjit.KernelBase):
     """What @cuda.jit makes: a kernel (``kernel[grid, block](...)``) or, with
-    device=True, a device function that kernels call."""
+    device=True, a device function that kernels call. ``kernel[config]``
+    returns the launcher cached for the configuration (the lookup is C++:
+    KernelBase in py_cuda.cpp), or makes one (``_launcher_for``)."""
 
     def __init__(self, func, device=False, signatures=(), **options):
+        _kjit.KernelBase.__init__(self)
         unknown = set(options) - _OPTIONS
         if unknown:
             raise TypeError(f"unknown @cuda.jit option(s): {', '.join(sorted(unknown))}")
@@ -75,7 +78,6 @@ class CUDAKernel:
         # The launch path (C++): loaded kernels per device and argument key,
         # and a launcher per launch configuration.
         self._core = None if device else _kjit.CudaKernelCore(self._build, self.__name__)
-        self._launchers = {}
         # Eager signatures compile now (for compute capability 9.0, which
         # needs no GPU); they are declared to the device that launches them
         # at the first launch, so that decorating waits for no driver.
@@ -160,11 +162,7 @@ class CUDAKernel:
                 return value
         raise KeyError(f"{self.__name__} was not compiled for {signature}")
 
-    def __getitem__(self, config):
-        try:
-            return self._launchers[config]
-        except (KeyError, TypeError):
-            pass
+    def _launcher_for(self, config):
         if self.device:
             raise TypeError(f"{self.__name__} is a device function: call it from a kernel")
         if self._undeclared:
@@ -226,6 +224,9 @@ class CUDAKernel:
     def __repr__(self):
         kind = "device function" if self.device else "kernel"
         return f"<kjit CUDA {kind} {self.__qualname__}>"
+
+
+_kjit._install_kernel_subscript(CUDAKernel)  # kernel[config]: the C++ lookup
 
 
 _MAX_BLOCK = (1024, 1024, 64)
