@@ -240,7 +240,17 @@ struct DeviceArray {
 PyTypeObject *deviceArrayType = nullptr;
 
 DeviceArray *asDeviceArray(PyObject *o) {
-  if (!deviceArrayType || !PyObject_TypeCheck(o, deviceArrayType)) return nullptr;
+  // The subclass last seen (kjit.cuda's DeviceNDArray) is recognised without
+  // walking its bases: this runs for every argument of every launch.
+  static PyTypeObject *knownSubtype = nullptr;
+  PyTypeObject *t = Py_TYPE(o);
+  if (!deviceArrayType) return nullptr;
+  if (t != deviceArrayType && t != knownSubtype) {
+    if (!PyType_IsSubtype(t, deviceArrayType)) return nullptr;
+    Py_INCREF(t);  // kept: the pointer compared against must stay this type
+    Py_XDECREF(reinterpret_cast<PyObject *>(knownSubtype));
+    knownSubtype = t;
+  }
   auto *inst = reinterpret_cast<pybind11::detail::instance *>(o);
   return inst->get_value_and_holder().value_ptr<DeviceArray>();
 }
@@ -362,6 +372,7 @@ struct KernelEntry {
   std::shared_ptr<cuda::LoadedKernel> kernel;
   std::vector<const Type *> args;
   int dynamicSharedSet = 0;  // the opt-in size given to the driver
+  uint64_t serial = 0;       // unique in the process: entries move and are freed, serials are not reused
 };
 
 class KernelCore {
@@ -429,6 +440,8 @@ public:
     while (p < key.size()) e.args.push_back(typeOfKey(types_, key, p));
     // Drop entries of lost contexts.
     std::erase_if(entries_, [&](const KernelEntry &x) { return x.generation != rt().generation(x.device); });
+    static uint64_t serials = 0;
+    e.serial = ++serials;
     entries_.push_back(std::move(e));
     return entries_.back();
   }
@@ -585,7 +598,7 @@ private:
   size_t shared_ = 0;
   CUstream stream_ = nullptr;
   pybind11::object streamObj_;  // keeps a stream alive while the launcher is cached
-  const KernelEntry *checkedEntry_ = nullptr;
+  uint64_t checkedSerial_ = 0;  // the entry the configuration was last checked for
 
   static void viewOf(const DeviceArray &d, ArrayView &v) {
     v.ptr = d.ptr;
@@ -739,7 +752,7 @@ private:
 
   // The configuration against the device's and the kernel's limits.
   void checkConfig(KernelEntry &e) {
-    if (checkedEntry_ == &e) return;
+    if (checkedSerial_ == e.serial) return;
     const cuda::DeviceInfo &d = rt().info(e.device);
     const char *axis[3] = {"x", "y", "z"};
     unsigned long long threads = 1ull * block_[0] * block_[1] * block_[2];
@@ -767,7 +780,7 @@ private:
                  "cuFuncSetAttribute");
       e.dynamicSharedSet = int(shared_);
     }
-    checkedEntry_ = &e;
+    checkedSerial_ = e.serial;
   }
 };
 
