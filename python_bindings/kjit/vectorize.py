@@ -309,6 +309,8 @@ class CUDAUFunc:
                 plan_key = tuple(key)
         if len(args) != self.nin:
             raise TypeError(f"ufunc '{self.__name__}' takes {self.nin} arguments ({len(args)} given)")
+        # Sequences are arrays, as NumPy's ufuncs take them.
+        args = [np.asarray(a) if isinstance(a, (list, tuple)) else a for a in args]
         kinds = []  # per input: "device", "host" or "scalar"
         for j, a in enumerate(args):
             if cuda.is_cuda_array(a):

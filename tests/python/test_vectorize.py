@@ -77,3 +77,18 @@ def test_reduce_of_an_empty_array_needs_an_identity():
 
     with pytest.raises(ValueError, match="no identity"):
         plus_no_identity.reduce(np.zeros(0))
+
+
+def test_sequences_empty_arrays_and_bad_arguments():
+    @vectorize(["float64(float64, float64)"], target="cuda")
+    def add(a, b):
+        return a + b
+
+    np.testing.assert_array_equal(add([1.0, 2.0], (3.0, 4.0)), [4.0, 6.0])  # as NumPy's ufuncs
+    assert add(np.zeros((0, 3)), 1.0).shape == (0, 3)
+    out = np.zeros(3)
+    assert add(np.ones(3), 1.0, out=out) is out and (out == 2).all()
+    with pytest.raises(TypeError, match="argument 1 is a str"):
+        add("a", 1.0)
+    with pytest.raises(ValueError, match=r"out has shape \(4,\), the result \(3,\)"):
+        add(np.ones(3), np.ones(3), out=np.ones(4))
