@@ -83,3 +83,8 @@ def __dir__():
     if not _SIM:
         names |= set(_HOST_API)
     return sorted(names)
+
+
+if not _SIM:
+    # `from kjit.cuda import *` takes the host API too (binding it then).
+    __all__ = sorted({n for n in globals() if not n.startswith("_") and n not in ("os",)} | set(_HOST_API))
