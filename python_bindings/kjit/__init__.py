@@ -11,10 +11,11 @@ from kjit import _kjit
 def _start_cuda():
     # The CUDA driver's start-up (cuInit and device 0's primary context,
     # about 0.1 s each) begins now, on a C++ thread of its own, and overlaps
-    # the rest of the import, the program's set-up and the first kernel's
-    # compilation. Not on the CPU device or under the simulator, nor with
-    # KJIT_LAZY_CUDA=1 (for programs that fork after importing kjit and use
-    # CUDA in the children: the driver then starts at its first use).
+    # the rest of the import and the program's set-up (eager kernels compile
+    # at their decorators meanwhile). Not on the CPU device or under the
+    # simulator, nor with KJIT_LAZY_CUDA=1 (for programs that fork after
+    # importing kjit and use CUDA in the children: the driver then starts at
+    # its first use).
     env = _os.environ
     if env.get("KJIT_LAZY_CUDA", "0") not in ("", "0"):
         return

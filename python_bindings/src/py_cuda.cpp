@@ -56,8 +56,8 @@ cuda::Runtime &rt() {
 
 // Driver start-up (cuInit, then device 0's primary context: about 0.1 s
 // each) on a thread of its own, begun when kjit is imported, so that it
-// overlaps the rest of the import, the program's own set-up and the first
-// kernel's compilation. The thread needs no GIL.
+// overlaps the rest of the import and the program's own set-up (eager
+// kernels compile at their decorators meanwhile). The thread needs no GIL.
 void startRuntime() {
   if (gStartThread || gRuntime.load(std::memory_order_acquire)) return;
   gStartThread = new std::thread([] { makeRuntime(true); });
