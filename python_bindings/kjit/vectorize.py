@@ -25,6 +25,7 @@ not in kjit yet, and say so.
 """
 import linecache
 import math
+import re
 import threading
 
 import numpy as np
@@ -199,7 +200,8 @@ class CUDAUFunc:
         global _serial
         names = [f"x{j}" for j in range(len(args))]
         idx = [f"i{d}" for d in range(nd)]
-        lines = [f"def __kjit_ufunc_{self.__name__}({', '.join(names)}, out, n):",
+        kname = "__kjit_ufunc_" + re.sub(r"\W", "_", self.__name__)  # a lambda's name is <lambda>
+        lines = [f"def {kname}({', '.join(names)}, out, n):",
                  "    i = cuda.grid(1)",
                  "    if i < n:"]
         if nd == 1:
@@ -228,7 +230,7 @@ class CUDAUFunc:
         scope = {"cuda": cuda, "_fn": self._device, "_tout": out_type, "__name__": "kjit.vectorize"}
         scope.update({f"_t{j}": a for j, a in enumerate(args)})
         exec(compile(source, filename, "exec"), scope)
-        return cuda.jit(fastmath=self._fastmath)(scope[f"__kjit_ufunc_{self.__name__}"])
+        return cuda.jit(fastmath=self._fastmath)(scope[kname])
 
     # ---- calls ----------------------------------------------------------------------------
     def _choose(self, ins):
@@ -357,7 +359,7 @@ class CUDAUFunc:
         n = math.prod(shape)
         if n:
             launcher, flat = self._launch(ret, sig_args, operands, kinds, d_out, shape, n, stream)
-            if plan_key is not None:
+            if plan_key is not None and on_device and host_out is None:  # a device array back: a plan fits
                 if len(self._plans) >= 64:
                     self._plans.clear()
                 convert = [_dtype(t).type if k == "scalar" else None for k, t in zip(kinds, sig_args)]

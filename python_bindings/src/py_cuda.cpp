@@ -15,6 +15,8 @@
 #include <mutex>
 #include <thread>
 
+#include <pthread.h>
+
 #include <fmt/format.h>
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
@@ -40,9 +42,9 @@ std::atomic<cuda::Runtime *> gRuntime{nullptr};
 std::once_flag gRuntimeOnce;
 std::thread *gStartThread = nullptr;  // never destroyed: joined at exit and before fork
 
-void makeRuntime(bool warm) {
-  std::call_once(gRuntimeOnce, [warm] {
-    auto *r = new cuda::Runtime();
+void makeRuntime(bool warm, const cuda::RuntimeOptions &options) {
+  std::call_once(gRuntimeOnce, [warm, &options] {
+    auto *r = new cuda::Runtime(options);
     if (warm) r->warmUp();
     gRuntime.store(r, std::memory_order_release);
   });
@@ -50,23 +52,43 @@ void makeRuntime(bool warm) {
 
 cuda::Runtime &rt() {
   if (cuda::Runtime *r = gRuntime.load(std::memory_order_acquire)) return *r;
-  makeRuntime(false);  // or waits for the start-up thread's
+  makeRuntime(false, cuda::RuntimeOptions::fromEnvironment());  // or waits for the start-up thread's
   return *gRuntime.load(std::memory_order_acquire);
 }
 
+// Waits for the start-up thread; no Python (also a fork's prepare handler).
+void joinStartThreadRaw() {
+  if (gStartThread && gStartThread->joinable()) gStartThread->join();
+}
+
 // Driver start-up (cuInit, then device 0's primary context: about 0.1 s
-// each) on a thread of its own, begun when kjit is imported, so that it
+// each) on a thread of its own, begun when kjit.cuda is imported, so that it
 // overlaps the rest of the import and the program's own set-up (eager
-// kernels compile at their decorators meanwhile). The thread needs no GIL.
+// kernels compile at their decorators meanwhile). The thread needs no GIL
+// and reads no environment variable: the options are read here. It is
+// joined before any fork (pthread_atfork) and at exit (kjit's atexit).
 void startRuntime() {
   if (gStartThread || gRuntime.load(std::memory_order_acquire)) return;
-  gStartThread = new std::thread([] { makeRuntime(true); });
+  cuda::RuntimeOptions options = cuda::RuntimeOptions::fromEnvironment();
+  try {
+    gStartThread = new std::thread([options] {
+      try {
+        makeRuntime(true, options);
+      } catch (...) {
+        // Nothing made: the first rt() makes the runtime and says why.
+      }
+    });
+  } catch (const std::exception &) {
+    return;  // no thread to be had: the runtime starts at first use
+  }
+  static bool forkHandler = (pthread_atfork(joinStartThreadRaw, nullptr, nullptr), true);
+  (void)forkHandler;
 }
 
 void joinStartThread() {
   if (!gStartThread || !gStartThread->joinable()) return;
   pybind11::gil_scoped_release unlocked;
-  gStartThread->join();
+  joinStartThreadRaw();
 }
 
 // ---- errors -------------------------------------------------------------------
@@ -976,7 +998,11 @@ void define_cuda(pybind11::module_ &m) {
     rt().synchronize();
   });
   m.def("cuda_close", [] { rt().close(); });
-  m.def("cuda_shutdown", [] { rt().markClosing(); });
+  m.def("cuda_shutdown", [] {
+    // At exit: the runtime (if any was made) frees nothing from now on.
+    joinStartThread();
+    if (cuda::Runtime *r = gRuntime.load(std::memory_order_acquire)) r->markClosing();
+  });
   m.def("cuda_mem_info", [] {
     rt().activate();
     size_t freeB = 0, total = 0;

@@ -86,9 +86,17 @@ Allocation::~Allocation() {
   if (ownsHost && host) munmap(host, (size + pageSize() - 1) / pageSize() * pageSize());
 }
 
-Runtime::Runtime() {
+RuntimeOptions RuntimeOptions::fromEnvironment() {
+  RuntimeOptions o;
   const char *path = std::getenv("KJIT_CUDA_DRIVER");
-  std::string lib = path && *path ? path : "libcuda.so.1";
+  if (path && *path) o.driver = path;
+  const char *pool = std::getenv("KJIT_CUDA_POOL");
+  o.pool = !(pool && std::string(pool) == "0");
+  return o;
+}
+
+Runtime::Runtime(const RuntimeOptions &options) {
+  const std::string &lib = options.driver;
   lib_ = dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!lib_) {
     const char *e = dlerror();
@@ -105,8 +113,7 @@ Runtime::Runtime() {
 #define CU_OPT(field, symbol, params) \
   api_.field = reinterpret_cast<decltype(api_.field)>(dlsym(lib_, symbol));
 #include "runtime/cuda/CudaApi.def"
-  const char *pool = std::getenv("KJIT_CUDA_POOL");
-  poolWanted_ = !(pool && std::string(pool) == "0") && api_.MemAllocAsync && api_.MemFreeAsync &&
+  poolWanted_ = options.pool && api_.MemAllocAsync && api_.MemFreeAsync &&
                 api_.DeviceGetDefaultMemPool && api_.MemPoolSetAttribute && api_.MemPoolTrimTo;
   CUresult r = api_.Init(0);
   if (r != 0) {
@@ -221,6 +228,7 @@ void Runtime::fault(CUresult r, const char *call) {
                         : fmt::format("; the CUDA context is lost and could not be reset ({})", errorName(reset));
   d.context = nullptr;
   d.pool = nullptr;
+  d.warm = false;
   d.lost = true;
   ++d.generation;
   d.kernels.clear();
@@ -232,7 +240,7 @@ void Runtime::fault(CUresult r, const char *call) {
 void Runtime::select(int ordinal) {
   info(ordinal);  // checks
   DeviceState &old = devices_[size_t(current_)];
-  if (ordinal != current_ && old.warm) {
+  if (ordinal != current_ && old.warm && old.context) {
     // Retained ahead of use by warmUp(), never used: not kept for nothing.
     api_.DevicePrimaryCtxRelease(old.handle);
     old.context = nullptr;
@@ -262,18 +270,32 @@ void Runtime::usePool(DeviceState &d) {
     return;
   CUmemoryPool pool = nullptr;
   if (api_.DeviceGetDefaultMemPool(&pool, d.handle) != 0 || !pool) return;
-  unsigned long long keep = ~0ull;
+  // Kept for reuse: up to an eighth of the device's memory (10 GB on an
+  // H100); beyond that, freed memory goes back at the next synchronisation.
+  unsigned long long keep = d.info.totalMemory / 8;
   if (api_.MemPoolSetAttribute(pool, kMemPoolReleaseThreshold, &keep) != 0) return;
   d.pool = pool;
 }
 
 void Runtime::noteStream(CUstream s) {
-  if (!poolOrdered_ || !s || s == reinterpret_cast<CUstream>(uintptr_t(1)) ||
-      s == reinterpret_cast<CUstream>(uintptr_t(2)) || s == lastOrderedStream_)
+  if (!available_ || !poolOrdered_ || !s || s == reinterpret_cast<CUstream>(uintptr_t(1)) ||
+      s == reinterpret_cast<CUstream>(uintptr_t(2)))
     return;
   unsigned flags = 0;
-  if (api_.StreamGetFlags(s, &flags) == 0 && (flags & 1 /* CU_STREAM_NON_BLOCKING */)) poolOrdered_ = false;
-  else lastOrderedStream_ = s;
+  // A stream the driver cannot tell about counts as non-blocking.
+  if (api_.StreamGetFlags(s, &flags) == 0 && !(flags & 1 /* CU_STREAM_NON_BLOCKING */)) return;
+  poolOrdered_ = false;
+  // Memory freed so far was freed in the legacy stream's order only; the
+  // kernels that used it may still run. Wait for them, so that the pool
+  // gives nothing still in use to work on this stream.
+  CUcontext cur = nullptr;
+  api_.CtxGetCurrent(&cur);
+  for (DeviceState &d : devices_)
+    if (d.context && d.pool) {
+      api_.CtxSetCurrent(d.context);
+      api_.CtxSynchronize();
+    }
+  api_.CtxSetCurrent(cur);
 }
 
 void Runtime::freePooled(const Allocation &a) {
@@ -320,11 +342,13 @@ void Runtime::close() {
   if (!available_) return;
   for (auto &d : devices_) {
     if (!d.context) continue;
+    api_.CtxSetCurrent(d.context);
     api_.CtxSynchronize();
     if (d.pool) api_.MemPoolTrimTo(d.pool, 0);  // what the pool keeps goes back too
     api_.DevicePrimaryCtxRelease(d.handle);
     d.context = nullptr;
     d.pool = nullptr;
+    d.warm = false;
     ++d.generation;
     d.kernels.clear();
   }

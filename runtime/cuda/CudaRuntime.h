@@ -98,12 +98,21 @@ struct LoadedKernel {
   int maxThreadsPerBlock = 1024, staticShared = 0, registers = 0;
 };
 
+// What the environment asks of the runtime, read on the thread that starts
+// it (never on the start-up thread: the program may be changing the
+// environment meanwhile).
+struct RuntimeOptions {
+  std::string driver = "libcuda.so.1";  // KJIT_CUDA_DRIVER
+  bool pool = true;                     // KJIT_CUDA_POOL=0 turns the memory pool off
+  static RuntimeOptions fromEnvironment();
+};
+
 class Runtime {
 public:
   // The driver from KJIT_CUDA_DRIVER (a path), else libcuda.so.1. Never
   // throws: when it cannot be loaded or initialised, available() is false
   // and why() says what happened.
-  Runtime();
+  explicit Runtime(const RuntimeOptions &options = RuntimeOptions::fromEnvironment());
   ~Runtime() = default;
   bool available() const { return available_; }
   const std::string &why() const { return why_; }
@@ -180,7 +189,6 @@ private:
 
   bool poolWanted_ = false;   // KJIT_CUDA_POOL is not 0 and the driver has pools
   bool poolOrdered_ = true;   // no non-blocking stream seen (noteStream)
-  CUstream lastOrderedStream_ = nullptr;
 
   void usePool(DeviceState &d);
   bool isKernelFault(CUresult r) const;

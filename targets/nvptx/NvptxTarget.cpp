@@ -3,6 +3,7 @@
 #include "compiler/Pipeline.h"
 #include "targets/Codegen.h"
 
+#include <cctype>
 #include <cstdint>
 #include <cstdlib>
 #include <map>
@@ -217,64 +218,100 @@ void narrowInductionVariables(llvm::Function &f, llvm::ScalarEvolution &se) {
 // comparison with 0 into one LOP3 that writes the predicate, as in nvcc's
 // code. sin and cos test their quadrant's low bit once a call, so this is
 // one instruction in 44 of a sin*exp loop. Rewrites `setp.eq|ne %p, %r, 1`
-// into `setp.ne|eq %p, %r, 0` where %r is defined once, by `and %r, _, 1`.
-void lowBitTests(std::string &ptx) {
-  auto lines = [&](auto &&visit) {
-    for (size_t at = 0; at < ptx.size();) {
-      size_t end = ptx.find('\n', at);
-      if (end == std::string::npos) end = ptx.size();
-      visit(at, end);
-      at = end + 1;
-    }
-  };
-  // "<op> <dest>, <rest>;" with the op and the operands split at spaces/tabs.
-  auto parse = [&](size_t at, size_t end, std::string_view &op, std::string_view &dest, std::string_view &rest) {
-    std::string_view l(ptx.data() + at, end - at);
-    size_t b = l.find_first_not_of(" \t");
-    if (b == std::string_view::npos) return false;
-    l.remove_prefix(b);
-    size_t sp = l.find_first_of(" \t");
-    if (sp == std::string_view::npos) return false;
-    op = l.substr(0, sp);
-    l.remove_prefix(sp);
+// into `setp.ne|eq %p, %r, 0` where, in the same function, %r is written by
+// exactly one instruction, `and.b32 %r, _, 1` (so it holds 0 or 1). Every
+// register an instruction writes counts: guarded ones (`@%p mov ...`),
+// vectors (`{%r1, %r2}`) and pairs (`%r1|%p1`).
+namespace {
+
+struct PtxLine {
+  std::string_view guard, op, dest, rest;  // rest: the operands after the destination
+};
+
+// Splits an instruction line; false for directives, labels and braces.
+bool parsePtxLine(std::string_view l, PtxLine &out) {
+  size_t b = l.find_first_not_of(" \t");
+  if (b == std::string_view::npos) return false;
+  l.remove_prefix(b);
+  if (l[0] == '.' || l[0] == '{' || l[0] == '}' || l[0] == '/' || l.find(':') != std::string_view::npos) return false;
+  auto word = [&]() {
+    size_t e = l.find_first_of(" \t");
+    std::string_view w = l.substr(0, e);
+    l.remove_prefix(e == std::string_view::npos ? l.size() : e);
     l.remove_prefix(std::min(l.size(), l.find_first_not_of(" \t")));
-    size_t comma = l.find(',');
-    if (comma == std::string_view::npos) return false;
-    dest = l.substr(0, comma);
-    rest = l.substr(comma + 1);
-    return true;
+    return w;
   };
-  std::map<std::string, int> defs;  // register -> definitions
-  std::set<std::string> bits;       // registers defined by `and.b32 %r, _, 1`
-  lines([&](size_t at, size_t end) {
-    std::string_view op, dest, rest;
-    if (!parse(at, end, op, dest, rest) || dest.empty() || dest[0] != '%') return;
-    ++defs[std::string(dest)];
-    if (op == "and.b32" && rest.size() >= 3 && rest.substr(rest.size() - 3) == " 1;") bits.insert(std::string(dest));
-  });
+  out.guard = l[0] == '@' ? word() : std::string_view();
+  out.op = word();
+  size_t end = l[0] == '{' ? l.find('}') : l.find_first_of(",;");
+  if (end == std::string_view::npos) return false;
+  if (l[0] == '{') ++end;
+  out.dest = l.substr(0, end);
+  out.rest = l.substr(end);
+  return true;
+}
+
+// The %registers named in `text`.
+template <class F>
+void eachRegister(std::string_view text, F &&visit) {
+  for (size_t i = text.find('%'); i != std::string_view::npos; i = text.find('%', i + 1)) {
+    size_t e = i + 1;
+    while (e < text.size() && (std::isalnum(static_cast<unsigned char>(text[e])) || text[e] == '_')) ++e;
+    visit(text.substr(i, e - i));
+  }
+}
+
+}  // namespace
+
+void lowBitTests(std::string &ptx) {
+  std::vector<std::string_view> lines;
+  for (size_t at = 0; at <= ptx.size();) {
+    size_t end = ptx.find('\n', at);
+    if (end == std::string::npos) end = ptx.size();
+    lines.emplace_back(ptx.data() + at, end - at);
+    at = end + 1;
+  }
+  auto isFunction = [](std::string_view l) {
+    return l.find(".entry ") != std::string_view::npos || l.find(".func ") != std::string_view::npos;
+  };
+  std::vector<std::string> replaced(lines.size());
+  std::vector<bool> changed(lines.size(), false);
+  for (size_t begin = 0; begin < lines.size();) {
+    size_t end = begin + 1;
+    while (end < lines.size() && !isFunction(lines[end])) ++end;
+    // One function: who writes each register, and which are `and %r, _, 1`.
+    std::map<std::string_view, int> writes;
+    std::set<std::string_view> bits;
+    for (size_t i = begin; i < end; ++i) {
+      PtxLine p;
+      if (!parsePtxLine(lines[i], p)) continue;
+      eachRegister(p.dest, [&](std::string_view r) { ++writes[r]; });
+      if (p.guard.empty() && p.op == "and.b32" && p.rest.size() >= 4 && p.rest.substr(p.rest.size() - 4) == ", 1;")
+        bits.insert(p.dest);
+    }
+    for (size_t i = begin; i < end; ++i) {
+      PtxLine p;
+      if (!parsePtxLine(lines[i], p) || !p.guard.empty()) continue;
+      if (p.op != "setp.eq.b32" && p.op != "setp.ne.b32" && p.op != "setp.eq.s32" && p.op != "setp.ne.s32" &&
+          p.op != "setp.eq.u32" && p.op != "setp.ne.u32")
+        continue;
+      std::string_view operands = p.rest.substr(std::min(p.rest.size(), p.rest.find_first_not_of(", ")));
+      size_t c = operands.find(',');
+      if (c == std::string_view::npos || operands.substr(c) != ", 1;") continue;
+      std::string_view r = operands.substr(0, c);
+      auto w = writes.find(r);
+      if (!bits.count(r) || w == writes.end() || w->second != 1) continue;
+      replaced[i] = fmt::format("\tsetp.{}.b32 \t{}, {}, 0;", p.op.substr(5, 2) == "eq" ? "ne" : "eq", p.dest, r);
+      changed[i] = true;
+    }
+    begin = end;
+  }
   std::string out;
   out.reserve(ptx.size());
-  lines([&](size_t at, size_t end) {
-    std::string_view op, dest, rest;
-    std::string_view line(ptx.data() + at, end - at);
-    if (parse(at, end, op, dest, rest) && (op == "setp.eq.b32" || op == "setp.ne.b32" || op == "setp.eq.s32" ||
-                                           op == "setp.ne.s32")) {
-      size_t b = rest.find_first_not_of(" ");
-      std::string_view operands = rest.substr(b == std::string_view::npos ? 0 : b);
-      size_t c = operands.find(',');
-      if (c != std::string_view::npos && operands.substr(c) == ", 1;") {
-        std::string r(operands.substr(0, c));
-        if (bits.count(r) && defs[r] == 1) {
-          bool eq = op.substr(5, 2) == "eq";
-          out += fmt::format("\tsetp.{}.b32 \t{}, {}, 0;", eq ? "ne" : "eq", dest, r);
-          if (end < ptx.size()) out += '\n';
-          return;
-        }
-      }
-    }
-    out += line;
-    if (end < ptx.size()) out += '\n';
-  });
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (i) out += '\n';
+    out += changed[i] ? std::string_view(replaced[i]) : lines[i];
+  }
   ptx = std::move(out);
 }
 
@@ -453,5 +490,7 @@ bool compileToPtx(llvm::Module &m, const PtxOptions &opts, std::string &ptx, std
   lowBitTests(ptx);
   return true;
 }
+
+void rewriteLowBitTests(std::string &ptx) { lowBitTests(ptx); }
 
 }  // namespace kjit

@@ -34,4 +34,9 @@ int ptxVersionFor(int ccMajor, int ccMinor);
 
 bool compileToPtx(llvm::Module &module, const PtxOptions &opts, std::string &ptx, std::string &error);
 
+// The PTX peephole compileToPtx ends with: a test of a register's low bit
+// written `setp.eq %p, %r, 1` (after `and.b32 %r, _, 1`) becomes
+// `setp.ne %p, %r, 0`, which ptxas makes one instruction.
+void rewriteLowBitTests(std::string &ptx);
+
 }  // namespace kjit

@@ -1,6 +1,7 @@
-"""The CUDA driver's start-up: begun on a thread of its own when kjit is
-imported, joined before fork and at exit, and what it retains given back
-when the program chooses another device.
+"""The CUDA driver's start-up: begun on a thread of its own when kjit.cuda
+is imported, joined before fork and at exit, and what it retains given back
+when the program chooses another device; device memory from the driver's
+pool.
 
 These run everywhere: the driver is tests/python/fake_cuda/fake_cuda.c
 (KJIT_CUDA_DRIVER), which runs no kernel but answers as a GPU would and
@@ -98,21 +99,25 @@ def test_device_0_used_then_another_keeps_both(fake_driver, tmp_path):
 
 
 def test_exit_right_after_import_waits_for_the_start_up(fake_driver, tmp_path):
-    # The interpreter does not end under a thread still inside the driver.
-    r, calls = run(fake_driver, tmp_path, "import kjit\n", FAKE_INIT_MS="300", FAKE_CTX_MS="100")
+    # The interpreter does not end under a thread still inside the driver
+    # (the start-up takes 2 s here, far longer than the import).
+    r, calls = run(fake_driver, tmp_path, "import kjit.cuda\n", FAKE_INIT_MS="2000", FAKE_CTX_MS="100")
     assert r.returncode == 0, r.stderr
     assert calls == ["cuInit -1 thread", "cuDevicePrimaryCtxRetain 0 thread"], calls
 
 
 def test_fork_after_import_joins_the_start_up_first(fake_driver, tmp_path):
-    # The start-up thread has finished before the process forks: the child
-    # never holds a half-initialised driver, and runs CPU code normally.
+    # The start-up thread has finished before the process forks (the child
+    # reads the log first thing): the child never holds a half-initialised
+    # driver, and runs CPU code normally.
     r, calls = run(fake_driver, tmp_path, """
         import os
         import numpy as np
         import kjit
+        import kjit.cuda
         pid = os.fork()
         if pid == 0:
+            seen = len(open(os.environ["FAKE_CUDA_LOG"]).read().splitlines())
             @kjit.njit
             def total(a):
                 s = 0.0
@@ -120,29 +125,85 @@ def test_fork_after_import_joins_the_start_up_first(fake_driver, tmp_path):
                     s += x
                 return s
             with open("child.txt", "w") as f:
-                f.write(str(total(np.arange(5.0))))
+                f.write(f"{seen} {total(np.arange(5.0))}")
             os._exit(0)
         _, status = os.waitpid(pid, 0)
-        with open("parent.txt", "w") as f:
-            f.write(str(len(open(os.environ["FAKE_CUDA_LOG"]).read().splitlines())))
         print("child status", status)
-    """, FAKE_INIT_MS="300", FAKE_CTX_MS="100")
+    """, FAKE_INIT_MS="2000", FAKE_CTX_MS="100")
     assert r.returncode == 0, r.stderr
     assert "child status 0" in r.stdout
-    assert (tmp_path / "child.txt").read_text() == "10.0"
-    # Both start-up calls were logged before the fork (the parent read the log after it).
-    assert (tmp_path / "parent.txt").read_text() == "2"
+    # Both start-up calls were logged when the child began.
+    assert (tmp_path / "child.txt").read_text() == "2 10.0"
     assert calls == ["cuInit -1 thread", "cuDevicePrimaryCtxRetain 0 thread"], calls
 
 
+def test_jit_programs_never_start_the_driver(fake_driver, tmp_path):
+    # `import kjit` alone (CPU @jit) loads no driver and holds no GPU memory;
+    # kjit.cuda is imported at its first use.
+    r, calls = run(fake_driver, tmp_path, """
+        import sys
+        import numpy as np
+        import kjit
+        @kjit.njit
+        def double(x):
+            return 2 * x
+        print(double(21), "kjit.cuda" in sys.modules)
+        print(kjit.cuda.device_kind())
+    """)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == ["42 False", "cuda"], r.stdout
+    # The driver was started by the use of kjit.cuda, not before.
+    assert calls[:2] == ["cuInit -1 thread", "cuDevicePrimaryCtxRetain 0 thread"], calls
+
+
+def test_close_then_select_releases_once(fake_driver, tmp_path):
+    # cuda.close() gives device 0's warm context back; selecting device 1
+    # afterwards must not give it back a second time (another library's
+    # reference on the primary context would go).
+    r, calls = run(fake_driver, tmp_path, """
+        from kjit import cuda
+        cuda.get_current_device()
+        cuda.close()
+        cuda.select_device(1)
+        print("current", cuda.get_current_device().id)
+    """, FAKE_CUDA_DEVICES="2")
+    assert r.returncode == 0, r.stderr
+    assert "current 1" in r.stdout
+    assert not [c for c in calls if "UNDERFLOW" in c], calls
+    assert [c for c in calls if "PrimaryCtx" in c] == [
+        "cuDevicePrimaryCtxRetain 0 thread", "cuDevicePrimaryCtxRelease 0 main", "cuDevicePrimaryCtxRetain 1 main"], calls
+
+
+def test_subclass_of_a_kernel_launches(fake_driver, tmp_path):
+    # kernel[config] is a C++ lookup installed on CUDAKernel and its subclasses.
+    r, calls = run(fake_driver, tmp_path, """
+        import numpy as np
+        from kjit import cuda
+        from kjit.cuda.compiler import CUDAKernel
+        class Traced(CUDAKernel):
+            pass
+        def fill(out):
+            out[cuda.grid(1)] = 1.0
+        k = Traced(fill)
+        d = cuda.to_device(np.zeros(64, np.float32))
+        assert k[2, 32] is k[2, 32] and k.__getitem__((2, 32)) is k[2, 32]
+        k[2, 32](d)
+        print("launched")
+    """)
+    assert r.returncode == 0, r.stderr
+    assert "launched" in r.stdout and calls.count("cuLaunchKernel -1 main") == 1, calls
+
+
 def test_cpu_device_and_simulator_start_no_driver(fake_driver, tmp_path):
-    for env in ({"KJIT_DEVICE": "cpu"}, {"KJIT_ENABLE_CUDASIM": "1"}):
+    for env, kind in (({"KJIT_DEVICE": "cpu"}, "cpu"), ({"KJIT_ENABLE_CUDASIM": "1"}, "simulator"), ({}, "cuda")):
         r, calls = run(fake_driver, tmp_path, """
             from kjit import cuda
             print("kind", cuda.device_kind())
         """, **env)
         assert r.returncode == 0, r.stderr
-        assert calls == [], (env, calls)
+        assert f"kind {kind}" in r.stdout, (env, r.stdout)
+        # The fake driver is loaded on the GPU path only (the last, a positive control).
+        assert (calls == []) == (kind != "cuda"), (env, calls)
 
 
 def test_launch_limits_checked_against_the_device(fake_driver, tmp_path):
@@ -242,4 +303,9 @@ def test_non_blocking_stream_makes_frees_wait(fake_driver, tmp_path):
     """)
     assert r.returncode == 0, r.stderr
     mem = memory_calls(calls)
-    assert mem == ["cuMemAllocAsync", "cuMemFreeAsync", "cuMemAllocAsync", "cuCtxSynchronize", "cuMemFreeAsync"], mem
+    # The first sync comes when the non-blocking stream is first seen (what
+    # was freed before may still be in use), the second before the free.
+    assert mem == ["cuMemAllocAsync", "cuMemFreeAsync", "cuMemAllocAsync", "cuCtxSynchronize", "cuCtxSynchronize",
+                   "cuMemFreeAsync"], mem
+    launch_on_s = calls.index("cuLaunchKernel -1 main", calls.index("cuLaunchKernel -1 main") + 1)
+    assert calls.index("cuCtxSynchronize -1 main") < launch_on_s, calls

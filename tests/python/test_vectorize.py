@@ -92,3 +92,18 @@ def test_sequences_empty_arrays_and_bad_arguments():
         add("a", 1.0)
     with pytest.raises(ValueError, match=r"out has shape \(4,\), the result \(3,\)"):
         add(np.ones(3), np.ones(3), out=np.ones(4))
+
+
+def test_scalars_only_give_a_scalar_every_time():
+    @vectorize(["float64(float64, float64)"], target="cuda")
+    def add(a, b):
+        return a + b
+
+    for _ in range(3):  # the second call must not take a device-array plan
+        r = add(1.0, 2.0)
+        assert not hasattr(r, "copy_to_host") and r == 3.0
+
+
+def test_a_lambda():
+    inc = vectorize(["float64(float64)"], target="cuda")(lambda x: x + 1.0)
+    np.testing.assert_array_equal(inc(np.arange(3.0)), [1.0, 2.0, 3.0])

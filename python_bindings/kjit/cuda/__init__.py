@@ -31,6 +31,28 @@ if _SIM:
     from kjit.cuda.simulator import _install as _install_simulator
     _install_simulator(_sys.modules[__name__])
 else:
+    def _start():
+        # The CUDA driver's start-up (cuInit and device 0's primary context,
+        # about 0.1 s each) begins now, on a C++ thread of its own, and
+        # overlaps the rest of the import and the program's set-up (eager
+        # kernels compile at their decorators meanwhile). Not on the CPU
+        # device (KJIT_DEVICE=cpu), nor with KJIT_LAZY_CUDA=1 (for programs
+        # that fork after importing kjit.cuda and use CUDA in the children,
+        # or set CUDA_VISIBLE_DEVICES later: the driver then starts at its
+        # first use).
+        import atexit
+        from kjit import _kjit
+        env = _os.environ
+        # At exit the runtime frees nothing (arrays may outlive it), after
+        # the start-up thread (joined first) has finished.
+        atexit.register(_kjit.cuda_shutdown)
+        if env.get("KJIT_LAZY_CUDA", "0") not in ("", "0"):
+            return
+        if env.get("KJIT_DEVICE", "").strip().lower() in ("cpu", "host"):
+            return
+        _kjit.cuda_start()
+
+    _start()
     from kjit.cuda.compiler import (CUDAKernel, compile_ptx, compile_ptx_for_current_device, device_kind, jit)
     from kjit.cuda.errors import CudaAPIError, CudaDriverError, CudaSupportError, LaunchConfigError
     # The host API (device arrays, streams, events, devices) of the device

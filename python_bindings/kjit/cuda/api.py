@@ -1,5 +1,4 @@
 """The host API of kjit.cuda (Numba's): devices, memory, streams, events."""
-import atexit
 import contextlib
 
 import numpy as np
@@ -9,7 +8,6 @@ from kjit.cuda.devicearray import (DeviceNDArray, ManagedNDArray, MappedNDArray,
                                    host_array, is_cuda_array)
 from kjit.cuda.errors import CudaSupportError
 
-atexit.register(_kjit.cuda_shutdown)  # arrays freed during shutdown leave the driver alone
 
 
 # ---- devices -----------------------------------------------------------------------

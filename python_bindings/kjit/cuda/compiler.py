@@ -162,6 +162,18 @@ class CUDAKernel(_kjit.KernelBase):
                 return value
         raise KeyError(f"{self.__name__} was not compiled for {signature}")
 
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        _kjit._install_kernel_subscript(cls)
+
+    def __getitem__(self, config):
+        # What kernel[config] does; the interpreter takes the same lookup in
+        # C++ (installed below), so this runs only when called by name.
+        try:
+            return self._launchers[config]
+        except (KeyError, TypeError):
+            return self._launcher_for(config)
+
     def _launcher_for(self, config):
         if self.device:
             raise TypeError(f"{self.__name__} is a device function: call it from a kernel")

@@ -6,6 +6,9 @@
 //   FAKE_CTX_MS        the first primary-context retain takes this long
 //   FAKE_CUDA_LOG      a file: one line a logged call, "<call> <device> <main|thread>"
 //   FAKE_CUDA_NO_POOLS the device has no stream-ordered memory pool
+// As in CUDA, the current context is per thread, and allocations, module
+// loads, launches and synchronisations fail without one; primary contexts
+// are counted, and a release below zero fails (logged as ...-UNDERFLOW).
 // Also times kjit's own launch path without the driver's cost
 // (benchmarks/gpu/launch_host_path.py).
 #include <stdio.h>
@@ -14,6 +17,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 typedef int CUresult;
+#define NEEDS_CONTEXT if (!cur) return 201 /* CUDA_ERROR_INVALID_CONTEXT */
 static void logCall(const char *call, int device) {
   const char *path = getenv("FAKE_CUDA_LOG");
   if (!path) return;
@@ -22,7 +26,7 @@ static void logCall(const char *call, int device) {
   fprintf(f, "%s %d %s\n", call, device, syscall(SYS_gettid) == getpid() ? "main" : "thread");
   fclose(f);
 }
-static void *cur = 0;
+static __thread void *cur = 0;  // the current context, per thread as in CUDA
 static char mod, fn;
 static void nap(const char *v) { const char *e = getenv(v); if (e) usleep(atoi(e) * 1000); }
 CUresult cuInit(unsigned f) { nap("FAKE_INIT_MS"); logCall("cuInit", -1); return 0; }
@@ -46,20 +50,30 @@ CUresult cuDeviceGetAttribute(int *v, int a, int d) {
 CUresult cuDeviceTotalMem_v2(size_t *b, int d) { *b = 80ul << 30; return 0; }
 CUresult cuDeviceGetPCIBusId(char *s, int n, int d) { strncpy(s, "0000:00:00.0", n); return 0; }
 static char ctxs[8];
-static int retains;
+static int retains, refs[8];
 CUresult cuDevicePrimaryCtxRetain(void **c, int d) {
   if (!retains++) nap("FAKE_CTX_MS");
   logCall("cuDevicePrimaryCtxRetain", d);
+  ++refs[d & 7];
   *c = &ctxs[d & 7];
   return 0;
 }
-CUresult cuDevicePrimaryCtxRelease_v2(int d) { logCall("cuDevicePrimaryCtxRelease", d); return 0; }
+CUresult cuDevicePrimaryCtxRelease_v2(int d) {
+  if (refs[d & 7] == 0) {  // more releases than retains: another library's context would go
+    logCall("cuDevicePrimaryCtxRelease-UNDERFLOW", d);
+    return 201;
+  }
+  --refs[d & 7];
+  logCall("cuDevicePrimaryCtxRelease", d);
+  return 0;
+}
 CUresult cuDevicePrimaryCtxReset_v2(int d) { return 0; }
 CUresult cuCtxSetCurrent(void *c) { cur = c; return 0; }
 CUresult cuCtxGetCurrent(void **c) { *c = cur; return 0; }
-CUresult cuCtxSynchronize(void) { logCall("cuCtxSynchronize", -1); return 0; }
+CUresult cuCtxSynchronize(void) { NEEDS_CONTEXT; logCall("cuCtxSynchronize", -1); return 0; }
 CUresult cuMemGetInfo_v2(size_t *f, size_t *t) { *f = *t = 80ul << 30; return 0; }
 CUresult cuMemAlloc_v2(unsigned long long *p, size_t n) {
+  NEEDS_CONTEXT;
   logCall("cuMemAlloc", -1);
   *p = (unsigned long long)malloc(n ? n : 1);
   return 0;
@@ -72,11 +86,13 @@ CUresult cuMemFree_v2(unsigned long long p) {
 // The stream-ordered pool (unless FAKE_CUDA_NO_POOLS is set).
 static char pool;
 CUresult cuMemAllocAsync(unsigned long long *p, size_t n, void *s) {
+  NEEDS_CONTEXT;
   logCall("cuMemAllocAsync", -1);
   *p = (unsigned long long)malloc(n ? n : 1);
   return 0;
 }
 CUresult cuMemFreeAsync(unsigned long long p, void *s) {
+  NEEDS_CONTEXT;
   logCall("cuMemFreeAsync", -1);
   free((void *)p);
   return 0;
@@ -96,7 +112,7 @@ CUresult cuMemcpyDtoHAsync_v2(void *d, unsigned long long s, size_t n, void *st)
 CUresult cuMemcpyDtoDAsync_v2(unsigned long long d, unsigned long long s, size_t n, void *st) { return cuMemcpyDtoD_v2(d, s, n); }
 CUresult cuMemsetD8Async(unsigned long long d, unsigned char v, size_t n, void *st) { memset((void *)d, v, n); return 0; }
 CUresult cuModuleLoadData(void **m, const void *i) { *m = &mod; return 0; }
-CUresult cuModuleLoadDataEx(void **m, const void *i, unsigned n, int *o, void **v) { *m = &mod; return 0; }
+CUresult cuModuleLoadDataEx(void **m, const void *i, unsigned n, int *o, void **v) { NEEDS_CONTEXT; *m = &mod; return 0; }
 CUresult cuModuleUnload(void *m) { return 0; }
 CUresult cuModuleGetFunction(void **f, void *m, const char *n) { *f = &fn; return 0; }
 CUresult cuModuleGetGlobal_v2(unsigned long long *p, size_t *b, void *m, const char *n) { return 500; }
@@ -108,6 +124,7 @@ CUresult cuFuncGetAttribute(int *v, int a, void *f) { *v = a == 0 ? 1024 : 0; re
 CUresult cuFuncSetAttribute(void *f, int a, int v) { return 0; }
 CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                         unsigned sh, void *s, void **p, void **x) {
+  NEEDS_CONTEXT;
   static int logging = -1;
   if (logging < 0) logging = getenv("FAKE_CUDA_LOG") != NULL;
   if (logging) logCall("cuLaunchKernel", -1);
