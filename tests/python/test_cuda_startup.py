@@ -186,12 +186,21 @@ def test_subclass_of_a_kernel_launches(fake_driver, tmp_path):
             out[cuda.grid(1)] = 1.0
         k = Traced(fill)
         d = cuda.to_device(np.zeros(64, np.float32))
-        assert k[2, 32] is k[2, 32] and k.__getitem__((2, 32)) is k[2, 32]
+        assert k[2, 32] is k[2, 32]
         k[2, 32](d)
         print("launched")
     """)
     assert r.returncode == 0, r.stderr
     assert "launched" in r.stdout and calls.count("cuLaunchKernel -1 main") == 1, calls
+
+
+def test_kernel_subscript_has_no_python_getitem():
+    # A Python __getitem__ on CUDAKernel would be called by the interpreter
+    # in place of the C++ lookup (3.11+ specialises subscripts of classes
+    # with a Python __getitem__), costing every launch a Python call.
+    from kjit.cuda.compiler import CUDAKernel
+    assert "__getitem__" not in CUDAKernel.__dict__
+    assert not any("__getitem__" in vars(c) for c in CUDAKernel.__mro__[:-1])
 
 
 def test_cpu_device_and_simulator_start_no_driver(fake_driver, tmp_path):

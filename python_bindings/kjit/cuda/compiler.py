@@ -162,17 +162,14 @@ class CUDAKernel(_kjit.KernelBase):
                 return value
         raise KeyError(f"{self.__name__} was not compiled for {signature}")
 
+    # kernel[config] is the C++ lookup installed on the class (below) and on
+    # its subclasses; no Python __getitem__, which the interpreter would
+    # call in its place (3.11's specialised subscript calls a Python
+    # __getitem__ directly).
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
-        _kjit._install_kernel_subscript(cls)
-
-    def __getitem__(self, config):
-        # What kernel[config] does; the interpreter takes the same lookup in
-        # C++ (installed below), so this runs only when called by name.
-        try:
-            return self._launchers[config]
-        except (KeyError, TypeError):
-            return self._launcher_for(config)
+        if "__getitem__" not in cls.__dict__:
+            _kjit._install_kernel_subscript(cls)
 
     def _launcher_for(self, config):
         if self.device:
