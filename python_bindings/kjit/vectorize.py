@@ -86,6 +86,9 @@ def _converts(value_or_dtype, to):
     return to.kind == "u" and kind in "bi" or to.kind in order and order.index(to.kind) >= order.index(kind)
 
 
+_devclass = False  # kjit.cuda's device array class, looked up at the first call
+
+
 def _fast_key(a, devclass):
     """What a call's plan depends on in argument `a`, or None (no plan)."""
     t = type(a)
@@ -96,6 +99,22 @@ def _fast_key(a, devclass):
     if isinstance(a, np.generic):
         return a.dtype
     return None
+
+
+def _plan_key(args, out, stream):
+    """The key of a call's plan, or None when its arguments admit none (host
+    arrays, sequences, other libraries' arrays)."""
+    global _devclass
+    if _devclass is False:
+        from kjit import cuda
+        _devclass = getattr(cuda, "DeviceNDArray", None)
+    if _devclass is None:
+        return None
+    key = [stream, None if out is None else _fast_key(out, _devclass)]
+    key += [_fast_key(a, _devclass) for a in args]
+    if None in key[2:] or (out is not None and key[1] is None):
+        return None
+    return tuple(key)
 
 
 def vectorize(ftylist_or_function=(), **kws):
@@ -259,35 +278,19 @@ class CUDAUFunc:
     def __call__(self, *args, out=None, stream=0):
         if len(args) == self.nin + 1 and out is None:
             *args, out = args
-        # Calls like one before (device arrays of the same dtypes and shapes,
-        # scalars of the same types) reuse its plan: the launcher, the
-        # scalars' types, the result's shape.
-        devclass = self._devclass
-        if devclass is not None:
-            key = [stream, None if out is None else _fast_key(out, devclass)]
-            key += [_fast_key(a, devclass) for a in args]
-            plan = self._plans.get(tuple(key)) if None not in key[2:] and (out is None or key[1]) else None
-            if plan is not None:
-                launcher, convert, flat, new_out, n = plan
-                if out is None:
-                    out = new_out()
-                ops = [c(a) if c is not None else a.reshape(n) if flat else a for a, c in zip(args, convert)]
-                launcher(*ops, out.reshape(n) if flat else out, n)
-                return out
-        return self._call(args, out, stream)
-
-    @property
-    def _devclass(self):
-        try:
-            return self._devclass_found
-        except AttributeError:
-            pass
-        from kjit import cuda
-        try:
-            self._devclass_found = cuda.DeviceNDArray
-        except AttributeError:
-            self._devclass_found = None
-        return self._devclass_found
+        # Calls like one before (device arrays of the same dtypes, shapes and
+        # strides, scalars of the same types) reuse its plan: the launcher,
+        # the scalars' types, how to make the result.
+        key = _plan_key(args, out, stream)
+        plan = self._plans.get(key) if key is not None else None
+        if plan is None:
+            return self._call(args, out, stream, key)
+        launcher, convert, flat, new_out, n = plan
+        if out is None:
+            out = new_out()
+        ops = [c(a) if c is not None else a.reshape(n) if flat else a for a, c in zip(args, convert)]
+        launcher(*ops, out.reshape(n) if flat else out, n)
+        return out
 
     @staticmethod
     def _allocator(like, stream):
@@ -300,15 +303,8 @@ class CUDAUFunc:
             return lambda: fresh(shape, strides, dtype, nbytes)
         return lambda: cuda.device_array(shape, dtype=dtype, stream=stream)
 
-    def _call(self, args, out, stream):
+    def _call(self, args, out, stream, plan_key):
         from kjit import cuda
-        plan_key = None
-        devclass = self._devclass
-        if devclass is not None:
-            key = [stream, None if out is None else _fast_key(out, devclass)]
-            key += [_fast_key(a, devclass) for a in args]
-            if None not in key[2:] and (out is None or key[1]):
-                plan_key = tuple(key)
         if len(args) != self.nin:
             raise TypeError(f"ufunc '{self.__name__}' takes {self.nin} arguments ({len(args)} given)")
         # Sequences are arrays, as NumPy's ufuncs take them.

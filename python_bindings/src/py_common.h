@@ -28,6 +28,11 @@ struct CompileFailure : std::runtime_error {
 // Sets the Python exception (kjit.errors.*) for a compile failure.
 void raiseCompileFailure(const CompileFailure &f);
 
+// Sets the Python exception for the C++ exception being handled, as the
+// module's translators do; for the tp_call slots, which pybind11 does not
+// wrap. Call it from a catch block.
+void setErrorFromCurrentException();
+
 void define_frontend(pybind11::module_ &m);
 void define_jit(pybind11::module_ &m);
 void define_cuda(pybind11::module_ &m);

@@ -844,16 +844,8 @@ PyObject *launcherCall(PyObject *self, PyObject *args, PyObject *kwargs) {
     }
     l->call(args);
     Py_RETURN_NONE;
-  } catch (pybind11::error_already_set &e) {
-    e.restore();
-  } catch (const pybind11::builtin_exception &e) {
-    e.set_error();
-  } catch (const CompileFailure &f) {
-    raiseCompileFailure(f);
-  } catch (const cuda::Error &e) {
-    setCudaError(e);
-  } catch (const std::exception &e) {
-    PyErr_SetString(PyExc_RuntimeError, e.what());
+  } catch (...) {
+    setErrorFromCurrentException();
   }
   return nullptr;
 }
@@ -972,6 +964,24 @@ pybind11::dict deviceInfo(int i) {
 }
 
 }  // namespace
+
+void setErrorFromCurrentException() {
+  try {
+    throw;
+  } catch (pybind11::error_already_set &e) {
+    e.restore();
+  } catch (const pybind11::builtin_exception &e) {
+    e.set_error();
+  } catch (const CompileFailure &f) {
+    raiseCompileFailure(f);
+  } catch (const cuda::Error &e) {
+    setCudaError(e);
+  } catch (const std::exception &e) {
+    PyErr_SetString(PyExc_RuntimeError, e.what());
+  } catch (...) {
+    PyErr_SetString(PyExc_RuntimeError, "kjit: an unknown C++ exception");
+  }
+}
 
 void define_cuda(pybind11::module_ &m) {
   namespace py = pybind11;

@@ -830,14 +830,8 @@ static PyObject *dispatcherCall(PyObject *self, PyObject *args, PyObject *kwargs
       return nullptr;
     }
     return d->call(args, kwargs).release().ptr();
-  } catch (pybind11::error_already_set &e) {
-    e.restore();
-  } catch (const pybind11::builtin_exception &e) {
-    e.set_error();
-  } catch (const CompileFailure &f) {
-    raiseCompileFailure(f);
-  } catch (const std::exception &e) {
-    PyErr_SetString(PyExc_RuntimeError, e.what());
+  } catch (...) {
+    setErrorFromCurrentException();
   }
   return nullptr;
 }

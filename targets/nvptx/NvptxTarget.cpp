@@ -212,109 +212,6 @@ void narrowInductionVariables(llvm::Function &f, llvm::ScalarEvolution &se) {
   }
 }
 
-// A test of the low bit, `(x & 1) == 0`, is selected by NVPTX as
-// `and.b32 %r, %x, 1; setp.eq.b32 %p, %r, 1` (with the select's arms
-// swapped). ptxas turns a comparison with 1 into LOP3 + ISETP, but a
-// comparison with 0 into one LOP3 that writes the predicate, as in nvcc's
-// code. sin and cos test their quadrant's low bit once a call, so this is
-// one instruction in 44 of a sin*exp loop. Rewrites `setp.eq|ne %p, %r, 1`
-// into `setp.ne|eq %p, %r, 0` where, in the same function, %r is written by
-// exactly one instruction, `and.b32 %r, _, 1` (so it holds 0 or 1). Every
-// register an instruction writes counts: guarded ones (`@%p mov ...`),
-// vectors (`{%r1, %r2}`) and pairs (`%r1|%p1`).
-namespace {
-
-struct PtxLine {
-  std::string_view guard, op, dest, rest;  // rest: the operands after the destination
-};
-
-// Splits an instruction line; false for directives, labels and braces.
-bool parsePtxLine(std::string_view l, PtxLine &out) {
-  size_t b = l.find_first_not_of(" \t");
-  if (b == std::string_view::npos) return false;
-  l.remove_prefix(b);
-  if (l[0] == '.' || l[0] == '{' || l[0] == '}' || l[0] == '/' || l.find(':') != std::string_view::npos) return false;
-  auto word = [&]() {
-    size_t e = l.find_first_of(" \t");
-    std::string_view w = l.substr(0, e);
-    l.remove_prefix(e == std::string_view::npos ? l.size() : e);
-    l.remove_prefix(std::min(l.size(), l.find_first_not_of(" \t")));
-    return w;
-  };
-  out.guard = l[0] == '@' ? word() : std::string_view();
-  out.op = word();
-  size_t end = l[0] == '{' ? l.find('}') : l.find_first_of(",;");
-  if (end == std::string_view::npos) return false;
-  if (l[0] == '{') ++end;
-  out.dest = l.substr(0, end);
-  out.rest = l.substr(end);
-  return true;
-}
-
-// The %registers named in `text`.
-template <class F>
-void eachRegister(std::string_view text, F &&visit) {
-  for (size_t i = text.find('%'); i != std::string_view::npos; i = text.find('%', i + 1)) {
-    size_t e = i + 1;
-    while (e < text.size() && (std::isalnum(static_cast<unsigned char>(text[e])) || text[e] == '_')) ++e;
-    visit(text.substr(i, e - i));
-  }
-}
-
-}  // namespace
-
-void lowBitTests(std::string &ptx) {
-  std::vector<std::string_view> lines;
-  for (size_t at = 0; at <= ptx.size();) {
-    size_t end = ptx.find('\n', at);
-    if (end == std::string::npos) end = ptx.size();
-    lines.emplace_back(ptx.data() + at, end - at);
-    at = end + 1;
-  }
-  auto isFunction = [](std::string_view l) {
-    return l.find(".entry ") != std::string_view::npos || l.find(".func ") != std::string_view::npos;
-  };
-  std::vector<std::string> replaced(lines.size());
-  std::vector<bool> changed(lines.size(), false);
-  for (size_t begin = 0; begin < lines.size();) {
-    size_t end = begin + 1;
-    while (end < lines.size() && !isFunction(lines[end])) ++end;
-    // One function: who writes each register, and which are `and %r, _, 1`.
-    std::map<std::string_view, int> writes;
-    std::set<std::string_view> bits;
-    for (size_t i = begin; i < end; ++i) {
-      PtxLine p;
-      if (!parsePtxLine(lines[i], p)) continue;
-      eachRegister(p.dest, [&](std::string_view r) { ++writes[r]; });
-      if (p.guard.empty() && p.op == "and.b32" && p.rest.size() >= 4 && p.rest.substr(p.rest.size() - 4) == ", 1;")
-        bits.insert(p.dest);
-    }
-    for (size_t i = begin; i < end; ++i) {
-      PtxLine p;
-      if (!parsePtxLine(lines[i], p) || !p.guard.empty()) continue;
-      if (p.op != "setp.eq.b32" && p.op != "setp.ne.b32" && p.op != "setp.eq.s32" && p.op != "setp.ne.s32" &&
-          p.op != "setp.eq.u32" && p.op != "setp.ne.u32")
-        continue;
-      std::string_view operands = p.rest.substr(std::min(p.rest.size(), p.rest.find_first_not_of(", ")));
-      size_t c = operands.find(',');
-      if (c == std::string_view::npos || operands.substr(c) != ", 1;") continue;
-      std::string_view r = operands.substr(0, c);
-      auto w = writes.find(r);
-      if (!bits.count(r) || w == writes.end() || w->second != 1) continue;
-      replaced[i] = fmt::format("\tsetp.{}.b32 \t{}, {}, 0;", p.op.substr(5, 2) == "eq" ? "ne" : "eq", p.dest, r);
-      changed[i] = true;
-    }
-    begin = end;
-  }
-  std::string out;
-  out.reserve(ptx.size());
-  for (size_t i = 0; i < lines.size(); ++i) {
-    if (i) out += '\n';
-    out += changed[i] ? std::string_view(replaced[i]) : lines[i];
-  }
-  ptx = std::move(out);
-}
-
 // The two narrowings above, per function (the second sees the first's
 // truncations), with one set of analyses for the module.
 void narrowIntegers(llvm::Module &m) {
@@ -382,6 +279,109 @@ static void initNvptx() {
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
   });
+}
+
+// A test of the low bit, `(x & 1) == 0`, is selected by NVPTX as
+// `and.b32 %r, %x, 1; setp.eq.b32 %p, %r, 1` (with the select's arms
+// swapped). ptxas turns a comparison with 1 into LOP3 + ISETP, but a
+// comparison with 0 into one LOP3 that writes the predicate, as in nvcc's
+// code. sin and cos test their quadrant's low bit once a call, so this is
+// one instruction in 44 of a sin*exp loop. Rewrites `setp.eq|ne %p, %r, 1`
+// into `setp.ne|eq %p, %r, 0` where, in the same function, %r is written by
+// exactly one instruction, `and.b32 %r, _, 1` (so it holds 0 or 1). Every
+// register an instruction writes counts: guarded ones (`@%p mov ...`),
+// vectors (`{%r1, %r2}`) and pairs (`%r1|%p1`).
+namespace {
+
+struct PtxLine {
+  std::string_view guard, op, dest, rest;  // rest: the operands after the destination
+};
+
+// Splits an instruction line; false for directives, labels and braces.
+bool parsePtxLine(std::string_view l, PtxLine &out) {
+  size_t b = l.find_first_not_of(" \t");
+  if (b == std::string_view::npos) return false;
+  l.remove_prefix(b);
+  if (l[0] == '.' || l[0] == '{' || l[0] == '}' || l[0] == '/' || l.find(':') != std::string_view::npos) return false;
+  auto word = [&]() {
+    size_t e = l.find_first_of(" \t");
+    std::string_view w = l.substr(0, e);
+    l.remove_prefix(e == std::string_view::npos ? l.size() : e);
+    l.remove_prefix(std::min(l.size(), l.find_first_not_of(" \t")));
+    return w;
+  };
+  out.guard = l[0] == '@' ? word() : std::string_view();
+  out.op = word();
+  size_t end = l[0] == '{' ? l.find('}') : l.find_first_of(",;");
+  if (end == std::string_view::npos) return false;
+  if (l[0] == '{') ++end;
+  out.dest = l.substr(0, end);
+  out.rest = l.substr(end);
+  return true;
+}
+
+// The %registers named in `text`.
+template <class F>
+void eachRegister(std::string_view text, F &&visit) {
+  for (size_t i = text.find('%'); i != std::string_view::npos; i = text.find('%', i + 1)) {
+    size_t e = i + 1;
+    while (e < text.size() && (std::isalnum(static_cast<unsigned char>(text[e])) || text[e] == '_')) ++e;
+    visit(text.substr(i, e - i));
+  }
+}
+
+}  // namespace
+
+void rewriteLowBitTests(std::string &ptx) {
+  std::vector<std::string_view> lines;
+  for (size_t at = 0; at <= ptx.size();) {
+    size_t end = ptx.find('\n', at);
+    if (end == std::string::npos) end = ptx.size();
+    lines.emplace_back(ptx.data() + at, end - at);
+    at = end + 1;
+  }
+  auto isFunction = [](std::string_view l) {
+    return l.find(".entry ") != std::string_view::npos || l.find(".func ") != std::string_view::npos;
+  };
+  std::vector<std::string> replaced(lines.size());
+  std::vector<bool> changed(lines.size(), false);
+  for (size_t begin = 0; begin < lines.size();) {
+    size_t end = begin + 1;
+    while (end < lines.size() && !isFunction(lines[end])) ++end;
+    // One function: who writes each register, and which are `and %r, _, 1`.
+    std::map<std::string_view, int> writes;
+    std::set<std::string_view> bits;
+    for (size_t i = begin; i < end; ++i) {
+      PtxLine p;
+      if (!parsePtxLine(lines[i], p)) continue;
+      eachRegister(p.dest, [&](std::string_view r) { ++writes[r]; });
+      if (p.guard.empty() && p.op == "and.b32" && p.rest.size() >= 4 && p.rest.substr(p.rest.size() - 4) == ", 1;")
+        bits.insert(p.dest);
+    }
+    for (size_t i = begin; i < end; ++i) {
+      PtxLine p;
+      if (!parsePtxLine(lines[i], p) || !p.guard.empty()) continue;
+      if (p.op != "setp.eq.b32" && p.op != "setp.ne.b32" && p.op != "setp.eq.s32" && p.op != "setp.ne.s32" &&
+          p.op != "setp.eq.u32" && p.op != "setp.ne.u32")
+        continue;
+      std::string_view operands = p.rest.substr(std::min(p.rest.size(), p.rest.find_first_not_of(", ")));
+      size_t c = operands.find(',');
+      if (c == std::string_view::npos || operands.substr(c) != ", 1;") continue;
+      std::string_view r = operands.substr(0, c);
+      auto w = writes.find(r);
+      if (!bits.count(r) || w == writes.end() || w->second != 1) continue;
+      replaced[i] = fmt::format("\tsetp.{}.b32 \t{}, {}, 0;", p.op.substr(5, 2) == "eq" ? "ne" : "eq", p.dest, r);
+      changed[i] = true;
+    }
+    begin = end;
+  }
+  std::string out;
+  out.reserve(ptx.size());
+  for (size_t i = 0; i < lines.size(); ++i) {
+    if (i) out += '\n';
+    out += changed[i] ? std::string_view(replaced[i]) : lines[i];
+  }
+  ptx = std::move(out);
 }
 
 bool compileToPtx(llvm::Module &m, const PtxOptions &opts, std::string &ptx, std::string &error) {
@@ -487,10 +487,8 @@ bool compileToPtx(llvm::Module &m, const PtxOptions &opts, std::string &ptx, std
     error = "the NVPTX target cannot emit PTX";
     return false;
   }
-  lowBitTests(ptx);
+  rewriteLowBitTests(ptx);
   return true;
 }
-
-void rewriteLowBitTests(std::string &ptx) { lowBitTests(ptx); }
 
 }  // namespace kjit
