@@ -5,9 +5,11 @@ with ratios last and writes bench_gpu.json to OUT_DIR.
     python3 benchmarks/gpu/bench_gpu.py [OUT_DIR]
 
 Kernels are checked against NumPy before they are timed. Kernel times are
-CUDA-event medians after warm-up; launch costs are host wall time per launch
+CUDA-event medians after warm-up, each launch queued behind another so that
+the GPU is busy and the window holds the kernel, not the host's launch (one
+SAXPY row also times it from an idle GPU); launch costs are host wall time per launch
 over 20,000 launches (median of 5 rounds); import and first-call figures are
-measured in fresh processes.
+measured in fresh processes (medians of 5, numba's of 3).
 """
 import json
 import math
@@ -50,13 +52,25 @@ def fresh(code, **extra_env):
     return [float(v) for v in r.stdout.split()]
 
 
-def events_time(launch, event, elapsed, sync, reps=20):
+def events_time(launch, event, elapsed, sync, reps=20, idle=False):
+    """Median CUDA-event time of one launch, in us.
+
+    Each timed launch is queued behind a lead launch of the same work, so
+    the GPU is busy while the host records the start event and queues the
+    timed launch: the window holds the GPU's time for the work, and not the
+    host's time to launch it (launches are timed in their own rows). The
+    C++ side (cuda/bench.cu) times the same way. With idle=True the GPU is
+    idle when the start event is recorded, and the window also holds the
+    launch's latency (host call to the kernel's start).
+    """
     for _ in range(3):
         launch()
     sync()
     ts = []
     for _ in range(reps):
         a, b = event(), event()
+        if not idle:
+            launch()
         a.record()
         launch()
         b.record()
@@ -65,15 +79,21 @@ def events_time(launch, event, elapsed, sync, reps=20):
     return median(ts)
 
 
-def launch_time(launch, sync, n=20000, rounds=5):
-    for _ in range(100):
-        launch()
+def launch_time(stmt, names, sync, n=20000, rounds=5):
+    """Host wall time per launch, in us: `stmt` (a launch, as a program
+    writes it, e.g. "k[1, 1](a, b, c)") in a loop of n, median of `rounds`.
+    The names it uses are locals of the loop, as in a user's function."""
+    args = "".join(f", {k}={k}" for k in names)
+    src = f"def _loop(_n{args}):\n    for _ in range(_n):\n        {stmt}\n"
+    ns = dict(names)
+    exec(compile(src, "<launch loop>", "exec"), ns)
+    loop = ns["_loop"]
+    loop(100)
     sync()
     per = []
     for _ in range(rounds):
         t0 = time.perf_counter()
-        for _ in range(n):
-            launch()
+        loop(n)
         t1 = time.perf_counter()
         sync()
         per.append((t1 - t0) / n * 1e6)
@@ -102,6 +122,7 @@ except (OSError, subprocess.CalledProcessError) as e:
 row("launch, 3 device arrays (us)", cpp=cpp["launch3_us"])
 row("launch, no arguments (us)", cpp=cpp["launch0_us"])
 row("SAXPY 16M f32 (us)", cpp=cpp["saxpy_us"])
+row("  the same, idle GPU: launch latency inside (us)", cpp=cpp["saxpy_idle_us"])
 row("tiled matmul 1024x2048x512 (us)", cpp=cpp["matmul_us"])
 row("histogram 16M, atomics (us)", cpp=cpp["histogram_us"])
 row("64 sin*exp, float32 (us)", cpp=cpp["sinexp_f32_us"])
@@ -135,14 +156,34 @@ KJIT_FIRST = """
     print(t1 - t0, t3 - t2, t4 - t3, tn - t0)
 """
 NUMBA_FIRST = KJIT_FIRST.replace("from kjit import cuda", "np.row_stack = np.vstack\n    from numba import cuda")
-k = fresh(KJIT_FIRST)
-nb = fresh(NUMBA_FIRST)
+# The same program importing kjit before numpy, as `from numba import cuda`
+# first and `import numpy as np` after would.
+KJIT_FIRST_KJIT_ORDER = (KJIT_FIRST.replace("    import numpy as np\n", "")
+                         .replace("    from kjit import cuda\n", "    from kjit import cuda\n    import numpy as np\n"))
+
+
+def fresh_median(code, runs, **extra_env):
+    """Field-wise medians of `runs` fresh processes, after one more whose
+    figures are dropped (its imports read files from disk the first time)."""
+    if fresh(code, **extra_env) is None:
+        return None
+    got = [fresh(code, **extra_env) for _ in range(runs)]
+    if any(g is None for g in got):
+        return None
+    return [median(col) for col in zip(*got)]
+
+
+k = fresh_median(KJIT_FIRST, 5)
+k2 = fresh_median(KJIT_FIRST_KJIT_ORDER, 5)
+nb = fresh_median(NUMBA_FIRST, 3)
 if k:
     row("import + context (s)", kjit=k[0], numba=nb and nb[0])
     row("first call of SAXPY (s)", kjit=k[1], numba=nb and nb[1])
     row("import + first SAXPY call (s)", kjit=k[0] + k[1], numba=nb and nb[0] + nb[1])
     row("  the same less numpy's import (s)", kjit=k[0] + k[1] - k[3], numba=nb and nb[0] + nb[1] - nb[3])
     row("eager compile of SAXPY (s)", kjit=k[2], numba=nb and nb[2])
+if k2:
+    row("  the same, kjit imported before numpy (s)", kjit=k2[0] + k2[1])
 
 # ---- kjit's launch path alone: the fake driver of the tests, which runs nothing -----------------
 HOST_PATH = """
@@ -271,6 +312,8 @@ def bench_lib(name, lib):
     ok = np.allclose(out.copy_to_host(), ref_saxpy, rtol=1e-6)
     t = events_time(lambda: ks["saxpy"][grid, 256](np.float32(2.0), x, y, out), ev, elapsed, sync)
     row("SAXPY 16M f32 (us)", **{name: t if ok else None})
+    t = events_time(lambda: ks["saxpy"][grid, 256](np.float32(2.0), x, y, out), ev, elapsed, sync, idle=True)
+    row("  the same, idle GPU: launch latency inside (us)", **{name: t if ok else None})
     A, B, C = to_dev(A_h), to_dev(B_h), dev_arr((M, Nn), np.float32)
     g = (K // 16, M // 16)
     ks["fast_matmul"][g, (16, 16)](A, B, C)
@@ -306,17 +349,18 @@ def bench_lib(name, lib):
         del src, dst
     a, b, c = dev_arr(16, np.float32), dev_arr(16, np.float32), dev_arr(16, np.float32)
     e3, e0 = ks["empty3"], ks["empty0"]
-    row("launch, 3 device arrays (us)", **{name: launch_time(lambda: e3[1, 1](a, b, c), sync)})
-    row("launch, no arguments (us)", **{name: launch_time(lambda: e0[1, 1](), sync)})
+    l3 = dict(e3=e3, a=a, b=b, c=c)
+    row("launch, 3 device arrays (us)", **{name: launch_time("e3[1, 1](a, b, c)", l3, sync)})
+    row("launch, no arguments (us)", **{name: launch_time("e0[1, 1]()", dict(e0=e0), sync)})
     if name == "kjit" and cpplib is not None:
         # The same launches as CUDA C++ (runtime API, <<<>>>) in this process,
         # in rounds alternating with kjit's, so that both see the same
         # machine state; medians of 9 rounds of 20,000.
         k3, c3, k0, c0 = [], [], [], []
         for _ in range(9):
-            k3.append(launch_time(lambda: e3[1, 1](a, b, c), sync, rounds=1))
+            k3.append(launch_time("e3[1, 1](a, b, c)", l3, sync, rounds=1))
             c3.append(cpplib.cpp_launch3_us(20000))
-            k0.append(launch_time(lambda: e0[1, 1](), sync, rounds=1))
+            k0.append(launch_time("e0[1, 1]()", dict(e0=e0), sync, rounds=1))
             c0.append(cpplib.cpp_launch0_us(20000))
         if cpplib.cpp_last_error() == 0:
             row("launch, 3 device arrays, alternating rounds (us)", kjit=median(k3), cpp=median(c3))
@@ -325,7 +369,8 @@ def bench_lib(name, lib):
     import warnings
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        row("launch, 3 NumPy arrays of 256 KB (us)", **{name: launch_time(lambda: e3[1, 1](*small), sync, n=2000)})
+        row("launch, 3 NumPy arrays of 256 KB (us)", **{name: launch_time("e3[1, 1](p, q, r)", dict(e3=e3, p=small[0], q=small[1], r=small[2]),
+                                                                   sync, n=2000)})
     red = lib.reduce(lambda p, q: p + q)
     r = red(x)
     ok = abs(float(r) - x_h.astype(np.float64).sum()) < 1e-4 * N
@@ -359,7 +404,8 @@ if cp is not None:
     row("cuda.reduce sum 16M f32, to host (us)", cupy=median(ts[3:]))
     ker = cp.RawKernel(r'extern "C" __global__ void empty3(float*a, float*b, float*c) {}', "empty3")
     a3 = [cp.zeros(16, cp.float32) for _ in range(3)]
-    row("launch, 3 device arrays (us)", cupy=launch_time(lambda: ker((1,), (1,), tuple(a3)),
+    row("launch, 3 device arrays (us)", cupy=launch_time("ker((1,), (1,), (a, b, c))",
+                                                           dict(ker=ker, a=a3[0], b=a3[1], c=a3[2]),
                                                            cp.cuda.Device().synchronize))
 
 # ---- the table -----------------------------------------------------------------------------------

@@ -5,20 +5,45 @@ porting is an import change. See docs/ for what is supported.
 """
 from kjit import errors
 from kjit.errors import CompileError, KjitError, TypingError, UnsupportedError
-from kjit import frontend
 from kjit import types
 from kjit.types import *  # noqa: F401,F403 - float32, int64[:], ...
-from kjit.dispatcher import Dispatcher, jit, njit, prange
-from kjit.vectorize import guvectorize, vectorize
+
+# The compiler (the _kjit library, with LLVM: about 0.05 s to load) and
+# NumPy are imported at the first use of a name that needs them, so that
+# `from kjit import cuda` begins the CUDA driver's start-up before they load
+# (kjit/cuda/__init__.py), and overlaps it with their loading.
+_LAZY = {
+    "frontend": ("kjit.frontend", None),
+    "dispatcher": ("kjit.dispatcher", None),
+    "Dispatcher": ("kjit.dispatcher", "Dispatcher"),
+    "jit": ("kjit.dispatcher", "jit"),
+    "njit": ("kjit.dispatcher", "njit"),
+    "prange": ("kjit.dispatcher", "prange"),
+    "vectorize": ("kjit.vectorize", "vectorize"),
+    "guvectorize": ("kjit.vectorize", "guvectorize"),
+    # Importing kjit.cuda starts the CUDA driver (docs/cuda.md), which a
+    # program of @jit functions only never needs: it is imported at its
+    # first use (`from kjit import cuda`, or `kjit.cuda`).
+    "cuda": ("kjit.cuda", None),
+}
+
+__all__ = (["errors", "CompileError", "KjitError", "TypingError", "UnsupportedError", "types"] + types.__all__
+           + [n for n in _LAZY if n not in ("dispatcher", "cuda")])
 
 
 def __getattr__(name):
-    # kjit.cuda is imported at its first use (`from kjit import cuda`, or
-    # `kjit.cuda`): importing it starts the CUDA driver (docs/cuda.md), which
-    # a program of @jit functions only never needs.
-    if name == "cuda":
-        import importlib
-        return importlib.import_module("kjit.cuda")
-    raise AttributeError(f"module 'kjit' has no attribute {name!r}")
+    where = _LAZY.get(name)
+    if where is None:
+        raise AttributeError(f"module 'kjit' has no attribute {name!r}")
+    import importlib
+    module = importlib.import_module(where[0])
+    value = module if where[1] is None else getattr(module, where[1])
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __version__ = "0.1.0"

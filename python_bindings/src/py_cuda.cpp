@@ -23,6 +23,7 @@
 
 #include "compiler/Signature.h"
 #include "compiler/Types.h"
+#include "cuda_prestart.h"
 #include "py_common.h"
 #include "py_values.h"
 #include "runtime/cuda/CudaRuntime.h"
@@ -41,11 +42,26 @@ using cuda::CUstream;
 std::atomic<cuda::Runtime *> gRuntime{nullptr};
 std::once_flag gRuntimeOnce;
 std::thread *gStartThread = nullptr;  // never destroyed: joined at exit and before fork
+// kjit._cuda_prestart's start-up (cuInit and device 0's context, begun
+// before this library loaded), when kjit.cuda began one: set by cuda_start
+// before any runtime is made.
+const kjit_cuda_prestart_api *gPrestart = nullptr;
 
 void makeRuntime(bool warm, const cuda::RuntimeOptions &options) {
   std::call_once(gRuntimeOnce, [warm, &options] {
-    auto *r = new cuda::Runtime(options);
-    if (warm) r->warmUp();
+    // The prestart's work is the driver's own state (cuInit done, device 0's
+    // context made): the runtime's calls find it done. Its reference to the
+    // context is given back once the runtime holds its own.
+    bool prestarted = gPrestart && gPrestart->wait();
+    cuda::Runtime *r = nullptr;
+    try {
+      r = new cuda::Runtime(options);
+      if (warm || prestarted) r->warmUp();
+    } catch (...) {
+      if (gPrestart) gPrestart->release();
+      throw;
+    }
+    if (gPrestart) gPrestart->release();
     gRuntime.store(r, std::memory_order_release);
   });
 }
@@ -67,7 +83,15 @@ void joinStartThreadRaw() {
 // kernels compile at their decorators meanwhile). The thread needs no GIL
 // and reads no environment variable: the options are read here. It is
 // joined before any fork (pthread_atfork) and at exit (kjit's atexit).
-void startRuntime() {
+// `prestart` is kjit._cuda_prestart's capsule (or None) when that module
+// began the driver's start-up already: the runtime then waits for it.
+void startRuntime(pybind11::object prestart) {
+  if (!prestart.is_none() && !gPrestart && !gRuntime.load(std::memory_order_acquire)) {
+    auto *api = static_cast<const kjit_cuda_prestart_api *>(
+        PyCapsule_GetPointer(prestart.ptr(), KJIT_CUDA_PRESTART_CAPSULE));
+    if (!api) throw pybind11::error_already_set();
+    gPrestart = api;
+  }
   if (gStartThread || gRuntime.load(std::memory_order_acquire)) return;
   cuda::RuntimeOptions options = cuda::RuntimeOptions::fromEnvironment();
   try {
@@ -993,7 +1017,8 @@ void define_cuda(pybind11::module_ &m) {
     }
   });
   m.def("cuda_available", [] { return rt().available(); });
-  m.def("cuda_start", &startRuntime, "begins the CUDA driver's start-up on a thread of its own");
+  m.def("cuda_start", &startRuntime, py::arg("prestart") = py::none(),
+        "begins the CUDA driver's start-up on a thread of its own (after kjit._cuda_prestart's, given its api)");
   m.def("cuda_join_start", &joinStartThread, "waits for the start-up thread (at exit, before fork)");
   m.def("cuda_why", [] { return rt().why(); });
   m.def("cuda_driver_version", [] { return rt().driverVersion(); });

@@ -1,5 +1,5 @@
 """The CUDA driver's start-up: begun on a thread of its own when kjit.cuda
-is imported, joined before fork and at exit, and what it retains given back
+is imported, before kjit's compiler loads, joined before fork and at exit, and what it retains given back
 when the program chooses another device; device memory from the driver's
 pool.
 
@@ -29,6 +29,20 @@ def fake_driver(tmp_path_factory):
     return lib
 
 
+# The start-up's calls on device 0's primary context: kjit._cuda_prestart's
+# thread retains it first thing; the runtime, made on its own thread once
+# kjit's compiler has loaded, retains it too and gives the first reference
+# back. One reference is left, the runtime's.
+START = ["cuDevicePrimaryCtxRetain 0 thread", "cuDevicePrimaryCtxRetain 0 thread",
+         "cuDevicePrimaryCtxRelease 0 thread"]
+START_CALLS = ["cuInit -1 thread", "cuDevicePrimaryCtxRetain 0 thread", "cuInit -1 thread",
+               "cuDevicePrimaryCtxRetain 0 thread", "cuDevicePrimaryCtxRelease 0 thread"]
+
+
+def ctx_calls(calls):
+    return [c for c in calls if "PrimaryCtx" in c]
+
+
 def run(fake_driver, tmp_path, code, **env):
     """Runs `code` in a new Python on the fake driver; returns (result, log lines)."""
     log = tmp_path / "calls.log"
@@ -49,8 +63,8 @@ def run(fake_driver, tmp_path, code, **env):
 
 def test_driver_starts_on_a_thread_of_its_own(fake_driver, tmp_path):
     # cuInit and device 0's primary context come from kjit's start-up
-    # thread, not from the program's; the program then uses that context:
-    # one retain in all, none given back.
+    # threads, not from the program's; the program then uses that context:
+    # one reference left, the runtime's.
     r, calls = run(fake_driver, tmp_path, """
         import numpy as np
         from kjit import cuda
@@ -66,7 +80,7 @@ def test_driver_starts_on_a_thread_of_its_own(fake_driver, tmp_path):
     assert "kind cuda" in r.stdout
     assert calls[0] == "cuInit -1 thread", calls
     assert calls[1] == "cuDevicePrimaryCtxRetain 0 thread", calls
-    assert [c for c in calls if "PrimaryCtx" in c] == ["cuDevicePrimaryCtxRetain 0 thread"], calls
+    assert ctx_calls(calls) == START, calls
     assert "cuLaunchKernel -1 main" in calls
 
 
@@ -78,9 +92,8 @@ def test_another_device_chosen_first_gives_device_0_back(fake_driver, tmp_path):
     """, FAKE_CUDA_DEVICES="2")
     assert r.returncode == 0, r.stderr
     assert "current 1" in r.stdout
-    ctx = [c for c in calls if "PrimaryCtx" in c]
-    assert ctx == ["cuDevicePrimaryCtxRetain 0 thread", "cuDevicePrimaryCtxRelease 0 main",
-                   "cuDevicePrimaryCtxRetain 1 main"], ctx
+    ctx = ctx_calls(calls)
+    assert ctx == START + ["cuDevicePrimaryCtxRelease 0 main", "cuDevicePrimaryCtxRetain 1 main"], ctx
 
 
 def test_device_0_used_then_another_keeps_both(fake_driver, tmp_path):
@@ -94,8 +107,8 @@ def test_device_0_used_then_another_keeps_both(fake_driver, tmp_path):
         print("ok")
     """, FAKE_CUDA_DEVICES="2")
     assert r.returncode == 0, r.stderr
-    ctx = [c for c in calls if "PrimaryCtx" in c]
-    assert ctx == ["cuDevicePrimaryCtxRetain 0 thread", "cuDevicePrimaryCtxRetain 1 main"], ctx
+    ctx = ctx_calls(calls)
+    assert ctx == START + ["cuDevicePrimaryCtxRetain 1 main"], ctx
 
 
 def test_exit_right_after_import_waits_for_the_start_up(fake_driver, tmp_path):
@@ -103,7 +116,7 @@ def test_exit_right_after_import_waits_for_the_start_up(fake_driver, tmp_path):
     # (the start-up takes 2 s here, far longer than the import).
     r, calls = run(fake_driver, tmp_path, "import kjit.cuda\n", FAKE_INIT_MS="2000", FAKE_CTX_MS="100")
     assert r.returncode == 0, r.stderr
-    assert calls == ["cuInit -1 thread", "cuDevicePrimaryCtxRetain 0 thread"], calls
+    assert calls == START_CALLS, calls
 
 
 def test_fork_after_import_joins_the_start_up_first(fake_driver, tmp_path):
@@ -132,9 +145,9 @@ def test_fork_after_import_joins_the_start_up_first(fake_driver, tmp_path):
     """, FAKE_INIT_MS="2000", FAKE_CTX_MS="100")
     assert r.returncode == 0, r.stderr
     assert "child status 0" in r.stdout
-    # Both start-up calls were logged when the child began.
-    assert (tmp_path / "child.txt").read_text() == "2 10.0"
-    assert calls == ["cuInit -1 thread", "cuDevicePrimaryCtxRetain 0 thread"], calls
+    # Both threads' start-up calls were logged when the child began.
+    assert (tmp_path / "child.txt").read_text() == f"{len(START_CALLS)} 10.0"
+    assert calls == START_CALLS, calls
 
 
 def test_jit_programs_never_start_the_driver(fake_driver, tmp_path):
@@ -170,8 +183,7 @@ def test_close_then_select_releases_once(fake_driver, tmp_path):
     assert r.returncode == 0, r.stderr
     assert "current 1" in r.stdout
     assert not [c for c in calls if "UNDERFLOW" in c], calls
-    assert [c for c in calls if "PrimaryCtx" in c] == [
-        "cuDevicePrimaryCtxRetain 0 thread", "cuDevicePrimaryCtxRelease 0 main", "cuDevicePrimaryCtxRetain 1 main"], calls
+    assert ctx_calls(calls) == START + ["cuDevicePrimaryCtxRelease 0 main", "cuDevicePrimaryCtxRetain 1 main"], calls
 
 
 def test_subclass_of_a_kernel_launches(fake_driver, tmp_path):
@@ -318,3 +330,64 @@ def test_non_blocking_stream_makes_frees_wait(fake_driver, tmp_path):
                    "cuMemFreeAsync"], mem
     launch_on_s = calls.index("cuLaunchKernel -1 main", calls.index("cuLaunchKernel -1 main") + 1)
     assert calls.index("cuCtxSynchronize -1 main") < launch_on_s, calls
+
+
+def test_start_up_begins_before_the_compiler_loads(fake_driver, tmp_path):
+    # `from kjit import cuda` begins the driver's start-up (kjit._cuda_prestart)
+    # before kjit's compiler library (LLVM, _kjit) and NumPy load, so that
+    # their loading overlaps it. An import hook looks at the moment _kjit is
+    # imported: the start-up has begun (a second start is refused) and
+    # NumPy is not loaded yet.
+    r, calls = run(fake_driver, tmp_path, """
+        import os
+        import sys
+        seen = []
+        class Watch:
+            def find_spec(self, name, path=None, target=None):
+                if name == "kjit._kjit" and not seen:
+                    pre = sys.modules.get("kjit._cuda_prestart")
+                    seen.append((pre is not None and pre.start(os.environ["KJIT_CUDA_DRIVER"]) is False,
+                                 "numpy" in sys.modules))
+                return None
+        sys.meta_path.insert(0, Watch())
+        from kjit import cuda
+        print("at _kjit's import: started", seen[0][0], "numpy", seen[0][1])
+        print("device", cuda.get_current_device().name)
+    """, FAKE_INIT_MS="100")
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == ["at _kjit's import: started True numpy False", "device fake GPU"], r.stdout
+    assert ctx_calls(calls) == START, calls
+
+
+def test_import_kjit_loads_neither_compiler_nor_numpy(tmp_path):
+    # `import kjit` is cheap: the compiler and NumPy load at the first use of
+    # a name that needs them; every name is there, and `from kjit import *`
+    # gives what it always gave.
+    script = tmp_path / "lazy.py"
+    script.write_text(textwrap.dedent("""
+        import sys
+        import kjit
+        print("at import:", "kjit._kjit" in sys.modules, "numpy" in sys.modules)
+        f = kjit.njit(lambda x: x + 1)
+        print("after kjit.njit:", "kjit._kjit" in sys.modules, f(41))
+        ns = {}
+        exec("from kjit import *", ns)
+        print(sorted(n for n in ("jit", "njit", "prange", "vectorize", "guvectorize", "Dispatcher", "float32",
+                                 "int64", "void", "TypingError", "cuda") if n in ns))
+        print("cuda" in dir(kjit), "kjit.cuda" in sys.modules)
+        try:
+            kjit.no_such_name
+        except AttributeError as e:
+            print(e)
+    """))
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python_bindings"))
+    r = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.splitlines() == [
+        "at import: False False",
+        "after kjit.njit: True 42",
+        "['Dispatcher', 'TypingError', 'float32', 'guvectorize', 'int64', 'jit', 'njit', 'prange', 'vectorize', "
+        "'void']",
+        "True False",
+        "module 'kjit' has no attribute 'no_such_name'",
+    ], r.stdout

@@ -33,24 +33,35 @@ if _SIM:
 else:
     def _start():
         # The CUDA driver's start-up (cuInit and device 0's primary context,
-        # about 0.1 s each) begins now, on a C++ thread of its own, and
-        # overlaps the rest of the import and the program's set-up (eager
-        # kernels compile at their decorators meanwhile). Not on the CPU
-        # device (KJIT_DEVICE=cpu), nor with KJIT_LAZY_CUDA=1 (for programs
-        # that fork after importing kjit.cuda and use CUDA in the children,
-        # or set CUDA_VISIBLE_DEVICES later: the driver then starts at its
-        # first use).
+        # 0.1-0.2 s together) begins first thing, on a thread of its own
+        # (kjit._cuda_prestart), and overlaps the loading of kjit's compiler
+        # (LLVM) and of NumPy, the rest of the import and the program's own
+        # set-up (eager kernels compile at their decorators meanwhile). The
+        # runtime, made on a C++ thread once _kjit is loaded, waits for it.
+        # Not on the CPU device (KJIT_DEVICE=cpu), nor with KJIT_LAZY_CUDA=1
+        # (for programs that fork after importing kjit.cuda and use CUDA in
+        # the children, or set CUDA_VISIBLE_DEVICES later: the driver then
+        # starts at its first use).
         import atexit
-        from kjit import _kjit
         env = _os.environ
+        begin = (env.get("KJIT_LAZY_CUDA", "0") in ("", "0")
+                 and env.get("KJIT_DEVICE", "").strip().lower() not in ("cpu", "host"))
+        prestart = None
+        if begin:
+            try:
+                from kjit import _cuda_prestart
+            except ImportError:  # a build without it: the runtime's thread does it all
+                pass
+            else:
+                if _cuda_prestart.start(env.get("KJIT_CUDA_DRIVER") or "libcuda.so.1"):
+                    atexit.register(_cuda_prestart.wait)
+                prestart = _cuda_prestart.api
+        from kjit import _kjit
         # At exit the runtime frees nothing (arrays may outlive it), after
-        # the start-up thread (joined first) has finished.
+        # the start-up threads (joined first) have finished.
         atexit.register(_kjit.cuda_shutdown)
-        if env.get("KJIT_LAZY_CUDA", "0") not in ("", "0"):
-            return
-        if env.get("KJIT_DEVICE", "").strip().lower() in ("cpu", "host"):
-            return
-        _kjit.cuda_start()
+        if begin:
+            _kjit.cuda_start(prestart)
 
     _start()
     from kjit.cuda.compiler import (CUDAKernel, compile_ptx, compile_ptx_for_current_device, device_kind, jit)

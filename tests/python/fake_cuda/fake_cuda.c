@@ -2,7 +2,7 @@
 // (KJIT_CUDA_DRIVER=<this library>): it runs no kernel, but answers as one
 // device would, and logs the calls the tests look at.
 //   FAKE_CUDA_DEVICES  number of devices (default 1)
-//   FAKE_INIT_MS       cuInit takes this long
+//   FAKE_INIT_MS       the first cuInit takes this long
 //   FAKE_CTX_MS        the first primary-context retain takes this long
 //   FAKE_CUDA_LOG      a file: one line a logged call, "<call> <device> <main|thread>"
 //   FAKE_CUDA_NO_POOLS the device has no stream-ordered memory pool
@@ -11,6 +11,7 @@
 // are counted, and a release below zero fails (logged as ...-UNDERFLOW).
 // Also times kjit's own launch path without the driver's cost
 // (benchmarks/gpu/launch_host_path.py).
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +30,18 @@ static void logCall(const char *call, int device) {
 static __thread void *cur = 0;  // the current context, per thread as in CUDA
 static char mod, fn;
 static void nap(const char *v) { const char *e = getenv(v); if (e) usleep(atoi(e) * 1000); }
-CUresult cuInit(unsigned f) { nap("FAKE_INIT_MS"); logCall("cuInit", -1); return 0; }
+// As in CUDA, only the first cuInit does the work; a call made meanwhile on
+// another thread waits for it.
+static pthread_mutex_t initLock = PTHREAD_MUTEX_INITIALIZER;
+static int initDone;
+CUresult cuInit(unsigned f) {
+  pthread_mutex_lock(&initLock);
+  if (!initDone) nap("FAKE_INIT_MS");
+  initDone = 1;
+  pthread_mutex_unlock(&initLock);
+  logCall("cuInit", -1);
+  return 0;
+}
 CUresult cuDriverGetVersion(int *v) { *v = 13000; return 0; }
 CUresult cuGetErrorName(CUresult r, const char **s) { *s = "CUDA_ERROR_FAKE"; return 0; }
 CUresult cuGetErrorString(CUresult r, const char **s) { *s = "fake"; return 0; }
