@@ -182,6 +182,7 @@ if k:
     row("import + first SAXPY call (s)", kjit=k[0] + k[1], numba=nb and nb[0] + nb[1])
     row("  the same less numpy's import (s)", kjit=k[0] + k[1] - k[3], numba=nb and nb[0] + nb[1] - nb[3])
     row("eager compile of SAXPY (s)", kjit=k[2], numba=nb and nb[2])
+    row("  numpy's import alone (s)", kjit=k[3], numba=nb and nb[3])
 if k2:
     row("  the same, kjit imported before numpy (s)", kjit=k2[0] + k2[1])
 
