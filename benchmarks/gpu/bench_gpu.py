@@ -162,29 +162,35 @@ KJIT_FIRST_KJIT_ORDER = (KJIT_FIRST.replace("    import numpy as np\n", "")
                          .replace("    from kjit import cuda\n", "    from kjit import cuda\n    import numpy as np\n"))
 
 
-def fresh_median(code, runs, **extra_env):
-    """Field-wise medians of `runs` fresh processes, after one more whose
-    figures are dropped (its imports read files from disk the first time)."""
+def fresh_runs(code, runs, **extra_env):
+    """The figures of `runs` fresh processes, after one more whose figures
+    are dropped (its imports read files from disk the first time)."""
     if fresh(code, **extra_env) is None:
         return None
     got = [fresh(code, **extra_env) for _ in range(runs)]
-    if any(g is None for g in got):
-        return None
-    return [median(col) for col in zip(*got)]
+    return None if any(g is None for g in got) else got
 
 
-k = fresh_median(KJIT_FIRST, 5)
-k2 = fresh_median(KJIT_FIRST_KJIT_ORDER, 5)
-nb = fresh_median(NUMBA_FIRST, 3)
+def per_run(runs, f):
+    """The median over the processes of a figure computed in each."""
+    return median([f(r) for r in runs]) if runs else None
+
+
+# Each process prints: import + context, first call, eager compile, numpy's import.
+k = fresh_runs(KJIT_FIRST, 5)
+k2 = fresh_runs(KJIT_FIRST_KJIT_ORDER, 5)
+nb = fresh_runs(NUMBA_FIRST, 3)
 if k:
-    row("import + context (s)", kjit=k[0], numba=nb and nb[0])
-    row("first call of SAXPY (s)", kjit=k[1], numba=nb and nb[1])
-    row("import + first SAXPY call (s)", kjit=k[0] + k[1], numba=nb and nb[0] + nb[1])
-    row("  the same less numpy's import (s)", kjit=k[0] + k[1] - k[3], numba=nb and nb[0] + nb[1] - nb[3])
-    row("eager compile of SAXPY (s)", kjit=k[2], numba=nb and nb[2])
-    row("  numpy's import alone (s)", kjit=k[3], numba=nb and nb[3])
+    row("import + context (s)", kjit=per_run(k, lambda r: r[0]), numba=per_run(nb, lambda r: r[0]))
+    row("first call of SAXPY (s)", kjit=per_run(k, lambda r: r[1]), numba=per_run(nb, lambda r: r[1]))
+    row("import + first SAXPY call (s)", kjit=per_run(k, lambda r: r[0] + r[1]),
+        numba=per_run(nb, lambda r: r[0] + r[1]))
+    row("  the same less numpy's import (s)", kjit=per_run(k, lambda r: r[0] + r[1] - r[3]),
+        numba=per_run(nb, lambda r: r[0] + r[1] - r[3]))
+    row("  numpy's import alone (s)", kjit=per_run(k, lambda r: r[3]), numba=per_run(nb, lambda r: r[3]))
+    row("eager compile of SAXPY (s)", kjit=per_run(k, lambda r: r[2]), numba=per_run(nb, lambda r: r[2]))
 if k2:
-    row("  the same, kjit imported before numpy (s)", kjit=k2[0] + k2[1])
+    row("import kjit.cuda, then numpy, + first SAXPY call (s)", kjit=per_run(k2, lambda r: r[0] + r[1]))
 
 # ---- kjit's launch path alone: the fake driver of the tests, which runs nothing -----------------
 HOST_PATH = """

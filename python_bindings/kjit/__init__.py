@@ -3,6 +3,9 @@
 The API follows Numba's (``@jit``, ``numba.cuda``, ``@vectorize``), so that
 porting is an import change. See docs/ for what is supported.
 """
+import sys as _sys
+from types import ModuleType as _ModuleType
+
 from kjit import errors
 from kjit.errors import CompileError, KjitError, TypingError, UnsupportedError
 from kjit import types
@@ -28,7 +31,20 @@ _LAZY = {
 }
 
 __all__ = (["errors", "CompileError", "KjitError", "TypingError", "UnsupportedError", "types"] + types.__all__
-           + [n for n in _LAZY if n not in ("dispatcher", "cuda")])
+           + [n for n in _LAZY if n != "cuda"])
+
+
+class _Package(_ModuleType):
+    # `kjit.vectorize` is the decorator, and also the name of the submodule
+    # that defines it: the import system binds a submodule, once loaded, as
+    # an attribute of its package. The decorator keeps the name.
+    def __setattr__(self, name, value):
+        if name in ("vectorize", "guvectorize") and isinstance(value, _ModuleType):
+            value = getattr(value, name)
+        super().__setattr__(name, value)
+
+
+_sys.modules[__name__].__class__ = _Package
 
 
 def __getattr__(name):
@@ -43,7 +59,7 @@ def __getattr__(name):
 
 
 def __dir__():
-    return sorted(set(globals()) | set(_LAZY))
+    return sorted(n for n in set(globals()) | set(_LAZY) if not n.startswith("_") or n.startswith("__"))
 
 
 __version__ = "0.1.0"

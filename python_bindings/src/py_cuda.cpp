@@ -86,10 +86,17 @@ void joinStartThreadRaw() {
 // `prestart` is kjit._cuda_prestart's capsule (or None) when that module
 // began the driver's start-up already: the runtime then waits for it.
 void startRuntime(pybind11::object prestart) {
-  if (!prestart.is_none() && !gPrestart && !gRuntime.load(std::memory_order_acquire)) {
+  if (!prestart.is_none() && !gPrestart) {
     auto *api = static_cast<const kjit_cuda_prestart_api *>(
         PyCapsule_GetPointer(prestart.ptr(), KJIT_CUDA_PRESTART_CAPSULE));
     if (!api) throw pybind11::error_already_set();
+    if (gRuntime.load(std::memory_order_acquire)) {
+      // A runtime made already holds what it needs: the start-up's
+      // reference is given back as soon as the start-up is done.
+      pybind11::gil_scoped_release unlocked;
+      api->release();
+      return;
+    }
     gPrestart = api;
   }
   if (gStartThread || gRuntime.load(std::memory_order_acquire)) return;

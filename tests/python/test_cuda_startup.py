@@ -361,19 +361,25 @@ def test_start_up_begins_before_the_compiler_loads(fake_driver, tmp_path):
 
 def test_import_kjit_loads_neither_compiler_nor_numpy(tmp_path):
     # `import kjit` is cheap: the compiler and NumPy load at the first use of
-    # a name that needs them; every name is there, and `from kjit import *`
-    # gives what it always gave.
+    # a name that needs them; every public name is there, `from kjit import *`
+    # gives them all, and `kjit.vectorize` stays the decorator when its
+    # submodule (kjit/vectorize.py) is imported first.
     script = tmp_path / "lazy.py"
     script.write_text(textwrap.dedent("""
         import sys
         import kjit
         print("at import:", "kjit._kjit" in sys.modules, "numpy" in sys.modules)
+        import kjit.vectorize
+        from kjit.vectorize import CUDAUFunc
+        from kjit import vectorize
+        print(type(vectorize).__name__, type(kjit.vectorize).__name__, type(kjit.guvectorize).__name__)
         f = kjit.njit(lambda x: x + 1)
         print("after kjit.njit:", "kjit._kjit" in sys.modules, f(41))
         ns = {}
         exec("from kjit import *", ns)
         print(sorted(n for n in ("jit", "njit", "prange", "vectorize", "guvectorize", "Dispatcher", "float32",
-                                 "int64", "void", "TypingError", "cuda") if n in ns))
+                                 "int64", "void", "TypingError", "dispatcher", "cuda") if n in ns),
+              type(ns["vectorize"]).__name__)
         print("cuda" in dir(kjit), "kjit.cuda" in sys.modules)
         try:
             kjit.no_such_name
@@ -385,9 +391,10 @@ def test_import_kjit_loads_neither_compiler_nor_numpy(tmp_path):
     assert r.returncode == 0, r.stderr
     assert r.stdout.splitlines() == [
         "at import: False False",
+        "function function function",
         "after kjit.njit: True 42",
-        "['Dispatcher', 'TypingError', 'float32', 'guvectorize', 'int64', 'jit', 'njit', 'prange', 'vectorize', "
-        "'void']",
+        "['Dispatcher', 'TypingError', 'dispatcher', 'float32', 'guvectorize', 'int64', 'jit', 'njit', 'prange', "
+        "'vectorize', 'void'] function",
         "True False",
         "module 'kjit' has no attribute 'no_such_name'",
     ], r.stdout
