@@ -71,6 +71,9 @@ struct FunctionSource {
   uint32_t fastmath = 0;
   bool boundscheck = false;
   bool parallel = false;
+  // error_model='numpy': division by zero gives NumPy's results (inf, nan,
+  // 0 for integers) instead of raising ZeroDivisionError.
+  bool numpyErrors = false;
 };
 
 }  // namespace kjit

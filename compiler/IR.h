@@ -257,6 +257,7 @@ struct Function {
   // Code-generation options of this function.
   uint32_t fastmath = 0;  // FastMath flags
   bool boundscheck = false;
+  bool numpyErrors = false;  // error_model='numpy' (FunctionSource::numpyErrors)
 };
 
 // Owns the IR nodes of one compilation.

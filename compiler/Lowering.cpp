@@ -591,8 +591,8 @@ llvm::Value *FunctionLowering::intBinary(BinOp op, llvm::Value *l, llvm::Value *
   case BinOp::Mod: {
     bool div = op == BinOp::FloorDiv;
     llvm::Value *byZero = B.CreateICmpEQ(r, zero);
-    if (P.gpuModel) {
-      // Numba's CUDA error model ('numpy'): x // 0 and x % 0 are 0.
+    if (numpyErrors()) {
+      // Numba's CUDA error model, and error_model='numpy': x // 0 and x % 0 are 0.
       r = B.CreateSelect(byZero, llvm::ConstantInt::get(r->getType(), 1), r);
     } else {
       raiseIf(byZero, "ZeroDivisionError", div ? "integer division by zero" : "integer modulo by zero", loc);
@@ -616,7 +616,7 @@ llvm::Value *FunctionLowering::intBinary(BinOp op, llvm::Value *l, llvm::Value *
         result = B.CreateSelect(minusOne, zero, fr);
       }
     }
-    return P.gpuModel ? B.CreateSelect(byZero, zero, result) : result;
+    return numpyErrors() ? B.CreateSelect(byZero, zero, result) : result;
   }
   default: return zero;
   }
@@ -640,12 +640,12 @@ llvm::Value *FunctionLowering::floatBinary(BinOp op, llvm::Value *l, llvm::Value
     return B.CreateFMul(l, r);
   }
   case BinOp::Div:
-    if (!P.gpuModel) raiseIf(B.CreateFCmpOEQ(r, zero), "ZeroDivisionError", "division by zero", loc);
+    if (!numpyErrors()) raiseIf(B.CreateFCmpOEQ(r, zero), "ZeroDivisionError", "division by zero", loc);
     return B.CreateFDiv(l, r);
   case BinOp::FloorDiv:
   case BinOp::Mod: {
     bool div = op == BinOp::FloorDiv;
-    if (!P.gpuModel)
+    if (!numpyErrors())
       raiseIf(B.CreateFCmpOEQ(r, zero), "ZeroDivisionError", div ? "division by zero" : "modulo by zero", loc);
     // Python's float divmod (Objects/floatobject.c).
     llvm::Value *mod = B.CreateFRem(l, r);
@@ -664,7 +664,10 @@ llvm::Value *FunctionLowering::floatBinary(BinOp op, llvm::Value *l, llvm::Value
     llvm::Value *roundUp = B.CreateFCmpOGT(B.CreateFSub(d, fl), llvm::ConstantFP::get(ft, 0.5));
     fl = B.CreateSelect(roundUp, B.CreateFAdd(fl, one), fl);
     llvm::Value *dz = B.CreateIntrinsic(llvm::Intrinsic::copysign, {ft}, {zero, B.CreateFDiv(l, r)});
-    return B.CreateSelect(B.CreateFCmpUNE(d, zero), fl, dz);
+    llvm::Value *q = B.CreateSelect(B.CreateFCmpUNE(d, zero), fl, dz);
+    // NumPy's x // 0.0: x / 0.0 (inf, -inf or nan).
+    if (numpyErrors()) q = B.CreateSelect(B.CreateFCmpOEQ(r, zero), B.CreateFDiv(l, r), q);
+    return q;
   }
   default: (void)t; return zero;
   }
@@ -684,8 +687,9 @@ llvm::Value *FunctionLowering::complexBinary(BinOp op, llvm::Value *l, llvm::Val
     break;
   default: {  // Div
     llvm::Value *zero = llvm::ConstantFP::get(a->getType(), 0.0);
-    raiseIf(B.CreateAnd(B.CreateFCmpOEQ(c, zero), B.CreateFCmpOEQ(d, zero)), "ZeroDivisionError",
-            "complex division by zero", loc);
+    if (!numpyErrors())
+      raiseIf(B.CreateAnd(B.CreateFCmpOEQ(c, zero), B.CreateFCmpOEQ(d, zero)), "ZeroDivisionError",
+              "complex division by zero", loc);
     llvm::Value *den = B.CreateFAdd(B.CreateFMul(c, c), B.CreateFMul(d, d));
     re = B.CreateFDiv(B.CreateFAdd(B.CreateFMul(a, c), B.CreateFMul(b, d)), den);
     im = B.CreateFDiv(B.CreateFSub(B.CreateFMul(b, c), B.CreateFMul(a, d)), den);

@@ -75,6 +75,9 @@ public:
   llvm::LLVMContext &C;
   llvm::IRBuilder<> B;
   const ir::Function &F;
+  // Division by zero: NumPy's results, not ZeroDivisionError (CUDA, and
+  // error_model='numpy').
+  bool numpyErrors() const { return P.gpuModel || F.numpyErrors; }
   llvm::Function *LF = nullptr;
   llvm::Value *retPtr = nullptr;
   llvm::Value *ctxPtr = nullptr;

@@ -1015,6 +1015,7 @@ Function *ProgramTyper::specialize(std::shared_ptr<FunctionSource> fn,
   f->loc = def->loc;
   f->fastmath = fn->fastmath;
   f->boundscheck = fn->boundscheck;
+  f->numpyErrors = fn->numpyErrors;
   if (declaredReturn)
     f->returnType = declaredReturn->kind() == TypeKind::Void ? ctx.types.none() : declaredReturn;
   inProgressFunctions[key] = f;

@@ -20,8 +20,10 @@ input's own types. Inputs are converted in the kernel, so device arrays of
 another dtype are not copied. It runs wherever kjit.cuda kernels run: the
 GPU, the CPU device, the simulator.
 
-``target='cpu'`` and ``'parallel'`` (NumPy ufuncs) and ``@guvectorize`` are
-not in kjit yet, and say so.
+With ``target='cpu'`` (the default) or ``'parallel'``, ``@vectorize`` makes
+a NumPy ufunc whose loops are compiled (``_CPULoops``): with signatures, a
+``numpy.ufunc``; without, a ``DUFunc`` that compiles a loop per new input
+types, as Numba's do. ``@guvectorize`` is not in kjit yet, and says so.
 """
 import linecache
 import math
@@ -144,16 +146,221 @@ def _make(func, sigs, kws):
     if unknown:
         raise TypeError(f"unknown @vectorize option(s): {', '.join(sorted(unknown))}")
     target = kws.get("target", "cpu")
-    if target != "cuda":
-        if target in ("cpu", "parallel"):
-            raise UnsupportedError(f"@vectorize(target={target!r}) (a NumPy ufunc) is not in kjit yet; "
-                                   "target='cuda' is, and runs on the CPU device without a GPU "
-                                   "(docs/supported.md)")
-        raise ValueError(f"@vectorize: unknown target {target!r} (kjit has 'cuda')")
+    if target not in ("cpu", "parallel", "cuda"):
+        raise ValueError(f"@vectorize: unknown target {target!r} (kjit has 'cpu', 'parallel' and 'cuda')")
     if kws.get("nopython") is False:
         raise TypeError("nopython=False is not supported: kjit compiles in nopython mode only")
-    return CUDAUFunc(func, [_parse_signature(s) for s in sigs], bool(kws.get("fastmath")),
-                     kws.get("identity"))
+    signatures = [_parse_signature(s) for s in sigs]
+    if target != "cuda":
+        loops = _CPULoops(func, target == "parallel", kws)
+        if not signatures:
+            return DUFunc(loops)
+        for ret, args in signatures:
+            loops.add(ret, args)
+        return loops.ufunc()
+    return CUDAUFunc(func, signatures, bool(kws.get("fastmath")), kws.get("identity"))
+
+
+# ---- target 'cpu' and 'parallel': NumPy ufuncs --------------------------------------
+
+# NumPy's identity codes (PyUFunc_Zero, _One, _None, _ReorderableNone).
+_IDENTITY = {0: 0, 1: 1, None: -1, "reorderable": -2}
+
+
+class _CPULoops:
+    """The compiled loops of a ufunc for the CPU: the scalar function as a
+    @njit function with NumPy's error model (x / 0 is inf, x // 0 is 0, as
+    in NumPy and Numba's ufuncs), and for each signature a compiled loop
+    over 1-D strided arrays that calls it (inlined):
+
+        def loop(a0, a1, out):
+            for i in range(out.shape[0]):
+                out[i] = f(a0[i], a1[i])
+
+    NumPy calls that loop with its own pointers and steps (C++:
+    `make_ufunc`), so broadcasting, casting, `out=`, `where=`, `reduce` and
+    the rest are NumPy's own."""
+
+    def __init__(self, func, parallel, kws):
+        from kjit.dispatcher import njit
+        from inspect import signature
+        self.func = func
+        self.parallel = parallel
+        identity = kws.get("identity")
+        if identity not in _IDENTITY:
+            raise ValueError(f"@vectorize: identity is 0, 1, None or 'reorderable', not {identity!r}")
+        self.identity = _IDENTITY[identity]
+        params = signature(func).parameters.values()
+        if any(p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) or p.default is not p.empty
+               for p in params):
+            raise TypeError(f"@vectorize: {func.__name__}() must take plain positional arguments")
+        self.nin = len(params)
+        if not 1 <= self.nin <= 32:
+            raise TypeError(f"@vectorize: {func.__name__}() takes {self.nin} arguments; a ufunc takes 1 to 32")
+        options = {k: kws[k] for k in ("fastmath", "boundscheck", "cache") if k in kws}
+        self.scalar = njit(error_model="numpy", **options)(func)
+        self.loops = []  # (return type, argument types, type numbers, entry address, loop dispatcher)
+        self._ufunc = None
+
+    def find(self, args):
+        for loop in self.loops:
+            if loop[1] == args:
+                return loop
+        return None
+
+    def add(self, ret, args):
+        """Compiles the loop of signature ret(args) (ret None: the function's
+        own return type for those arguments)."""
+        if len(args) != self.nin:
+            raise TypeError(f"@vectorize: signatures take {len(args)} arguments, the function {self.nin}")
+        if ret is None:
+            self.scalar.compile("(" + ", ".join(str(a) for a in args) + ")")
+            ret = self._return_type(args)
+        known = self.find(args)
+        if known is not None and known[0] == ret:
+            return known
+        loop = self._compile_loop(ret, args)
+        self.loops.append(loop)
+        self._ufunc = None
+        return loop
+
+    def _return_type(self, args):
+        want = "(" + ", ".join(str(a) for a in args) + ") -> "
+        for s in self.scalar.signatures:
+            if s.startswith(want):
+                return _scalar_type(s[len(want):])
+        raise TypeError(f"@vectorize: {self.func.__name__}{want[:-4]} returns no scalar")
+
+    def _compile_loop(self, ret, args):
+        from kjit.dispatcher import njit
+        global _serial
+        with _serial_lock:
+            _serial += 1
+            n = _serial
+        names = [f"a{i}" for i in range(len(args))]
+        # Contiguous operands get a loop of their own: there the strides are
+        # known constants, and LLVM vectorises what it can.
+        body = f"out[i] = _fn({', '.join(f'{a}[i]' for a in names)})"
+        contiguous = " and ".join(f"{a}.strides[0] == {_dtype(t).itemsize}"
+                                  for a, t in zip(names + ["out"], args + (ret,)))
+        src = (f"def _ufunc_loop({', '.join(names)}, out):\n"
+               f"    if {contiguous}:\n"
+               f"        for i in range(out.shape[0]):\n"
+               f"            {body}\n"
+               f"    else:\n"
+               f"        for i in range(out.shape[0]):\n"
+               f"            {body}\n")
+        filename = f"<kjit ufunc loop {n} of {self.func.__name__}>"
+        linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
+        scope = {"_fn": self.scalar, "__name__": "kjit.vectorize"}
+        exec(compile(src, filename, "exec"), scope)
+        loop = njit(scope["_ufunc_loop"])
+        sig = "void(" + ", ".join(f"{t}[:]" for t in args + (ret,)) + ")"
+        address = loop._entry_address(sig)
+        codes = bytes(_dtype(t).num for t in args + (ret,))
+        return (ret, tuple(args), codes, address, loop)
+
+    def ufunc(self):
+        if self._ufunc is None:
+            from kjit import _kjit
+            self._ufunc = _kjit.make_ufunc(self.func.__name__, self.func.__doc__ or "", self.nin, 1,
+                                           self.identity, [(l[2], l[3]) for l in self.loops], self.parallel,
+                                           (self.scalar, [l[4] for l in self.loops]))
+        return self._ufunc
+
+
+def _input_type(a):
+    """The kjit type a ufunc input compiles for (as Numba types it)."""
+    if isinstance(a, np.ndarray) or isinstance(a, np.generic):
+        dt = a.dtype
+    elif isinstance(a, bool):
+        dt = np.dtype(np.bool_)
+    elif isinstance(a, int):
+        dt = np.dtype(np.int64)
+    elif isinstance(a, float):
+        dt = np.dtype(np.float64)
+    elif isinstance(a, complex):
+        dt = np.dtype(np.complex128)
+    else:
+        dt = np.asarray(a).dtype
+    t = getattr(kt, "boolean" if dt.kind == "b" else dt.name, None)
+    if not isinstance(t, kt.Type) or dt.kind not in "biufc":
+        raise TypeError(f"@vectorize: inputs of dtype {dt} are not supported (numbers and booleans are)")
+    return t
+
+
+class DUFunc:
+    """What ``@vectorize`` without signatures makes for target 'cpu' or
+    'parallel' (Numba's DUFunc): a ufunc that compiles a loop for each new
+    combination of input types it is called with, and then is that NumPy
+    ufunc (``.ufunc``)."""
+
+    def __init__(self, loops):
+        self._loops = loops
+        func = loops.func
+        self.__name__ = func.__name__
+        self.__qualname__ = getattr(func, "__qualname__", func.__name__)
+        self.__doc__ = func.__doc__
+        self.__wrapped__ = func
+        self.nin = loops.nin
+        self.nout = 1
+        self.nargs = loops.nin + 1
+
+    def _ufunc_for(self, types):
+        if self._loops.find(types) is None:
+            self._loops.add(None, types)
+        return self._loops.ufunc()
+
+    @property
+    def ufunc(self):
+        """The NumPy ufunc of the loops compiled so far (None before the first)."""
+        return self._loops.ufunc() if self._loops.loops else None
+
+    @property
+    def types(self):
+        u = self.ufunc
+        return u.types if u is not None else []
+
+    @property
+    def ntypes(self):
+        return len(self.types)
+
+    @property
+    def identity(self):
+        u = self.ufunc
+        return u.identity if u is not None else {0: 0, 1: 1, -2: None}.get(self._loops.identity)
+
+    def __call__(self, *args, **kws):
+        if len(args) < self.nin:
+            raise TypeError(f"{self.__name__}() takes {self.nin} inputs, {len(args)} given")
+        return self._ufunc_for(tuple(_input_type(a) for a in args[:self.nin]))(*args, **kws)
+
+    def _binary(self, method, array, kws):
+        if self.nin != 2:
+            raise ValueError(f"{method} only supported for binary functions")
+        t = _input_type(np.asarray(array) if kws.get("dtype") is None else np.empty(0, kws["dtype"]))
+        return getattr(self._ufunc_for((t, t)), method)
+
+    def reduce(self, array, *args, **kws):
+        return self._binary("reduce", array, kws)(array, *args, **kws)
+
+    def accumulate(self, array, *args, **kws):
+        return self._binary("accumulate", array, kws)(array, *args, **kws)
+
+    def reduceat(self, array, *args, **kws):
+        return self._binary("reduceat", array, kws)(array, *args, **kws)
+
+    def outer(self, a, b, **kws):
+        if self.nin != 2:
+            raise ValueError("outer product only supported for binary functions")
+        return self._ufunc_for((_input_type(a), _input_type(b))).outer(a, b, **kws)
+
+    def at(self, a, indices, *b):
+        types = (_input_type(a),) + tuple(_input_type(x) for x in b)
+        return self._ufunc_for(types).at(a, indices, *b)
+
+    def __repr__(self):
+        return f"<kjit DUFunc '{self.__name__}'>"
 
 
 class CUDAUFunc:

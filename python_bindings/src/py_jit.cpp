@@ -183,6 +183,15 @@ public:
                                                                    : pybind11::object(pybind11::none()));
     source_->boundscheck = opt("boundscheck");
     source_->parallel = opt("parallel");
+    if (options.contains("error_model")) {
+      pybind11::object em = options["error_model"];
+      std::string model = pybind11::isinstance<pybind11::str>(em) ? em.cast<std::string>() : std::string("?");
+      if (model != "python" && model != "numpy")
+        throw pybind11::value_error("error_model is 'python' (division by zero raises ZeroDivisionError) or "
+                                    "'numpy' (it gives inf, nan or 0), not " +
+                                    pybind11::repr(em).cast<std::string>());
+      source_->numpyErrors = model == "numpy";
+    }
     nogil_ = opt("nogil");
     cache_ = opt("cache");
     parallel_ = source_->parallel;
@@ -206,6 +215,16 @@ public:
     std::string key = eagerKey(sig, *types, s);
     compile(key, types, s.args, s.ret);
     host_.eager = true;
+  }
+
+  // Compiles for `sig` (as compile) and returns the C-ABI entry's address
+  // (compiler/Lowering.h), for the loops of a @vectorize ufunc.
+  uintptr_t entryAddress(const std::string &sig) {
+    auto types = std::make_shared<TypeContext>();
+    Signature s;
+    std::string key = eagerKey(sig, *types, s);
+    Compiled *c = compile(key, types, s.args, s.ret);
+    return reinterpret_cast<uintptr_t>(c->entry);
   }
 
   // Parses an eager signature for this function; returns its argument key.
@@ -836,7 +855,159 @@ static PyObject *dispatcherCall(PyObject *self, PyObject *args, PyObject *kwargs
   return nullptr;
 }
 
+// ---- NumPy ufuncs (@vectorize, target 'cpu' and 'parallel') --------------------
+//
+// A ufunc's inner loop for one signature is a compiled kjit function over
+// 1-D strided arrays (kjit/vectorize.py generates it: out[i] = f(a[i], ...)).
+// NumPy calls ufuncLoop with its pointers, count and steps: they become the
+// ArrayDescs of that function's arguments, so the scalar function is
+// inlined into a compiled loop. With target='parallel' the elements are
+// split among the thread pool's threads.
+
+namespace {
+
+using UFuncEntry = int (*)(void **, void *, KjitCallContext *);
+
+struct UFuncLoopData {
+  UFuncEntry entry;
+  int nargs;  // inputs and outputs
+  bool parallel;
+  std::string name;
+};
+
+// A 1-D array in its memory form (compiler/Types.h, py_values.cpp
+// writeValue): owner (none here: NumPy owns the memory), data, shape, stride.
+struct Strided1D {
+  void *owner;
+  char *data;
+  int64_t shape;
+  int64_t stride;
+};
+
+int runUFuncChunk(const UFuncLoopData &L, char **args, int64_t lo, int64_t hi, const intptr_t *steps,
+                  KjitCallContext &ctx) {
+  Strided1D descs[kMaxArgs];
+  void *ptrs[kMaxArgs];
+  for (int k = 0; k < L.nargs; ++k) {
+    descs[k] = {nullptr, args[k] + lo * steps[k], hi - lo, steps[k]};
+    ptrs[k] = &descs[k];
+  }
+  alignas(16) unsigned char ret[16];
+  return L.entry(ptrs, ret, &ctx);
+}
+
+// NumPy's PyUFuncGenericFunction. NumPy may have released the GIL.
+void ufuncLoop(char **args, const intptr_t *dims, const intptr_t *steps, void *data) {
+  const auto &L = *static_cast<const UFuncLoopData *>(data);
+  int64_t n = dims[0];
+  if (n <= 0) return;
+  std::vector<std::unique_ptr<KjitCallContext>> ctxs;
+  std::vector<int> status;
+  unsigned chunks = 1;
+  if (L.parallel && n >= 4096) chunks = unsigned(std::min<int64_t>(threadPool().size(), n / 2048));
+  if (chunks <= 1) {
+    ctxs.push_back(std::make_unique<KjitCallContext>());
+    status.push_back(runUFuncChunk(L, args, 0, n, steps, *ctxs[0]));
+  } else {
+    for (unsigned c = 0; c < chunks; ++c) ctxs.push_back(std::make_unique<KjitCallContext>());
+    status.assign(chunks, 0);
+    threadPool().run(chunks, [&](unsigned c) {
+      int64_t lo = n * int64_t(c) / chunks, hi = n * int64_t(c + 1) / chunks;
+      status[c] = runUFuncChunk(L, args, lo, hi, steps, *ctxs[c]);
+    });
+  }
+  for (size_t c = 0; c < status.size(); ++c) {
+    if (!status[c]) continue;
+    // An exception raised by the function: set, for the ufunc's caller.
+    // NumPy returns its result regardless, so Python reports a SystemError
+    // whose cause is this exception.
+    PyGILState_STATE g = PyGILState_Ensure();
+    if (!PyErr_Occurred()) {
+      try {
+        KjitCallContext &ctx = *ctxs[c];
+        pybind11::object cls = builtinException(ctx.excClass);
+        pybind11::object exc = ctx.message.empty() ? cls() : cls(ctx.message);
+        if (!ctx.file.empty() && pybind11::hasattr(exc, "add_note"))
+          exc.attr("add_note")(fmt::format("raised in the @vectorize function '{}' at {}:{}", L.name, ctx.file,
+                                           ctx.line));
+        PyErr_SetObject(cls.ptr(), exc.ptr());
+      } catch (pybind11::error_already_set &e) {
+        e.restore();
+      }
+    }
+    PyGILState_Release(g);
+    break;
+  }
+}
+
+using UFuncFromFuncAndData = PyObject *(*)(void (**)(char **, const intptr_t *, const intptr_t *, void *),
+                                           void *const *, const char *, int, int, int, int, const char *,
+                                           const char *, int);
+
+// NumPy's ufunc C API table (its _UFUNC_API capsule), as NumPy's own
+// headers reach it; PyUFunc_FromFuncAndData is entry 1 in NumPy 1 and 2.
+UFuncFromFuncAndData ufuncFromFuncAndData() {
+  static UFuncFromFuncAndData f = [] {
+    pybind11::module_ umath;
+    try {
+      umath = pybind11::module_::import("numpy._core._multiarray_umath");
+    } catch (pybind11::error_already_set &) {
+      umath = pybind11::module_::import("numpy.core._multiarray_umath");
+    }
+    pybind11::object capsule = umath.attr("_UFUNC_API");
+    void **table = static_cast<void **>(PyCapsule_GetPointer(capsule.ptr(), nullptr));
+    if (!table) throw pybind11::error_already_set();
+    return reinterpret_cast<UFuncFromFuncAndData>(table[1]);
+  }();
+  return f;
+}
+
+// What a ufunc's loops point to: kept for the life of the process (NumPy
+// keeps the pointers, not copies), as is the compiled code they call.
+struct UFuncTables {
+  std::string name, doc, types;
+  std::vector<void (*)(char **, const intptr_t *, const intptr_t *, void *)> funcs;
+  std::vector<std::unique_ptr<UFuncLoopData>> loops;
+  std::vector<void *> data;
+  pybind11::object keep;
+};
+
+pybind11::object makeUFunc(const std::string &name, const std::string &doc, int nin, int nout, int identity,
+                           pybind11::list loops, bool parallel, pybind11::object keep) {
+  if (nin < 1 || nout != 1 || nin + nout > int(kMaxArgs))
+    throw pybind11::value_error(fmt::format("a ufunc here has 1 to {} inputs and one output", kMaxArgs - 1));
+  auto *t = new UFuncTables;  // never freed: see UFuncTables
+  t->name = name;
+  t->doc = doc;
+  t->keep = std::move(keep);
+  for (pybind11::handle item : loops) {
+    pybind11::tuple loop = pybind11::reinterpret_borrow<pybind11::tuple>(item);
+    std::string codes = loop[0].cast<std::string>();
+    if (codes.size() != size_t(nin + nout)) throw pybind11::value_error("a ufunc loop needs a type per argument");
+    t->types += codes;
+    auto d = std::make_unique<UFuncLoopData>();
+    d->entry = reinterpret_cast<UFuncEntry>(loop[1].cast<uintptr_t>());
+    d->nargs = nin + nout;
+    d->parallel = parallel;
+    d->name = name;
+    t->data.push_back(d.get());
+    t->loops.push_back(std::move(d));
+    t->funcs.push_back(&ufuncLoop);
+  }
+  PyObject *u = ufuncFromFuncAndData()(t->funcs.data(), t->data.data(), t->types.data(), int(t->funcs.size()),
+                                       nin, nout, identity, t->name.c_str(), t->doc.c_str(), 0);
+  if (!u) throw pybind11::error_already_set();
+  return pybind11::reinterpret_steal<pybind11::object>(u);
+}
+
+}  // namespace
+
 void define_jit(pybind11::module_ &m) {
+  m.def("make_ufunc", &makeUFunc, pybind11::arg("name"), pybind11::arg("doc"), pybind11::arg("nin"),
+        pybind11::arg("nout"), pybind11::arg("identity"), pybind11::arg("loops"), pybind11::arg("parallel"),
+        pybind11::arg("keep"),
+        "a NumPy ufunc whose loops are compiled kjit functions over 1-D strided arrays: "
+        "loops = [(type numbers as bytes, entry address)]");
   auto cls = pybind11::class_<Dispatcher, std::shared_ptr<Dispatcher>>(m, "Dispatcher", pybind11::dynamic_attr())
       .def(pybind11::init<pybind11::object, std::string, std::string, std::string, uint32_t,
                           pybind11::object, pybind11::dict>(),
@@ -858,6 +1029,7 @@ void define_jit(pybind11::module_ &m) {
       .def("_cpu_launch", &Dispatcher::cpuLaunch)
       .def("_cpu_inspect", &Dispatcher::cpuInspect)
       .def("_cpu_keys", &Dispatcher::cpuKeys)
+      .def("_entry_address", &Dispatcher::entryAddress)
       .def("_fingerprint", &Dispatcher::fingerprint)
       .def("_cache_folder", &Dispatcher::cacheFolder)
       .def_property_readonly("_name", &Dispatcher::name);

@@ -435,6 +435,24 @@ def test_options():
     assert f(np.ones(10)) == 10.0
 
 
+def test_error_model():
+    # 'python' (the default): division by zero raises, as in Python.
+    # 'numpy': it gives NumPy's results (as Numba's error_model='numpy').
+    def ratio(a, b):
+        return a / b, a // b, a % b
+
+    with pytest.raises(ZeroDivisionError, match="division by zero"):
+        njit(ratio)(1.0, 0.0)
+    with pytest.raises(ZeroDivisionError, match="integer division by zero"):
+        njit(error_model="python")(lambda a, b: a // b)(1, 0)
+    q, fq, m = njit(error_model="numpy")(ratio)(-1.0, 0.0)
+    assert q == -np.inf and fq == -np.inf and math.isnan(m)
+    assert njit(error_model="numpy")(ratio)(7, 0)[1:] == (0, 0)
+    assert njit(error_model="numpy")(lambda a, b: a / b)(1 + 1j, 0j) != 0  # nan or inf, no exception
+    with pytest.raises(ValueError, match="error_model is 'python'.*or 'numpy'"):
+        njit(error_model="c")(ratio)
+
+
 def test_introspection():
     f = njit(lambda a, b: a + b)
     f(1, 2)

@@ -1,6 +1,7 @@
-"""@vectorize: what the decorator accepts and refuses. The results on every
-device are checked by the vectorize_* programs of kernel_programs.py
-(test_kernels_devices.py)."""
+"""@vectorize(target='cuda'): what the decorator accepts and refuses. The
+results on every device are checked by the vectorize_* programs of
+kernel_programs.py (test_kernels_devices.py); the CPU targets (NumPy
+ufuncs) are in test_vectorize_cpu.py."""
 import re
 
 import numpy as np
@@ -54,12 +55,7 @@ def test_bad_signatures_and_options():
         vectorize(["float32(float32)"], target="tpu")(lambda a: a)
 
 
-def test_cpu_targets_and_guvectorize_say_they_are_missing():
-    for target in ("cpu", "parallel"):
-        with pytest.raises(kjit.UnsupportedError, match=f"target='{target}'.*not in kjit yet"):
-            @vectorize(["float64(float64)"], target=target)
-            def f(a):
-                return a
+def test_guvectorize_says_it_is_missing():
     with pytest.raises(kjit.UnsupportedError, match="@guvectorize is not in kjit yet"):
         kjit.guvectorize(["void(float64[:], float64[:])"], "(n)->(n)")
 

@@ -1,0 +1,192 @@
+"""@vectorize for the CPU (target 'cpu', the default, and 'parallel'): real
+NumPy ufuncs whose loops are compiled, as Numba makes them. With signatures
+the decorator returns a ``numpy.ufunc``; without, a DUFunc that compiles a
+loop for each new combination of input types. Everything after the loop
+(broadcasting, casting, out=, where=, reduce, accumulate, outer, at) is
+NumPy's own, so these tests compare with NumPy's results."""
+import math
+import re
+import warnings
+
+import numpy as np
+import pytest
+
+import kjit
+from kjit import float32, float64, int64, vectorize
+
+
+@vectorize(["float64(float64, float64)", "float32(float32, float32)", "int64(int64, int64)"], identity=0)
+def add(a, b):
+    return a + b
+
+
+def test_signatures_make_a_numpy_ufunc():
+    assert isinstance(add, np.ufunc)
+    assert add.types == ["dd->d", "ff->f", "ll->l"]
+    assert (add.nin, add.nout, add.nargs, add.ntypes) == (2, 1, 3, 3)
+    assert add.__name__ == "add" and add.identity == 0
+
+
+def test_results_follow_numpy_loop_selection():
+    x = np.linspace(-3, 3, 1001)
+    np.testing.assert_array_equal(add(x, x[::-1]), x + x[::-1])
+    r = add(np.arange(5, dtype=np.int64), np.arange(5, dtype=np.int64))
+    assert r.dtype == np.int64 and r.tolist() == [0, 2, 4, 6, 8]
+    f = add(np.ones(3, np.float32), np.ones(3, np.float32))
+    assert f.dtype == np.float32
+    # int32 inputs: NumPy takes the first loop they cast to safely (dd->d).
+    assert add(np.ones(2, np.int32), np.ones(2, np.int32)).dtype == np.float64
+    assert add(1.5, 2.0) == 3.5
+
+
+def test_broadcasting_strides_out_and_where():
+    a = np.arange(12.0).reshape(3, 4)
+    np.testing.assert_array_equal(add(a, np.arange(4.0)), a + np.arange(4.0))
+    np.testing.assert_array_equal(add(a.T, 1.0), a.T + 1.0)
+    np.testing.assert_array_equal(add(a[:, ::2], a[:, 1::2]), a[:, ::2] + a[:, 1::2])
+    out = np.full((3, 4), -1.0)
+    r = add(a, a, out=out)
+    assert r is out and np.array_equal(out, 2 * a)
+    where = np.arange(12).reshape(3, 4) % 2 == 0
+    out = np.full((3, 4), -1.0)
+    add(a, a, out=out, where=where)
+    np.testing.assert_array_equal(out, np.where(where, 2 * a, -1.0))
+
+
+def test_reduce_accumulate_outer_at():
+    x = np.arange(10.0)
+    assert add.reduce(x) == 45.0
+    assert add.reduce(np.zeros(0)) == 0.0  # the identity
+    np.testing.assert_array_equal(add.accumulate(x), np.cumsum(x))
+    np.testing.assert_array_equal(add.outer(np.arange(3.0), np.arange(2.0)),
+                                  np.add.outer(np.arange(3.0), np.arange(2.0)))
+    m = np.arange(12.0).reshape(3, 4)
+    np.testing.assert_array_equal(add.reduce(m, axis=1), m.sum(axis=1))
+    y = np.zeros(4)
+    add.at(y, [0, 0, 3], 1.0)
+    assert y.tolist() == [2.0, 0.0, 0.0, 1.0]
+
+
+def test_math_booleans_and_complex():
+    @vectorize(["float64(float64)", "float32(float32)"])
+    def damped(v):
+        return math.sin(v) * math.exp(-v)
+
+    x = np.linspace(0, 10, 10001)
+    np.testing.assert_allclose(damped(x), np.sin(x) * np.exp(-x), rtol=1e-13, atol=1e-15)
+    np.testing.assert_allclose(damped(x.astype(np.float32)), np.sin(x) * np.exp(-x), rtol=1e-5, atol=1e-6)
+
+    @vectorize(["boolean(float64, float64)"])
+    def above(a, b):
+        return a > b
+
+    assert above(np.array([1.0, 3.0]), 2.0).tolist() == [False, True]
+
+    @vectorize(["complex128(complex128, complex128)"])
+    def fma(a, b):
+        return a * b + 1j
+
+    a, b = np.array([1 + 2j, -1j]), np.array([3j, 2 + 0j])
+    np.testing.assert_array_equal(fma(a, b), a * b + 1j)
+
+
+def test_division_by_zero_follows_numpy():
+    # NumPy's error model, as in Numba's ufuncs: no ZeroDivisionError; inf
+    # or nan for floats (with NumPy's warning), 0 for integers.
+    @vectorize(["float64(float64, float64)", "int64(int64, int64)"])
+    def div(a, b):
+        return a / b if a < 0 else a // b
+
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        r = div(np.array([1.0, -1.0, 0.0]), np.array([0.0, 0.0, 0.0]))
+    assert r[0] == np.inf and r[1] == -np.inf and np.isnan(r[2])
+    assert any(issubclass(w.category, RuntimeWarning) for w in caught)
+    assert div(np.array([7, 7]), np.array([2, 0])).tolist() == [3, 0]
+
+
+def test_an_exception_raised_by_the_function_reaches_the_caller():
+    @vectorize(["float64(float64)"])
+    def root(v):
+        if v < 0:
+            raise ValueError("negative input")
+        return v ** 0.5
+
+    assert root(np.array([4.0, 9.0])).tolist() == [2.0, 3.0]
+    with pytest.raises((ValueError, SystemError)) as e:
+        root(np.array([4.0, -1.0]))
+    err = e.value if isinstance(e.value, ValueError) else e.value.__cause__
+    assert isinstance(err, ValueError) and "negative input" in str(err)
+    assert root(np.array([16.0])).tolist() == [4.0]  # and it goes on
+
+
+def test_parallel_target_splits_the_work():
+    @vectorize(["float64(float64, float64)"], target="parallel")
+    def hypot(a, b):
+        return math.sqrt(a * a + b * b)
+
+    assert isinstance(hypot, np.ufunc)
+    rng = np.random.default_rng(1)
+    a, b = rng.random(1_000_003), rng.random(1_000_003)
+    np.testing.assert_allclose(hypot(a, b), np.hypot(a, b), rtol=1e-15)
+    np.testing.assert_allclose(hypot(a[::3], 2.0), np.hypot(a[::3], 2.0), rtol=1e-15)
+
+
+def test_without_signatures_a_dufunc_compiles_per_input_types():
+    @vectorize
+    def scaled(a, b):
+        return (a - b) / 2
+
+    assert scaled.ufunc is None and scaled.types == []
+    np.testing.assert_array_equal(scaled(np.arange(4.0), 1.0), (np.arange(4.0) - 1.0) / 2)
+    assert scaled.types == ["dd->d"]
+    r = scaled(np.arange(4, dtype=np.int64), 1)
+    assert r.dtype == np.float64 and r.tolist() == [-0.5, 0.0, 0.5, 1.0]
+    assert scaled.types == ["dd->d", "ll->d"]
+    np.testing.assert_array_equal(scaled(np.arange(4.0), 1.0), (np.arange(4.0) - 1.0) / 2)
+    assert scaled.ntypes == 2  # nothing new compiled
+    assert isinstance(scaled.ufunc, np.ufunc)
+
+    @vectorize(identity=0)
+    def plus(a, b):
+        return a + b
+
+    assert plus.reduce(np.arange(5, dtype=np.int64)) == 10
+    assert plus.types == ["ll->l"]
+    np.testing.assert_array_equal(plus.accumulate(np.arange(4.0)), np.cumsum(np.arange(4.0)))
+    assert plus.outer(np.arange(2), np.arange(3)).tolist() == [[0, 1, 2], [1, 2, 3]]
+
+
+def test_signatures_as_kjit_types():
+    @vectorize([float64(float64, int64), float32(float32, int64)])
+    def power(a, n):
+        r = a ** 0
+        for _ in range(n):
+            r = r * a
+        return r
+
+    assert power.types == ["dl->d", "fl->f"]
+    np.testing.assert_allclose(power(np.array([2.0, 3.0]), 3), [8.0, 27.0])
+
+
+def test_errors_name_the_line_and_bad_options_say_what_is_wanted():
+    with pytest.raises(kjit.TypingError) as e:
+        @vectorize(["float64(float64)"])
+        def bad(a):
+            return a.foo
+    assert re.search(r"test_vectorize_cpu\.py:\d+:\d+", str(e.value)), str(e.value)
+
+    @vectorize
+    def lazy_bad(a):
+        return a + "text"
+
+    with pytest.raises(kjit.TypingError, match=r"test_vectorize_cpu\.py:\d+:\d+"):
+        lazy_bad(np.arange(3))
+    with pytest.raises(TypeError, match="signatures take 2 arguments, the function 1"):
+        vectorize(["float64(float64, float64)"])(lambda a: a)
+    with pytest.raises(ValueError, match="identity is 0, 1, None or 'reorderable'"):
+        vectorize(["float64(float64)"], identity=5)(lambda a: a)
+    with pytest.raises(TypeError, match="plain positional arguments"):
+        vectorize(["float64(float64)"])(lambda a=1.0: a)
+    with pytest.raises(TypeError, match="dtype <U1 are not supported"):
+        vectorize(lambda a: a)(np.array(["x"]))
