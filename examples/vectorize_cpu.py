@@ -1,5 +1,5 @@
-"""@vectorize for the CPU: a scalar function made into a real NumPy ufunc
-with compiled loops, as Numba's @vectorize makes it.
+"""@vectorize and @guvectorize for the CPU: Python functions made into real
+NumPy ufuncs with compiled loops, as Numba makes them.
 
     /usr/bin/python3 examples/vectorize_cpu.py
 """
@@ -7,7 +7,7 @@ import math
 
 import numpy as np
 
-from kjit import vectorize
+from kjit import guvectorize, vectorize
 
 
 # With signatures: a numpy.ufunc, one compiled loop per signature. NumPy
@@ -43,4 +43,16 @@ def ratio(a, b):
 
 with np.errstate(divide="ignore"):
     print("ratio:", ratio(np.array([1.0, 2.0]), np.array([4.0, 0.0])).tolist(), ratio(7, 2), ratio.types)
+
+
+# @guvectorize: a function over core dimensions ("(n),()->(n)"), looped by
+# NumPy over the rest, with broadcasting. The output is the last argument.
+@guvectorize(["void(float64[:], float64, float64[:])"], "(n),()->(n)", target="parallel")
+def shift(row, by, out):
+    for i in range(row.shape[0]):
+        out[i] = row[i] + by
+
+
+rows = np.arange(6.0).reshape(2, 3)
+print("gufunc:", shift(rows, np.array([100.0, 200.0])).tolist())
 print("ok")

@@ -23,7 +23,8 @@ GPU, the CPU device, the simulator.
 With ``target='cpu'`` (the default) or ``'parallel'``, ``@vectorize`` makes
 a NumPy ufunc whose loops are compiled (``_CPULoops``): with signatures, a
 ``numpy.ufunc``; without, a ``DUFunc`` that compiles a loop per new input
-types, as Numba's do. ``@guvectorize`` is not in kjit yet, and says so.
+types, as Numba's do. ``@guvectorize`` makes a ``GUFunc`` over a NumPy
+generalized ufunc, for the CPU (docs/vectorize.md).
 """
 import linecache
 import math
@@ -134,8 +135,35 @@ def vectorize(ftylist_or_function=(), **kws):
 
 
 def guvectorize(*args, **kws):
-    raise UnsupportedError("@guvectorize is not in kjit yet (docs/supported.md); write a @cuda.jit kernel or a "
-                           "@jit(parallel=True) loop")
+    """``@guvectorize([signatures], layout)``, ``@guvectorize(layout)``
+    (dynamic: compiled per argument types, outputs given at the call)."""
+    if len(args) == 1:
+        sigs, layout = (), args[0]
+    elif len(args) == 2:
+        sigs, layout = args
+    else:
+        raise TypeError("guvectorize() takes one or two positional arguments: [signatures,] layout")
+    if isinstance(sigs, (str, kt.Signature)):
+        sigs = [sigs]
+    unknown = set(kws) - _OPTIONS
+    if unknown:
+        raise TypeError(f"unknown @guvectorize option(s): {', '.join(sorted(unknown))}")
+    target = kws.get("target", "cpu")
+    if target == "cuda":
+        raise UnsupportedError("@guvectorize(target='cuda') is not in kjit yet (docs/supported.md); write a "
+                               "@cuda.jit kernel, or use target='cpu' or 'parallel'")
+    if target not in ("cpu", "parallel"):
+        raise ValueError(f"@guvectorize: unknown target {target!r} (kjit has 'cpu' and 'parallel')")
+    if kws.get("nopython") is False:
+        raise TypeError("nopython=False is not supported: kjit compiles in nopython mode only")
+
+    def wrap(func):
+        g = GUFunc(func, layout, target == "parallel", kws, dynamic=not sigs)
+        for sig in sigs:
+            g.add(sig)
+        return g
+
+    return wrap
 
 
 _OPTIONS = {"target", "identity", "cache", "nopython", "fastmath", "boundscheck"}
@@ -265,7 +293,8 @@ class _CPULoops:
             from kjit import _kjit
             self._ufunc = _kjit.make_ufunc(self.func.__name__, self.func.__doc__ or "", self.nin, 1,
                                            self.identity, [(l[2], l[3]) for l in self.loops], self.parallel,
-                                           (self.scalar, [l[4] for l in self.loops]))
+                                           (self.scalar, [l[4] for l in self.loops]), "",
+                                           [[] for _ in range(self.nin + 1)])
         return self._ufunc
 
 
@@ -619,3 +648,197 @@ class CUDAUFunc:
         if arg.shape[0] == 1:
             return first
         return self._reduce(arg[1:], init=first, stream=stream)
+
+
+# ---- @guvectorize (target 'cpu' and 'parallel'): NumPy generalized ufuncs ---------------
+
+_DIMS = re.compile(r"\(([^()]*)\)")
+
+
+def _parse_layout(layout):
+    """"(m,n),(n)->(m)" -> ([("m", "n"), ("n",)], [("m",)])."""
+    if not isinstance(layout, str) or layout.count("->") != 1:
+        raise TypeError(f"@guvectorize: a layout is written '(n),()->(n)', not {layout!r}")
+    sides = []
+    for side in layout.replace(" ", "").split("->"):
+        groups = _DIMS.findall(side)
+        if not groups or _DIMS.sub("", side).strip(",") or "".join(f"({g})" for g in groups) != side.replace(",(", "("):
+            raise TypeError(f"@guvectorize: a layout is written '(n),()->(n)', not {layout!r}")
+        dims = []
+        for g in groups:
+            names = tuple(n for n in g.split(",") if n)
+            if any(not n.isidentifier() for n in names):
+                raise TypeError(f"@guvectorize: dimension names in {layout!r} must be identifiers")
+            dims.append(names)
+        sides.append(dims)
+    return sides[0], sides[1]
+
+
+def _split_top(text):
+    parts, depth, start = [], 0, 0
+    for i, ch in enumerate(text):
+        depth += ch in "[(" and 1 or (-1 if ch in "])" else 0)
+        if ch == "," and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return [p.strip() for p in parts if p.strip()]
+
+
+def _parse_gu_signature(sig):
+    """[(scalar type, ndim)] of "void(float64[:, :], int64, float64[:])"."""
+    if isinstance(sig, kt.Signature):
+        if str(sig.return_type) not in ("void", "none"):
+            raise TypeError(f"@guvectorize: a signature returns void, not {sig.return_type}")
+        return [(_scalar_type(a.dtype), a.ndim) if isinstance(a, kt.Array) else (_scalar_type(a), 0)
+                for a in sig.args]
+    if not isinstance(sig, str) or "(" not in sig or not sig.rstrip().endswith(")"):
+        raise TypeError(f"@guvectorize: a signature is written 'void(float64[:], float64[:])', not {sig!r}")
+    ret, args = sig.split("(", 1)
+    if ret.strip() not in ("", "void", "none"):
+        raise TypeError(f"@guvectorize: a signature returns void, not {ret.strip()}")
+    out = []
+    for a in _split_top(args.rstrip()[:-1]):
+        if "[" in a:
+            name, dims = a.split("[", 1)
+            if not dims.endswith("]"):
+                raise TypeError(f"@guvectorize: {a!r} is not an array type (float64[:, :])")
+            out.append((_scalar_type(name), len(_split_top(dims[:-1]))))
+        else:
+            out.append((_scalar_type(a), 0))
+    return out
+
+
+class GUFunc:
+    """What ``@guvectorize`` makes for target 'cpu' or 'parallel' (Numba's
+    GUFunc): it calls a NumPy generalized ufunc (``.ufunc``) whose loops
+    are compiled. For each signature kjit compiles
+
+        def loop(a0, a1, out):
+            for i in range(a0.shape[0]):
+                f(a0[i], a1[i], out[i])
+
+    over the operands with the loop's axis in front (a ``()`` operand
+    declared as a 1-element array gets ``out[i:i + 1]``), and NumPy runs it
+    over the broadcast loop dimensions. Without signatures (dynamic), a
+    signature is compiled for each new combination of operand types, and the
+    outputs must be given."""
+
+    def __init__(self, func, layout, parallel, kws, dynamic):
+        from inspect import signature
+        from kjit.dispatcher import njit
+        self.py_func = func
+        self.__name__ = func.__name__
+        self.__qualname__ = getattr(func, "__qualname__", func.__name__)
+        self.__doc__ = func.__doc__
+        self.__wrapped__ = func
+        self.is_dynamic = dynamic
+        self._inputs, self._outputs = _parse_layout(layout)
+        self.nin, self.nout = len(self._inputs), len(self._outputs)
+        self.signature = ",".join(f"({','.join(d)})" for d in self._inputs) + "->" + \
+            ",".join(f"({','.join(d)})" for d in self._outputs)
+        params = list(signature(func).parameters.values())
+        if len(params) != self.nin + self.nout or any(
+                p.kind not in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) for p in params):
+            raise TypeError(f"@guvectorize: {func.__name__}() must take {self.nin + self.nout} positional "
+                            f"arguments, one for each operand of the layout {layout!r}")
+        identity = kws.get("identity")
+        if identity not in _IDENTITY:
+            raise ValueError(f"@guvectorize: identity is 0, 1, None or 'reorderable', not {identity!r}")
+        self._identity = _IDENTITY[identity]
+        self._parallel = parallel
+        order = []
+        for d in self._inputs + self._outputs:
+            order += [n for n in d if n not in order]
+        self._core = [[order.index(n) for n in d] for d in self._inputs + self._outputs]
+        options = {k: kws[k] for k in ("fastmath", "boundscheck", "cache") if k in kws}
+        self._kernel = njit(error_model="numpy", **options)(func)
+        self._loops = []  # (operand types, type numbers, entry address, loop dispatcher)
+        self._ufunc = None
+
+    def add(self, sig):
+        """Compiles the loop of a signature ("void(float64[:], float64[:])")."""
+        operands = _parse_gu_signature(sig)
+        if len(operands) != self.nin + self.nout:
+            raise TypeError(f"@guvectorize: the signature {sig} has {len(operands)} arguments, the layout "
+                            f"{self.signature} {self.nin + self.nout}")
+        self._add(tuple(operands))
+
+    def _add(self, operands):
+        if any(l[0] == operands for l in self._loops):
+            return
+        from kjit.dispatcher import njit
+        global _serial
+        passed, types = [], []
+        for k, ((t, ndim), core) in enumerate(zip(operands, self._inputs + self._outputs)):
+            name = f"a{k}"
+            output = k >= self.nin
+            if not core and ndim == 0 and not output:
+                passed.append(f"{name}[i]")
+            elif not core and ndim == 1:
+                passed.append(f"{name}[i:i + 1]")
+            elif core and ndim == len(core):
+                passed.append(f"{name}[i]")
+            elif output and ndim == 0:
+                raise TypeError(f"@guvectorize: output {k + 1} of {self.__name__}() is a scalar; outputs are "
+                                f"arrays (declare it {t}[:] and write out[0])")
+            else:
+                raise TypeError(f"@guvectorize: argument {k + 1} of {self.__name__}() is declared with {ndim} "
+                                f"dimension{'s' if ndim != 1 else ''}, the layout gives it {len(core)}")
+            types.append(f"{t}[{', '.join([':'] * (1 + len(core)))}]")
+        with _serial_lock:
+            _serial += 1
+            n = _serial
+        names = [f"a{k}" for k in range(len(operands))]
+        src = (f"def _gufunc_loop({', '.join(names)}):\n"
+               f"    for i in range(a0.shape[0]):\n"
+               f"        _fn({', '.join(passed)})\n")
+        filename = f"<kjit gufunc loop {n} of {self.__name__}>"
+        linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
+        scope = {"_fn": self._kernel, "__name__": "kjit.vectorize"}
+        exec(compile(src, filename, "exec"), scope)
+        loop = njit(scope["_gufunc_loop"])
+        address = loop._entry_address("void(" + ", ".join(types) + ")")
+        codes = bytes(_dtype(t).num for t, _ in operands)
+        self._loops.append((operands, codes, address, loop))
+        self._ufunc = None
+
+    @property
+    def ufunc(self):
+        """The NumPy gufunc of the loops compiled so far (None before the first)."""
+        if self._ufunc is None and self._loops:
+            from kjit import _kjit
+            self._ufunc = _kjit.make_ufunc(self.__name__, self.__doc__ or "", self.nin, self.nout,
+                                           self._identity, [(l[1], l[2]) for l in self._loops], self._parallel,
+                                           (self._kernel, [l[3] for l in self._loops]), self.signature,
+                                           self._core)
+        return self._ufunc
+
+    @property
+    def types(self):
+        return self.ufunc.types if self._loops else []
+
+    @property
+    def ntypes(self):
+        return len(self._loops)
+
+    def __call__(self, *args, **kws):
+        if self.is_dynamic:
+            given = list(args)
+            if "out" in kws:
+                out = kws["out"]
+                given += list(out) if isinstance(out, tuple) else [out]
+            if len(given) != self.nin + self.nout:
+                raise TypeError(f"{self.__name__}() compiles for its operands' types (no signatures given): "
+                                f"pass all {self.nin + self.nout} operands, the outputs included")
+            operands = []
+            for k, (a, core) in enumerate(zip(given, self._inputs + self._outputs)):
+                t = _input_type(a)
+                operands.append((t, len(core) if core or k < self.nin else 1))
+            self._add(tuple(operands))
+        if self.ufunc is None:
+            raise TypeError(f"{self.__name__}() has no signature compiled")
+        return self.ufunc(*args, **kws)
+
+    def __repr__(self):
+        return f"<kjit GUFunc '{self.__name__}'>"

@@ -855,42 +855,60 @@ static PyObject *dispatcherCall(PyObject *self, PyObject *args, PyObject *kwargs
   return nullptr;
 }
 
-// ---- NumPy ufuncs (@vectorize, target 'cpu' and 'parallel') --------------------
+// ---- NumPy ufuncs (@vectorize, @guvectorize: target 'cpu' and 'parallel') -------
 //
-// A ufunc's inner loop for one signature is a compiled kjit function over
-// 1-D strided arrays (kjit/vectorize.py generates it: out[i] = f(a[i], ...)).
-// NumPy calls ufuncLoop with its pointers, count and steps: they become the
-// ArrayDescs of that function's arguments, so the scalar function is
-// inlined into a compiled loop. With target='parallel' the elements are
-// split among the thread pool's threads.
+// A ufunc's inner loop for one signature is a compiled kjit function
+// (kjit/vectorize.py generates it) whose arguments are the operands as
+// arrays with one more leading axis, the loop's: for @vectorize
+// `out[i] = f(a[i], ...)` over 1-D arrays, for @guvectorize
+// `f(a[i], ..., out[i])` over arrays of the core dimensions. NumPy calls
+// ufuncLoop with its pointers, counts and steps: they become those arrays'
+// descriptors, so the user's function is inlined into a compiled loop. With
+// target='parallel' the loop's iterations are split among the thread pool's
+// threads.
 
 namespace {
 
 using UFuncEntry = int (*)(void **, void *, KjitCallContext *);
+constexpr int kMaxCoreDims = 8;
+
+struct UFuncOperand {
+  std::vector<int> coreDims;  // for each core axis: its index among NumPy's dimensions[1..]
+};
 
 struct UFuncLoopData {
   UFuncEntry entry;
-  int nargs;  // inputs and outputs
+  std::vector<UFuncOperand> operands;  // inputs and outputs
   bool parallel;
   std::string name;
 };
 
-// A 1-D array in its memory form (compiler/Types.h, py_values.cpp
-// writeValue): owner (none here: NumPy owns the memory), data, shape, stride.
-struct Strided1D {
-  void *owner;
-  char *data;
-  int64_t shape;
-  int64_t stride;
+// An array in its memory form (compiler/Types.h, py_values.cpp writeValue):
+// owner (none here: NumPy owns the memory), data, shape[nd], strides[nd].
+struct OperandDesc {
+  int64_t words[2 + 2 * (1 + kMaxCoreDims)];
 };
 
-int runUFuncChunk(const UFuncLoopData &L, char **args, int64_t lo, int64_t hi, const intptr_t *steps,
-                  KjitCallContext &ctx) {
-  Strided1D descs[kMaxArgs];
+int runUFuncChunk(const UFuncLoopData &L, char **args, const intptr_t *dims, const intptr_t *steps, int64_t lo,
+                  int64_t hi, KjitCallContext &ctx) {
+  OperandDesc descs[kMaxArgs];
   void *ptrs[kMaxArgs];
-  for (int k = 0; k < L.nargs; ++k) {
-    descs[k] = {nullptr, args[k] + lo * steps[k], hi - lo, steps[k]};
-    ptrs[k] = &descs[k];
+  size_t nargs = L.operands.size();
+  const intptr_t *coreSteps = steps + nargs;
+  for (size_t k = 0; k < nargs; ++k) {
+    const std::vector<int> &core = L.operands[k].coreDims;
+    int nd = 1 + int(core.size());
+    int64_t *w = descs[k].words;
+    char *data = args[k] + lo * steps[k];
+    w[0] = 0;
+    std::memcpy(&w[1], &data, sizeof data);
+    w[2] = hi - lo;
+    w[2 + nd] = steps[k];
+    for (size_t j = 0; j < core.size(); ++j) {
+      w[3 + j] = dims[1 + core[j]];
+      w[3 + nd + j] = *coreSteps++;
+    }
+    ptrs[k] = w;
   }
   alignas(16) unsigned char ret[16];
   return L.entry(ptrs, ret, &ctx);
@@ -904,23 +922,28 @@ void ufuncLoop(char **args, const intptr_t *dims, const intptr_t *steps, void *d
   std::vector<std::unique_ptr<KjitCallContext>> ctxs;
   std::vector<int> status;
   unsigned chunks = 1;
-  if (L.parallel && n >= 4096) chunks = unsigned(std::min<int64_t>(threadPool().size(), n / 2048));
+  if (L.parallel && n >= 2) {
+    // Elementwise loops split from 4096 elements; gufunc iterations are
+    // heavier (each a whole core), and split from 2.
+    bool elementwise = true;
+    for (const UFuncOperand &o : L.operands) elementwise &= o.coreDims.empty();
+    int64_t grain = elementwise ? 2048 : 1;
+    chunks = unsigned(std::min<int64_t>(threadPool().size(), n / grain));
+  }
   if (chunks <= 1) {
     ctxs.push_back(std::make_unique<KjitCallContext>());
-    status.push_back(runUFuncChunk(L, args, 0, n, steps, *ctxs[0]));
+    status.push_back(runUFuncChunk(L, args, dims, steps, 0, n, *ctxs[0]));
   } else {
     for (unsigned c = 0; c < chunks; ++c) ctxs.push_back(std::make_unique<KjitCallContext>());
     status.assign(chunks, 0);
     threadPool().run(chunks, [&](unsigned c) {
       int64_t lo = n * int64_t(c) / chunks, hi = n * int64_t(c + 1) / chunks;
-      status[c] = runUFuncChunk(L, args, lo, hi, steps, *ctxs[c]);
+      status[c] = runUFuncChunk(L, args, dims, steps, lo, hi, *ctxs[c]);
     });
   }
   for (size_t c = 0; c < status.size(); ++c) {
     if (!status[c]) continue;
-    // An exception raised by the function: set, for the ufunc's caller.
-    // NumPy returns its result regardless, so Python reports a SystemError
-    // whose cause is this exception.
+    // An exception raised by the function: set for the ufunc's caller.
     PyGILState_STATE g = PyGILState_Ensure();
     if (!PyErr_Occurred()) {
       try {
@@ -928,7 +951,7 @@ void ufuncLoop(char **args, const intptr_t *dims, const intptr_t *steps, void *d
         pybind11::object cls = builtinException(ctx.excClass);
         pybind11::object exc = ctx.message.empty() ? cls() : cls(ctx.message);
         if (!ctx.file.empty() && pybind11::hasattr(exc, "add_note"))
-          exc.attr("add_note")(fmt::format("raised in the @vectorize function '{}' at {}:{}", L.name, ctx.file,
+          exc.attr("add_note")(fmt::format("raised in the function of ufunc '{}' at {}:{}", L.name, ctx.file,
                                            ctx.line));
         PyErr_SetObject(cls.ptr(), exc.ptr());
       } catch (pybind11::error_already_set &e) {
@@ -940,14 +963,17 @@ void ufuncLoop(char **args, const intptr_t *dims, const intptr_t *steps, void *d
   }
 }
 
-using UFuncFromFuncAndData = PyObject *(*)(void (**)(char **, const intptr_t *, const intptr_t *, void *),
-                                           void *const *, const char *, int, int, int, int, const char *,
-                                           const char *, int);
+using UFuncLoopFn = void (*)(char **, const intptr_t *, const intptr_t *, void *);
+using UFuncFromFuncAndData = PyObject *(*)(UFuncLoopFn *, void *const *, const char *, int, int, int, int,
+                                           const char *, const char *, int);
+using UFuncFromFuncAndDataAndSignature = PyObject *(*)(UFuncLoopFn *, void *const *, const char *, int, int, int,
+                                                       int, const char *, const char *, int, const char *);
 
 // NumPy's ufunc C API table (its _UFUNC_API capsule), as NumPy's own
-// headers reach it; PyUFunc_FromFuncAndData is entry 1 in NumPy 1 and 2.
-UFuncFromFuncAndData ufuncFromFuncAndData() {
-  static UFuncFromFuncAndData f = [] {
+// headers reach it: PyUFunc_FromFuncAndData is entry 1 and
+// PyUFunc_FromFuncAndDataAndSignature entry 31, in NumPy 1 and 2.
+void **ufuncApi() {
+  static void **table = [] {
     pybind11::module_ umath;
     try {
       umath = pybind11::module_::import("numpy._core._multiarray_umath");
@@ -955,47 +981,66 @@ UFuncFromFuncAndData ufuncFromFuncAndData() {
       umath = pybind11::module_::import("numpy.core._multiarray_umath");
     }
     pybind11::object capsule = umath.attr("_UFUNC_API");
-    void **table = static_cast<void **>(PyCapsule_GetPointer(capsule.ptr(), nullptr));
-    if (!table) throw pybind11::error_already_set();
-    return reinterpret_cast<UFuncFromFuncAndData>(table[1]);
+    auto **t = static_cast<void **>(PyCapsule_GetPointer(capsule.ptr(), nullptr));
+    if (!t) throw pybind11::error_already_set();
+    return t;
   }();
-  return f;
+  return table;
 }
 
 // What a ufunc's loops point to: kept for the life of the process (NumPy
 // keeps the pointers, not copies), as is the compiled code they call.
 struct UFuncTables {
-  std::string name, doc, types;
-  std::vector<void (*)(char **, const intptr_t *, const intptr_t *, void *)> funcs;
+  std::string name, doc, types, signature;
+  std::vector<UFuncLoopFn> funcs;
   std::vector<std::unique_ptr<UFuncLoopData>> loops;
   std::vector<void *> data;
   pybind11::object keep;
 };
 
+// `core`: for a gufunc (`signature` not empty), each operand's core axes as
+// indices among the signature's dimension names, in order of appearance;
+// empty lists for a ufunc.
 pybind11::object makeUFunc(const std::string &name, const std::string &doc, int nin, int nout, int identity,
-                           pybind11::list loops, bool parallel, pybind11::object keep) {
-  if (nin < 1 || nout != 1 || nin + nout > int(kMaxArgs))
-    throw pybind11::value_error(fmt::format("a ufunc here has 1 to {} inputs and one output", kMaxArgs - 1));
+                           pybind11::list loops, bool parallel, pybind11::object keep, const std::string &signature,
+                           const std::vector<std::vector<int>> &core) {
+  int nargs = nin + nout;
+  if (nin < 1 || nout < 1 || nargs > int(kMaxArgs) || core.size() != size_t(nargs))
+    throw pybind11::value_error(fmt::format("a ufunc here has 1 to {} operands, each with its core axes",
+                                            kMaxArgs));
+  if (signature.empty() && nout != 1) throw pybind11::value_error("an elementwise ufunc here has one output");
+  for (const auto &c : core)
+    if (c.size() > size_t(kMaxCoreDims))
+      throw pybind11::value_error(fmt::format("an operand has at most {} core dimensions", kMaxCoreDims));
   auto *t = new UFuncTables;  // never freed: see UFuncTables
   t->name = name;
   t->doc = doc;
+  t->signature = signature;
   t->keep = std::move(keep);
   for (pybind11::handle item : loops) {
     pybind11::tuple loop = pybind11::reinterpret_borrow<pybind11::tuple>(item);
     std::string codes = loop[0].cast<std::string>();
-    if (codes.size() != size_t(nin + nout)) throw pybind11::value_error("a ufunc loop needs a type per argument");
+    if (codes.size() != size_t(nargs)) throw pybind11::value_error("a ufunc loop needs a type per operand");
     t->types += codes;
     auto d = std::make_unique<UFuncLoopData>();
     d->entry = reinterpret_cast<UFuncEntry>(loop[1].cast<uintptr_t>());
-    d->nargs = nin + nout;
+    for (const auto &c : core) d->operands.push_back({c});
     d->parallel = parallel;
     d->name = name;
     t->data.push_back(d.get());
     t->loops.push_back(std::move(d));
     t->funcs.push_back(&ufuncLoop);
   }
-  PyObject *u = ufuncFromFuncAndData()(t->funcs.data(), t->data.data(), t->types.data(), int(t->funcs.size()),
-                                       nin, nout, identity, t->name.c_str(), t->doc.c_str(), 0);
+  PyObject *u;
+  if (signature.empty()) {
+    u = reinterpret_cast<UFuncFromFuncAndData>(ufuncApi()[1])(
+        t->funcs.data(), t->data.data(), t->types.data(), int(t->funcs.size()), nin, nout, identity,
+        t->name.c_str(), t->doc.c_str(), 0);
+  } else {
+    u = reinterpret_cast<UFuncFromFuncAndDataAndSignature>(ufuncApi()[31])(
+        t->funcs.data(), t->data.data(), t->types.data(), int(t->funcs.size()), nin, nout, identity,
+        t->name.c_str(), t->doc.c_str(), 0, t->signature.c_str());
+  }
   if (!u) throw pybind11::error_already_set();
   return pybind11::reinterpret_steal<pybind11::object>(u);
 }
@@ -1005,8 +1050,9 @@ pybind11::object makeUFunc(const std::string &name, const std::string &doc, int 
 void define_jit(pybind11::module_ &m) {
   m.def("make_ufunc", &makeUFunc, pybind11::arg("name"), pybind11::arg("doc"), pybind11::arg("nin"),
         pybind11::arg("nout"), pybind11::arg("identity"), pybind11::arg("loops"), pybind11::arg("parallel"),
-        pybind11::arg("keep"),
-        "a NumPy ufunc whose loops are compiled kjit functions over 1-D strided arrays: "
+        pybind11::arg("keep"), pybind11::arg("signature") = std::string(),
+        pybind11::arg("core") = std::vector<std::vector<int>>(),
+        "a NumPy ufunc (a gufunc with `signature`) whose loops are compiled kjit functions: "
         "loops = [(type numbers as bytes, entry address)]");
   auto cls = pybind11::class_<Dispatcher, std::shared_ptr<Dispatcher>>(m, "Dispatcher", pybind11::dynamic_attr())
       .def(pybind11::init<pybind11::object, std::string, std::string, std::string, uint32_t,

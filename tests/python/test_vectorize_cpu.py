@@ -1,5 +1,6 @@
-"""@vectorize for the CPU (target 'cpu', the default, and 'parallel'): real
-NumPy ufuncs whose loops are compiled, as Numba makes them. With signatures
+"""@vectorize and @guvectorize for the CPU (target 'cpu', the default, and
+'parallel'): real NumPy ufuncs and generalized ufuncs whose loops are
+compiled, as Numba makes them. With signatures
 the decorator returns a ``numpy.ufunc``; without, a DUFunc that compiles a
 loop for each new combination of input types. Everything after the loop
 (broadcasting, casting, out=, where=, reduce, accumulate, outer, at) is
@@ -12,7 +13,7 @@ import numpy as np
 import pytest
 
 import kjit
-from kjit import float32, float64, int64, vectorize
+from kjit import float32, float64, guvectorize, int64, vectorize, void
 
 
 @vectorize(["float64(float64, float64)", "float32(float32, float32)", "int64(int64, int64)"], identity=0)
@@ -190,3 +191,92 @@ def test_errors_name_the_line_and_bad_options_say_what_is_wanted():
         vectorize(["float64(float64)"])(lambda a=1.0: a)
     with pytest.raises(TypeError, match="dtype <U1 are not supported"):
         vectorize(lambda a: a)(np.array(["x"]))
+
+
+# ---- @guvectorize ------------------------------------------------------------------------
+
+
+@guvectorize(["void(float64[:], float64, float64[:])", "void(float32[:], float32, float32[:])"], "(n),()->(n)")
+def scale(x, a, out):
+    for i in range(x.shape[0]):
+        out[i] = a * x[i]
+
+
+def test_guvectorize_makes_a_gufunc():
+    assert scale.nin == 2 and scale.nout == 1 and scale.signature == "(n),()->(n)"
+    assert scale.types == ["dd->d", "ff->f"] and not scale.is_dynamic
+    assert isinstance(scale.ufunc, np.ufunc) and scale.ufunc.signature == "(n),()->(n)"
+    x = np.arange(6.0).reshape(2, 3)
+    np.testing.assert_array_equal(scale(x, 2.0), 2 * x)
+    # The loop dimensions broadcast as NumPy's: (2, 1) scalars with (2, 3) rows.
+    factors = np.array([1.0, 10.0])[:, None]
+    np.testing.assert_array_equal(scale(x, factors), factors[..., None] * x)
+    out = np.zeros((2, 3))
+    scale(x, 3.0, out)
+    np.testing.assert_array_equal(out, 3 * x)
+    # NumPy takes the first loop the operands cast to safely: float32 ones go to dd->d.
+    assert scale(np.arange(3, dtype=np.float32), np.float32(2)).dtype == np.float64
+    np.testing.assert_array_equal(scale(x[:, ::2], 1.0), x[:, ::2])  # strided cores
+
+
+def test_guvectorize_matmul_in_parallel_and_a_reduction_to_a_scalar():
+    @guvectorize([void(float64[:, :], float64[:, :], float64[:, :])], "(m,n),(n,p)->(m,p)", target="parallel")
+    def matmul(a, b, c):
+        for i in range(a.shape[0]):
+            for j in range(b.shape[1]):
+                s = 0.0
+                for k in range(a.shape[1]):
+                    s += a[i, k] * b[k, j]
+                c[i, j] = s
+
+    rng = np.random.default_rng(2)
+    a, b = rng.random((9, 4, 5)), rng.random((9, 5, 3))
+    np.testing.assert_allclose(matmul(a, b), a @ b, rtol=1e-14)
+    np.testing.assert_allclose(matmul(a, b[0]), a @ b[0], rtol=1e-14)
+
+    @guvectorize(["void(float64[:], float64[:])"], "(n)->()")
+    def total(x, res):
+        s = 0.0
+        for v in x:
+            s += v
+        res[0] = s
+
+    m = np.arange(12.0).reshape(3, 4)
+    np.testing.assert_array_equal(total(m), m.sum(axis=1))
+    assert total(m, axis=0).tolist() == m.sum(axis=0).tolist()  # NumPy's axis= for a (n) core
+
+
+def test_dynamic_guvectorize_compiles_per_operand_types():
+    @guvectorize("(n)->(n)")
+    def running(x, out):
+        s = x[0] - x[0]
+        for i in range(x.shape[0]):
+            s += x[i]
+            out[i] = s
+
+    assert running.is_dynamic and running.ufunc is None
+    r = np.zeros(5, np.int64)
+    running(np.arange(5), r)
+    assert r.tolist() == [0, 1, 3, 6, 10] and running.types == ["l->l"]
+    f = np.zeros(3)
+    running(np.ones(3), out=f)
+    assert f.tolist() == [1.0, 2.0, 3.0] and running.types == ["l->l", "d->d"]
+    with pytest.raises(TypeError, match="pass all 2 operands, the outputs included"):
+        running(np.arange(5))
+
+
+def test_guvectorize_errors():
+    with pytest.raises(TypeError, match="outputs are arrays"):
+        guvectorize(["void(float64[:], float64)"], "(n)->()")(lambda x, r: None)
+    with pytest.raises(TypeError, match="argument 2 .* declared with 2 dimensions, the layout gives it 1"):
+        guvectorize(["void(float64[:], float64[:, :])"], "(n)->(n)")(lambda x, r: None)
+    with pytest.raises(TypeError, match="a layout is written"):
+        guvectorize(["void(float64[:], float64[:])"], "(n)(n)")(lambda x, r: None)
+    with pytest.raises(TypeError, match="must take 2 positional arguments"):
+        guvectorize(["void(float64[:], float64[:])"], "(n)->(n)")(lambda x: None)
+    with pytest.raises(TypeError, match="the layout \\(n\\)->\\(n\\) 2"):
+        guvectorize(["void(float64[:])"], "(n)->(n)")(lambda x, r: None)
+    with pytest.raises(kjit.TypingError, match=r"test_vectorize_cpu\.py:\d+:\d+"):
+        @guvectorize(["void(float64[:], float64[:])"], "(n)->(n)")
+        def bad(x, out):
+            out[0] = x.nothing
