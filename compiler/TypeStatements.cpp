@@ -149,6 +149,12 @@ void FunctionTyper::assignTarget(const ast::Expr *target, Expr *value, Block &ou
                                    value->type->str(), arr->type->str()));
       return;
     }
+    if (value->type->isComplex() && !dt->isComplex()) {
+      // NumPy refuses it too (it would drop the imaginary part).
+      typingError(loc, fmt::format("cannot store a {} value into an element of {}: take .real, .imag or abs() "
+                                   "of it first", value->type->str(), arr->type->str()));
+      return;
+    }
     if (cudaTarget() && dt->isFloat() && dt->bits() == 32 && promotedFloat32(value))
       performanceWarning(value->loc, "this value is computed in float64 and stored into a float32 array: "
                                      "a float32 value is promoted to float64 by NumPy's rules (float32 "

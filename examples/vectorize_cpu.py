@@ -10,14 +10,15 @@ import numpy as np
 from kjit import guvectorize, vectorize
 
 
-# With signatures: a numpy.ufunc, one compiled loop per signature. NumPy
-# picks the loop, broadcasts, casts, and gives reduce/accumulate/outer.
+# With signatures: a DUFunc around a numpy.ufunc (add.ufunc), one compiled
+# loop per signature. NumPy picks the loop, broadcasts, casts, and gives
+# reduce/accumulate/outer.
 @vectorize(["float64(float64, float64)", "float32(float32, float32)"], identity=0)
 def add(a, b):
     return a + b
 
 
-print(type(add).__name__, add.types)
+print(type(add).__name__, type(add.ufunc).__name__, add.types)
 x = np.arange(6.0).reshape(2, 3)
 print("broadcast:", add(x, np.array([10.0, 20.0, 30.0])).tolist())
 print("reduce:", add.reduce(x, axis=1).tolist(), "accumulate:", add.accumulate(np.arange(4.0)).tolist())

@@ -11,6 +11,7 @@ import builtins
 import cmath
 import inspect
 import math
+import sys
 import types as _pytypes
 
 import numpy as np
@@ -112,6 +113,15 @@ class _Resolver:
             return ("unsupported", f"class {v.__name__}")
         if v is prange:
             return ("function", "kjit.prange")
+        vec = sys.modules.get("kjit.vectorize")
+        if vec is not None:
+            # A @vectorize ufunc for the CPU: called on scalars, its scalar
+            # function (arrays: call it from Python).
+            scalar = vec.scalar_function_of(v)
+            if scalar is not None:
+                return ("jit", scalar)
+            if isinstance(v, vec.GUFunc):
+                return ("unsupported", f"@guvectorize function {v.__name__} (call it from Python)")
         if isinstance(v, (_pytypes.BuiltinFunctionType, np.ufunc, _pytypes.FunctionType)):
             mod = getattr(v, "__module__", None) or ("numpy" if isinstance(v, np.ufunc) else None)
             name = getattr(v, "__name__", "")

@@ -21,9 +21,9 @@ another dtype are not copied. It runs wherever kjit.cuda kernels run: the
 GPU, the CPU device, the simulator.
 
 With ``target='cpu'`` (the default) or ``'parallel'``, ``@vectorize`` makes
-a NumPy ufunc whose loops are compiled (``_CPULoops``): with signatures, a
-``numpy.ufunc``; without, a ``DUFunc`` that compiles a loop per new input
-types, as Numba's do. ``@guvectorize`` makes a ``GUFunc`` over a NumPy
+a ``DUFunc`` around a NumPy ufunc whose loops are compiled (``_CPULoops``):
+the signatures' loops, or without signatures a loop per new input types,
+as Numba's do. ``@guvectorize`` makes a ``GUFunc`` over a NumPy
 generalized ufunc, for the CPU (docs/vectorize.md).
 """
 import linecache
@@ -44,7 +44,8 @@ _serial_lock = threading.Lock()
 def _scalar_type(name_or_type):
     if isinstance(name_or_type, kt.Type):
         return name_or_type
-    t = getattr(kt, name_or_type.strip(), None)
+    name = name_or_type.strip()
+    t = getattr(kt, "boolean" if name == "bool" else name, None)  # "bool": how signatures print it
     if not isinstance(t, kt.Type) or isinstance(t, kt.Array) or t.name in ("void", "none"):
         raise TypeError(f"@vectorize: {name_or_type.strip()!r} is not a scalar type (float32, int64, ...)")
     return t
@@ -181,15 +182,34 @@ def _make(func, sigs, kws):
     signatures = [_parse_signature(s) for s in sigs]
     if target != "cuda":
         loops = _CPULoops(func, target == "parallel", kws)
-        if not signatures:
-            return DUFunc(loops)
         for ret, args in signatures:
             loops.add(ret, args)
-        return loops.ufunc()
+        # With signatures, as Numba's: no more loops are compiled, and
+        # NumPy's rules pick among these.
+        return DUFunc(loops, frozen=bool(signatures))
     return CUDAUFunc(func, signatures, bool(kws.get("fastmath")), kws.get("identity"))
 
 
 # ---- target 'cpu' and 'parallel': NumPy ufuncs --------------------------------------
+
+# The ufuncs @vectorize made, by id: (ufunc, its scalar @njit function), so
+# that a @jit function calling one on scalars calls the scalar function
+# (dispatcher.py, classify). Kept for the life of the process, as their
+# loops are.
+_SCALAR_FUNCTIONS = {}
+
+
+def scalar_function_of(v):
+    """The scalar @njit function behind a ufunc or DUFunc @vectorize made
+    for the CPU, else None."""
+    if isinstance(v, DUFunc):
+        return v._loops.scalar
+    entry = _SCALAR_FUNCTIONS.get(id(v))
+    return entry[1] if entry is not None and entry[0] is v else None
+
+
+# NumPy's limit on a ufunc's operands (NPY_MAXARGS), inputs and outputs.
+_MAX_OPERANDS = 32 if int(np.__version__.split(".")[0]) < 2 else 64
 
 # NumPy's identity codes (PyUFunc_Zero, _One, _None, _ReorderableNone).
 _IDENTITY = {0: 0, 1: 1, None: -1, "reorderable": -2}
@@ -212,6 +232,7 @@ class _CPULoops:
     def __init__(self, func, parallel, kws):
         from kjit.dispatcher import njit
         from inspect import signature
+        func = getattr(func, "py_func", func)  # a @jit function: its Python function, as Numba does
         self.func = func
         self.parallel = parallel
         identity = kws.get("identity")
@@ -223,12 +244,14 @@ class _CPULoops:
                for p in params):
             raise TypeError(f"@vectorize: {func.__name__}() must take plain positional arguments")
         self.nin = len(params)
-        if not 1 <= self.nin <= 32:
-            raise TypeError(f"@vectorize: {func.__name__}() takes {self.nin} arguments; a ufunc takes 1 to 32")
+        if not 1 <= self.nin <= _MAX_OPERANDS - 1:
+            raise TypeError(f"@vectorize: {func.__name__}() takes {self.nin} arguments; a ufunc here takes 1 to "
+                            f"{_MAX_OPERANDS - 1}")
         options = {k: kws[k] for k in ("fastmath", "boundscheck", "cache") if k in kws}
         self.scalar = njit(error_model="numpy", **options)(func)
         self.loops = []  # (return type, argument types, type numbers, entry address, loop dispatcher)
         self._ufunc = None
+        self.lock = threading.RLock()  # a DUFunc may be called from several threads
 
     def find(self, args):
         for loop in self.loops:
@@ -239,6 +262,10 @@ class _CPULoops:
     def add(self, ret, args):
         """Compiles the loop of signature ret(args) (ret None: the function's
         own return type for those arguments)."""
+        with self.lock:
+            return self._add(ret, args)
+
+    def _add(self, ret, args):
         if len(args) != self.nin:
             raise TypeError(f"@vectorize: signatures take {len(args)} arguments, the function {self.nin}")
         if ret is None:
@@ -289,13 +316,26 @@ class _CPULoops:
         return (ret, tuple(args), codes, address, loop)
 
     def ufunc(self):
+        with self.lock:
+            return self._build()
+
+    def _build(self):
         if self._ufunc is None:
             from kjit import _kjit
             self._ufunc = _kjit.make_ufunc(self.func.__name__, self.func.__doc__ or "", self.nin, 1,
                                            self.identity, [(l[2], l[3]) for l in self.loops], self.parallel,
                                            (self.scalar, [l[4] for l in self.loops]), "",
                                            [[] for _ in range(self.nin + 1)])
+            _SCALAR_FUNCTIONS[id(self._ufunc)] = (self._ufunc, self.scalar)
         return self._ufunc
+
+
+def _num_dtype(num):
+    """The dtype of NumPy type number `num`."""
+    for t in np.sctypeDict.values():
+        if np.dtype(t).num == num:
+            return np.dtype(t)
+    raise ValueError(f"no dtype has number {num}")
 
 
 def _input_type(a):
@@ -319,13 +359,15 @@ def _input_type(a):
 
 
 class DUFunc:
-    """What ``@vectorize`` without signatures makes for target 'cpu' or
-    'parallel' (Numba's DUFunc): a ufunc that compiles a loop for each new
-    combination of input types it is called with, and then is that NumPy
-    ufunc (``.ufunc``)."""
+    """What ``@vectorize`` makes for target 'cpu' or 'parallel' (Numba's
+    DUFunc): it calls a NumPy ufunc (``.ufunc``) whose loops are compiled.
+    Without signatures it compiles a loop for each new combination of input
+    types it is called with; with signatures (``frozen``) it has those loops
+    only, and NumPy's rules pick among them."""
 
-    def __init__(self, loops):
+    def __init__(self, loops, frozen=False):
         self._loops = loops
+        self._frozen = frozen
         func = loops.func
         self.__name__ = func.__name__
         self.__qualname__ = getattr(func, "__qualname__", func.__name__)
@@ -335,10 +377,14 @@ class DUFunc:
         self.nout = 1
         self.nargs = loops.nin + 1
 
+    def _loop_for(self, types):
+        """The ufunc, and the loop (its type numbers) compiled for `types`."""
+        with self._loops.lock:
+            loop = self._loops.find(types) or self._loops.add(None, types)
+            return self._loops.ufunc(), loop
+
     def _ufunc_for(self, types):
-        if self._loops.find(types) is None:
-            self._loops.add(None, types)
-        return self._loops.ufunc()
+        return self._loop_for(types)[0]
 
     @property
     def ufunc(self):
@@ -359,34 +405,68 @@ class DUFunc:
         u = self.ufunc
         return u.identity if u is not None else {0: 0, 1: 1, -2: None}.get(self._loops.identity)
 
+    def add(self, sig):
+        """Compiles the loop of a signature ("float64(float64, float64)")."""
+        ret, args = _parse_signature(sig)
+        self._loops.add(ret, args)
+
     def __call__(self, *args, **kws):
+        if self._frozen:
+            return self._loops.ufunc()(*args, **kws)
         if len(args) < self.nin:
             raise TypeError(f"{self.__name__}() takes {self.nin} inputs, {len(args)} given")
-        return self._ufunc_for(tuple(_input_type(a) for a in args[:self.nin]))(*args, **kws)
+        ufunc, loop = self._loop_for(tuple(_input_type(a) for a in args[:self.nin]))
+        if "signature" not in kws and "dtype" not in kws:
+            # The loop compiled for these inputs, not another one NumPy's
+            # rules would also take (the first the inputs cast to).
+            kws["signature"] = tuple(_num_dtype(c) for c in loop[2])
+        return ufunc(*args, **kws)
 
-    def _binary(self, method, array, kws):
+    def _binary(self, method, array, args, kws):
+        if self._frozen:
+            return getattr(self._loops.ufunc(), method)(array, *args, **kws)
         if self.nin != 2:
             raise ValueError(f"{method} only supported for binary functions")
         t = _input_type(np.asarray(array) if kws.get("dtype") is None else np.empty(0, kws["dtype"]))
-        return getattr(self._ufunc_for((t, t)), method)
+        ufunc, loop = self._loop_for((t, t))
+        r = loop[0]
+        if r != t and kws.get("dtype") is None:
+            # A reduction runs the loop on its own results: it needs r(r, r),
+            # with r the function's result for (t, t), and dtype r.
+            ufunc, loop = self._loop_for((r, r))
+            if loop[0] != r:
+                raise TypeError(f"{self.__name__}.{method}: the function's result type changes as it reduces "
+                                f"({t} -> {r} -> {loop[0]})")
+            kws["dtype"] = _dtype(r)
+        return getattr(ufunc, method)(array, *args, **kws)
 
     def reduce(self, array, *args, **kws):
-        return self._binary("reduce", array, kws)(array, *args, **kws)
+        return self._binary("reduce", array, args, kws)
 
     def accumulate(self, array, *args, **kws):
-        return self._binary("accumulate", array, kws)(array, *args, **kws)
+        return self._binary("accumulate", array, args, kws)
 
     def reduceat(self, array, *args, **kws):
-        return self._binary("reduceat", array, kws)(array, *args, **kws)
+        return self._binary("reduceat", array, args, kws)
 
     def outer(self, a, b, **kws):
+        if self._frozen:
+            return self._loops.ufunc().outer(a, b, **kws)
         if self.nin != 2:
             raise ValueError("outer product only supported for binary functions")
         return self._ufunc_for((_input_type(a), _input_type(b))).outer(a, b, **kws)
 
     def at(self, a, indices, *b):
+        if self._frozen:
+            return self._loops.ufunc().at(a, indices, *b)
         types = (_input_type(a),) + tuple(_input_type(x) for x in b)
         return self._ufunc_for(types).at(a, indices, *b)
+
+    def __getattr__(self, name):
+        # The rest of a ufunc's attributes (signature, ...), once it exists.
+        if name.startswith("_") or not self._loops.loops:
+            raise AttributeError(f"'DUFunc' object has no attribute {name!r}")
+        return getattr(self._loops.ufunc(), name)
 
     def __repr__(self):
         return f"<kjit DUFunc '{self.__name__}'>"
@@ -727,12 +807,14 @@ class GUFunc:
     def __init__(self, func, layout, parallel, kws, dynamic):
         from inspect import signature
         from kjit.dispatcher import njit
+        func = getattr(func, "py_func", func)  # a @jit function: its Python function
         self.py_func = func
         self.__name__ = func.__name__
         self.__qualname__ = getattr(func, "__qualname__", func.__name__)
         self.__doc__ = func.__doc__
         self.__wrapped__ = func
         self.is_dynamic = dynamic
+        self._lock = threading.RLock()
         self._inputs, self._outputs = _parse_layout(layout)
         self.nin, self.nout = len(self._inputs), len(self._outputs)
         self.signature = ",".join(f"({','.join(d)})" for d in self._inputs) + "->" + \
@@ -765,6 +847,10 @@ class GUFunc:
         self._add(tuple(operands))
 
     def _add(self, operands):
+        with self._lock:
+            self._add_unlocked(operands)
+
+    def _add_unlocked(self, operands):
         if any(l[0] == operands for l in self._loops):
             return
         from kjit.dispatcher import njit
@@ -806,6 +892,10 @@ class GUFunc:
     @property
     def ufunc(self):
         """The NumPy gufunc of the loops compiled so far (None before the first)."""
+        with self._lock:
+            return self._build()
+
+    def _build(self):
         if self._ufunc is None and self._loops:
             from kjit import _kjit
             self._ufunc = _kjit.make_ufunc(self.__name__, self.__doc__ or "", self.nin, self.nout,
@@ -835,7 +925,11 @@ class GUFunc:
             for k, (a, core) in enumerate(zip(given, self._inputs + self._outputs)):
                 t = _input_type(a)
                 operands.append((t, len(core) if core or k < self.nin else 1))
-            self._add(tuple(operands))
+            operands = tuple(operands)
+            self._add(operands)
+            if "signature" not in kws and "dtype" not in kws:
+                codes = next(l[1] for l in self._loops if l[0] == operands)
+                kws["signature"] = tuple(_num_dtype(c) for c in codes)
         if self.ufunc is None:
             raise TypeError(f"{self.__name__}() has no signature compiled")
         return self.ufunc(*args, **kws)

@@ -7,12 +7,15 @@
 // Compilation (first call for new types, or eager signatures) runs the whole
 // pipeline: parse, type, lower, optimise, JIT.
 #include <array>
+#include <atomic>
 #include <cstdlib>
+#include <cfenv>
 #include <cstring>
 #include <unistd.h>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <thread>
 
 #include <fmt/format.h>
 #include <pybind11/numpy.h>
@@ -878,7 +881,8 @@ struct UFuncOperand {
 
 struct UFuncLoopData {
   UFuncEntry entry;
-  std::vector<UFuncOperand> operands;  // inputs and outputs
+  std::vector<UFuncOperand> operands;  // inputs, then outputs
+  size_t nin;
   bool parallel;
   std::string name;
 };
@@ -914,6 +918,42 @@ int runUFuncChunk(const UFuncLoopData &L, char **args, const intptr_t *dims, con
   return L.entry(ptrs, ret, &ctx);
 }
 
+// The bytes operand k spans in this call: [lo, hi) (hi padded by 16, the
+// widest element).
+std::pair<intptr_t, intptr_t> operandSpan(const UFuncLoopData &L, char **args, const intptr_t *dims,
+                                          const intptr_t *steps, size_t k) {
+  intptr_t lo = reinterpret_cast<intptr_t>(args[k]), hi = lo;
+  auto axis = [&](intptr_t n, intptr_t stride) {
+    if (n <= 0) return;
+    (stride < 0 ? lo : hi) += (n - 1) * stride;
+  };
+  axis(dims[0], steps[k]);
+  size_t nargs = L.operands.size(), s = nargs;
+  for (size_t j = 0; j < k; ++j) s += L.operands[j].coreDims.size();
+  for (int d : L.operands[k].coreDims) axis(dims[1 + d], steps[s++]);
+  return {lo, hi + 16};
+}
+
+// Whether the iterations can run in any order: no output is written twice
+// (a step of 0: NumPy's reductions accumulate so) and none overlaps another
+// operand, except one that is exactly that operand (in place, element by
+// element). NumPy's reduce and accumulate pass such aliased operands.
+bool iterationsIndependent(const UFuncLoopData &L, char **args, const intptr_t *dims, const intptr_t *steps) {
+  size_t nargs = L.operands.size();
+  for (size_t k = L.nin; k < nargs; ++k) {
+    if (steps[k] == 0) return false;
+    auto out = operandSpan(L, args, dims, steps, k);
+    for (size_t j = 0; j < nargs; ++j) {
+      if (j == k) continue;
+      auto other = operandSpan(L, args, dims, steps, j);
+      bool same = args[j] == args[k] && steps[j] == steps[k] &&
+                  L.operands[j].coreDims.empty() && L.operands[k].coreDims.empty();
+      if (!same && other.first < out.second && out.first < other.second) return false;
+    }
+  }
+  return true;
+}
+
 // NumPy's PyUFuncGenericFunction. NumPy may have released the GIL.
 void ufuncLoop(char **args, const intptr_t *dims, const intptr_t *steps, void *data) {
   const auto &L = *static_cast<const UFuncLoopData *>(data);
@@ -922,7 +962,7 @@ void ufuncLoop(char **args, const intptr_t *dims, const intptr_t *steps, void *d
   std::vector<std::unique_ptr<KjitCallContext>> ctxs;
   std::vector<int> status;
   unsigned chunks = 1;
-  if (L.parallel && n >= 2) {
+  if (L.parallel && n >= 2 && iterationsIndependent(L, args, dims, steps)) {
     // Elementwise loops split from 4096 elements; gufunc iterations are
     // heavier (each a whole core), and split from 2.
     bool elementwise = true;
@@ -936,10 +976,19 @@ void ufuncLoop(char **args, const intptr_t *dims, const intptr_t *steps, void *d
   } else {
     for (unsigned c = 0; c < chunks; ++c) ctxs.push_back(std::make_unique<KjitCallContext>());
     status.assign(chunks, 0);
+    // Floating-point status flags are per thread, and NumPy looks at the
+    // calling thread's after the loop (warnings, np.errstate): the other
+    // threads' flags are raised on the caller's.
+    std::atomic<int> flags{0};
+    std::thread::id caller = std::this_thread::get_id();
     threadPool().run(chunks, [&](unsigned c) {
+      bool other = std::this_thread::get_id() != caller;
+      if (other) std::feclearexcept(FE_ALL_EXCEPT);
       int64_t lo = n * int64_t(c) / chunks, hi = n * int64_t(c + 1) / chunks;
       status[c] = runUFuncChunk(L, args, dims, steps, lo, hi, *ctxs[c]);
+      if (other) flags.fetch_or(std::fetestexcept(FE_ALL_EXCEPT));
     });
+    if (int f = flags.load()) std::feraiseexcept(f);
   }
   for (size_t c = 0; c < status.size(); ++c) {
     if (!status[c]) continue;
@@ -1025,6 +1074,7 @@ pybind11::object makeUFunc(const std::string &name, const std::string &doc, int 
     auto d = std::make_unique<UFuncLoopData>();
     d->entry = reinterpret_cast<UFuncEntry>(loop[1].cast<uintptr_t>());
     for (const auto &c : core) d->operands.push_back({c});
+    d->nin = size_t(nin);
     d->parallel = parallel;
     d->name = name;
     t->data.push_back(d.get());

@@ -22,7 +22,8 @@ def add(a, b):
 
 
 def test_signatures_make_a_numpy_ufunc():
-    assert isinstance(add, np.ufunc)
+    # A DUFunc around a numpy.ufunc (as Numba 0.56 returns), with these loops only.
+    assert type(add).__name__ == "DUFunc" and isinstance(add.ufunc, np.ufunc)
     assert add.types == ["dd->d", "ff->f", "ll->l"]
     assert (add.nin, add.nout, add.nargs, add.ntypes) == (2, 1, 3, 3)
     assert add.__name__ == "add" and add.identity == 0
@@ -126,7 +127,7 @@ def test_parallel_target_splits_the_work():
     def hypot(a, b):
         return math.sqrt(a * a + b * b)
 
-    assert isinstance(hypot, np.ufunc)
+    assert isinstance(hypot.ufunc, np.ufunc)
     rng = np.random.default_rng(1)
     a, b = rng.random(1_000_003), rng.random(1_000_003)
     np.testing.assert_allclose(hypot(a, b), np.hypot(a, b), rtol=1e-15)
@@ -280,3 +281,110 @@ def test_guvectorize_errors():
         @guvectorize(["void(float64[:], float64[:])"], "(n)->(n)")
         def bad(x, out):
             out[0] = x.nothing
+
+
+# ---- found in review ----------------------------------------------------------------------
+
+
+def test_parallel_reductions_run_their_aliased_loops_in_order():
+    # NumPy's reduce and accumulate call the loop with the output aliasing an
+    # input (a step of 0, or shifted by one): those loops are not split.
+    @vectorize(["float64(float64, float64)"], target="parallel", identity=0)
+    def padd(a, b):
+        return a + b
+
+    x = np.ones(1_000_003)
+    assert padd.reduce(x) == 1_000_003
+    assert padd.accumulate(x)[-1] == 1_000_003
+    m = np.ones((3, 200_000))
+    assert padd.reduce(m, axis=1).tolist() == [200_000.0] * 3
+    y = np.arange(100_000.0)
+    padd(y, y, out=y)  # exactly in place: may still be split
+    assert y[-1] == 2 * 99_999.0
+
+
+def test_parallel_floating_point_flags_reach_numpy():
+    @vectorize(["float64(float64, float64)"], target="parallel")
+    def div(a, b):
+        return a / b
+
+    b = np.ones(200_000)
+    b[0] = b[-1] = 0.0  # a zero in the first and the last chunk
+    with np.errstate(divide="raise"):
+        with pytest.raises(FloatingPointError):
+            div(np.ones(200_000), b)
+    with np.errstate(divide="ignore"):
+        assert np.isinf(div(np.ones(200_000), b)[-1])
+
+
+def test_dufunc_bool_results_reductions_and_threads():
+    import threading
+
+    @vectorize
+    def gt(a, b):
+        return a > b
+
+    assert gt(np.arange(3.0), 1.0).tolist() == [False, False, True]
+
+    @vectorize
+    def plus(a, b):
+        return a + b
+
+    # int16 + int16 is int64 in kjit's typing: the reduction runs int64.
+    r = plus.reduce(np.arange(5, dtype=np.int16))
+    assert r == 10 and r.dtype == np.int64
+
+    @vectorize
+    def mul(a, b):
+        return a * b
+
+    arrays = [np.ones(3, dt) for dt in (np.float64, np.float32, np.int64, np.int32)] * 3
+    threads = [threading.Thread(target=mul, args=(a, a)) for a in arrays]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(mul.types) == sorted(set(mul.types)) and len(mul.types) == 4
+
+
+def test_complex_results_do_not_fit_real_signatures_and_jit_functions_are_accepted():
+    with pytest.raises(kjit.TypingError, match=r"cannot store a complex128 value into an element of array\(float64"):
+        vectorize(["float64(float64)"])(lambda a: a * 1j + 1)
+
+    @kjit.njit
+    def twice(a):
+        return 2 * a
+
+    assert vectorize(["float64(float64)"])(twice)(np.array([1.5])).tolist() == [3.0]
+    limit = 31 if int(np.__version__.split(".")[0]) < 2 else 63
+    many = eval("lambda " + ", ".join(f"a{i}" for i in range(limit + 1)) + ": a0")  # noqa: S307
+    with pytest.raises(TypeError, match=f"a ufunc here takes 1 to {limit}"):
+        vectorize(many)
+
+
+def test_jit_functions_call_cpu_ufuncs_on_scalars():
+    @vectorize(["float64(float64, float64)"])
+    def hyp(a, b):
+        return math.sqrt(a * a + b * b)
+
+    @vectorize
+    def halve(a):
+        return a / 2
+
+    @kjit.njit
+    def use(x, y):
+        return hyp(x, y) + halve(x)
+
+    assert use(3.0, 4.0) == 6.5
+
+    @guvectorize(["void(float64[:], float64[:])"], "(n)->(n)")
+    def copy(x, out):
+        for i in range(x.shape[0]):
+            out[i] = x[i]
+
+    @kjit.njit
+    def use_gufunc(x, out):
+        copy(x, out)
+
+    with pytest.raises(kjit.UnsupportedError, match="@guvectorize function copy .call it from Python."):
+        use_gufunc(np.ones(2), np.ones(2))
