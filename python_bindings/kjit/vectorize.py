@@ -248,6 +248,7 @@ class _CPULoops:
             raise TypeError(f"@vectorize: {func.__name__}() takes {self.nin} arguments; a ufunc here takes 1 to "
                             f"{_MAX_OPERANDS - 1}")
         options = {k: kws[k] for k in ("fastmath", "boundscheck", "cache") if k in kws}
+        self.cache = bool(kws.get("cache"))
         self.scalar = njit(error_model="numpy", **options)(func)
         self.loops = []  # (return type, argument types, type numbers, entry address, loop dispatcher)
         self._ufunc = None
@@ -305,12 +306,12 @@ class _CPULoops:
                f"    else:\n"
                f"        for i in range(out.shape[0]):\n"
                f"            {body}\n")
-        filename = f"<kjit ufunc loop {n} of {self.func.__name__}>"
+        sig = "void(" + ", ".join(f"{t}[:]" for t in args + (ret,)) + ")"
+        filename = _loop_filename(self.func, sig, n, self.cache)
         linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
         scope = {"_fn": self.scalar, "__name__": "kjit.vectorize"}
         exec(compile(src, filename, "exec"), scope)
-        loop = njit(scope["_ufunc_loop"])
-        sig = "void(" + ", ".join(f"{t}[:]" for t in args + (ret,)) + ")"
+        loop = njit(cache=self.cache)(scope["_ufunc_loop"])
         address = loop._entry_address(sig)
         codes = bytes(_dtype(t).num for t in args + (ret,))
         return (ret, tuple(args), codes, address, loop)
@@ -336,6 +337,21 @@ def _num_dtype(num):
         if np.dtype(t).num == num:
             return np.dtype(t)
     raise ValueError(f"no dtype has number {num}")
+
+
+def _loop_filename(func, what, serial, cache):
+    """The file name a generated loop's source is registered under. With
+    cache=True it names the user's file (the disk cache goes next to it, as
+    the function's own, and is keyed by it) and the loop, the same in every
+    process; else a serial number."""
+    if not cache:
+        return f"<kjit loop {serial} of {func.__name__}>"
+    import inspect
+    try:
+        base = inspect.getsourcefile(func) or "<unknown>"
+    except TypeError:
+        base = "<unknown>"
+    return f"{base}::kjit loop of {getattr(func, '__qualname__', func.__name__)} for {what}"
 
 
 def _input_type(a):
@@ -834,6 +850,7 @@ class GUFunc:
             order += [n for n in d if n not in order]
         self._core = [[order.index(n) for n in d] for d in self._inputs + self._outputs]
         options = {k: kws[k] for k in ("fastmath", "boundscheck", "cache") if k in kws}
+        self._cache = bool(kws.get("cache"))
         self._kernel = njit(error_model="numpy", **options)(func)
         self._loops = []  # (operand types, type numbers, entry address, loop dispatcher)
         self._ufunc = None
@@ -879,12 +896,13 @@ class GUFunc:
         src = (f"def _gufunc_loop({', '.join(names)}):\n"
                f"    for i in range(a0.shape[0]):\n"
                f"        _fn({', '.join(passed)})\n")
-        filename = f"<kjit gufunc loop {n} of {self.__name__}>"
+        sig = "void(" + ", ".join(types) + ")"
+        filename = _loop_filename(self.py_func, f"{self.signature} {sig}", n, self._cache)
         linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
         scope = {"_fn": self._kernel, "__name__": "kjit.vectorize"}
         exec(compile(src, filename, "exec"), scope)
-        loop = njit(scope["_gufunc_loop"])
-        address = loop._entry_address("void(" + ", ".join(types) + ")")
+        loop = njit(cache=self._cache)(scope["_gufunc_loop"])
+        address = loop._entry_address(sig)
         codes = bytes(_dtype(t).num for t, _ in operands)
         self._loops.append((operands, codes, address, loop))
         self._ufunc = None

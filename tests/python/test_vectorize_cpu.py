@@ -391,3 +391,43 @@ def test_jit_functions_call_cpu_ufuncs_on_scalars():
 
     with pytest.raises(kjit.UnsupportedError, match="@guvectorize function copy .call it from Python."):
         use_gufunc(np.ones(2), np.ones(2))
+
+
+CACHED_PROGRAM = """
+import numpy as np
+from kjit import guvectorize, vectorize
+
+@vectorize(["float64(float64, float64)"], cache=True)
+def hyp(a, b):
+    return (a * a + b * b) ** 0.5
+
+@guvectorize(["void(float64[:], float64[:])"], "(n)->()", cache=True)
+def total(x, res):
+    s = 0.0
+    for v in x:
+        s += v
+    res[0] = s
+
+print(hyp(np.array([3.0]), np.array([4.0]))[0], total(np.arange(4.0)))
+"""
+
+
+def test_cache_keeps_the_compiled_loops(tmp_path):
+    import os
+    import subprocess
+    import sys
+    prog = tmp_path / "prog.py"
+    prog.write_text(CACHED_PROGRAM)
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env = dict(os.environ, PYTHONPATH=os.path.join(root, "python_bindings"), KJIT_CACHE_DIR=str(tmp_path / "cache"))
+
+    def run():
+        r = subprocess.run([sys.executable, str(prog)], capture_output=True, text=True, env=env, timeout=120)
+        assert r.returncode == 0, r.stderr
+        assert r.stdout.split() == ["5.0", "6.0"], r.stdout
+        return {p.name: p.stat().st_mtime_ns for p in (tmp_path / "cache").iterdir()}
+
+    first = run()
+    loops = [n for n in first if n.startswith(("_ufunc_loop-", "_gufunc_loop-"))]
+    assert len(loops) == 2, first
+    assert run() == first  # a second process loads both loops, and rewrites nothing
