@@ -92,6 +92,11 @@ public:
 
   const Type *dtypeOf(Expr *d, const std::string &f) {
     if (d && d->type && d->type->kind() == TypeKind::Dtype) return d->type->dtype();
+    // A dtype by name, as NumPy takes it: dtype="float32".
+    if (d && d->type && d->type->kind() == TypeKind::StringLit) {
+      const std::string &n = d->type->symbol();
+      if (const Type *t = tc.scalarByName(n)) return t;
+    }
     ts.error(DiagCategory::Typing, d ? d->loc : loc,
              fmt::format("cuda.{}() needs dtype= a NumPy or kjit scalar type such as float32", f));
     return nullptr;

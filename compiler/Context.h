@@ -28,6 +28,10 @@ public:
   ast::ASTContext astArena;
   TypeContext types;
   ir::IRArena irArena;
+  // Array accesses checked in every function of this compilation, whatever
+  // their boundscheck option says (CUDA kernels on the CPU device, where an
+  // access out of bounds would end the process; unless boundscheck=False).
+  bool checkBounds = false;
 
   // Registers `text` (a module, or a function's text whose first line is
   // line `firstLine` of `filename`) and parses it.

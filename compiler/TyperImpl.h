@@ -187,7 +187,7 @@ private:
     if (it == prog_.jitFunctions.end()) return nullptr;
     return prog_.specialize(it->second, args, loc);
   }
-  bool boundscheck() const { return src_->boundscheck; }
+  bool boundscheck() const { return src_->boundscheck || ctx_.checkBounds; }
   bool cudaTarget() const override { return prog_.target == Target::CUDA; }
   void performanceWarning(SourceLoc loc, std::string msg) override {
     if (final_) ctx_.diags.warning(DiagCategory::Performance, loc, std::move(msg));

@@ -162,7 +162,12 @@ def _make_dispatcher(func, options, signatures=()):
         raise TypeError("forceobj=True is not supported: kjit compiles in nopython mode only")
     if options.get("nopython") is False:
         raise TypeError("nopython=False is not supported: kjit compiles in nopython mode only")
-    lines, first = inspect.getsourcelines(func)
+    try:
+        lines, first = inspect.getsourcelines(func)
+    except (OSError, TypeError) as e:
+        raise OSError(f"kjit compiles a function from its source, and the source of {func.__qualname__}() cannot "
+                      f"be read ({e}): define it in a file (not with exec, or python -c, or at the "
+                      "interactive prompt without a file)") from e
     filename = inspect.getsourcefile(func) or "<unknown>"
     resolver = _Resolver(func)
     d = Dispatcher(func, func.__name__, filename, "".join(lines), first, resolver, dict(options))

@@ -185,6 +185,17 @@ public:
     source_->fastmath = fastmathFlags(options.contains("fastmath") ? pybind11::object(options["fastmath"])
                                                                    : pybind11::object(pybind11::none()));
     source_->boundscheck = opt("boundscheck");
+    boundscheckOff_ = options.contains("boundscheck") && !opt("boundscheck");
+    // NUMBA_BOUNDSCHECK (or KJIT_BOUNDSCHECK) set to 0 or 1 overrides the
+    // option, as in Numba.
+    for (const char *var : {"KJIT_BOUNDSCHECK", "NUMBA_BOUNDSCHECK"}) {
+      const char *v = std::getenv(var);
+      if (v && *v) {
+        source_->boundscheck = std::string(v) != "0";
+        boundscheckOff_ = !source_->boundscheck;
+        break;
+      }
+    }
     source_->parallel = opt("parallel");
     if (options.contains("error_model")) {
       pybind11::object em = options["error_model"];
@@ -400,6 +411,10 @@ private:
     c->types = std::make_shared<TypeContext>();
     c->args = typesOfKey(*c->types, key);
     Context ctx;
+    // On the CPU device an access out of bounds would end the process (on a
+    // GPU it is a CUDA error): checked, and an IndexError, unless the kernel
+    // says boundscheck=False.
+    ctx.checkBounds = !boundscheckOff_;
     TypedProgram prog = typeCuda(ctx, typesOfKey(ctx.types, key), nullptr, true, fastmath);
     HostBuild build;
     build.cpuKernel = true;
@@ -416,6 +431,7 @@ private:
   }
 
   std::shared_ptr<FunctionSource> source_;
+  bool boundscheckOff_ = false;  // boundscheck=False given (or NUMBA_BOUNDSCHECK=0)
   pybind11::object pyfunc_;
   pybind11::object resolver_;
   pybind11::tuple defaults_;

@@ -312,3 +312,77 @@ def test_print_lines_of_threads_never_mix():
     assert all(re.fullmatch(r"thread (\d+) value \1\.0 end", ln) for ln in lines), [
         ln for ln in lines if not re.fullmatch(r"thread (\d+) value \1\.0 end", ln)][:3]
     assert sorted(int(ln.split()[1]) for ln in lines) == list(range(2048))
+
+
+def test_out_of_bounds_is_an_index_error_not_a_crash():
+    # On a GPU an access out of bounds is an illegal address (a CUDA error);
+    # on the CPU device it would end the process, so kernels are checked
+    # there unless they say boundscheck=False.
+    out, path = run_cpu("""
+        import numpy as np
+        from kjit import cuda
+
+        @cuda.jit
+        def far(a):
+            i = cuda.grid(1)
+            a[i + 100000000] = 1.0
+
+        @cuda.jit
+        def fill(a):
+            i = cuda.grid(1)
+            if i < a.shape[0]:
+                a[i] = 2.0
+
+        a = cuda.to_device(np.zeros(64, np.float32))
+        try:
+            far[2, 32](a)
+            cuda.synchronize()
+        except IndexError as e:
+            print("IndexError:", e)
+        fill[2, 32](a)
+        print("then", a.copy_to_host()[:2].tolist())
+    """)
+    assert "IndexError: index 100000000 is out of bounds for axis 0 with size 64 (in kernel 'far' at " in out, out
+    assert "then [2.0, 2.0]" in out
+
+
+def test_dtype_names_fancy_indexing_and_numba_boundscheck():
+    out, _ = run_cpu("""
+        import numpy as np
+        from kjit import cuda
+
+        @cuda.jit
+        def reverse(out):
+            sh = cuda.shared.array(32, dtype="float32")
+            loc = cuda.local.array(2, "int64")
+            t = cuda.threadIdx.x
+            loc[0] = t
+            sh[t] = loc[0]
+            cuda.syncthreads()
+            out[t] = sh[31 - t]
+
+        o = cuda.to_device(np.zeros(32, np.float32))
+        reverse[1, 32](o)
+        print(o.copy_to_host()[:3].tolist())
+        try:
+            o[np.array([1, 2])]
+        except TypeError as e:
+            print("TypeError:", e)
+    """)
+    assert "[31.0, 30.0, 29.0]" in out
+    assert "TypeError: device arrays are indexed by ints, slices, None and Ellipsis (not ndarray)" in out
+    # NUMBA_BOUNDSCHECK=1 turns the checks on everywhere (here: a @jit function).
+    out, _ = run_cpu("""
+        import numpy as np
+        from kjit import njit
+
+        @njit
+        def at(a, i):
+            return a[i]
+
+        try:
+            at(np.zeros(3), 5)
+        except IndexError as e:
+            print("IndexError:", e)
+    """, env={"NUMBA_BOUNDSCHECK": "1"})
+    assert "IndexError: index 5 is out of bounds for axis 0 with size 3" in out, out

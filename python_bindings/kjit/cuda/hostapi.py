@@ -14,6 +14,7 @@ keep their meaning; events record host time (``time.perf_counter``).
 import contextlib
 import ctypes
 import itertools
+import operator
 import os
 import time
 from collections import namedtuple
@@ -171,10 +172,22 @@ class DeviceNDArray:
     def _wrap(self, a):
         return DeviceNDArray(a, self.stream)
 
+    @staticmethod
+    def _basic_index(idx):
+        # As the GPU's device arrays: ints, slices, None and Ellipsis only,
+        # so that a program that runs here runs on a GPU too.
+        for it in idx if isinstance(idx, tuple) else (idx,):
+            if isinstance(it, (slice, type(Ellipsis), type(None))):
+                continue
+            try:
+                operator.index(it)
+            except TypeError:
+                raise TypeError("device arrays are indexed by ints, slices, None and Ellipsis (not "
+                                f"{type(it).__name__}): copy to the host for fancy indexing") from None
+        return idx
+
     def __getitem__(self, idx):
-        if isinstance(idx, DeviceNDArray):
-            idx = idx._ary
-        r = self._ary[idx]
+        r = self._ary[self._basic_index(idx)]
         if isinstance(r, np.ndarray):
             return self._wrap(r)
         return r  # one element: a scalar, as Numba gives
@@ -182,9 +195,7 @@ class DeviceNDArray:
     def __setitem__(self, idx, value):
         if isinstance(value, DeviceNDArray):
             value = value._ary
-        if isinstance(idx, DeviceNDArray):
-            idx = idx._ary
-        self._ary[idx] = value
+        self._ary[self._basic_index(idx)] = value
 
     def getitem(self, item, stream=0):
         return self[item]
