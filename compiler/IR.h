@@ -173,6 +173,9 @@ struct TupleGet : Expr {
   KJIT_IR_NODE(TupleGet, Expr)
   Expr *tuple = nullptr;
   unsigned index = 0;
+  // t[i] with a run-time int64 i (tuples of one element type): `index` is
+  // unused; negative i counts from the end, out of range raises IndexError.
+  Expr *dynIndex = nullptr;
 };
 struct Function;
 struct Call : Expr {

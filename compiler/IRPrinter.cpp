@@ -102,6 +102,7 @@ std::string expr(const Expr *e) {
   case Kind::TupleMake: return "(tuple" + list(cast<TupleMake>(e)->elems) + ")";
   case Kind::TupleGet: {
     auto *g = cast<TupleGet>(e);
+    if (g->dynIndex) return fmt::format("{}[{}]", expr(g->tuple), expr(g->dynIndex));
     return fmt::format("{}[{}]", expr(g->tuple), g->index);
   }
   case Kind::Call: {

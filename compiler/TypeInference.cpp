@@ -811,9 +811,20 @@ Expr *FunctionTyper::subscript(const ast::SubscriptExpr *s) {
     Expr *i = expr(idx[0]);
     if (!known(i)) return i;
     auto *c = dyn_cast<Const>(i);
+    bool homogeneous = !t->elements().empty();
+    for (const Type *e : t->elements()) homogeneous &= e == t->elements()[0];
+    if (!c && homogeneous && (i->type->isInt() || i->type->isBool())) {
+      // t[i] at run time: the tuple's elements share one type.
+      auto *g = make<TupleGet>(s->loc);
+      g->tuple = v;
+      g->dynIndex = castTo(i, tc_.int64());
+      g->type = t->elements()[0];
+      return g;
+    }
     if (!c || !i->type->isInt())
       return unsupported(idx[0]->loc, fmt::format("a tuple ({}) can only be indexed by a constant "
-                                                  "integer in kernels",
+                                                  "integer, or by any integer when its elements share "
+                                                  "one type",
                                                   t->str()));
     int64_t k = c->i;
     int64_t n = int64_t(t->elements().size());

@@ -558,9 +558,39 @@ void FunctionTyper::forLoop(const ast::ForStmt *f, Block &out) {
     out.push_back(loop);
     return;
   }
+  // for x in (16, 8, 4): a tuple whose elements share one type.
+  bool homogeneous = it && known(it) && it->type->isTuple() && !it->type->elements().empty();
+  if (homogeneous)
+    for (const Type *e : it->type->elements()) homogeneous &= e == it->type->elements()[0];
+  if (homogeneous) {
+    Var *tupVar = temp(it, out);
+    Var *iv = newVar(fmt::format("$i{}", tempCounter_++), tc_.int64(), f->loc);
+    loop->var = iv;
+    loop->start = constInt(0, f->loc);
+    loop->stop = constInt(int64_t(it->type->elements().size()), f->loc);
+    loop->step = constInt(1, f->loc);
+    loop->constStep = 1;
+    auto *tupRef = make<VarRef>(f->iter->loc);
+    tupRef->var = tupVar;
+    tupRef->type = it->type;
+    auto *ref = make<VarRef>(f->loc);
+    ref->var = iv;
+    ref->type = tc_.int64();
+    auto *g = make<TupleGet>(f->target->loc);
+    g->tuple = tupRef;
+    g->dynIndex = ref;
+    g->type = it->type->elements()[0];
+    assignTarget(f->target, g, loop->body);
+    ++loopDepth_;
+    block(f->body, loop->body);
+    --loopDepth_;
+    block(f->orelse, loop->orelse);
+    out.push_back(loop);
+    return;
+  }
   if (it && !known(it)) return;
   unsupported(f->iter->loc, fmt::format("for loops over {} are not supported yet; loop over "
-                                        "range(), prange() or a NumPy array",
+                                        "range(), prange(), a NumPy array or a tuple of one element type",
                                         it && it->type ? it->type->str() : std::string("this value")));
 }
 

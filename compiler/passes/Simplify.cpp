@@ -23,7 +23,10 @@ bool isPure(const Expr *e) {
     for (const Expr *x : cast<TupleMake>(e)->elems)
       if (!isPure(x)) return false;
     return true;
-  case Kind::TupleGet: return isPure(cast<TupleGet>(e)->tuple);
+  case Kind::TupleGet: {
+    auto *g = cast<TupleGet>(e);
+    return isPure(g->tuple) && !g->dynIndex;  // a run-time index may raise
+  }
   case Kind::Intrinsic: {
     auto *in = cast<Intrinsic>(e);
     if (in->id != IntrinsicId::ArrayShape && in->id != IntrinsicId::ArrayStride) return false;
@@ -143,6 +146,10 @@ public:
     case Kind::TupleGet: {
       auto *g = cast<TupleGet>(e);
       g->tuple = expr(g->tuple);
+      if (g->dynIndex) {
+        g->dynIndex = expr(g->dynIndex);
+        break;
+      }
       if (auto *tm = dyn_cast<TupleMake>(g->tuple)) {
         bool othersPure = true;
         for (size_t i = 0; i < tm->elems.size(); ++i)

@@ -665,6 +665,25 @@ def seed_checked_copy_raises_index_error():
     raise AssertionError("no IndexError")
 
 
+@cuda.jit
+def warp_sum_over_tuple(a, out):
+    # A loop over a tuple of offsets, and a tuple indexed at run time.
+    v = a[cuda.grid(1)]
+    for off in (16, 8, 4, 2, 1):
+        v += cuda.shfl_down_sync(0xFFFFFFFF, v, off)
+    scale = (1.0, 2.0, 3.0)
+    if cuda.laneid == 0:
+        out[cuda.blockIdx.x] = v * scale[cuda.blockIdx.x % 3]
+
+
+@program
+def tuple_loops_and_run_time_tuple_index():
+    a = rng.random(96).astype(np.float32)
+    out = np.zeros(3, np.float32)
+    warp_sum_over_tuple[3, 32](a, out)
+    check(out, a.reshape(3, 32).sum(axis=1) * np.array([1.0, 2.0, 3.0]), rtol=1e-5)
+
+
 def main():
     only = sys.argv[1:]
     results = {}

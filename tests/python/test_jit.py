@@ -594,3 +594,29 @@ def test_a_function_without_source_says_why():
     exec("def f(x):\n    return x + 1\n", ns)  # noqa: S102 - no file: no source to read
     with pytest.raises(OSError, match=r"kjit compiles a function from its source.*define it in a file"):
         njit(ns["f"])
+
+
+def test_tuples_looped_over_and_indexed_at_run_time():
+    @njit
+    def f(x):
+        s = 0
+        for m in (16, 8, 4, 2, 1):
+            s += m * x
+        t = (1.5, 2.5, 3.5)
+        return s, t[x % 3], t[-x]
+
+    assert f(2) == (62, 3.5, 2.5)
+
+    @njit
+    def at(i):
+        return (10, 20, 30)[i]
+
+    with pytest.raises(IndexError, match="tuple index out of range"):
+        at(3)
+
+    @njit
+    def mixed(i):
+        return (1, 2.0)[i]
+
+    with pytest.raises(kjit.UnsupportedError, match="indexed by a constant integer, or by any integer when"):
+        mixed(0)

@@ -379,8 +379,9 @@ TEST_CASE("unsupported constructs are reported as Unsupported", "[typer][diagnos
     CHECK(t.all().at(0).category == DiagCategory::Unsupported);
   }
   {
+    // A run-time index into a tuple whose elements differ in type.
     Typed t("def f(x, i):\n"
-            "    t = (x, x)\n"
+            "    t = (x, i)\n"
             "    return t[i]\n",
             "f", "(float64, int64)");
     REQUIRE(t.ctx.diags.errorCount() == 1);
