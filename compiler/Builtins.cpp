@@ -27,7 +27,7 @@ GlobalValue floatValue(double v) {
 
 const char *const kBuiltinFunctions[] = {"range", "len",   "abs", "min",   "max",
                                          "int",   "float", "bool", "complex", "round",
-                                         "divmod", "pow", "print"};
+                                         "divmod", "pow", "print", "enumerate", "zip"};
 
 const char *const kExceptions[] = {
     "Exception",      "ValueError",     "IndexError",   "KeyError",        "TypeError",
@@ -395,7 +395,8 @@ Expr *CallTyper::builtin(const std::string &f) {
     return ts.intrinsic(IntrinsicId::Print, a, tc.none(), loc);
   }
   if (!noKeywords(f)) return ts.constOf(nullptr, loc);
-  if (f == "range") return unsupported("range() can only be used as the iterable of a for loop in kernels");
+  if (f == "range" || f == "enumerate" || f == "zip")
+    return unsupported(f + "() can only be used as the iterable of a for loop in kernels");
   if (f == "len") {
     if (!arity(f, 1, 1)) return ts.constOf(nullptr, loc);
     if (a[0]->type->isArray()) return ts.intrinsic(IntrinsicId::ArrayShape, {a[0], ts.constInt(0, loc)}, tc.int64(), loc);

@@ -930,8 +930,46 @@ Expr *FunctionTyper::call(const ast::CallExpr *c) {
     }
   }
   if (ft->kind() == TypeKind::Function && ft->symbol().rfind("jit:", 0) == 0) {
-    if (!kwargs.empty())
-      return unsupported(c->loc, "keyword arguments in calls of kjit functions are not supported yet");
+    auto src = prog_.jitFunctions.find(ft);
+    const ast::FunctionDef *def = src != prog_.jitFunctions.end() ? prog_.definition(*src->second) : nullptr;
+    if (def && (!kwargs.empty() || args.size() < def->params.size())) {
+      // Keyword arguments and defaults bound to positions, as Python does;
+      // a default must be a constant (a number, a bool, None or a string).
+      const std::string &fname = src->second->name;
+      std::vector<Expr *> bound(std::max(args.size(), def->params.size()), nullptr);
+      std::copy(args.begin(), args.end(), bound.begin());
+      for (auto &[name, v] : kwargs) {
+        size_t k = 0;
+        while (k < def->params.size() && def->params[k].name != name) ++k;
+        if (k == def->params.size())
+          return typingError(v->loc, fmt::format("{}() got an unexpected keyword argument '{}'", fname, name));
+        if (bound[k])
+          return typingError(v->loc, fmt::format("{}() got multiple values for argument '{}'", fname, name));
+        bound[k] = v;
+      }
+      for (size_t k = 0; k < def->params.size(); ++k) {
+        if (bound[k]) continue;
+        const ast::Expr *d = def->params[k].defaultValue;
+        if (!d) {
+          size_t missing = 0;
+          for (size_t j = k; j < def->params.size(); ++j) missing += !bound[j] && !def->params[j].defaultValue;
+          Expr *err = typingError(c->loc, fmt::format("{}() missing {} required positional argument{}: '{}'", fname,
+                                                      missing, missing == 1 ? "" : "s", def->params[k].name));
+          ctx_.diags.note(def->loc, fmt::format("'{}' is defined here", fname));
+          return err;
+        }
+        const ast::Expr *lit = d;
+        if (auto *u = ast::dyn_cast<ast::UnaryExpr>(d)) lit = u->operand;
+        if (!ast::isa<ast::IntLit>(lit) && !ast::isa<ast::FloatLit>(lit) && !ast::isa<ast::ImagLit>(lit) &&
+            !ast::isa<ast::BoolLit>(lit) && !ast::isa<ast::NoneLit>(lit) && !ast::isa<ast::StrLit>(lit))
+          return unsupported(d->loc, fmt::format("the default of parameter '{}' of {}() must be a constant "
+                                                 "for kernels; pass the argument",
+                                                 def->params[k].name, fname));
+        bound[k] = expr(d);
+        if (!known(bound[k])) return unknown(c->loc);
+      }
+      args = std::move(bound);
+    }
     std::vector<const Type *> types;
     for (Expr *a : args) {
       if (!a->type->isRuntime())
@@ -966,6 +1004,29 @@ using typing::typeListKey;
 
 // ---------------------------------------------------------------------------
 
+const ast::FunctionDef *ProgramTyper::definition(const FunctionSource &fn) {
+  if (auto it = definitions.find(fn.identity); it != definitions.end()) return it->second;
+  ParseOptions opts;
+  opts.onlyFunction = fn.name;
+  opts.lambdas = fn.name == "<lambda>";
+  ast::Module m = ctx.parse(fn.filename, fn.text, fn.firstLine, opts);
+  const ast::FunctionDef *def = m.findFunction(fn.name);
+  if (opts.lambdas) {
+    // The lambda whose parameters are the function's.
+    def = nullptr;
+    for (const ast::FunctionDef *cand : m.functions) {
+      std::vector<std::string> names;
+      for (const ast::Param &p : cand->params) names.push_back(p.name);
+      if (names == fn.paramNames) {
+        def = cand;
+        break;
+      }
+    }
+  }
+  definitions[fn.identity] = def;
+  return def;
+}
+
 Function *ProgramTyper::specialize(std::shared_ptr<FunctionSource> fn,
                                    const std::vector<const Type *> &args, SourceLoc callLoc,
                                    const Type *declaredReturn) {
@@ -984,23 +1045,7 @@ Function *ProgramTyper::specialize(std::shared_ptr<FunctionSource> fn,
     return nullptr;
   }
   inProgress.insert(key);
-  ParseOptions opts;
-  opts.onlyFunction = fn->name;
-  opts.lambdas = fn->name == "<lambda>";
-  ast::Module m = ctx.parse(fn->filename, fn->text, fn->firstLine, opts);
-  const ast::FunctionDef *def = m.findFunction(fn->name);
-  if (opts.lambdas) {
-    // The lambda whose parameters are the function's.
-    def = nullptr;
-    for (const ast::FunctionDef *cand : m.functions) {
-      std::vector<std::string> names;
-      for (const ast::Param &p : cand->params) names.push_back(p.name);
-      if (names == fn->paramNames) {
-        def = cand;
-        break;
-      }
-    }
-  }
+  const ast::FunctionDef *def = definition(*fn);
   if (ctx.diags.hasErrors()) return nullptr;
   if (!def) {
     ctx.diags.error(DiagCategory::Compile, callLoc,

@@ -439,6 +439,171 @@ bool FunctionTyper::checkParallelBody(const ast::StmtList &body, unsigned nested
   return ok;
 }
 
+// Element `index` of a sequence a loop can walk: an array (along its first
+// axis: an element, or a view) or a tuple of one element type.
+Expr *FunctionTyper::sequenceElement(Var *seq, Expr *index, SourceLoc loc) {
+  auto *ref = make<VarRef>(loc);
+  ref->var = seq;
+  ref->type = seq->type;
+  const Type *t = seq->type;
+  if (t->isTuple()) {
+    auto *g = make<TupleGet>(loc);
+    g->tuple = ref;
+    g->dynIndex = index;
+    g->type = t->elements()[0];
+    return g;
+  }
+  if (t->ndim() == 1) {
+    auto *ld = make<ArrayLoad>(loc);
+    ld->array = ref;
+    ld->indices = {index};
+    ld->wraparound = false;
+    ld->type = t->dtype();
+    return ld;
+  }
+  auto *v = make<ArrayView>(loc);
+  v->array = ref;
+  SliceSpec sp;
+  sp.isIndex = true;
+  sp.start = index;
+  v->specs.push_back(sp);
+  v->type = tc_.array(t->dtype(), t->ndim() - 1, t->layout() == Layout::C ? Layout::C : Layout::A, t->readonly());
+  return v;
+}
+
+// The length of such a sequence.
+Expr *FunctionTyper::sequenceLength(Var *seq, SourceLoc loc) {
+  if (seq->type->isTuple()) return constInt(int64_t(seq->type->elements().size()), loc);
+  auto *ref = make<VarRef>(loc);
+  ref->var = seq;
+  ref->type = seq->type;
+  auto *shape0 = make<Intrinsic>(loc);
+  shape0->id = IntrinsicId::ArrayShape;
+  shape0->args = {ref, constInt(0, loc)};
+  shape0->type = tc_.int64();
+  return shape0;
+}
+
+// for i, x in enumerate(seq[, start]) and for x, y in zip(a, b, ...): an
+// index loop over arrays or tuples of one element type (zip: as long as the
+// shortest).
+void FunctionTyper::enumerateOrZip(const ast::ForStmt *f, const ast::CallExpr *call, bool isEnumerate,
+                                   ForRange *loop, Block &out) {
+  const char *name = isEnumerate ? "enumerate" : "zip";
+  Expr *start = nullptr;
+  for (const auto &k : call->keywords) {
+    if (isEnumerate && k.name == "start") {
+      start = expr(k.value);
+      if (!known(start)) return;
+      continue;
+    }
+    unsupported(call->loc, fmt::format("{}() takes no keyword argument '{}' in kernels", name, k.name));
+    return;
+  }
+  size_t nargs = call->args.size();
+  if (isEnumerate ? (nargs < 1 || nargs > 2 || (nargs == 2 && start)) : nargs < 1) {
+    typingError(call->loc, isEnumerate ? "enumerate() takes a sequence and an optional start"
+                                       : "zip() takes one or more sequences");
+    return;
+  }
+  if (isEnumerate && nargs == 2) {
+    start = expr(call->args[1]);
+    if (!known(start)) return;
+  }
+  if (start && !start->type->isInt() && !start->type->isBool()) {
+    typingError(start->loc, fmt::format("enumerate() start must be an integer, not {}", start->type->str()));
+    return;
+  }
+  // The sequences walked: enumerate's one, or zip's; enumerate(zip(a, b))
+  // walks a and b, its element the pair.
+  std::vector<const ast::Expr *> seqAsts(call->args.begin(), call->args.begin() + (isEnumerate ? 1 : nargs));
+  bool zipped = !isEnumerate;
+  if (isEnumerate) {
+    if (auto *inner = ast::dyn_cast<ast::CallExpr>(call->args[0])) {
+      Expr *g = expr(inner->func);
+      if (!known(g)) return;
+      if (g->type->kind() == TypeKind::Function && g->type->symbol() == "builtins.zip") {
+        if (inner->args.empty() || !inner->keywords.empty()) {
+          typingError(inner->loc, "zip() takes one or more sequences");
+          return;
+        }
+        seqAsts.assign(inner->args.begin(), inner->args.end());
+        zipped = true;
+      }
+    }
+  }
+  std::vector<Var *> seqs;
+  for (size_t k = 0; k < seqAsts.size(); ++k) {
+    Expr *s = expr(seqAsts[k]);
+    if (!known(s)) return;
+    bool ok = s->type->isArray();
+    if (s->type->isTuple() && !s->type->elements().empty()) {
+      ok = true;
+      for (const Type *e : s->type->elements()) ok &= e == s->type->elements()[0];
+    }
+    if (!ok) {
+      unsupported(s->loc, fmt::format("{}() in kernels walks NumPy arrays and tuples of one element type, not {}",
+                                      name, s->type->str()));
+      return;
+    }
+    seqs.push_back(temp(s, out));
+  }
+  Var *iv = newVar(fmt::format("$i{}", tempCounter_++), tc_.int64(), f->loc);
+  loop->var = iv;
+  loop->start = constInt(0, f->loc);
+  Expr *n = sequenceLength(seqs[0], f->iter->loc);
+  for (size_t k = 1; k < seqs.size(); ++k) {
+    auto *m = make<Intrinsic>(f->iter->loc);
+    m->id = IntrinsicId::Min;
+    m->args = {n, sequenceLength(seqs[k], f->iter->loc)};
+    m->type = tc_.int64();
+    n = m;
+  }
+  loop->stop = n;
+  loop->step = constInt(1, f->loc);
+  loop->constStep = 1;
+  auto index = [&] {
+    auto *ref = make<VarRef>(f->loc);
+    ref->var = iv;
+    ref->type = tc_.int64();
+    return ref;
+  };
+  auto *tm = make<TupleMake>(f->target->loc);
+  std::vector<const Type *> types;
+  if (isEnumerate) {
+    Expr *i = index();
+    if (start) {
+      auto *add = make<Binary>(f->iter->loc);
+      add->op = BinOp::Add;
+      add->lhs = i;
+      add->rhs = castTo(start, tc_.int64());
+      add->type = tc_.int64();
+      i = add;
+    }
+    tm->elems.push_back(i);
+    types.push_back(tc_.int64());
+  }
+  auto *inner = isEnumerate && zipped ? make<TupleMake>(f->target->loc) : tm;
+  std::vector<const Type *> innerTypes;
+  for (Var *s : seqs) {
+    Expr *e = sequenceElement(s, index(), f->target->loc);
+    inner->elems.push_back(e);
+    (inner == tm ? types : innerTypes).push_back(e->type);
+  }
+  if (inner != tm) {
+    inner->type = tc_.tuple(innerTypes);
+    tm->elems.push_back(inner);
+    types.push_back(inner->type);
+  }
+  tm->type = tc_.tuple(types);
+  assignTarget(f->target, tm, loop->body);
+  ++loopDepth_;
+  block(f->body, loop->body);
+  --loopDepth_;
+  block(f->orelse, loop->orelse);
+  out.push_back(loop);
+}
+
 void FunctionTyper::forLoop(const ast::ForStmt *f, Block &out) {
   const ast::CallExpr *call = ast::dyn_cast<ast::CallExpr>(f->iter);
   Expr *callee = call ? expr(call->func) : nullptr;
@@ -508,6 +673,10 @@ void FunctionTyper::forLoop(const ast::ForStmt *f, Block &out) {
     --loopDepth_;
     block(f->orelse, loop->orelse);
     out.push_back(loop);
+    return;
+  }
+  if (fname == "builtins.enumerate" || fname == "builtins.zip") {
+    enumerateOrZip(f, call, fname == "builtins.enumerate", loop, out);
     return;
   }
   // for x in array: iterate over the first dimension.

@@ -43,6 +43,9 @@ public:
   // Types `fn` for `args`; null (with diagnostics) on failure.
   Function *specialize(std::shared_ptr<FunctionSource> fn, const std::vector<const Type *> &args,
                        SourceLoc callLoc, const Type *declaredReturn = nullptr);
+  // The definition of `fn` in its source (parsed once), or null.
+  const ast::FunctionDef *definition(const FunctionSource &fn);
+  std::map<uint64_t, const ast::FunctionDef *> definitions;
   std::map<SpecKey, Function *> inProgressFunctions;
   std::set<SpecKey> failed;  // reported once; later requests get null quietly
   bool kernel = false;
@@ -128,6 +131,10 @@ private:
   std::set<std::string> unboundReported_;
   Var *newVar(const std::string &name, const Type *t, SourceLoc loc);
   Var *temp(Expr *value, Block &out);
+  Expr *sequenceElement(Var *seq, Expr *index, SourceLoc loc);
+  Expr *sequenceLength(Var *seq, SourceLoc loc);
+  void enumerateOrZip(const ast::ForStmt *f, const ast::CallExpr *call, bool isEnumerate, ForRange *loop,
+                      Block &out);
   void assignVar(const std::string &name, Expr *value, SourceLoc loc, Block &out);
   std::optional<GlobalValue> lookupGlobal(const std::string &name);
   Expr *fromGlobal(const GlobalValue &g, const std::string &name, SourceLoc loc);

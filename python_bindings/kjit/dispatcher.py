@@ -108,7 +108,7 @@ class _Resolver:
                 return ("dtype", np.dtype(v).name)
             if issubclass(v, BaseException):
                 return ("exception", v.__name__)
-            if v in (int, float, bool, complex, range):
+            if v in (int, float, bool, complex, range, enumerate, zip):
                 return ("function", "builtins." + v.__name__)
             return ("unsupported", f"class {v.__name__}")
         if v is prange:

@@ -620,3 +620,51 @@ def test_tuples_looped_over_and_indexed_at_run_time():
 
     with pytest.raises(kjit.UnsupportedError, match="indexed by a constant integer, or by any integer when"):
         mixed(0)
+
+
+def test_enumerate_zip_keywords_and_defaults_in_calls():
+    @njit
+    def helper(x, y=2.0, scale=-1, flag=True):
+        return (x + y) * scale if flag else x
+
+    @njit
+    def use(a):
+        return helper(a) + helper(a, 3.0) + helper(a, scale=2) + helper(y=1.0, x=a) + helper(a, flag=False)
+
+    assert use(1.0) == (1 + 2) * -1 + (1 + 3) * -1 + (1 + 2) * 2 + (1 + 1) * -1 + 1.0
+
+    @njit
+    def unknown_keyword():
+        return helper(1.0, z=3)
+
+    with pytest.raises(kjit.TypingError, match="helper\\(\\) got an unexpected keyword argument 'z'"):
+        unknown_keyword()
+
+    @njit
+    def walk(a, b, m):
+        s = 0.0
+        for i, x in enumerate(a):
+            s += i * x
+        for x, y in zip(a, b):  # as long as the shorter
+            s += x * y
+        for i, (x, y) in enumerate(zip(a, b), 10):
+            s += i
+        for i, row in enumerate(m):
+            for j, v in enumerate(row):
+                s += i * j * v
+        for k, c in enumerate((1, 2, 3), start=1):
+            s += k * c
+        return s
+
+    a, b, m = np.arange(5.0), np.ones(3), np.arange(6.0).reshape(2, 3)
+    want = (sum(i * x for i, x in enumerate(a)) + sum(x * y for x, y in zip(a, b))
+            + sum(i for i, _ in enumerate(zip(a, b), 10))
+            + sum(i * j * m[i, j] for i in range(2) for j in range(3)) + 1 + 4 + 9)
+    assert walk(a, b, m) == want
+
+    @njit
+    def outside(a):
+        return zip(a, a)
+
+    with pytest.raises(kjit.UnsupportedError, match="zip\\(\\) can only be used as the iterable of a for loop"):
+        outside(a)
