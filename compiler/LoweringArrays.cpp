@@ -140,12 +140,23 @@ llvm::Value *FunctionLowering::allocate(const Type *arrTy, const std::vector<llv
   int64_t isz = itemSize(arrTy->dtype());
   llvm::Value *total = i64(1);
   llvm::Value *anyNeg = B.getFalse();
+  llvm::Value *overflow = B.getFalse();
+  // The element count and the byte count, checked for overflow (NumPy's
+  // "array is too big"): a wrapped size would allocate too little.
+  auto mul = [&](llvm::Value *a, llvm::Value *b) {
+    llvm::Value *r = B.CreateBinaryIntrinsic(llvm::Intrinsic::smul_with_overflow, a, b);
+    overflow = B.CreateOr(overflow, B.CreateExtractValue(r, {1u}));
+    return B.CreateExtractValue(r, {0u});
+  };
   for (llvm::Value *d : dims) {
     anyNeg = B.CreateOr(anyNeg, B.CreateICmpSLT(d, i64(0)));
-    total = B.CreateMul(total, d);
+    total = mul(total, d);
   }
   raiseIf(anyNeg, "ValueError", "negative dimensions are not allowed", loc);
-  llvm::Value *p = B.CreateCall(P.runtime("kjit_rt_alloc"), {ctxPtr, B.CreateMul(total, i64(isz))});
+  llvm::Value *bytes = mul(total, i64(isz));
+  raiseIf(overflow, "ValueError",
+          "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.", loc);
+  llvm::Value *p = B.CreateCall(P.runtime("kjit_rt_alloc"), {ctxPtr, bytes});
   llvm::BasicBlock *fail = block("alloc.fail"), *ok = block("alloc.ok");
   B.CreateCondBr(B.CreateIsNull(p), fail, ok);
   B.SetInsertPoint(fail);

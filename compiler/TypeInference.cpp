@@ -446,6 +446,15 @@ static BinOp toBinOp(ast::BinaryOp op) {
   return BinOp::Add;
 }
 
+// A negative integer constant: -3 (a Const, or the negation of one).
+static bool isNegativeConstant(const Expr *e) {
+  if (auto *c = dyn_cast<Const>(e)) return c->type->isInt() && c->i < 0;
+  if (auto *u = dyn_cast<Unary>(e))
+    if (u->op == UnOp::Neg)
+      if (auto *c = dyn_cast<Const>(u->operand)) return c->type->isInt() && c->i > 0;
+  return false;
+}
+
 Expr *FunctionTyper::binary(ast::BinaryOp aop, Expr *l, Expr *r, SourceLoc loc) {
   if (!known(l) || !known(r)) return unknown(loc);
   const Type *lt = l->type, *rt = r->type;
@@ -507,6 +516,15 @@ Expr *FunctionTyper::binary(ast::BinaryOp aop, Expr *l, Expr *r, SourceLoc loc) 
     return b;
   }
   case BinOp::Pow:
+    if (bothIntLike && isNegativeConstant(r)) {
+      // 10 ** -3 is a float, as in Python and Numba (a negative literal
+      // exponent; one known only at run time gives an integer, as NumPy's).
+      auto *in = make<Intrinsic>(loc);
+      in->id = IntrinsicId::Pow;
+      in->args = {castTo(l, tc_.float64()), castTo(r, tc_.float64())};
+      in->type = tc_.float64();
+      return in;
+    }
     if (bothIntLike) {
       t = arithmeticResult(tc_, lt, rt);
       auto *in = make<Intrinsic>(loc);

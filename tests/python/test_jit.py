@@ -668,3 +668,20 @@ def test_enumerate_zip_keywords_and_defaults_in_calls():
 
     with pytest.raises(kjit.UnsupportedError, match="zip\\(\\) can only be used as the iterable of a for loop"):
         outside(a)
+
+
+def test_negative_literal_powers_and_sizes_too_big():
+    @njit
+    def milli(x):
+        return x * 10 ** -3, 2 ** 3, 2 ** -1
+
+    assert milli(5) == (0.005, 8, 0.5)
+
+    @njit
+    def alloc(n, m):
+        return np.ones((n, m)).size
+
+    assert alloc(3, 4) == 12
+    for n, m in ((2 ** 32, 2 ** 32), (2 ** 61, 1), (2 ** 62 + 1, 1)):
+        with pytest.raises(ValueError, match="array is too big"):
+            alloc(n, m)
