@@ -85,6 +85,7 @@ llvm::FunctionCallee ProgramLowering::runtime(const char *name) {
   std::string n = name;
   llvm::FunctionType *ft = nullptr;
   if (n == "kjit_rt_alloc") ft = llvm::FunctionType::get(ptr, {ptr, i64}, false);
+  else if (n == "kjit_rt_free") ft = llvm::FunctionType::get(v, {ptr, ptr}, false);
   else if (n == "kjit_rt_raise") ft = llvm::FunctionType::get(v, {ptr, ptr, ptr, ptr, i32}, false);
   else if (n == "kjit_rt_raise_index") ft = llvm::FunctionType::get(v, {ptr, i64, i64, i64, ptr, i32}, false);
   else if (n == "kjit_rt_num_chunks") ft = llvm::FunctionType::get(i64, {ptr}, false);
@@ -150,9 +151,161 @@ FunctionLowering::FunctionLowering(ProgramLowering &p, const ir::Function &f, ll
                                    llvm::Value *ctx)
     : P(p), C(p.C), B(p.C), F(f), LF(target), ctxPtr(ctx) {}
 
+namespace {
+
+// Which array variables own their arrays outright. Arrays allocated during
+// a call live until it returns (the call's arena), so that
+//     for i in range(n):
+//         t = np.ones(m)
+// would hold n arrays. A variable owns its arrays when every value assigned
+// to it is a new array (np.empty/zeros/ones/arange/copy ...), outside prange
+// bodies, and its value is only read through in ways that keep no reference:
+// element loads and stores, shape and strides, reductions, copies, and
+// calls of functions that return no array (a kjit function can keep an
+// array only by returning it). Such an array is freed when the variable is
+// assigned the next one. Anything else (another variable, a view, a tuple,
+// a return, ...) keeps the array to the end of the call, as before.
+class ArrayOwnership {
+public:
+  explicit ArrayOwnership(const Function &f) {
+    unsigned n = 0;
+    for (const auto &v : f.vars) n = std::max(n, v->id + 1);
+    owned.assign(n, 0);
+    for (const auto &v : f.vars)
+      if (v->type && v->type->isArray() && !v->isParam) owned[v->id] = 1;
+    block(f.body, false);
+  }
+  std::vector<char> owned;
+
+private:
+  static bool fresh(const Expr *e) {
+    auto *in = dyn_cast<Intrinsic>(e);
+    if (!in) return false;
+    switch (in->id) {
+    case IntrinsicId::ArrayAlloc:
+    case IntrinsicId::ArrayCopy:
+    case IntrinsicId::ArrayArange: return true;
+    case IntrinsicId::ArrayFill: return fresh(in->args[0]);
+    default: return false;
+    }
+  }
+  static bool holdsArray(const Type *t) {
+    if (!t) return false;
+    if (t->isArray()) return true;
+    if (t->isTuple())
+      for (const Type *e : t->elements())
+        if (holdsArray(e)) return true;
+    return false;
+  }
+  void expr(const Expr *e, bool keepsNoReference) {
+    if (!e) return;
+    switch (e->kind()) {
+    case Kind::VarRef:
+      if (!keepsNoReference) owned[cast<VarRef>(e)->var->id] = 0;
+      return;
+    case Kind::Cast: expr(cast<Cast>(e)->value, false); return;
+    case Kind::Unary: expr(cast<Unary>(e)->operand, false); return;
+    case Kind::Binary: expr(cast<Binary>(e)->lhs, false), expr(cast<Binary>(e)->rhs, false); return;
+    case Kind::Logical: {
+      auto *l = cast<Logical>(e);
+      expr(l->lhs, false), expr(l->rhs, false), expr(l->lhsTruth, false), expr(l->operand, false);
+      return;
+    }
+    case Kind::Select: {
+      auto *s = cast<Select>(e);
+      expr(s->cond, false), expr(s->ifTrue, false), expr(s->ifFalse, false);
+      return;
+    }
+    case Kind::ArrayLoad:
+      expr(cast<ArrayLoad>(e)->array, true);
+      for (const Expr *i : cast<ArrayLoad>(e)->indices) expr(i, false);
+      return;
+    case Kind::ArrayView:
+      expr(cast<ArrayView>(e)->array, false);
+      for (const SliceSpec &sp : cast<ArrayView>(e)->specs) expr(sp.start, false), expr(sp.stop, false), expr(sp.step, false);
+      return;
+    case Kind::TupleMake:
+      for (const Expr *x : cast<TupleMake>(e)->elems) expr(x, false);
+      return;
+    case Kind::TupleGet: expr(cast<TupleGet>(e)->tuple, false), expr(cast<TupleGet>(e)->dynIndex, false); return;
+    case Kind::Call: {
+      auto *c = cast<Call>(e);
+      bool keeps = c->callee && !holdsArray(c->callee->returnType);
+      for (const Expr *a : c->args) expr(a, keeps);
+      return;
+    }
+    case Kind::Intrinsic: {
+      auto *in = cast<Intrinsic>(e);
+      bool reads = false;
+      switch (in->id) {
+      case IntrinsicId::ArrayShape:
+      case IntrinsicId::ArrayStride:
+      case IntrinsicId::ArrayCopy:
+      case IntrinsicId::ArraySum:
+      case IntrinsicId::ArrayProd:
+      case IntrinsicId::ArrayMin:
+      case IntrinsicId::ArrayMax: reads = true; break;
+      default: break;
+      }
+      for (size_t k = 0; k < in->args.size(); ++k) expr(in->args[k], reads && k == 0);
+      return;
+    }
+    default: return;
+    }
+  }
+  void block(const Block &b, bool parallel) {
+    for (const Stmt *s : b) stmt(s, parallel);
+  }
+  void stmt(const Stmt *s, bool parallel) {
+    switch (s->kind()) {
+    case Kind::Assign: {
+      auto *a = cast<Assign>(s);
+      if (a->var->id < owned.size() && (parallel || !fresh(a->value))) owned[a->var->id] = 0;
+      expr(a->value, false);
+      return;
+    }
+    case Kind::Store: {
+      auto *st = cast<ir::Store>(s);
+      expr(st->array, true);
+      for (const Expr *i : st->indices) expr(i, false);
+      expr(st->value, false);
+      return;
+    }
+    case Kind::If:
+      expr(cast<If>(s)->cond, false);
+      block(cast<If>(s)->then, parallel), block(cast<If>(s)->otherwise, parallel);
+      return;
+    case Kind::While:
+      expr(cast<While>(s)->cond, false);
+      block(cast<While>(s)->body, parallel), block(cast<While>(s)->orelse, parallel);
+      return;
+    case Kind::ForRange: {
+      auto *f = cast<ForRange>(s);
+      expr(f->start, false), expr(f->stop, false), expr(f->step, false);
+      block(f->body, parallel || f->parallel), block(f->orelse, parallel);
+      return;
+    }
+    case Kind::Return: expr(cast<Return>(s)->value, false); return;
+    case Kind::Eval: {
+      auto *in = dyn_cast<Intrinsic>(cast<Eval>(s)->value);
+      if (in && in->id == IntrinsicId::ArrayFill) {  // a.fill(v): its result unused
+        expr(in->args[0], true), expr(in->args[1], false);
+        return;
+      }
+      expr(cast<Eval>(s)->value, true);
+      return;
+    }
+    default: return;
+    }
+  }
+};
+
+}  // namespace
+
 // One slot per variable, zeroed: a variable that a path leaves unassigned
 // reads as zero rather than as whatever the stack held.
 void FunctionLowering::allocateSlots() {
+  if (!P.cuda && !P.cpuKernel) ownsArray = ArrayOwnership(F).owned;
   slots.assign(F.vars.size(), nullptr);
   for (const auto &v : F.vars) {
     if (!v->type || !v->type->isRuntime() || v->type->isNone()) continue;
@@ -288,7 +441,13 @@ void FunctionLowering::stmt(const Stmt *s) {
   case Kind::Assign: {
     auto *a = cast<Assign>(s);
     llvm::Value *v = expr(a->value);
-    if (slots[a->var->id]) B.CreateStore(v, slots[a->var->id]);
+    llvm::AllocaInst *slot = slots[a->var->id];
+    if (slot && a->var->id < ownsArray.size() && ownsArray[a->var->id]) {
+      // The array it held is its own: freed (a null one is not in the arena).
+      llvm::Value *old = B.CreateExtractValue(B.CreateLoad(slot->getAllocatedType(), slot), {1u});
+      B.CreateCall(P.runtime("kjit_rt_free"), {ctxPtr, old});
+    }
+    if (slot) B.CreateStore(v, slot);
     return;
   }
   case Kind::Store: arrayStore(cast<ir::Store>(s)); return;

@@ -75,6 +75,20 @@ void *kjit_rt_alloc(kjit::KjitCallContext *ctx, int64_t nbytes) {
   return p;
 }
 
+// Frees an array kjit_rt_alloc returned in this call, when the variable
+// that owned it takes another (compiler/Lowering.cpp, ArrayOwnership);
+// anything not in the arena is left alone.
+void kjit_rt_free(kjit::KjitCallContext *ctx, void *data) {
+  if (!data) return;
+  {
+    std::lock_guard<std::mutex> lock(ctx->arenaMutex);
+    auto it = std::find(ctx->arena.rbegin(), ctx->arena.rend(), data);  // the newest first
+    if (it == ctx->arena.rend()) return;
+    ctx->arena.erase(std::next(it).base());
+  }
+  std::free(data);
+}
+
 void kjit_rt_raise(kjit::KjitCallContext *ctx, const char *excClass, const char *message,
                    const char *file, int32_t line) {
   std::lock_guard<std::mutex> lock(ctx->raiseMutex);
@@ -150,6 +164,7 @@ namespace kjit {
 const std::vector<RuntimeSymbol> &runtimeSymbols() {
   static const std::vector<RuntimeSymbol> symbols = {
       {"kjit_rt_alloc", reinterpret_cast<void *>(&kjit_rt_alloc)},
+      {"kjit_rt_free", reinterpret_cast<void *>(&kjit_rt_free)},
       {"kjit_rt_raise", reinterpret_cast<void *>(&kjit_rt_raise)},
       {"kjit_rt_raise_index", reinterpret_cast<void *>(&kjit_rt_raise_index)},
       {"kjit_rt_num_chunks", reinterpret_cast<void *>(&kjit_rt_num_chunks)},
