@@ -7,6 +7,9 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <fmt/format.h>
 
 #include "runtime/host/ThreadPool.h"
@@ -25,7 +28,47 @@ bool KjitCallContext::release(void *data) {
   return true;
 }
 
-void kjitFree(void *data) { std::free(data); }
+// Array memory: 64-byte aligned, after a 64-byte header that says how it
+// was obtained. From 256 KB on it is a mapping of its own, given back to
+// the system when freed: an allocator's heap would keep the holes (aligned
+// requests fit badly into the holes freed ones leave, and a loop that
+// frees and allocates a temporary each iteration grew by hundreds of MB).
+namespace {
+constexpr size_t kHeader = 64;
+constexpr size_t kMapFrom = 256 * 1024;
+struct AllocationHeader {
+  void *base;
+  size_t mapped;  // the mapping's length, or 0: from aligned_alloc
+};
+}  // namespace
+
+void *kjitAllocate(size_t nbytes) {
+  size_t n = nbytes + kHeader;
+  void *base;
+  size_t mapped = 0;
+  if (n >= kMapFrom) {
+    size_t page = size_t(sysconf(_SC_PAGESIZE));
+    mapped = (n + page - 1) / page * page;
+    base = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (base == MAP_FAILED) return nullptr;
+  } else {
+    base = std::aligned_alloc(64, (n + 63) / 64 * 64);
+    if (!base) return nullptr;
+  }
+  auto *h = static_cast<AllocationHeader *>(base);
+  h->base = base;
+  h->mapped = mapped;
+  return static_cast<unsigned char *>(base) + kHeader;
+}
+
+void kjitFree(void *data) {
+  if (!data) return;
+  auto *h = reinterpret_cast<AllocationHeader *>(static_cast<unsigned char *>(data) - kHeader);
+  if (h->mapped)
+    munmap(h->base, h->mapped);
+  else
+    std::free(h->base);
+}
 
 namespace {
 
@@ -60,10 +103,7 @@ void *kjit_rt_alloc(kjit::KjitCallContext *ctx, int64_t nbytes) {
     ctx->message = "negative dimensions are not allowed";
     return nullptr;
   }
-  size_t n = size_t(nbytes);
-  n = (n + 63) / 64 * 64;
-  if (n == 0) n = 64;
-  void *p = std::aligned_alloc(64, n);
+  void *p = kjit::kjitAllocate(size_t(nbytes));
   if (!p) {
     ctx->raised = true;
     ctx->excClass = "MemoryError";
@@ -86,7 +126,7 @@ void kjit_rt_free(kjit::KjitCallContext *ctx, void *data) {
     if (it == ctx->arena.rend()) return;
     ctx->arena.erase(std::next(it).base());
   }
-  std::free(data);
+  kjit::kjitFree(data);
 }
 
 void kjit_rt_raise(kjit::KjitCallContext *ctx, const char *excClass, const char *message,

@@ -44,6 +44,8 @@ struct KjitCallContext {
   bool release(void *data);
 };
 
+// Array memory (64-byte aligned), freed with kjitFree.
+void *kjitAllocate(size_t nbytes);
 void kjitFree(void *data);
 
 // Name and address of every runtime entry point, for the JIT's symbol table.

@@ -650,21 +650,6 @@ def vectorize_lazy_and_reduce():
     check(vec_add.reduce(x[:1]), x[0])
 
 
-# Last: on a GPU a failed bounds check is a kernel fault, after which CUDA
-# gives the process no context (docs/cuda.md); the programs before it ran.
-@program
-def seed_checked_copy_raises_index_error():
-    a = np.zeros(10, np.float32)
-    out = np.zeros(16, np.float32)
-    try:
-        S.checked_copy[1, 16](a, out, 0)
-    except IndexError as e:
-        if "out of bounds" not in str(e) and "index" not in str(e):
-            raise AssertionError(f"IndexError without the index: {e}")
-        return
-    raise AssertionError("no IndexError")
-
-
 @cuda.jit
 def warp_sum_over_tuple(a, out):
     # A loop over a tuple of offsets, and a tuple indexed at run time.
@@ -682,6 +667,21 @@ def tuple_loops_and_run_time_tuple_index():
     out = np.zeros(3, np.float32)
     warp_sum_over_tuple[3, 32](a, out)
     check(out, a.reshape(3, 32).sum(axis=1) * np.array([1.0, 2.0, 3.0]), rtol=1e-5)
+
+
+# Last: on a GPU a failed bounds check is a kernel fault, after which CUDA
+# gives the process no context (docs/cuda.md); the programs before it ran.
+@program
+def seed_checked_copy_raises_index_error():
+    a = np.zeros(10, np.float32)
+    out = np.zeros(16, np.float32)
+    try:
+        S.checked_copy[1, 16](a, out, 0)
+    except IndexError as e:
+        if "out of bounds" not in str(e) and "index" not in str(e):
+            raise AssertionError(f"IndexError without the index: {e}")
+        return
+    raise AssertionError("no IndexError")
 
 
 def main():
