@@ -511,6 +511,7 @@ void FunctionLowering::forRange(const ForRange *f) {
   llvm::Value *start = expr(f->start);
   llvm::Value *stop = expr(f->stop);
   llvm::Value *step = expr(f->step);
+  if (f->constStep == 0) raiseIf(B.CreateICmpEQ(step, i64(0)), "ValueError", "range() arg 3 must not be zero", f->loc);
   llvm::AllocaInst *counter = entryAlloca(B.getInt64Ty(), "range.i");
   B.CreateStore(start, counter);
   llvm::BasicBlock *head = block("for.cond"), *body = block("for.body"), *latch = block("for.inc"),

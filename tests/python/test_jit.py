@@ -726,3 +726,16 @@ def test_arrays_a_variable_owns_are_freed_when_it_takes_the_next(tmp_path):
     n, m = 2000, 100_000
     assert values.split() == [str(float(n + sum(range(n)) + n * (m - 1) + sum(range(n)))), "98.0"]
     assert int(peak_mb) < 800, f"peak {peak_mb} MB"
+
+
+def test_range_with_a_zero_step_at_run_time_raises():
+    @njit
+    def total(n, s):
+        t = 0
+        for i in range(0, n, s):
+            t += i
+        return t
+
+    assert total(10, 3) == 18 and total(10, -1) == 0
+    with pytest.raises(ValueError, match="range\\(\\) arg 3 must not be zero"):
+        total(10, 0)
