@@ -237,9 +237,24 @@ void FunctionTyper::beginPass(bool final) {
       info.type = info.firstType = args_[i];
       info.firstLoc = p.loc;
     }
-    info.var = newVar(p.name, info.type, p.loc);
-    info.var->isParam = true;
-    fn_->params.push_back(info.var);
+    // The parameter has the argument's type. When the body assigns the
+    // name values of a wider type (x = x * 0.5 with an int x), the name is
+    // a local of that type, set from the parameter on entry.
+    bool widened = info.type != args_[i] && info.type && args_[i]->isNumber() && info.type->isNumber();
+    Var *param = newVar(p.name, widened ? args_[i] : info.type, p.loc);
+    param->isParam = true;
+    fn_->params.push_back(param);
+    info.var = param;
+    if (widened) {
+      info.var = newVar(p.name, info.type, p.loc);
+      auto *ref = make<VarRef>(p.loc);
+      ref->var = param;
+      ref->type = args_[i];
+      auto *init = make<Assign>(p.loc);
+      init->var = info.var;
+      init->value = castTo(ref, info.type);
+      fn_->body.push_back(init);
+    }
   }
 }
 
@@ -950,6 +965,8 @@ Expr *FunctionTyper::call(const ast::CallExpr *c) {
   if (ft->kind() == TypeKind::Function && ft->symbol().rfind("jit:", 0) == 0) {
     auto src = prog_.jitFunctions.find(ft);
     const ast::FunctionDef *def = src != prog_.jitFunctions.end() ? prog_.definition(*src->second) : nullptr;
+    if (!def && !kwargs.empty())
+      return unsupported(c->loc, "keyword arguments in calls of this kjit function are not supported");
     if (def && (!kwargs.empty() || args.size() < def->params.size())) {
       // Keyword arguments and defaults bound to positions, as Python does;
       // a default must be a constant (a number, a bool, None or a string).
@@ -979,9 +996,9 @@ Expr *FunctionTyper::call(const ast::CallExpr *c) {
         const ast::Expr *lit = d;
         if (auto *u = ast::dyn_cast<ast::UnaryExpr>(d)) lit = u->operand;
         if (!ast::isa<ast::IntLit>(lit) && !ast::isa<ast::FloatLit>(lit) && !ast::isa<ast::ImagLit>(lit) &&
-            !ast::isa<ast::BoolLit>(lit) && !ast::isa<ast::NoneLit>(lit) && !ast::isa<ast::StrLit>(lit))
-          return unsupported(d->loc, fmt::format("the default of parameter '{}' of {}() must be a constant "
-                                                 "for kernels; pass the argument",
+            !ast::isa<ast::BoolLit>(lit) && !ast::isa<ast::NoneLit>(lit))
+          return unsupported(c->loc, fmt::format("the default of parameter '{}' of {}() must be a constant "
+                                                 "number, bool or None for kernels; pass the argument",
                                                  def->params[k].name, fname));
         bound[k] = expr(d);
         if (!known(bound[k])) return unknown(c->loc);

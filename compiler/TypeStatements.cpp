@@ -514,6 +514,7 @@ void FunctionTyper::enumerateOrZip(const ast::ForStmt *f, const ast::CallExpr *c
     typingError(start->loc, fmt::format("enumerate() start must be an integer, not {}", start->type->str()));
     return;
   }
+  Var *startVar = start ? temp(castTo(start, tc_.int64()), out) : nullptr;  // evaluated once
   // The sequences walked: enumerate's one, or zip's; enumerate(zip(a, b))
   // walks a and b, its element the pair.
   std::vector<const ast::Expr *> seqAsts(call->args.begin(), call->args.begin() + (isEnumerate ? 1 : nargs));
@@ -534,6 +535,16 @@ void FunctionTyper::enumerateOrZip(const ast::ForStmt *f, const ast::CallExpr *c
   }
   std::vector<Var *> seqs;
   for (size_t k = 0; k < seqAsts.size(); ++k) {
+    if (auto *rc = ast::dyn_cast<ast::CallExpr>(seqAsts[k])) {
+      Expr *g = expr(rc->func);
+      if (!known(g)) return;
+      if (g->type->kind() == TypeKind::Function && g->type->symbol() == "builtins.range") {
+        unsupported(rc->loc, fmt::format("{}() of a range() is not supported yet; loop over the range and "
+                                         "index the other sequences",
+                                         zipped ? "zip" : name));
+        return;
+      }
+    }
     Expr *s = expr(seqAsts[k]);
     if (!known(s)) return;
     bool ok = s->type->isArray();
@@ -572,11 +583,14 @@ void FunctionTyper::enumerateOrZip(const ast::ForStmt *f, const ast::CallExpr *c
   std::vector<const Type *> types;
   if (isEnumerate) {
     Expr *i = index();
-    if (start) {
+    if (startVar) {
+      auto *sref = make<VarRef>(f->iter->loc);
+      sref->var = startVar;
+      sref->type = tc_.int64();
       auto *add = make<Binary>(f->iter->loc);
       add->op = BinOp::Add;
       add->lhs = i;
-      add->rhs = castTo(start, tc_.int64());
+      add->rhs = sref;
       add->type = tc_.int64();
       i = add;
     }

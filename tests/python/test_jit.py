@@ -739,3 +739,23 @@ def test_range_with_a_zero_step_at_run_time_raises():
     assert total(10, 3) == 18 and total(10, -1) == 0
     with pytest.raises(ValueError, match="range\\(\\) arg 3 must not be zero"):
         total(10, 0)
+
+
+def test_review_mends_parameter_widening_and_enumerate_start():
+    @njit
+    def halve(x):
+        x = x * 0.5  # the int parameter's name now holds floats
+        return x
+
+    assert halve(3) == 1.5
+
+    @njit
+    def starts_once():
+        k = 10
+        out = 0
+        for i, x in enumerate(np.arange(5.0), k):
+            k = 100
+            out = out * 1000 + i
+        return out
+
+    assert starts_once() == 10011012013014
