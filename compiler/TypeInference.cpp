@@ -844,9 +844,7 @@ Expr *FunctionTyper::subscript(const ast::SubscriptExpr *s) {
     Expr *i = expr(idx[0]);
     if (!known(i)) return i;
     auto *c = dyn_cast<Const>(i);
-    bool homogeneous = !t->elements().empty();
-    for (const Type *e : t->elements()) homogeneous &= e == t->elements()[0];
-    if (!c && homogeneous && (i->type->isInt() || i->type->isBool())) {
+    if (!c && t->isHomogeneousTuple() && (i->type->isInt() || i->type->isBool())) {
       // t[i] at run time: the tuple's elements share one type.
       auto *g = make<TupleGet>(s->loc);
       g->tuple = v;

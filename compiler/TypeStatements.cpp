@@ -442,12 +442,41 @@ bool FunctionTyper::checkParallelBody(const ast::StmtList &body, unsigned nested
   return ok;
 }
 
+// Arrays and tuples of one element type: what a for loop, enumerate and zip
+// walk by index.
+bool FunctionTyper::walkable(const Type *t) {
+  return t->isArray() || t->isHomogeneousTuple();
+}
+
+VarRef *FunctionTyper::varRef(Var *v, SourceLoc loc) {
+  auto *r = make<VarRef>(loc);
+  r->var = v;
+  r->type = v->type;
+  return r;
+}
+
+// `loop` counts `iv` from 0 to `stop` by 1.
+void FunctionTyper::indexLoop(ForRange *loop, Var *iv, Expr *stop, SourceLoc loc) {
+  loop->var = iv;
+  loop->start = constInt(0, loc);
+  loop->stop = stop;
+  loop->step = constInt(1, loc);
+  loop->constStep = 1;
+}
+
+// The loop's body and else block, then the loop itself into `out`.
+void FunctionTyper::loopBody(const ast::ForStmt *f, ForRange *loop, Block &out) {
+  ++loopDepth_;
+  block(f->body, loop->body);
+  --loopDepth_;
+  block(f->orelse, loop->orelse);
+  out.push_back(loop);
+}
+
 // Element `index` of a sequence a loop can walk: an array (along its first
 // axis: an element, or a view) or a tuple of one element type.
 Expr *FunctionTyper::sequenceElement(Var *seq, Expr *index, SourceLoc loc) {
-  auto *ref = make<VarRef>(loc);
-  ref->var = seq;
-  ref->type = seq->type;
+  VarRef *ref = varRef(seq, loc);
   const Type *t = seq->type;
   if (t->isTuple()) {
     auto *g = make<TupleGet>(loc);
@@ -477,12 +506,9 @@ Expr *FunctionTyper::sequenceElement(Var *seq, Expr *index, SourceLoc loc) {
 // The length of such a sequence.
 Expr *FunctionTyper::sequenceLength(Var *seq, SourceLoc loc) {
   if (seq->type->isTuple()) return constInt(int64_t(seq->type->elements().size()), loc);
-  auto *ref = make<VarRef>(loc);
-  ref->var = seq;
-  ref->type = seq->type;
   auto *shape0 = make<Intrinsic>(loc);
   shape0->id = IntrinsicId::ArrayShape;
-  shape0->args = {ref, constInt(0, loc)};
+  shape0->args = {varRef(seq, loc), constInt(0, loc)};
   shape0->type = tc_.int64();
   return shape0;
 }
@@ -550,12 +576,7 @@ void FunctionTyper::enumerateOrZip(const ast::ForStmt *f, const ast::CallExpr *c
     }
     Expr *s = expr(seqAsts[k]);
     if (!known(s)) return;
-    bool ok = s->type->isArray();
-    if (s->type->isTuple() && !s->type->elements().empty()) {
-      ok = true;
-      for (const Type *e : s->type->elements()) ok &= e == s->type->elements()[0];
-    }
-    if (!ok) {
+    if (!walkable(s->type)) {
       unsupported(s->loc, fmt::format("{}() in kernels walks NumPy arrays and tuples of one element type, not {}",
                                       name, s->type->str()));
       return;
@@ -563,8 +584,6 @@ void FunctionTyper::enumerateOrZip(const ast::ForStmt *f, const ast::CallExpr *c
     seqs.push_back(temp(s, out));
   }
   Var *iv = newVar(fmt::format("$i{}", tempCounter_++), tc_.int64(), f->loc);
-  loop->var = iv;
-  loop->start = constInt(0, f->loc);
   Expr *n = sequenceLength(seqs[0], f->iter->loc);
   for (size_t k = 1; k < seqs.size(); ++k) {
     auto *m = make<Intrinsic>(f->iter->loc);
@@ -573,27 +592,17 @@ void FunctionTyper::enumerateOrZip(const ast::ForStmt *f, const ast::CallExpr *c
     m->type = tc_.int64();
     n = m;
   }
-  loop->stop = n;
-  loop->step = constInt(1, f->loc);
-  loop->constStep = 1;
-  auto index = [&] {
-    auto *ref = make<VarRef>(f->loc);
-    ref->var = iv;
-    ref->type = tc_.int64();
-    return ref;
-  };
+  indexLoop(loop, iv, n, f->loc);
+  auto index = [&] { return varRef(iv, f->loc); };
   auto *tm = make<TupleMake>(f->target->loc);
   std::vector<const Type *> types;
   if (isEnumerate) {
     Expr *i = index();
     if (startVar) {
-      auto *sref = make<VarRef>(f->iter->loc);
-      sref->var = startVar;
-      sref->type = tc_.int64();
       auto *add = make<Binary>(f->iter->loc);
       add->op = BinOp::Add;
       add->lhs = i;
-      add->rhs = sref;
+      add->rhs = varRef(startVar, f->iter->loc);
       add->type = tc_.int64();
       i = add;
     }
@@ -614,11 +623,7 @@ void FunctionTyper::enumerateOrZip(const ast::ForStmt *f, const ast::CallExpr *c
   }
   tm->type = tc_.tuple(types);
   assignTarget(f->target, tm, loop->body);
-  ++loopDepth_;
-  block(f->body, loop->body);
-  --loopDepth_;
-  block(f->orelse, loop->orelse);
-  out.push_back(loop);
+  loopBody(f, loop, out);
 }
 
 void FunctionTyper::forLoop(const ast::ForStmt *f, Block &out) {
@@ -685,93 +690,22 @@ void FunctionTyper::forLoop(const ast::ForStmt *f, Block &out) {
     } else {
       loop->var = info.var;
     }
-    ++loopDepth_;
-    block(f->body, loop->body);
-    --loopDepth_;
-    block(f->orelse, loop->orelse);
-    out.push_back(loop);
+    loopBody(f, loop, out);
     return;
   }
   if (fname == "builtins.enumerate" || fname == "builtins.zip") {
     enumerateOrZip(f, call, fname == "builtins.enumerate", loop, out);
     return;
   }
-  // for x in array: iterate over the first dimension.
+  // for x in an array (along its first axis) or a tuple of one element type.
   Expr *it = callee && fname.empty() ? nullptr : expr(f->iter);
   if (!call) it = expr(f->iter);
-  if (it && known(it) && it->type->isArray()) {
-    Var *arrVar = temp(it, out);
+  if (it && known(it) && walkable(it->type)) {
+    Var *seq = temp(it, out);
     Var *iv = newVar(fmt::format("$i{}", tempCounter_++), tc_.int64(), f->loc);
-    loop->var = iv;
-    loop->start = constInt(0, f->loc);
-    auto *arrRef = make<VarRef>(f->iter->loc);
-    arrRef->var = arrVar;
-    arrRef->type = it->type;
-    auto *shape0 = make<Intrinsic>(f->iter->loc);
-    shape0->id = IntrinsicId::ArrayShape;
-    shape0->args = {arrRef, constInt(0, f->loc)};
-    shape0->type = tc_.int64();
-    loop->stop = shape0;
-    loop->step = constInt(1, f->loc);
-    loop->constStep = 1;
-    auto *ref = make<VarRef>(f->loc);
-    ref->var = iv;
-    ref->type = tc_.int64();
-    Expr *elem;
-    if (it->type->ndim() == 1) {
-      auto *ld = make<ArrayLoad>(f->target->loc);
-      ld->array = arrRef;
-      ld->indices = {ref};
-      ld->wraparound = false;
-      ld->type = it->type->dtype();
-      elem = ld;
-    } else {
-      auto *v = make<ArrayView>(f->target->loc);
-      v->array = arrRef;
-      SliceSpec sp;
-      sp.isIndex = true;
-      sp.start = ref;
-      v->specs.push_back(sp);
-      v->type = tc_.array(it->type->dtype(), it->type->ndim() - 1,
-                          it->type->layout() == Layout::C ? Layout::C : Layout::A, it->type->readonly());
-      elem = v;
-    }
-    assignTarget(f->target, elem, loop->body);
-    ++loopDepth_;
-    block(f->body, loop->body);
-    --loopDepth_;
-    block(f->orelse, loop->orelse);
-    out.push_back(loop);
-    return;
-  }
-  // for x in (16, 8, 4): a tuple whose elements share one type.
-  bool homogeneous = it && known(it) && it->type->isTuple() && !it->type->elements().empty();
-  if (homogeneous)
-    for (const Type *e : it->type->elements()) homogeneous &= e == it->type->elements()[0];
-  if (homogeneous) {
-    Var *tupVar = temp(it, out);
-    Var *iv = newVar(fmt::format("$i{}", tempCounter_++), tc_.int64(), f->loc);
-    loop->var = iv;
-    loop->start = constInt(0, f->loc);
-    loop->stop = constInt(int64_t(it->type->elements().size()), f->loc);
-    loop->step = constInt(1, f->loc);
-    loop->constStep = 1;
-    auto *tupRef = make<VarRef>(f->iter->loc);
-    tupRef->var = tupVar;
-    tupRef->type = it->type;
-    auto *ref = make<VarRef>(f->loc);
-    ref->var = iv;
-    ref->type = tc_.int64();
-    auto *g = make<TupleGet>(f->target->loc);
-    g->tuple = tupRef;
-    g->dynIndex = ref;
-    g->type = it->type->elements()[0];
-    assignTarget(f->target, g, loop->body);
-    ++loopDepth_;
-    block(f->body, loop->body);
-    --loopDepth_;
-    block(f->orelse, loop->orelse);
-    out.push_back(loop);
+    indexLoop(loop, iv, sequenceLength(seq, f->iter->loc), f->loc);
+    assignTarget(f->target, sequenceElement(seq, varRef(iv, f->loc), f->target->loc), loop->body);
+    loopBody(f, loop, out);
     return;
   }
   if (it && !known(it)) return;

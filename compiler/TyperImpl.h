@@ -131,6 +131,10 @@ private:
   std::set<std::string> unboundReported_;
   Var *newVar(const std::string &name, const Type *t, SourceLoc loc);
   Var *temp(Expr *value, Block &out);
+  bool walkable(const Type *t);
+  VarRef *varRef(Var *v, SourceLoc loc);
+  void indexLoop(ForRange *loop, Var *iv, Expr *stop, SourceLoc loc);
+  void loopBody(const ast::ForStmt *f, ForRange *loop, Block &out);
   Expr *sequenceElement(Var *seq, Expr *index, SourceLoc loc);
   Expr *sequenceLength(Var *seq, SourceLoc loc);
   void enumerateOrZip(const ast::ForStmt *f, const ast::CallExpr *call, bool isEnumerate, ForRange *loop,

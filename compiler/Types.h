@@ -55,6 +55,13 @@ public:
   bool isInt() const { return kind_ == TypeKind::Int; }
   bool isFloat() const { return kind_ == TypeKind::Float; }
   bool isComplex() const { return kind_ == TypeKind::Complex; }
+  // A non-empty tuple whose elements share one type (indexable at run time).
+  bool isHomogeneousTuple() const {
+    if (kind_ != TypeKind::Tuple || elems_.empty()) return false;
+    for (const Type *e : elems_)
+      if (e != elems_[0]) return false;
+    return true;
+  }
   bool isArray() const { return kind_ == TypeKind::Array; }
   bool isTuple() const { return kind_ == TypeKind::Tuple; }
   bool isNone() const { return kind_ == TypeKind::None; }

@@ -288,11 +288,6 @@ class _CPULoops:
         raise TypeError(f"@vectorize: {self.func.__name__}{want[:-4]} returns no scalar")
 
     def _compile_loop(self, ret, args):
-        from kjit.dispatcher import njit
-        global _serial
-        with _serial_lock:
-            _serial += 1
-            n = _serial
         names = [f"a{i}" for i in range(len(args))]
         # Contiguous operands get a loop of their own: there the strides are
         # known constants, and LLVM vectorises what it can.
@@ -307,12 +302,7 @@ class _CPULoops:
                f"        for i in range(out.shape[0]):\n"
                f"            {body}\n")
         sig = "void(" + ", ".join(f"{t}[:]" for t in args + (ret,)) + ")"
-        filename = _loop_filename(self.func, sig, n, self.cache)
-        linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
-        scope = {"_fn": self.scalar, "__name__": "kjit.vectorize"}
-        exec(compile(src, filename, "exec"), scope)
-        loop = njit(cache=self.cache)(scope["_ufunc_loop"])
-        address = loop._entry_address(sig)
+        loop, address = _compile_loop(src, "_ufunc_loop", self.scalar, self.func, sig, sig, self.cache)
         codes = bytes(_dtype(t).num for t in args + (ret,))
         return (ret, tuple(args), codes, address, loop)
 
@@ -331,6 +321,14 @@ class _CPULoops:
         return self._ufunc
 
 
+def _named_after(obj, func):
+    """A ufunc object takes its function's name, docstring and __wrapped__."""
+    obj.__name__ = func.__name__
+    obj.__qualname__ = getattr(func, "__qualname__", func.__name__)
+    obj.__doc__ = func.__doc__
+    obj.__wrapped__ = func
+
+
 def _num_dtype(num):
     """The dtype of NumPy type number `num`."""
     for t in np.sctypeDict.values():
@@ -339,19 +337,31 @@ def _num_dtype(num):
     raise ValueError(f"no dtype has number {num}")
 
 
-def _loop_filename(func, what, serial, cache):
-    """The file name a generated loop's source is registered under. With
-    cache=True it names the user's file (the disk cache goes next to it, as
-    the function's own, and is keyed by it) and the loop, the same in every
-    process; else a serial number."""
-    if not cache:
-        return f"<kjit loop {serial} of {func.__name__}>"
-    import inspect
-    try:
-        base = inspect.getsourcefile(func) or "<unknown>"
-    except TypeError:
-        base = "<unknown>"
-    return f"{base}::kjit loop of {getattr(func, '__qualname__', func.__name__)} for {what}"
+def _compile_loop(src, name, fn, func, what, sig, cache):
+    """Compiles the generated loop `name` defined by `src`, which calls `fn`
+    (the @njit function made from the user's `func`), for `sig`; returns
+    (its dispatcher, its entry's address). The source is registered in
+    linecache (kjit reads it from there): with cache=True under a name from
+    the user's file and `what` (the disk cache goes next to that file and is
+    the same in every process), else under a serial number."""
+    from kjit.dispatcher import njit
+    global _serial
+    if cache:
+        import inspect
+        try:
+            base = inspect.getsourcefile(func) or "<unknown>"
+        except TypeError:
+            base = "<unknown>"
+        filename = f"{base}::kjit loop of {getattr(func, '__qualname__', func.__name__)} for {what}"
+    else:
+        with _serial_lock:
+            _serial += 1
+            filename = f"<kjit loop {_serial} of {func.__name__}>"
+    linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
+    scope = {"_fn": fn, "__name__": "kjit.vectorize"}
+    exec(compile(src, filename, "exec"), scope)
+    loop = njit(cache=cache)(scope[name])
+    return loop, loop._entry_address(sig)
 
 
 def _input_type(a):
@@ -384,11 +394,7 @@ class DUFunc:
     def __init__(self, loops, frozen=False):
         self._loops = loops
         self._frozen = frozen
-        func = loops.func
-        self.__name__ = func.__name__
-        self.__qualname__ = getattr(func, "__qualname__", func.__name__)
-        self.__doc__ = func.__doc__
-        self.__wrapped__ = func
+        _named_after(self, loops.func)
         self.nin = loops.nin
         self.nout = 1
         self.nargs = loops.nin + 1
@@ -825,10 +831,7 @@ class GUFunc:
         from kjit.dispatcher import njit
         func = getattr(func, "py_func", func)  # a @jit function: its Python function
         self.py_func = func
-        self.__name__ = func.__name__
-        self.__qualname__ = getattr(func, "__qualname__", func.__name__)
-        self.__doc__ = func.__doc__
-        self.__wrapped__ = func
+        _named_after(self, func)
         self.is_dynamic = dynamic
         self._lock = threading.RLock()
         self._inputs, self._outputs = _parse_layout(layout)
@@ -870,8 +873,6 @@ class GUFunc:
     def _add_unlocked(self, operands):
         if any(l[0] == operands for l in self._loops):
             return
-        from kjit.dispatcher import njit
-        global _serial
         passed, types = [], []
         for k, ((t, ndim), core) in enumerate(zip(operands, self._inputs + self._outputs)):
             name = f"a{k}"
@@ -889,20 +890,13 @@ class GUFunc:
                 raise TypeError(f"@guvectorize: argument {k + 1} of {self.__name__}() is declared with {ndim} "
                                 f"dimension{'s' if ndim != 1 else ''}, the layout gives it {len(core)}")
             types.append(f"{t}[{', '.join([':'] * (1 + len(core)))}]")
-        with _serial_lock:
-            _serial += 1
-            n = _serial
         names = [f"a{k}" for k in range(len(operands))]
         src = (f"def _gufunc_loop({', '.join(names)}):\n"
                f"    for i in range(a0.shape[0]):\n"
                f"        _fn({', '.join(passed)})\n")
         sig = "void(" + ", ".join(types) + ")"
-        filename = _loop_filename(self.py_func, f"{self.signature} {sig}", n, self._cache)
-        linecache.cache[filename] = (len(src), None, src.splitlines(True), filename)
-        scope = {"_fn": self._kernel, "__name__": "kjit.vectorize"}
-        exec(compile(src, filename, "exec"), scope)
-        loop = njit(cache=self._cache)(scope["_gufunc_loop"])
-        address = loop._entry_address(sig)
+        loop, address = _compile_loop(src, "_gufunc_loop", self._kernel, self.py_func, f"{self.signature} {sig}",
+                                      sig, self._cache)
         codes = bytes(_dtype(t).num for t, _ in operands)
         self._loops.append((operands, codes, address, loop))
         self._ufunc = None
