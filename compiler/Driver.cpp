@@ -1,6 +1,7 @@
 #include "compiler/Driver.h"
 
 #include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Metadata.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/raw_ostream.h>
 
@@ -50,8 +51,22 @@ bool inspectForHost(const Context &ctx, const TypedProgram &prog, HostJit &jit, 
   return true;
 }
 
+// The kernel's name as the PTX gives it (the NVPTX back end renames what PTX
+// cannot spell), from the module's kernel annotation after code generation.
+static std::string kernelEntryName(const llvm::Module &mod) {
+  const llvm::NamedMDNode *md = mod.getNamedMetadata("nvvm.annotations");
+  if (!md) return "";
+  for (const llvm::MDNode *op : md->operands()) {
+    if (op->getNumOperands() < 2) continue;
+    auto *kind = llvm::dyn_cast<llvm::MDString>(op->getOperand(1));
+    auto *fn = llvm::dyn_cast_or_null<llvm::ValueAsMetadata>(op->getOperand(0).get());
+    if (kind && kind->getString() == "kernel" && fn) return fn->getValue()->getName().str();
+  }
+  return "";
+}
+
 bool buildForCuda(const Context &ctx, const TypedProgram &prog, const PtxOptions &opts, bool lineinfo,
-                  std::string &ptx, std::string *llvmText, std::string &error) {
+                  std::string &ptx, std::string &entry, std::string *llvmText, std::string &error) {
   llvm::LLVMContext llctx;
   LoweringOptions lo;
   lo.lineinfo = lineinfo;
@@ -60,7 +75,9 @@ bool buildForCuda(const Context &ctx, const TypedProgram &prog, const PtxOptions
     llvm::raw_string_ostream os(*llvmText);
     mod->print(os, nullptr);
   }
-  return compileToPtx(*mod, opts, ptx, error);
+  if (!compileToPtx(*mod, opts, ptx, error)) return false;
+  entry = kernelEntryName(*mod);
+  return true;
 }
 
 }  // namespace kjit

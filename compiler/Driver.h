@@ -35,9 +35,10 @@ bool buildForHost(const Context &ctx, const TypedProgram &prog, HostJit &jit, co
 bool inspectForHost(const Context &ctx, const TypedProgram &prog, HostJit &jit, bool wantAsm,
                     std::string &out, std::string &error, bool cpuKernel = false);
 
-// The PTX of `prog` (a CUDA program); `llvmText`, when not null, receives
-// the LLVM IR as lowered.
+// The PTX of `prog` (a CUDA program) and, for a kernel, the name of its
+// .entry in the PTX; `llvmText`, when not null, receives the LLVM IR as
+// lowered.
 bool buildForCuda(const Context &ctx, const TypedProgram &prog, const PtxOptions &opts, bool lineinfo,
-                  std::string &ptx, std::string *llvmText, std::string &error);
+                  std::string &ptx, std::string &entry, std::string *llvmText, std::string &error);
 
 }  // namespace kjit

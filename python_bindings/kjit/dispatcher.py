@@ -23,7 +23,8 @@ __all__ = ["jit", "njit", "prange", "Dispatcher"]
 
 _OPTIONS = {"nopython", "nogil", "cache", "parallel", "fastmath", "boundscheck", "error_model",
             "inline", "looplift", "forceobj", "locals", "no_cpython_wrapper", "no_cfunc_wrapper",
-            "debug", "_nrt"}
+            "debug", "_nrt",
+            "_cuda"}  # @cuda.jit's code-generation options (kjit/cuda/compiler.py)
 
 
 def prange(*args):

@@ -2,7 +2,7 @@
 // arrays, streams, events, interop (__cuda_array_interface__, DLPack) and
 // the launch path.
 //
-// `kernel[grid, block](args)` ends in Launcher::call, which computes the
+// The launch path is py_cuda_launch.cpp: `kernel[grid, block](args)` ends in Launcher::call, which computes the
 // argument type key, finds the loaded kernel for it (or has Python compile
 // and link one), writes the parameters and calls cuLaunchKernel without
 // going back to Python per argument. Device arrays are a C++ base class
@@ -21,17 +21,14 @@
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
 
-#include "compiler/Signature.h"
 #include "compiler/Types.h"
 #include "cuda_prestart.h"
 #include "py_common.h"
+#include "py_cuda.h"
 #include "py_values.h"
 #include "runtime/cuda/CudaRuntime.h"
-#include "runtime/host/DiskCache.h"
 
 namespace kjit::py {
-
-namespace {
 
 using cuda::CUstream;
 
@@ -136,13 +133,6 @@ void setCudaError(const cuda::Error &e) {
   PyErr_SetObject(type.ptr(), exc.ptr());
 }
 
-[[noreturn]] void launchConfigError(const std::string &msg) {
-  pybind11::module_ errors = pybind11::module_::import("kjit.cuda.errors");
-  pybind11::object type = errors.attr("LaunchConfigError");
-  PyErr_SetObject(type.ptr(), type(msg).ptr());
-  throw pybind11::error_already_set();
-}
-
 CUstream streamHandle(pybind11::handle s) {
   if (s.is_none()) return nullptr;
   if (PyLong_Check(s.ptr())) return reinterpret_cast<CUstream>(uintptr_t(PyLong_AsUnsignedLongLong(s.ptr())));
@@ -166,11 +156,6 @@ CUstream streamOf(pybind11::handle s) {
 
 // ---- memory -------------------------------------------------------------------
 
-struct MemoryHandle {
-  std::shared_ptr<cuda::Allocation> mem;
-  uint64_t devicePointer() const { return mem->dptr; }
-  uintptr_t hostPointer() const { return reinterpret_cast<uintptr_t>(mem->host); }
-};
 
 cuda::Allocation::Kind kindOf(const std::string &k) {
   if (k == "device") return cuda::Allocation::Kind::Device;
@@ -227,69 +212,6 @@ void copyDevice(uint64_t dst, uint64_t src, size_t n, CUstream s) {
 
 // ---- device arrays ----------------------------------------------------------
 
-constexpr int kMaxDims = 9;
-
-struct DeviceArray {
-  std::shared_ptr<cuda::Allocation> mem;  // kjit memory, or null
-  pybind11::object owner;                // what keeps external memory alive
-  uint64_t ptr = 0;
-  int nd = 0;
-  int64_t shape[kMaxDims] = {0}, strides[kMaxDims] = {0};
-  char code = 0;  // dtype (py_values.h)
-  int64_t itemsize = 0;
-  pybind11::object dtype;
-  pybind11::object stream;  // the stream it was made on (0 when the default)
-  bool readonly = false;
-
-  void setup(pybind11::object memory, pybind11::object own, uint64_t p, pybind11::tuple shp, pybind11::tuple str,
-             pybind11::object dt, pybind11::object st, bool ro) {
-    if (shp.size() != str.size() || shp.size() > size_t(kMaxDims))
-      throw pybind11::value_error(fmt::format("device arrays have 0 to {} dimensions, with as many strides", kMaxDims));
-    mem = memory.is_none() ? nullptr : memory.cast<MemoryHandle &>().mem;
-    owner = std::move(own);
-    ptr = p;
-    nd = int(shp.size());
-    for (int k = 0; k < nd; ++k) {
-      shape[k] = shp[size_t(k)].cast<int64_t>();
-      strides[k] = str[size_t(k)].cast<int64_t>();
-    }
-    pybind11::dtype d = pybind11::dtype::from_args(dt);
-    code = codeOfTypeNum(d.num());
-    itemsize = d.itemsize();
-    dtype = d;
-    stream = std::move(st);
-    readonly = ro;
-  }
-  pybind11::tuple shapeTuple() const {
-    pybind11::tuple t(nd);
-    for (int k = 0; k < nd; ++k) t[size_t(k)] = shape[k];
-    return t;
-  }
-  pybind11::tuple stridesTuple() const {
-    pybind11::tuple t(nd);
-    for (int k = 0; k < nd; ++k) t[size_t(k)] = strides[k];
-    return t;
-  }
-  // 'C', 'F' or 'A', as NumPy's flags would say.
-  char layout() const { return layoutOf(nd, shape, strides, itemsize); }
-  static char layoutOf(int nd, const int64_t *shape, const int64_t *strides, int64_t itemsize) {
-    auto contiguous = [&](bool c) {
-      int64_t expect = itemsize;
-      for (int i = 0; i < nd; ++i) {
-        int k = c ? nd - 1 - i : i;
-        if (shape[k] == 0) return true;
-        if (shape[k] != 1 && strides[k] != expect) return false;
-        expect *= shape[k];
-      }
-      return true;
-    };
-    if (contiguous(true)) return 'C';
-    if (contiguous(false)) return 'F';
-    return 'A';
-  }
-  bool alive() const { return !mem || rt().valid(*mem); }
-};
-
 PyTypeObject *deviceArrayType = nullptr;
 
 DeviceArray *asDeviceArray(PyObject *o) {
@@ -326,7 +248,6 @@ struct DLManagedTensor {
   void *managerCtx;
   void (*deleter)(DLManagedTensor *);
 };
-enum : int32_t { kDLCPU = 1, kDLCUDA = 2, kDLCUDAHost = 3, kDLCUDAManaged = 13 };
 
 // What a kjit array exports: the tensor, its shape and strides, and a
 // reference to the array.
@@ -414,471 +335,6 @@ pybind11::tuple importDlpack(pybind11::object obj, pybind11::object stream) {
   uint64_t data = reinterpret_cast<uint64_t>(dl.data) + dl.byteOffset;
   return pybind11::make_tuple(data, shape, strides, dt, pybind11::make_tuple(dl.device.type, dl.device.id),
                               pybind11::cast(owner));
-}
-
-// ---- kernels and the launch path --------------------------------------------
-
-struct KernelEntry {
-  std::string key;  // of the types compiled (a declared signature's, or the arguments')
-  int device = 0;
-  uint64_t generation = 0;
-  std::shared_ptr<cuda::LoadedKernel> kernel;
-  std::vector<const Type *> args;
-  int dynamicSharedSet = 0;  // the opt-in size given to the driver
-  uint64_t serial = 0;       // unique in the process: entries move and are freed, serials are not reused
-};
-
-class KernelCore {
-public:
-  // build(key, cc) -> (PTX or cubin, entry name): compiles for an argument type key.
-  KernelCore(pybind11::object build, std::string name) : build_(std::move(build)), name_(std::move(name)) {}
-
-  // An eager signature: launches whose arguments convert to its types use it.
-  void declare(const std::string &sig) {
-    Signature s;
-    std::string err;
-    if (!parseSignature(types_, sig, s, err)) throw pybind11::type_error("invalid signature: " + err);
-    std::string key;
-    for (const Type *t : s.args) key += keyOfType(t);
-    declared_.emplace_back(key, s.args);
-  }
-  bool hasDeclared() const { return !declared_.empty(); }
-  const std::string &name() const { return name_; }
-
-  // The key of the types to compile for, given the arguments' key.
-  const std::string &resolve(const std::string &key) {
-    if (declared_.empty()) return key;
-    for (auto &[k, d] : aliases_)
-      if (k == key) return d;
-    for (auto &[dk, dtypes] : declared_) {
-      size_t p = 0;
-      bool ok = true;
-      for (const Type *want : dtypes) {
-        if (p >= key.size()) { ok = false; break; }
-        const Type *actual = typeOfKey(types_, key, p);
-        if (!actual) { ok = false; break; }
-        if (!(ok = convertsTo(actual, want))) break;
-      }
-      if (ok && p == key.size()) {
-        aliases_.emplace_back(key, dk);
-        return aliases_.back().second;
-      }
-    }
-    std::string have, got;
-    size_t p = 0;
-    while (p < key.size()) got += (got.empty() ? "" : ", ") + typeOfKey(types_, key, p)->str();
-    for (auto &[dk, dtypes] : declared_) {
-      std::string s;
-      for (const Type *t : dtypes) s += (s.empty() ? "" : ", ") + t->str();
-      have += "\n    (" + s + ")";
-    }
-    throw pybind11::type_error(fmt::format("No matching definition for argument type(s) {} in kernel '{}'; "
-                                           "the signatures declared are:{}", got, name_, have));
-  }
-
-  KernelEntry &entry(const std::string &key) {
-    int dev = rt().current();
-    uint64_t gen = rt().generation(dev);
-    for (auto &e : entries_)
-      if (e.device == dev && e.generation == gen && e.key == key) return e;
-    pybind11::tuple built = build_(key, rt().info(dev).ccMajor * 10 + rt().info(dev).ccMinor);
-    std::string image = built[0].cast<std::string>();
-    std::string entryName = built[1].cast<std::string>();
-    KernelEntry e;
-    e.key = key;
-    e.device = dev;
-    e.kernel = rt().load(image, entryName, name_);
-    e.generation = e.kernel->generation;
-    size_t p = 0;
-    while (p < key.size()) e.args.push_back(typeOfKey(types_, key, p));
-    // Drop entries of lost contexts.
-    std::erase_if(entries_, [&](const KernelEntry &x) { return x.generation != rt().generation(x.device); });
-    static uint64_t serials = 0;
-    e.serial = ++serials;
-    entries_.push_back(std::move(e));
-    return entries_.back();
-  }
-
-  bool warnedCopy = false;
-
-private:
-  pybind11::object build_;
-  std::string name_;
-  TypeContext types_;
-  std::vector<std::pair<std::string, std::vector<const Type *>>> declared_;
-  std::vector<std::pair<std::string, std::string>> aliases_;
-  std::vector<KernelEntry> entries_;
-};
-
-void dims(pybind11::handle v, unsigned out[3], const char *what) {
-  out[0] = out[1] = out[2] = 1;
-  auto one = [&](pybind11::handle x) -> unsigned {
-    PyObject *idx = PyNumber_Index(x.ptr());
-    if (!idx) {
-      PyErr_Clear();
-      throw pybind11::type_error(fmt::format("the {} dimensions are ints, or a tuple of 1 to 3 ints", what));
-    }
-    long long n = PyLong_AsLongLong(idx);
-    Py_DECREF(idx);
-    if (n < 1 || n > 0xffffffffLL)
-      launchConfigError(fmt::format("the {} dimensions must be at least 1 (got {})", what, n));
-    return unsigned(n);
-  };
-  if (PyTuple_Check(v.ptr()) || PyList_Check(v.ptr())) {
-    pybind11::sequence s = pybind11::reinterpret_borrow<pybind11::sequence>(v);
-    if (s.size() < 1 || s.size() > 3)
-      launchConfigError(fmt::format("the {} dimensions are 1 to 3 ints (got {})", what, s.size()));
-    for (size_t k = 0; k < s.size(); ++k) out[k] = one(s[k]);
-  } else {
-    out[0] = one(v);
-  }
-}
-
-// A host array copied to the device for a launch, and back after it.
-struct HostCopy {
-  pybind11::object host;        // what to copy back into (null: read-only)
-  pybind11::object contiguous;  // the contiguous array copied
-  std::shared_ptr<cuda::Allocation> mem;
-  size_t bytes = 0;
-};
-
-// One argument's device view: pointer, shape, strides.
-struct ArrayView {
-  uint64_t ptr = 0;
-  int nd = 0;
-  int64_t shape[kMaxDims], strides[kMaxDims];
-};
-
-class Launcher {
-public:
-  Launcher(std::shared_ptr<KernelCore> core, pybind11::object config) : core_(std::move(core)) {
-    if (!PyTuple_Check(config.ptr()))
-      launchConfigError(fmt::format("a launch configuration is kernel[grid, block], kernel[grid, block, stream] or "
-                                    "kernel[grid, block, stream, sharedmem] (kernel '{}')", core_->name()));
-    pybind11::tuple t = config;
-    if (t.size() < 2 || t.size() > 4)
-      launchConfigError(fmt::format("a launch configuration has 2 to 4 items, not {} (kernel '{}')", t.size(),
-                                    core_->name()));
-    dims(t[0], grid_, "grid");
-    dims(t[1], block_, "block");
-    if (t.size() > 2) {
-      streamObj_ = t[2];
-      if (!(PyLong_Check(t[2].ptr()) && PyLong_AsLongLong(t[2].ptr()) == 0)) stream_ = streamOf(t[2]);
-    }
-    if (t.size() > 3) {
-      long long s = t[3].cast<long long>();
-      if (s < 0) launchConfigError("the dynamic shared memory size cannot be negative");
-      shared_ = size_t(s);
-    }
-  }
-
-  void call(PyObject *args) {
-    size_t n = size_t(PyTuple_GET_SIZE(args));
-    if (n > kMaxArgs) throw pybind11::type_error(fmt::format("kernels take at most {} arguments", kMaxArgs));
-    std::string key;
-    ArrayView views[kMaxArgs];
-    PyObject *scalars[kMaxArgs];
-    std::vector<HostCopy> copies;
-    std::vector<pybind11::object> keep;  // CAI/DLPack owners for the launch
-    for (size_t i = 0; i < n; ++i) {
-      PyObject *o = PyTuple_GET_ITEM(args, Py_ssize_t(i));
-      scalars[i] = o;
-      if (DeviceArray *d = asDeviceArray(o)) {
-        if (!d->alive())
-          throw pybind11::value_error(fmt::format("argument {} of kernel '{}' is a device array of a CUDA context "
-                                                  "that was lost or closed", i + 1, core_->name()));
-        if (!d->code || d->nd < 1)
-          throw pybind11::type_error(fmt::format("argument {} of kernel '{}': device arrays of dtype {} and {} "
-                                                 "dimensions cannot be kernel arguments", i + 1, core_->name(),
-                                                 pybind11::str(d->dtype).cast<std::string>(), d->nd));
-        viewOf(*d, views[i]);
-        appendArrayKey(key, d->code, d->nd, d->layout(), d->readonly);
-        continue;
-      }
-      if (appendScalarKey(o, key)) continue;
-      arrayArgument(o, i, key, views[i], copies, keep);
-    }
-    rt().activate();
-    const std::string &useKey = core_->resolve(key);
-    KernelEntry &e = core_->entry(useKey);
-    checkConfig(e);
-    // Parameters: arrays flattened (pointer, shape, strides), scalars in
-    // zeroed 8-byte slots (NVPTX may widen small integer parameters).
-    uint64_t words[kMaxArgs * (1 + 2 * kMaxDims) + 1];
-    std::vector<std::vector<unsigned char>> aggregates;
-    void *params[kMaxArgs * (1 + 2 * kMaxDims) + 1];
-    size_t w = 0;
-    for (size_t i = 0; i < n; ++i) {
-      const Type *t = e.args[i];
-      if (t->isArray()) {
-        words[w] = views[i].ptr;
-        params[w] = &words[w];
-        ++w;
-        for (int k = 0; k < views[i].nd; ++k, ++w) std::memcpy(&words[w], &views[i].shape[k], 8), params[w] = &words[w];
-        for (int k = 0; k < views[i].nd; ++k, ++w) std::memcpy(&words[w], &views[i].strides[k], 8), params[w] = &words[w];
-        continue;
-      }
-      unsigned char *dst;
-      if (memSize(t) <= 8) {
-        words[w] = 0;
-        dst = reinterpret_cast<unsigned char *>(&words[w]);
-      } else {
-        aggregates.emplace_back(memSize(t) + 16, 0);
-        dst = aggregates.back().data();
-      }
-      if (!writeValue(scalars[i], t, dst)) {
-        if (PyErr_Occurred()) throw pybind11::error_already_set();
-        throw pybind11::type_error(fmt::format("kernel '{}': cannot convert argument {} to {}", core_->name(), i + 1,
-                                               t->str()));
-      }
-      params[w++] = dst;
-    }
-    const cuda::Api &api = rt().api();
-    rt().check(api.LaunchKernel(e.kernel->function, grid_[0], grid_[1], grid_[2], block_[0], block_[1], block_[2],
-                                unsigned(shared_), stream_, params, nullptr),
-               "cuLaunchKernel");
-    rt().launched(*e.kernel);
-    for (HostCopy &c : copies) {
-      if (!c.host) continue;
-      copyOut(c.contiguous, c.mem->dptr, c.bytes, stream_);
-      if (!c.host.is(c.contiguous)) pybind11::module_::import("numpy").attr("copyto")(c.host, c.contiguous);
-    }
-  }
-
-private:
-  std::shared_ptr<KernelCore> core_;
-  unsigned grid_[3], block_[3];
-  size_t shared_ = 0;
-  CUstream stream_ = nullptr;
-  pybind11::object streamObj_;  // keeps a stream alive while the launcher is cached
-  uint64_t checkedSerial_ = 0;  // the entry the configuration was last checked for
-
-  static void viewOf(const DeviceArray &d, ArrayView &v) {
-    v.ptr = d.ptr;
-    v.nd = d.nd;
-    std::memcpy(v.shape, d.shape, sizeof(int64_t) * size_t(d.nd));
-    std::memcpy(v.strides, d.strides, sizeof(int64_t) * size_t(d.nd));
-  }
-  static void appendArrayKey(std::string &key, char code, int nd, char layout, bool readonly) {
-    key += 'A';
-    key += code;
-    key += char('0' + nd);
-    key += layout;
-    key += readonly ? 'r' : 'w';
-  }
-  // Numbers, NumPy scalars, tuples of them: as @jit types them.
-  static bool appendScalarKey(PyObject *o, std::string &key) {
-    PyTypeObject *t = Py_TYPE(o);
-    if (t == &PyFloat_Type || t == &PyLong_Type || t == &PyBool_Type || t == &PyComplex_Type ||
-        PyObject_TypeCheck(o, &PyGenericArrType_Type()) || t == &PyTuple_Type) {
-      size_t mark = key.size();
-      if (appendKey(o, key)) return true;
-      key.resize(mark);
-      PyErr_Clear();
-    }
-    return false;
-  }
-  static PyTypeObject &PyGenericArrType_Type() {
-    static PyTypeObject *t = reinterpret_cast<PyTypeObject *>(
-        pybind11::module_::import("numpy").attr("generic").ptr());
-    return *t;
-  }
-
-  void arrayArgument(PyObject *o, size_t i, std::string &key, ArrayView &v, std::vector<HostCopy> &copies,
-                     std::vector<pybind11::object> &keep) {
-    pybind11::handle h(o);
-    auto &npy = pybind11::detail::npy_api::get();
-    bool isNumpy = npy.PyArray_Check_(o);
-    // Device memory of another library, or a kjit mapped/managed array.
-    if (!isNumpy || Py_TYPE(o) != npy.PyArray_Type_) {
-      if (PyObject_HasAttrString(o, "__cuda_array_interface__")) {
-        cudaArrayInterface(pybind11::reinterpret_borrow<pybind11::object>(h).attr("__cuda_array_interface__"), i, key, v);
-        return;
-      }
-      if (!isNumpy && PyObject_HasAttrString(o, "__dlpack__")) {
-        int streamArg = stream_ ? int(reinterpret_cast<uintptr_t>(stream_)) : 1;
-        pybind11::tuple r = importDlpack(pybind11::reinterpret_borrow<pybind11::object>(h), pybind11::int_(streamArg));
-        pybind11::tuple dev = r[4];
-        int dtype = dev[0].cast<int>();
-        if (dtype != kDLCUDA && dtype != kDLCUDAManaged && dtype != kDLCUDAHost)
-          throw pybind11::type_error(fmt::format("argument {} of kernel '{}' is a DLPack tensor on a device of type "
-                                                 "{}, not CUDA memory", i + 1, core_->name(), dtype));
-        keep.push_back(r[5]);
-        fromParts(r[0].cast<uint64_t>(), r[1], r[2], pybind11::dtype::from_args(r[3]), false, i, key, v);
-        return;
-      }
-    }
-    if (!isNumpy)
-      throw pybind11::type_error(fmt::format(
-          "argument {} of kernel '{}' has a type kernels cannot take: {}", i + 1, core_->name(),
-          pybind11::str(pybind11::type::handle_of(h).attr("__name__")).cast<std::string>()));
-    // A host array: copied in, launched on, copied back (as Numba does).
-    if (!core_->warnedCopy) {
-      core_->warnedCopy = true;
-      pybind11::object cat = pybind11::module_::import("kjit.errors").attr("PerformanceWarning");
-      std::string msg = fmt::format("kernel '{}': a NumPy array argument is copied to the device and back at every "
-                                    "launch; pass device arrays (cuda.to_device) to avoid the copies", core_->name());
-      if (PyErr_WarnEx(cat.ptr(), msg.c_str(), 2) != 0) throw pybind11::error_already_set();
-    }
-    pybind11::array arr = pybind11::reinterpret_borrow<pybind11::array>(h);
-    auto *proxy = pybind11::detail::array_proxy(o);
-    constexpr int C_CONTIG = 0x1, F_CONTIG = 0x2, WRITEABLE = 0x400;
-    bool writable = proxy->flags & WRITEABLE;
-    pybind11::array contiguous = (proxy->flags & (C_CONTIG | F_CONTIG))
-                                     ? arr
-                                     : pybind11::array(pybind11::module_::import("numpy").attr("ascontiguousarray")(arr));
-    HostCopy c;
-    c.bytes = size_t(contiguous.nbytes());
-    c.mem = rt().allocate(c.bytes, cuda::Allocation::Kind::Device);
-    copyIn(c.mem->dptr, contiguous, c.bytes, stream_);
-    c.contiguous = contiguous;
-    if (writable) c.host = arr;
-    pybind11::tuple shape(size_t(contiguous.ndim())), strides(size_t(contiguous.ndim()));
-    for (size_t k = 0; k < size_t(contiguous.ndim()); ++k) {
-      shape[k] = contiguous.shape()[k];
-      strides[k] = contiguous.strides()[k];
-    }
-    fromParts(c.mem->dptr, shape, strides, contiguous.dtype(), !writable, i, key, v);
-    copies.push_back(std::move(c));
-  }
-
-  // __cuda_array_interface__ v3 (v2 accepted): a view, no copy. When the
-  // producer names a stream, this launch's stream waits for it.
-  void cudaArrayInterface(pybind11::dict cai, size_t i, std::string &key, ArrayView &v) {
-    if (cai.contains("mask") && !pybind11::object(cai["mask"]).is_none())
-      throw pybind11::type_error(fmt::format("argument {} of kernel '{}': masked arrays are not supported", i + 1,
-                                             core_->name()));
-    pybind11::tuple shape = cai["shape"];
-    pybind11::dtype dt = pybind11::dtype::from_args(cai["typestr"]);
-    pybind11::tuple data = cai["data"];
-    pybind11::object strides = cai.contains("strides") ? pybind11::object(cai["strides"]) : pybind11::none();
-    pybind11::tuple st(shape.size());
-    if (strides.is_none()) {
-      int64_t expect = dt.itemsize();
-      for (size_t k = shape.size(); k-- > 0;) {
-        st[k] = expect;
-        expect *= shape[k].cast<int64_t>();
-      }
-    } else {
-      st = strides;
-    }
-    if (cai.contains("stream")) {
-      pybind11::object s = cai["stream"];
-      if (!s.is_none()) {
-        auto producer = reinterpret_cast<CUstream>(uintptr_t(s.cast<unsigned long long>()));
-        if (producer != stream_) waitFor(producer);
-      }
-    }
-    fromParts(data[0].cast<uint64_t>(), shape, st, dt, data[1].cast<bool>(), i, key, v);
-  }
-
-  // This launch's stream waits for the work queued on `producer`.
-  void waitFor(CUstream producer) {
-    static cuda::CUevent ev = nullptr;
-    static uint64_t evGeneration = 0;
-    const cuda::Api &api = rt().api();
-    if (!ev || evGeneration != rt().generation(rt().current())) {
-      rt().check(api.EventCreate(&ev, 2 /* CU_EVENT_DISABLE_TIMING */), "cuEventCreate");
-      evGeneration = rt().generation(rt().current());
-    }
-    rt().check(api.EventRecord(ev, producer), "cuEventRecord");
-    rt().check(api.StreamWaitEvent(stream_, ev, 0), "cuStreamWaitEvent");
-  }
-
-  void fromParts(uint64_t ptr, pybind11::tuple shape, pybind11::tuple strides, const pybind11::dtype &dt, bool readonly,
-                 size_t i, std::string &key, ArrayView &v) {
-    if (shape.size() > size_t(kMaxDims) || shape.size() == 0)
-      throw pybind11::type_error(fmt::format("argument {} of kernel '{}': arrays of 1 to {} dimensions", i + 1,
-                                             core_->name(), kMaxDims));
-    char code = codeOfTypeNum(dt.num());
-    if (!code || dt.byteorder() == '>')
-      throw pybind11::type_error(fmt::format("argument {} of kernel '{}': unsupported dtype {}", i + 1, core_->name(),
-                                             pybind11::str(pybind11::handle(dt)).cast<std::string>()));
-    v.ptr = ptr;
-    v.nd = int(shape.size());
-    for (int k = 0; k < v.nd; ++k) {
-      v.shape[k] = shape[size_t(k)].cast<int64_t>();
-      v.strides[k] = strides[size_t(k)].cast<int64_t>();
-    }
-    appendArrayKey(key, code, v.nd, DeviceArray::layoutOf(v.nd, v.shape, v.strides, dt.itemsize()), readonly);
-  }
-
-  // The configuration against the device's and the kernel's limits.
-  void checkConfig(KernelEntry &e) {
-    if (checkedSerial_ == e.serial) return;
-    const cuda::DeviceInfo &d = rt().info(e.device);
-    const char *axis[3] = {"x", "y", "z"};
-    unsigned long long threads = 1ull * block_[0] * block_[1] * block_[2];
-    auto where = [&] { return fmt::format("kernel '{}' on {}", core_->name(), d.name); };
-    for (int k = 0; k < 3; ++k) {
-      if (block_[k] > unsigned(d.maxBlock[k]))
-        launchConfigError(fmt::format("{}: a block of {} threads along {} is more than the device's limit of {}",
-                                      where(), block_[k], axis[k], d.maxBlock[k]));
-      if (grid_[k] > unsigned(d.maxGrid[k]))
-        launchConfigError(fmt::format("{}: a grid of {} blocks along {} is more than the device's limit of {}", where(),
-                                      grid_[k], axis[k], d.maxGrid[k]));
-    }
-    int limit = std::min(d.maxThreadsPerBlock, e.kernel->maxThreadsPerBlock);
-    if (threads > unsigned(limit))
-      launchConfigError(fmt::format("{}: {} threads per block ({} x {} x {}) is more than the limit of {}{}", where(),
-                                    threads, block_[0], block_[1], block_[2], limit,
-                                    limit < d.maxThreadsPerBlock ? " for this kernel (its registers)" : " of the device"));
-    size_t total = shared_ + size_t(e.kernel->staticShared);
-    if (total > size_t(d.maxSharedOptin))
-      launchConfigError(fmt::format("{}: {} bytes of shared memory per block ({} static + {} dynamic) is more than the "
-                                    "device's limit of {}", where(), total, e.kernel->staticShared, shared_,
-                                    d.maxSharedOptin));
-    if (total > size_t(d.maxSharedPerBlock) && e.dynamicSharedSet < int(shared_)) {
-      rt().check(rt().api().FuncSetAttribute(e.kernel->function, 8 /* MAX_DYNAMIC_SHARED_SIZE_BYTES */, int(shared_)),
-                 "cuFuncSetAttribute");
-      e.dynamicSharedSet = int(shared_);
-    }
-    checkedSerial_ = e.serial;
-  }
-};
-
-// The base of CUDAKernel: `kernel[config]` finds the launcher cached for the
-// configuration without entering Python (mp_subscript); a configuration not
-// seen before goes to CUDAKernel._launcher_for, which makes one.
-struct KernelBase {
-  pybind11::dict launchers;
-};
-PyObject *kernelBaseType = nullptr;
-
-PyObject *kernelSubscript(PyObject *self, PyObject *config) {
-  auto *inst = reinterpret_cast<pybind11::detail::instance *>(self);
-  if (auto *k = inst->get_value_and_holder().value_ptr<KernelBase>()) {
-    if (PyObject *hit = PyDict_GetItemWithError(k->launchers.ptr(), config)) {
-      Py_INCREF(hit);
-      return hit;
-    }
-    if (PyErr_Occurred()) {
-      if (!PyErr_ExceptionMatches(PyExc_TypeError)) return nullptr;
-      PyErr_Clear();  // an unhashable configuration: made each time
-    }
-  }
-  return PyObject_CallMethod(self, "_launcher_for", "(O)", config);
-}
-
-// tp_call of Launcher: from the interpreter's call straight to C++.
-PyObject *launcherCall(PyObject *self, PyObject *args, PyObject *kwargs) {
-  try {
-    if (kwargs && PyDict_GET_SIZE(kwargs) != 0) {
-      PyErr_SetString(PyExc_TypeError, "kernels take positional arguments only");
-      return nullptr;
-    }
-    auto *inst = reinterpret_cast<pybind11::detail::instance *>(self);
-    auto *l = inst->get_value_and_holder().value_ptr<Launcher>();
-    if (!l) {
-      PyErr_SetString(PyExc_TypeError, "kjit launcher used before __init__");
-      return nullptr;
-    }
-    l->call(args);
-    Py_RETURN_NONE;
-  } catch (...) {
-    setErrorFromCurrentException();
-  }
-  return nullptr;
 }
 
 // ---- streams and events ------------------------------------------------------
@@ -994,8 +450,6 @@ pybind11::dict deviceInfo(int i) {
   return r;
 }
 
-}  // namespace
-
 void setErrorFromCurrentException() {
   try {
     throw;
@@ -1003,8 +457,10 @@ void setErrorFromCurrentException() {
     e.restore();
   } catch (const pybind11::builtin_exception &e) {
     e.set_error();
-  } catch (const CompileFailure &f) {
+  } catch (const jit::CompileFailure &f) {
     raiseCompileFailure(f);
+  } catch (const jit::JitError &e) {
+    raiseJitError(e);
   } catch (const cuda::Error &e) {
     setCudaError(e);
   } catch (const std::exception &e) {
@@ -1069,6 +525,7 @@ void define_cuda(pybind11::module_ &m) {
   py::class_<Registration>(m, "CudaHostRegistration")
       .def(py::init<py::handle>())
       .def("release", &Registration::release);
+  define_cuda_launch(m);
   m.def("cuda_link_ptx", [](const std::string &ptx, const std::string &name) { return py::bytes(rt().linkPtx(ptx, name)); });
 
   auto arr = py::class_<DeviceArray>(m, "DeviceArrayBase", py::dynamic_attr())
@@ -1095,26 +552,6 @@ void define_cuda(pybind11::module_ &m) {
   py::class_<DlpackOwner, std::shared_ptr<DlpackOwner>>(m, "DlpackOwner");
   m.def("dlpack_import", &importDlpack, py::arg("obj"), py::arg("stream") = py::none());
 
-  py::class_<KernelCore, std::shared_ptr<KernelCore>>(m, "CudaKernelCore")
-      .def(py::init<py::object, std::string>())
-      .def("declare", &KernelCore::declare);
-  auto kernelBase = py::class_<KernelBase>(m, "KernelBase", py::dynamic_attr())
-                        .def(py::init<>())
-                        .def_readonly("_launchers", &KernelBase::launchers);
-  // Set on the Python subclass itself (CUDAKernel): a subclass made in
-  // Python does not inherit a slot that no __getitem__ in its bases names.
-  m.def("_install_kernel_subscript", [](py::type cls) {
-    auto *t = reinterpret_cast<PyTypeObject *>(cls.ptr());
-    if (!PyType_IsSubtype(t, reinterpret_cast<PyTypeObject *>(kernelBaseType)) || !t->tp_as_mapping)
-      throw py::type_error("_install_kernel_subscript takes a subclass of KernelBase");
-    t->tp_as_mapping->mp_subscript = kernelSubscript;
-    PyType_Modified(t);
-  });
-  kernelBaseType = kernelBase.ptr();
-  auto launcher = py::class_<Launcher>(m, "CudaLauncher")
-      .def(py::init<std::shared_ptr<KernelCore>, py::object>());
-  reinterpret_cast<PyTypeObject *>(launcher.ptr())->tp_call = launcherCall;
-
   py::class_<Stream>(m, "CudaStream")
       .def(py::init<>())
       .def(py::init<uintptr_t>())
@@ -1129,19 +566,6 @@ void define_cuda(pybind11::module_ &m) {
       .def("wait", &Event::wait, py::arg("stream") = 0)
       .def("query", &Event::query)
       .def_static("elapsed_time", &Event::elapsed);
-
-  m.def("disk_cache_load", [](const std::string &dir, const std::string &key) -> py::object {
-    auto e = DiskCache(dir).load(key);
-    if (!e) return py::none();
-    py::list l;
-    for (auto &f : e->fields) l.append(py::bytes(f));
-    return l;
-  });
-  m.def("disk_cache_store", [](const std::string &dir, const std::string &key, std::vector<std::string> fields) {
-    CacheEntry e;
-    e.fields = std::move(fields);
-    return DiskCache(dir).store(key, e);
-  });
 }
 
 }  // namespace kjit::py

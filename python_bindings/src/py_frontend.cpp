@@ -44,7 +44,7 @@ std::shared_ptr<ParsedModule> parse(std::string source, std::string filename, ui
     result->module = result->ctx->parse(std::move(filename), std::move(source), firstLine, opts);
   }
   const DiagnosticEngine &diags = result->ctx->diags;
-  if (diags.hasErrors()) throw CompileFailure(diags.render(), result->ctx->sources, diags.diagnostics());
+  if (diags.hasErrors()) throw jit::CompileFailure(diags.render(), result->ctx->sources, diags.diagnostics());
   return result;
 }
 

@@ -2,37 +2,11 @@
 // one define_<area> call per binding file.
 #include "py_common.h"
 
+#include "runtime/jit/Version.h"
+
 namespace py = pybind11;
 
 namespace kjit::py {
-
-CompileFailure::CompileFailure(std::string rendered, const SourceManager &sm,
-                               const std::vector<Diagnostic> &diags)
-    : std::runtime_error(std::move(rendered)) {
-  bool first = true;
-  std::vector<const Diagnostic *> flat;  // each error followed by its notes
-  for (const Diagnostic &d : diags) {
-    flat.push_back(&d);
-    for (const Diagnostic &n : d.notes) flat.push_back(&n);
-  }
-  for (const Diagnostic *dp : flat) {
-    const Diagnostic &d = *dp;
-    Entry e;
-    e.severity = d.severity == Severity::Error ? "error" : d.severity == Severity::Warning ? "warning" : "note";
-    e.category = categoryName(d.category);
-    e.message = d.message;
-    if (d.loc.valid()) e.filename = sm.buffer(d.loc.file).name;
-    e.line = d.loc.line;
-    e.col = d.loc.col;
-    e.endLine = d.loc.endLine;
-    e.endCol = d.loc.endCol;
-    if (first && d.severity == Severity::Error) {
-      category = d.category;
-      first = false;
-    }
-    entries.push_back(std::move(e));
-  }
-}
 
 static const char *exceptionClass(DiagCategory c) {
   switch (c) {
@@ -42,7 +16,21 @@ static const char *exceptionClass(DiagCategory c) {
   }
 }
 
-void raiseCompileFailure(const CompileFailure &f) {
+void raiseJitError(const jit::JitError &e) {
+  using K = jit::JitError::Kind;
+  switch (e.kind) {
+  case K::Type: PyErr_SetString(PyExc_TypeError, e.what()); return;
+  case K::Value: PyErr_SetString(PyExc_ValueError, e.what()); return;
+  case K::Internal: PyErr_SetString(PyExc_RuntimeError, e.what()); return;
+  case K::LaunchConfig: {
+    pybind11::object type = pybind11::module_::import("kjit.cuda.errors").attr("LaunchConfigError");
+    PyErr_SetObject(type.ptr(), type(e.what()).ptr());
+    return;
+  }
+  }
+}
+
+void raiseCompileFailure(const jit::CompileFailure &f) {
   pybind11::module_ errors = pybind11::module_::import("kjit.errors");
   pybind11::list diags;
   for (const auto &e : f.entries) {
@@ -66,17 +54,21 @@ void raiseCompileFailure(const CompileFailure &f) {
 
 PYBIND11_MODULE(_kjit, m) {
   m.doc() = "kjit native core: the compiler and runtime behind the kjit package";
-  m.attr("__version__") = "0.1.0";
+  m.attr("__version__") = kjit::kVersion;
 
   py::register_exception_translator([](std::exception_ptr p) {
     try {
       if (p) std::rethrow_exception(p);
-    } catch (const kjit::py::CompileFailure &f) {
+    } catch (const kjit::jit::CompileFailure &f) {
       kjit::py::raiseCompileFailure(f);
+    } catch (const kjit::jit::JitError &e) {
+      kjit::py::raiseJitError(e);
     }
   });
 
   kjit::py::define_frontend(m);
   kjit::py::define_jit(m);
+  kjit::py::define_ufunc(m);
+  kjit::py::define_launch(m);
   kjit::py::define_cuda(m);
 }

@@ -1,6 +1,8 @@
 // py_values.cpp - see py_values.h.
 #include "py_values.h"
 
+#include "runtime/jit/TypeKeys.h"
+
 #include <cstring>
 #include <vector>
 
@@ -37,63 +39,6 @@ const NumpyScalarTypes &numpyScalars() {
 // readonly; tuples are bracketed. The key is small enough for the string's
 // inline buffer in the common cases, so computing it does not allocate.
 
-char dtypeCode(const Type *t) {
-  if (t->isBool()) return 'b';
-  if (t->isInt()) {
-    switch (t->bits()) {
-    case 8: return t->isSigned() ? '1' : '!';
-    case 16: return t->isSigned() ? '2' : '@';
-    case 32: return t->isSigned() ? '4' : '#';
-    default: return t->isSigned() ? '8' : '$';
-    }
-  }
-  if (t->isFloat()) return t->bits() == 16 ? 'h' : t->bits() == 32 ? 'f' : 'd';
-  return t->bits() == 64 ? 'F' : 'D';
-}
-
-const Type *typeOfCode(TypeContext &tc, char c) {
-  switch (c) {
-  case 'b': return tc.boolean();
-  case '1': return tc.intTy(8, true);
-  case '2': return tc.intTy(16, true);
-  case '4': return tc.intTy(32, true);
-  case '8': return tc.intTy(64, true);
-  case '!': return tc.intTy(8, false);
-  case '@': return tc.intTy(16, false);
-  case '#': return tc.intTy(32, false);
-  case '$': return tc.intTy(64, false);
-  case 'h': return tc.floatTy(16);
-  case 'f': return tc.floatTy(32);
-  case 'd': return tc.floatTy(64);
-  case 'F': return tc.complexTy(64);
-  case 'D': return tc.complexTy(128);
-  default: return nullptr;
-  }
-}
-
-// NumPy's type numbers to our codes (NPY_BOOL=0 ... NPY_CLONGDOUBLE=16).
-char codeOfTypeNum(int num) {
-  switch (num) {
-  case 0: return 'b';
-  case 1: return '1';
-  case 2: return '!';
-  case 3: return '2';
-  case 4: return '@';
-  case 5: return '4';
-  case 6: return '#';
-  case 7: return sizeof(long) == 8 ? '8' : '4';
-  case 8: return sizeof(long) == 8 ? '$' : '#';
-  case 9: return '8';
-  case 10: return '$';
-  case 11: return 'f';
-  case 12: return 'd';
-  case 14: return 'F';
-  case 15: return 'D';
-  case 23: return 'h';
-  default: return 0;
-  }
-}
-
 // Appends the key of `o` to `key`; false when kernels cannot take it.
 bool appendKey(PyObject *o, std::string &key) {
   PyTypeObject *t = Py_TYPE(o);
@@ -116,17 +61,13 @@ bool appendKey(PyObject *o, std::string &key) {
   if (api.PyArray_Check_(o)) {
     auto *arr = pybind11::detail::array_proxy(o);
     auto *descr = pybind11::detail::array_descriptor_proxy(arr->descr);
-    char code = codeOfTypeNum(descr->type_num);
+    char code = jit::codeOfTypeNum(descr->type_num);
     if (!code || arr->nd == 0 || arr->nd > 9) return false;
     if (descr->byteorder == '>') return false;  // big-endian data: not this machine's numbers
     int flags = arr->flags;
     constexpr int C_CONTIG = 0x1, F_CONTIG = 0x2, WRITEABLE = 0x400;
     char layout = (flags & C_CONTIG) ? 'C' : (flags & F_CONTIG) ? 'F' : 'A';
-    key += 'A';
-    key += code;
-    key += char('0' + arr->nd);
-    key += layout;
-    key += (flags & WRITEABLE) ? 'w' : 'r';
+    jit::appendArrayKey(key, code, arr->nd, layout, !(flags & WRITEABLE));
     return true;
   }
   if (t == &PyTuple_Type) {
@@ -147,65 +88,6 @@ bool appendKey(PyObject *o, std::string &key) {
   return false;
 }
 
-const Type *typeOfKey(TypeContext &tc, const std::string &key, size_t &p) {
-  char c = key[p++];
-  switch (c) {
-  case 'd': return tc.float64();
-  case 'b': return tc.boolean();
-  case '8': return tc.int64();
-  case '$': return tc.intTy(64, false);
-  case 'D': return tc.complexTy(128);
-  case 'n': return tc.none();
-  case 'S': return typeOfCode(tc, key[p++]);
-  case 'A': {
-    const Type *dt = typeOfCode(tc, key[p]);
-    unsigned nd = unsigned(key[p + 1] - '0');
-    Layout l = key[p + 2] == 'C' ? Layout::C : key[p + 2] == 'F' ? Layout::F : Layout::A;
-    bool ro = key[p + 3] == 'r';
-    p += 4;
-    return tc.array(dt, nd, l, ro);
-  }
-  case '(': {
-    std::vector<const Type *> elems;
-    while (key[p] != ')') elems.push_back(typeOfKey(tc, key, p));
-    ++p;
-    return tc.tuple(elems);
-  }
-  default: return nullptr;
-  }
-}
-
-// ---- marshalling ------------------------------------------------------------
-// Memory forms follow the x86-64 C layout that LLVM's data layout gives the
-// lowered structs: natural alignment, bool as one byte.
-
-size_t memAlign(const Type *t) {
-  if (t->isArray()) return 8;
-  if (t->isBool()) return 1;
-  if (t->isTuple()) {
-    size_t a = 1;
-    for (const Type *e : t->elements()) a = std::max(a, memAlign(e));
-    return a;
-  }
-  if (t->isComplex()) return t->bits() / 16;
-  if (t->isNone()) return 1;
-  return t->bits() / 8;
-}
-size_t memSize(const Type *t) {
-  if (t->isArray()) return 16 + 16 * t->ndim();
-  if (t->isBool() || t->isNone()) return 1;
-  if (t->isTuple()) {
-    size_t off = 0, a = memAlign(t);
-    for (const Type *e : t->elements()) {
-      size_t ea = memAlign(e);
-      off = (off + ea - 1) / ea * ea + memSize(e);
-    }
-    return (off + a - 1) / a * a;
-  }
-  return t->bits() / 8;
-}
-
-
 // Writes `o` in the memory form of `t` at `dst`; the type was derived from
 // `o` (or is a compatible signature type), so only conversions are checked.
 bool writeValue(PyObject *o, const Type *t, unsigned char *dst) {
@@ -224,10 +106,10 @@ bool writeValue(PyObject *o, const Type *t, unsigned char *dst) {
     size_t off = 0;
     for (size_t i = 0; i < t->elements().size(); ++i) {
       const Type *e = t->elements()[i];
-      size_t align = memAlign(e);
+      size_t align = jit::memAlign(e);
       off = (off + align - 1) / align * align;
       if (!writeValue(PyTuple_GET_ITEM(o, Py_ssize_t(i)), e, dst + off)) return false;
-      off += memSize(e);
+      off += jit::memSize(e);
     }
     return true;
   }
@@ -292,32 +174,6 @@ bool writeValue(PyObject *o, const Type *t, unsigned char *dst) {
 std::string numpyDtypeName(const Type *t) {
   if (t->isBool()) return "bool";
   return t->str();
-}
-
-
-bool convertsTo(const Type *actual, const Type *want) {
-  if (want->isNumber()) return actual->isNumber() && !(actual->isComplex() && !want->isComplex());
-  if (want->isArray())
-    return actual->isArray() && actual->dtype()->str() == want->dtype()->str() && actual->ndim() == want->ndim() &&
-           (want->layout() == Layout::A || actual->layout() == want->layout()) &&
-           (want->readonly() || !actual->readonly());
-  return actual->str() == want->str();
-}
-
-std::string keyOfType(const Type *t) {
-  if (t->isArray())
-    return fmt::format("A{}{}{}{}", dtypeCode(t->dtype()), char('0' + t->ndim()),
-                       t->layout() == Layout::C ? 'C' : t->layout() == Layout::F ? 'F' : 'A',
-                       t->readonly() ? 'r' : 'w');
-  if (t->isTuple()) {
-    std::string s = "(";
-    for (const Type *e : t->elements()) s += keyOfType(e);
-    return s + ")";
-  }
-  if (t->isNone()) return "n";
-  char c = dtypeCode(t);
-  if (c == 'd' || c == 'b' || c == '8' || c == '$' || c == 'D') return std::string(1, c);
-  return std::string("S") + c;
 }
 
 }  // namespace kjit::py

@@ -140,7 +140,8 @@ def test_launch_config_is_checked_as_on_a_gpu():
     assert out.count("refused: kernel 'k'") == 6, out
     assert "the grid must be an int or a tuple of 1 to 3 ints, not 1.5" in out
     assert "not '12'" in out
-    assert "block dimension x is 2048" in out and "1056 threads per block" in out
+    assert "a block of 2048 threads along x is more than the device's limit of 1024" in out
+    assert "1056 threads per block" in out
     assert "after 64.0" in out
 
 
@@ -212,7 +213,7 @@ def test_barrier_free_kernels_are_vectorised_loops():
         x = np.zeros(1000, np.float32)
         saxpy[4, 256](np.float32(2), x, x, x)
         d = saxpy._dispatcher
-        ir = d._cpu_inspect(d._cpu_keys()[0], False, False)
+        ir = d._cpu_inspect(d._cpu_keys()[0], False)
         block = ir[ir.index("_block("):]
         block = block[:block.index("\\n}")]
         print("vector", "x float>" in block)
@@ -288,9 +289,12 @@ def test_shared_memory_is_limited_as_on_a_gpu_and_the_process_goes_on():
         dyn[1, 32, 0, 200 * 1024](x)
         print("after", int(x[0]))
     """)
-    assert "refused: the kernel's shared memory is 1000000000000 bytes per block" in out
-    assert "refused: the kernel's shared memory is 307200 bytes per block" in out
-    assert "(800000 static, 0 dynamic)" in out and "(in kernel 'static_big')" in out
+    # The rule every device shares (runtime/jit/LaunchConfig.cpp), with the same message.
+    assert "refused: kernel 'dyn' on the CPU device: 1000000000000 bytes of shared memory per block " \
+        "(0 static + 1000000000000 dynamic) is more than the device's limit of 232448" in out
+    assert "refused: kernel 'dyn' on the CPU device: 307200 bytes of shared memory per block" in out
+    assert "refused: kernel 'static_big' on the CPU device: 800000 bytes of shared memory per block " \
+        "(800000 static + 0 dynamic)" in out
     assert "after 51201" in out  # 1 + 200 KiB / 4 bytes
 
 

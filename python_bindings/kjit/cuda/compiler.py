@@ -1,14 +1,9 @@
 """@cuda.jit and cuda.compile_ptx; kernels and their launches."""
-import hashlib
-import operator
 import os
-import re
-import warnings
 
 from kjit import _kjit
 
 from kjit import types as kt
-from kjit.errors import PerformanceWarning
 from kjit.cuda.errors import CudaSupportError
 from kjit.dispatcher import _make_dispatcher
 
@@ -54,9 +49,11 @@ def _return_type(name):
 
 class CUDAKernel(_kjit.KernelBase):
     """What @cuda.jit makes: a kernel (``kernel[grid, block](...)``) or, with
-    device=True, a device function that kernels call. ``kernel[config]``
-    returns the launcher cached for the configuration (the lookup is C++:
-    KernelBase in py_cuda.cpp), or makes one (``_launcher_for``)."""
+    device=True, a device function that kernels call. Every compile, the
+    overload rules and the disk cache are the JIT driver's (runtime/jit, through
+    the dispatcher); ``kernel[config]`` returns the launcher cached for the
+    configuration (the lookup is C++: KernelBase in py_cuda_launch.cpp), or
+    makes one (``_launcher_for``)."""
 
     def __init__(self, func, device=False, signatures=(), **options):
         _kjit.KernelBase.__init__(self)
@@ -66,68 +63,51 @@ class CUDAKernel(_kjit.KernelBase):
         self.py_func = func
         self.device = device
         self.targetoptions = dict(options, device=device)
-        host_options = {k: v for k, v in options.items() if k in ("fastmath", "boundscheck")}
+        maxreg, threads, blocks = _launch_annotations(options)
+        driver_options = {k: v for k, v in options.items() if k in ("fastmath", "boundscheck", "cache")}
+        driver_options["_cuda"] = {
+            "fastmath": bool(options.get("fastmath")),
+            "lineinfo": bool(options.get("lineinfo") or options.get("debug")),
+            "max_registers": maxreg, "max_threads": threads, "min_blocks": blocks,
+        }
         # The dispatcher holds the source and resolves the globals; kernels
         # and the device functions they call share it.
-        self._dispatcher = _make_dispatcher(func, host_options)
+        self._dispatcher = _make_dispatcher(func, driver_options)
         self._dispatcher._cuda_kernel = self
         self.__name__ = func.__name__
         self.__qualname__ = getattr(func, "__qualname__", func.__name__)
         self.__doc__ = func.__doc__
-        self._compiled = {}  # signature -> (ptx, return type, typed IR)
         # The launch path (C++): loaded kernels per device and argument key,
         # and a launcher per launch configuration.
-        self._core = None if device else _kjit.CudaKernelCore(self._build, self.__name__)
+        self._core = None if device else _kjit.CudaKernelCore(self._dispatcher)
         # Eager signatures compile now (for compute capability 9.0, which
-        # needs no GPU); they are declared to the device that launches them
-        # at the first launch, so that decorating waits for no driver.
-        self._undeclared = []
+        # needs no GPU) and close the set of argument types launches take.
+        # The CPU device compiles its own code for them at the first launch.
+        self._cpu_undeclared = []
         for sig in signatures:
             self.compile(sig)
             if not device:
-                self._undeclared.append(str(sig))
+                self._dispatcher._cuda_declare(str(sig))
+                self._cpu_undeclared.append(str(sig))
 
     @property
     def _cpu(self):
         return not self.device and device_kind() == "cpu"
 
-    def _declare(self):
-        for sig in self._undeclared:
-            if self._cpu:
-                self._dispatcher._cpu_declare(sig, bool(self.targetoptions.get("fastmath")))
-            else:
-                self._core.declare(sig)
-        self._undeclared = []
-
     def _launch_annotations(self):
         """(max_registers, max threads per block, min blocks per SM); 0 is unset."""
-        maxreg = int(self.targetoptions.get("max_registers") or 0)
-        bounds = self.targetoptions.get("launch_bounds")
-        if bounds is None:
-            threads, blocks = 0, 0
-        elif isinstance(bounds, int):
-            threads, blocks = bounds, 0
-        else:
-            bounds = tuple(bounds)
-            if not 1 <= len(bounds) <= 2:
-                raise ValueError("launch_bounds is max threads per block, or (max threads, min blocks per SM)")
-            threads, blocks = int(bounds[0]), int(bounds[1]) if len(bounds) > 1 else 0
-        return maxreg, threads, blocks
+        return _launch_annotations(self.targetoptions)
 
     def compile(self, signature, cc=None):
         """Compile for a signature ("void(float32[:], float32[:])" or kjit
         types) and the compute capability (default 9.0); returns the PTX."""
-        sig = str(signature)
-        key = (sig, _cc_number(cc))
-        if key not in self._compiled:
-            fastmath = bool(self.targetoptions.get("fastmath"))
-            ptx, resty, typed, _, warnings_text, _ = self._dispatcher._compile_cuda(
-                sig, self.device, key[1], fastmath, False, *self._launch_annotations(),
-                bool(self.targetoptions.get("lineinfo") or self.targetoptions.get("debug")))
-            if warnings_text:
-                warnings.warn(PerformanceWarning(warnings_text), stacklevel=3)
-            self._compiled[key] = (ptx, resty, typed)
-        return self._compiled[key][0]
+        return self._dispatcher._compile_cuda(str(signature), self.device, _cc_number(cc))[2]
+
+    @property
+    def _compiled(self):
+        """{(signature, cc): (PTX, return type, typed IR)}: eager compiles
+        and those of launches."""
+        return {(sig, cc): (ptx, resty, typed) for sig, cc, ptx, resty, typed in self._dispatcher._cuda_results()}
 
     @property
     def signatures(self):
@@ -143,10 +123,7 @@ class CUDAKernel(_kjit.KernelBase):
 
     def inspect_llvm(self, signature=None, cc=None):
         sig = signature or self._only_signature()
-        return self._dispatcher._compile_cuda(str(sig), self.device, _cc_number(cc),
-                                              bool(self.targetoptions.get("fastmath")), True,
-                                              *self._launch_annotations(),
-                                              bool(self.targetoptions.get("lineinfo")))[3]
+        return self._dispatcher._cuda_llvm(str(sig), self.device, _cc_number(cc))
 
     def _only_signature(self):
         sigs = self.signatures
@@ -174,14 +151,18 @@ class CUDAKernel(_kjit.KernelBase):
     def _launcher_for(self, config):
         if self.device:
             raise TypeError(f"{self.__name__} is a device function: call it from a kernel")
-        if self._undeclared:
-            self._declare()
+        if not isinstance(config, tuple):
+            config = (config,)
         if self._cpu:
-            launcher = CpuLauncher(self, config if isinstance(config, tuple) else (config,))
+            for sig in self._cpu_undeclared:
+                self._dispatcher._cpu_declare(sig)
+            self._cpu_undeclared = []
+            launcher = _kjit.CpuLauncher(self._dispatcher, config)
         elif not _kjit.cuda_available():
+            _kjit.launch_config(self.__name__, config)  # a mistake in it is still the first error
             return _NoDevice(self)
         else:
-            launcher = _kjit.CudaLauncher(self._core, config if isinstance(config, tuple) else (config,))
+            launcher = _kjit.CudaLauncher(self._core, config)
         try:
             if len(self._launchers) >= 64:
                 self._launchers.clear()
@@ -195,36 +176,6 @@ class CUDAKernel(_kjit.KernelBase):
         tpb = tpb or 128
         return self[(ntasks + tpb - 1) // tpb, tpb, stream, sharedmem]
 
-    def _build(self, key, cc):
-        """Called by the launch path for argument types it has not loaded:
-        PTX (compiled here), which the driver compiles as a whole program when
-        it loads it (faster code than linking it: see Runtime::load), and with
-        cache=True kept on disk (the driver keeps its own cache of what it
-        compiled). Returns (PTX, entry name)."""
-        fastmath = bool(self.targetoptions.get("fastmath"))
-        lineinfo = bool(self.targetoptions.get("lineinfo") or self.targetoptions.get("debug"))
-        annotations = self._launch_annotations()
-        cache = bool(self.targetoptions.get("cache"))
-        if cache:
-            text = "\n".join(["kjit 0.1.0 ptx 2", key, str(cc), str(fastmath), str(lineinfo), str(annotations),
-                              str(bool(self.targetoptions.get("boundscheck"))), str(_kjit.cuda_driver_version()),
-                              self._dispatcher._fingerprint()])
-            ckey = f"{self.__name__}-cuda-{hashlib.sha256(text.encode()).hexdigest()[:40]}"
-            folder = self._dispatcher._cache_folder()
-            hit = _kjit.disk_cache_load(folder, ckey)
-            if hit is not None and len(hit) == 2:
-                return hit[0], hit[1].decode()
-        ptx, resty, typed, _, warnings_text, sig = self._dispatcher._compile_cuda_key(key, cc, fastmath, *annotations,
-                                                                                       lineinfo)
-        if warnings_text:
-            warnings.warn(PerformanceWarning(warnings_text), stacklevel=4)
-        self._compiled.setdefault((sig, cc), (ptx, resty, typed))
-        entry = re.search(r"\.entry\s+([A-Za-z_$][\w$]*)", ptx).group(1)
-        image = ptx.encode()
-        if cache:
-            _kjit.disk_cache_store(folder, ckey, [image, entry.encode()])
-        return image, entry
-
     def __call__(self, *args, **kwargs):
         if self.device:
             raise RuntimeError(f"{self.__name__} is a device function: it can only be called from a kernel")
@@ -235,62 +186,22 @@ class CUDAKernel(_kjit.KernelBase):
         return f"<kjit CUDA {kind} {self.__qualname__}>"
 
 
+def _launch_annotations(options):
+    """(max_registers, max threads per block, min blocks per SM) of the
+    options; 0 is unset."""
+    maxreg = int(options.get("max_registers") or 0)
+    bounds = options.get("launch_bounds")
+    if bounds is None:
+        return maxreg, 0, 0
+    if isinstance(bounds, int):
+        return maxreg, bounds, 0
+    bounds = tuple(bounds)
+    if not 1 <= len(bounds) <= 2:
+        raise ValueError("launch_bounds is max threads per block, or (max threads, min blocks per SM)")
+    return maxreg, int(bounds[0]), int(bounds[1]) if len(bounds) > 1 else 0
+
+
 _kjit._install_kernel_subscript(CUDAKernel)  # kernel[config]: the C++ lookup
-
-
-_MAX_BLOCK = (1024, 1024, 64)
-_MAX_GRID = (2**31 - 1, 65535, 65535)
-
-
-def _dims(v, what, kernel):
-    from kjit.cuda.errors import LaunchConfigError
-    if hasattr(v, "__index__"):
-        v = (v,)
-    try:
-        if isinstance(v, (str, bytes)):
-            raise TypeError(v)
-        dims = tuple(operator.index(d) for d in v)
-    except TypeError:
-        raise LaunchConfigError(f"kernel '{kernel}': {what} must be an int or a tuple of 1 to 3 ints, "
-                                f"not {v!r}") from None
-    if not 1 <= len(dims) <= 3:
-        raise LaunchConfigError(f"kernel '{kernel}': {what} must have 1 to 3 dimensions, not {len(dims)}")
-    return dims + (1,) * (3 - len(dims))
-
-
-class CpuLauncher:
-    """``kernel[grid, block, stream, sharedmem]`` on the CPU device: the
-    blocks run on kjit's thread pool (KJIT_NUM_THREADS), each block's threads
-    as a loop or, when the kernel synchronises, as fibers. The launch is
-    synchronous; the limits checked are a GPU's (1024 threads per block)."""
-
-    def __init__(self, kernel, config):
-        from kjit.cuda.errors import LaunchConfigError
-        name = kernel.__name__
-        if not 2 <= len(config) <= 4:
-            raise LaunchConfigError(f"kernel '{name}': a launch is kernel[grid, block] or [grid, block, stream] "
-                                    f"or [grid, block, stream, sharedmem], not {len(config)} items")
-        grid, block = _dims(config[0], "the grid", name), _dims(config[1], "the block", name)
-        shared = int(config[3]) if len(config) > 3 else 0
-        for d, lim, what in [(grid, _MAX_GRID, "grid"), (block, _MAX_BLOCK, "block")]:
-            for axis, (v, m) in enumerate(zip(d, lim)):
-                if v < 1 or v > m:
-                    raise LaunchConfigError(f"kernel '{name}': {what} dimension {'xyz'[axis]} is {v}; it must be "
-                                            f"between 1 and {m} (on the CPU device, as on a GPU)")
-        threads = block[0] * block[1] * block[2]
-        if threads > 1024:
-            raise LaunchConfigError(f"kernel '{name}': {threads} threads per block; the CPU device, as a GPU, "
-                                    "takes at most 1024")
-        if shared < 0:
-            raise LaunchConfigError(f"kernel '{name}': negative dynamic shared memory ({shared} bytes)")
-        self._kernel = kernel
-        self._launch = kernel._dispatcher._cpu_launch
-        self._grid, self._block, self._shared = grid, block, shared
-        self._fastmath = bool(kernel.targetoptions.get("fastmath"))
-
-    def __call__(self, *args):
-        args = tuple(a._ary if hasattr(a, "_ary") else a for a in args)
-        self._launch(args, self._grid, self._block, self._shared, self._fastmath)
 
 
 class _NoDevice:
@@ -324,8 +235,8 @@ def compile_ptx(pyfunc, sig, device=False, fastmath=False, cc=None, opt=True, li
     if isinstance(pyfunc, CUDAKernel):  # a @cuda.jit object: its Python function
         pyfunc = pyfunc.py_func
     k = CUDAKernel(pyfunc, device=device, fastmath=fastmath, lineinfo=lineinfo)
-    ptx = k.compile(sig, cc)
-    return ptx, _return_type(k._compiled[(str(sig), _cc_number(cc))][1])
+    _, _, ptx, resty, _ = k._dispatcher._compile_cuda(str(sig), device, _cc_number(cc))
+    return ptx, _return_type(resty)
 
 
 def compile_ptx_for_current_device(pyfunc, sig, device=False, fastmath=False, opt=True, lineinfo=False,

@@ -29,16 +29,13 @@ import warnings
 
 import numpy as np
 
+from kjit import _kjit
 from kjit.errors import CompileError, KjitError, PerformanceWarning
 from kjit.cuda import hostapi
 from kjit.cuda.errors import LaunchConfigError
 from kjit.cuda.simulator.kernelapi import _tls
 
 _CC = 90  # the compute capability kernels are compiled for (the device pretends 9.0)
-_MAX_BLOCK = (1024, 1024, 64)
-_MAX_GRID = (2**31 - 1, 65535, 65535)
-_MAX_THREADS = 1024
-_MAX_SHARED = 232448  # bytes of shared memory per block (a 9.0 GPU's opt-in limit)
 
 # Source files of kernels and device functions: an exception names the
 # innermost line of these.
@@ -135,25 +132,6 @@ def _kernel_args(name, args):
     return values, "".join(key)
 
 
-def _dims(v, what):
-    if isinstance(v, (tuple, list)):
-        if not 1 <= len(v) <= 3:
-            raise LaunchConfigError(f"the {what} dimensions are 1 to 3 ints (got {len(v)})")
-        items = list(v)
-    else:
-        items = [v]
-    out = []
-    for x in items:
-        try:
-            n = int(x.__index__())
-        except (AttributeError, TypeError):
-            raise TypeError(f"the {what} dimensions are ints, or a tuple of 1 to 3 ints") from None
-        if n < 1 or n > 0xFFFFFFFF:
-            raise LaunchConfigError(f"the {what} dimensions must be at least 1 (got {n})")
-        out.append(n)
-    return tuple(out + [1] * (3 - len(out)))
-
-
 _DEBUGGING = re.compile(r"\bbreakpoint\s*\(|\bset_trace\s*\(|\bimport\s+pdb\b|\bfrom\s+pdb\s+import\b|\bpdb\.")
 
 
@@ -233,7 +211,7 @@ class CUDAKernel:
         from kjit.cuda import compiler
         self.py_func = func
         self.device = device
-        self._real = compiler.CUDAKernel(func, device=device, **options)
+        self._real = compiler.CUDAKernel(func, device=device, signatures=signatures, **options)
         self._dispatcher = self._real._dispatcher
         self.targetoptions = self._real.targetoptions
         self.__name__ = func.__name__
@@ -248,9 +226,7 @@ class CUDAKernel:
             _user_files.add(os.path.abspath(func.__code__.co_filename))
         except AttributeError:
             pass
-        for sig in signatures:
-            self._real.compile(sig)
-            self._declared.append(sig)
+        self._declared = list(signatures)  # compiled and declared by the real kernel
 
     # ---- compiling (for the compile errors) -----------------------------------------------
     def compile(self, signature, cc=None):
@@ -280,27 +256,11 @@ class CUDAKernel:
         path would: the compiler's exceptions (TypingError ...) propagate."""
         if key in self._checked:
             return
-        if self._declared:  # compiled at decoration; launches convert to a declared signature
-            self._checked.add(key)
-            return
-        opts = self.targetoptions
-        fastmath = bool(opts.get("fastmath"))
-        lineinfo = bool(opts.get("lineinfo") or opts.get("debug"))
-        compile_key = getattr(self._dispatcher, "_compile_cuda_key", None)
-        if compile_key is not None:
-            try:
-                r = compile_key(key, _CC, fastmath, *self._annotations(), lineinfo)
-            except Exception as e:
-                if not _ignorable(e):
-                    raise
-            else:
-                text = r[4] if len(r) > 4 else ""
-                if text:
-                    warnings.warn(PerformanceWarning(text), stacklevel=3)
-                try:  # kernel.signatures and inspect_ptx() see it, as after a GPU launch
-                    self._real._compiled.setdefault((r[5], _CC), (r[0], r[1], r[2]))
-                except (AttributeError, IndexError, TypeError):
-                    pass
+        try:  # the driver resolves declared signatures and compiles, as for a GPU launch
+            self._dispatcher._cuda_kernel_for(key, _CC)
+        except Exception as e:
+            if not _ignorable(e):
+                raise
         self._checked.add(key)
 
     def _convert_declared(self, values):
@@ -350,18 +310,9 @@ class CUDAKernel:
     def __getitem__(self, config):
         if self.device:
             raise TypeError(f"{self.__name__} is a device function: call it from a kernel")
-        if not isinstance(config, tuple):
-            raise LaunchConfigError("a launch configuration is kernel[grid, block], kernel[grid, block, stream] "
-                                    f"or kernel[grid, block, stream, sharedmem] (kernel '{self.__name__}')")
-        if not 2 <= len(config) <= 4:
-            raise LaunchConfigError(f"a launch configuration has 2 to 4 items, not {len(config)} "
-                                    f"(kernel '{self.__name__}')")
-        griddim = _dims(config[0], "grid")
-        blockdim = _dims(config[1], "block")
-        stream = config[2] if len(config) > 2 else 0
-        sharedmem = int(config[3]) if len(config) > 3 else 0
-        if sharedmem < 0:
-            raise LaunchConfigError("the dynamic shared memory size cannot be negative")
+        griddim, blockdim, stream, sharedmem = _kjit.launch_config(
+            self.__name__, config if isinstance(config, tuple) else (config,))
+        stream = 0 if stream is None else stream
         return _Launcher(self, griddim, blockdim, stream, sharedmem)
 
     def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
@@ -386,25 +337,8 @@ class _Launcher:
 
     def _check_config(self):
         k = self.kernel
-        where = f"kernel '{k.__name__}' on {hostapi.get_current_device().name}"
-        for a in range(3):
-            if self.blockdim[a] > _MAX_BLOCK[a]:
-                raise LaunchConfigError(f"{where}: a block of {self.blockdim[a]} threads along {'xyz'[a]} is more "
-                                        f"than the device's limit of {_MAX_BLOCK[a]}")
-            if self.griddim[a] > _MAX_GRID[a]:
-                raise LaunchConfigError(f"{where}: a grid of {self.griddim[a]} blocks along {'xyz'[a]} is more "
-                                        f"than the device's limit of {_MAX_GRID[a]}")
-        b = self.blockdim
-        threads = b[0] * b[1] * b[2]
-        bound = k._annotations()[1]
-        limit = min(_MAX_THREADS, bound) if bound else _MAX_THREADS
-        if threads > limit:
-            whose = " for this kernel (its launch_bounds)" if limit < _MAX_THREADS else " of the device"
-            raise LaunchConfigError(f"{where}: {threads} threads per block ({b[0]} x {b[1]} x {b[2]}) is more than "
-                                    f"the limit of {limit}{whose}")
-        if self.sharedmem > _MAX_SHARED:
-            raise LaunchConfigError(f"{where}: {self.sharedmem} bytes of dynamic shared memory per block is more "
-                                    f"than the device's limit of {_MAX_SHARED}")
+        _kjit.check_launch(k.__name__, hostapi.get_current_device().name, self.griddim, self.blockdim,
+                           self.sharedmem, max_threads=k._annotations()[1])
 
     def __call__(self, *args, **kwargs):
         if kwargs:

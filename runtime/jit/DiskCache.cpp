@@ -1,4 +1,4 @@
-#include "runtime/host/DiskCache.h"
+#include "runtime/jit/DiskCache.h"
 
 #include <cstdio>
 #include <fcntl.h>

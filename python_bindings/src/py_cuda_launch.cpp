@@ -1,0 +1,355 @@
+// py_cuda_launch.cpp - the CUDA launch path: `kernel[grid, block](args)`.
+//
+// kernel[config] finds the launcher cached for the configuration without
+// entering Python (KernelBase's mp_subscript). Launcher::call computes the
+// argument type key, asks the driver for the loaded kernel (runtime/jit/
+// CudaKernels.h: a miss compiles and loads there, in C++), writes the
+// parameters and calls cuLaunchKernel without going back to Python per
+// argument. Device arrays are a C++ base class (DeviceArray) that the
+// Python DeviceNDArray extends, so their pointer, shape and strides are read
+// directly.
+#include <cstring>
+#include <memory>
+#include <vector>
+
+#include <fmt/format.h>
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include "py_common.h"
+#include "py_cuda.h"
+#include "py_dispatcher.h"
+#include "py_launch.h"
+#include "py_values.h"
+#include "runtime/jit/CudaKernels.h"
+
+namespace kjit::py {
+
+using cuda::CUstream;
+
+namespace {
+
+
+// A host array copied to the device for a launch, and back after it.
+struct HostCopy {
+  pybind11::object host;        // what to copy back into (null: read-only)
+  pybind11::object contiguous;  // the contiguous array copied
+  std::shared_ptr<cuda::Allocation> mem;
+  size_t bytes = 0;
+};
+
+// One argument's device view: pointer, shape, strides.
+struct ArrayView {
+  uint64_t ptr = 0;
+  int nd = 0;
+  int64_t shape[kMaxDims], strides[kMaxDims];
+};
+
+class Launcher {
+public:
+  Launcher(std::shared_ptr<jit::CudaKernels> core, pybind11::object config) : core_(std::move(core)) {
+    ParsedLaunch p = parseLaunch(config, core_->name());
+    config_ = p.config;
+    streamObj_ = p.stream;
+    if (!p.stream.is_none() && !(PyLong_Check(p.stream.ptr()) && PyLong_AsLongLong(p.stream.ptr()) == 0))
+      stream_ = streamOf(p.stream);
+  }
+
+  void call(PyObject *args) {
+    size_t n = size_t(PyTuple_GET_SIZE(args));
+    if (n > kMaxArgs) throw pybind11::type_error(fmt::format("kernels take at most {} arguments", kMaxArgs));
+    std::string key;
+    ArrayView views[kMaxArgs];
+    PyObject *scalars[kMaxArgs];
+    std::vector<HostCopy> copies;
+    std::vector<pybind11::object> keep;  // CAI/DLPack owners for the launch
+    for (size_t i = 0; i < n; ++i) {
+      PyObject *o = PyTuple_GET_ITEM(args, Py_ssize_t(i));
+      scalars[i] = o;
+      if (DeviceArray *d = asDeviceArray(o)) {
+        if (!d->alive())
+          throw pybind11::value_error(fmt::format("argument {} of kernel '{}' is a device array of a CUDA context "
+                                                  "that was lost or closed", i + 1, core_->name()));
+        if (!d->code || d->nd < 1)
+          throw pybind11::type_error(fmt::format("argument {} of kernel '{}': device arrays of dtype {} and {} "
+                                                 "dimensions cannot be kernel arguments", i + 1, core_->name(),
+                                                 pybind11::str(d->dtype).cast<std::string>(), d->nd));
+        viewOf(*d, views[i]);
+        jit::appendArrayKey(key, d->code, d->nd, d->layout(), d->readonly);
+        continue;
+      }
+      if (appendScalarKey(o, key)) continue;
+      arrayArgument(o, i, key, views[i], copies, keep);
+    }
+    rt().activate();
+    const jit::CompileResult *compiled = nullptr;
+    jit::LoadedEntry &e = core_->entry(rt(), key, &compiled);
+    if (compiled) warnPerformance(compiled->warnings, 2);
+    core_->prepareLaunch(rt(), e, config_, checkedSerial_);
+    // Parameters: arrays flattened (pointer, shape, strides), scalars in
+    // zeroed 8-byte slots (NVPTX may widen small integer parameters).
+    uint64_t words[kMaxArgs * (1 + 2 * kMaxDims) + 1];
+    std::vector<std::vector<unsigned char>> aggregates;
+    void *params[kMaxArgs * (1 + 2 * kMaxDims) + 1];
+    size_t w = 0;
+    for (size_t i = 0; i < n; ++i) {
+      const Type *t = e.compiled->args[i];
+      if (t->isArray()) {
+        words[w] = views[i].ptr;
+        params[w] = &words[w];
+        ++w;
+        for (int k = 0; k < views[i].nd; ++k, ++w) std::memcpy(&words[w], &views[i].shape[k], 8), params[w] = &words[w];
+        for (int k = 0; k < views[i].nd; ++k, ++w) std::memcpy(&words[w], &views[i].strides[k], 8), params[w] = &words[w];
+        continue;
+      }
+      unsigned char *dst;
+      if (jit::memSize(t) <= 8) {
+        words[w] = 0;
+        dst = reinterpret_cast<unsigned char *>(&words[w]);
+      } else {
+        aggregates.emplace_back(jit::memSize(t) + 16, 0);
+        dst = aggregates.back().data();
+      }
+      if (!writeValue(scalars[i], t, dst)) {
+        if (PyErr_Occurred()) throw pybind11::error_already_set();
+        throw pybind11::type_error(fmt::format("kernel '{}': cannot convert argument {} to {}", core_->name(), i + 1,
+                                               t->str()));
+      }
+      params[w++] = dst;
+    }
+    const cuda::Api &api = rt().api();
+    rt().check(api.LaunchKernel(e.kernel->function, config_.grid[0], config_.grid[1], config_.grid[2], config_.block[0],
+                                config_.block[1], config_.block[2], unsigned(config_.sharedBytes), stream_, params,
+                                nullptr),
+               "cuLaunchKernel");
+    rt().launched(*e.kernel);
+    for (HostCopy &c : copies) {
+      if (!c.host) continue;
+      copyOut(c.contiguous, c.mem->dptr, c.bytes, stream_);
+      if (!c.host.is(c.contiguous)) pybind11::module_::import("numpy").attr("copyto")(c.host, c.contiguous);
+    }
+  }
+
+private:
+  std::shared_ptr<jit::CudaKernels> core_;
+  jit::LaunchConfig config_;
+  CUstream stream_ = nullptr;
+  pybind11::object streamObj_;  // keeps a stream alive while the launcher is cached
+  uint64_t checkedSerial_ = 0;  // the entry the configuration was last checked for
+
+  static void viewOf(const DeviceArray &d, ArrayView &v) {
+    v.ptr = d.ptr;
+    v.nd = d.nd;
+    std::memcpy(v.shape, d.shape, sizeof(int64_t) * size_t(d.nd));
+    std::memcpy(v.strides, d.strides, sizeof(int64_t) * size_t(d.nd));
+  }
+  // Numbers, NumPy scalars, tuples of them: as @jit types them.
+  static bool appendScalarKey(PyObject *o, std::string &key) {
+    PyTypeObject *t = Py_TYPE(o);
+    if (t == &PyFloat_Type || t == &PyLong_Type || t == &PyBool_Type || t == &PyComplex_Type ||
+        PyObject_TypeCheck(o, &PyGenericArrType_Type()) || t == &PyTuple_Type) {
+      size_t mark = key.size();
+      if (appendKey(o, key)) return true;
+      key.resize(mark);
+      PyErr_Clear();
+    }
+    return false;
+  }
+  static PyTypeObject &PyGenericArrType_Type() {
+    static PyTypeObject *t = reinterpret_cast<PyTypeObject *>(
+        pybind11::module_::import("numpy").attr("generic").ptr());
+    return *t;
+  }
+
+  void arrayArgument(PyObject *o, size_t i, std::string &key, ArrayView &v, std::vector<HostCopy> &copies,
+                     std::vector<pybind11::object> &keep) {
+    pybind11::handle h(o);
+    auto &npy = pybind11::detail::npy_api::get();
+    bool isNumpy = npy.PyArray_Check_(o);
+    // Device memory of another library, or a kjit mapped/managed array.
+    if (!isNumpy || Py_TYPE(o) != npy.PyArray_Type_) {
+      if (PyObject_HasAttrString(o, "__cuda_array_interface__")) {
+        cudaArrayInterface(pybind11::reinterpret_borrow<pybind11::object>(h).attr("__cuda_array_interface__"), i, key, v);
+        return;
+      }
+      if (!isNumpy && PyObject_HasAttrString(o, "__dlpack__")) {
+        int streamArg = stream_ ? int(reinterpret_cast<uintptr_t>(stream_)) : 1;
+        pybind11::tuple r = importDlpack(pybind11::reinterpret_borrow<pybind11::object>(h), pybind11::int_(streamArg));
+        pybind11::tuple dev = r[4];
+        int dtype = dev[0].cast<int>();
+        if (dtype != kDLCUDA && dtype != kDLCUDAManaged && dtype != kDLCUDAHost)
+          throw pybind11::type_error(fmt::format("argument {} of kernel '{}' is a DLPack tensor on a device of type "
+                                                 "{}, not CUDA memory", i + 1, core_->name(), dtype));
+        keep.push_back(r[5]);
+        fromParts(r[0].cast<uint64_t>(), r[1], r[2], pybind11::dtype::from_args(r[3]), false, i, key, v);
+        return;
+      }
+    }
+    if (!isNumpy)
+      throw pybind11::type_error(fmt::format(
+          "argument {} of kernel '{}' has a type kernels cannot take: {}", i + 1, core_->name(),
+          pybind11::str(pybind11::type::handle_of(h).attr("__name__")).cast<std::string>()));
+    // A host array: copied in, launched on, copied back (as Numba does).
+    if (!core_->warnedCopy) {
+      core_->warnedCopy = true;
+      pybind11::object cat = pybind11::module_::import("kjit.errors").attr("PerformanceWarning");
+      std::string msg = fmt::format("kernel '{}': a NumPy array argument is copied to the device and back at every "
+                                    "launch; pass device arrays (cuda.to_device) to avoid the copies", core_->name());
+      if (PyErr_WarnEx(cat.ptr(), msg.c_str(), 2) != 0) throw pybind11::error_already_set();
+    }
+    pybind11::array arr = pybind11::reinterpret_borrow<pybind11::array>(h);
+    auto *proxy = pybind11::detail::array_proxy(o);
+    constexpr int C_CONTIG = 0x1, F_CONTIG = 0x2, WRITEABLE = 0x400;
+    bool writable = proxy->flags & WRITEABLE;
+    pybind11::array contiguous = (proxy->flags & (C_CONTIG | F_CONTIG))
+                                     ? arr
+                                     : pybind11::array(pybind11::module_::import("numpy").attr("ascontiguousarray")(arr));
+    HostCopy c;
+    c.bytes = size_t(contiguous.nbytes());
+    c.mem = rt().allocate(c.bytes, cuda::Allocation::Kind::Device);
+    copyIn(c.mem->dptr, contiguous, c.bytes, stream_);
+    c.contiguous = contiguous;
+    if (writable) c.host = arr;
+    pybind11::tuple shape(size_t(contiguous.ndim())), strides(size_t(contiguous.ndim()));
+    for (size_t k = 0; k < size_t(contiguous.ndim()); ++k) {
+      shape[k] = contiguous.shape()[k];
+      strides[k] = contiguous.strides()[k];
+    }
+    fromParts(c.mem->dptr, shape, strides, contiguous.dtype(), !writable, i, key, v);
+    copies.push_back(std::move(c));
+  }
+
+  // __cuda_array_interface__ v3 (v2 accepted): a view, no copy. When the
+  // producer names a stream, this launch's stream waits for it.
+  void cudaArrayInterface(pybind11::dict cai, size_t i, std::string &key, ArrayView &v) {
+    if (cai.contains("mask") && !pybind11::object(cai["mask"]).is_none())
+      throw pybind11::type_error(fmt::format("argument {} of kernel '{}': masked arrays are not supported", i + 1,
+                                             core_->name()));
+    pybind11::tuple shape = cai["shape"];
+    pybind11::dtype dt = pybind11::dtype::from_args(cai["typestr"]);
+    pybind11::tuple data = cai["data"];
+    pybind11::object strides = cai.contains("strides") ? pybind11::object(cai["strides"]) : pybind11::none();
+    pybind11::tuple st(shape.size());
+    if (strides.is_none()) {
+      int64_t expect = dt.itemsize();
+      for (size_t k = shape.size(); k-- > 0;) {
+        st[k] = expect;
+        expect *= shape[k].cast<int64_t>();
+      }
+    } else {
+      st = strides;
+    }
+    if (cai.contains("stream")) {
+      pybind11::object s = cai["stream"];
+      if (!s.is_none()) {
+        auto producer = reinterpret_cast<CUstream>(uintptr_t(s.cast<unsigned long long>()));
+        if (producer != stream_) waitFor(producer);
+      }
+    }
+    fromParts(data[0].cast<uint64_t>(), shape, st, dt, data[1].cast<bool>(), i, key, v);
+  }
+
+  // This launch's stream waits for the work queued on `producer`.
+  void waitFor(CUstream producer) {
+    static cuda::CUevent ev = nullptr;
+    static uint64_t evGeneration = 0;
+    const cuda::Api &api = rt().api();
+    if (!ev || evGeneration != rt().generation(rt().current())) {
+      rt().check(api.EventCreate(&ev, 2 /* CU_EVENT_DISABLE_TIMING */), "cuEventCreate");
+      evGeneration = rt().generation(rt().current());
+    }
+    rt().check(api.EventRecord(ev, producer), "cuEventRecord");
+    rt().check(api.StreamWaitEvent(stream_, ev, 0), "cuStreamWaitEvent");
+  }
+
+  void fromParts(uint64_t ptr, pybind11::tuple shape, pybind11::tuple strides, const pybind11::dtype &dt, bool readonly,
+                 size_t i, std::string &key, ArrayView &v) {
+    if (shape.size() > size_t(kMaxDims) || shape.size() == 0)
+      throw pybind11::type_error(fmt::format("argument {} of kernel '{}': arrays of 1 to {} dimensions", i + 1,
+                                             core_->name(), kMaxDims));
+    char code = jit::codeOfTypeNum(dt.num());
+    if (!code || dt.byteorder() == '>')
+      throw pybind11::type_error(fmt::format("argument {} of kernel '{}': unsupported dtype {}", i + 1, core_->name(),
+                                             pybind11::str(pybind11::handle(dt)).cast<std::string>()));
+    v.ptr = ptr;
+    v.nd = int(shape.size());
+    for (int k = 0; k < v.nd; ++k) {
+      v.shape[k] = shape[size_t(k)].cast<int64_t>();
+      v.strides[k] = strides[size_t(k)].cast<int64_t>();
+    }
+    jit::appendArrayKey(key, code, v.nd, DeviceArray::layoutOf(v.nd, v.shape, v.strides, dt.itemsize()), readonly);
+  }
+
+  // The configuration against the device's and the kernel's limits.
+};
+
+// The base of CUDAKernel: `kernel[config]` finds the launcher cached for the
+// configuration without entering Python (mp_subscript); a configuration not
+// seen before goes to CUDAKernel._launcher_for, which makes one.
+struct KernelBase {
+  pybind11::dict launchers;
+};
+PyObject *kernelBaseType = nullptr;
+
+PyObject *kernelSubscript(PyObject *self, PyObject *config) {
+  auto *inst = reinterpret_cast<pybind11::detail::instance *>(self);
+  if (auto *k = inst->get_value_and_holder().value_ptr<KernelBase>()) {
+    if (PyObject *hit = PyDict_GetItemWithError(k->launchers.ptr(), config)) {
+      Py_INCREF(hit);
+      return hit;
+    }
+    if (PyErr_Occurred()) {
+      if (!PyErr_ExceptionMatches(PyExc_TypeError)) return nullptr;
+      PyErr_Clear();  // an unhashable configuration: made each time
+    }
+  }
+  return PyObject_CallMethod(self, "_launcher_for", "(O)", config);
+}
+
+// tp_call of Launcher: from the interpreter's call straight to C++.
+PyObject *launcherCall(PyObject *self, PyObject *args, PyObject *kwargs) {
+  try {
+    if (kwargs && PyDict_GET_SIZE(kwargs) != 0) {
+      PyErr_SetString(PyExc_TypeError, "kernels take positional arguments only");
+      return nullptr;
+    }
+    auto *inst = reinterpret_cast<pybind11::detail::instance *>(self);
+    auto *l = inst->get_value_and_holder().value_ptr<Launcher>();
+    if (!l) {
+      PyErr_SetString(PyExc_TypeError, "kjit launcher used before __init__");
+      return nullptr;
+    }
+    l->call(args);
+    Py_RETURN_NONE;
+  } catch (...) {
+    setErrorFromCurrentException();
+  }
+  return nullptr;
+}
+
+}  // namespace
+
+void define_cuda_launch(pybind11::module_ &m) {
+  namespace py = pybind11;
+  py::class_<jit::CudaKernels, std::shared_ptr<jit::CudaKernels>>(m, "CudaKernelCore")
+      .def(py::init([](Dispatcher &d) { return std::make_shared<jit::CudaKernels>(d.functionPtr()); }));
+  auto kernelBase = py::class_<KernelBase>(m, "KernelBase", py::dynamic_attr())
+                        .def(py::init<>())
+                        .def_readonly("_launchers", &KernelBase::launchers);
+  // Set on the Python subclass itself (CUDAKernel): a subclass made in
+  // Python does not inherit a slot that no __getitem__ in its bases names.
+  m.def("_install_kernel_subscript", [](py::type cls) {
+    auto *t = reinterpret_cast<PyTypeObject *>(cls.ptr());
+    if (!PyType_IsSubtype(t, reinterpret_cast<PyTypeObject *>(kernelBaseType)) || !t->tp_as_mapping)
+      throw py::type_error("_install_kernel_subscript takes a subclass of KernelBase");
+    t->tp_as_mapping->mp_subscript = kernelSubscript;
+    PyType_Modified(t);
+  });
+  kernelBaseType = kernelBase.ptr();
+  auto launcher = py::class_<Launcher>(m, "CudaLauncher")
+      .def(py::init<std::shared_ptr<jit::CudaKernels>, py::object>());
+  reinterpret_cast<PyTypeObject *>(launcher.ptr())->tp_call = launcherCall;
+
+}
+
+}  // namespace kjit::py

@@ -1,0 +1,77 @@
+// py_dispatcher.h - the Python face of a jit::JitFunction, shared by the
+// binding files: @jit's call path (py_jit.cpp), kernels launched on the CPU
+// device and on CUDA GPUs (py_launch.cpp, py_cuda_launch.cpp).
+#pragma once
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <pybind11/pybind11.h>
+
+#include "compiler/GlobalEnv.h"
+#include "py_values.h"
+#include "runtime/jit/JitFunction.h"
+
+namespace kjit {
+struct KjitCallContext;
+}
+
+namespace kjit::py {
+
+// The process's compiled-code state (the host JIT, the thread pool).
+jit::JitRuntime &jitRuntime();
+// The builtin exception class compiled code raised by name (RuntimeError
+// for a name that is not one).
+pybind11::object builtinException(const std::string &name);
+
+// Arguments in their memory form, for an entry's `args` array.
+struct Marshalled {
+  ArgSlot slots[kMaxArgs];
+  void *ptrs[kMaxArgs];
+  std::vector<std::vector<unsigned char>> large;  // arguments bigger than a slot
+};
+// Writes the arguments in `c`'s memory forms; `who` names the function in
+// messages.
+void marshal(const jit::CompileResult &c, PyObject **argv, size_t n, Marshalled &m, const std::string &who);
+
+class Dispatcher {
+public:
+  Dispatcher(pybind11::object pyfunc, std::string name, std::string filename, std::string text, uint32_t firstLine,
+             pybind11::object resolver, pybind11::dict options);
+
+  jit::JitFunction &function() { return *fn_; }
+  const std::shared_ptr<jit::JitFunction> &functionPtr() const { return fn_; }
+  const std::string &name() const { return fn_->name(); }
+
+  pybind11::object call(PyObject *args, PyObject *kwargs);
+  // The argument type key of a call or launch (`what`: "" or "kernel ").
+  std::string argumentKey(PyObject **argv, size_t n, const char *what) const;
+
+private:
+  std::shared_ptr<jit::JitFunction> fn_;
+  pybind11::object pyfunc_;
+  pybind11::object resolver_;
+  pybind11::tuple defaults_;
+  bool nogil_ = false;
+  bool parallel_ = false;
+
+  // The owner (a capsule that frees it) of each allocation returned, shared
+  // by every array of the result that views it.
+  using Owners = std::map<void *, pybind11::object>;
+
+  pybind11::tuple bind(const pybind11::tuple &args, const pybind11::dict &kwargs);
+  pybind11::object invoke(const jit::CompileResult &c, PyObject **argv, size_t n);
+  void raise(KjitCallContext &ctx);
+  pybind11::object toPython(const Type *t, unsigned char *p, KjitCallContext &ctx, PyObject **argv, size_t n,
+                            Owners &owners);
+  static std::optional<GlobalValue> resolveGlobal(const pybind11::object &resolver, const std::string &name);
+  static std::optional<GlobalValue> fromClassified(const pybind11::object &resolver, const pybind11::object &r);
+};
+
+// Issues a compile's performance warnings (kjit.errors.PerformanceWarning).
+void warnPerformance(const std::string &text, int stacklevel);
+
+}  // namespace kjit::py

@@ -1,0 +1,203 @@
+// py_launch.cpp - launch configurations from Python values (py_launch.h),
+// the CPU device's launcher, and the simulator's access to the same rules.
+#include "py_launch.h"
+
+#include <array>
+
+#include <fmt/format.h>
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
+#include "py_common.h"
+#include "py_dispatcher.h"
+#include "runtime/host/CpuKernel.h"
+#include "runtime/host/ThreadPool.h"
+#include "runtime/jit/Errors.h"
+
+namespace kjit::py {
+
+namespace {
+
+bool PyArray_CheckExact_(PyObject *o) {
+  return Py_TYPE(o) == pybind11::detail::npy_api::get().PyArray_Type_;
+}
+
+bool isIndex(PyObject *o) { return PyIndex_Check(o) && !PyBool_Check(o); }
+
+int64_t indexValue(PyObject *o) {
+  PyObject *idx = PyNumber_Index(o);
+  if (!idx) throw pybind11::error_already_set();
+  int overflow = 0;
+  long long v = PyLong_AsLongLongAndOverflow(idx, &overflow);
+  Py_DECREF(idx);
+  return overflow ? (overflow > 0 ? INT64_MAX : INT64_MIN) : v;
+}
+
+void readDims(pybind11::handle v, uint32_t out[3], const char *what, const std::string &kernel) {
+  int64_t n[3];
+  size_t count = 0;
+  if (isIndex(v.ptr())) {
+    n[count++] = indexValue(v.ptr());
+  } else if (PyTuple_Check(v.ptr()) || PyList_Check(v.ptr())) {
+    pybind11::sequence s = pybind11::reinterpret_borrow<pybind11::sequence>(v);
+    if (s.size() < 1 || s.size() > 3) jit::setDims(out, n, s.size(), what, kernel);  // says why
+    for (pybind11::handle item : s) {
+      if (!isIndex(item.ptr())) jit::badDimension(what, pybind11::repr(v).cast<std::string>(), kernel);
+      n[count++] = indexValue(item.ptr());
+    }
+  } else {
+    jit::badDimension(what, pybind11::repr(v).cast<std::string>(), kernel);
+  }
+  jit::setDims(out, n, count, what, kernel);
+}
+
+}  // namespace
+
+ParsedLaunch parseLaunch(pybind11::handle config, const std::string &kernel) {
+  ParsedLaunch p;
+  p.stream = pybind11::none();
+  if (!PyTuple_Check(config.ptr())) {
+    jit::checkItemCount(1, kernel);  // says what a configuration is
+  }
+  pybind11::tuple t = pybind11::reinterpret_borrow<pybind11::tuple>(config);
+  jit::checkItemCount(t.size(), kernel);
+  readDims(t[0], p.config.grid, "grid", kernel);
+  readDims(t[1], p.config.block, "block", kernel);
+  if (t.size() > 2) p.stream = t[2];
+  if (t.size() > 3) {
+    if (!isIndex(t[3].ptr()))
+      throw jit::launchConfigError(fmt::format("kernel '{}': the dynamic shared memory size is an int, not {}",
+                                               kernel, pybind11::repr(t[3]).cast<std::string>()));
+    jit::setSharedBytes(p.config, indexValue(t[3].ptr()), kernel);
+  }
+  return p;
+}
+
+namespace {
+
+const char *kCpuDevice = "the CPU device";
+
+// kernel[config] on the CPU device: the blocks run on kjit's thread pool,
+// each block's threads as a loop or, when the kernel synchronises, as
+// fibers. The launch is synchronous; the limits are a GPU's.
+class CpuLauncher {
+public:
+  CpuLauncher(std::shared_ptr<Dispatcher> d, pybind11::object config)
+      : d_(std::move(d)), launch_(parseLaunch(config, d_->name()).config) {}
+
+  void call(PyObject *args) {
+    jit::JitFunction &fn = d_->function();
+    size_t n = size_t(PyTuple_GET_SIZE(args));
+    if (n != fn.paramCount())
+      throw pybind11::type_error(
+          fmt::format("kernel {}() takes {} arguments but {} were given", fn.name(), fn.paramCount(), n));
+    if (n > kMaxArgs) throw pybind11::type_error(fmt::format("kjit kernels take at most {} arguments", kMaxArgs));
+    PyObject *argv[kMaxArgs];
+    std::vector<pybind11::object> held;  // the host arrays of the CPU device's device arrays
+    for (size_t i = 0; i < n; ++i) {
+      argv[i] = PyTuple_GET_ITEM(args, Py_ssize_t(i));
+      // A device array of the CPU device (kjit.cuda.hostapi) is a NumPy array underneath.
+      if (!PyArray_CheckExact_(argv[i]) && PyObject_HasAttrString(argv[i], "_ary")) {
+        held.push_back(pybind11::reinterpret_borrow<pybind11::object>(argv[i]).attr("_ary"));
+        argv[i] = held.back().ptr();
+      }
+    }
+    std::string key = d_->argumentKey(argv, n, "kernel ");
+    size_t before = fn.cpuKernels().all().size();
+    const jit::CompileResult &c = fn.cpuKernelFor(key);
+    if (fn.cpuKernels().all().size() > before) warnPerformance(c.warnings, 2);
+    jit::KernelLimits k;
+    k.maxThreadsPerBlock = fn.options().cuda.maxThreads;
+    k.why = "its launch_bounds";
+    k.staticSharedBytes = c.cpuKernel->staticSharedBytes;
+    jit::checkLaunch(launch_, jit::DeviceLimits::gpuLike(kCpuDevice), k, fn.name());
+    Marshalled m;
+    marshal(c, argv, n, m, "kernel " + fn.name() + "()");
+    CpuLaunch launch;
+    for (int a = 0; a < 3; ++a) {
+      launch.grid[a] = launch_.grid[a];
+      launch.block[a] = launch_.block[a];
+    }
+    launch.dynamicSharedBytes = int64_t(launch_.sharedBytes);
+    CpuKernelError err;
+    bool ok;
+    {
+      pybind11::gil_scoped_release release;
+      ok = runCpuKernel(*c.cpuKernel, m.ptrs, launch, &jitRuntime().threadPool(), err);
+    }
+    if (!ok) raiseKernelError(err, fn.name());
+  }
+
+private:
+  std::shared_ptr<Dispatcher> d_;
+  jit::LaunchConfig launch_;
+
+  static void raiseKernelError(const CpuKernelError &e, const std::string &kernel) {
+    pybind11::object cls = builtinException(e.excClass);
+    std::string msg = e.message;
+    if (e.located) {
+      msg += fmt::format(" (in kernel '{}'", kernel);
+      if (!e.file.empty()) msg += fmt::format(" at {}:{}", e.file, e.line);
+      msg += fmt::format(", block ({}, {}, {}), thread ({}, {}, {}))", e.block[0], e.block[1], e.block[2],
+                         e.thread[0], e.thread[1], e.thread[2]);
+    } else {
+      msg += fmt::format(" (in kernel '{}')", kernel);
+    }
+    PyErr_SetObject(cls.ptr(), cls(msg).ptr());
+    throw pybind11::error_already_set();
+  }
+};
+
+PyObject *cpuLauncherCall(PyObject *self, PyObject *args, PyObject *kwargs) {
+  try {
+    if (kwargs && PyDict_GET_SIZE(kwargs) != 0) {
+      PyErr_SetString(PyExc_TypeError, "kernels take positional arguments only");
+      return nullptr;
+    }
+    auto *inst = reinterpret_cast<pybind11::detail::instance *>(self);
+    auto *l = inst->get_value_and_holder().value_ptr<CpuLauncher>();
+    if (!l) {
+      PyErr_SetString(PyExc_TypeError, "kjit launcher used before __init__");
+      return nullptr;
+    }
+    l->call(args);
+    Py_RETURN_NONE;
+  } catch (...) {
+    setErrorFromCurrentException();
+  }
+  return nullptr;
+}
+
+std::array<uint32_t, 3> dims3(const uint32_t d[3]) { return {d[0], d[1], d[2]}; }
+
+}  // namespace
+
+void define_launch(pybind11::module_ &m) {
+  namespace py = pybind11;
+  auto cpu = py::class_<CpuLauncher>(m, "CpuLauncher").def(py::init<std::shared_ptr<Dispatcher>, py::object>());
+  reinterpret_cast<PyTypeObject *>(cpu.ptr())->tp_call = cpuLauncherCall;
+  // The simulator: the same parsing and the same checks.
+  m.def("launch_config", [](const std::string &kernel, py::object config) {
+    ParsedLaunch p = parseLaunch(config, kernel);
+    return py::make_tuple(dims3(p.config.grid), dims3(p.config.block), p.stream, p.config.sharedBytes);
+  }, py::arg("kernel"), py::arg("config"),
+     "(grid, block, stream, shared bytes) of kernel[config], or LaunchConfigError");
+  m.def("check_launch", [](const std::string &kernel, const std::string &device, std::array<uint32_t, 3> grid,
+                           std::array<uint32_t, 3> block, size_t shared, int64_t maxThreads, int64_t staticShared) {
+    jit::LaunchConfig c;
+    for (int a = 0; a < 3; ++a) {
+      c.grid[a] = grid[size_t(a)];
+      c.block[a] = block[size_t(a)];
+    }
+    c.sharedBytes = shared;
+    jit::KernelLimits k;
+    k.maxThreadsPerBlock = maxThreads;
+    k.why = "its launch_bounds";
+    k.staticSharedBytes = staticShared;
+    jit::checkLaunch(c, jit::DeviceLimits::gpuLike(device), k, kernel);
+  }, py::arg("kernel"), py::arg("device"), py::arg("grid"), py::arg("block"), py::arg("shared"),
+     py::arg("max_threads") = 0, py::arg("static_shared") = 0,
+     "checks a launch against a GPU's limits (the CPU device and the simulator keep them)");
+}
+
+}  // namespace kjit::py

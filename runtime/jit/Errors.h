@@ -1,0 +1,39 @@
+// Errors.h - what the JIT driver reports to its callers: a user's mistake
+// (JitError, with the Python exception class it maps to), or a program the
+// compiler refused (CompileFailure, with its located diagnostics). The
+// bindings translate both; the driver never names a Python type.
+#pragma once
+
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "frontend/Diagnostics.h"
+
+namespace kjit::jit {
+
+struct JitError : std::runtime_error {
+  enum class Kind { Type, Value, LaunchConfig, Internal };
+  JitError(Kind k, const std::string &msg) : std::runtime_error(msg), kind(k) {}
+  Kind kind;
+};
+
+inline JitError typeError(const std::string &msg) { return JitError(JitError::Kind::Type, msg); }
+inline JitError valueError(const std::string &msg) { return JitError(JitError::Kind::Value, msg); }
+inline JitError launchConfigError(const std::string &msg) { return JitError(JitError::Kind::LaunchConfig, msg); }
+inline JitError internalError(const std::string &msg) { return JitError(JitError::Kind::Internal, msg); }
+
+// A compile that reported errors: the rendered text (every diagnostic, with
+// carets) and each diagnostic's fields, for the Python exception's
+// attributes.
+struct CompileFailure : std::runtime_error {
+  CompileFailure(const std::string &rendered, const SourceManager &sm, const std::vector<Diagnostic> &diags);
+  struct Entry {
+    std::string severity, category, message, filename;
+    unsigned line = 0, col = 0, endLine = 0, endCol = 0;
+  };
+  std::vector<Entry> entries;                     // errors and warnings, in order
+  DiagCategory category = DiagCategory::Compile;  // of the first error
+};
+
+}  // namespace kjit::jit

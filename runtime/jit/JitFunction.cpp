@@ -1,0 +1,337 @@
+// JitFunction.cpp - see JitFunction.h.
+#include "runtime/jit/JitFunction.h"
+
+#include <fmt/format.h>
+
+#include "compiler/CacheKey.h"
+#include "compiler/Context.h"
+#include "compiler/Driver.h"
+#include "compiler/Pipeline.h"
+#include "compiler/Signature.h"
+#include "runtime/host/ThreadPool.h"
+#include "runtime/jit/CacheKey.h"
+#include "runtime/jit/DiskCache.h"
+#include "runtime/jit/Errors.h"
+#include "runtime/jit/TypeKeys.h"
+#include "targets/host/HostJit.h"
+#include "targets/nvptx/NvptxTarget.h"
+
+namespace kjit::jit {
+
+// ---- the process's shared state ----------------------------------------------------
+
+JitRuntime::JitRuntime() = default;
+JitRuntime::~JitRuntime() = default;
+
+HostJit &JitRuntime::hostJit() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!jit_) {
+    std::string err;
+    jit_ = HostJit::create(err);
+    if (!jit_) throw internalError("kjit: cannot set up the host JIT: " + err);
+  }
+  return *jit_;
+}
+
+ThreadPool &JitRuntime::threadPool() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (!pool_) pool_ = std::make_unique<ThreadPool>(ThreadPool::defaultSize());
+  return *pool_;
+}
+
+// ---- helpers -----------------------------------------------------------------------
+
+namespace {
+
+[[noreturn]] void failed(Context &ctx) {
+  throw CompileFailure(ctx.diags.render(), ctx.sources, ctx.diags.diagnostics());
+}
+
+std::vector<const Type *> remap(TypeContext &tc, const std::vector<const Type *> &ts) {
+  std::vector<const Type *> out;
+  for (const Type *t : ts) out.push_back(sameTypeIn(tc, t));
+  return out;
+}
+
+std::string typedText(const TypedProgram &prog) {
+  std::string s;
+  for (const ir::Function *f : prog.functions) s += ir::print(*f);
+  return s;
+}
+
+}  // namespace
+
+JitFunction::JitFunction(JitRuntime &rt, std::shared_ptr<FunctionSource> source, JitOptions options)
+    : rt_(rt), source_(std::move(source)), options_(options) {}
+
+std::string JitFunction::fingerprint() const { return dependencyFingerprint(*source_); }
+std::string JitFunction::cacheFolder() const { return jit::cacheFolder(source_->filename); }
+
+// A signature's types, in a result of their own; the argument count is
+// checked against the function's parameters.
+std::unique_ptr<CompileResult> JitFunction::parseEager(const std::string &signature) const {
+  auto r = std::make_unique<CompileResult>();
+  r->types = std::make_shared<TypeContext>();
+  Signature s;
+  std::string err;
+  if (!parseSignature(*r->types, signature, s, err)) throw typeError("invalid signature: " + err);
+  // kjitc's functions carry no parameter list; the typer checks the count there.
+  if (!source_->paramNames.empty() && s.args.size() != paramCount())
+    throw typeError(fmt::format("signature \"{}\" has {} arguments but {}() takes {}", signature, s.args.size(),
+                                name(), paramCount()));
+  r->args = s.args;
+  r->ret = s.ret;
+  r->key = keyOfTypes(s.args);
+  r->signature = signature;
+  return r;
+}
+
+// ---- @jit ------------------------------------------------------------------------------
+
+CompileResult &JitFunction::hostFor(const std::string &key) {
+  if (CompileResult *c = host_.select(key, name() + "()")) return *c;
+  TypeContext tc;
+  return hostCompile(key, typesOfKey(tc, key), nullptr);
+}
+
+CompileResult &JitFunction::hostCompileSignature(const std::string &signature) {
+  std::unique_ptr<CompileResult> sig = parseEager(signature);
+  return hostCompile(sig->key, sig->args, sig->ret);
+}
+
+CompileResult &JitFunction::hostDeclare(const std::string &signature) {
+  CompileResult &c = hostCompileSignature(signature);
+  host_.setEager();
+  return c;
+}
+
+CompileResult &JitFunction::hostCompile(const std::string &key, const std::vector<const Type *> &argTypes,
+                                        const Type *declaredRet) {
+  std::lock_guard<std::mutex> lock(host_.compileMutex());
+  if (CompileResult *c = host_.find(key)) return *c;
+  auto c = std::make_unique<CompileResult>();
+  c->key = key;
+  c->types = std::make_shared<TypeContext>();
+  c->args = remap(*c->types, argTypes);
+  HostJit &jit = rt_.hostJit();
+  std::string ckey;
+  DiskCache disk(cacheFolder());
+  if (options_.cache) {
+    CacheInputs in;
+    in.function = name();
+    in.fingerprint = fingerprint();
+    in.argumentKey = key;
+    in.declaredReturn = declaredRet ? declaredRet->str() : "";
+    in.target = jit.targetDescription();
+    ckey = cacheKey(in);
+    if (std::optional<CacheEntry> e = disk.load(ckey); e && e->fields.size() == 5) {
+      CompiledCode code;
+      std::string err;
+      size_t p = 0;
+      c->ret = typeOfKey(*c->types, e->fields[2], p);
+      if (c->ret && jit.addObject(e->fields[0], e->fields[1], code, err)) {
+        c->typedIR = e->fields[3];
+        c->signature = e->fields[4];
+        c->entry = reinterpret_cast<CompileResult::Entry>(code.entry);
+        c->fromCache = true;
+        c->measure();
+        return *host_.add(std::move(c));
+      }
+    }
+  }
+  Context ctx;
+  const Type *declared = declaredRet ? sameTypeIn(ctx.types, declaredRet) : nullptr;
+  TypedProgram prog = buildTypedProgram(ctx, source_, remap(ctx.types, argTypes), declared);
+  if (!prog.entry) failed(ctx);
+  c->ret = sameTypeIn(*c->types, prog.entry->returnType);
+  c->signature = "(" + describeTypes(c->args) + ") -> " + c->ret->str();
+  c->typedIR = typedText(prog);
+  HostBuild build;
+  // Cached code is named after its key, so that loading it again in a later
+  // process cannot collide with code compiled there.
+  if (options_.cache) build.moduleName = "kc" + ckey.substr(ckey.size() - 32);
+  build.toObject = options_.cache;
+  HostCode code;
+  std::string err;
+  if (!buildForHost(ctx, prog, jit, build, code, err))
+    throw internalError("kjit: internal compiler error in " + name() + ": " + err);
+  if (options_.cache) {
+    CacheEntry entry;
+    entry.fields = {code.object, code.symbol, keyOfType(c->ret), c->typedIR, c->signature};
+    disk.store(ckey, entry);  // best effort: a read-only folder only costs time
+  }
+  c->entry = reinterpret_cast<CompileResult::Entry>(code.entry);
+  c->entrySymbol = code.symbol;
+  c->measure();
+  return *host_.add(std::move(c));
+}
+
+std::string JitFunction::inspectHost(const CompileResult &c, bool wantAsm) {
+  Context ctx;
+  TypedProgram prog = buildTypedProgram(ctx, source_, remap(ctx.types, c.args));
+  std::string text, err;
+  if (!prog.entry || !inspectForHost(ctx, prog, rt_.hostJit(), wantAsm, text, err)) return "";
+  return text;
+}
+
+// ---- the CPU device ------------------------------------------------------------------
+
+// The source with fastmath=True of @cuda.jit applied (every flag).
+std::shared_ptr<FunctionSource> JitFunction::cudaSource() const {
+  if (!options_.cuda.fastmath || source_->fastmath == FastMath::All) return source_;
+  auto copy = std::make_shared<FunctionSource>(*source_);
+  copy->fastmath = FastMath::All;
+  return copy;
+}
+
+CompileResult &JitFunction::cpuKernelFor(const std::string &key) {
+  if (CompileResult *c = cpu_.select(key, "kernel '" + name() + "'")) return *c;
+  std::lock_guard<std::mutex> lock(cpu_.compileMutex());
+  if (CompileResult *c = cpu_.find(key)) return *c;
+  auto c = std::make_unique<CompileResult>();
+  c->key = key;
+  c->types = std::make_shared<TypeContext>();
+  c->args = typesOfKey(*c->types, key);
+  c->ret = c->types->voidTy();
+  Context ctx;
+  ctx.checkBounds = options_.cpuBoundscheck;
+  TypedProgram prog = buildTypedProgram(ctx, cudaSource(), remap(ctx.types, c->args), nullptr, Target::CUDA, true);
+  if (!prog.entry) failed(ctx);
+  HostBuild build;
+  build.cpuKernel = true;
+  HostCode code;
+  std::string err;
+  if (!buildForHost(ctx, prog, rt_.hostJit(), build, code, err))
+    throw internalError("kjit: internal compiler error in " + name() + ": " + err);
+  c->cpuKernel = static_cast<const CpuKernelInfo *>(code.entry);
+  c->entrySymbol = code.symbol;
+  c->signature = "(" + describeTypes(c->args) + ")";
+  c->typedIR = typedText(prog);
+  c->warnings = ctx.diags.render();
+  c->measure();
+  return *cpu_.add(std::move(c));
+}
+
+void JitFunction::cpuDeclare(const std::string &signature) {
+  cpuKernelFor(parseEager(signature)->key);
+  cpu_.setEager();
+}
+
+std::string JitFunction::inspectCpuKernel(const std::string &key, bool wantAsm) {
+  Context ctx;
+  TypedProgram prog = buildTypedProgram(ctx, cudaSource(), typesOfKey(ctx.types, key), nullptr, Target::CUDA, true);
+  if (!prog.entry) failed(ctx);
+  std::string out, err;
+  if (!inspectForHost(ctx, prog, rt_.hostJit(), wantAsm, out, err, true)) throw internalError("kjit: " + err);
+  return out;
+}
+
+// ---- CUDA ------------------------------------------------------------------------------
+
+std::string JitFunction::cudaOptionsText(int cc) const {
+  const CudaOptions &o = options_.cuda;
+  return fmt::format("sm_{} fastmath={} lineinfo={} maxregs={} bounds={},{} source-fastmath={}", cc, o.fastmath,
+                     o.lineinfo, o.maxRegisters, o.maxThreads, o.minBlocks, source_->fastmath);
+}
+
+std::unique_ptr<CompileResult> JitFunction::compileCuda(const std::vector<const Type *> &args, const Type *ret,
+                                                        bool device, int cc, std::string *llvmText) {
+  Context ctx;
+  const Type *declared = ret ? sameTypeIn(ctx.types, ret) : nullptr;
+  TypedProgram prog = buildTypedProgram(ctx, cudaSource(), remap(ctx.types, args), declared, Target::CUDA, !device);
+  if (!prog.entry) failed(ctx);
+  auto c = std::make_unique<CompileResult>();
+  c->types = std::make_shared<TypeContext>();
+  c->args = remap(*c->types, args);
+  c->ret = sameTypeIn(*c->types, prog.entry->returnType);
+  c->key = keyOfTypes(c->args);
+  c->cc = cc;
+  c->typedIR = typedText(prog);
+  PtxOptions po;
+  po.ccMajor = cc / 10;
+  po.ccMinor = cc % 10;
+  po.fastmath = options_.cuda.fastmath || source_->fastmath;
+  po.maxRegisters = options_.cuda.maxRegisters;
+  po.maxThreadsPerBlock = options_.cuda.maxThreads;
+  po.minBlocksPerSM = options_.cuda.minBlocks;
+  std::string err;
+  if (!buildForCuda(ctx, prog, po, options_.cuda.lineinfo, c->code, c->entrySymbol, llvmText, err))
+    throw internalError("kjit: " + err);
+  c->signature = c->ret->str() + "(" + describeTypes(c->args) + ")";
+  c->warnings = ctx.diags.render();  // the compile succeeded: warnings only
+  return c;
+}
+
+CompileResult &JitFunction::cudaCompile(const std::string &signature, bool device, int cc) {
+  std::lock_guard<std::mutex> lock(cudaMutex_);
+  for (auto &c : cuda_)
+    if (c->signature == signature && c->cc == cc) return *c;
+  std::unique_ptr<CompileResult> sig = parseEager(signature);
+  std::unique_ptr<CompileResult> c = compileCuda(sig->args, sig->ret, device, cc, nullptr);
+  c->signature = signature;  // listed as the user wrote it
+  cuda_.push_back(std::move(c));
+  return *cuda_.back();
+}
+
+std::string JitFunction::cudaLLVM(const std::string &signature, bool device, int cc) {
+  std::unique_ptr<CompileResult> sig = parseEager(signature);
+  std::string text;
+  compileCuda(sig->args, sig->ret, device, cc, &text);
+  return text;
+}
+
+void JitFunction::cudaDeclare(const std::string &signature) {
+  std::unique_ptr<CompileResult> d = parseEager(signature);
+  if (!cudaDeclared_.find(d->key)) {
+    d->signature = "(" + describeTypes(d->args) + ")";
+    cudaDeclared_.add(std::move(d));
+  }
+  cudaDeclared_.setEager();
+}
+
+std::string JitFunction::cudaResolve(const std::string &key) {
+  if (!cudaDeclared_.eager()) return key;
+  return cudaDeclared_.select(key, "kernel '" + name() + "'")->key;
+}
+
+CompileResult &JitFunction::cudaKernelFor(const std::string &key, int cc) {
+  std::lock_guard<std::mutex> lock(cudaMutex_);
+  for (auto &c : cuda_)
+    if (c->key == key && c->cc == cc) return *c;
+  TypeContext tc;
+  std::vector<const Type *> args = typesOfKey(tc, key);
+  CacheInputs in;
+  DiskCache disk(cacheFolder());
+  if (options_.cache) {
+    in.function = name();
+    in.fingerprint = fingerprint();
+    in.argumentKey = key;
+    in.target = fmt::format("cuda sm_{}", cc);
+    in.options = cudaOptionsText(cc);
+    if (std::optional<CacheEntry> e = disk.load(cacheKey(in)); e && e->fields.size() == 4) {
+      auto c = std::make_unique<CompileResult>();
+      c->types = std::make_shared<TypeContext>();
+      c->args = remap(*c->types, args);
+      c->ret = c->types->voidTy();
+      c->key = key;
+      c->cc = cc;
+      c->code = e->fields[0];
+      c->entrySymbol = e->fields[1];
+      c->signature = e->fields[2];
+      c->typedIR = e->fields[3];
+      c->fromCache = true;
+      cuda_.push_back(std::move(c));
+      return *cuda_.back();
+    }
+  }
+  std::unique_ptr<CompileResult> c = compileCuda(args, nullptr, false, cc, nullptr);
+  if (options_.cache) {
+    CacheEntry entry;
+    entry.fields = {c->code, c->entrySymbol, c->signature, c->typedIR};
+    disk.store(cacheKey(in), entry);
+  }
+  cuda_.push_back(std::move(c));
+  return *cuda_.back();
+}
+
+}  // namespace kjit::jit

@@ -1,0 +1,285 @@
+// TypeKeys.cpp - see TypeKeys.h.
+#include "runtime/jit/TypeKeys.h"
+
+#include <algorithm>
+#include <array>
+
+#include <fmt/format.h>
+
+#include "runtime/jit/Errors.h"
+
+namespace kjit::jit {
+
+char dtypeCode(const Type *t) {
+  if (t->isBool()) return 'b';
+  if (t->isInt()) {
+    switch (t->bits()) {
+    case 8: return t->isSigned() ? '1' : '!';
+    case 16: return t->isSigned() ? '2' : '@';
+    case 32: return t->isSigned() ? '4' : '#';
+    default: return t->isSigned() ? '8' : '$';
+    }
+  }
+  if (t->isFloat()) return t->bits() == 16 ? 'h' : t->bits() == 32 ? 'f' : 'd';
+  return t->bits() == 64 ? 'F' : 'D';
+}
+
+const Type *typeOfCode(TypeContext &tc, char c) {
+  switch (c) {
+  case 'b': return tc.boolean();
+  case '1': return tc.intTy(8, true);
+  case '2': return tc.intTy(16, true);
+  case '4': return tc.intTy(32, true);
+  case '8': return tc.intTy(64, true);
+  case '!': return tc.intTy(8, false);
+  case '@': return tc.intTy(16, false);
+  case '#': return tc.intTy(32, false);
+  case '$': return tc.intTy(64, false);
+  case 'h': return tc.floatTy(16);
+  case 'f': return tc.floatTy(32);
+  case 'd': return tc.floatTy(64);
+  case 'F': return tc.complexTy(64);
+  case 'D': return tc.complexTy(128);
+  default: return nullptr;
+  }
+}
+
+char codeOfTypeNum(int num) {
+  switch (num) {
+  case 0: return 'b';
+  case 1: return '1';
+  case 2: return '!';
+  case 3: return '2';
+  case 4: return '@';
+  case 5: return '4';
+  case 6: return '#';
+  case 7: return sizeof(long) == 8 ? '8' : '4';
+  case 8: return sizeof(long) == 8 ? '$' : '#';
+  case 9: return '8';
+  case 10: return '$';
+  case 11: return 'f';
+  case 12: return 'd';
+  case 14: return 'F';
+  case 15: return 'D';
+  case 23: return 'h';
+  default: return 0;
+  }
+}
+
+void appendArrayKey(std::string &key, char code, int ndim, char layout, bool readonly) {
+  key += 'A';
+  key += code;
+  key += char('0' + ndim);
+  key += layout;
+  key += readonly ? 'r' : 'w';
+}
+
+const Type *typeOfKey(TypeContext &tc, const std::string &key, size_t &p) {
+  if (p >= key.size()) return nullptr;
+  char c = key[p++];
+  switch (c) {
+  case 'd': return tc.float64();
+  case 'b': return tc.boolean();
+  case '8': return tc.int64();
+  case '$': return tc.intTy(64, false);
+  case 'D': return tc.complexTy(128);
+  case 'n': return tc.none();
+  case 'S': return p < key.size() ? typeOfCode(tc, key[p++]) : nullptr;
+  case 'A': {
+    if (p + 4 > key.size()) return nullptr;
+    const Type *dt = typeOfCode(tc, key[p]);
+    int nd = key[p + 1] - '0';
+    char l = key[p + 2];
+    p += 4;
+    if (!dt || nd < 1 || nd > 9) return nullptr;
+    return tc.array(dt, unsigned(nd), l == 'C' ? Layout::C : l == 'F' ? Layout::F : Layout::A, key[p - 1] == 'r');
+  }
+  case '(': {
+    std::vector<const Type *> elems;
+    while (p < key.size() && key[p] != ')') {
+      const Type *e = typeOfKey(tc, key, p);
+      if (!e) return nullptr;
+      elems.push_back(e);
+    }
+    if (p >= key.size()) return nullptr;
+    ++p;
+    return tc.tuple(elems);
+  }
+  default: return nullptr;
+  }
+}
+
+std::vector<const Type *> typesOfKey(TypeContext &tc, const std::string &key) {
+  std::vector<const Type *> types;
+  size_t p = 0;
+  while (p < key.size()) {
+    const Type *t = typeOfKey(tc, key, p);
+    if (!t) throw valueError("kjit: bad argument type key '" + key + "'");
+    types.push_back(t);
+  }
+  return types;
+}
+
+std::string keyOfType(const Type *t) {
+  if (t->isArray()) {
+    std::string s;
+    appendArrayKey(s, dtypeCode(t->dtype()), int(t->ndim()),
+                   t->layout() == Layout::C ? 'C' : t->layout() == Layout::F ? 'F' : 'A', t->readonly());
+    return s;
+  }
+  if (t->isTuple()) {
+    std::string s = "(";
+    for (const Type *e : t->elements()) s += keyOfType(e);
+    return s + ")";
+  }
+  if (t->isNone()) return "n";
+  char c = dtypeCode(t);
+  if (c == 'd' || c == 'b' || c == '8' || c == '$' || c == 'D') return std::string(1, c);
+  return std::string("S") + c;
+}
+
+std::string keyOfTypes(const std::vector<const Type *> &ts) {
+  std::string key;
+  for (const Type *t : ts) key += keyOfType(t);
+  return key;
+}
+
+std::string describeTypes(const std::vector<const Type *> &ts) {
+  std::string s;
+  for (const Type *t : ts) s += (s.empty() ? "" : ", ") + t->str();
+  return s;
+}
+
+std::string describeKey(const std::string &key) {
+  TypeContext tc;
+  return describeTypes(typesOfKey(tc, key));
+}
+
+const Type *sameTypeIn(TypeContext &tc, const Type *t) {
+  if (t->isArray()) return tc.array(sameTypeIn(tc, t->dtype()), t->ndim(), t->layout(), t->readonly());
+  if (t->isTuple()) {
+    std::vector<const Type *> e;
+    for (const Type *x : t->elements()) e.push_back(sameTypeIn(tc, x));
+    return tc.tuple(e);
+  }
+  if (t->kind() == TypeKind::Void) return tc.voidTy();
+  if (t->isNone()) return tc.none();
+  if (t->isBool()) return tc.boolean();
+  return tc.scalarByName(t->str());
+}
+
+// ---- conversions --------------------------------------------------------------
+
+namespace {
+
+// The scalar types of Numba's casting graph, in one order.
+enum Node { B, I8, I16, I32, I64, U8, U16, U32, U64, F16, F32, F64, C64, C128, kNodes };
+
+int nodeOf(const Type *t) {
+  if (t->isBool()) return B;
+  if (t->isInt()) {
+    int w = t->bits() == 8 ? 0 : t->bits() == 16 ? 1 : t->bits() == 32 ? 2 : 3;
+    return (t->isSigned() ? I8 : U8) + w;
+  }
+  if (t->isFloat()) return t->bits() == 16 ? F16 : t->bits() == 32 ? F32 : F64;
+  if (t->isComplex()) return t->bits() == 64 ? C64 : C128;
+  return -1;
+}
+
+using Table = std::array<std::array<Conversion, kNodes>, kNodes>;
+
+// Numba's rules (numba/core/typeconv/rules.py), closed over paths: a path
+// converts as its worst step, and the best path counts.
+Table closeRules() {
+  Table t;
+  for (auto &row : t) row.fill(Conversion::None);
+  for (int i = 0; i < kNodes; ++i) t[i][i] = Conversion::Exact;
+  auto rule = [&](Node a, Node b, Conversion there, Conversion back) {
+    t[a][b] = there;
+    t[b][a] = back;
+  };
+  using C = Conversion;
+  rule(B, I8, C::Safe, C::Unsafe);
+  rule(B, U8, C::Safe, C::Unsafe);
+  rule(I8, I16, C::Promote, C::Unsafe);
+  rule(U8, U16, C::Promote, C::Unsafe);
+  rule(I16, I32, C::Promote, C::Unsafe);
+  rule(U16, U32, C::Promote, C::Unsafe);
+  rule(I32, I64, C::Promote, C::Unsafe);
+  rule(U32, U64, C::Promote, C::Unsafe);
+  rule(U8, I16, C::Safe, C::Unsafe);
+  rule(U16, I32, C::Safe, C::Unsafe);
+  rule(U32, I64, C::Safe, C::Unsafe);
+  rule(I8, F16, C::Safe, C::Unsafe);
+  rule(U8, F16, C::Safe, C::Unsafe);
+  rule(I16, F32, C::Safe, C::Unsafe);
+  rule(I32, F64, C::Safe, C::Unsafe);
+  rule(I64, F64, C::Unsafe, C::Unsafe);
+  rule(U64, F64, C::Unsafe, C::Unsafe);
+  rule(F16, F32, C::Promote, C::Unsafe);
+  rule(F32, F64, C::Promote, C::Unsafe);
+  t[F32][C64] = C::Safe;  // real to complex only
+  t[F64][C128] = C::Safe;
+  rule(C64, C128, C::Promote, C::Unsafe);
+  for (int k = 0; k < kNodes; ++k)
+    for (int i = 0; i < kNodes; ++i)
+      for (int j = 0; j < kNodes; ++j) {
+        Conversion via = std::max(t[i][k], t[k][j]);
+        if (via < t[i][j]) t[i][j] = via;
+      }
+  return t;
+}
+
+}  // namespace
+
+Conversion conversion(const Type *from, const Type *to) {
+  if (from == to || from->str() == to->str()) return Conversion::Exact;
+  if (from->isNumber() && to->isNumber()) {
+    static const Table table = closeRules();  // constant: computed once
+    return table[size_t(nodeOf(from))][size_t(nodeOf(to))];
+  }
+  if (from->isArray() && to->isArray()) {
+    bool ok = from->dtype()->str() == to->dtype()->str() && from->ndim() == to->ndim() &&
+              (to->layout() == Layout::A || from->layout() == to->layout()) && (to->readonly() || !from->readonly());
+    return ok ? Conversion::Safe : Conversion::None;
+  }
+  if (from->isTuple() && to->isTuple() && from->elements().size() == to->elements().size()) {
+    Conversion worst = Conversion::Exact;
+    for (size_t i = 0; i < from->elements().size(); ++i)
+      worst = std::max(worst, conversion(from->elements()[i], to->elements()[i]));
+    return worst;
+  }
+  return Conversion::None;
+}
+
+// ---- memory forms -------------------------------------------------------------
+// Natural alignment, bool as one byte; an array is {meminfo, data,
+// shape[n], strides[n]}.
+
+size_t memAlign(const Type *t) {
+  if (t->isArray()) return 8;
+  if (t->isBool() || t->isNone()) return 1;
+  if (t->isTuple()) {
+    size_t a = 1;
+    for (const Type *e : t->elements()) a = std::max(a, memAlign(e));
+    return a;
+  }
+  if (t->isComplex()) return t->bits() / 16;
+  return t->bits() / 8;
+}
+
+size_t memSize(const Type *t) {
+  if (t->isArray()) return 16 + 16 * t->ndim();
+  if (t->isBool() || t->isNone()) return 1;
+  if (t->isTuple()) {
+    size_t off = 0, a = memAlign(t);
+    for (const Type *e : t->elements()) {
+      size_t ea = memAlign(e);
+      off = (off + ea - 1) / ea * ea + memSize(e);
+    }
+    return (off + a - 1) / a * a;
+  }
+  return t->bits() / 8;
+}
+
+}  // namespace kjit::jit

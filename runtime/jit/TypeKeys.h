@@ -1,0 +1,53 @@
+// TypeKeys.h - argument type keys, the types they stand for, and how one
+// argument type converts to a declared one.
+//
+// A key is what a call's or a launch's arguments look like to the compiler,
+// computed per call without allocating: one character per scalar kind
+// ('d' float, '8' int, '$' an int only uint64 holds, 'b' bool, 'D' complex,
+// 'n' None, 'S' + a dtype code for a NumPy scalar), arrays as 'A' + dtype
+// code + rank + layout (C, F, A) + 'r'/'w', tuples bracketed. The bindings
+// compute keys from Python objects; everything else about keys is here.
+#pragma once
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "compiler/Types.h"
+
+namespace kjit::jit {
+
+// The dtype code of a scalar type ('f' float32, '4' int32 ...), and back.
+char dtypeCode(const Type *t);
+const Type *typeOfCode(TypeContext &tc, char c);
+// NumPy's type numbers (NPY_BOOL=0 ... NPY_HALF=23) to dtype codes; 0 if none.
+char codeOfTypeNum(int num);
+void appendArrayKey(std::string &key, char code, int ndim, char layout, bool readonly);
+
+// The type at key[p] (p moves past it); null on a malformed key.
+const Type *typeOfKey(TypeContext &tc, const std::string &key, size_t &p);
+// Every type of a key; throws JitError (a ValueError) on a malformed key.
+std::vector<const Type *> typesOfKey(TypeContext &tc, const std::string &key);
+std::string keyOfType(const Type *t);
+std::string keyOfTypes(const std::vector<const Type *> &ts);
+// "float64, array(float32, 1d, C)": a key's types as messages show them.
+std::string describeKey(const std::string &key);
+std::string describeTypes(const std::vector<const Type *> &ts);
+
+// The type `t` (of another TypeContext) in `tc`.
+const Type *sameTypeIn(TypeContext &tc, const Type *t);
+
+// How a value of type `from` becomes one of type `to`, best first (Numba's
+// typeconv rules: int8 -> int64 promotes, int32 -> float64 is safe, int64 ->
+// float64 and float -> int are unsafe, complex -> real does not convert; an
+// array converts to one of the same dtype and rank with layout 'A', and a
+// writable one to a readonly one, safely).
+enum class Conversion { Exact, Promote, Safe, Unsafe, None };
+Conversion conversion(const Type *from, const Type *to);
+
+// The memory form of a value of `t` (the host C layout of the lowered
+// structs, which NVPTX's parameter space shares).
+size_t memSize(const Type *t);
+size_t memAlign(const Type *t);
+
+}  // namespace kjit::jit
