@@ -21,8 +21,8 @@ from kjit.cuda.hostapi import (Device, DeviceNDArray, Event, Stream, as_cuda_arr
                                legacy_default_stream, list_devices, managed_array, mapped, mapped_array,
                                per_thread_default_stream, pinned, pinned_array, pinned_array_like, select_device,
                                stream, synchronize, to_device)
-from kjit.cuda.simulator.kernel import (BarrierError, CUDAKernel, compile_ptx, compile_ptx_for_current_device,
-                                        jit)
+from kjit.cuda.simulator.kernel import CUDAKernel, compile_ptx, compile_ptx_for_current_device, jit
+from kjit.cuda.simulator.scheduler import BarrierError
 from kjit.cuda.simulator.reduce import Reduce, reduce
 from kjit.cuda.simulator import kernelapi as _kernelapi
 from kjit.cuda.simulator.kernelapi import (activemask, all_sync, any_sync, atomic, ballot_sync, blockDim, blockIdx,
