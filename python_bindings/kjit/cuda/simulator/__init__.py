@@ -13,6 +13,7 @@ in a kernel names the block, the thread and the line. See docs/simulator.md.
 """
 import types as _types
 
+from kjit import devices as _devices
 from kjit.cuda import hostapi as _hostapi
 from kjit.cuda.errors import CudaAPIError, CudaDriverError, CudaSupportError, LaunchConfigError
 from kjit.cuda.hostapi import (Device, DeviceNDArray, Event, Stream, as_cuda_array, close, current_context,
@@ -35,9 +36,9 @@ from kjit.cuda.simulator.kernelapi import (activemask, all_sync, any_sync, atomi
 
 
 def device_kind():
-    """Where kernels launch: "simulator" (the interpreter; kjit.cuda.compiler's
-    device_kind() says "cuda" or "cpu" for compiled kernels)."""
-    return "simulator"
+    """Where kernels launch: "simulator" (the interpreter; kjit.devices
+    decides, and says "cuda" or "cpu" for compiled kernels)."""
+    return _devices.SIMULATOR
 
 
 __all__ = [
