@@ -3,3 +3,60 @@ import sys
 
 # The package is used in place: python_bindings/ holds kjit/ and the built _kjit.
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "python_bindings"))
+
+
+# ---- programs run in a new process -----------------------------------------------------------
+import itertools  # noqa: E402
+import subprocess  # noqa: E402
+import textwrap  # noqa: E402
+
+import pytest  # noqa: E402
+
+from kjit import devices  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+# The environment that selects each device (kjit/devices.py); None: the
+# machine's own choice (the GPU if there is one, else the CPU device).
+DEVICE_ENV = {"cpu": {"KJIT_DEVICE": "cpu"}, "sim": {"KJIT_ENABLE_CUDASIM": "1"}, "cuda": {"KJIT_DEVICE": "cuda"},
+              None: {}}
+
+_program_numbers = itertools.count()
+
+
+def device_environment(device, env=None):
+    """os.environ with kjit on the path, the device selected (no inherited
+    KJIT_DEVICE or simulator variable), then `env`."""
+    full = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python_bindings"))
+    for v in ("KJIT_DEVICE",) + devices.SIMULATOR_VARIABLES:
+        full.pop(v, None)
+    full.update(DEVICE_ENV[device])
+    full.update(env or {})
+    return full
+
+
+@pytest.fixture
+def run_on_device(tmp_path):
+    """run_on_device(code, device="cpu"|"sim"|"cuda"|None, env=None, ...):
+    runs the program `code` (dedented) in a new Python, from a file (kernels
+    need their source), on that device. A check inside the program is an
+    `assert`; unless check=False, the process must exit with 0, and the
+    failure shows its exit code, stdout and stderr (so a failed assert's
+    message). Returns the CompletedProcess, with .path the program's file.
+    `cwd` (default: a temporary folder) holds the program and is its
+    working directory; `stdin` is its input."""
+
+    def run(code, device="cpu", env=None, check=True, cwd=None, timeout=600, stdin=None):
+        folder = str(cwd or tmp_path)
+        path = os.path.join(folder, f"program_{os.getpid()}_{next(_program_numbers)}.py")
+        with open(path, "w") as f:
+            f.write(textwrap.dedent(code))
+        r = subprocess.run([sys.executable, path], capture_output=True, text=True, env=device_environment(device, env),
+                           timeout=timeout, cwd=folder, input=stdin)
+        r.path = path
+        if check:
+            assert r.returncode == 0, (f"the program on device {device!r} exited with {r.returncode}\n"
+                                       f"---- stdout\n{r.stdout}\n---- stderr\n{r.stderr}")
+        return r
+
+    return run

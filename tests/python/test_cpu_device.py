@@ -1,35 +1,12 @@
 """The CPU device (docs/cpu_device.md): errors, the host API over host memory,
 and what the fibers must get right. The programs that must match every
 device are in kernel_programs.py (test_kernels_devices.py). These tests run
-in a subprocess with KJIT_DEVICE=cpu, so that they test the CPU device on
-the GPU machine too."""
-import os
-import subprocess
-import sys
-import tempfile
-import textwrap
-
-HERE = os.path.dirname(os.path.abspath(__file__))
-ROOT = os.path.dirname(os.path.dirname(HERE))
+in a subprocess on the device "cpu" (the run_on_device fixture,
+conftest.py), so that they test the CPU device on the GPU machine too."""
 
 
-def run_cpu(code, env=None):
-    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False, dir=None) as f:
-        f.write(textwrap.dedent(code))
-    try:
-        e = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python_bindings"), KJIT_DEVICE="cpu")
-        e.pop("KJIT_ENABLE_CUDASIM", None)
-        e.pop("NUMBA_ENABLE_CUDASIM", None)
-        e.update(env or {})
-        r = subprocess.run([sys.executable, f.name], capture_output=True, text=True, env=e, timeout=300)
-    finally:
-        os.unlink(f.name)
-    assert r.returncode == 0, r.stdout + r.stderr
-    return r.stdout, f.name
-
-
-def test_divergent_syncthreads_is_an_error_naming_both_sites_then_the_process_goes_on():
-    out, path = run_cpu("""
+def test_divergent_syncthreads_is_an_error_naming_both_sites_then_the_process_goes_on(run_on_device):
+    r = run_on_device("""
         import numpy as np
         from kjit import cuda
 
@@ -56,6 +33,7 @@ def test_divergent_syncthreads_is_an_error_naming_both_sites_then_the_process_go
         fine[1, 64](x)
         print("after:", x.sum())
     """)
+    out = r.stdout
     assert "error: divergent barrier in block (" in out
     assert "thread (0, 0, 0) waits at syncthreads() at " in out
     assert ":9:9" in out and ":12:9" in out  # both barriers, by line and column
@@ -63,8 +41,8 @@ def test_divergent_syncthreads_is_an_error_naming_both_sites_then_the_process_go
     assert "after: 128.0" in out
 
 
-def test_barrier_after_early_return_works_as_on_the_gpu():
-    out, _ = run_cpu("""
+def test_barrier_after_early_return_works_as_on_the_gpu(run_on_device):
+    r = run_on_device("""
         import numpy as np
         from kjit import cuda
 
@@ -80,11 +58,12 @@ def test_barrier_after_early_return_works_as_on_the_gpu():
         early_exit[1, 64](x)
         print("sum", x.sum())
     """)
+    out = r.stdout
     assert "sum 100.0" in out
 
 
-def test_kernel_exception_names_kernel_file_line_block_and_thread():
-    out, path = run_cpu("""
+def test_kernel_exception_names_kernel_file_line_block_and_thread(run_on_device):
+    r = run_on_device("""
         import numpy as np
         from kjit import cuda
 
@@ -109,6 +88,7 @@ def test_kernel_exception_names_kernel_file_line_block_and_thread():
         except ValueError as e:
             print("value:", e)
     """)
+    out = r.stdout
     line = [ln for ln in out.splitlines() if ln.startswith("index:")][0]
     assert "index 20 is out of bounds for axis 0 with size 20" in line
     assert "in kernel 'oob' at " in line and ".py:8," in line
@@ -118,8 +98,8 @@ def test_kernel_exception_names_kernel_file_line_block_and_thread():
     assert "block (2, 0, 0), thread (5, 0, 0)" in line
 
 
-def test_launch_config_is_checked_as_on_a_gpu():
-    out, _ = run_cpu("""
+def test_launch_config_is_checked_as_on_a_gpu(run_on_device):
+    r = run_on_device("""
         import numpy as np
         from kjit import cuda
 
@@ -137,6 +117,7 @@ def test_launch_config_is_checked_as_on_a_gpu():
         k[2, 32](x)
         print("after", x.sum())
     """)
+    out = r.stdout
     assert out.count("refused: kernel 'k'") == 6, out
     assert "the grid must be an int or a tuple of 1 to 3 ints, not 1.5" in out
     assert "not '12'" in out
@@ -145,8 +126,8 @@ def test_launch_config_is_checked_as_on_a_gpu():
     assert "after 64.0" in out
 
 
-def test_host_api_on_the_cpu_device():
-    out, _ = run_cpu("""
+def test_host_api_on_the_cpu_device(run_on_device):
+    r = run_on_device("""
         import numpy as np
         from kjit import cuda
 
@@ -174,6 +155,7 @@ def test_host_api_on_the_cpu_device():
         print("result", out.copy_to_host().tolist()[:3])
         print("reduce", cuda.reduce(lambda p, q: p + q)(np.arange(1000.0)))
     """)
+    out = r.stdout
     assert "kind cpu True kjit CPU device" in out
     assert "copy 0.0" in out
     assert "interface True False" in out
@@ -182,9 +164,9 @@ def test_host_api_on_the_cpu_device():
     assert "reduce 499500.0" in out
 
 
-def test_no_gpu_default_is_the_cpu_device():
+def test_no_gpu_default_is_the_cpu_device(run_on_device):
     """A bad driver path and no KJIT_DEVICE: kernels run on the CPU device."""
-    out, _ = run_cpu("""
+    r = run_on_device("""
         import numpy as np
         from kjit import cuda
 
@@ -196,11 +178,12 @@ def test_no_gpu_default_is_the_cpu_device():
         k[1, 8](x)
         print(cuda.device_kind(), x.sum())
     """, env={"KJIT_DEVICE": "", "KJIT_CUDA_DRIVER": "/nonexistent/libcuda.so.1"})
+    out = r.stdout
     assert "cpu 24.0" in out
 
 
-def test_barrier_free_kernels_are_vectorised_loops():
-    out, _ = run_cpu("""
+def test_barrier_free_kernels_are_vectorised_loops(run_on_device):
+    r = run_on_device("""
         import numpy as np
         from kjit import cuda
 
@@ -219,12 +202,13 @@ def test_barrier_free_kernels_are_vectorised_loops():
         print("vector", "x float>" in block)
         print("calls", "kjit_cpu_" in ir)
     """)
+    out = r.stdout
     assert "vector True" in out  # the block loop was vectorised
     assert "calls False" in out  # no barrier: no fiber runtime calls
 
 
-def test_local_arrays_get_the_stack_they_need_up_to_a_gpus_limit():
-    out, _ = run_cpu("""
+def test_local_arrays_get_the_stack_they_need_up_to_a_gpus_limit(run_on_device):
+    r = run_on_device("""
         import numpy as np
         from kjit import cuda, float32
 
@@ -252,14 +236,15 @@ def test_local_arrays_get_the_stack_they_need_up_to_a_gpus_limit():
         big_local[2, 32](o)
         print("after", int(o.sum()))
     """)
+    out = r.stdout
     assert "big 99999.0 99999.0" in out
     assert "refused: the kernel's local arrays take 800000 bytes per thread" in out
     assert "(in kernel 'too_big')" in out
     assert "after 6399936" in out
 
 
-def test_shared_memory_is_limited_as_on_a_gpu_and_the_process_goes_on():
-    out, _ = run_cpu("""
+def test_shared_memory_is_limited_as_on_a_gpu_and_the_process_goes_on(run_on_device):
+    r = run_on_device("""
         import numpy as np
         from kjit import cuda, float32, float64
 
@@ -289,6 +274,7 @@ def test_shared_memory_is_limited_as_on_a_gpu_and_the_process_goes_on():
         dyn[1, 32, 0, 200 * 1024](x)
         print("after", int(x[0]))
     """)
+    out = r.stdout
     # The rule every device shares (runtime/jit/LaunchConfig.cpp), with the same message.
     assert "refused: kernel 'dyn' on the CPU device: 1000000000000 bytes of shared memory per block " \
         "(0 static + 1000000000000 dynamic) is more than the device's limit of 232448" in out
@@ -298,8 +284,8 @@ def test_shared_memory_is_limited_as_on_a_gpu_and_the_process_goes_on():
     assert "after 51201" in out  # 1 + 200 KiB / 4 bytes
 
 
-def test_print_lines_of_threads_never_mix():
-    out, _ = run_cpu("""
+def test_print_lines_of_threads_never_mix(run_on_device):
+    r = run_on_device("""
         import numpy as np
         from kjit import cuda
 
@@ -310,6 +296,7 @@ def test_print_lines_of_threads_never_mix():
 
         k[64, 32](np.arange(2048.0))
     """, env={"KJIT_NUM_THREADS": "4"})
+    out = r.stdout
     lines = out.splitlines()
     assert len(lines) == 2048
     import re
@@ -318,11 +305,11 @@ def test_print_lines_of_threads_never_mix():
     assert sorted(int(ln.split()[1]) for ln in lines) == list(range(2048))
 
 
-def test_out_of_bounds_is_an_index_error_not_a_crash():
+def test_out_of_bounds_is_an_index_error_not_a_crash(run_on_device):
     # On a GPU an access out of bounds is an illegal address (a CUDA error);
     # on the CPU device it would end the process, so kernels are checked
     # there unless they say boundscheck=False.
-    out, path = run_cpu("""
+    r = run_on_device("""
         import numpy as np
         from kjit import cuda
 
@@ -346,12 +333,13 @@ def test_out_of_bounds_is_an_index_error_not_a_crash():
         fill[2, 32](a)
         print("then", a.copy_to_host()[:2].tolist())
     """)
+    out = r.stdout
     assert "IndexError: index 100000000 is out of bounds for axis 0 with size 64 (in kernel 'far' at " in out, out
     assert "then [2.0, 2.0]" in out
 
 
-def test_dtype_names_fancy_indexing_and_numba_boundscheck():
-    out, _ = run_cpu("""
+def test_dtype_names_fancy_indexing_and_numba_boundscheck(run_on_device):
+    r = run_on_device("""
         import numpy as np
         from kjit import cuda
 
@@ -373,10 +361,11 @@ def test_dtype_names_fancy_indexing_and_numba_boundscheck():
         except TypeError as e:
             print("TypeError:", e)
     """)
+    out = r.stdout
     assert "[31.0, 30.0, 29.0]" in out
     assert "TypeError: device arrays are indexed by ints, slices, None and Ellipsis (not ndarray)" in out
     # NUMBA_BOUNDSCHECK=1 turns the checks on everywhere (here: a @jit function).
-    out, _ = run_cpu("""
+    r = run_on_device("""
         import numpy as np
         from kjit import njit
 
@@ -389,4 +378,5 @@ def test_dtype_names_fancy_indexing_and_numba_boundscheck():
         except IndexError as e:
             print("IndexError:", e)
     """, env={"NUMBA_BOUNDSCHECK": "1"})
+    out = r.stdout
     assert "IndexError: index 5 is out of bounds for axis 0 with size 3" in out, out

@@ -23,22 +23,10 @@ gpu = pytest.mark.skipif(not _kjit.cuda_available(), reason="no CUDA GPU here")
 rng = np.random.default_rng(1)
 
 
-def run_script(code, env=None, timeout=300):
-    """Runs `code` in a new Python (from a file: kernels need their source)."""
-    import tempfile
-    full = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python_bindings"), **(env or {}))
-    with tempfile.NamedTemporaryFile("w", suffix=".py", delete=False) as f:
-        f.write(textwrap.dedent(code))
-    try:
-        return subprocess.run([sys.executable, f.name], capture_output=True, text=True, env=full, timeout=timeout)
-    finally:
-        os.unlink(f.name)
-
-
 # ---- without a driver -----------------------------------------------------------------
 
-def test_missing_driver_is_a_clear_error():
-    r = run_script("""
+def test_missing_driver_is_a_clear_error(run_on_device):
+    r = run_on_device("""
         from kjit import cuda
         import numpy as np
         print("available", cuda.is_available())
@@ -54,7 +42,7 @@ def test_missing_driver_is_a_clear_error():
         except cuda.CudaSupportError as e:
             print("launch:", e)
         print("still running")
-    """, env={"KJIT_CUDA_DRIVER": "/nonexistent/libcuda.so.1", "KJIT_DEVICE": "cuda"})
+    """, device="cuda", env={"KJIT_CUDA_DRIVER": "/nonexistent/libcuda.so.1"})
     assert r.returncode == 0, r.stderr
     assert "available False" in r.stdout
     assert "error: kjit: no CUDA GPU: the CUDA driver (/nonexistent/libcuda.so.1) could not be loaded" in r.stdout
@@ -390,15 +378,15 @@ def scale(a, k):
 
 
 @gpu
-def test_boundscheck_error_names_the_line_and_thread():
-    r = run_script(PRELUDE + """
+def test_boundscheck_error_names_the_line_and_thread(run_on_device):
+    r = run_on_device(PRELUDE + """
 d_a, d_out = cuda.to_device(np.zeros(1000, np.float32)), cuda.device_array(1000, np.float32)
 try:
     seeds.checked_copy[4, 256](d_a, d_out, 7)
     cuda.synchronize()
 except IndexError as e:
     print("IndexError:", e)
-""" + AFTER)
+""" + AFTER, device="cuda")
     assert r.returncode == 0, r.stderr
     line = next(i + 1 for i, t in enumerate(open(seeds.__file__)) if "out[i] = a[i + k]" in t)
     assert f"seed_kernels.py:{line}:" in r.stdout and "kernel 'checked_copy'" in r.stdout, r.stdout
@@ -408,8 +396,8 @@ except IndexError as e:
 
 
 @gpu
-def test_illegal_address_names_the_kernel():
-    r = run_script(PRELUDE + """
+def test_illegal_address_names_the_kernel(run_on_device):
+    r = run_on_device(PRELUDE + """
 bogus = cuda.DeviceNDArray((1000,), (8,), np.float64, _ptr=0x10)
 old = cuda.to_device(np.ones(8))
 try:
@@ -421,7 +409,7 @@ try:
     scale[1, 8](old, 2.0)
 except ValueError as e:
     print("refused:", e)
-""" + AFTER)
+""" + AFTER, device="cuda")
     assert r.returncode == 0, r.stderr
     assert "CudaDriverError: CUDA_ERROR_ILLEGAL_ADDRESS kernel 'scale' failed" in r.stdout, r.stdout
     assert "refused: argument 1 of kernel 'scale' is a device array of a CUDA context that was lost" in r.stdout

@@ -1,14 +1,13 @@
 """The CUDA simulator (KJIT_ENABLE_CUDASIM=1) and the host API over host
 memory (kjit.cuda.hostapi).
 
-The simulator is chosen when kjit is imported, so its tests run scripts in
-new processes with the variable set; each script runs many kernels and
-prints one "ok NAME" line per check (or "FAIL NAME ..."), and the test
-asserts the lines. The host API is also tested here, in this process."""
+The simulator is chosen when kjit is imported, so its tests run programs in
+new processes on the device "sim" (the run_on_device fixture, conftest.py);
+each program runs many kernels and checks each result with check(NAME,
+condition, details...), an assert, and ends by asserting that every check
+the test names ran (checks_reached). The host API is also tested here, in
+this process."""
 import os
-import subprocess
-import sys
-import tempfile
 import textwrap
 
 import numpy as np
@@ -25,85 +24,68 @@ sys.path.insert(0, {SEEDS!r})
 warnings.simplefilter("ignore")
 from kjit import cuda, float32, float64, int32, int64, uint32
 
-def ok(name, cond, *info):
-    print(("ok " if cond else "FAIL ") + name, *([] if cond else info), flush=True)
+_checked = set()
+
+def check(name, cond, *info):
+    assert cond, " ".join(["check failed:", name] + [str(i) for i in info])
+    _checked.add(name)
+
+def checks_reached(names):
+    missing = [n for n in names if n not in _checked]
+    assert not missing, f"checks that did not run: {{missing}}"
 """
 
 
-def run_script(code, env=None, sim=True, workdir=None, timeout=600, stdin=None):
-    """Runs `code` (after PRELUDE) in a new Python, from a file (kernels
-    need their source), with the simulator unless sim=False; `workdir`
-    (default: a new temporary folder) holds the script and is on its path."""
-    full = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python_bindings"))
-    for v in ("KJIT_ENABLE_CUDASIM", "NUMBA_ENABLE_CUDASIM"):
-        full.pop(v, None)
-    if sim:
-        full["KJIT_ENABLE_CUDASIM"] = "1"
-    full.update(env or {})
-    with tempfile.TemporaryDirectory() as tmp:
-        d = workdir or tmp
-        path = os.path.join(d, f"script_{os.getpid()}_{id(code)}.py")
-        with open(path, "w") as f:
-            f.write(textwrap.dedent(PRELUDE) + textwrap.dedent(code))
-        try:
-            return subprocess.run([sys.executable, path], capture_output=True, text=True, env=full,
-                                  timeout=timeout, cwd=d, input=stdin)
-        finally:
-            os.unlink(path)
-
-
-def check_ok(r, names):
-    """Every name printed "ok", and no FAIL."""
-    out = r.stdout
-    assert r.returncode == 0, f"exit {r.returncode}\nstdout:\n{out}\nstderr:\n{r.stderr}"
-    assert "FAIL" not in out, out
-    for n in names:
-        assert f"ok {n}\n" in out, f"missing 'ok {n}'\nstdout:\n{out}\nstderr:\n{r.stderr}"
+def program(code, reached=()):
+    """PRELUDE, then `code`, then the assert that the checks named in
+    `reached` all ran."""
+    return (textwrap.dedent(PRELUDE) + textwrap.dedent(code)
+            + (f"checks_reached({list(reached)!r})\n" if reached else ""))
 
 
 # ---- the seed kernels ---------------------------------------------------------------------------
 
-def test_seed_kernels():
-    r = run_script("""
+def test_seed_kernels(run_on_device):
+    run_on_device(program("""
         import seed_kernels as s
         rng = np.random.default_rng(0)
-        ok("device name", cuda.get_current_device().name == "kjit simulator", cuda.get_current_device().name)
-        ok("available", cuda.is_available() is True)
+        check("device name", cuda.get_current_device().name == "kjit simulator", cuda.get_current_device().name)
+        check("available", cuda.is_available() is True)
 
         n = 1000
         x = rng.random(n, dtype=np.float32); y = rng.random(n, dtype=np.float32); out = np.zeros(n, np.float32)
         s.add_kernel[4, 64](x, y, out)                       # grid-stride loop: 256 threads, 1000 elements
-        ok("add_kernel", np.array_equal(out, x + y))
+        check("add_kernel", np.array_equal(out, x + y))
 
         a = np.zeros((20, 30))
         s.increment_a_2D_array[(2, 2), (16, 16)](a)
-        ok("increment_a_2D_array", (a == 1).all())
+        check("increment_a_2D_array", (a == 1).all())
 
         d_x, d_y = cuda.to_device(x), cuda.to_device(y)
         d_out = cuda.device_array_like(x)
         s.saxpy[(n + 127) // 128, 128](np.float32(2.5), d_x, d_y, d_out)
-        ok("saxpy", np.allclose(d_out.copy_to_host(), np.float32(2.5) * x + y))
+        check("saxpy", np.allclose(d_out.copy_to_host(), np.float32(2.5) * x + y))
 
         A = rng.random((40, 30), dtype=np.float32); B = rng.random((30, 20), dtype=np.float32)
         C = np.zeros((40, 20), np.float32)
         s.fast_matmul[(2, 3), (16, 16)](A, B, C)
-        ok("fast_matmul", np.allclose(C, A @ B, rtol=1e-5, atol=1e-5))
+        check("fast_matmul", np.allclose(C, A @ B, rtol=1e-5, atol=1e-5))
 
         xs = rng.random(5000)
         d_h = cuda.to_device(np.zeros(10, np.int32))
         s.histogram[8, 128](cuda.to_device(xs), 0.0, 1.0, d_h)
-        ok("histogram", np.array_equal(d_h.copy_to_host(), np.histogram(xs, 10, (0.0, 1.0))[0]))
+        check("histogram", np.array_equal(d_h.copy_to_host(), np.histogram(xs, 10, (0.0, 1.0))[0]))
 
         a = rng.random(1000, dtype=np.float32); o = np.zeros(1, np.float32)
         s.block_sum[4, 256](a, o)
-        ok("block_sum", np.isclose(o[0], a.astype(np.float64).sum(), rtol=1e-5), o[0], a.sum())
+        check("block_sum", np.isclose(o[0], a.astype(np.float64).sum(), rtol=1e-5), o[0], a.sum())
 
         x = rng.random(300, dtype=np.float32); out = np.zeros(300, np.float32)
         s.sinexp[3, 128](x, out)
         v = x.astype(np.float64)
         for k in range(64):
             v = np.sin(v) * np.exp(-v * 0.01)
-        ok("sinexp", np.allclose(out, v, rtol=1e-5))
+        check("sinexp", np.allclose(out, v, rtol=1e-5))
 
         a = (rng.random(64, dtype=np.float32) - 0.5); o = np.zeros(64, np.float32)
         s.warp_ops[2, 32](a, o)
@@ -114,29 +96,28 @@ def test_seed_kernels():
             v[:16] += seg[16:]          # shfl_down by 16: lanes 16..31 get their own value
             v[16:] += seg[16:]
             exp[w * 32:(w + 1) * 32] = v + (v > 0).sum() + np.arange(32)
-        ok("warp_ops", np.allclose(o, exp), o, exp)
+        check("warp_ops", np.allclose(o, exp), o, exp)
 
         out = np.zeros(10, np.float32)
         try:
             s.checked_copy[1, 32](np.arange(12, dtype=np.float32), out, 3)
-            ok("checked_copy raises", False)
+            check("checked_copy raises", False)
         except IndexError as e:
             msg = str(e)
-            ok("checked_copy raises", True)
-            ok("checked_copy message", "in kernel 'checked_copy', block (0, 0, 0), thread (9, 0, 0)" in msg
+            check("checked_copy raises", True)
+            check("checked_copy message", "in kernel 'checked_copy', block (0, 0, 0), thread (9, 0, 0)" in msg
                and 'seed_kernels.py", line ' in msg and "out[i] = a[i + k]" in msg, msg)
         s.checked_copy[1, 32](np.arange(13, dtype=np.float32), out, 3)
-        ok("checked_copy in bounds", np.array_equal(out, np.arange(3, 13, dtype=np.float32)))
-    """)
-    check_ok(r, ["device name", "available", "add_kernel", "increment_a_2D_array", "saxpy", "fast_matmul",
+        check("checked_copy in bounds", np.array_equal(out, np.arange(3, 13, dtype=np.float32)))
+    """, ["device name", "available", "add_kernel", "increment_a_2D_array", "saxpy", "fast_matmul",
                  "histogram", "block_sum", "sinexp", "warp_ops", "checked_copy raises", "checked_copy message",
-                 "checked_copy in bounds"])
+                 "checked_copy in bounds"]), device="sim")
 
 
 # ---- barriers and warps ---------------------------------------------------------------------------
 
-def test_block_barriers_and_warp_operations():
-    r = run_script("""
+def test_block_barriers_and_warp_operations(run_on_device):
+    run_on_device(program("""
         FULL = 0xffffffff
 
         @cuda.jit
@@ -151,7 +132,7 @@ def test_block_barriers_and_warp_operations():
         out = np.zeros((192, 3), np.int64)
         block_votes[3, 64](a, out)
         exp = np.repeat(np.array([[64, 1, 1], [22, 0, 1], [0, 0, 0]]), 64, axis=0)
-        ok("syncthreads_count/and/or", np.array_equal(out, exp), out[::64])
+        check("syncthreads_count/and/or", np.array_equal(out, exp), out[::64])
 
         @cuda.jit
         def shuffles(a, out):
@@ -171,11 +152,11 @@ def test_block_barriers_and_warp_operations():
             base, l = i - i % 32, i % 32
             exp[i] = [a[base + 3], a[base + l - 2] if l >= 2 else a[i], a[base + l + 5] if l + 5 < 32 else a[i],
                       a[base + (l ^ 1)], a[base + (l + 1) % 32]]
-        ok("shfl_sync", np.array_equal(out[:, 0], exp[:, 0]), out[:, 0])
-        ok("shfl_up_sync", np.array_equal(out[:, 1], exp[:, 1]), out[:, 1])
-        ok("shfl_down_sync", np.array_equal(out[:, 2], exp[:, 2]), out[:, 2])
-        ok("shfl_xor_sync", np.array_equal(out[:, 3], exp[:, 3]), out[:, 3])
-        ok("shfl_sync lane modulo 32", np.array_equal(out[:, 4], exp[:, 4]), out[:, 4])
+        check("shfl_sync", np.array_equal(out[:, 0], exp[:, 0]), out[:, 0])
+        check("shfl_up_sync", np.array_equal(out[:, 1], exp[:, 1]), out[:, 1])
+        check("shfl_down_sync", np.array_equal(out[:, 2], exp[:, 2]), out[:, 2])
+        check("shfl_xor_sync", np.array_equal(out[:, 3], exp[:, 3]), out[:, 3])
+        check("shfl_sync lane modulo 32", np.array_equal(out[:, 4], exp[:, 4]), out[:, 4])
 
         @cuda.jit
         def warp_sum(a, out):
@@ -191,7 +172,7 @@ def test_block_barriers_and_warp_operations():
         a = np.random.default_rng(1).random(256)
         out = np.zeros(8)
         warp_sum[2, 128](a, out)
-        ok("warp reduction", np.allclose(out, a.reshape(8, 32).sum(axis=1)))
+        check("warp reduction", np.allclose(out, a.reshape(8, 32).sum(axis=1)))
 
         @cuda.jit
         def votes(a, out):
@@ -214,10 +195,10 @@ def test_block_barriers_and_warp_operations():
         exp = np.array([[1, 1, 1, i32(0xffffffff), 0xffff],
                         [0, 1, 0, i32(bal1), bal1 & 0xffff],
                         [0, 0, 1, 0, 0]])
-        ok("all/any/eq_sync", np.array_equal(out[::32, :3], exp[:, :3]), out[::32])
-        ok("ballot_sync", np.array_equal(out[::32, 3], exp[:, 3]), out[::32, 3])
+        check("all/any/eq_sync", np.array_equal(out[::32, :3], exp[:, :3]), out[::32])
+        check("ballot_sync", np.array_equal(out[::32, 3], exp[:, 3]), out[::32, 3])
         part = out[:, 4].reshape(3, 32)
-        ok("ballot_sync with a partial mask", np.array_equal(part[:, :16], np.repeat(exp[:, 4:5], 16, 1))
+        check("ballot_sync with a partial mask", np.array_equal(part[:, :16], np.repeat(exp[:, 4:5], 16, 1))
            and (part[:, 16:] == -7).all(), out[:, 4])
 
         @cuda.jit
@@ -233,8 +214,8 @@ def test_block_barriers_and_warp_operations():
         out = np.zeros((64, 3), np.int64)
         matches[1, 64](a, out)
         any_exp = [i32(sum(1 << l for l in range(32) if l % 3 == i % 3)) for i in range(32)] + [-1] * 32
-        ok("match_any_sync", list(out[:, 0]) == any_exp, out[:, 0])
-        ok("match_all_sync", (out[:32, 1:] == 0).all() and (out[32:, 1] == -1).all() and (out[32:, 2] == 1).all(),
+        check("match_any_sync", list(out[:, 0]) == any_exp, out[:, 0])
+        check("match_all_sync", (out[:32, 1:] == 0).all() and (out[32:, 1] == -1).all() and (out[32:, 2] == 1).all(),
            out[:, 1:])
 
         @cuda.jit
@@ -250,10 +231,10 @@ def test_block_barriers_and_warp_operations():
 
         out = np.zeros((40, 4), np.int64)
         lanes[1, (8, 5)](out)
-        ok("laneid in 2-d blocks", list(out[:, 0]) == [i % 32 for i in range(40)], out[:, 0])
-        ok("activemask", list(out[:, 1]) == [0xffffffff] * 32 + [0xff] * 8, out[:, 1])
-        ok("activemask in a branch", list(out[:, 3]) == [0xfff] * 12 + [0] * 20 + [0xff] * 8, out[:, 3])
-        ok("lanemask_lt", list(out[:, 2]) == [(1 << (i % 32)) - 1 for i in range(40)], out[:, 2])
+        check("laneid in 2-d blocks", list(out[:, 0]) == [i % 32 for i in range(40)], out[:, 0])
+        check("activemask", list(out[:, 1]) == [0xffffffff] * 32 + [0xff] * 8, out[:, 1])
+        check("activemask in a branch", list(out[:, 3]) == [0xfff] * 12 + [0] * 20 + [0xff] * 8, out[:, 3])
+        check("lanemask_lt", list(out[:, 2]) == [(1 << (i % 32)) - 1 for i in range(40)], out[:, 2])
 
         @cuda.jit
         def early_exit(a):
@@ -266,7 +247,7 @@ def test_block_barriers_and_warp_operations():
 
         a = np.zeros(64)
         early_exit[1, 64](a)
-        ok("exited threads leave barriers", list(a) == [2.0] * 16 + [0.0] * 48, a)
+        check("exited threads leave barriers", list(a) == [2.0] * 16 + [0.0] * 48, a)
 
         @cuda.jit
         def add1(a):
@@ -284,23 +265,22 @@ def test_block_barriers_and_warp_operations():
         a = np.zeros(256)
         add1[1, 256](a)
         add1[1, 256](a)
-        ok("a 1x256 launch, twice", (a == 2).all())
+        check("a 1x256 launch, twice", (a == 2).all())
         a = np.arange(256.0)
         shift4[1, 256](a)
         shift4[1, 256](a)
-        ok("a 1x256 launch with 8 barriers, twice", np.array_equal(a, np.roll(np.arange(256.0), -8)))
-    """)
-    check_ok(r, ["syncthreads_count/and/or", "shfl_sync", "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync",
+        check("a 1x256 launch with 8 barriers, twice", np.array_equal(a, np.roll(np.arange(256.0), -8)))
+    """, ["syncthreads_count/and/or", "shfl_sync", "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync",
                  "shfl_sync lane modulo 32", "warp reduction", "all/any/eq_sync", "ballot_sync",
                  "ballot_sync with a partial mask", "match_any_sync", "match_all_sync", "laneid in 2-d blocks",
-                 "activemask", "activemask in a branch", "lanemask_lt", "exited threads leave barriers", "a 1x256 launch, twice",
-                 "a 1x256 launch with 8 barriers, twice"])
+                 "activemask", "activemask in a branch", "lanemask_lt", "exited threads leave barriers",
+                 "a 1x256 launch, twice", "a 1x256 launch with 8 barriers, twice"]), device="sim")
 
 
 # ---- memory, device functions, atomics ------------------------------------------------------------
 
-def test_memory_functions_and_atomics():
-    r = run_script("""
+def test_memory_functions_and_atomics(run_on_device):
+    run_on_device(program("""
         @cuda.jit
         def dyn(a, out, bits):
             f = cuda.shared.array(0, dtype=float32)
@@ -314,8 +294,8 @@ def test_memory_functions_and_atomics():
         a = np.arange(64, dtype=np.float32) * 1.5
         out = np.zeros(64, np.float32); bits = np.zeros(64, np.int32)
         dyn[1, 64, 0, 64 * 4](a, out, bits)
-        ok("dynamic shared memory", np.array_equal(out, a[::-1]), out)
-        ok("dynamic shared arrays alias", np.array_equal(bits, a.view(np.int32)), bits)
+        check("dynamic shared memory", np.array_equal(out, a[::-1]), out)
+        check("dynamic shared arrays alias", np.array_equal(bits, a.view(np.int32)), bits)
 
         @cuda.jit(device=True)
         def square(x):
@@ -344,10 +324,10 @@ def test_memory_functions_and_atomics():
         a = np.arange(50.0); b = np.arange(50.0) * 2
         out = np.zeros(50); rev = np.zeros(64, np.int64)
         use_dev[2, 32](a, b, out, rev)
-        ok("device functions", np.array_equal(out, a * a + b * b))
-        ok("device functions with barriers and shared arrays",
+        check("device functions", np.array_equal(out, a * a + b * b))
+        check("device functions with barriers and shared arrays",
            list(rev) == [(31 - t) * 10 for t in range(32)] * 2, rev)
-        ok("device functions from Python", sum_sq(3, 4) == 25)
+        check("device functions from Python", sum_sq(3, 4) == 25)
 
         COEF = np.array([1.0, -2.0, 3.0, 4.0])
 
@@ -363,7 +343,7 @@ def test_memory_functions_and_atomics():
 
         x = np.linspace(-1, 1, 40); out = np.zeros(40)
         poly[1, 64](x, out)
-        ok("const.array_like", np.allclose(out, np.polyval(COEF, x)))
+        check("const.array_like", np.allclose(out, np.polyval(COEF, x)))
 
         @cuda.jit
         def loc(out):
@@ -378,7 +358,7 @@ def test_memory_functions_and_atomics():
 
         out = np.zeros(64, np.int64)
         loc[2, 32](out)
-        ok("local.array", np.array_equal(out, np.arange(64) * 6))
+        check("local.array", np.array_equal(out, np.arange(64) * 6))
 
         @cuda.jit
         def idx3(out, dims):
@@ -393,8 +373,8 @@ def test_memory_functions_and_atomics():
         out = np.zeros((4, 6, 2), np.int64); dims = np.zeros(7, np.int64)
         idx3[(2, 3, 1), (2, 2, 2)](out, dims)
         g = np.indices((4, 6, 2))
-        ok("3-d grid", np.array_equal(out, g[0] * 100 + g[1] * 10 + g[2]))
-        ok("3-d sizes", list(dims[:6]) == [4, 6, 2, 2, 3, 4] and dims[6] == 24, dims)
+        check("3-d grid", np.array_equal(out, g[0] * 100 + g[1] * 10 + g[2]))
+        check("3-d sizes", list(dims[:6]) == [4, 6, 2, 2, 3, 4] and dims[6] == 24, dims)
 
         @cuda.jit
         def atomics(ai, af, au, first):
@@ -420,12 +400,12 @@ def test_memory_functions_and_atomics():
         au = np.array([0, 0], np.uint32)
         first = np.zeros(3, np.int64)
         atomics[2, 32](ai, af, au, first)
-        ok("atomic add/sub/max/min", list(ai[:4]) == [64, -128, 63, 0], ai)
-        ok("atomic and/or/xor/exch", list(ai[4:]) == [0, 0xffff, 0, 5], ai)
-        ok("atomic on 2-d arrays, nanmax", af[0, 0] == 32.0 and af[1, 0] == 63.0, af)
-        ok("atomic inc/dec", list(au) == [64 % 10, (0 - 64) % 10], au)
-        ok("compare_and_swap", first[0] > 0 and first[1] == 1, first)
-        ok("cas", 1 <= first[2] <= 64, first)
+        check("atomic add/sub/max/min", list(ai[:4]) == [64, -128, 63, 0], ai)
+        check("atomic and/or/xor/exch", list(ai[4:]) == [0, 0xffff, 0, 5], ai)
+        check("atomic on 2-d arrays, nanmax", af[0, 0] == 32.0 and af[1, 0] == 63.0, af)
+        check("atomic inc/dec", list(au) == [64 % 10, (0 - 64) % 10], au)
+        check("compare_and_swap", first[0] > 0 and first[1] == 1, first)
+        check("cas", 1 <= first[2] <= 64, first)
 
         @cuda.jit
         def nan_atomics(f, v, olds):
@@ -437,9 +417,9 @@ def test_memory_functions_and_atomics():
 
         f = np.array([np.nan, np.nan, 5.0, 5.0, 3.0]); olds = np.zeros(5)
         nan_atomics[1, 1](f, np.nan, olds)
-        ok("atomic NaN semantics", np.isnan(f[0]) and f[1] == 1.0 and np.isnan(f[2]) and f[3] == 5.0 and f[4] == 2.0,
+        check("atomic NaN semantics", np.isnan(f[0]) and f[1] == 1.0 and np.isnan(f[2]) and f[3] == 5.0 and f[4] == 2.0,
            f)
-        ok("atomics return the old value", np.isnan(olds[0]) and np.isnan(olds[1]) and list(olds[2:]) == [5, 5, 3],
+        check("atomics return the old value", np.isnan(olds[0]) and np.isnan(olds[1]) and list(olds[2:]) == [5, 5, 3],
            olds)
 
         @cuda.jit
@@ -450,10 +430,10 @@ def test_memory_functions_and_atomics():
 
         d = cuda.to_device(np.arange(10.0))
         scale.forall(10)(d, 3.0)
-        ok("forall and device arrays", np.array_equal(d.copy_to_host(), np.arange(10.0) * 3))
+        check("forall and device arrays", np.array_equal(d.copy_to_host(), np.arange(10.0) * 3))
         d2 = cuda.to_device(np.arange(20.0).reshape(4, 5))
         scale[1, 32](d2[1], 2.0)
-        ok("device array views as arguments", np.array_equal(d2.copy_to_host()[1], np.arange(5, 10) * 2.0)
+        check("device array views as arguments", np.array_equal(d2.copy_to_host()[1], np.arange(5, 10) * 2.0)
            and np.array_equal(d2.copy_to_host()[2], np.arange(10, 15)))
 
         @cuda.jit("void(float32[::1], float32)")
@@ -464,7 +444,7 @@ def test_memory_functions_and_atomics():
 
         a = np.ones(8, np.float32)
         eager[1, 8](a, 2.5)
-        ok("eager signatures", np.array_equal(a, np.full(8, 2.5, np.float32)) and len(eager.signatures) == 1)
+        check("eager signatures", np.array_equal(a, np.full(8, 2.5, np.float32)) and len(eager.signatures) == 1)
 
         @cuda.jit
         def bits(x, out):
@@ -482,7 +462,7 @@ def test_memory_functions_and_atomics():
             return int(format(v & 0xffffffff, "032b")[::-1], 2)
         exp = [[bin(v & 0xffffffff).count("1"), 32 - (v & 0xffffffff).bit_length(),
                 ((v & 0xffffffff) & -(v & 0xffffffff)).bit_length(), brev32(v)] for v in x.tolist()]
-        ok("popc/clz/ffs/brev", out.tolist() == exp, out.tolist(), exp)
+        check("popc/clz/ffs/brev", out.tolist() == exp, out.tolist(), exp)
 
         @cuda.jit
         def arith(x, out):
@@ -493,24 +473,23 @@ def test_memory_functions_and_atomics():
 
         x = np.array([1.0, 8.0, 27.0]); out = np.zeros((3, 2))
         arith[1, 4](x, out)
-        ok("fma/cbrt", np.allclose(out[:, 0], x * x + x) and np.allclose(out[:, 1], [1, 2, 3]))
-    """)
-    check_ok(r, ["dynamic shared memory", "dynamic shared arrays alias", "device functions",
+        check("fma/cbrt", np.allclose(out[:, 0], x * x + x) and np.allclose(out[:, 1], [1, 2, 3]))
+    """, ["dynamic shared memory", "dynamic shared arrays alias", "device functions",
                  "device functions with barriers and shared arrays", "device functions from Python",
                  "const.array_like", "local.array", "3-d grid", "3-d sizes", "atomic add/sub/max/min",
                  "atomic and/or/xor/exch", "atomic on 2-d arrays, nanmax", "atomic inc/dec", "compare_and_swap",
                  "cas", "atomic NaN semantics", "atomics return the old value", "forall and device arrays",
-                 "device array views as arguments", "eager signatures", "popc/clz/ffs/brev", "fma/cbrt"])
+                 "device array views as arguments", "eager signatures", "popc/clz/ffs/brev", "fma/cbrt"]), device="sim")
 
 
 # ---- reduce, streams, events, print, errors -------------------------------------------------------
 
-def test_reduce_streams_print_and_errors():
-    r = run_script("""
+def test_reduce_streams_print_and_errors(run_on_device):
+    r = run_on_device(program("""
         sum_reduce = cuda.reduce(lambda a, b: a + b)
         a = np.arange(1000, dtype=np.float64)
-        ok("reduce", sum_reduce(a) == a.sum())
-        ok("reduce init and size", sum_reduce(a, init=10) == a.sum() + 10 and sum_reduce(a, size=10) == 45)
+        check("reduce", sum_reduce(a) == a.sum())
+        check("reduce init and size", sum_reduce(a, init=10) == a.sum() + 10 and sum_reduce(a, size=10) == 45)
 
         @cuda.jit(device=True)
         def bigger(x, y):
@@ -519,9 +498,9 @@ def test_reduce_streams_print_and_errors():
         max_reduce = cuda.reduce(bigger)
         res = cuda.device_array(1, np.int64)
         vals = np.random.default_rng(3).integers(-1000, 1000, 500)
-        ok("reduce of a device function into res", max_reduce(cuda.to_device(vals), res=res) is None
+        check("reduce of a device function into res", max_reduce(cuda.to_device(vals), res=res) is None
            and res.copy_to_host()[0] == vals.max())
-        ok("reduce of nothing", sum_reduce(np.zeros(0), init=5) == 5)
+        check("reduce of nothing", sum_reduce(np.zeros(0), init=5) == 5)
 
         @cuda.jit
         def plus1(a):
@@ -539,17 +518,17 @@ def test_reduce_streams_print_and_errors():
         e1.record(s)
         e1.synchronize()
         ms = cuda.event_elapsed_time(e0, e1)
-        ok("streams", (d.copy_to_host(stream=s) == 2).all() and s.query() and bool(s))
-        ok("events", ms >= 0 and e0.elapsed_time(e1) == ms and e1.query())
+        check("streams", (d.copy_to_host(stream=s) == 2).all() and s.query() and bool(s))
+        check("events", ms >= 0 and e0.elapsed_time(e1) == ms and e1.query())
         try:
             cuda.event_elapsed_time(cuda.event(), e1)
-            ok("unrecorded event", False)
+            check("unrecorded event", False)
         except cuda.CudaAPIError as err:
-            ok("unrecorded event", "not been recorded" in str(err))
+            check("unrecorded event", "not been recorded" in str(err))
         for st in (cuda.default_stream(), cuda.legacy_default_stream(), cuda.per_thread_default_stream(),
                    cuda.external_stream(0x1234)):
             plus1[1, 128, st](d)
-        ok("default and external streams", (d.copy_to_host() == 6).all())
+        check("default and external streams", (d.copy_to_host() == 6).all())
 
         @cuda.jit
         def hello(n):
@@ -569,10 +548,10 @@ def test_reduce_streams_print_and_errors():
 
         try:
             fails[2, 32](np.zeros(64))
-            ok("exception in a kernel", False)
+            check("exception in a kernel", False)
         except ValueError as err:
             msg = str(err)
-            ok("exception in a kernel", msg.startswith("bad value") and
+            check("exception in a kernel", msg.startswith("bad value") and
                "in kernel 'fails', block (1, 0, 0), thread (5, 0, 0)" in msg and 'raise ValueError("bad value")' in msg,
                msg)
             print("LINE", err.lineno)
@@ -587,16 +566,16 @@ def test_reduce_streams_print_and_errors():
 
         try:
             fails_at_barrier[2, 32](np.zeros(32))
-            ok("exception while others wait", False)
+            check("exception while others wait", False)
         except IndexError as err:
             msg = str(err)
-            ok("exception while others wait", "in kernel 'fails_at_barrier', block (0, 0, 0), thread (31, 0, 0)"
+            check("exception while others wait", "in kernel 'fails_at_barrier', block (0, 0, 0), thread (31, 0, 0)"
                in msg and "sm[i] = a[i + 1] if i == 31 else a[i]" in msg and err.lineno > 0, msg)
         a = np.arange(33.0)
         fails_at_barrier[1, 32](a)
         sm = np.arange(32.0)
         sm[31] = 32.0
-        ok("no exception", np.array_equal(a[:32], sm[::-1]), a)
+        check("no exception", np.array_equal(a[:32], sm[::-1]), a)
 
         @cuda.jit
         def divergent(a):
@@ -609,10 +588,10 @@ def test_reduce_streams_print_and_errors():
 
         try:
             divergent[1, 32](np.zeros(32))
-            ok("divergent syncthreads", False)
+            check("divergent syncthreads", False)
         except cuda.simulator.BarrierError as err:
             print("DIVERGENT", err)
-            ok("divergent syncthreads", True)
+            check("divergent syncthreads", True)
 
         @cuda.jit
         def warp_deadlock(a):
@@ -623,43 +602,42 @@ def test_reduce_streams_print_and_errors():
 
         try:
             warp_deadlock[1, 32](np.zeros(32))
-            ok("warp deadlock", False)
+            check("warp deadlock", False)
         except cuda.simulator.BarrierError as err:
             print("DEADLOCK", err)
-            ok("warp deadlock", True)
+            check("warp deadlock", True)
 
         try:
             plus1[1, 2048](np.zeros(4))
-            ok("2048 threads", False)
+            check("2048 threads", False)
         except cuda.LaunchConfigError as err:
-            ok("2048 threads", "kernel 'plus1' on kjit simulator" in str(err) and "2048 threads" in str(err)
+            check("2048 threads", "kernel 'plus1' on kjit simulator" in str(err) and "2048 threads" in str(err)
                and isinstance(err, ValueError), str(err))
         try:
             plus1[1, (64, 32)](np.zeros(4))
-            ok("2048 threads per block", False)
+            check("2048 threads per block", False)
         except cuda.LaunchConfigError as err:
-            ok("2048 threads per block", "kernel 'plus1'" in str(err) and
+            check("2048 threads per block", "kernel 'plus1'" in str(err) and
                "2048 threads per block (64 x 32 x 1) is more than the limit of 1024" in str(err), str(err))
         for cfg in ((0, 32), (1, (32, 0)), (1, (2000, 1, 1)), (1, (1, 1, 65))):
             try:
                 plus1[cfg](np.zeros(4))
-                ok(f"launch config {cfg}", False)
+                check(f"launch config {cfg}", False)
             except cuda.LaunchConfigError as err:
                 pass
-        ok("bad launch configurations", True)
+        check("bad launch configurations", True)
         try:
             plus1(np.zeros(4))
         except TypeError as err:
-            ok("kernels need a configuration", "plus1[blocks, threads]" in str(err))
+            check("kernels need a configuration", "plus1[blocks, threads]" in str(err))
         plus1[1, 32](np.zeros(4))    # the launch state is clean after the failures
-        ok("launches after failures", True)
-    """)
-    check_ok(r, ["reduce", "reduce init and size", "reduce of a device function into res", "reduce of nothing",
+        check("launches after failures", True)
+    """, ["reduce", "reduce init and size", "reduce of a device function into res", "reduce of nothing",
                  "streams", "events", "unrecorded event", "default and external streams", "exception in a kernel",
                  "exception while others wait", "no exception",
                  "divergent syncthreads", "warp deadlock", "2048 threads", "2048 threads per block",
                  "bad launch configurations",
-                 "kernels need a configuration", "launches after failures"])
+                 "kernels need a configuration", "launches after failures"]), device="sim")
     out = r.stdout
     for i in range(3):
         assert f"hello from thread {i}\n" in out
@@ -712,10 +690,10 @@ def readonly_write(a):
 NAMES = ["undefined_name", "array_plus_string", "scalar_plus_string", "try_except", "bad_attribute"]
 
 
-def test_compile_errors_are_the_compilers(tmp_path):
+def test_compile_errors_are_the_compilers(run_on_device, tmp_path):
     # Both processes compile the same file: the messages name it.
     (tmp_path / "badkernels.py").write_text(textwrap.dedent(BAD_KERNELS))
-    sim = run_script(f"""
+    sim = run_on_device(program(f"""
         import badkernels
         for name in {NAMES!r}:
             k = cuda.jit(getattr(badkernels, name))      # lazily compiled, as on a GPU
@@ -731,8 +709,8 @@ def test_compile_errors_are_the_compilers(tmp_path):
             print("MSG readonly no error")
         except Exception as e:
             print("MSG readonly", type(e).__name__, repr(str(e)))
-    """, workdir=str(tmp_path))
-    gpu = run_script(f"""
+    """), device="sim", cwd=str(tmp_path))
+    gpu = run_on_device(program(f"""
         import badkernels
         for name in {NAMES!r}:
             try:
@@ -745,7 +723,7 @@ def test_compile_errors_are_the_compilers(tmp_path):
             print("MSG readonly compiles when writable")
         except Exception as e:
             print("MSG readonly writable", type(e).__name__, repr(str(e)))
-    """, sim=False, workdir=str(tmp_path))
+    """), device=None, cwd=str(tmp_path))
     assert sim.returncode == 0, sim.stderr
     assert gpu.returncode == 0, gpu.stderr
     sim_msgs = [line for line in sim.stdout.splitlines() if line.startswith("MSG")]
@@ -760,10 +738,10 @@ def test_compile_errors_are_the_compilers(tmp_path):
     assert gpu_msgs[-1] == "MSG readonly compiles when writable"
 
 
-def test_pdb_in_a_kernel():
+def test_pdb_in_a_kernel(run_on_device):
     """breakpoint() stops in the thread that reaches it; the compiler's
     refusal of that line is not an error under the simulator."""
-    r = run_script("""
+    r = run_on_device(program("""
         @cuda.jit
         def k(a):
             i = cuda.grid(1)
@@ -773,42 +751,41 @@ def test_pdb_in_a_kernel():
 
         a = np.zeros(64)
         k[2, 32](a)
-        ok("after the debugger", np.array_equal(a, np.arange(64) * 2.0))
-    """, stdin="p ('THREAD', i, cuda.threadIdx.x, cuda.blockIdx.x, cuda.laneid)\nc\n",
+        check("after the debugger", np.array_equal(a, np.arange(64) * 2.0))
+    """, ["after the debugger"]), device="sim",
+        stdin="p ('THREAD', i, cuda.threadIdx.x, cuda.blockIdx.x, cuda.laneid)\nc\n",
         env={"PYTHONBREAKPOINT": "pdb.set_trace"})
-    check_ok(r, ["after the debugger"])
     assert "('THREAD', 37, 5, 1, 5)" in r.stdout, r.stdout
 
 
 # ---- enabling -----------------------------------------------------------------------------------------
 
-def test_numba_variable_enables_the_simulator():
-    r = run_script("""
+def test_numba_variable_enables_the_simulator(run_on_device):
+    run_on_device(program("""
         import kjit.cuda
-        ok("simulator", cuda.get_current_device().name == "kjit simulator"
+        check("simulator", cuda.get_current_device().name == "kjit simulator"
            and cuda.jit.__module__ == "kjit.cuda.simulator.kernel")
         import seed_kernels as s
         x = np.arange(100, dtype=np.float32); y = np.ones(100, np.float32); out = np.zeros(100, np.float32)
         s.saxpy[1, 128](np.float32(3.0), x, y, out)
-        ok("saxpy", np.array_equal(out, 3 * x + y))
-        ok("names", all(hasattr(cuda, n) for n in cuda.__all__) and "match_all_sync" in cuda.__all__)
-    """, sim=False, env={"NUMBA_ENABLE_CUDASIM": "1"})
-    check_ok(r, ["simulator", "saxpy", "names"])
-    off = run_script("""
+        check("saxpy", np.array_equal(out, 3 * x + y))
+        check("names", all(hasattr(cuda, n) for n in cuda.__all__) and "match_all_sync" in cuda.__all__)
+    """, ["simulator", "saxpy", "names"]), device=None, env={"NUMBA_ENABLE_CUDASIM": "1"})
+    off = run_on_device(program("""
         print("device kind", cuda.jit.__module__)
-    """, sim=False, env={"KJIT_ENABLE_CUDASIM": "0"})
+    """), device=None, env={"KJIT_ENABLE_CUDASIM": "0"})
     assert off.returncode == 0, off.stderr
     assert "device kind kjit.cuda.compiler" in off.stdout
 
 
-def test_simulator_exports_the_kjit_cuda_names():
+def test_simulator_exports_the_kjit_cuda_names(run_on_device):
     """Every public name of kjit.cuda (GPU) is in the simulator's kjit.cuda."""
-    r = run_script("""
+    r = run_on_device(program("""
         import types
         names = sorted(n for n in dir(cuda) if not n.startswith("_")
                        and not isinstance(getattr(cuda, n), types.ModuleType))
         print("NAMES", " ".join(names))
-    """, sim=False)
+    """), device=None)
     assert r.returncode == 0, r.stderr
     gpu_names = next(line for line in r.stdout.splitlines() if line.startswith("NAMES")).split()[1:]
     assert "jit" in gpu_names and "threadIdx" in gpu_names and "to_device" in gpu_names

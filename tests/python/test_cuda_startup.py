@@ -363,7 +363,7 @@ def test_import_kjit_loads_neither_compiler_nor_numpy(tmp_path):
     # `import kjit` is cheap: the compiler and NumPy load at the first use of
     # a name that needs them; every public name is there, `from kjit import *`
     # gives them all, and `kjit.vectorize` stays the decorator when its
-    # submodule (kjit/vectorize.py) is imported first.
+    # package (kjit/vectorize/) is imported first.
     script = tmp_path / "lazy.py"
     script.write_text(textwrap.dedent("""
         import sys

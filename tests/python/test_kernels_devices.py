@@ -17,22 +17,18 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, HERE)
 import kernel_programs  # noqa: E402
 
-DEVICES = {
-    "cpu": {"KJIT_DEVICE": "cpu"},
-    "sim": {"KJIT_ENABLE_CUDASIM": "1"},
-    "cuda": {"KJIT_DEVICE": "cuda"},
-}
+from conftest import device_environment  # noqa: E402
+
+DEVICES = ("cpu", "sim", "cuda")
 _results = {}
 
 
 def results_on(device):
     if device not in _results:
-        env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python_bindings"))
-        for k in ("KJIT_DEVICE", "KJIT_ENABLE_CUDASIM", "NUMBA_ENABLE_CUDASIM"):
-            env.pop(k, None)
-        env.update(DEVICES[device])
+        # One process runs every program (a session's worth of results):
+        # the device's environment is the run_on_device fixture's.
         r = subprocess.run([sys.executable, os.path.join(HERE, "kernel_programs.py")], capture_output=True,
-                           text=True, env=env, timeout=900)
+                           text=True, env=device_environment(device), timeout=900)
         line = [ln for ln in r.stdout.splitlines() if ln.startswith("KJIT-RESULTS ")]
         assert line, f"kernel_programs.py on {device} printed no results:\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}"
         _results[device] = json.loads(line[-1][len("KJIT-RESULTS "):])

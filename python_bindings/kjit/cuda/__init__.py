@@ -22,7 +22,8 @@ The names of the kernel language (``cuda.threadIdx``, ``cuda.grid``,
 calling one outside a kernel raises.
 """
 import os as _os
-_SIM = any(_os.environ.get(v, "0") not in ("", "0") for v in ("KJIT_ENABLE_CUDASIM", "NUMBA_ENABLE_CUDASIM"))
+from kjit import devices as _devices
+_SIM = _devices.simulator()
 if _SIM:
     # The simulator (docs/simulator.md): kernels run in the interpreter.
     import sys as _sys
@@ -44,8 +45,7 @@ else:
         # starts at its first use).
         import atexit
         env = _os.environ
-        begin = (env.get("KJIT_LAZY_CUDA", "0") in ("", "0")
-                 and env.get("KJIT_DEVICE", "").strip().lower() not in ("cpu", "host"))
+        begin = env.get("KJIT_LAZY_CUDA", "0") in ("", "0") and _devices.requested(env) != _devices.CPU
         prestart = None
         if begin:
             try:

@@ -1,7 +1,7 @@
 """@cuda.jit and cuda.compile_ptx; kernels and their launches."""
 import os
 
-from kjit import _kjit
+from kjit import _kjit, devices
 
 from kjit import types as kt
 from kjit.cuda.errors import CudaSupportError
@@ -11,25 +11,10 @@ DEFAULT_CC = (9, 0)  # what compile_ptx targets without cc=, and the GPU the tea
 
 
 def device_kind():
-    """Where kernels launch: "cuda" (a CUDA GPU), or "cpu" (the compiled CPU
-    device): ``KJIT_DEVICE=cpu|cuda`` chooses; by default the GPU when a CUDA
-    driver and GPU are found, else the CPU device. (The simulator replaces
-    kjit.cuda as a whole: see kjit.cuda.simulator.)"""
-    global _DEVICE_KIND
-    if _DEVICE_KIND is None:
-        want = os.environ.get("KJIT_DEVICE", "").strip().lower()
-        if want in ("cpu", "host"):
-            _DEVICE_KIND = "cpu"
-        elif want in ("cuda", "gpu"):
-            _DEVICE_KIND = "cuda"
-        elif want:
-            raise ValueError(f"KJIT_DEVICE={want!r}: the devices are 'cuda' and 'cpu'")
-        else:
-            _DEVICE_KIND = "cuda" if _kjit.cuda_available() else "cpu"
-    return _DEVICE_KIND
+    """Where compiled kernels launch: "cuda" or "cpu" (kjit.devices decides;
+    the simulator replaces kjit.cuda as a whole: see kjit.cuda.simulator)."""
+    return devices.compiled_kind()
 
-
-_DEVICE_KIND = None
 
 _OPTIONS = {"device", "fastmath", "debug", "lineinfo", "inline", "opt", "cache", "max_registers",
             "link", "boundscheck", "launch_bounds"}

@@ -33,6 +33,7 @@ from kjit import float32, float64, int64, uint32, uint64
 from kjit.dispatcher import njit
 
 import kjit.cuda as _cuda
+from kjit import devices as _devices
 
 xoroshiro128p_dtype = np.dtype(np.uint64)  # of the (n, 2) state array
 TWO_PI_FLOAT32 = np.float32(2 * math.pi)
@@ -209,7 +210,7 @@ def _py_normal_float64(states, index):
     return np.sqrt(-2.0 * np.log(u1)) * np.cos(TWO_PI_FLOAT64 * u2)
 
 
-if getattr(_cuda, "device_kind", lambda: "")() == "simulator":
+if _devices.simulator():
     for _f, _py in [(xoroshiro128p_next, _py_next), (uint64_to_unit_float64, _py_unit_float64),
                     (uint64_to_unit_float32, _py_unit_float32),
                     (xoroshiro128p_uniform_float32, _py_uniform_float32),

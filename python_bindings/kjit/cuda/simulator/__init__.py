@@ -13,6 +13,7 @@ in a kernel names the block, the thread and the line. See docs/simulator.md.
 """
 import types as _types
 
+from kjit import devices as _devices
 from kjit.cuda import hostapi as _hostapi
 from kjit.cuda.errors import CudaAPIError, CudaDriverError, CudaSupportError, LaunchConfigError
 from kjit.cuda.hostapi import (Device, DeviceNDArray, Event, Stream, as_cuda_array, close, current_context,
@@ -21,8 +22,8 @@ from kjit.cuda.hostapi import (Device, DeviceNDArray, Event, Stream, as_cuda_arr
                                legacy_default_stream, list_devices, managed_array, mapped, mapped_array,
                                per_thread_default_stream, pinned, pinned_array, pinned_array_like, select_device,
                                stream, synchronize, to_device)
-from kjit.cuda.simulator.kernel import (BarrierError, CUDAKernel, compile_ptx, compile_ptx_for_current_device,
-                                        jit)
+from kjit.cuda.simulator.kernel import CUDAKernel, compile_ptx, compile_ptx_for_current_device, jit
+from kjit.cuda.simulator.scheduler import BarrierError
 from kjit.cuda.simulator.reduce import Reduce, reduce
 from kjit.cuda.simulator import kernelapi as _kernelapi
 from kjit.cuda.simulator.kernelapi import (activemask, all_sync, any_sync, atomic, ballot_sync, blockDim, blockIdx,
@@ -35,9 +36,9 @@ from kjit.cuda.simulator.kernelapi import (activemask, all_sync, any_sync, atomi
 
 
 def device_kind():
-    """Where kernels launch: "simulator" (the interpreter; kjit.cuda.compiler's
-    device_kind() says "cuda" or "cpu" for compiled kernels)."""
-    return "simulator"
+    """Where kernels launch: "simulator" (the interpreter; kjit.devices
+    decides, and says "cuda" or "cpu" for compiled kernels)."""
+    return _devices.SIMULATOR
 
 
 __all__ = [

@@ -1,18 +1,10 @@
-"""Kernels in the simulator: ``@cuda.jit`` objects and their launches.
+"""Kernels in the simulator: the ``@cuda.jit`` objects (``CUDAKernel``),
+their argument-type keys and launch configurations.
 
-A launch runs the kernel's Python function once per GPU thread: the threads
-of a block are Python threads running concurrently (one per GPU thread,
-taken from a pool and reused block after block), the blocks run one after
-another. A kernel that names no barrier and no warp operation (nor do the
-functions it calls) runs its threads one after another in the launching
-thread instead: a valid schedule, and a much faster one.
-
-Barriers (``syncthreads`` and its reductions) and warp operations
-(shuffles, votes, ``match_*``, ``syncwarp``) wait for the threads that take
-part, exchange values under one lock, and release them together. When every
-live thread of a block waits and none can go on (threads at different
-barriers, a warp operation naming a lane that waits elsewhere), the launch
-fails with ``BarrierError`` naming the sites, instead of hanging.
+Launching checks the arguments and the configuration as the GPU launch path
+does, and hands the launch to the scheduler (scheduler.py), which runs the
+kernel's Python function once per GPU thread, with barriers and warp
+operations.
 
 Before the first launch for a set of argument types, the kernel is compiled
 by kjit's real compiler (frontend, type inference, lowering to PTX), so
@@ -22,8 +14,6 @@ import linecache
 import os
 import re
 import sys
-import threading
-import traceback
 import types
 import warnings
 
@@ -32,26 +22,14 @@ import numpy as np
 from kjit import _kjit
 from kjit.errors import CompileError, KjitError, PerformanceWarning
 from kjit.cuda import hostapi
-from kjit.cuda.errors import LaunchConfigError
-from kjit.cuda.simulator.kernelapi import _tls
+from kjit.cuda.simulator.scheduler import _Launch, _user_files
 
+# ==== argument keys and launch configuration ==================================================
+# What the JIT driver decides for a launch on a GPU: the argument-type key of the arguments, the
+# launch configuration and its checks against the (simulated) device's limits. The rest of the
+# simulator calls only _kernel_args, _launch_config and _check_config (and reads _CC).
 _CC = 90  # the compute capability kernels are compiled for (the device pretends 9.0)
 
-# Source files of kernels and device functions: an exception names the
-# innermost line of these.
-_user_files = set()
-
-
-class BarrierError(RuntimeError):
-    """The threads of a block wait at barriers (or warp operations) that
-    cannot all be reached: on a GPU the kernel would hang or misbehave."""
-
-
-class _Abort(BaseException):
-    """Unwinds a simulated thread when the launch fails elsewhere."""
-
-
-# ---- argument types -------------------------------------------------------------------------
 _CODES = {("b", 1): "b", ("i", 1): "1", ("i", 2): "2", ("i", 4): "4", ("i", 8): "8",
           ("u", 1): "!", ("u", 2): "@", ("u", 4): "#", ("u", 8): "$",
           ("f", 2): "h", ("f", 4): "f", ("f", 8): "d", ("c", 8): "F", ("c", 16): "D"}
@@ -132,6 +110,22 @@ def _kernel_args(name, args):
     return values, "".join(key)
 
 
+def _launch_config(name, config):
+    """(grid, block, stream, sharedmem) of kernel[config] (kernel `name`): the driver's rules."""
+    griddim, blockdim, stream, sharedmem = _kjit.launch_config(name, config if isinstance(config, tuple)
+                                                                else (config,))
+    return griddim, blockdim, 0 if stream is None else stream, sharedmem
+
+
+def _check_config(k, griddim, blockdim, sharedmem):
+    """Refuses a launch over the (simulated) device's limits or the kernel's launch_bounds: the
+    driver's check, with the message every device gives."""
+    _kjit.check_launch(k.__name__, hostapi.get_current_device().name, griddim, blockdim, sharedmem,
+                       max_threads=k._annotations()[1])
+
+
+# ==== end of argument keys and launch configuration ===========================================
+
 _DEBUGGING = re.compile(r"\bbreakpoint\s*\(|\bset_trace\s*\(|\bimport\s+pdb\b|\bfrom\s+pdb\s+import\b|\bpdb\.")
 
 
@@ -194,10 +188,6 @@ def _ignorable(exc):
     if isinstance(exc, CompileError):
         return _only_debugging(exc)
     return isinstance(exc, RuntimeError) and not isinstance(exc, KjitError) and "libdevice" in str(exc)
-
-
-def _fmt3(t):
-    return f"({t[0]}, {t[1]}, {t[2]})"
 
 
 # ---- the kernel object ----------------------------------------------------------------------
@@ -310,10 +300,7 @@ class CUDAKernel:
     def __getitem__(self, config):
         if self.device:
             raise TypeError(f"{self.__name__} is a device function: call it from a kernel")
-        griddim, blockdim, stream, sharedmem = _kjit.launch_config(
-            self.__name__, config if isinstance(config, tuple) else (config,))
-        stream = 0 if stream is None else stream
-        return _Launcher(self, griddim, blockdim, stream, sharedmem)
+        return _Launcher(self, *_launch_config(self.__name__, config))
 
     def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
         """A launcher for ``ntasks`` threads (Numba's ``kernel.forall``)."""
@@ -335,537 +322,17 @@ class _Launcher:
         self.kernel = kernel
         self.griddim, self.blockdim, self.stream, self.sharedmem = griddim, blockdim, stream, sharedmem
 
-    def _check_config(self):
-        k = self.kernel
-        _kjit.check_launch(k.__name__, hostapi.get_current_device().name, self.griddim, self.blockdim,
-                           self.sharedmem, max_threads=k._annotations()[1])
-
     def __call__(self, *args, **kwargs):
         if kwargs:
             raise TypeError("kernels take positional arguments only")
         k = self.kernel
         values, key = _kernel_args(k.__name__, args)
-        self._check_config()
+        _check_config(k, self.griddim, self.blockdim, self.sharedmem)
         k._check(key)
         values = k._convert_declared(values)
         _Launch(k, self.griddim, self.blockdim, self.sharedmem, values).run()
 
 
-# ---- a launch -------------------------------------------------------------------------------
-class _ThreadState:
-    """One simulated GPU thread (a Python thread, reused block after block)."""
-
-    __slots__ = ("launch", "tid", "bid", "bdim", "gdim", "linear", "lane", "warp", "gate", "result",
-                 "site", "kind")
-
-    def __init__(self, launch, tid, linear):
-        self.launch = launch
-        self.tid = tid
-        self.bid = (0, 0, 0)
-        self.bdim = launch.bdim
-        self.gdim = launch.gdim
-        self.linear = linear
-        self.lane = linear % 32
-        self.warp = linear // 32
-        self.gate = None  # the worker's: released to let the thread go on (a block to run, a barrier passed)
-        self.result = None
-        self.site = None
-        self.kind = None
-
-
-class _Arrival:
-    __slots__ = ("state", "kind", "mask", "value", "arg", "site")
-
-    def __init__(self, state, kind, mask, value, arg, site):
-        self.state, self.kind, self.mask, self.value, self.arg, self.site = state, kind, mask, value, arg, site
-
-
-_ABORTED = object()
-
-
-def _bits(mask):
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
-
-
-def _i32(v):
-    v &= 0xFFFFFFFF
-    return np.int32(v - (1 << 32) if v >= 1 << 31 else v)
-
-
-def _same(a, b):
-    return a == b or (a != a and b != b)
-
-
-class _Launch:
-    def __init__(self, kernel, gdim, bdim, sharedmem, args):
-        self.kernel = kernel
-        self.func = kernel.py_func
-        self.args = args
-        self.gdim, self.bdim = gdim, bdim
-        self.sharedmem = sharedmem
-        self.nthreads = bdim[0] * bdim[1] * bdim[2]
-        self.nwarps = (self.nthreads + 31) // 32
-        self.lock = threading.Lock()
-        self.done = threading.Lock()
-        self.done.acquire()
-        self.error = None  # (exception, state's bid, tid) of the first failure
-        self.aborting = False
-        self.stop = False
-        self.consts = {}
-        self.trace = sys.gettrace()
-        self.sequential = False
-        self.states = []
-        bx, by = bdim[0], bdim[1]
-        for z in range(bdim[2]):
-            for y in range(by):
-                for x in range(bx):
-                    self.states.append(_ThreadState(self, (x, y, z), x + y * bx + z * bx * by))
-        self.full = [0] * self.nwarps
-        for s in self.states:
-            self.full[s.warp] |= 1 << s.lane
-
-    # ---- running ---------------------------------------------------------------------
-    def run(self):
-        self.sequential = not self.kernel._synchronizes()
-        if self.sequential:
-            self._run_sequential()
-        else:
-            self._run_threads()
-        if self.error is not None:
-            self._raise()
-
-    def _blocks(self):
-        gx, gy, gz = self.gdim
-        for bz in range(gz):
-            for by in range(gy):
-                for bx in range(gx):
-                    yield bx, by, bz
-
-    def _new_block(self, bid):
-        self.bid = bid
-        self.shared = {}
-        self.dynshared = np.zeros(self.sharedmem, np.uint8)
-        self.live = self.nthreads
-        self.blocked = 0
-        self.barrier = {}  # linear id -> state, at a block barrier
-        self.warps = [dict() for _ in range(self.nwarps)]  # lane -> _Arrival
-        self.arrived = [0] * self.nwarps  # lanes in self.warps, as bits
-        self.at_barrier = [0] * self.nwarps  # lanes in self.barrier, as bits
-        self.am_pending = [0] * self.nwarps  # lanes waiting in activemask()
-        self.warp_live = list(self.full)
-
-    def _run_sequential(self):
-        """A kernel without barriers or warp operations: the threads of a
-        block run one after the other in this thread (a valid schedule)."""
-        func, args = self.func, self.args
-        prev = _tls.s
-        try:
-            for bid in self._blocks():
-                self._new_block(bid)
-                for s in self.states:
-                    s.bid = bid
-                    _tls.s = s
-                    try:
-                        func(*args)
-                    except BaseException as e:  # noqa: B036 - reported with the thread, in run()
-                        self.error = (e, bid, s.tid)
-                        return
-        finally:
-            _tls.s = prev
-
-    def _run_threads(self):
-        workers = _take_workers(self.nthreads)
-        for w, s in zip(workers, self.states):
-            s.gate = w.gate
-            w.state = s
-        clean = False
-        try:
-            for bid in self._blocks():
-                self._new_block(bid)
-                for s in self.states:
-                    s.bid = bid
-                    s.result = None
-                    s.gate.release()
-                self.done.acquire()
-                if self.error is not None:
-                    break
-            clean = True
-        except BaseException:
-            with self.lock:
-                self._abort()
-            raise
-        finally:
-            self.stop = True
-            if clean:  # every thread has finished: the workers go back to the pool
-                for w in workers:
-                    w.state = None
-                _give_back(workers)
-
-    def _run_thread(self, s):
-        """Runs the kernel for thread ``s`` of the current block (in a worker)."""
-        _tls.s = s
-        trace = self.trace
-        if trace is not None:  # a debugger's breakpoints apply in the simulated threads too
-            sys.settrace(trace)
-        try:
-            self.func(*self.args)
-        except _Abort:
-            pass
-        except BaseException as e:  # noqa: B036 - any failure of the kernel stops the launch
-            with self.lock:
-                if self.error is None:
-                    self.error = (e, s.bid, s.tid)
-                self._abort()
-        finally:
-            if trace is not None:
-                sys.settrace(None)
-            _tls.s = None
-            self._exit(s)
-
-    def _exit(self, s):
-        with self.lock:
-            self.live -= 1
-            self.warp_live[s.warp] &= ~(1 << s.lane)
-            if self.live == 0:
-                self.done.release()
-                return
-            if not self.aborting:
-                self._try_barrier()
-                self._try_warp(s.warp)
-                if self.am_pending[s.warp]:
-                    self._try_activemask(s.warp)
-                self._check_deadlock()
-
-    # ---- failures ----------------------------------------------------------------------
-    def _abort(self):
-        """(Under the lock.) Releases every waiting thread, to unwind."""
-        self.aborting = True
-        waiting = list(self.barrier.values())
-        for w in self.warps:
-            waiting.extend(a.state for a in w.values())
-            w.clear()
-        self.arrived = [0] * self.nwarps
-        self.am_pending = [0] * self.nwarps
-        self.at_barrier = [0] * self.nwarps
-        self.barrier.clear()
-        for t in waiting:
-            t.result = _ABORTED
-            t.gate.release()
-        self.blocked = 0
-
-    def _fail(self, exc):
-        """(Under the lock.) A failure of the launch itself."""
-        if self.error is None:
-            self.error = (exc, None, None)
-        self._abort()
-
-    def _raise(self):
-        e, bid, tid = self.error
-        if bid is None:
-            raise e
-        name = self.kernel.__name__
-        where = f"in kernel '{name}', block {_fmt3(bid)}, thread {_fmt3(tid)}"
-        line = None
-        for fs in reversed(traceback.extract_tb(e.__traceback__)):
-            if os.path.abspath(fs.filename) in _user_files:
-                line = fs
-                break
-        if line is not None:
-            where += f"\n    File \"{line.filename}\", line {line.lineno}, in {line.name}"
-            if line.line:
-                where += f": {line.line.strip()}"
-        msg = str(e.args[0]) if len(e.args) == 1 else (str(e) if e.args else "")
-        text = f"{msg}\n    {where}" if msg else where
-        try:
-            new = type(e)(text)
-            if str(new) != text and not isinstance(e, KeyError):
-                raise TypeError
-        except Exception:
-            new = None
-        if new is None:  # an exception class that takes other arguments: this one, its message extended
-            e.args = (text,) + tuple(e.args[1:])
-            new = e
-        try:
-            new.block, new.thread = bid, tid
-            new.lineno = line.lineno if line is not None else None
-        except AttributeError:
-            pass
-        if new is e:
-            raise e
-        raise new from e
-
-    def _describe(self, states):
-        by_site = {}
-        for s in states:
-            by_site.setdefault((s.kind, s.site), []).append(s)
-        parts = []
-        for (kind, (fname, lineno)), ss in by_site.items():
-            ids = ", ".join(_fmt3(s.tid) for s in ss[:4]) + (", ..." if len(ss) > 4 else "")
-            parts.append(f"cuda.{kind}() at {fname}:{lineno} ({len(ss)} thread{'s' if len(ss) != 1 else ''}: {ids})")
-        return "; ".join(parts)
-
-    def _check_deadlock(self):
-        """(Under the lock.) Every live thread waits, and none can go on."""
-        if self.live == 0 or self.blocked < self.live or self.aborting:
-            return
-        waiting = list(self.barrier.values())
-        for w in self.warps:
-            waiting.extend(a.state for a in w.values())
-        waiting.sort(key=lambda s: s.linear)
-        self._fail(BarrierError(
-            f"kernel '{self.kernel.__name__}', block {_fmt3(self.bid)}: every live thread of the block waits and "
-            f"none can go on (a GPU would hang): {self._describe(waiting)}"))
-
-    # ---- block barriers --------------------------------------------------------------
-    def block_sync(self, s, kind, pred, site):
-        if self.sequential:
-            raise RuntimeError(f"kjit simulator: cuda.{kind}() was reached in a kernel run without threads")
-        with self.lock:
-            if self.aborting:
-                raise _Abort
-            s.kind, s.site, s.result = kind, site, pred
-            self.barrier[s.linear] = s
-            self.at_barrier[s.warp] |= 1 << s.lane
-            self.blocked += 1
-            self._try_barrier()
-            if self.am_pending[s.warp]:
-                self._try_activemask(s.warp)
-            self._check_deadlock()
-        s.gate.acquire()
-        r = s.result
-        if r is _ABORTED:
-            raise _Abort
-        return r
-
-    def _try_barrier(self):
-        if not self.barrier or len(self.barrier) != self.live:
-            return
-        waiting = list(self.barrier.values())
-        sites = {(s.kind, s.site) for s in waiting}
-        if len(sites) > 1:
-            waiting.sort(key=lambda s: s.linear)
-            self._fail(BarrierError(
-                f"kernel '{self.kernel.__name__}', block {_fmt3(self.bid)}: the threads of the block wait at "
-                f"different barriers (a GPU would hang or misbehave): {self._describe(waiting)}"))
-            return
-        kind = waiting[0].kind
-        if kind == "syncthreads":
-            r = None
-        else:
-            count = sum(1 for s in waiting if s.result)
-            r = count if kind == "syncthreads_count" else int(count == len(waiting)) if kind == "syncthreads_and" \
-                else int(count > 0)
-        self.barrier.clear()
-        self.at_barrier = [0] * self.nwarps
-        self.blocked -= len(waiting)
-        for s in waiting:
-            s.result = r
-            s.gate.release()
-
-    # ---- warps ---------------------------------------------------------------------
-    def warp_op(self, s, kind, mask, value, arg, site):
-        if self.sequential:
-            raise RuntimeError(f"kjit simulator: cuda.{kind}() was reached in a kernel run without threads")
-        with self.lock:
-            if self.aborting:
-                raise _Abort
-            s.kind, s.site = kind, site
-            w = s.warp
-            bit = 1 << s.lane
-            self.warps[w][s.lane] = _Arrival(s, kind, mask, value, arg, site)
-            self.arrived[w] |= bit
-            self.blocked += 1
-            if kind == "activemask":
-                self.am_pending[w] += 1
-            # Nothing could go before this arrival: something can now only if
-            # every lane this one exchanges with is here.
-            elif not ((mask & self.warp_live[w]) | bit) & ~self.arrived[w]:
-                self._try_warp(w)
-            if self.am_pending[w]:
-                self._try_activemask(w)
-            self._check_deadlock()
-        s.gate.acquire()
-        r = s.result
-        if r is _ABORTED:
-            raise _Abort
-        return r
-
-    def _try_warp(self, w):
-        pend = self.warps[w]
-        if not pend:
-            return
-        live = self.warp_live[w]
-        need = {lane: (a.mask & live) | (1 << lane) for lane, a in pend.items()}
-        # The lanes that can go: every lane they exchange with has arrived and
-        # can go too (a closed set), so no lane reads a value of an operation
-        # that another lane has not reached.
-        ready = self.arrived[w]
-        for lane, a in pend.items():
-            if a.kind == "activemask":
-                ready &= ~(1 << lane)
-        changed = True
-        while changed:
-            changed = False
-            for lane in _bits(ready):
-                if need[lane] & ~ready:
-                    ready &= ~(1 << lane)
-                    changed = True
-        if not ready:
-            return
-        lanes = _bits(ready)
-        for lane in lanes:
-            kind = pend[lane].kind
-            for l in _bits(need[lane]):
-                if pend[l].kind != kind:
-                    group = sorted((pend[x].state for x in _bits(need[lane])), key=lambda t: t.linear)
-                    self._fail(BarrierError(
-                        f"kernel '{self.kernel.__name__}', block {_fmt3(self.bid)}, warp {w}: the lanes of a warp "
-                        f"operation are at different operations: {self._describe(group)}"))
-                    return
-        cache = {}
-        results = [self._warp_result(pend, lane, need[lane], cache) for lane in lanes]
-        for lane, r in zip(lanes, results):
-            a = pend.pop(lane)
-            a.state.result = r
-            a.state.gate.release()
-        self.arrived[w] &= ~ready
-        self.blocked -= len(lanes)
-
-    @staticmethod
-    def _warp_result(pend, lane, need, cache):
-        a = pend[lane]
-        kind = a.kind
-        if kind == "syncwarp":
-            return None
-        if kind in ("all_sync", "any_sync", "eq_sync", "ballot_sync"):  # the same for the whole group
-            key = (kind, need)
-            r = cache.get(key)
-            if r is None:
-                r = cache[key] = _Launch._vote(pend, kind, need)
-            return r
-        if kind.startswith("shfl"):
-            if kind == "shfl_sync":
-                src = a.arg % 32
-            elif kind == "shfl_up_sync":
-                src = lane - a.arg
-            elif kind == "shfl_down_sync":
-                src = lane + a.arg
-            else:
-                src = lane ^ a.arg
-            if 0 <= src < 32 and (need >> src) & 1:
-                return pend[src].value
-            return a.value
-        lanes = _bits(need)
-        if kind == "match_any_sync":
-            return _i32(sum(1 << l for l in lanes if _same(pend[l].value, a.value)))
-        if kind == "match_all_sync":
-            ok = all(_same(pend[l].value, a.value) for l in lanes)
-            return (_i32(need) if ok else np.int32(0)), ok
-        raise AssertionError(kind)
-
-    @staticmethod
-    def _vote(pend, kind, need):
-        lanes = _bits(need)
-        if kind == "all_sync":
-            return all(pend[l].value for l in lanes)
-        if kind == "any_sync":
-            return any(pend[l].value for l in lanes)
-        if kind == "eq_sync":
-            return len({pend[l].value for l in lanes}) == 1
-        return _i32(sum(1 << l for l in lanes if pend[l].value))
-
-    def active_mask(self, s, site):
-        """The lanes of the warp that reach this activemask() together: it
-        waits until every live lane of the warp is at some warp operation or
-        barrier (or has returned), and counts those at this call site."""
-        if self.sequential:
-            return np.uint32(self.full[s.warp])
-        return self.warp_op(s, "activemask", 0, None, None, site)
-
-    def _try_activemask(self, w):
-        live = self.warp_live[w]
-        if live & ~(self.arrived[w] | self.at_barrier[w]):
-            return  # a lane of the warp is running: it may yet come here
-        pend = self.warps[w]
-        lanes = [lane for lane, a in pend.items() if a.kind == "activemask"]
-        groups = {}
-        for lane in lanes:
-            site = pend[lane].site
-            groups[site] = groups.get(site, 0) | (1 << lane)
-        for lane in lanes:
-            a = pend.pop(lane)
-            a.state.result = np.uint32(groups[a.site])
-            a.state.gate.release()
-            self.arrived[w] &= ~(1 << lane)
-        self.am_pending[w] -= len(lanes)
-        self.blocked -= len(lanes)
-
-    # ---- memory ----------------------------------------------------------------------
-    def shared_array(self, s, site, shape, dtype):
-        if shape == (0,):
-            n = self.sharedmem // dtype.itemsize
-            return self.dynshared[:n * dtype.itemsize].view(dtype)
-        with self.lock:
-            a = self.shared.get(site)
-            if a is None or a.shape != shape or a.dtype != dtype:
-                a = self.shared[site] = np.zeros(shape, dtype)
-            return a
-
-    def const_array(self, ary):
-        with self.lock:
-            c = self.consts.get(id(ary))
-            if c is None or c[0] is not ary:
-                copy = np.array(ary, copy=True)
-                copy.flags.writeable = False
-                c = self.consts[id(ary)] = (ary, copy)
-            return c[1]
-
-
-# ---- the worker threads ---------------------------------------------------------------------
-class _Worker:
-    """A Python thread that runs simulated GPU threads; kept in a pool
-    between launches (creating threads is the slow part of a launch)."""
-
-    __slots__ = ("gate", "state", "thread")
-
-    def __init__(self):
-        self.gate = threading.Lock()
-        self.gate.acquire()
-        self.state = None
-        self.thread = threading.Thread(target=self._loop, daemon=True, name="kjit-sim worker")
-        self.thread.start()
-
-    def _loop(self):
-        while True:
-            self.gate.acquire()
-            s = self.state
-            if s is None or s.launch.stop:
-                continue
-            s.launch._run_thread(s)
-
-
-_pool = []
-_pool_lock = threading.Lock()
-
-
-def _take_workers(n):
-    with _pool_lock:
-        k = min(n, len(_pool))
-        got = _pool[len(_pool) - k:]
-        del _pool[len(_pool) - k:]
-    while len(got) < n:
-        got.append(_Worker())
-    return got
-
-
-def _give_back(workers):
-    with _pool_lock:
-        _pool.extend(workers)
 
 
 

@@ -4,7 +4,7 @@
 Each simulated GPU thread is a Python thread whose state (indices, block,
 launch) is in a thread-local; the names here read it. Outside a kernel they
 raise, as kjit's compiled names do. Barriers and warp operations are
-carried out by the launch (kernel.py).
+carried out by the launch (scheduler.py).
 """
 import sys
 import threading
