@@ -22,6 +22,7 @@
 #include "py_launch.h"
 #include "py_values.h"
 #include "runtime/jit/CudaKernels.h"
+#include "runtime/jit/Errors.h"
 
 namespace kjit::py {
 
@@ -137,6 +138,11 @@ private:
   pybind11::object streamObj_;  // keeps a stream alive while the launcher is cached
   uint64_t checkedSerial_ = 0;  // the entry the configuration was last checked for
 
+  std::string paramName(size_t i) const {
+    const std::vector<std::string> &p = core_->function().source()->paramNames;
+    return i < p.size() ? p[i] : std::string();
+  }
+
   static void viewOf(const DeviceArray &d, ArrayView &v) {
     v.ptr = d.ptr;
     v.nd = d.nd;
@@ -186,9 +192,8 @@ private:
       }
     }
     if (!isNumpy)
-      throw pybind11::type_error(fmt::format(
-          "argument {} of kernel '{}' has a type kernels cannot take: {}", i + 1, core_->name(),
-          pybind11::str(pybind11::type::handle_of(h).attr("__name__")).cast<std::string>()));
+      throw jit::typeError(jit::cannotTakeMessage("kernel '" + core_->name() + "'", i, paramName(i),
+                                                  typeNameOf(o)));
     // A host array: copied in, launched on, copied back (as Numba does).
     if (!core_->warnedCopy) {
       core_->warnedCopy = true;

@@ -47,8 +47,9 @@ public:
   const std::string &name() const { return fn_->name(); }
 
   pybind11::object call(PyObject *args, PyObject *kwargs);
-  // The argument type key of a call or launch (`what`: "" or "kernel ").
-  std::string argumentKey(PyObject **argv, size_t n, const char *what) const;
+  // The argument type key of a call, or of a kernel's launch; a value no
+  // key stands for is a TypeError (the driver's message).
+  std::string argumentKey(PyObject **argv, size_t n, bool kernel) const;
 
 private:
   std::shared_ptr<jit::JitFunction> fn_;

@@ -138,20 +138,19 @@ pybind11::object Dispatcher::call(PyObject *args, PyObject *kwargs) {
   } else {
     for (size_t i = 0; i < n; ++i) argv[i] = PyTuple_GET_ITEM(args, Py_ssize_t(i));
   }
-  std::string key = argumentKey(argv, n, "");
+  std::string key = argumentKey(argv, n, false);
   return invoke(fn_->hostFor(key), argv, n);
 }
 
-std::string Dispatcher::argumentKey(PyObject **argv, size_t n, const char *what) const {
+std::string Dispatcher::argumentKey(PyObject **argv, size_t n, bool kernel) const {
   std::string key;
   const std::vector<std::string> &params = fn_->source()->paramNames;
   for (size_t i = 0; i < n; ++i) {
     if (!appendKey(argv[i], key)) {
       if (PyErr_Occurred()) throw pybind11::error_already_set();
-      throw pybind11::type_error(fmt::format(
-          "{}{}(): argument {} ('{}') has a type kernels cannot take: {}", what, name(), i + 1,
-          i < params.size() ? params[i] : std::string("?"),
-          pybind11::str(pybind11::type::handle_of(argv[i]).attr("__name__")).cast<std::string>()));
+      throw jit::typeError(jit::cannotTakeMessage(kernel ? "kernel '" + name() + "'" : name() + "()", i,
+                                                  i < params.size() ? params[i] : std::string(),
+                                                  typeNameOf(argv[i])));
     }
   }
   return key;
@@ -460,6 +459,19 @@ void define_jit(pybind11::module_ &m) {
         const jit::CompileResult &c = fn.cudaKernelFor(fn.cudaResolve(key), cc);
         if (fn.cudaResults().size() > before && !c.fromCache) warnPerformance(c.warnings, 3);
         return cudaResultTuple(c);
+      })
+      // The simulator: the key of a launch's arguments (the CPU device's
+      // host arrays), and the types the driver resolves it to.
+      .def("_argument_key", [](Dispatcher &d, py::tuple args) {
+        std::vector<PyObject *> argv;
+        for (py::handle a : args) argv.push_back(a.ptr());
+        return d.argumentKey(argv.data(), argv.size(), true);
+      })
+      .def("_cuda_resolved_types", [](Dispatcher &d, const std::string &key) {
+        TypeContext tc;
+        std::vector<std::string> names;
+        for (const Type *t : jit::typesOfKey(tc, d.function().cudaResolve(key))) names.push_back(t->str());
+        return names;
       })
       .def("_cuda_declare", [](Dispatcher &d, const std::string &sig) { d.function().cudaDeclare(sig); })
       .def("_cuda_results", [](Dispatcher &d) {

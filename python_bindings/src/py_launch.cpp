@@ -102,7 +102,7 @@ public:
         argv[i] = held.back().ptr();
       }
     }
-    std::string key = d_->argumentKey(argv, n, "kernel ");
+    std::string key = d_->argumentKey(argv, n, true);
     size_t before = fn.cpuKernels().all().size();
     const jit::CompileResult &c = fn.cpuKernelFor(key);
     if (fn.cpuKernels().all().size() > before) warnPerformance(c.warnings, 2);

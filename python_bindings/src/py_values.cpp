@@ -39,6 +39,10 @@ const NumpyScalarTypes &numpyScalars() {
 // readonly; tuples are bracketed. The key is small enough for the string's
 // inline buffer in the common cases, so computing it does not allocate.
 
+std::string typeNameOf(PyObject *o) {
+  return pybind11::str(pybind11::type::handle_of(pybind11::handle(o)).attr("__name__")).cast<std::string>();
+}
+
 // Appends the key of `o` to `key`; false when kernels cannot take it.
 bool appendKey(PyObject *o, std::string &key) {
   PyTypeObject *t = Py_TYPE(o);

@@ -11,6 +11,8 @@
 
 namespace kjit::py {
 
+// The name of `o`'s type, as messages give it ("ndarray", "list").
+std::string typeNameOf(PyObject *o);
 // Appends the key of `o` to `key`; false when kernels cannot take it.
 bool appendKey(PyObject *o, std::string &key);
 

@@ -155,6 +155,12 @@ std::string describeKey(const std::string &key) {
   return describeTypes(typesOfKey(tc, key));
 }
 
+std::string cannotTakeMessage(const std::string &what, size_t index, const std::string &param,
+                              const std::string &typeName) {
+  std::string p = param.empty() ? "" : " ('" + param + "')";
+  return fmt::format("{}: argument {}{} has a type kernels cannot take: {}", what, index + 1, p, typeName);
+}
+
 const Type *sameTypeIn(TypeContext &tc, const Type *t) {
   if (t->isArray()) return tc.array(sameTypeIn(tc, t->dtype()), t->ndim(), t->layout(), t->readonly());
   if (t->isTuple()) {

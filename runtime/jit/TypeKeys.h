@@ -34,6 +34,12 @@ std::string keyOfTypes(const std::vector<const Type *> &ts);
 std::string describeKey(const std::string &key);
 std::string describeTypes(const std::vector<const Type *> &ts);
 
+// The message for argument `index` (from 0) of a call or launch whose value
+// has no argument type key: `what` is "f()" or "kernel 'k'", `param` the
+// parameter's name (or empty), `typeName` the value's Python type.
+std::string cannotTakeMessage(const std::string &what, size_t index, const std::string &param,
+                              const std::string &typeName);
+
 // The type `t` (of another TypeContext) in `tc`.
 const Type *sameTypeIn(TypeContext &tc, const Type *t);
 

@@ -13,7 +13,6 @@ that the simulator reports the same compile errors as a GPU run.
 import linecache
 import os
 import re
-import sys
 import types
 import warnings
 
@@ -30,84 +29,19 @@ from kjit.cuda.simulator.scheduler import _Launch, _user_files
 # simulator calls only _kernel_args, _launch_config and _check_config (and reads _CC).
 _CC = 90  # the compute capability kernels are compiled for (the device pretends 9.0)
 
-_CODES = {("b", 1): "b", ("i", 1): "1", ("i", 2): "2", ("i", 4): "4", ("i", 8): "8",
-          ("u", 1): "!", ("u", 2): "@", ("u", 4): "#", ("u", 8): "$",
-          ("f", 2): "h", ("f", 4): "f", ("f", 8): "d", ("c", 8): "F", ("c", 16): "D"}
-
-
-def _dtype_code(dt):
-    if dt.byteorder == ">" or (dt.byteorder == "=" and sys.byteorder == "big"):
-        return None
-    return _CODES.get((dt.kind, dt.itemsize))
-
-
-def _scalar_key(v):
-    """The compiler's argument-type key of a scalar or tuple (as the launch
-    path computes it), or None."""
-    t = type(v)
-    if t is float:
-        return "d"
-    if t is bool:
-        return "b"
-    if t is int:
-        if -2**63 <= v < 2**63:
-            return "8"
-        if 0 <= v < 2**64:
-            return "$"
-        return None
-    if t is complex:
-        return "D"
-    if v is None:
-        return "n"
-    if isinstance(v, np.generic) and not isinstance(v, np.ndarray):
-        c = _dtype_code(v.dtype)
-        return "S" + c if c else None
-    if t is tuple:
-        parts = [_arg_key(e) for e in v]
-        if any(p is None for p in parts):
-            return None
-        return "(" + "".join(parts) + ")"
-    return None
-
-
-def _array_key(a):
-    c = _dtype_code(a.dtype)
-    if c is None or not 1 <= a.ndim <= 9:
-        return None
-    layout = "C" if a.flags.c_contiguous else "F" if a.flags.f_contiguous else "A"
-    return "A" + c + str(a.ndim) + layout + ("w" if a.flags.writeable else "r")
-
-
-def _arg_key(v):
-    if isinstance(v, np.ndarray):
-        return _array_key(v)
-    return _scalar_key(v)
-
-
-def _kernel_args(name, args):
-    """(the values the Python function gets, the argument-type key)."""
-    values, key = [], []
+def _kernel_args(kernel, args):
+    """(the values the Python function gets, the argument-type key): the key
+    is the driver's, as for a launch on a GPU."""
+    values = []
     for i, a in enumerate(args):
         if isinstance(a, hostapi.DeviceNDArray):
             a = a._ary
-        if isinstance(a, np.ndarray):
-            k = _array_key(a)
-            if k is None:
-                if not 1 <= a.ndim <= 9:
-                    raise TypeError(f"argument {i + 1} of kernel '{name}': arrays of 1 to 9 dimensions")
-                raise TypeError(f"argument {i + 1} of kernel '{name}': unsupported dtype {a.dtype}")
-        else:
-            k = _scalar_key(a)
-            if k is None:
-                if hasattr(a, "__cuda_array_interface__"):
-                    raise TypeError(f"argument {i + 1} of kernel '{name}' is GPU memory "
-                                    f"({type(a).__name__}); the simulator runs on host memory: "
-                                    "pass a NumPy array or a cuda.to_device array")
-                raise TypeError(f"argument {i + 1} of kernel '{name}' has a type kernels cannot take: "
-                                f"{type(a).__name__}")
+        elif not isinstance(a, np.ndarray) and hasattr(a, "__cuda_array_interface__"):
+            raise TypeError(f"argument {i + 1} of kernel '{kernel.__name__}' is GPU memory "
+                            f"({type(a).__name__}); the simulator runs on host memory: "
+                            "pass a NumPy array or a cuda.to_device array")
         values.append(a)
-        key.append(k)
-    return values, "".join(key)
+    return values, kernel._dispatcher._argument_key(tuple(values))
 
 
 def _launch_config(name, config):
@@ -253,40 +187,18 @@ class CUDAKernel:
                 raise
         self._checked.add(key)
 
-    def _convert_declared(self, values):
-        """With one declared signature, scalars convert to its types (as the
-        GPU launch path converts them)."""
-        if len(self._declared) != 1:
+    def _convert_declared(self, values, key):
+        """Scalars converted to the types of the declared signature the
+        driver chose for this launch (as the GPU launch path converts them)."""
+        if not self._declared:
             return values
-        sig = self._declared[0]
-        args = getattr(sig, "args", None)
-        if args is None:
-            text = str(sig)
-            inner = text[text.index("(") + 1:text.rindex(")")]
-            depth, cur, args = 0, "", []
-            for ch in inner:
-                if ch in "([":
-                    depth += 1
-                elif ch in ")]":
-                    depth -= 1
-                if ch == "," and depth == 0:
-                    args.append(cur.strip())
-                    cur = ""
-                else:
-                    cur += ch
-            if cur.strip():
-                args.append(cur.strip())
         out = list(values)
-        for i, (v, t) in enumerate(zip(values, args)):
-            name = str(t).split(".")[-1]
-            if isinstance(v, np.ndarray) or "[" in name or "(" in name:
-                continue
-            try:
-                dt = np.dtype(name)
-            except TypeError:
-                continue
-            if isinstance(v, (int, float, complex, bool, np.generic)):
-                out[i] = dt.type(v)
+        for i, (v, name) in enumerate(zip(values, self._dispatcher._cuda_resolved_types(key))):
+            if isinstance(v, (int, float, complex, bool, np.generic)) and not isinstance(v, np.ndarray):
+                try:
+                    out[i] = np.dtype(name).type(v)
+                except TypeError:  # a tuple or another non-scalar type
+                    pass
         return out
 
     def _synchronizes(self):
@@ -326,10 +238,10 @@ class _Launcher:
         if kwargs:
             raise TypeError("kernels take positional arguments only")
         k = self.kernel
-        values, key = _kernel_args(k.__name__, args)
+        values, key = _kernel_args(k, args)
         _check_config(k, self.griddim, self.blockdim, self.sharedmem)
         k._check(key)
-        values = k._convert_declared(values)
+        values = k._convert_declared(values, key)
         _Launch(k, self.griddim, self.blockdim, self.sharedmem, values).run()
 
 
