@@ -8,7 +8,7 @@
 
 #include <pybind11/pybind11.h>
 
-#include "frontend/Diagnostics.h"
+#include "frontend/support/Diagnostics.h"
 
 namespace kjit::py {
 

@@ -23,7 +23,7 @@
 
 #include "compiler/CacheKey.h"
 #include "compiler/Context.h"
-#include "compiler/Driver.h"
+#include "targets/Driver.h"
 #include "compiler/Pipeline.h"
 #include "compiler/Signature.h"
 #include "compiler/TypeInference.h"

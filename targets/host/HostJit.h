@@ -8,6 +8,9 @@
 
 #include <memory>
 #include <string>
+#include <vector>
+
+#include "frontend/support/KernelAbi.h"  // RuntimeSymbol
 
 namespace llvm {
 class LLVMContext;
@@ -24,7 +27,13 @@ struct CompiledCode {
 
 class HostJit {
 public:
-  // Null with `error` set when the host target cannot be set up.
+  // Null with `error` set when the host target cannot be set up. Compiled
+  // code finds `runtime`'s entry points by name, and libc and libm.
+  static std::unique_ptr<HostJit> create(const std::vector<RuntimeSymbol> &runtime, std::string &error);
+  // The same with the host runtime's entry points (runtime/host's
+  // runtimeSymbols()). Defined in HostJitRuntime.cpp, which is part of the
+  // umbrella kjit_core, not of the targets layer: targets do not use the
+  // runtime. It goes when the JIT driver (runtime/jit) passes them itself.
   static std::unique_ptr<HostJit> create(std::string &error);
   ~HostJit();
 

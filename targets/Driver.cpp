@@ -1,4 +1,4 @@
-#include "compiler/Driver.h"
+#include "targets/Driver.h"
 
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
