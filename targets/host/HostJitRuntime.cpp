@@ -8,6 +8,8 @@
 
 namespace kjit {
 
-std::unique_ptr<HostJit> HostJit::create(std::string &error) { return create(runtimeSymbols(), error); }
+std::unique_ptr<HostJit> HostJit::create(std::string &error) {
+  return create(runtimeSymbols(), error);
+}
 
 }  // namespace kjit
