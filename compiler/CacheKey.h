@@ -12,12 +12,10 @@
 #include <string>
 
 #include "compiler/GlobalEnv.h"
+#include "frontend/support/Hash.h"
 
 namespace kjit {
 
 std::string dependencyFingerprint(const FunctionSource &fn);
-
-// 128 bits of FNV-1a (two lanes), as 32 hex digits.
-std::string hashHex(const std::string &data);
 
 }  // namespace kjit

@@ -11,9 +11,9 @@
 #include "compiler/IR.h"
 #include "compiler/Types.h"
 #include "frontend/AST.h"
-#include "frontend/Diagnostics.h"
+#include "frontend/support/Diagnostics.h"
 #include "frontend/Parser.h"
-#include "frontend/SourceLoc.h"
+#include "frontend/support/SourceLoc.h"
 
 namespace kjit {
 

@@ -30,8 +30,8 @@
 
 #include "compiler/Types.h"
 #include "frontend/AST.h"
-#include "frontend/Casting.h"
-#include "frontend/SourceLoc.h"
+#include "frontend/support/Casting.h"
+#include "frontend/support/SourceLoc.h"
 
 namespace kjit::ir {
 
@@ -87,7 +87,7 @@ protected:
   using Node::Node;
 };
 
-using kjit::cast;  // frontend/Casting.h
+using kjit::cast;  // frontend/support/Casting.h
 using kjit::dyn_cast;
 using kjit::isa;
 

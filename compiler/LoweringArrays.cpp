@@ -11,8 +11,6 @@ namespace kjit::lowering {
 
 using namespace ir;
 
-static int64_t itemSize(const Type *dtype) { return dtype->isBool() ? 1 : dtype->bits() / 8; }
-
 llvm::Value *FunctionLowering::elementAddress(llvm::Value *desc, const Type *arrTy,
                                               std::vector<llvm::Value *> idx, bool wraparound,
                                               bool boundscheck, SourceLoc loc) {

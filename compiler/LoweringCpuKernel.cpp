@@ -20,7 +20,7 @@
 #include <llvm/Transforms/Utils/Cloning.h>
 
 #include "compiler/LoweringImpl.h"
-#include "runtime/host/CpuKernel.h"
+#include "frontend/support/KernelAbi.h"
 
 namespace kjit::lowering {
 
@@ -28,15 +28,10 @@ using namespace ir;
 
 namespace {
 
-// Byte offsets in CpuThreadState (runtime/host/CpuKernel.h).
+// Byte offsets in CpuThreadState (frontend/support/KernelAbi.h).
 constexpr unsigned kSharedOffset = offsetof(CpuThreadState, shared);
 constexpr unsigned kDynamicOffset = offsetof(CpuThreadState, dynamicShared);
 constexpr unsigned kDynamicBytesOffset = offsetof(CpuThreadState, dynamicSharedBytes);
-
-// Warp operation codes (CpuKernel.cpp's WarpOp).
-enum : int32_t { ShflIdx = 0, ShflUp, ShflDown, ShflXor, VoteAll, VoteAny, VoteUni, Ballot, MatchAny, MatchAll, SyncWarp };
-
-int64_t itemSize(const Type *dtype) { return dtype->isBool() ? 1 : dtype->bits() / 8; }
 
 llvm::Value *loadState(llvm::IRBuilder<> &B, llvm::Value *ctx) {
   llvm::LLVMContext &C = B.getContext();
@@ -85,9 +80,9 @@ llvm::Value *FunctionLowering::cpuKernelIntrinsic(const Intrinsic *in) {
                                                                   B.CreateMul(by, reg(IntrinsicId::ThreadIdx, 2)))));
     return B.CreateAnd(linear, B.getInt32(31));
   };
-  auto warpCall = [&](int32_t op, llvm::Value *mask, llvm::Value *bits, llvm::Value *arg) {
+  auto warpCall = [&](WarpOp op, llvm::Value *mask, llvm::Value *bits, llvm::Value *arg) {
     P.cpuNeedsFibers = true;
-    std::vector<llvm::Value *> a = {ctxPtr, B.getInt32(op), mask, bits, arg};
+    std::vector<llvm::Value *> a = {ctxPtr, B.getInt32(uint32_t(op)), mask, bits, arg};
     for (llvm::Value *v : site()) a.push_back(v);
     return B.CreateCall(P.runtime("kjit_cpu_warp"), a);
   };
@@ -133,7 +128,7 @@ llvm::Value *FunctionLowering::cpuKernelIntrinsic(const Intrinsic *in) {
     return kind ? r : zeroOf(t);
   }
   case IntrinsicId::SyncWarp:
-    warpCall(SyncWarp, expr(in->args[0]), B.getInt64(0), B.getInt32(0));
+    warpCall(WarpOp::SyncWarp, expr(in->args[0]), B.getInt64(0), B.getInt32(0));
     return zeroOf(t);
   case IntrinsicId::ThreadFence:
   case IntrinsicId::ThreadFenceBlock:
@@ -170,23 +165,29 @@ llvm::Value *FunctionLowering::cpuKernelIntrinsic(const Intrinsic *in) {
   }
   case IntrinsicId::ShflSync: {
     const std::string &mode = in->text;
-    int32_t op = mode == "idx" ? ShflIdx : mode == "up" ? ShflUp : mode == "down" ? ShflDown : ShflXor;
+    WarpOp op = mode == "idx"    ? WarpOp::ShflIdx
+               : mode == "up"   ? WarpOp::ShflUp
+               : mode == "down" ? WarpOp::ShflDown
+                                : WarpOp::ShflXor;
     llvm::Value *r = warpCall(op, expr(in->args[0]), toBits(expr(in->args[1]), t), expr(in->args[2]));
     return fromBits(r, t);
   }
   case IntrinsicId::VoteSync: {
     const std::string &mode = in->text;
-    int32_t op = mode == "all" ? VoteAll : mode == "any" ? VoteAny : mode == "uni" ? VoteUni : Ballot;
+    WarpOp op = mode == "all"   ? WarpOp::VoteAll
+               : mode == "any" ? WarpOp::VoteAny
+               : mode == "uni" ? WarpOp::VoteUni
+                               : WarpOp::Ballot;
     llvm::Value *pred = B.CreateZExt(expr(in->args[1]), i32);
     llvm::Value *r = warpCall(op, expr(in->args[0]), B.getInt64(0), pred);
     return t->isBool() ? B.CreateICmpNE(r, B.getInt64(0)) : B.CreateTrunc(r, P.lt(t));
   }
   case IntrinsicId::MatchAnySync: {
-    llvm::Value *r = warpCall(MatchAny, expr(in->args[0]), toBits(expr(in->args[1]), in->args[1]->type), B.getInt32(0));
+    llvm::Value *r = warpCall(WarpOp::MatchAny, expr(in->args[0]), toBits(expr(in->args[1]), in->args[1]->type), B.getInt32(0));
     return B.CreateTrunc(r, P.lt(t));
   }
   case IntrinsicId::MatchAllSync: {
-    llvm::Value *r = warpCall(MatchAll, expr(in->args[0]), toBits(expr(in->args[1]), in->args[1]->type), B.getInt32(0));
+    llvm::Value *r = warpCall(WarpOp::MatchAll, expr(in->args[0]), toBits(expr(in->args[1]), in->args[1]->type), B.getInt32(0));
     llvm::Value *tuple = llvm::UndefValue::get(P.lt(t));
     tuple = B.CreateInsertValue(tuple, B.CreateTrunc(r, i32), {0u});
     return B.CreateInsertValue(tuple, B.CreateICmpNE(B.CreateLShr(r, 32), B.getInt64(0)), {1u});

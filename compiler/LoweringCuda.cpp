@@ -19,8 +19,6 @@ using namespace ir;
 
 namespace {
 
-int64_t itemSize(const Type *dtype) { return dtype->isBool() ? 1 : dtype->bits() / 8; }
-
 llvm::Intrinsic::ID sreg(IntrinsicId id, unsigned axis) {
   static const llvm::Intrinsic::ID table[4][3] = {
       {llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x, llvm::Intrinsic::nvvm_read_ptx_sreg_tid_y,

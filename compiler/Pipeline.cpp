@@ -13,16 +13,6 @@
 
 namespace kjit {
 
-bool dumpRequested(const std::string &what) {
-  const char *env = std::getenv("KJIT_DUMP");
-  if (!env) return false;
-  std::stringstream ss(env);
-  std::string item;
-  while (std::getline(ss, item, ','))
-    if (item == what || item == "all") return true;
-  return false;
-}
-
 static void dumpIR(const TypedProgram &prog, const char *after) {
   for (const ir::Function *f : prog.functions)
     std::fprintf(stderr, "; kjit typed IR after %s\n%s", after, ir::print(*f).c_str());

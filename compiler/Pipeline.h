@@ -11,6 +11,7 @@
 #include "compiler/Context.h"
 #include "compiler/GlobalEnv.h"
 #include "compiler/TypeInference.h"
+#include "frontend/support/Options.h"  // dumpRequested: KJIT_DUMP
 
 namespace llvm {
 class LLVMContext;
@@ -31,8 +32,5 @@ TypedProgram buildTypedProgram(Context &ctx, std::shared_ptr<FunctionSource> fn,
 // Lowers a typed program to LLVM IR (and dumps it when asked).
 std::unique_ptr<llvm::Module> buildLLVMModule(llvm::LLVMContext &llctx, const TypedProgram &prog,
                                               const Context &ctx, const LoweringOptions &opts);
-
-// Whether KJIT_DUMP names `what` ("ir", "llvm").
-bool dumpRequested(const std::string &what);
 
 }  // namespace kjit

@@ -1,6 +1,10 @@
 #include "compiler/Types.h"
 
+#include <algorithm>
+
 #include <fmt/format.h>
+
+#include "frontend/support/KernelAbi.h"
 
 namespace kjit {
 
@@ -252,6 +256,35 @@ const Type *unify(TypeContext &tc, const Type *a, const Type *b) {
     return tc.array(a->dtype(), a->ndim(), l, a->readonly() || b->readonly());
   }
   return nullptr;
+}
+
+// ---- sizes in memory ------------------------------------------------------------
+
+int64_t itemSize(const Type *dtype) { return int64_t(abi::scalarBytes(dtype->bits())); }
+
+size_t valueAlign(const Type *t) {
+  if (t->isArray()) return abi::kArrayAlign;
+  if (t->isTuple()) {
+    size_t a = 1;
+    for (const Type *e : t->elements()) a = std::max(a, valueAlign(e));
+    return a;
+  }
+  if (t->isNumber()) return abi::scalarAlign(t->bits(), t->isComplex());
+  return 1;  // none
+}
+
+size_t valueSize(const Type *t) {
+  if (t->isArray()) return abi::arrayDescBytes(t->ndim());
+  if (t->isTuple()) {
+    size_t off = 0, a = valueAlign(t);
+    for (const Type *e : t->elements()) {
+      size_t ea = valueAlign(e);
+      off = (off + ea - 1) / ea * ea + valueSize(e);
+    }
+    return (off + a - 1) / a * a;
+  }
+  if (t->isNumber()) return abi::scalarBytes(t->bits());
+  return 1;  // none
 }
 
 }  // namespace kjit

@@ -153,4 +153,11 @@ const Type *promoteNumeric(TypeContext &tc, const Type *a, const Type *b);
 // signedness promotes, float32 op int64 is float64, etc.
 const Type *arithmeticResult(TypeContext &tc, const Type *a, const Type *b);
 
+// Sizes in memory (the ABI of frontend/support/KernelAbi.h, applied to types):
+// an array element's size in bytes (bool: 1), and a run-time value's size
+// and alignment in its memory form (arguments, results, tuple fields).
+int64_t itemSize(const Type *dtype);
+size_t valueSize(const Type *t);
+size_t valueAlign(const Type *t);
+
 }  // namespace kjit

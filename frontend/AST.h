@@ -13,8 +13,8 @@
 #include <utility>
 #include <vector>
 
-#include "frontend/Casting.h"
-#include "frontend/SourceLoc.h"
+#include "frontend/support/Casting.h"
+#include "frontend/support/SourceLoc.h"
 
 namespace kjit::ast {
 
@@ -66,7 +66,7 @@ protected:
   using Node::Node;
 };
 
-using kjit::cast;  // frontend/Casting.h
+using kjit::cast;  // frontend/support/Casting.h
 using kjit::dyn_cast;
 using kjit::isa;
 

@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "frontend/Unicode.h"
+#include "frontend/support/Unicode.h"
 
 namespace kjit {
 

@@ -19,8 +19,8 @@
 #include <string_view>
 #include <vector>
 
-#include "frontend/Diagnostics.h"
-#include "frontend/SourceLoc.h"
+#include "frontend/support/Diagnostics.h"
+#include "frontend/support/SourceLoc.h"
 
 namespace kjit {
 

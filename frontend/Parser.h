@@ -16,7 +16,7 @@
 #include <string>
 
 #include "frontend/AST.h"
-#include "frontend/Diagnostics.h"
+#include "frontend/support/Diagnostics.h"
 #include "frontend/Lexer.h"
 
 namespace kjit {

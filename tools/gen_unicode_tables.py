@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Writes frontend/UnicodeTables.inc: the Unicode character classes the lexer
+"""Writes frontend/support/UnicodeTables.inc: the Unicode character classes the lexer
 and the diagnostics need, from the unicodedata of the Python that runs this.
 
-    python3 tools/gen_unicode_tables.py > frontend/UnicodeTables.inc
+    python3 tools/gen_unicode_tables.py > frontend/support/UnicodeTables.inc
 
 Tables (non-ASCII code points only; ASCII is handled in code):
   kIdentRanges      XID_Continue, split into runs that are or are not also

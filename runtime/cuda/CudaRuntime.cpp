@@ -9,6 +9,8 @@
 
 #include <fmt/format.h>
 
+#include "frontend/support/Options.h"
+
 namespace kjit::cuda {
 
 namespace {
@@ -88,10 +90,8 @@ Allocation::~Allocation() {
 
 RuntimeOptions RuntimeOptions::fromEnvironment() {
   RuntimeOptions o;
-  const char *path = std::getenv("KJIT_CUDA_DRIVER");
-  if (path && *path) o.driver = path;
-  const char *pool = std::getenv("KJIT_CUDA_POOL");
-  o.pool = !(pool && std::string(pool) == "0");
+  if (auto path = envString("KJIT_CUDA_DRIVER")) o.driver = *path;
+  o.pool = envFlag("KJIT_CUDA_POOL", true);
   return o;
 }
 

@@ -28,6 +28,8 @@
 
 #include <fmt/format.h>
 
+#include "frontend/support/KernelAbi.h"
+#include "frontend/support/Options.h"
 #include "runtime/host/HostRuntime.h"
 #include "runtime/host/ThreadPool.h"
 
@@ -109,12 +111,6 @@ struct Stack {
 };
 
 enum class Wait : uint8_t { Ready, Block, Warp, Done };
-
-enum WarpOp : int32_t {
-  ShflIdx = 0, ShflUp = 1, ShflDown = 2, ShflXor = 3,
-  VoteAll = 4, VoteAny = 5, VoteUni = 6, Ballot = 7,
-  MatchAny = 8, MatchAll = 9, SyncWarp = 10, ActiveMask = 11,
-};
 
 struct Site {
   const char *file = nullptr;
@@ -311,42 +307,42 @@ void exchange(BlockRun &run, uint32_t w) {
       return lanes[src]->value;
     };
     uint64_t r = 0;
-    switch (f->op) {
-    case ShflIdx: r = valueOf(f->arg & 31); break;
-    case ShflUp: r = valueOf(int64_t(l) - int64_t(uint32_t(f->arg))); break;
-    case ShflDown: r = valueOf(int64_t(l) + int64_t(uint32_t(f->arg))); break;
-    case ShflXor: r = valueOf(int64_t(l ^ (uint32_t(f->arg) & 31))); break;
-    case VoteAll:
-    case VoteAny:
-    case VoteUni:
-    case Ballot: {
+    switch (WarpOp(f->op)) {
+    case WarpOp::ShflIdx: r = valueOf(f->arg & 31); break;
+    case WarpOp::ShflUp: r = valueOf(int64_t(l) - int64_t(uint32_t(f->arg))); break;
+    case WarpOp::ShflDown: r = valueOf(int64_t(l) + int64_t(uint32_t(f->arg))); break;
+    case WarpOp::ShflXor: r = valueOf(int64_t(l ^ (uint32_t(f->arg) & 31))); break;
+    case WarpOp::VoteAll:
+    case WarpOp::VoteAny:
+    case WarpOp::VoteUni:
+    case WarpOp::Ballot: {
       uint32_t ballot = 0;
       for (uint32_t k = 0; k < 32; ++k)
         if ((part >> k & 1) && lanes[k]->arg) ballot |= 1u << k;
-      if (f->op == Ballot) r = ballot;
-      else if (f->op == VoteAll) r = ballot == part;
-      else if (f->op == VoteAny) r = ballot != 0;
+      if (WarpOp(f->op) == WarpOp::Ballot) r = ballot;
+      else if (WarpOp(f->op) == WarpOp::VoteAll) r = ballot == part;
+      else if (WarpOp(f->op) == WarpOp::VoteAny) r = ballot != 0;
       else r = ballot == 0 || ballot == part;
       break;
     }
-    case MatchAny: {
+    case WarpOp::MatchAny: {
       uint32_t same = 0;
       for (uint32_t k = 0; k < 32; ++k)
         if ((part >> k & 1) && lanes[k]->value == f->value) same |= 1u << k;
       r = same;
       break;
     }
-    case MatchAll: {
+    case WarpOp::MatchAll: {
       bool all = true;
       for (uint32_t k = 0; k < 32; ++k)
         if ((part >> k & 1) && lanes[k]->value != f->value) all = false;
       r = all ? (uint64_t(part) | (uint64_t(1) << 32)) : 0;
       break;
     }
-    case ActiveMask: {
+    case WarpOp::ActiveMask: {
       uint32_t same = 0;
       for (uint32_t k = 0; k < 32; ++k)
-        if ((waiting >> k & 1) && lanes[k]->op == ActiveMask) same |= 1u << k;
+        if ((waiting >> k & 1) && WarpOp(lanes[k]->op) == WarpOp::ActiveMask) same |= 1u << k;
       r = same;
       break;
     }
@@ -485,7 +481,7 @@ bool runFiberBlock(Launch &L, Worker &W, uint64_t b) {
         bool onlyActiveMask = true;
         for (uint32_t l = 0; l < 32 && w * 32 + l < run.fibers.size(); ++l) {
           Fiber *f = run.fibers[w * 32 + l];
-          if (f->wait == Wait::Warp && f->op != ActiveMask) onlyActiveMask = false;
+          if (f->wait == Wait::Warp && WarpOp(f->op) != WarpOp::ActiveMask) onlyActiveMask = false;
         }
         if (onlyActiveMask) {
           exchange(run, w);
@@ -565,11 +561,7 @@ void runWorker(Launch &L) {
 
 size_t cpuFiberStackBytes() {
   static const size_t bytes = [] {
-    size_t v = 256 * 1024;
-    if (const char *s = std::getenv("KJIT_CPU_STACK")) {
-      long k = std::strtol(s, nullptr, 10);
-      if (k >= 16 * 1024) v = size_t(k);
-    }
+    size_t v = size_t(envInt("KJIT_CPU_STACK", 256 * 1024, 16 * 1024));
     return (v + 4095) / 4096 * 4096;
   }();
   return bytes;
@@ -636,8 +628,8 @@ int32_t kjit_cpu_sync(void *ctx, int32_t kind, int32_t pred, const char *file, i
   return int32_t(f->result);
 }
 
-// Warp operations (see WarpOp): `value` is the operand's bits, `arg` the
-// lane, delta, lane mask or predicate.
+// Warp operations (WarpOp, frontend/support/KernelAbi.h): `value` is the
+// operand's bits, `arg` the lane, delta, lane mask or predicate.
 uint64_t kjit_cpu_warp(void *ctx, int32_t op, int32_t mask, uint64_t value, int32_t arg, const char *file,
                        int32_t line, int32_t col) {
   static const char *const names[] = {"shfl_sync()", "shfl_up_sync()", "shfl_down_sync()", "shfl_xor_sync()",
@@ -660,7 +652,7 @@ uint64_t kjit_cpu_warp(void *ctx, int32_t op, int32_t mask, uint64_t value, int3
 int32_t kjit_cpu_activemask(void *ctx) {
   Fiber *f = kjit::fiberOf(ctx);
   f->wait = kjit::Wait::Warp;
-  f->op = kjit::ActiveMask;
+  f->op = int32_t(kjit::WarpOp::ActiveMask);
   f->mask = 0xffffffffu;
   f->value = 0;
   f->arg = 0;

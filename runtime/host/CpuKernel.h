@@ -18,26 +18,11 @@
 #include <cstdint>
 #include <string>
 
+#include "frontend/support/KernelAbi.h"  // CpuThreadState, CpuKernelInfo
+
 namespace kjit {
 
 class ThreadPool;
-
-struct CpuThreadState {
-  int32_t sreg[12];          // threadIdx, blockIdx, blockDim, gridDim (x, y, z each)
-  char *shared;              // the block's static shared arrays
-  char *dynamicShared;       // the block's dynamic shared memory
-  int64_t dynamicSharedBytes;
-  void *fiber;               // the executor's record of this thread (fiber mode)
-};
-static_assert(sizeof(CpuThreadState) == 80, "CpuThreadState's layout is read by compiled code");
-
-struct CpuKernelInfo {
-  int32_t (*thread)(void **args, void *ret, void *ctx);
-  int32_t (*block)(void **args, void *ret, void *ctx);
-  int64_t staticSharedBytes;
-  int32_t needsFibers;
-  int64_t localBytes;  // the local arrays of the kernel and what it calls (stack space)
-};
 
 struct CpuLaunch {
   uint32_t grid[3] = {1, 1, 1};

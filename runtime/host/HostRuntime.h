@@ -15,14 +15,15 @@
 #include <string>
 #include <vector>
 
+#include "frontend/support/KernelAbi.h"  // CpuThreadState, RuntimeSymbol
+
 namespace kjit {
 
 class ThreadPool;
-struct CpuThreadState;
 
 struct KjitCallContext {
   // A kernel run by the CPU device: its thread's indices and shared memory
-  // (runtime/host/CpuKernel.h). First: compiled kernels load it at offset 0.
+  // (frontend/support/KernelAbi.h). First: compiled kernels load it at offset 0.
   CpuThreadState *kernel = nullptr;
   // The threads prange loops run on (null: run serially).
   ThreadPool *pool = nullptr;
@@ -49,10 +50,6 @@ void *kjitAllocate(size_t nbytes);
 void kjitFree(void *data);
 
 // Name and address of every runtime entry point, for the JIT's symbol table.
-struct RuntimeSymbol {
-  const char *name;
-  void *address;
-};
 const std::vector<RuntimeSymbol> &runtimeSymbols();
 
 }  // namespace kjit

@@ -1,14 +1,11 @@
 #include "runtime/host/ThreadPool.h"
 
-#include <cstdlib>
+#include "frontend/support/Options.h"
 
 namespace kjit {
 
 unsigned ThreadPool::defaultSize() {
-  if (const char *s = std::getenv("KJIT_NUM_THREADS")) {
-    long v = std::strtol(s, nullptr, 10);
-    if (v > 0 && v <= 1024) return unsigned(v);
-  }
+  if (long v = envInt("KJIT_NUM_THREADS", 0, 1, 1024)) return unsigned(v);
   unsigned hw = std::thread::hardware_concurrency();
   return hw ? hw : 1;
 }

@@ -5,7 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "compiler/CacheKey.h"
+#include "frontend/support/Hash.h"
 
 namespace kjit {
 

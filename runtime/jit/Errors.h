@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "frontend/Diagnostics.h"
+#include "frontend/support/Diagnostics.h"
 
 namespace kjit::jit {
 

@@ -5,9 +5,10 @@
 
 #include "compiler/CacheKey.h"
 #include "compiler/Context.h"
-#include "compiler/Driver.h"
+#include "targets/Driver.h"
 #include "compiler/Pipeline.h"
 #include "compiler/Signature.h"
+#include "runtime/host/HostRuntime.h"
 #include "runtime/host/ThreadPool.h"
 #include "runtime/jit/CacheKey.h"
 #include "runtime/jit/DiskCache.h"
@@ -27,7 +28,7 @@ HostJit &JitRuntime::hostJit() {
   std::lock_guard<std::mutex> lock(mutex_);
   if (!jit_) {
     std::string err;
-    jit_ = HostJit::create(err);
+    jit_ = HostJit::create(runtimeSymbols(), err);
     if (!jit_) throw internalError("kjit: cannot set up the host JIT: " + err);
   }
   return *jit_;

@@ -15,7 +15,6 @@
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/TargetParser/Host.h>
 
-#include "runtime/host/HostRuntime.h"
 #include "targets/Codegen.h"
 
 namespace kjit {
@@ -35,7 +34,7 @@ const std::string &HostJit::cpuName() const { return impl_->cpu; }
 
 std::string HostJit::uniqueModuleName() { return "kjit" + std::to_string(impl_->modules++); }
 
-std::unique_ptr<HostJit> HostJit::create(std::string &error) {
+std::unique_ptr<HostJit> HostJit::create(const std::vector<RuntimeSymbol> &runtime, std::string &error) {
   static std::once_flag once;  // LLVM's target registry is process-wide
   std::call_once(once, [] {
     llvm::InitializeNativeTarget();
@@ -64,7 +63,7 @@ std::unique_ptr<HostJit> HostJit::create(std::string &error) {
   llvm::orc::JITDylib &jd = hj->impl_->jit->getMainJITDylib();
   // The runtime's entry points, by address; libm and libc from the process.
   llvm::orc::SymbolMap symbols;
-  for (const RuntimeSymbol &s : runtimeSymbols())
+  for (const RuntimeSymbol &s : runtime)
     symbols[hj->impl_->jit->mangleAndIntern(s.name)] = {llvm::orc::ExecutorAddr::fromPtr(s.address),
                                                        llvm::JITSymbolFlags::Exported};
   if (auto err = jd.define(llvm::orc::absoluteSymbols(std::move(symbols)))) {

@@ -8,6 +8,9 @@
 
 #include <memory>
 #include <string>
+#include <vector>
+
+#include "frontend/support/KernelAbi.h"  // RuntimeSymbol
 
 namespace llvm {
 class LLVMContext;
@@ -24,8 +27,9 @@ struct CompiledCode {
 
 class HostJit {
 public:
-  // Null with `error` set when the host target cannot be set up.
-  static std::unique_ptr<HostJit> create(std::string &error);
+  // Null with `error` set when the host target cannot be set up. Compiled
+  // code finds `runtime`'s entry points by name, and libc and libm.
+  static std::unique_ptr<HostJit> create(const std::vector<RuntimeSymbol> &runtime, std::string &error);
   ~HostJit();
 
   // Optimises `module` and adds it to the JIT; false with `error` on failure.

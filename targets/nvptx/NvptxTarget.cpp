@@ -1,6 +1,6 @@
 #include "targets/nvptx/NvptxTarget.h"
 
-#include "compiler/Pipeline.h"
+#include "frontend/support/Options.h"
 #include "targets/Codegen.h"
 
 #include <cctype>
@@ -247,18 +247,14 @@ bool exists(const std::string &p) {
 std::string findLibdevice() {
   const char *rel = "/nvvm/libdevice/libdevice.10.bc";
   for (const char *var : {"CUDA_HOME", "CUDA_PATH"}) {
-    if (const char *h = std::getenv(var); h && exists(std::string(h) + rel)) return std::string(h) + rel;
+    if (auto h = envString(var); h && exists(*h + rel)) return *h + rel;
   }
   if (exists(std::string("/usr/local/cuda") + rel)) return std::string("/usr/local/cuda") + rel;
   // Next to ptxas: <cuda>/bin/ptxas.
-  if (const char *path = std::getenv("PATH")) {
-    std::stringstream ss(path);
-    std::string dir;
-    while (std::getline(ss, dir, ':')) {
-      if (!exists(dir + "/ptxas")) continue;
-      std::string root = dir.substr(0, dir.rfind('/'));
-      if (exists(root + rel)) return root + rel;
-    }
+  for (const std::string &dir : envList("PATH", ':')) {
+    if (!exists(dir + "/ptxas")) continue;
+    std::string root = dir.substr(0, dir.rfind('/'));
+    if (exists(root + rel)) return root + rel;
   }
   return "";
 }

@@ -27,15 +27,11 @@
 #include "compiler/Context.h"
 #include "compiler/ModuleEnv.h"
 #include "compiler/Signature.h"
-#include "compiler/Lowering.h"
 #include "compiler/Pipeline.h"
 #include "compiler/TypeInference.h"
-#include "targets/host/HostJit.h"
+#include "runtime/jit/JitFunction.h"
+#include "targets/Driver.h"
 #include "targets/nvptx/NvptxTarget.h"
-
-#include <llvm/IR/LLVMContext.h>
-#include <llvm/IR/Module.h>
-#include <llvm/Support/raw_ostream.h>
 #include "frontend/ASTPrinter.h"
 #include "frontend/Lexer.h"
 
@@ -165,42 +161,27 @@ int main(int argc, char **argv) {
     if (prog.entry && emit == "ir") {
       for (const kjit::ir::Function *f : prog.functions) std::cout << kjit::ir::print(*f);
     } else if (prog.entry) {
-      llvm::LLVMContext llctx;
-      kjit::LoweringOptions lopts;
-      lopts.lineinfo = lineinfo;
-      std::string jerr0;
-      std::unique_ptr<kjit::HostJit> hostForLayout = cuda ? nullptr : kjit::HostJit::create(jerr0);
-      if (hostForLayout) {
-        lopts.dataLayout = hostForLayout->dataLayout();
-        lopts.triple = hostForLayout->triple();
-      }
-      std::unique_ptr<llvm::Module> mod = kjit::buildLLVMModule(llctx, prog, ctx, lopts);
-      if (emit == "ptx" || (cuda && emit != "llvm")) {
+      // The back end as the JIT driver runs it (targets/Driver.h).
+      kjit::jit::JitRuntime runtime;
+      std::string out, err;
+      bool ok = true;
+      if (emit == "llvm") {
+        out = kjit::loweredText(ctx, prog, cuda ? nullptr : &runtime.hostJit(), lineinfo);
+      } else if (cuda) {
         kjit::PtxOptions po;
         po.ccMajor = cc / 10;
         po.ccMinor = cc % 10;
         po.fastmath = fastmath;
-        std::string ptx, perr;
-        if (!kjit::compileToPtx(*mod, po, ptx, perr)) {
-          std::fprintf(stderr, "kjitc: error: %s\n", perr.c_str());
-          return 1;
-        }
-        std::cout << ptx;
-      } else if (emit == "llvm") {
-        std::string text;
-        llvm::raw_string_ostream os(text);
-        mod->print(os, nullptr);
-        std::cout << text;
+        std::string entry;
+        ok = kjit::buildForCuda(ctx, prog, po, lineinfo, out, entry, nullptr, err);
       } else {
-        std::string jerr;
-        auto jit = kjit::HostJit::create(jerr);
-        kjit::CompiledCode code;
-        if (!jit || !jit->optimizeOnly(*mod, emit == "asm", code, jerr)) {
-          std::fprintf(stderr, "kjitc: error: %s\n", jerr.c_str());
-          return 1;
-        }
-        std::cout << (emit == "asm" ? code.assembly : code.optimizedIR);
+        ok = kjit::inspectForHost(ctx, prog, runtime.hostJit(), emit == "asm", out, err);
       }
+      if (!ok) {
+        std::fprintf(stderr, "kjitc: error: %s\n", err.c_str());
+        return 1;
+      }
+      std::cout << out;
     }
   } else {
     std::fprintf(stderr, "kjitc: error: unknown --emit kind '%s' (this build has: ast, tokens, ir, llvm, llvm-opt, asm, ptx)\n",

@@ -1,4 +1,4 @@
-#include "compiler/Driver.h"
+#include "targets/Driver.h"
 
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Metadata.h>
@@ -37,6 +37,17 @@ bool buildForHost(const Context &ctx, const TypedProgram &prog, HostJit &jit, co
   }
   out.entry = code.entry;
   return true;
+}
+
+std::string loweredText(const Context &ctx, const TypedProgram &prog, HostJit *jit, bool lineinfo) {
+  llvm::LLVMContext llctx;
+  LoweringOptions lo = jit ? hostLowering(*jit, "kjit", lineinfo) : LoweringOptions();
+  lo.lineinfo = lineinfo;
+  std::unique_ptr<llvm::Module> mod = buildLLVMModule(llctx, prog, ctx, lo);
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  mod->print(os, nullptr);
+  return text;
 }
 
 bool inspectForHost(const Context &ctx, const TypedProgram &prog, HostJit &jit, bool wantAsm,

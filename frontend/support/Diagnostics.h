@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "frontend/SourceLoc.h"
+#include "frontend/support/SourceLoc.h"
 
 namespace kjit {
 

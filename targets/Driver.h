@@ -35,6 +35,11 @@ bool buildForHost(const Context &ctx, const TypedProgram &prog, HostJit &jit, co
 bool inspectForHost(const Context &ctx, const TypedProgram &prog, HostJit &jit, bool wantAsm,
                     std::string &out, std::string &error, bool cpuKernel = false);
 
+// The LLVM IR of `prog` as lowered, before any optimisation (kjitc
+// --emit=llvm): for the host (`jit` gives the data layout) or, with a null
+// `jit`, for CUDA.
+std::string loweredText(const Context &ctx, const TypedProgram &prog, HostJit *jit, bool lineinfo);
+
 // The PTX of `prog` (a CUDA program) and, for a kernel, the name of its
 // .entry in the PTX; `llvmText`, when not null, receives the LLVM IR as
 // lowered.

@@ -1,10 +1,10 @@
-#include "frontend/Diagnostics.h"
+#include "frontend/support/Diagnostics.h"
 
 #include <algorithm>
 
 #include <fmt/format.h>
 
-#include "frontend/Unicode.h"
+#include "frontend/support/Unicode.h"
 
 namespace kjit {
 

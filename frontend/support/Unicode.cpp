@@ -1,4 +1,4 @@
-#include "frontend/Unicode.h"
+#include "frontend/support/Unicode.h"
 
 #include <algorithm>
 
@@ -14,7 +14,7 @@ struct CodeRange {
   uint32_t lo, hi;
 };
 
-#include "frontend/UnicodeTables.inc"
+#include "frontend/support/UnicodeTables.inc"
 
 template <class Range, size_t N> const Range *findRange(const Range (&table)[N], uint32_t cp) {
   const Range *it = std::upper_bound(std::begin(table), std::end(table), cp,

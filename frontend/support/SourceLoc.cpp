@@ -1,4 +1,4 @@
-#include "frontend/SourceLoc.h"
+#include "frontend/support/SourceLoc.h"
 
 namespace kjit {
 
