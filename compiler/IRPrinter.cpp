@@ -11,9 +11,9 @@ namespace kjit::ir {
 
 const char *kindName(Kind k) {
   switch (k) {
-#define IR_EXPR(N) \
+#define IR_EXPR(N, Children) \
   case Kind::N: return #N;
-#define IR_STMT(N) IR_EXPR(N)
+#define IR_STMT(N, Children) IR_EXPR(N, Children)
 #include "compiler/IR.def"
   }
   return "?";
@@ -26,6 +26,15 @@ const char *intrinsicName(IntrinsicId id) {
 #include "compiler/Intrinsics.def"
   }
   return "?";
+}
+
+int intrinsicArity(IntrinsicId id) {
+  switch (id) {
+#define INTRINSIC(Id, Name, Arity) \
+  case IntrinsicId::Id: return Arity;
+#include "compiler/Intrinsics.def"
+  }
+  return -1;
 }
 
 const char *spelling(BinOp op) {
