@@ -44,11 +44,38 @@ enum class Kind : uint8_t {
 const char *kindName(Kind k);
 
 enum class IntrinsicId : uint16_t {
-#define INTRINSIC(Id, Name, Arity) Id,
+#define INTRINSIC(Id, Name, Arity, Memory, Raises, Sync) Id,
 #include "compiler/Intrinsics.def"
 };
-const char *intrinsicName(IntrinsicId id);
-int intrinsicArity(IntrinsicId id);  // -1: variable
+// The sub-operation of an intrinsic that has several (atomic.add,
+// shfl_sync.down ...); None for the others.
+enum class SubOp : uint8_t {
+  None,
+#define INTRINSIC_SUBOP(Intrinsic, Id, Name, KernelName) Id,
+#include "compiler/Intrinsics.def"
+};
+// Intrinsics.def's columns (Intrinsics.cpp).
+enum class MemoryEffect : uint8_t { NoMem, ReadMem, WriteMem };
+struct IntrinsicInfo {
+  const char *name;
+  int arity;  // -1: variable
+  MemoryEffect memory;
+  bool mayRaise;
+  bool barrier;
+  // Removable when unused, mergeable when repeated.
+  bool pure() const { return memory == MemoryEffect::NoMem && !mayRaise && !barrier; }
+};
+const IntrinsicInfo &intrinsicInfo(IntrinsicId id);
+inline const char *intrinsicName(IntrinsicId id) { return intrinsicInfo(id).name; }
+inline int intrinsicArity(IntrinsicId id) { return intrinsicInfo(id).arity; }
+struct SubOpInfo {
+  IntrinsicId intrinsic;
+  const char *name;        // as printed: atomic.add
+  const char *kernelName;  // the kernel language's: cuda.atomic.add, cuda.shfl_up_sync
+};
+const SubOpInfo &subOpInfo(SubOp op);  // not for SubOp::None
+// The sub-operation of `id` printed as `name`; SubOp::None when there is none.
+SubOp subOpNamed(IntrinsicId id, const std::string &name);
 
 enum class BinOp : uint8_t {
   Add, Sub, Mul, Div, FloorDiv, Mod, Pow, LShift, RShift, BitAnd, BitOr, BitXor,
@@ -189,7 +216,8 @@ struct Intrinsic : Expr {
   KJIT_IR_NODE(Intrinsic, Expr)
   IntrinsicId id = IntrinsicId::Sqrt;
   std::vector<Expr *> args;
-  std::string text;  // Print: the format of string-literal pieces
+  SubOp subOp = SubOp::None;  // atomic.add, shfl_sync.down, vote_sync.any ...
+  std::string text;           // Print: the format of string-literal pieces
 };
 
 // ---- statements ----

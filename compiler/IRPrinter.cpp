@@ -19,24 +19,6 @@ const char *kindName(Kind k) {
   return "?";
 }
 
-const char *intrinsicName(IntrinsicId id) {
-  switch (id) {
-#define INTRINSIC(Id, Name, Arity) \
-  case IntrinsicId::Id: return Name;
-#include "compiler/Intrinsics.def"
-  }
-  return "?";
-}
-
-int intrinsicArity(IntrinsicId id) {
-  switch (id) {
-#define INTRINSIC(Id, Name, Arity) \
-  case IntrinsicId::Id: return Arity;
-#include "compiler/Intrinsics.def"
-  }
-  return -1;
-}
-
 const char *spelling(BinOp op) {
   static const char *const names[] = {"+", "-", "*", "/", "//", "%", "**", "<<", ">>", "&",
                                       "|", "^", "<", ">", "<=", ">=", "==", "!="};
@@ -121,7 +103,7 @@ std::string expr(const Expr *e) {
   case Kind::Intrinsic: {
     auto *in = cast<Intrinsic>(e);
     std::string name = intrinsicName(in->id);
-    if (!in->text.empty()) name += "." + in->text;  // shfl_sync.down, vote_sync.any, atomic.add
+    if (in->subOp != SubOp::None) name = name + "." + subOpInfo(in->subOp).name;  // shfl_sync.down, atomic.add
     return fmt::format("({}{}) : {}", name, list(in->args), e->type ? e->type->str() : "?");
   }
   default: return "?";

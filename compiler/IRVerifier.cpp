@@ -238,6 +238,13 @@ private:
       if (arity >= 0 && in->args.size() != size_t(arity))
         problem(e->loc, fmt::format("intrinsic {} with {} arguments, expected {}", intrinsicName(in->id),
                                     in->args.size(), arity));
+      bool hasSubOps = in->id == IntrinsicId::Atomic || in->id == IntrinsicId::ShflSync ||
+                       in->id == IntrinsicId::VoteSync;
+      if (in->subOp != SubOp::None && subOpInfo(in->subOp).intrinsic != in->id)
+        problem(e->loc, fmt::format("intrinsic {} with the sub-operation {} of {}", intrinsicName(in->id),
+                                    subOpInfo(in->subOp).name, intrinsicName(subOpInfo(in->subOp).intrinsic)));
+      else if (hasSubOps && in->subOp == SubOp::None)
+        problem(e->loc, fmt::format("intrinsic {} without a sub-operation", intrinsicName(in->id)));
       return;
     }
     default: problem(e->loc, fmt::format("{} is a statement kind, found as an expression", what)); return;

@@ -169,14 +169,17 @@ llvm::Value *FunctionLowering::cpuKernelIntrinsic(const Intrinsic *in) {
     return desc;
   }
   case IntrinsicId::ShflSync: {
-    const std::string &mode = in->text;
-    int32_t op = mode == "idx" ? ShflIdx : mode == "up" ? ShflUp : mode == "down" ? ShflDown : ShflXor;
+    SubOp mode = in->subOp;
+    int32_t op = mode == SubOp::ShflIdx  ? ShflIdx
+                 : mode == SubOp::ShflUp ? ShflUp
+                 : mode == SubOp::ShflDown ? ShflDown
+                                           : ShflXor;
     llvm::Value *r = warpCall(op, expr(in->args[0]), toBits(expr(in->args[1]), t), expr(in->args[2]));
     return fromBits(r, t);
   }
   case IntrinsicId::VoteSync: {
-    const std::string &mode = in->text;
-    int32_t op = mode == "all" ? VoteAll : mode == "any" ? VoteAny : mode == "uni" ? VoteUni : Ballot;
+    SubOp mode = in->subOp;
+    int32_t op = mode == SubOp::VoteAll ? VoteAll : mode == SubOp::VoteAny ? VoteAny : mode == SubOp::VoteUni ? VoteUni : Ballot;
     llvm::Value *pred = B.CreateZExt(expr(in->args[1]), i32);
     llvm::Value *r = warpCall(op, expr(in->args[0]), B.getInt64(0), pred);
     return t->isBool() ? B.CreateICmpNE(r, B.getInt64(0)) : B.CreateTrunc(r, P.lt(t));

@@ -27,10 +27,12 @@ bool isPure(const Expr *e) {
     auto *g = cast<TupleGet>(e);
     return isPure(g->tuple) && !g->dynIndex;  // a run-time index may raise
   }
-  case Kind::Intrinsic: {
+  case Kind::Intrinsic: {  // Intrinsics.def's columns
     auto *in = cast<Intrinsic>(e);
-    if (in->id != IntrinsicId::ArrayShape && in->id != IntrinsicId::ArrayStride) return false;
-    return isPure(in->args[0]);
+    if (!intrinsicInfo(in->id).pure()) return false;
+    for (const Expr *a : in->args)
+      if (!isPure(a)) return false;
+    return true;
   }
   default: return false;
   }
