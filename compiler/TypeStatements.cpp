@@ -1,6 +1,6 @@
 // TypeStatements.cpp - typing statements: assignments (names, tuples,
 // array elements), control flow, loops (range, prange, arrays), return,
-// raise and assert. Expressions are in TypeInference.cpp.
+// raise and assert. Expressions are in TypeExpressions.cpp.
 #include "compiler/TyperImpl.h"
 
 namespace kjit::typing {
