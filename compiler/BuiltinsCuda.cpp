@@ -179,11 +179,11 @@ public:
     for (size_t k = cas ? (op == "cas" ? 2 : 1) : 2; k < site.args.size(); ++k)
       args.push_back(ts.convert(site.args[k], dt));
     auto *in = ts.intrinsic(cas ? IntrinsicId::AtomicCas : IntrinsicId::Atomic, args, dt, loc);
-    in->text = cas ? "" : op;  // the intrinsic's name says cas
+    if (!cas) in->subOp = subOpNamed(IntrinsicId::Atomic, op);  // the intrinsic's name says cas
     return in;
   }
 
-  Expr *shfl(const std::string &mode, const std::string &f) {
+  Expr *shfl(SubOp mode, const std::string &f) {
     if (!arity(f, 3, 3)) return none();
     Expr *v = site.args[1];
     const Type *t = v->type;
@@ -191,16 +191,16 @@ public:
     if (!ok) return fail(fmt::format("cuda.{}() shuffles int32, int64, float32 or float64 values, not {}", f, t->str()));
     auto *in = ts.intrinsic(IntrinsicId::ShflSync,
                             {ts.convert(site.args[0], i32()), v, ts.convert(site.args[2], i32())}, t, loc);
-    in->text = mode;
+    in->subOp = mode;
     return in;
   }
 
-  Expr *vote(const std::string &mode, const std::string &f) {
+  Expr *vote(SubOp mode, const std::string &f) {
     if (!arity(f, 2, 2)) return none();
     Expr *pred = ts.truth(site.args[1]);
     auto *in = ts.intrinsic(IntrinsicId::VoteSync, {ts.convert(site.args[0], i32()), pred},
-                            mode == "ballot" ? i32() : tc.boolean(), loc);
-    in->text = mode;
+                            mode == SubOp::VoteBallot ? i32() : tc.boolean(), loc);
+    in->subOp = mode;
     return in;
   }
 
@@ -305,14 +305,14 @@ Expr *CudaTyper::call(const std::string &f) {
       if (op == o) return atomic(op, name);
     return unsupported(fmt::format("cuda.{}() is not a CUDA atomic", f));
   }
-  if (f == "shfl_sync") return shfl("idx", f);
-  if (f == "shfl_up_sync") return shfl("up", f);
-  if (f == "shfl_down_sync") return shfl("down", f);
-  if (f == "shfl_xor_sync") return shfl("bfly", f);
-  if (f == "all_sync") return vote("all", f);
-  if (f == "any_sync") return vote("any", f);
-  if (f == "eq_sync") return vote("uni", f);
-  if (f == "ballot_sync") return vote("ballot", f);
+  if (f == "shfl_sync") return shfl(SubOp::ShflIdx, f);
+  if (f == "shfl_up_sync") return shfl(SubOp::ShflUp, f);
+  if (f == "shfl_down_sync") return shfl(SubOp::ShflDown, f);
+  if (f == "shfl_xor_sync") return shfl(SubOp::ShflBfly, f);
+  if (f == "all_sync") return vote(SubOp::VoteAll, f);
+  if (f == "any_sync") return vote(SubOp::VoteAny, f);
+  if (f == "eq_sync") return vote(SubOp::VoteUni, f);
+  if (f == "ballot_sync") return vote(SubOp::VoteBallot, f);
   if (f == "match_any_sync") {
     if (!arity(f, 2, 2)) return none();
     const Type *t = a[1]->type;

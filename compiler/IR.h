@@ -26,6 +26,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "compiler/Types.h"
@@ -36,17 +37,45 @@
 namespace kjit::ir {
 
 enum class Kind : uint8_t {
-#define IR_EXPR(N) N,
-#define IR_STMT(N) N,
+#define IR_EXPR(N, Children) N,
+#define IR_STMT(N, Children) N,
 #include "compiler/IR.def"
 };
 const char *kindName(Kind k);
 
 enum class IntrinsicId : uint16_t {
-#define INTRINSIC(Id, Name, Arity) Id,
+#define INTRINSIC(Id, Name, Arity, Memory, Raises, Sync) Id,
 #include "compiler/Intrinsics.def"
 };
-const char *intrinsicName(IntrinsicId id);
+// The sub-operation of an intrinsic that has several (atomic.add,
+// shfl_sync.down ...); None for the others.
+enum class SubOp : uint8_t {
+  None,
+#define INTRINSIC_SUBOP(Intrinsic, Id, Name, KernelName) Id,
+#include "compiler/Intrinsics.def"
+};
+// Intrinsics.def's columns (Intrinsics.cpp).
+enum class MemoryEffect : uint8_t { NoMem, ReadMem, WriteMem };
+struct IntrinsicInfo {
+  const char *name;
+  int arity;  // -1: variable
+  MemoryEffect memory;
+  bool mayRaise;
+  bool barrier;
+  // Removable when unused, mergeable when repeated.
+  bool pure() const { return memory == MemoryEffect::NoMem && !mayRaise && !barrier; }
+};
+const IntrinsicInfo &intrinsicInfo(IntrinsicId id);
+inline const char *intrinsicName(IntrinsicId id) { return intrinsicInfo(id).name; }
+inline int intrinsicArity(IntrinsicId id) { return intrinsicInfo(id).arity; }
+struct SubOpInfo {
+  IntrinsicId intrinsic;
+  const char *name;        // as printed: atomic.add
+  const char *kernelName;  // the kernel language's: cuda.atomic.add, cuda.shfl_up_sync
+};
+const SubOpInfo &subOpInfo(SubOp op);  // not for SubOp::None
+// The sub-operation of `id` printed as `name`; SubOp::None when there is none.
+SubOp subOpNamed(IntrinsicId id, const std::string &name);
 
 enum class BinOp : uint8_t {
   Add, Sub, Mul, Div, FloorDiv, Mod, Pow, LShift, RShift, BitAnd, BitOr, BitXor,
@@ -187,7 +216,8 @@ struct Intrinsic : Expr {
   KJIT_IR_NODE(Intrinsic, Expr)
   IntrinsicId id = IntrinsicId::Sqrt;
   std::vector<Expr *> args;
-  std::string text;  // Print: the format of string-literal pieces
+  SubOp subOp = SubOp::None;  // atomic.add, shfl_sync.down, vote_sync.any ...
+  std::string text;           // Print: the format of string-literal pieces
 };
 
 // ---- statements ----
@@ -261,6 +291,8 @@ struct Function {
   uint32_t fastmath = 0;  // FastMath flags
   bool boundscheck = false;
   bool numpyErrors = false;  // error_model='numpy' (FunctionSource::numpyErrors)
+  // Facts that passes found for lowering.
+  std::vector<char> ownsArray;  // by Var::id (passes::arrayOwnership)
 };
 
 // Owns the IR nodes of one compilation.
@@ -284,5 +316,104 @@ private:
 
 // The textual form for kjitc --emit=ir and inspect_types().
 std::string print(const Function &f);
+
+// One thing wrong in a function's IR, found by verify().
+struct Problem {
+  SourceLoc loc;
+  std::string message;  // lower-case, says what was found and what is allowed
+};
+// Checks the semantics written at the top of this file: every expression has
+// a type, operand types are those of the operation, indices are int64 and
+// one per dimension, stored values are of the dtype, break/continue are in
+// loops, returned values are of the return type... Empty when all hold. A
+// problem is a compiler bug, never a user error (IRVerifier.cpp).
+std::vector<Problem> verify(const Function &f);
+
+// ---- walks over children, made from IR.def's child lists ----
+
+// Calls onExpr(slot) for each present expression child of `n` (a reference
+// to the field, `Expr *&` or `Expr *const &` when `n` is const) and
+// onBlock(block) for each nested block, in IR.def's order.
+template <class NodeT, class OnExpr, class OnBlock>
+void forEachSlot(NodeT *node, OnExpr &&onExpr, OnBlock &&onBlock) {
+  using Base = std::conditional_t<std::is_const_v<NodeT>, const Node, Node>;
+  Base *n = node;
+  switch (n->kind()) {
+#define IR_CHILD(f) \
+  if (x->f) onExpr(x->f);
+#define IR_CHILDREN(f) \
+  for (auto &c : x->f)  \
+    if (c) onExpr(c);
+#define IR_SLICES(f)                  \
+  for (auto &sp : x->f) {             \
+    if (sp.start) onExpr(sp.start);   \
+    if (sp.stop) onExpr(sp.stop);     \
+    if (sp.step) onExpr(sp.step);     \
+  }
+#define IR_BLOCK(f) onBlock(x->f);
+#define IR_EXPR(N, Children)  \
+  case Kind::N: {             \
+    auto *x = cast<N>(n);     \
+    (void)x;                  \
+    Children break;           \
+  }
+#define IR_STMT(N, Children) IR_EXPR(N, Children)
+#include "compiler/IR.def"
+#undef IR_CHILD
+#undef IR_CHILDREN
+#undef IR_SLICES
+#undef IR_BLOCK
+  }
+}
+
+// Calls fn on each child of `n`: its expressions and the statements of its
+// nested blocks, in IR.def's order (not recursively).
+template <class F> void forEachChild(const Node *n, F &&fn) {
+  forEachSlot(
+      n, [&](const Expr *e) { fn(static_cast<const Node *>(e)); },
+      [&](const Block &b) {
+        for (const Stmt *s : b) fn(static_cast<const Node *>(s));
+      });
+}
+template <class F> void forEachChild(Node *n, F &&fn) {
+  forEachSlot(
+      n, [&](Expr *e) { fn(static_cast<Node *>(e)); },
+      [&](Block &b) {
+        for (Stmt *s : b) fn(static_cast<Node *>(s));
+      });
+}
+
+// Calls fn on `n` and every node under it, parents first.
+template <class F> void forEachNode(const Node *n, F &&fn) {
+  fn(n);
+  forEachChild(n, [&](const Node *c) { forEachNode(c, fn); });
+}
+template <class F> void forEachNode(const Block &b, F &&fn) {
+  for (const Stmt *s : b) forEachNode(static_cast<const Node *>(s), fn);
+}
+
+// Rewrites a tree in place. mutate(e) returns what replaces `e` in its
+// parent (e itself to keep it); the defaults rewrite the children and keep
+// the node. A pass overrides the cases it cares about and calls
+// mutateChildren for the rest (and says `using Mutator::mutate;`, so that
+// its overrides hide none of the overloads).
+class Mutator {
+public:
+  virtual ~Mutator() = default;
+  virtual Expr *mutate(Expr *e) {
+    mutateChildren(e);
+    return e;
+  }
+  virtual void mutate(Stmt *s) { mutateChildren(s); }
+  void mutate(Block &b) {
+    for (Stmt *s : b) mutate(s);
+  }
+  void mutate(Function &f) { mutate(f.body); }
+  // Replaces each expression child with mutate(child) and mutates each
+  // nested block.
+  void mutateChildren(Node *n) {
+    forEachSlot(n, [&](Expr *&slot) { slot = mutate(slot); }, [&](Block &b) { mutate(b); });
+  }
+};
 
 }  // namespace kjit::ir

@@ -11,19 +11,10 @@ namespace kjit::ir {
 
 const char *kindName(Kind k) {
   switch (k) {
-#define IR_EXPR(N) \
+#define IR_EXPR(N, Children) \
   case Kind::N: return #N;
-#define IR_STMT(N) IR_EXPR(N)
+#define IR_STMT(N, Children) IR_EXPR(N, Children)
 #include "compiler/IR.def"
-  }
-  return "?";
-}
-
-const char *intrinsicName(IntrinsicId id) {
-  switch (id) {
-#define INTRINSIC(Id, Name, Arity) \
-  case IntrinsicId::Id: return Name;
-#include "compiler/Intrinsics.def"
   }
   return "?";
 }
@@ -112,7 +103,7 @@ std::string expr(const Expr *e) {
   case Kind::Intrinsic: {
     auto *in = cast<Intrinsic>(e);
     std::string name = intrinsicName(in->id);
-    if (!in->text.empty()) name += "." + in->text;  // shfl_sync.down, vote_sync.any, atomic.add
+    if (in->subOp != SubOp::None) name = name + "." + subOpInfo(in->subOp).name;  // shfl_sync.down, atomic.add
     return fmt::format("({}{}) : {}", name, list(in->args), e->type ? e->type->str() : "?");
   }
   default: return "?";

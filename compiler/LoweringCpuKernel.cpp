@@ -164,20 +164,20 @@ llvm::Value *FunctionLowering::cpuKernelIntrinsic(const Intrinsic *in) {
     return desc;
   }
   case IntrinsicId::ShflSync: {
-    const std::string &mode = in->text;
-    WarpOp op = mode == "idx"    ? WarpOp::ShflIdx
-               : mode == "up"   ? WarpOp::ShflUp
-               : mode == "down" ? WarpOp::ShflDown
-                                : WarpOp::ShflXor;
+    SubOp mode = in->subOp;
+    WarpOp op = mode == SubOp::ShflIdx    ? WarpOp::ShflIdx
+                : mode == SubOp::ShflUp   ? WarpOp::ShflUp
+                : mode == SubOp::ShflDown ? WarpOp::ShflDown
+                                          : WarpOp::ShflXor;
     llvm::Value *r = warpCall(op, expr(in->args[0]), toBits(expr(in->args[1]), t), expr(in->args[2]));
     return fromBits(r, t);
   }
   case IntrinsicId::VoteSync: {
-    const std::string &mode = in->text;
-    WarpOp op = mode == "all"   ? WarpOp::VoteAll
-               : mode == "any" ? WarpOp::VoteAny
-               : mode == "uni" ? WarpOp::VoteUni
-                               : WarpOp::Ballot;
+    SubOp mode = in->subOp;
+    WarpOp op = mode == SubOp::VoteAll   ? WarpOp::VoteAll
+                : mode == SubOp::VoteAny ? WarpOp::VoteAny
+                : mode == SubOp::VoteUni ? WarpOp::VoteUni
+                                         : WarpOp::Ballot;
     llvm::Value *pred = B.CreateZExt(expr(in->args[1]), i32);
     llvm::Value *r = warpCall(op, expr(in->args[0]), B.getInt64(0), pred);
     return t->isBool() ? B.CreateICmpNE(r, B.getInt64(0)) : B.CreateTrunc(r, P.lt(t));

@@ -126,12 +126,12 @@ llvm::Value *FunctionLowering::cudaIntrinsic(const Intrinsic *in) {
   case IntrinsicId::AtomicCas: return atomic(in);
   case IntrinsicId::ShflSync: {
     llvm::Value *mask = expr(in->args[0]), *v = expr(in->args[1]), *lane = expr(in->args[2]);
-    const std::string &mode = in->text;
-    auto id = mode == "idx" ? llvm::Intrinsic::nvvm_shfl_sync_idx_i32
-              : mode == "up" ? llvm::Intrinsic::nvvm_shfl_sync_up_i32
-              : mode == "down" ? llvm::Intrinsic::nvvm_shfl_sync_down_i32
-                               : llvm::Intrinsic::nvvm_shfl_sync_bfly_i32;
-    llvm::Value *clamp = B.getInt32(mode == "up" ? 0 : 0x1f);
+    SubOp mode = in->subOp;
+    auto id = mode == SubOp::ShflIdx ? llvm::Intrinsic::nvvm_shfl_sync_idx_i32
+              : mode == SubOp::ShflUp ? llvm::Intrinsic::nvvm_shfl_sync_up_i32
+              : mode == SubOp::ShflDown ? llvm::Intrinsic::nvvm_shfl_sync_down_i32
+                                        : llvm::Intrinsic::nvvm_shfl_sync_bfly_i32;
+    llvm::Value *clamp = B.getInt32(mode == SubOp::ShflUp ? 0 : 0x1f);
     auto shfl32 = [&](llvm::Value *x) { return B.CreateIntrinsic(id, {}, {mask, x, lane, clamp}); };
     if (t->bits() == 32) {
       llvm::Value *x = t->isFloat() ? B.CreateBitCast(v, B.getInt32Ty()) : v;
@@ -147,11 +147,11 @@ llvm::Value *FunctionLowering::cudaIntrinsic(const Intrinsic *in) {
   }
   case IntrinsicId::VoteSync: {
     llvm::Value *mask = expr(in->args[0]), *pred = expr(in->args[1]);
-    const std::string &mode = in->text;
-    auto id = mode == "all" ? llvm::Intrinsic::nvvm_vote_all_sync
-              : mode == "any" ? llvm::Intrinsic::nvvm_vote_any_sync
-              : mode == "uni" ? llvm::Intrinsic::nvvm_vote_uni_sync
-                              : llvm::Intrinsic::nvvm_vote_ballot_sync;
+    SubOp mode = in->subOp;
+    auto id = mode == SubOp::VoteAll   ? llvm::Intrinsic::nvvm_vote_all_sync
+              : mode == SubOp::VoteAny ? llvm::Intrinsic::nvvm_vote_any_sync
+              : mode == SubOp::VoteUni ? llvm::Intrinsic::nvvm_vote_uni_sync
+                                       : llvm::Intrinsic::nvvm_vote_ballot_sync;
     return B.CreateIntrinsic(id, {}, {mask, pred});
   }
   case IntrinsicId::MatchAnySync: {
@@ -202,24 +202,29 @@ llvm::Value *FunctionLowering::atomic(const Intrinsic *in) {
     return B.CreateExtractValue(cx, {0u});
   }
   llvm::Value *v = expr(in->args[1 + nd]);
-  const std::string &op = in->text;
   using Op = llvm::AtomicRMWInst::BinOp;
   bool fl = dt->isFloat(), sgn = dt->isSigned();
+  bool isMax = in->subOp == SubOp::AtomicMax || in->subOp == SubOp::AtomicNanMax;
+  bool isMin = in->subOp == SubOp::AtomicMin || in->subOp == SubOp::AtomicNanMin;
   Op rmw = Op::BAD_BINOP;
-  if (op == "add") rmw = fl ? Op::FAdd : Op::Add;
-  else if (op == "sub") rmw = fl ? Op::FSub : Op::Sub;
-  else if (op == "and") rmw = Op::And;
-  else if (op == "or") rmw = Op::Or;
-  else if (op == "xor") rmw = Op::Xor;
-  else if (op == "exch") rmw = Op::Xchg;
-  else if (op == "inc") rmw = Op::UIncWrap;
-  else if (op == "dec") rmw = Op::UDecWrap;
-  else if (!fl && (op == "max" || op == "nanmax")) rmw = sgn ? Op::Max : Op::UMax;
-  else if (!fl && (op == "min" || op == "nanmin")) rmw = sgn ? Op::Min : Op::UMin;
+  switch (in->subOp) {
+  case SubOp::AtomicAdd: rmw = fl ? Op::FAdd : Op::Add; break;
+  case SubOp::AtomicSub: rmw = fl ? Op::FSub : Op::Sub; break;
+  case SubOp::AtomicAnd: rmw = Op::And; break;
+  case SubOp::AtomicOr: rmw = Op::Or; break;
+  case SubOp::AtomicXor: rmw = Op::Xor; break;
+  case SubOp::AtomicExch: rmw = Op::Xchg; break;
+  case SubOp::AtomicInc: rmw = Op::UIncWrap; break;
+  case SubOp::AtomicDec: rmw = Op::UDecWrap; break;
+  default:
+    if (!fl && isMax) rmw = sgn ? Op::Max : Op::UMax;
+    else if (!fl && isMin) rmw = sgn ? Op::Min : Op::UMin;
+    break;
+  }
   if (rmw != Op::BAD_BINOP) return B.CreateAtomicRMW(rmw, addr, v, llvm::MaybeAlign(), order);
   // Float max/min: a compare-and-swap loop on the bits. max/min propagate
   // NaN (a NaN stored stays; a NaN value wins); nanmax/nanmin ignore NaN.
-  bool isMax = op == "max" || op == "nanmax", propagate = op == "max" || op == "min";
+  bool propagate = in->subOp == SubOp::AtomicMax || in->subOp == SubOp::AtomicMin;
   llvm::Type *it = B.getIntNTy(dt->bits());
   llvm::BasicBlock *pre = B.GetInsertBlock(), *loop = block("atomic.cas"), *done = block("atomic.done");
   llvm::Value *first = B.CreateLoad(it, addr);

@@ -113,9 +113,9 @@ public:
   void forRange(const ir::ForRange *f);
   void whileLoop(const ir::While *w);
   void allocateSlots();
-  // By Var::id: the variable owns the arrays assigned to it (see
-  // ownedArrayVariables in Lowering.cpp): each is freed when the next is
-  // assigned.
+  // By Var::id: the variable owns the arrays assigned to it
+  // (passes::arrayOwnership): each is freed when the next is assigned. Empty
+  // on the GPU and for CPU kernels.
   std::vector<char> ownsArray;
   // prange: the body outlined and run on the thread pool (LoweringParallel.cpp).
   void parallelFor(const ir::ForRange *f);

@@ -13,6 +13,30 @@
 
 namespace kjit {
 
+// The verifier runs between passes in debug builds, and whenever
+// KJIT_VERIFY=1 (the test suites set it).
+static bool verifyRequested() {
+#ifndef NDEBUG
+  return true;
+#else
+  return envFlag("KJIT_VERIFY");
+#endif
+}
+
+// Reports each problem of each function as an internal error; false when
+// there was one.
+static bool verifyIR(Context &ctx, const TypedProgram &prog, const char *after) {
+  bool ok = true;
+  for (const ir::Function *f : prog.functions)
+    for (const ir::Problem &p : ir::verify(*f)) {
+      ctx.diags.error(DiagCategory::Compile, p.loc,
+                      "internal error: the typed IR of '" + f->name + "' is invalid after " + after + ": " +
+                          p.message);
+      ok = false;
+    }
+  return ok;
+}
+
 static void dumpIR(const TypedProgram &prog, const char *after) {
   for (const ir::Function *f : prog.functions)
     std::fprintf(stderr, "; kjit typed IR after %s\n%s", after, ir::print(*f).c_str());
@@ -23,11 +47,19 @@ TypedProgram buildTypedProgram(Context &ctx, std::shared_ptr<FunctionSource> fn,
                                const Type *declaredReturn, Target target, bool kernel) {
   TypedProgram prog = inferTypes(ctx, std::move(fn), argTypes, declaredReturn, target, kernel);
   if (!prog.entry) return prog;
-  bool dump = dumpRequested("ir");
-  if (dump) dumpIR(prog, "type inference");
+  bool dump = dumpRequested("ir"), verify = verifyRequested();
+  // After each stage: the dump when asked, the verifier when asked; an
+  // invalid IR stops the compilation.
+  auto after = [&](const char *stage) {
+    if (dump) dumpIR(prog, stage);
+    if (verify && !verifyIR(ctx, prog, stage)) prog.entry = nullptr;
+    return prog.entry != nullptr;
+  };
+  if (!after("type inference")) return prog;
   // The passes, in order.
   for (ir::Function *f : prog.functions) passes::simplify(*f, ctx.irArena);
-  if (dump) dumpIR(prog, "simplify");
+  if (!after("simplify")) return prog;
+  for (ir::Function *f : prog.functions) passes::arrayOwnership(*f);
   return prog;
 }
 

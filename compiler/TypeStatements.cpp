@@ -1,6 +1,6 @@
 // TypeStatements.cpp - typing statements: assignments (names, tuples,
 // array elements), control flow, loops (range, prange, arrays), return,
-// raise and assert. Expressions are in TypeInference.cpp.
+// raise and assert. Expressions are in TypeExpressions.cpp.
 #include "compiler/TyperImpl.h"
 
 namespace kjit::typing {
@@ -232,7 +232,7 @@ void FunctionTyper::stmt(const ast::Stmt *s, Block &out) {
       std::vector<Expr *> indices;
       // A plain variable is used as it is (a temp copy of it would count as
       // a second reference, and keep its array from being freed early: see
-      // ArrayOwnership in Lowering.cpp); anything else is evaluated once.
+      // compiler/passes/ArrayOwnership.cpp); anything else is evaluated once.
       Var *arrVar = isa<VarRef>(arr) ? cast<VarRef>(arr)->var : temp(arr, out);
       for (const ast::Expr *ie : idx) {
         Expr *v = intIndex(ie, expr(ie));

@@ -15,6 +15,12 @@ namespace kjit::passes {
 // element when the others have no effects.
 bool simplify(ir::Function &f, ir::IRArena &arena);
 
+// Finds the array variables that own their arrays outright (every value
+// assigned is a new array, read only in ways that keep no reference), into
+// f.ownsArray; lowering frees such an array when the next one is assigned.
+// An analysis: it changes no node.
+bool arrayOwnership(ir::Function &f);
+
 // True when evaluating `e` can have no effect but its value: no calls, no
 // allocation, no output, nothing that can raise.
 bool isPure(const ir::Expr *e);

@@ -27,10 +27,12 @@ bool isPure(const Expr *e) {
     auto *g = cast<TupleGet>(e);
     return isPure(g->tuple) && !g->dynIndex;  // a run-time index may raise
   }
-  case Kind::Intrinsic: {
+  case Kind::Intrinsic: {  // Intrinsics.def's columns
     auto *in = cast<Intrinsic>(e);
-    if (in->id != IntrinsicId::ArrayShape && in->id != IntrinsicId::ArrayStride) return false;
-    return isPure(in->args[0]);
+    if (!intrinsicInfo(in->id).pure()) return false;
+    for (const Expr *a : in->args)
+      if (!isPure(a)) return false;
+    return true;
   }
   default: return false;
   }
@@ -38,8 +40,9 @@ bool isPure(const Expr *e) {
 
 namespace {
 
-class Simplifier {
+class Simplifier : public Mutator {
 public:
+  using Mutator::mutate;
   explicit Simplifier(IRArena &arena) : arena(arena) {}
   IRArena &arena;
   bool changed = false;
@@ -97,121 +100,30 @@ public:
     return b;
   }
 
-  Expr *expr(Expr *e) {
-    if (!e) return e;
+  // Folds `e` once its children are folded; returns what replaces it.
+  Expr *mutate(Expr *e) override {
+    mutateChildren(e);
     Expr *out = e;
-    switch (e->kind()) {
-    case Kind::Cast: cast<Cast>(e)->value = expr(cast<Cast>(e)->value); break;
-    case Kind::Unary: cast<Unary>(e)->operand = expr(cast<Unary>(e)->operand); break;
-    case Kind::Binary: {
-      auto *b = cast<Binary>(e);
-      b->lhs = expr(b->lhs);
-      b->rhs = expr(b->rhs);
-      out = foldBinary(b);
-      break;
-    }
-    case Kind::Logical: {
-      auto *l = cast<Logical>(e);
-      // lhs, lhsTruth and operand share nodes: simplify the shared node once.
-      if (l->operand) l->operand = expr(l->operand);
-      l->rhs = expr(l->rhs);
-      break;
-    }
-    case Kind::Select: {
-      auto *s = cast<Select>(e);
-      s->cond = expr(s->cond);
-      s->ifTrue = expr(s->ifTrue);
-      s->ifFalse = expr(s->ifFalse);
-      break;
-    }
-    case Kind::ArrayLoad: {
-      auto *l = cast<ArrayLoad>(e);
-      l->array = expr(l->array);
-      for (Expr *&i : l->indices) i = expr(i);
-      break;
-    }
-    case Kind::ArrayView: {
-      auto *v = cast<ArrayView>(e);
-      v->array = expr(v->array);
-      for (SliceSpec &sp : v->specs) {
-        sp.start = expr(sp.start);
-        sp.stop = expr(sp.stop);
-        sp.step = expr(sp.step);
-      }
-      break;
-    }
-    case Kind::TupleMake:
-      for (Expr *&x : cast<TupleMake>(e)->elems) x = expr(x);
-      break;
-    case Kind::TupleGet: {
-      auto *g = cast<TupleGet>(e);
-      g->tuple = expr(g->tuple);
-      if (g->dynIndex) {
-        g->dynIndex = expr(g->dynIndex);
-        break;
-      }
-      if (auto *tm = dyn_cast<TupleMake>(g->tuple)) {
-        bool othersPure = true;
-        for (size_t i = 0; i < tm->elems.size(); ++i)
-          if (i != g->index && !isPure(tm->elems[i])) othersPure = false;
-        if (othersPure) out = tm->elems[g->index];
-      }
-      break;
-    }
-    case Kind::Call:
-      for (Expr *&x : cast<Call>(e)->args) x = expr(x);
-      break;
-    case Kind::Intrinsic:
-      for (Expr *&x : cast<Intrinsic>(e)->args) x = expr(x);
-      break;
-    default: break;
-    }
+    if (auto *b = dyn_cast<Binary>(e)) out = foldBinary(b);
+    else if (auto *g = dyn_cast<TupleGet>(e)) out = forwardElement(g);
     if (out != e) changed = true;
     return out;
   }
 
-  void block(Block &b) {
-    for (Stmt *s : b) stmt(s);
+  void mutate(Stmt *s) override {
+    mutateChildren(s);
+    if (auto *f = dyn_cast<ForRange>(s))
+      if (auto *c = dyn_cast<Const>(f->step); c && !f->constStep) f->constStep = c->i;
   }
 
-  void stmt(Stmt *s) {
-    switch (s->kind()) {
-    case Kind::Assign: cast<Assign>(s)->value = expr(cast<Assign>(s)->value); break;
-    case Kind::Store: {
-      auto *st = cast<Store>(s);
-      st->array = expr(st->array);
-      for (Expr *&i : st->indices) i = expr(i);
-      st->value = expr(st->value);
-      break;
-    }
-    case Kind::If: {
-      auto *i = cast<If>(s);
-      i->cond = expr(i->cond);
-      block(i->then);
-      block(i->otherwise);
-      break;
-    }
-    case Kind::While: {
-      auto *w = cast<While>(s);
-      w->cond = expr(w->cond);
-      block(w->body);
-      block(w->orelse);
-      break;
-    }
-    case Kind::ForRange: {
-      auto *f = cast<ForRange>(s);
-      f->start = expr(f->start);
-      f->stop = expr(f->stop);
-      f->step = expr(f->step);
-      if (auto *c = dyn_cast<Const>(f->step); c && !f->constStep) f->constStep = c->i;
-      block(f->body);
-      block(f->orelse);
-      break;
-    }
-    case Kind::Return: cast<Return>(s)->value = expr(cast<Return>(s)->value); break;
-    case Kind::Eval: cast<Eval>(s)->value = expr(cast<Eval>(s)->value); break;
-    default: break;
-    }
+  // (a, b, c)[k] -> the k-th element, when the others have no effects.
+  Expr *forwardElement(TupleGet *g) {
+    if (g->dynIndex) return g;
+    auto *tm = dyn_cast<TupleMake>(g->tuple);
+    if (!tm) return g;
+    for (size_t i = 0; i < tm->elems.size(); ++i)
+      if (i != g->index && !isPure(tm->elems[i])) return g;
+    return tm->elems[g->index];
   }
 };
 
@@ -219,7 +131,7 @@ public:
 
 bool simplify(Function &f, IRArena &arena) {
   Simplifier s(arena);
-  s.block(f.body);
+  s.mutate(f);
   return s.changed;
 }
 

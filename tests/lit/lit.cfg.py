@@ -13,6 +13,9 @@ config.test_exec_root = os.path.join(config.kjit_obj_root, "tests", "lit")
 config.substitutions.append(("%kjitc", os.path.join(config.kjit_bin_dir, "kjitc")))
 # For tests that generate their input (very long lines).
 config.substitutions.append(("%{python}", sys.executable))
+# The typed IR of every golden is verified after each pass
+# (compiler/Pipeline.cpp): an invalid IR is an error that fails the test.
+config.environment["KJIT_VERIFY"] = "1"
 config.environment["PATH"] = os.pathsep.join(
     [config.llvm_tools_dir, config.environment.get("PATH", os.environ.get("PATH", ""))])
 

@@ -118,3 +118,41 @@ TEST_CASE("simplify wraps folded values to the result width", "[passes]") {
   REQUIRE(isa<Const>(a->value));
   CHECK(cast<Const>(a->value)->i == -56);
 }
+
+TEST_CASE("the intrinsic table's columns", "[passes][intrinsics]") {
+  CHECK(intrinsicInfo(IntrinsicId::Sqrt).pure());
+  CHECK(intrinsicInfo(IntrinsicId::ArrayShape).pure());
+  CHECK_FALSE(intrinsicInfo(IntrinsicId::ArrayMin).pure());  // raises on an empty array
+  CHECK(intrinsicInfo(IntrinsicId::ArrayMin).mayRaise);
+  CHECK(intrinsicInfo(IntrinsicId::ArraySum).memory == MemoryEffect::ReadMem);
+  CHECK(intrinsicInfo(IntrinsicId::SyncThreads).barrier);
+  CHECK(intrinsicInfo(IntrinsicId::Print).memory == MemoryEffect::WriteMem);
+  CHECK(std::string(intrinsicName(IntrinsicId::ShflSync)) == "shfl_sync");
+  CHECK(subOpNamed(IntrinsicId::Atomic, "and") == SubOp::AtomicAnd);
+  CHECK(subOpNamed(IntrinsicId::ShflSync, "and") == SubOp::None);
+  CHECK(std::string(subOpInfo(SubOp::VoteUni).kernelName) == "eq_sync");
+  CHECK(subOpInfo(SubOp::ShflBfly).intrinsic == IntrinsicId::ShflSync);
+}
+
+TEST_CASE("simplify reads purity from the intrinsic table", "[passes][intrinsics]") {
+  Builder b;
+  const Type *f64 = b.ctx.types.float64();
+  Var *x = b.var("x", f64), *y = b.var("y", f64);
+  auto call = [&](IntrinsicId id, const Type *t) {
+    auto *in = b.ctx.irArena.make<Intrinsic>(b.loc);
+    in->id = id;
+    in->args = {b.ref(x)};
+    in->type = t;
+    return in;
+  };
+  auto *five = b.ctx.irArena.make<Const>(b.loc);
+  five->type = f64;
+  five->f = 5;
+  // (sqrt(x), 5.0)[1] -> 5.0: sqrt is pure
+  Assign *a1 = b.assign(y, b.get(b.tuple({call(IntrinsicId::Sqrt, f64), five}), 1));
+  // (print(x), 5.0)[1] keeps the print
+  Assign *a2 = b.assign(y, b.get(b.tuple({call(IntrinsicId::Print, b.ctx.types.none()), five}), 1));
+  CHECK(passes::simplify(*b.fn, b.ctx.irArena));
+  CHECK(a1->value == five);
+  CHECK(isa<TupleGet>(a2->value));
+}

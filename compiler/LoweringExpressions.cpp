@@ -1,0 +1,408 @@
+// LoweringExpressions.cpp - typed-IR expressions to LLVM IR: constants,
+// conversions, operators, and/or, select, calls. Intrinsics are in
+// LoweringIntrinsics.cpp, arrays in LoweringArrays.cpp.
+#include <fmt/format.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/PatternMatch.h>
+
+#include "compiler/LoweringImpl.h"
+
+namespace kjit {
+
+using namespace ir;
+using lowering::FunctionLowering;
+using lowering::ProgramLowering;
+
+namespace lowering {
+
+// ---------------------------------------------------------------------------
+// Expressions
+
+llvm::Value *FunctionLowering::expr(const Expr *e) {
+  if (isa<VarRef>(e) || isa<Const>(e)) return exprUncached(e);
+  auto it = memo.find(e);
+  if (it != memo.end()) return it->second;
+  llvm::Value *v = exprUncached(e);
+  memo[e] = v;
+  if (!memoScopes.empty()) memoScopes.back().push_back(e);
+  return v;
+}
+
+llvm::Value *FunctionLowering::constant(const Const *c) {
+  const Type *t = c->type;
+  if (t->isArray() && c->bytes) {
+    // A frozen global array: its bytes in a constant global.
+    auto *init = llvm::ConstantDataArray::getRaw(*c->bytes, c->bytes->size(), B.getInt8Ty());
+    // On the GPU in constant memory (address space 4), read through ld.const.
+    auto *gv = new llvm::GlobalVariable(P.M, init->getType(), true, llvm::GlobalValue::PrivateLinkage,
+                                        init, "const_array", nullptr, llvm::GlobalValue::NotThreadLocal,
+                                        P.cuda ? 4 : 0);
+    gv->setAlignment(llvm::Align(64));
+    llvm::Value *desc = llvm::Constant::getNullValue(P.lt(t));
+    desc = B.CreateInsertValue(desc, P.cuda ? B.CreateAddrSpaceCast(gv, llvm::PointerType::getUnqual(C))
+                                            : static_cast<llvm::Value *>(gv), {1u});
+    int64_t stride = t->dtype()->isBool() ? 1 : t->dtype()->bits() / 8;
+    for (unsigned k = unsigned(c->shape.size()); k-- > 0;) {
+      desc = B.CreateInsertValue(desc, i64(c->shape[k]), {2u, k});
+      desc = B.CreateInsertValue(desc, i64(stride), {3u, k});
+      stride *= c->shape[k];
+    }
+    return desc;
+  }
+  if (t->isBool()) return B.getInt1(c->i != 0);
+  if (t->isInt()) return B.getIntN(t->bits(), uint64_t(c->i));
+  if (t->isFloat()) return llvm::ConstantFP::get(P.lt(t), c->f);
+  if (t->isComplex()) {
+    llvm::Type *p = P.lt(t->complexPart());
+    return llvm::ConstantStruct::get(llvm::cast<llvm::StructType>(P.lt(t)),
+                                     {llvm::ConstantFP::get(p, c->f), llvm::ConstantFP::get(p, c->im)});
+  }
+  return llvm::Constant::getNullValue(P.lt(t));
+}
+
+llvm::Value *FunctionLowering::convert(llvm::Value *v, const Type *from, const Type *to) {
+  if (from == to) return v;
+  if (from->isArray() && to->isArray()) return v;
+  if (to->isBool()) {
+    if (from->isFloat()) return B.CreateFCmpUNE(v, llvm::ConstantFP::get(v->getType(), 0.0));
+    if (from->isComplex()) {
+      llvm::Value *z = llvm::ConstantFP::get(P.lt(from->complexPart()), 0.0);
+      return B.CreateOr(B.CreateFCmpUNE(B.CreateExtractValue(v, {0}), z),
+                        B.CreateFCmpUNE(B.CreateExtractValue(v, {1}), z));
+    }
+    return B.CreateICmpNE(v, llvm::ConstantInt::get(v->getType(), 0));
+  }
+  llvm::Type *dst = P.lt(to);
+  if (to->isComplex()) {
+    const Type *part = to->complexPart();
+    llvm::Value *re, *im;
+    if (from->isComplex()) {
+      re = convert(B.CreateExtractValue(v, {0}), from->complexPart(), part);
+      im = convert(B.CreateExtractValue(v, {1}), from->complexPart(), part);
+    } else {
+      re = convert(v, from, part);
+      im = llvm::ConstantFP::get(P.lt(part), 0.0);
+    }
+    llvm::Value *r = llvm::UndefValue::get(dst);
+    r = B.CreateInsertValue(r, re, {0});
+    return B.CreateInsertValue(r, im, {1});
+  }
+  if (from->isComplex()) return convert(B.CreateExtractValue(v, {0}), from->complexPart(), to);
+  bool fromSigned = from->isInt() ? from->isSigned() : false;  // bool is unsigned 0/1
+  if (to->isInt()) {
+    if (from->isFloat()) {
+      // Saturating, so that out-of-range values are not poison.
+      auto id = to->isSigned() ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat;
+      return B.CreateIntrinsic(id, {dst, v->getType()}, {v});
+    }
+    return fromSigned ? B.CreateSExtOrTrunc(v, dst) : B.CreateZExtOrTrunc(v, dst);
+  }
+  // to float
+  if (from->isFloat()) return B.CreateFPCast(v, dst);
+  return fromSigned ? B.CreateSIToFP(v, dst) : B.CreateUIToFP(v, dst);
+}
+
+llvm::Value *FunctionLowering::exprUncached(const Expr *e) {
+  switch (e->kind()) {
+  case Kind::Const: return constant(cast<Const>(e));
+  case Kind::VarRef: {
+    auto *r = cast<VarRef>(e);
+    llvm::AllocaInst *slot = slots[r->var->id];
+    if (!slot) return zeroOf(e->type);
+    return B.CreateLoad(slot->getAllocatedType(), slot, r->var->name);
+  }
+  case Kind::Cast: {
+    auto *c = cast<Cast>(e);
+    return convert(expr(c->value), c->value->type, c->type);
+  }
+  case Kind::Unary: return unary(cast<Unary>(e));
+  case Kind::Binary: return binary(cast<Binary>(e));
+  case Kind::Logical: return logical(cast<Logical>(e));
+  case Kind::Select: return select(cast<Select>(e));
+  case Kind::ArrayLoad: return arrayLoad(cast<ArrayLoad>(e));
+  case Kind::ArrayView: return arrayView(cast<ArrayView>(e));
+  case Kind::TupleMake: {
+    auto *t = cast<TupleMake>(e);
+    llvm::Value *r = llvm::UndefValue::get(P.lt(e->type));
+    for (unsigned i = 0; i < t->elems.size(); ++i) r = B.CreateInsertValue(r, expr(t->elems[i]), {i});
+    return r;
+  }
+  case Kind::TupleGet: {
+    auto *g = cast<TupleGet>(e);
+    if (!g->dynIndex) return B.CreateExtractValue(expr(g->tuple), {g->index});
+    llvm::Value *tv = expr(g->tuple);
+    llvm::Value *i = expr(g->dynIndex);
+    auto n = int64_t(g->tuple->type->elements().size());
+    i = B.CreateSelect(B.CreateICmpSLT(i, i64(0)), B.CreateAdd(i, i64(n)), i);
+    raiseIf(B.CreateICmpUGE(i, i64(n)), "IndexError", "tuple index out of range", g->loc);
+    llvm::Type *et = P.lt(g->type);
+    llvm::AllocaInst *slots = entryAlloca(llvm::ArrayType::get(et, uint64_t(n)), "tuple");
+    for (int64_t k = 0; k < n; ++k)
+      B.CreateStore(B.CreateExtractValue(tv, {unsigned(k)}), B.CreateConstInBoundsGEP2_64(slots->getAllocatedType(), slots, 0, uint64_t(k)));
+    return B.CreateLoad(et, B.CreateInBoundsGEP(slots->getAllocatedType(), slots, {i64(0), i}));
+  }
+  case Kind::Call: return call(cast<Call>(e));
+  case Kind::Intrinsic: return intrinsic(cast<Intrinsic>(e));
+  default: return zeroOf(e->type);
+  }
+}
+
+llvm::Value *FunctionLowering::unary(const Unary *u) {
+  llvm::Value *v = expr(u->operand);
+  const Type *t = u->type;
+  switch (u->op) {
+  case UnOp::Not: return B.CreateNot(v);
+  case UnOp::Invert: return B.CreateNot(v);
+  case UnOp::Neg:
+    if (t->isInt()) return B.CreateNeg(v);
+    if (t->isFloat()) return B.CreateFNeg(v);
+    if (t->isComplex()) {
+      llvm::Value *r = B.CreateInsertValue(v, B.CreateFNeg(B.CreateExtractValue(v, {0})), {0});
+      return B.CreateInsertValue(r, B.CreateFNeg(B.CreateExtractValue(v, {1})), {1});
+    }
+    return v;
+  }
+  return v;
+}
+
+llvm::Value *FunctionLowering::binary(const Binary *b) {
+  llvm::Value *l = expr(b->lhs);
+  llvm::Value *r = expr(b->rhs);
+  const Type *t = b->lhs->type;  // comparisons: operand type; others: result type
+  if (isComparison(b->op)) {
+    if (t->isComplex()) {
+      llvm::Value *re = B.CreateFCmpOEQ(B.CreateExtractValue(l, {0}), B.CreateExtractValue(r, {0}));
+      llvm::Value *im = B.CreateFCmpOEQ(B.CreateExtractValue(l, {1}), B.CreateExtractValue(r, {1}));
+      llvm::Value *eq = B.CreateAnd(re, im);
+      return b->op == BinOp::Eq ? eq : B.CreateNot(eq);
+    }
+    if (t->isFloat()) {
+      switch (b->op) {
+      case BinOp::Lt: return B.CreateFCmpOLT(l, r);
+      case BinOp::Gt: return B.CreateFCmpOGT(l, r);
+      case BinOp::Le: return B.CreateFCmpOLE(l, r);
+      case BinOp::Ge: return B.CreateFCmpOGE(l, r);
+      case BinOp::Eq: return B.CreateFCmpOEQ(l, r);
+      default: return B.CreateFCmpUNE(l, r);
+      }
+    }
+    bool s = t->isInt() && t->isSigned();
+    switch (b->op) {
+    case BinOp::Lt: return s ? B.CreateICmpSLT(l, r) : B.CreateICmpULT(l, r);
+    case BinOp::Gt: return s ? B.CreateICmpSGT(l, r) : B.CreateICmpUGT(l, r);
+    case BinOp::Le: return s ? B.CreateICmpSLE(l, r) : B.CreateICmpULE(l, r);
+    case BinOp::Ge: return s ? B.CreateICmpSGE(l, r) : B.CreateICmpUGE(l, r);
+    case BinOp::Eq: return B.CreateICmpEQ(l, r);
+    default: return B.CreateICmpNE(l, r);
+    }
+  }
+  if (t->isBool()) {  // & | ^ on bools
+    switch (b->op) {
+    case BinOp::BitAnd: return B.CreateAnd(l, r);
+    case BinOp::BitOr: return B.CreateOr(l, r);
+    default: return B.CreateXor(l, r);
+    }
+  }
+  if (t->isInt()) return intBinary(b->op, l, r, t, b->loc);
+  if (t->isFloat()) return floatBinary(b->op, l, r, t, b->loc);
+  return complexBinary(b->op, l, r, t, b->loc);
+}
+
+llvm::Value *FunctionLowering::intBinary(BinOp op, llvm::Value *l, llvm::Value *r, const Type *t,
+                                         SourceLoc loc) {
+  bool s = t->isSigned();
+  llvm::Value *zero = llvm::ConstantInt::get(l->getType(), 0);
+  switch (op) {
+  case BinOp::Add: return B.CreateAdd(l, r);
+  case BinOp::Sub: return B.CreateSub(l, r);
+  case BinOp::Mul: return B.CreateMul(l, r);
+  case BinOp::BitAnd: return B.CreateAnd(l, r);
+  case BinOp::BitOr: return B.CreateOr(l, r);
+  case BinOp::BitXor: return B.CreateXor(l, r);
+  case BinOp::LShift:
+  case BinOp::RShift: {
+    // Python: a negative shift count is an error; counts >= width give 0
+    // (or -1 for negative numbers shifted right), never poison.
+    unsigned w = t->bits();
+    if (s) raiseIf(B.CreateICmpSLT(r, zero), "ValueError", "negative shift count", loc);
+    llvm::Value *big = B.CreateICmpUGE(r, llvm::ConstantInt::get(r->getType(), w));
+    llvm::Value *safe = B.CreateSelect(big, llvm::ConstantInt::get(r->getType(), w - 1), r);
+    if (op == BinOp::LShift) return B.CreateSelect(big, zero, B.CreateShl(l, safe));
+    return s ? B.CreateAShr(l, safe) : B.CreateSelect(big, zero, B.CreateLShr(l, safe));
+  }
+  case BinOp::FloorDiv:
+  case BinOp::Mod: {
+    bool div = op == BinOp::FloorDiv;
+    llvm::Value *byZero = B.CreateICmpEQ(r, zero);
+    if (numpyErrors()) {
+      // Numba's CUDA error model, and error_model='numpy': x // 0 and x % 0 are 0.
+      r = B.CreateSelect(byZero, llvm::ConstantInt::get(r->getType(), 1), r);
+    } else {
+      raiseIf(byZero, "ZeroDivisionError", div ? "integer division by zero" : "integer modulo by zero", loc);
+    }
+    llvm::Value *result;
+    if (!s) {
+      result = div ? B.CreateUDiv(l, r) : B.CreateURem(l, r);
+    } else {
+      // x86 traps on INT_MIN / -1: divide by 1 instead and fix up.
+      llvm::Value *minusOne = B.CreateICmpEQ(r, llvm::ConstantInt::getSigned(r->getType(), -1));
+      llvm::Value *safeR = B.CreateSelect(minusOne, llvm::ConstantInt::get(r->getType(), 1), r);
+      llvm::Value *q = B.CreateSDiv(l, safeR);
+      llvm::Value *rem = B.CreateSRem(l, safeR);
+      // Floor: when the remainder is nonzero and its sign differs from r's.
+      llvm::Value *adjust = B.CreateAnd(B.CreateICmpNE(rem, zero), B.CreateICmpSLT(B.CreateXor(rem, r), zero));
+      if (div) {
+        llvm::Value *fq = B.CreateSelect(adjust, B.CreateSub(q, llvm::ConstantInt::get(q->getType(), 1)), q);
+        result = B.CreateSelect(minusOne, B.CreateNeg(l), fq);
+      } else {
+        llvm::Value *fr = B.CreateSelect(adjust, B.CreateAdd(rem, r), rem);
+        result = B.CreateSelect(minusOne, zero, fr);
+      }
+    }
+    return numpyErrors() ? B.CreateSelect(byZero, zero, result) : result;
+  }
+  default: return zero;
+  }
+}
+
+llvm::Value *FunctionLowering::floatBinary(BinOp op, llvm::Value *l, llvm::Value *r, const Type *t,
+                                           SourceLoc loc) {
+  llvm::Type *ft = l->getType();
+  llvm::Value *zero = llvm::ConstantFP::get(ft, 0.0);
+  switch (op) {
+  case BinOp::Add: return B.CreateFAdd(l, r);
+  case BinOp::Sub: return B.CreateFSub(l, r);
+  case BinOp::Mul: {
+    // (-x) * y is -(x * y) exactly: written so, x * y is shared with the
+    // expressions that compute it too (sin(v * k) * exp(-v * k * c): one
+    // product, and the negation folds into the constant), as nvcc's code has.
+    llvm::Value *x, *y;
+    bool negL = llvm::PatternMatch::match(l, llvm::PatternMatch::m_FNeg(llvm::PatternMatch::m_Value(x)));
+    bool negR = llvm::PatternMatch::match(r, llvm::PatternMatch::m_FNeg(llvm::PatternMatch::m_Value(y)));
+    if (negL != negR) return B.CreateFNeg(B.CreateFMul(negL ? x : l, negR ? y : r));
+    return B.CreateFMul(l, r);
+  }
+  case BinOp::Div:
+    if (!numpyErrors()) raiseIf(B.CreateFCmpOEQ(r, zero), "ZeroDivisionError", "division by zero", loc);
+    return B.CreateFDiv(l, r);
+  case BinOp::FloorDiv:
+  case BinOp::Mod: {
+    bool div = op == BinOp::FloorDiv;
+    if (!numpyErrors())
+      raiseIf(B.CreateFCmpOEQ(r, zero), "ZeroDivisionError", div ? "division by zero" : "modulo by zero", loc);
+    // Python's float divmod (Objects/floatobject.c).
+    llvm::Value *mod = B.CreateFRem(l, r);
+    llvm::Value *d = B.CreateFDiv(B.CreateFSub(l, mod), r);
+    llvm::Value *modNonzero = B.CreateFCmpUNE(mod, zero);
+    llvm::Value *signsDiffer = B.CreateXor(B.CreateFCmpOLT(r, zero), B.CreateFCmpOLT(mod, zero));
+    llvm::Value *fix = B.CreateAnd(modNonzero, signsDiffer);
+    llvm::Value *one = llvm::ConstantFP::get(ft, 1.0);
+    mod = B.CreateSelect(fix, B.CreateFAdd(mod, r), mod);
+    d = B.CreateSelect(fix, B.CreateFSub(d, one), d);
+    if (!div) {
+      llvm::Value *signedZero = B.CreateIntrinsic(llvm::Intrinsic::copysign, {ft}, {zero, r});
+      return B.CreateSelect(modNonzero, mod, signedZero);
+    }
+    llvm::Value *fl = B.CreateUnaryIntrinsic(llvm::Intrinsic::floor, d);
+    llvm::Value *roundUp = B.CreateFCmpOGT(B.CreateFSub(d, fl), llvm::ConstantFP::get(ft, 0.5));
+    fl = B.CreateSelect(roundUp, B.CreateFAdd(fl, one), fl);
+    llvm::Value *dz = B.CreateIntrinsic(llvm::Intrinsic::copysign, {ft}, {zero, B.CreateFDiv(l, r)});
+    llvm::Value *q = B.CreateSelect(B.CreateFCmpUNE(d, zero), fl, dz);
+    // NumPy's x // 0.0: x / 0.0 (inf, -inf or nan).
+    if (numpyErrors()) q = B.CreateSelect(B.CreateFCmpOEQ(r, zero), B.CreateFDiv(l, r), q);
+    return q;
+  }
+  default: (void)t; return zero;
+  }
+}
+
+llvm::Value *FunctionLowering::complexBinary(BinOp op, llvm::Value *l, llvm::Value *r, const Type *t,
+                                             SourceLoc loc) {
+  llvm::Value *a = B.CreateExtractValue(l, {0}), *b = B.CreateExtractValue(l, {1});
+  llvm::Value *c = B.CreateExtractValue(r, {0}), *d = B.CreateExtractValue(r, {1});
+  llvm::Value *re, *im;
+  switch (op) {
+  case BinOp::Add: re = B.CreateFAdd(a, c); im = B.CreateFAdd(b, d); break;
+  case BinOp::Sub: re = B.CreateFSub(a, c); im = B.CreateFSub(b, d); break;
+  case BinOp::Mul:
+    re = B.CreateFSub(B.CreateFMul(a, c), B.CreateFMul(b, d));
+    im = B.CreateFAdd(B.CreateFMul(a, d), B.CreateFMul(b, c));
+    break;
+  default: {  // Div
+    llvm::Value *zero = llvm::ConstantFP::get(a->getType(), 0.0);
+    if (!numpyErrors())
+      raiseIf(B.CreateAnd(B.CreateFCmpOEQ(c, zero), B.CreateFCmpOEQ(d, zero)), "ZeroDivisionError",
+              "complex division by zero", loc);
+    llvm::Value *den = B.CreateFAdd(B.CreateFMul(c, c), B.CreateFMul(d, d));
+    re = B.CreateFDiv(B.CreateFAdd(B.CreateFMul(a, c), B.CreateFMul(b, d)), den);
+    im = B.CreateFDiv(B.CreateFSub(B.CreateFMul(b, c), B.CreateFMul(a, d)), den);
+  }
+  }
+  llvm::Value *res = llvm::UndefValue::get(P.lt(t));
+  res = B.CreateInsertValue(res, re, {0});
+  return B.CreateInsertValue(res, im, {1});
+}
+
+llvm::Value *FunctionLowering::logical(const Logical *l) {
+  if (l->operand) expr(l->operand);  // evaluated once; lhs and lhsTruth reuse it
+  llvm::Value *lhs = expr(l->lhs);
+  llvm::Value *truth = expr(l->lhsTruth);
+  llvm::BasicBlock *from = B.GetInsertBlock(), *rhsBB = block("logic.rhs"), *merge = block("logic.end");
+  if (l->isAnd) B.CreateCondBr(truth, rhsBB, merge);
+  else B.CreateCondBr(truth, merge, rhsBB);
+  B.SetInsertPoint(rhsBB);
+  memoScopes.emplace_back();
+  llvm::Value *rhs = expr(l->rhs);
+  for (const Expr *e : memoScopes.back()) memo.erase(e);
+  memoScopes.pop_back();
+  llvm::BasicBlock *rhsEnd = B.GetInsertBlock();
+  B.CreateBr(merge);
+  B.SetInsertPoint(merge);
+  llvm::PHINode *phi = B.CreatePHI(lhs->getType(), 2);
+  phi->addIncoming(lhs, from);
+  phi->addIncoming(rhs, rhsEnd);
+  return phi;
+}
+
+llvm::Value *FunctionLowering::select(const Select *s) {
+  llvm::Value *c = expr(s->cond);
+  llvm::BasicBlock *tb = block("sel.true"), *fb = block("sel.false"), *merge = block("sel.end");
+  B.CreateCondBr(c, tb, fb);
+  llvm::Value *vals[2];
+  llvm::BasicBlock *ends[2];
+  const Expr *arms[2] = {s->ifTrue, s->ifFalse};
+  llvm::BasicBlock *starts[2] = {tb, fb};
+  for (int k = 0; k < 2; ++k) {
+    B.SetInsertPoint(starts[k]);
+    memoScopes.emplace_back();
+    vals[k] = expr(arms[k]);
+    for (const Expr *e : memoScopes.back()) memo.erase(e);
+    memoScopes.pop_back();
+    ends[k] = B.GetInsertBlock();
+    B.CreateBr(merge);
+  }
+  B.SetInsertPoint(merge);
+  llvm::PHINode *phi = B.CreatePHI(vals[0]->getType(), 2);
+  phi->addIncoming(vals[0], ends[0]);
+  phi->addIncoming(vals[1], ends[1]);
+  return phi;
+}
+
+llvm::Value *FunctionLowering::call(const Call *c) {
+  llvm::Function *callee = P.functions.at(c->callee);
+  std::vector<llvm::Value *> args;
+  const Type *rt = c->callee->returnType;
+  bool hasValue = rt && rt->isRuntime() && !rt->isNone();
+  llvm::AllocaInst *slot = entryAlloca(hasValue ? P.lt(rt) : B.getInt8Ty(), "call.ret");
+  args.push_back(slot);
+  args.push_back(ctxPtr);
+  for (const Expr *a : c->args) args.push_back(expr(a));
+  llvm::Value *status = B.CreateCall(callee, args);
+  checkStatus(status);
+  if (!hasValue) return zeroOf(c->type);
+  return B.CreateLoad(slot->getAllocatedType(), slot);
+}
+
+}  // namespace lowering
+
+}  // namespace kjit

@@ -1,0 +1,278 @@
+// LoweringIntrinsics.cpp - intrinsics to LLVM IR: math functions, powers,
+// print; the GPU ones are in LoweringCuda.cpp, the array ones in
+// LoweringArrays.cpp.
+#include <fmt/format.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/PatternMatch.h>
+
+#include "compiler/LoweringImpl.h"
+
+namespace kjit {
+
+using namespace ir;
+using lowering::FunctionLowering;
+using lowering::ProgramLowering;
+
+namespace lowering {
+
+// ---------------------------------------------------------------------------
+// Intrinsics
+
+// The C library's name of a math intrinsic (without the `f` of float32),
+// or null: what libm and libdevice (`__nv_` + name) call it.
+const char *cMathName(IntrinsicId id) {
+  switch (id) {
+  case IntrinsicId::Sqrt: return "sqrt";
+  case IntrinsicId::Sin: return "sin";
+  case IntrinsicId::Cos: return "cos";
+  case IntrinsicId::Tan: return "tan";
+  case IntrinsicId::Asin: return "asin";
+  case IntrinsicId::Acos: return "acos";
+  case IntrinsicId::Atan: return "atan";
+  case IntrinsicId::Sinh: return "sinh";
+  case IntrinsicId::Cosh: return "cosh";
+  case IntrinsicId::Tanh: return "tanh";
+  case IntrinsicId::Asinh: return "asinh";
+  case IntrinsicId::Acosh: return "acosh";
+  case IntrinsicId::Atanh: return "atanh";
+  case IntrinsicId::Exp: return "exp";
+  case IntrinsicId::Exp2: return "exp2";
+  case IntrinsicId::Expm1: return "expm1";
+  case IntrinsicId::Log: return "log";
+  case IntrinsicId::Log2: return "log2";
+  case IntrinsicId::Log10: return "log10";
+  case IntrinsicId::Log1p: return "log1p";
+  case IntrinsicId::Erf: return "erf";
+  case IntrinsicId::Erfc: return "erfc";
+  case IntrinsicId::Gamma: return "tgamma";
+  case IntrinsicId::Lgamma: return "lgamma";
+  case IntrinsicId::Cbrt: return "cbrt";
+  case IntrinsicId::Atan2: return "atan2";
+  case IntrinsicId::Pow: return "pow";
+  case IntrinsicId::Hypot: return "hypot";
+  case IntrinsicId::Fmod: return "fmod";
+  default: return nullptr;
+  }
+}
+
+llvm::Value *FunctionLowering::mathCall(IntrinsicId id, std::vector<llvm::Value *> args, const Type *t) {
+  llvm::Type *ft = P.lt(t);
+  bool f32 = t->bits() == 32;
+  if (P.cuda) {
+    std::string nv = libdeviceName(id, f32);
+    // fastmath: libdevice's approximate float32 functions (sin.approx ...).
+    static const char *const fast[] = {"__nv_sinf", "__nv_cosf", "__nv_tanf", "__nv_expf", "__nv_exp10f",
+                                       "__nv_logf", "__nv_log2f", "__nv_log10f", "__nv_powf"};
+    if (F.fastmath && f32)
+      for (const char *name : fast)
+        if (nv == name) nv = "__nv_fast_" + nv.substr(5);
+    if (!nv.empty()) {
+      std::vector<llvm::Type *> params(args.size(), ft);
+      return B.CreateCall(P.M.getOrInsertFunction(nv, llvm::FunctionType::get(ft, params, false)), args);
+    }
+  }
+  auto llvmIntrinsic = [&](llvm::Intrinsic::ID iid) { return B.CreateIntrinsic(iid, {ft}, args); };
+  switch (id) {
+  case IntrinsicId::Sqrt: return llvmIntrinsic(llvm::Intrinsic::sqrt);
+  case IntrinsicId::Sin: return llvmIntrinsic(llvm::Intrinsic::sin);
+  case IntrinsicId::Cos: return llvmIntrinsic(llvm::Intrinsic::cos);
+  case IntrinsicId::Exp: return llvmIntrinsic(llvm::Intrinsic::exp);
+  case IntrinsicId::Exp2: return llvmIntrinsic(llvm::Intrinsic::exp2);
+  case IntrinsicId::Log: return llvmIntrinsic(llvm::Intrinsic::log);
+  case IntrinsicId::Log2: return llvmIntrinsic(llvm::Intrinsic::log2);
+  case IntrinsicId::Log10: return llvmIntrinsic(llvm::Intrinsic::log10);
+  case IntrinsicId::Fabs: return llvmIntrinsic(llvm::Intrinsic::fabs);
+  case IntrinsicId::Floor: return llvmIntrinsic(llvm::Intrinsic::floor);
+  case IntrinsicId::Ceil: return llvmIntrinsic(llvm::Intrinsic::ceil);
+  case IntrinsicId::Trunc: return llvmIntrinsic(llvm::Intrinsic::trunc);
+  case IntrinsicId::Rint: return llvmIntrinsic(llvm::Intrinsic::rint);
+  case IntrinsicId::Pow: return llvmIntrinsic(llvm::Intrinsic::pow);
+  case IntrinsicId::PowI: return floatPowInt(args[0], args[1]);
+  case IntrinsicId::Copysign: return llvmIntrinsic(llvm::Intrinsic::copysign);
+  case IntrinsicId::Fma: return llvmIntrinsic(llvm::Intrinsic::fma);
+  case IntrinsicId::Fmod: return B.CreateFRem(args[0], args[1]);
+  default: break;
+  }
+  // libm by name (the `f` variant for float32).
+  const char *base = cMathName(id);
+  if (!base) return args[0];
+  std::string name = std::string(base) + (f32 ? "f" : "");
+  std::vector<llvm::Type *> params(args.size(), ft);
+  llvm::FunctionCallee fn = P.M.getOrInsertFunction(name, llvm::FunctionType::get(ft, params, false));
+  if (auto *f = llvm::dyn_cast<llvm::Function>(fn.getCallee())) {
+    f->setDoesNotThrow();
+    f->setOnlyAccessesArgMemory();
+  }
+  return B.CreateCall(fn, args);
+}
+
+llvm::Value *FunctionLowering::intPow(llvm::Value *a, llvm::Value *b, const Type *t, SourceLoc loc) {
+  llvm::Type *it = a->getType();
+  llvm::Value *zero = llvm::ConstantInt::get(it, 0), *one = llvm::ConstantInt::get(it, 1);
+  llvm::BasicBlock *from = B.GetInsertBlock();
+  llvm::BasicBlock *negBB = block("ipow.neg"), *loopBB = block("ipow.loop"), *done = block("ipow.done");
+  llvm::Value *negExp = t->isSigned() ? B.CreateICmpSLT(b, zero) : B.getFalse();
+  B.CreateCondBr(negExp, negBB, loopBB);
+  // Negative exponent, as Numba: 0 raises, 1 and -1 keep magnitude 1, else 0.
+  B.SetInsertPoint(negBB);
+  raiseIf(B.CreateICmpEQ(a, zero), "ZeroDivisionError", "0 cannot be raised to a negative power", loc);
+  llvm::Value *isOne = B.CreateICmpEQ(a, one);
+  llvm::Value *isMinusOne = B.CreateICmpEQ(a, llvm::ConstantInt::getSigned(it, -1));
+  llvm::Value *odd = B.CreateICmpNE(B.CreateAnd(b, one), zero);
+  llvm::Value *negResult =
+      B.CreateSelect(isOne, one, B.CreateSelect(isMinusOne, B.CreateSelect(odd, llvm::ConstantInt::getSigned(it, -1), one), zero));
+  llvm::BasicBlock *negEnd = B.GetInsertBlock();
+  B.CreateBr(done);
+  // Exponentiation by squaring.
+  B.SetInsertPoint(loopBB);
+  llvm::PHINode *acc = B.CreatePHI(it, 2), *base = B.CreatePHI(it, 2), *e = B.CreatePHI(it, 2);
+  acc->addIncoming(one, from);
+  base->addIncoming(a, from);
+  e->addIncoming(b, from);
+  llvm::Value *bit = B.CreateICmpNE(B.CreateAnd(e, one), zero);
+  llvm::Value *acc2 = B.CreateSelect(bit, B.CreateMul(acc, base), acc);
+  llvm::Value *e2 = B.CreateLShr(e, one);
+  llvm::Value *base2 = B.CreateMul(base, base);
+  acc->addIncoming(acc2, loopBB);
+  base->addIncoming(base2, loopBB);
+  e->addIncoming(e2, loopBB);
+  B.CreateCondBr(B.CreateICmpEQ(e2, zero), done, loopBB);
+  B.SetInsertPoint(done);
+  llvm::PHINode *r = B.CreatePHI(it, 2);
+  r->addIncoming(negResult, negEnd);
+  r->addIncoming(acc2, loopBB);
+  // b == 0 never enters the loop's multiply in effect: acc starts at 1 and
+  // the first iteration with e == 0 leaves it 1.
+  return r;
+}
+
+// float ** int64 by squaring, as Numba: no library call (none exists on the
+// GPU, and LLVM's powi becomes one), and constant exponents fold.
+llvm::Value *FunctionLowering::floatPowInt(llvm::Value *a, llvm::Value *b) {
+  llvm::Type *ft = a->getType();
+  llvm::Value *one = llvm::ConstantFP::get(ft, 1.0);
+  llvm::Value *neg = B.CreateICmpSLT(b, i64(0));
+  llvm::Value *e0 = B.CreateSelect(neg, B.CreateNeg(b), b);  // as unsigned: |INT64_MIN| fits
+  llvm::BasicBlock *pre = B.GetInsertBlock(), *loop = block("powi.loop"), *done = block("powi.done");
+  B.CreateCondBr(B.CreateICmpEQ(e0, i64(0)), done, loop);
+  B.SetInsertPoint(loop);
+  llvm::PHINode *acc = B.CreatePHI(ft, 2), *base = B.CreatePHI(ft, 2), *e = B.CreatePHI(B.getInt64Ty(), 2);
+  acc->addIncoming(one, pre);
+  base->addIncoming(a, pre);
+  e->addIncoming(e0, pre);
+  llvm::Value *bit = B.CreateICmpNE(B.CreateAnd(e, i64(1)), i64(0));
+  llvm::Value *acc2 = B.CreateSelect(bit, B.CreateFMul(acc, base), acc);
+  llvm::Value *e2 = B.CreateLShr(e, i64(1));
+  acc->addIncoming(acc2, loop);
+  base->addIncoming(B.CreateFMul(base, base), loop);
+  e->addIncoming(e2, loop);
+  B.CreateCondBr(B.CreateICmpEQ(e2, i64(0)), done, loop);
+  B.SetInsertPoint(done);
+  llvm::PHINode *r = B.CreatePHI(ft, 2);
+  r->addIncoming(one, pre);
+  r->addIncoming(acc2, loop);
+  return B.CreateSelect(neg, B.CreateFDiv(one, r), r);
+}
+
+void FunctionLowering::print(const Intrinsic *in) {
+  bool first = true;
+  for (const Expr *a : in->args) {
+    if (!first) B.CreateCall(P.runtime("kjit_rt_print_str"), {P.cstr(" ")});
+    first = false;
+    const Type *t = a->type;
+    if (t->kind() == TypeKind::StringLit) {
+      B.CreateCall(P.runtime("kjit_rt_print_str"), {P.cstr(t->symbol())});
+    } else if (t->isNone()) {
+      B.CreateCall(P.runtime("kjit_rt_print_str"), {P.cstr("None")});
+    } else if (t->isBool()) {
+      B.CreateCall(P.runtime("kjit_rt_print_bool"), {B.CreateZExt(expr(a), B.getInt32Ty())});
+    } else if (t->isInt()) {
+      llvm::Value *v = expr(a);
+      v = t->isSigned() ? B.CreateSExt(v, B.getInt64Ty()) : B.CreateZExt(v, B.getInt64Ty());
+      B.CreateCall(P.runtime(t->isSigned() ? "kjit_rt_print_i64" : "kjit_rt_print_u64"), {v});
+    } else if (t->isFloat()) {
+      B.CreateCall(P.runtime("kjit_rt_print_f64"), {B.CreateFPExt(expr(a), B.getDoubleTy())});
+    } else if (t->isComplex()) {
+      llvm::Value *v = expr(a);
+      B.CreateCall(P.runtime("kjit_rt_print_complex"),
+                   {B.CreateFPExt(B.CreateExtractValue(v, {0}), B.getDoubleTy()),
+                    B.CreateFPExt(B.CreateExtractValue(v, {1}), B.getDoubleTy())});
+    }
+  }
+  B.CreateCall(P.runtime("kjit_rt_print_end"), {});
+}
+
+llvm::Value *FunctionLowering::intrinsic(const Intrinsic *in) {
+  const Type *t = in->type;
+  if (in->id >= IntrinsicId::ThreadIdx && in->id <= IntrinsicId::Ffs) {
+    if (P.cpuKernel)
+      if (llvm::Value *v = cpuKernelIntrinsic(in)) return v;
+    return cudaIntrinsic(in);
+  }
+  switch (in->id) {
+  case IntrinsicId::Print:
+    if (P.cuda) cudaPrint(in);
+    else print(in);
+    return zeroOf(t);
+  case IntrinsicId::IntPow: return intPow(expr(in->args[0]), expr(in->args[1]), t, in->loc);
+  case IntrinsicId::IsNan: {
+    llvm::Value *v = expr(in->args[0]);
+    return B.CreateFCmpUNO(v, v);
+  }
+  case IntrinsicId::IsInf: {
+    llvm::Value *v = B.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, expr(in->args[0]));
+    return B.CreateFCmpOEQ(v, llvm::ConstantFP::getInfinity(v->getType()));
+  }
+  case IntrinsicId::IsFinite: {
+    llvm::Value *v = B.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, expr(in->args[0]));
+    return B.CreateFCmpOLT(v, llvm::ConstantFP::getInfinity(v->getType()));
+  }
+  case IntrinsicId::Abs: {
+    const Type *at = in->args[0]->type;
+    llvm::Value *v = expr(in->args[0]);
+    if (at->isComplex())
+      return mathCall(IntrinsicId::Hypot, {B.CreateExtractValue(v, {0}), B.CreateExtractValue(v, {1})}, t);
+    if (at->isFloat()) return B.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v);
+    if (!at->isSigned()) return v;
+    return B.CreateSelect(B.CreateICmpSLT(v, llvm::ConstantInt::get(v->getType(), 0)), B.CreateNeg(v), v);
+  }
+  case IntrinsicId::Min:
+  case IntrinsicId::Max: {
+    // Python's min/max: the first argument unless the second is strictly
+    // smaller (larger), so NaN handling follows the argument order.
+    llvm::Value *a = expr(in->args[0]), *b = expr(in->args[1]);
+    bool isMax = in->id == IntrinsicId::Max;
+    llvm::Value *better;
+    if (t->isFloat()) better = isMax ? B.CreateFCmpOGT(b, a) : B.CreateFCmpOLT(b, a);
+    else if (t->isInt() && t->isSigned()) better = isMax ? B.CreateICmpSGT(b, a) : B.CreateICmpSLT(b, a);
+    else better = isMax ? B.CreateICmpUGT(b, a) : B.CreateICmpULT(b, a);
+    return B.CreateSelect(better, b, a);
+  }
+  case IntrinsicId::ComplexMake: {
+    llvm::Value *r = llvm::UndefValue::get(P.lt(t));
+    r = B.CreateInsertValue(r, convert(expr(in->args[0]), in->args[0]->type, t->complexPart()), {0});
+    return B.CreateInsertValue(r, convert(expr(in->args[1]), in->args[1]->type, t->complexPart()), {1});
+  }
+  case IntrinsicId::Real: return B.CreateExtractValue(expr(in->args[0]), {0});
+  case IntrinsicId::Imag: return B.CreateExtractValue(expr(in->args[0]), {1});
+  case IntrinsicId::ArrayShape:
+  case IntrinsicId::ArrayStride:
+  case IntrinsicId::ArrayAlloc:
+  case IntrinsicId::ArrayTranspose:
+  case IntrinsicId::ArrayFill:
+  case IntrinsicId::ArrayArange:
+  case IntrinsicId::ArrayCopy:
+  case IntrinsicId::ArraySum:
+  case IntrinsicId::ArrayProd:
+  case IntrinsicId::ArrayMin:
+  case IntrinsicId::ArrayMax: return arrayIntrinsic(in);
+  default: break;
+  }
+  std::vector<llvm::Value *> args;
+  for (const Expr *a : in->args) args.push_back(expr(a));
+  return mathCall(in->id, args, t);
+}
+
+}  // namespace lowering
+
+}  // namespace kjit

@@ -1,0 +1,690 @@
+// TypeExpressions.cpp - typing expressions: names, operators (NumPy/Numba
+// promotion), comparisons, and/or, conditional expressions, attributes,
+// subscripts and calls. Statements are in TypeStatements.cpp, the typer's
+// driver and conversions in TypeInference.cpp.
+#include <functional>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "compiler/Builtins.h"
+#include "compiler/TyperImpl.h"
+
+namespace kjit::typing {
+
+Expr *FunctionTyper::name(const ast::NameExpr *n) {
+  if (locals_.count(n->name)) {
+    VarInfo &info = vars_[n->name];
+    if (!info.type || info.conflictReported) {
+      if (final_ && !info.type && !info.conflictReported && !unboundReported_.count(n->name))
+        return typingError(n->loc, fmt::format("local variable '{}' is used before it is "
+                                               "assigned a value",
+                                               n->name));
+      return unknown(n->loc);
+    }
+    if (!info.var) info.var = newVar(n->name, info.type, n->loc);
+    auto *r = make<VarRef>(n->loc);
+    r->var = info.var;
+    r->type = info.type;
+    return r;
+  }
+  std::optional<GlobalValue> g = lookupGlobal(n->name);
+  if (!g) return typingError(n->loc, fmt::format("name '{}' is not defined", n->name));
+  return fromGlobal(*g, n->name, n->loc);
+}
+
+Expr *FunctionTyper::expr(const ast::Expr *e) {
+  using NK = ast::NodeKind;
+  switch (e->kind()) {
+  case NK::NameExpr: return name(ast::cast<ast::NameExpr>(e));
+  case NK::IntLit: {
+    auto *i = ast::cast<ast::IntLit>(e);
+    if (i->tooLarge) return typingError(e->loc, fmt::format("integer literal {} does not fit in 64 bits", i->text));
+    if (i->value > uint64_t(INT64_MAX)) return constInt(int64_t(i->value), e->loc, tc_.intTy(64, false));
+    return constInt(int64_t(i->value), e->loc);
+  }
+  case NK::FloatLit: return constFloat(ast::cast<ast::FloatLit>(e)->value, e->loc);
+  case NK::ImagLit: {
+    Const *c = constOf(tc_.complexTy(128), e->loc);
+    c->im = ast::cast<ast::ImagLit>(e)->value;
+    return c;
+  }
+  case NK::BoolLit: return constBool(ast::cast<ast::BoolLit>(e)->value, e->loc);
+  case NK::NoneLit: return constOf(tc_.none(), e->loc);
+  case NK::StrLit: {
+    auto *s = ast::cast<ast::StrLit>(e);
+    if (s->isBytes) return unsupported(e->loc, "bytes literals are not supported in kernels");
+    return constOf(tc_.stringLit(s->value), e->loc);
+  }
+  case NK::EllipsisLit: return unsupported(e->loc, "'...' is not supported in kernels");
+  case NK::UnaryExpr: return unary(ast::cast<ast::UnaryExpr>(e));
+  case NK::BinaryExpr: {
+    auto *b = ast::cast<ast::BinaryExpr>(e);
+    Expr *l = expr(b->lhs);
+    Expr *r = expr(b->rhs);
+    return binary(b->op, l, r, e->loc);
+  }
+  case NK::BoolOpExpr: return boolOp(ast::cast<ast::BoolOpExpr>(e));
+  case NK::CompareExpr: return compare(ast::cast<ast::CompareExpr>(e));
+  case NK::IfExpr: return ifExpr(ast::cast<ast::IfExpr>(e));
+  case NK::CallExpr: return call(ast::cast<ast::CallExpr>(e));
+  case NK::AttributeExpr: return attribute(ast::cast<ast::AttributeExpr>(e));
+  case NK::SubscriptExpr: return subscript(ast::cast<ast::SubscriptExpr>(e));
+  case NK::TupleExpr: {
+    auto *t = ast::cast<ast::TupleExpr>(e);
+    auto *tm = make<TupleMake>(e->loc);
+    std::vector<const Type *> types;
+    bool ok = true;
+    for (const ast::Expr *x : t->elts) {
+      Expr *v = expr(x);
+      ok &= known(v);
+      if (!ok) continue;
+      if (!v->type->isRuntime()) {
+        // Tuples of dtypes etc. only matter as call arguments (shapes).
+        return typingError(x->loc, fmt::format("a tuple cannot hold {}", v->type->str()));
+      }
+      tm->elems.push_back(v);
+      types.push_back(v->type);
+    }
+    if (!ok) return unknown(e->loc);
+    tm->type = tc_.tuple(types);
+    return tm;
+  }
+  case NK::ListExpr:
+    return unsupported(e->loc, "list literals are not supported in kernels; use a tuple, or an "
+                               "array from np.empty/np.zeros");
+  case NK::SliceExpr: return unsupported(e->loc, "a slice can only appear in an array subscript");
+  case NK::LambdaExpr:
+    return unsupported(e->loc, "lambda is only supported as the argument of cuda.reduce and "
+                               "vectorize-style factories");
+  case NK::ErrorExpr: return unknown(e->loc);
+  default: return unsupported(e->loc, "unsupported expression");
+  }
+}
+
+static BinOp toBinOp(ast::BinaryOp op) {
+  switch (op) {
+  case ast::BinaryOp::Add: return BinOp::Add;
+  case ast::BinaryOp::Sub: return BinOp::Sub;
+  case ast::BinaryOp::Mul: return BinOp::Mul;
+  case ast::BinaryOp::Div: return BinOp::Div;
+  case ast::BinaryOp::FloorDiv: return BinOp::FloorDiv;
+  case ast::BinaryOp::Mod: return BinOp::Mod;
+  case ast::BinaryOp::Pow: return BinOp::Pow;
+  case ast::BinaryOp::LShift: return BinOp::LShift;
+  case ast::BinaryOp::RShift: return BinOp::RShift;
+  case ast::BinaryOp::BitAnd: return BinOp::BitAnd;
+  case ast::BinaryOp::BitOr: return BinOp::BitOr;
+  case ast::BinaryOp::BitXor: return BinOp::BitXor;
+  case ast::BinaryOp::MatMul: return BinOp::Mul;
+  }
+  return BinOp::Add;
+}
+
+// A negative integer constant: -3 (a Const, or the negation of one).
+static bool isNegativeConstant(const Expr *e) {
+  if (auto *c = dyn_cast<Const>(e)) return c->type->isInt() && c->i < 0;
+  if (auto *u = dyn_cast<Unary>(e))
+    if (u->op == UnOp::Neg)
+      if (auto *c = dyn_cast<Const>(u->operand)) return c->type->isInt() && c->i > 0;
+  return false;
+}
+
+Expr *FunctionTyper::binary(ast::BinaryOp aop, Expr *l, Expr *r, SourceLoc loc) {
+  if (!known(l) || !known(r)) return unknown(loc);
+  const Type *lt = l->type, *rt = r->type;
+  if (aop == ast::BinaryOp::MatMul)
+    return unsupported(loc, "the '@' operator is not supported in kernels yet");
+  if (!lt->isNumber() || !rt->isNumber()) {
+    if (aop == ast::BinaryOp::Add && lt->isTuple() && rt->isTuple()) {
+      auto *tm = make<TupleMake>(loc);
+      std::vector<const Type *> types;
+      for (Expr *side : {l, r})
+        for (size_t i = 0; i < side->type->elements().size(); ++i) {
+          auto *g = make<TupleGet>(loc);
+          g->tuple = side;
+          g->index = unsigned(i);
+          g->type = side->type->elements()[i];
+          tm->elems.push_back(g);
+          types.push_back(g->type);
+        }
+      tm->type = tc_.tuple(types);
+      return tm;
+    }
+    if (lt->isArray() || rt->isArray())
+      return unsupported(loc, fmt::format("array expressions ({} {} {}) are not supported in "
+                                          "kernels yet; write the loop",
+                                          lt->str(), ast::spelling(aop), rt->str()));
+    return typingError(loc, fmt::format("unsupported operand types for {}: {} and {}",
+                                        ast::spelling(aop), lt->str(), rt->str()));
+  }
+  BinOp op = toBinOp(aop);
+  const Type *t = nullptr;
+  bool bothIntLike = (lt->isInt() || lt->isBool()) && (rt->isInt() || rt->isBool());
+  switch (op) {
+  case BinOp::Div:
+    t = bothIntLike ? tc_.float64() : arithmeticResult(tc_, lt, rt);
+    break;
+  case BinOp::BitAnd:
+  case BinOp::BitOr:
+  case BinOp::BitXor:
+    if (lt->isBool() && rt->isBool()) {
+      t = tc_.boolean();
+      break;
+    }
+    if (!bothIntLike)
+      return typingError(loc, fmt::format("unsupported operand types for {}: {} and {}",
+                                          ast::spelling(aop), lt->str(), rt->str()));
+    t = arithmeticResult(tc_, lt, rt);
+    break;
+  case BinOp::LShift:
+  case BinOp::RShift: {
+    if (!bothIntLike)
+      return typingError(loc, fmt::format("unsupported operand types for {}: {} and {}",
+                                          ast::spelling(aop), lt->str(), rt->str()));
+    t = tc_.intTy(64, !(lt->isInt() && !lt->isSigned()));
+    auto *b = make<Binary>(loc);
+    b->op = op;
+    b->lhs = castTo(l, t);
+    b->rhs = castTo(r, t);
+    b->type = t;
+    return b;
+  }
+  case BinOp::Pow:
+    if (bothIntLike && isNegativeConstant(r)) {
+      // 10 ** -3 is a float, as in Python and Numba (a negative literal
+      // exponent; one known only at run time gives an integer, as NumPy's).
+      auto *in = make<Intrinsic>(loc);
+      in->id = IntrinsicId::Pow;
+      in->args = {castTo(l, tc_.float64()), castTo(r, tc_.float64())};
+      in->type = tc_.float64();
+      return in;
+    }
+    if (bothIntLike) {
+      t = arithmeticResult(tc_, lt, rt);
+      auto *in = make<Intrinsic>(loc);
+      in->id = IntrinsicId::IntPow;
+      in->args = {castTo(l, t), castTo(r, t)};
+      in->type = t;
+      return in;
+    }
+    t = arithmeticResult(tc_, lt, rt);
+    break;
+  default: t = arithmeticResult(tc_, lt, rt); break;
+  }
+  if (!t) return typingError(loc, "invalid operand types");
+  if (t->isComplex() && (op == BinOp::FloorDiv || op == BinOp::Mod))
+    return typingError(loc, fmt::format("unsupported operand types for {}: {} and {}",
+                                        ast::spelling(aop), lt->str(), rt->str()));
+  if (op == BinOp::Pow && (lt->isFloat() && (rt->isInt() || rt->isBool()))) {
+    // float ** int by repeated multiplication, in the float's width (Numba:
+    // float32 ** int stays float32).
+    auto *in = make<Intrinsic>(loc);
+    in->id = IntrinsicId::PowI;
+    in->args = {l, castTo(r, tc_.int64())};
+    in->type = lt;
+    return in;
+  }
+  if (op == BinOp::Pow) {
+    if (t->isComplex()) return unsupported(loc, "complex '**' is not supported yet");
+    auto *in = make<Intrinsic>(loc);
+    in->id = IntrinsicId::Pow;
+    in->args = {castTo(l, t), castTo(r, t)};
+    in->type = t;
+    return in;
+  }
+  auto *b = make<Binary>(loc);
+  b->op = op;
+  b->lhs = castTo(l, t);
+  b->rhs = castTo(r, t);
+  b->type = t;
+  return b;
+}
+
+Expr *FunctionTyper::unary(const ast::UnaryExpr *u) {
+  Expr *v = expr(u->operand);
+  if (!known(v)) return v;
+  const Type *t = v->type;
+  if (u->op == ast::UnaryOp::Not) {
+    Expr *b = truth(v);
+    if (!known(b)) return b;
+    auto *n = make<Unary>(u->loc);
+    n->op = UnOp::Not;
+    n->operand = b;
+    n->type = tc_.boolean();
+    return n;
+  }
+  if (!t->isNumber())
+    return typingError(u->loc, fmt::format("bad operand type for unary {}: {}",
+                                           ast::spelling(u->op) + (u->op == ast::UnaryOp::Invert ? 0 : 1),
+                                           t->str()));
+  const Type *rt = t;
+  if (t->isBool() || t->isInt()) rt = tc_.intTy(64, t->isInt() ? t->isSigned() : true);
+  if (u->op == ast::UnaryOp::Pos) return castTo(v, rt);
+  if (auto *c = dyn_cast<Const>(castTo(v, rt)); c && u->op == ast::UnaryOp::Neg && !rt->isComplex()) {
+    // Fold -constant, so that t[-1] and range(n, 0, -1) see constants.
+    Const *r = constOf(rt, u->loc);
+    r->i = int64_t(0 - uint64_t(c->i));
+    r->f = -c->f;
+    return r;
+  }
+  if (u->op == ast::UnaryOp::Invert) {
+    if (t->isBool()) {  // ~True == -2, as in Python
+      rt = tc_.int64();
+    } else if (!t->isInt()) {
+      return typingError(u->loc, fmt::format("bad operand type for unary ~: {}", t->str()));
+    }
+  }
+  auto *n = make<Unary>(u->loc);
+  n->op = u->op == ast::UnaryOp::Neg ? UnOp::Neg : UnOp::Invert;
+  n->operand = castTo(v, rt);
+  n->type = rt;
+  return n;
+}
+
+Expr *FunctionTyper::compareOne(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc) {
+  if (!known(l) || !known(r)) return unknown(loc);
+  const Type *lt = l->type, *rt = r->type;
+  if (op == ast::CmpOp::Is || op == ast::CmpOp::IsNot) {
+    // Only identity with None has a meaning here; it is known statically.
+    if (lt->isNone() || rt->isNone()) {
+      bool same = lt->isNone() && rt->isNone();
+      return constBool(op == ast::CmpOp::Is ? same : !same, loc);
+    }
+    return unsupported(loc, "'is' is only supported for comparisons with None in kernels");
+  }
+  if (op == ast::CmpOp::In || op == ast::CmpOp::NotIn)
+    return unsupported(loc, "'in' is not supported in kernels yet");
+  if (!lt->isNumber() || !rt->isNumber())
+    return typingError(loc, fmt::format("cannot compare {} and {}", lt->str(), rt->str()));
+  const Type *t = promoteNumeric(tc_, lt, rt);
+  if (lt->isBool() && rt->isBool()) t = tc_.boolean();
+  BinOp bop = BinOp::Eq;
+  switch (op) {
+  case ast::CmpOp::Lt: bop = BinOp::Lt; break;
+  case ast::CmpOp::Gt: bop = BinOp::Gt; break;
+  case ast::CmpOp::Le: bop = BinOp::Le; break;
+  case ast::CmpOp::Ge: bop = BinOp::Ge; break;
+  case ast::CmpOp::Eq: bop = BinOp::Eq; break;
+  case ast::CmpOp::Ne: bop = BinOp::Ne; break;
+  default: break;
+  }
+  if (t->isComplex() && bop != BinOp::Eq && bop != BinOp::Ne)
+    return typingError(loc, fmt::format("'{}' is not supported between complex numbers", ast::spelling(op)));
+  auto *b = make<Binary>(loc);
+  b->op = bop;
+  // Mixed signed/unsigned 64-bit comparisons compare as float64 (promotion).
+  b->lhs = castTo(l, t);
+  b->rhs = castTo(r, t);
+  b->type = tc_.boolean();
+  return b;
+}
+
+Expr *FunctionTyper::compare(const ast::CompareExpr *c) {
+  // a < b < c  ==  (a < b) and (b < c), with b evaluated once: the middle
+  // operands are simple enough in practice that re-evaluation is avoided by
+  // the typer only for calls; kernels rarely chain calls.
+  Expr *lhs = expr(c->lhs);
+  Expr *result = nullptr;
+  for (size_t i = 0; i < c->ops.size(); ++i) {
+    Expr *rhs = expr(c->comparators[i]);
+    Expr *cmp = compareOne(c->ops[i], lhs, rhs, c->loc);
+    if (!known(cmp)) return cmp;
+    if (!result) {
+      result = cmp;
+    } else {
+      auto *lg = make<Logical>(c->loc);
+      lg->isAnd = true;
+      lg->lhs = result;
+      lg->lhsTruth = result;
+      lg->operand = result;
+      lg->rhs = cmp;
+      lg->type = tc_.boolean();
+      result = lg;
+    }
+    lhs = rhs;
+  }
+  return result;
+}
+
+Expr *FunctionTyper::boolOp(const ast::BoolOpExpr *b) {
+  // Python returns one of the operands; the result type unifies them.
+  std::vector<Expr *> vals;
+  for (const ast::Expr *x : b->values) {
+    Expr *v = expr(x);
+    if (!known(v)) return unknown(b->loc);
+    vals.push_back(v);
+  }
+  const Type *t = vals[0]->type;
+  for (Expr *v : vals) {
+    const Type *u = unify(tc_, t, v->type);
+    if (!u || !u->isRuntime())
+      return typingError(b->loc, fmt::format("cannot unify {} and {} in '{}'", t->str(),
+                                             v->type->str(), ast::spelling(b->op)));
+    t = u;
+  }
+  Expr *acc = castTo(vals.back(), t);
+  for (size_t i = vals.size() - 1; i-- > 0;) {
+    auto *lg = make<Logical>(b->loc);
+    lg->isAnd = b->op == ast::BoolOp::And;
+    lg->lhs = castTo(vals[i], t);
+    lg->lhsTruth = truth(vals[i]);
+    lg->operand = vals[i];
+    if (!known(lg->lhsTruth)) return lg->lhsTruth;
+    lg->rhs = acc;
+    lg->type = t;
+    acc = lg;
+  }
+  return acc;
+}
+
+Expr *FunctionTyper::ifExpr(const ast::IfExpr *e) {
+  Expr *c = truth(expr(e->test));
+  Expr *a = expr(e->body);
+  Expr *b = expr(e->orelse);
+  if (!known(c) || !known(a) || !known(b)) return unknown(e->loc);
+  const Type *t = unify(tc_, a->type, b->type);
+  if (!t || !t->isRuntime())
+    return typingError(e->loc, fmt::format("cannot unify {} and {} in the conditional expression",
+                                           a->type->str(), b->type->str()));
+  return select(c, a, b, e->loc);
+}
+
+Expr *FunctionTyper::select(Expr *cond, Expr *a, Expr *b, SourceLoc loc) {
+  const Type *t = unify(tc_, a->type, b->type);
+  auto *s = make<Select>(loc);
+  s->cond = cond;
+  s->ifTrue = castTo(a, t);
+  s->ifFalse = castTo(b, t);
+  s->type = t;
+  return s;
+}
+
+Expr *FunctionTyper::attribute(const ast::AttributeExpr *a) {
+  Expr *v = expr(a->value);
+  if (!known(v)) return v;
+  const Type *t = v->type;
+  if (t->kind() == TypeKind::Module) {
+    if (t->symbol().rfind("kjit.cuda", 0) == 0) {
+      if (Expr *e = typeCudaAttribute(*this, t->symbol(), a->attr, a->loc, cudaTarget())) return e;
+    }
+    std::optional<GlobalValue> g = moduleAttribute(t->symbol(), a->attr);
+    if (!g)
+      return typingError(a->loc, fmt::format("module '{}' has no attribute '{}' that kernels can "
+                                             "use",
+                                             t->symbol(), a->attr));
+    return fromGlobal(*g, t->symbol() + "." + a->attr, a->loc);
+  }
+  if (t->isArray()) {
+    auto shapeOf = [&](unsigned d) {
+      auto *in = make<Intrinsic>(a->loc);
+      in->id = IntrinsicId::ArrayShape;
+      in->args = {v, constInt(d, a->loc)};
+      in->type = tc_.int64();
+      return in;
+    };
+    if (a->attr == "shape" || a->attr == "strides") {
+      auto *tm = make<TupleMake>(a->loc);
+      std::vector<const Type *> types;
+      for (unsigned d = 0; d < t->ndim(); ++d) {
+        if (a->attr == "shape") {
+          tm->elems.push_back(shapeOf(d));
+        } else {
+          auto *in = make<Intrinsic>(a->loc);
+          in->id = IntrinsicId::ArrayStride;
+          in->args = {v, constInt(d, a->loc)};
+          in->type = tc_.int64();
+          tm->elems.push_back(in);
+        }
+        types.push_back(tc_.int64());
+      }
+      tm->type = tc_.tuple(types);
+      return tm;
+    }
+    if (a->attr == "size") {
+      Expr *n = constInt(1, a->loc);
+      for (unsigned d = 0; d < t->ndim(); ++d) n = binary(ast::BinaryOp::Mul, n, shapeOf(d), a->loc);
+      return n;
+    }
+    if (a->attr == "ndim") return constInt(t->ndim(), a->loc);
+    if (a->attr == "itemsize") return constInt(t->dtype()->bits() / 8, a->loc);
+    if (a->attr == "nbytes") {
+      Expr *n = constInt(t->dtype()->bits() / 8, a->loc);
+      for (unsigned d = 0; d < t->ndim(); ++d) n = binary(ast::BinaryOp::Mul, n, shapeOf(d), a->loc);
+      return n;
+    }
+    if (a->attr == "dtype") return constOf(tc_.dtypeOf(t->dtype()), a->loc);
+    if (a->attr == "T") {
+      if (t->ndim() < 2) return v;
+      auto *in = make<Intrinsic>(a->loc);
+      in->id = IntrinsicId::ArrayTranspose;
+      in->args = {v};
+      Layout l = t->layout() == Layout::C ? Layout::F : t->layout() == Layout::F ? Layout::C : Layout::A;
+      in->type = tc_.array(t->dtype(), t->ndim(), l, t->readonly());
+      return in;
+    }
+    // Methods: a.sum() etc. are typed at the call.
+    return constOf(tc_.function("array." + a->attr), a->loc);
+  }
+  if (t->isComplex() || t->isFloat() || t->isInt() || t->isBool()) {
+    if (a->attr == "real" || a->attr == "imag") {
+      if (!t->isComplex()) {
+        if (a->attr == "real") return v;
+        return castTo(constInt(0, a->loc), t->isBool() ? tc_.int64() : t);
+      }
+      auto *in = make<Intrinsic>(a->loc);
+      in->id = a->attr == "real" ? IntrinsicId::Real : IntrinsicId::Imag;
+      in->args = {v};
+      in->type = t->complexPart();
+      return in;
+    }
+    if (a->attr == "conjugate") return constOf(tc_.function("number.conjugate"), a->loc);
+  }
+  return typingError(a->loc, fmt::format("{} has no attribute '{}'", t->str(), a->attr));
+}
+
+Expr *FunctionTyper::subscript(const ast::SubscriptExpr *s) {
+  Expr *v = expr(s->value);
+  if (!known(v)) {
+    expr(s->index);
+    return v;
+  }
+  const Type *t = v->type;
+  std::vector<const ast::Expr *> idx;
+  if (auto *tu = ast::dyn_cast<ast::TupleExpr>(s->index); tu && !tu->parenthesized)
+    idx.assign(tu->elts.begin(), tu->elts.end());
+  else if (auto *tu2 = ast::dyn_cast<ast::TupleExpr>(s->index))
+    idx.assign(tu2->elts.begin(), tu2->elts.end());
+  else
+    idx.push_back(s->index);
+
+  if (t->isTuple()) {
+    if (idx.size() != 1 || ast::isa<ast::SliceExpr>(idx[0]))
+      return unsupported(s->loc, "tuples can only be indexed by one constant integer in kernels");
+    Expr *i = expr(idx[0]);
+    if (!known(i)) return i;
+    auto *c = dyn_cast<Const>(i);
+    if (!c && t->isHomogeneousTuple() && (i->type->isInt() || i->type->isBool())) {
+      // t[i] at run time: the tuple's elements share one type.
+      auto *g = make<TupleGet>(s->loc);
+      g->tuple = v;
+      g->dynIndex = castTo(i, tc_.int64());
+      g->type = t->elements()[0];
+      return g;
+    }
+    if (!c || !i->type->isInt())
+      return unsupported(idx[0]->loc, fmt::format("a tuple ({}) can only be indexed by a constant "
+                                                  "integer, or by any integer when its elements share "
+                                                  "one type",
+                                                  t->str()));
+    int64_t k = c->i;
+    int64_t n = int64_t(t->elements().size());
+    if (k < 0) k += n;
+    if (k < 0 || k >= n) return typingError(idx[0]->loc, fmt::format("tuple index {} out of range for {}", c->i, t->str()));
+    auto *g = make<TupleGet>(s->loc);
+    g->tuple = v;
+    g->index = unsigned(k);
+    g->type = t->elements()[size_t(k)];
+    return g;
+  }
+  if (!t->isArray()) return typingError(s->loc, fmt::format("{} is not subscriptable", t->str()));
+  if (idx.size() > t->ndim())
+    return typingError(s->loc, fmt::format("too many indices for an array of {} dimensions: {}",
+                                           t->ndim(), idx.size()));
+  bool allInts = idx.size() == t->ndim();
+  std::vector<SliceSpec> specs;
+  std::vector<Expr *> ints;
+  for (const ast::Expr *ie : idx) {
+    SliceSpec sp;
+    if (auto *sl = ast::dyn_cast<ast::SliceExpr>(ie)) {
+      allInts = false;
+      auto bound = [&](const ast::Expr *b) -> Expr * {
+        if (!b) return nullptr;
+        return intIndex(b, expr(b));
+      };
+      sp.start = bound(sl->lower);
+      sp.stop = bound(sl->upper);
+      sp.step = bound(sl->step);
+      if ((sl->lower && !known(sp.start)) || (sl->upper && !known(sp.stop)) ||
+          (sl->step && !known(sp.step)))
+        return unknown(s->loc);
+    } else {
+      Expr *i = expr(ie);
+      if (!known(i)) return i;
+      if (i->type->isArray())
+        return unsupported(ie->loc, "indexing an array with an array (fancy indexing) is not "
+                                    "supported in kernels yet");
+      i = intIndex(ie, i);
+      if (!known(i)) return i;
+      sp.isIndex = true;
+      sp.start = i;
+      ints.push_back(i);
+    }
+    specs.push_back(sp);
+  }
+  if (allInts) {
+    auto *ld = make<ArrayLoad>(s->loc);
+    ld->array = v;
+    ld->indices = ints;
+    ld->type = t->dtype();
+    ld->boundscheck = boundscheck();
+    return ld;
+  }
+  unsigned dropped = 0;
+  for (const SliceSpec &sp : specs) dropped += sp.isIndex;
+  auto *view = make<ArrayView>(s->loc);
+  view->array = v;
+  view->specs = std::move(specs);
+  view->boundscheck = boundscheck();
+  // Numba's rule: a C array stays C when the indices are integers followed
+  // by at most one slice without a step, as the last explicit index.
+  Layout l = Layout::A;
+  if (t->layout() == Layout::C) {
+    bool keeps = true;
+    for (size_t k = 0; k < view->specs.size(); ++k) {
+      const SliceSpec &sp = view->specs[k];
+      if (!sp.isIndex && (sp.step || k + 1 != view->specs.size())) keeps = false;
+    }
+    if (keeps) l = Layout::C;
+  }
+  view->type = tc_.array(t->dtype(), t->ndim() - dropped, l, t->readonly());
+  return view;
+}
+
+Expr *FunctionTyper::call(const ast::CallExpr *c) {
+  Expr *callee = expr(c->func);
+  if (!known(callee)) {
+    for (const ast::Expr *a : c->args) expr(a);
+    return unknown(c->loc);
+  }
+  std::vector<Expr *> args;
+  std::vector<std::pair<std::string, Expr *>> kwargs;
+  bool ok = true;
+  for (const ast::Expr *a : c->args) {
+    Expr *v = expr(a);
+    ok &= known(v);
+    args.push_back(v);
+  }
+  for (const ast::Keyword &k : c->keywords) {
+    Expr *v = expr(k.value);
+    ok &= known(v);
+    kwargs.emplace_back(k.name, v);
+  }
+  if (!ok) return unknown(c->loc);
+  const Type *ft = callee->type;
+  // The receiver of a method call: a.sum() -> array.sum with a first.
+  if (ft->kind() == TypeKind::Function &&
+      (ft->symbol().rfind("array.", 0) == 0 || ft->symbol().rfind("number.", 0) == 0)) {
+    if (auto *attr = ast::dyn_cast<ast::AttributeExpr>(c->func)) {
+      Expr *recv = expr(attr->value);
+      args.insert(args.begin(), recv);
+    }
+  }
+  if (ft->kind() == TypeKind::Function && ft->symbol().rfind("jit:", 0) == 0) {
+    auto src = prog_.jitFunctions.find(ft);
+    const ast::FunctionDef *def = src != prog_.jitFunctions.end() ? prog_.definition(*src->second) : nullptr;
+    if (!def && !kwargs.empty())
+      return unsupported(c->loc, "keyword arguments in calls of this kjit function are not supported");
+    if (def && (!kwargs.empty() || args.size() < def->params.size())) {
+      // Keyword arguments and defaults bound to positions, as Python does;
+      // a default must be a constant (a number, a bool, None or a string).
+      const std::string &fname = src->second->name;
+      std::vector<Expr *> bound(std::max(args.size(), def->params.size()), nullptr);
+      std::copy(args.begin(), args.end(), bound.begin());
+      for (auto &[name, v] : kwargs) {
+        size_t k = 0;
+        while (k < def->params.size() && def->params[k].name != name) ++k;
+        if (k == def->params.size())
+          return typingError(v->loc, fmt::format("{}() got an unexpected keyword argument '{}'", fname, name));
+        if (bound[k])
+          return typingError(v->loc, fmt::format("{}() got multiple values for argument '{}'", fname, name));
+        bound[k] = v;
+      }
+      for (size_t k = 0; k < def->params.size(); ++k) {
+        if (bound[k]) continue;
+        const ast::Expr *d = def->params[k].defaultValue;
+        if (!d) {
+          size_t missing = 0;
+          for (size_t j = k; j < def->params.size(); ++j) missing += !bound[j] && !def->params[j].defaultValue;
+          Expr *err = typingError(c->loc, fmt::format("{}() missing {} required positional argument{}: '{}'", fname,
+                                                      missing, missing == 1 ? "" : "s", def->params[k].name));
+          ctx_.diags.note(def->loc, fmt::format("'{}' is defined here", fname));
+          return err;
+        }
+        const ast::Expr *lit = d;
+        if (auto *u = ast::dyn_cast<ast::UnaryExpr>(d)) lit = u->operand;
+        if (!ast::isa<ast::IntLit>(lit) && !ast::isa<ast::FloatLit>(lit) && !ast::isa<ast::ImagLit>(lit) &&
+            !ast::isa<ast::BoolLit>(lit) && !ast::isa<ast::NoneLit>(lit))
+          return unsupported(c->loc, fmt::format("the default of parameter '{}' of {}() must be a constant "
+                                                 "number, bool or None for kernels; pass the argument",
+                                                 def->params[k].name, fname));
+        bound[k] = expr(d);
+        if (!known(bound[k])) return unknown(c->loc);
+      }
+      args = std::move(bound);
+    }
+    std::vector<const Type *> types;
+    for (Expr *a : args) {
+      if (!a->type->isRuntime())
+        return typingError(a->loc, fmt::format("cannot pass {} to a kjit function", a->type->str()));
+      types.push_back(a->type);
+    }
+    Function *f = specializeCallee(ft, types, c->loc);
+    if (!f) return unknown(c->loc);
+    if (!f->returnType) {
+      return typingError(c->loc, fmt::format("recursive call of '{}' needs an explicit signature "
+                                             "in the decorator",
+                                             f->name));
+    }
+    auto *call = make<Call>(c->loc);
+    call->callee = f;
+    call->args = std::move(args);
+    call->type = f->returnType;
+    return call;
+  }
+  CallSite site{c->loc, std::move(args), std::move(kwargs), c};
+  return typeBuiltinCall(*this, ft, site);
+}
+
+}  // namespace kjit::typing

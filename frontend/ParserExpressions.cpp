@@ -1,0 +1,534 @@
+// ParserExpressions.cpp - Python expressions to the AST: operators by
+// precedence, calls, subscripts and slices, displays, strings, lambdas.
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "frontend/ParserImpl.h"
+
+namespace kjit::ast::parser {
+
+// ---------------------------------------------------------------------------
+// Expressions
+
+Expr *Parser::parseTestList() {
+  SourceLoc start = cur().loc;
+  Expr *first = parseElement();
+  if (!at(TokKind::Comma)) return first;
+  auto *t = make<TupleExpr>(start);
+  t->elts.push_back(first);
+  while (accept(TokKind::Comma)) {
+    if (!startsExpression(cur().kind)) break;
+    t->elts.push_back(parseElement());
+  }
+  t->loc = spanFrom(start);
+  return t;
+}
+
+Expr *Parser::parseTargetList() {
+  SourceLoc start = cur().loc;
+  auto one = [&] { return at(TokKind::Star) ? parseStarred() : parseBinary(0); };
+  Expr *first = one();
+  if (!at(TokKind::Comma)) return first;
+  auto *t = make<TupleExpr>(start);
+  t->elts.push_back(first);
+  while (accept(TokKind::Comma)) {
+    if (at(TokKind::KwIn) || !startsExpression(cur().kind)) break;
+    t->elts.push_back(one());
+  }
+  t->loc = spanFrom(start);
+  return t;
+}
+
+// An element of a tuple, list or set, or of a subscript's index: an
+// expression, or a starred one.
+Expr *Parser::parseElement() { return at(TokKind::Star) ? parseStarred() : parseNamedExpr(); }
+
+// '*x', wherever Python allows it (displays, subscripts, targets): parsed,
+// reported, and replaced by an ErrorExpr.
+Expr *Parser::parseStarred() {
+  SourceLoc start = cur().loc;
+  advance();  // *
+  parseBinary(0);
+  unsupported(spanFrom(start), "starred expressions ('*x') are not supported in kernels");
+  return errorExpr(spanFrom(start));
+}
+
+// 'yield', 'yield x' or 'yield from x' inside an expression ('y = yield x'),
+// reported at the keyword.
+Expr *Parser::parseYield() {
+  SourceLoc start = cur().loc;
+  unsupported(start, "generators ('yield') are not supported in kernels");
+  advance();
+  bool from = accept(TokKind::KwFrom);
+  if (from || startsExpression(cur().kind)) parseTestList();
+  return errorExpr(spanFrom(start));
+}
+
+Expr *Parser::parseNamedExpr() {
+  Expr *e = parseTest();
+  if (at(TokKind::Walrus)) {
+    SourceLoc start = e->loc;
+    advance();
+    parseTest();
+    unsupported(spanFrom(start),
+                "assignment expressions (':=') are not supported in kernels; assign on a "
+                "separate line");
+    return errorExpr(spanFrom(start));
+  }
+  return e;
+}
+
+Expr *Parser::parseTest() {
+  if (at(TokKind::KwLambda)) return parseLambda();
+  SourceLoc start = cur().loc;
+  Expr *e = parseOr();
+  if (!at(TokKind::KwIf)) return e;
+  NestingGuard guard(*this, cur().loc);  // 'a if c else b if d else e' nests
+  advance();
+  auto *c = make<IfExpr>(start);
+  c->body = e;
+  c->test = parseOr();
+  expect(TokKind::KwElse, "'else' in the conditional expression");
+  c->orelse = parseTest();
+  c->loc = spanFrom(start);
+  return c;
+}
+
+Expr *Parser::parseLambda() {
+  NestingGuard guard(*this, cur().loc);  // 'lambda: lambda: 0' nests
+  SourceLoc start = cur().loc;
+  advance();
+  // Unless parameters (or the ':') follow, 'lambda' was meant as a name.
+  const Token &next = ahead(1);
+  bool params = at(TokKind::Colon) || at(TokKind::Identifier) ||
+                (at(TokKind::Star) && (next.is(TokKind::Identifier) || next.is(TokKind::Comma))) ||
+                (at(TokKind::DoubleStar) && next.is(TokKind::Identifier));
+  if (!params) fail(start, kLambdaAsName);
+  auto *l = make<LambdaExpr>(start);
+  parseParams(l->params, TokKind::Colon, false);
+  expect(TokKind::Colon, "':' after the lambda's parameters");
+  l->body = parseTest();
+  l->loc = spanFrom(start);
+  return l;
+}
+
+Expr *Parser::parseOr() {
+  SourceLoc start = cur().loc;
+  Expr *e = parseAnd();
+  if (!at(TokKind::KwOr)) return e;
+  auto *b = make<BoolOpExpr>(start);
+  b->op = BoolOp::Or;
+  b->values.push_back(e);
+  while (accept(TokKind::KwOr)) b->values.push_back(parseAnd());
+  b->loc = spanFrom(start);
+  return b;
+}
+
+Expr *Parser::parseAnd() {
+  SourceLoc start = cur().loc;
+  Expr *e = parseNot();
+  if (!at(TokKind::KwAnd)) return e;
+  auto *b = make<BoolOpExpr>(start);
+  b->op = BoolOp::And;
+  b->values.push_back(e);
+  while (accept(TokKind::KwAnd)) b->values.push_back(parseNot());
+  b->loc = spanFrom(start);
+  return b;
+}
+
+Expr *Parser::parseNot() {
+  if (!at(TokKind::KwNot)) return parseComparison();
+  NestingGuard guard(*this, cur().loc);
+  SourceLoc start = cur().loc;
+  advance();
+  auto *u = make<UnaryExpr>(start);
+  u->op = UnaryOp::Not;
+  u->operand = parseNot();
+  u->loc = spanFrom(start);
+  return u;
+}
+
+Expr *Parser::parseComparison() {
+  SourceLoc start = cur().loc;
+  Expr *e = parseBinary(0);
+  CompareExpr *c = nullptr;
+  for (;;) {
+    CmpOp op;
+    switch (cur().kind) {
+    case TokKind::Less: op = CmpOp::Lt; break;
+    case TokKind::Greater: op = CmpOp::Gt; break;
+    case TokKind::LessEq: op = CmpOp::Le; break;
+    case TokKind::GreaterEq: op = CmpOp::Ge; break;
+    case TokKind::EqEq: op = CmpOp::Eq; break;
+    case TokKind::NotEq: op = CmpOp::Ne; break;
+    case TokKind::KwIn: op = CmpOp::In; break;
+    case TokKind::KwIs:
+      op = ahead(1).is(TokKind::KwNot) ? CmpOp::IsNot : CmpOp::Is;
+      break;
+    case TokKind::KwNot:
+      if (!ahead(1).is(TokKind::KwIn)) return c ? c : e;
+      op = CmpOp::NotIn;
+      break;
+    default: return c ? static_cast<Expr *>(c) : e;
+    }
+    advance();
+    if (op == CmpOp::IsNot || op == CmpOp::NotIn) advance();
+    if (!c) {
+      c = make<CompareExpr>(start);
+      c->lhs = e;
+    }
+    c->ops.push_back(op);
+    c->comparators.push_back(parseBinary(0));
+    c->loc = spanFrom(start);
+  }
+}
+
+// Binary operator levels, loosest first: | ^ & shifts additive multiplicative.
+Expr *Parser::parseBinary(int level) {
+  if (level == 6) return parseFactor();
+  SourceLoc start = cur().loc;
+  Expr *lhs = parseBinary(level + 1);
+  for (;;) {
+    BinaryOp op;
+    TokKind k = cur().kind;
+    switch (level) {
+    case 0: if (k != TokKind::Pipe) return lhs; op = BinaryOp::BitOr; break;
+    case 1: if (k != TokKind::Caret) return lhs; op = BinaryOp::BitXor; break;
+    case 2: if (k != TokKind::Amp) return lhs; op = BinaryOp::BitAnd; break;
+    case 3:
+      if (k == TokKind::LShift) op = BinaryOp::LShift;
+      else if (k == TokKind::RShift) op = BinaryOp::RShift;
+      else return lhs;
+      break;
+    case 4:
+      if (k == TokKind::Plus) op = BinaryOp::Add;
+      else if (k == TokKind::Minus) op = BinaryOp::Sub;
+      else return lhs;
+      break;
+    default:
+      if (k == TokKind::Star) op = BinaryOp::Mul;
+      else if (k == TokKind::Slash) op = BinaryOp::Div;
+      else if (k == TokKind::DoubleSlash) op = BinaryOp::FloorDiv;
+      else if (k == TokKind::Percent) op = BinaryOp::Mod;
+      else if (k == TokKind::At) op = BinaryOp::MatMul;
+      else return lhs;
+      break;
+    }
+    advance();
+    auto *b = make<BinaryExpr>(start);
+    b->op = op;
+    b->lhs = lhs;
+    b->rhs = parseBinary(level + 1);
+    b->loc = spanFrom(start);
+    lhs = b;
+  }
+}
+
+Expr *Parser::parseFactor() {
+  UnaryOp op;
+  switch (cur().kind) {
+  case TokKind::Minus: op = UnaryOp::Neg; break;
+  case TokKind::Plus: op = UnaryOp::Pos; break;
+  case TokKind::Tilde: op = UnaryOp::Invert; break;
+  default: return parsePower();
+  }
+  NestingGuard guard(*this, cur().loc);
+  SourceLoc start = cur().loc;
+  advance();
+  auto *u = make<UnaryExpr>(start);
+  u->op = op;
+  u->operand = parseFactor();
+  u->loc = spanFrom(start);
+  return u;
+}
+
+// power: primary ['**' factor]; so -x**2 is -(x**2) and 2**-1 is 2**(-1),
+// and ** is right-associative: 2**3**2 is 2**(3**2).
+Expr *Parser::parsePower() {
+  SourceLoc start = cur().loc;
+  if (at(TokKind::KwAwait)) {
+    advance();
+    Expr *e = parsePrimary();
+    unsupported(spanFrom(start), "'await' is not supported in kernels");
+    return e;
+  }
+  Expr *base = parsePrimary();
+  if (!at(TokKind::DoubleStar)) return base;
+  NestingGuard guard(*this, cur().loc);
+  advance();
+  auto *b = make<BinaryExpr>(start);
+  b->op = BinaryOp::Pow;
+  b->lhs = base;
+  b->rhs = parseFactor();
+  b->loc = spanFrom(start);
+  return b;
+}
+
+Expr *Parser::parsePrimary() {
+  SourceLoc start = cur().loc;
+  Expr *e = parseAtom();
+  for (;;) {
+    if (at(TokKind::LParen)) {
+      e = parseCallArgs(e, start);
+    } else if (at(TokKind::LBracket)) {
+      e = parseSubscript(e, start);
+    } else if (at(TokKind::Dot)) {
+      advance();
+      auto *a = make<AttributeExpr>(start);
+      a->value = e;
+      a->attrLoc = cur().loc;
+      a->attr = std::string(expect(TokKind::Identifier, "an attribute name after '.'").text);
+      a->loc = spanFrom(start);
+      e = a;
+    } else {
+      return e;
+    }
+  }
+}
+
+Expr *Parser::parseCallArgs(Expr *func, SourceLoc start) {
+  NestingGuard guard(*this, cur().loc);
+  advance();  // (
+  auto *c = make<CallExpr>(start);
+  c->func = func;
+  while (!at(TokKind::RParen)) {
+    if (at(TokKind::Star) || at(TokKind::DoubleStar)) {
+      SourceLoc s = cur().loc;
+      bool two = at(TokKind::DoubleStar);
+      advance();
+      parseTest();
+      unsupported(spanFrom(s), two ? "'**' argument unpacking is not supported in kernels"
+                                   : "'*' argument unpacking is not supported in kernels");
+    } else if (at(TokKind::Identifier) && ahead(1).is(TokKind::Assign)) {
+      Keyword kw;
+      kw.loc = cur().loc;
+      kw.name = std::string(advance().text);
+      advance();  // =
+      for (const Keyword &other : c->keywords)
+        if (other.name == kw.name) fail(kw.loc, fmt::format("keyword argument repeated: {}", kw.name));
+      kw.value = parseTest();
+      c->keywords.push_back(std::move(kw));
+    } else {
+      SourceLoc argStart = cur().loc;
+      Expr *arg = parseNamedExpr();
+      if (at(TokKind::KwFor) || at(TokKind::KwAsync)) {
+        c->args.push_back(comprehension(argStart, TokKind::RParen, "generator expressions",
+                                        /*takeClose=*/false));
+        break;
+      }
+      if (!c->keywords.empty()) fail(arg->loc, "positional argument follows keyword argument");
+      c->args.push_back(arg);
+    }
+    if (!accept(TokKind::Comma)) break;
+  }
+  expect(TokKind::RParen, "',' or ')' in the call's arguments");
+  c->loc = spanFrom(start);
+  return c;
+}
+
+Expr *Parser::parseSliceItem() {
+  SourceLoc start = cur().loc;
+  Expr *lower = nullptr;
+  if (at(TokKind::Star)) return parseStarred();
+  if (!at(TokKind::Colon)) {
+    lower = parseNamedExpr();
+    if (!at(TokKind::Colon)) return lower;
+  }
+  auto *s = make<SliceExpr>(start);
+  s->lower = lower;
+  advance();  // :
+  auto boundEnds = [&]() {
+    return at(TokKind::Colon) || at(TokKind::Comma) || at(TokKind::RBracket);
+  };
+  if (!boundEnds()) s->upper = parseTest();
+  if (accept(TokKind::Colon) && !boundEnds()) s->step = parseTest();
+  s->loc = spanFrom(start);
+  return s;
+}
+
+Expr *Parser::parseSubscript(Expr *value, SourceLoc start) {
+  NestingGuard guard(*this, cur().loc);
+  advance();  // [
+  auto *s = make<SubscriptExpr>(start);
+  s->value = value;
+  SourceLoc idxStart = cur().loc;
+  if (at(TokKind::RBracket)) fail(cur().loc, "expected an index inside '[]'");
+  Expr *first = parseSliceItem();
+  if (at(TokKind::Comma)) {
+    auto *t = make<TupleExpr>(idxStart);
+    t->elts.push_back(first);
+    while (accept(TokKind::Comma)) {
+      if (at(TokKind::RBracket)) break;
+      t->elts.push_back(parseSliceItem());
+    }
+    t->loc = spanFrom(idxStart);
+    first = t;
+  }
+  s->index = first;
+  expect(TokKind::RBracket, "']' to close the subscript");
+  s->loc = spanFrom(start);
+  return s;
+}
+
+// Reports a comprehension or generator expression from `start` to its closing
+// bracket (cur() is at its first 'for'). A display ('[x for ...]') takes in
+// its bracket; a call's generator-expression argument leaves the ')' to the
+// call.
+Expr *Parser::comprehension(SourceLoc start, TokKind close, const char *kind, bool takeClose) {
+  skipToClose();
+  if (takeClose) accept(close);
+  unsupported(spanFrom(start), fmt::format("{} are not supported in kernels; write a loop", kind));
+  return errorExpr(spanFrom(start));
+}
+
+Expr *Parser::parseParenthesized() {
+  NestingGuard guard(*this, cur().loc);
+  SourceLoc start = cur().loc;
+  advance();  // (
+  if (accept(TokKind::RParen)) {
+    auto *t = make<TupleExpr>(spanFrom(start));
+    t->parenthesized = true;
+    return t;
+  }
+  if (at(TokKind::KwYield)) {
+    skipBracketed(TokKind::RParen);
+    unsupported(spanFrom(start), "generators ('yield') are not supported in kernels");
+    return errorExpr(spanFrom(start));
+  }
+  Expr *first = parseTestList();
+  if (at(TokKind::KwFor) || at(TokKind::KwAsync))
+    return comprehension(start, TokKind::RParen, "generator expressions");
+  expect(TokKind::RParen, "')'");
+  if (auto *t = dyn_cast<TupleExpr>(first)) {
+    if (!t->parenthesized) {
+      t->parenthesized = true;
+      t->loc = spanFrom(start);
+      return t;
+    }
+  }
+  return first;  // a parenthesised expression keeps its own location
+}
+
+Expr *Parser::parseBracketList() {
+  NestingGuard guard(*this, cur().loc);
+  SourceLoc start = cur().loc;
+  advance();  // [
+  auto *l = make<ListExpr>(start);
+  while (!at(TokKind::RBracket)) {
+    l->elts.push_back(parseElement());
+    if (at(TokKind::KwFor) || at(TokKind::KwAsync))
+      return comprehension(start, TokKind::RBracket, "list comprehensions");
+    if (!accept(TokKind::Comma)) break;
+  }
+  expect(TokKind::RBracket, "',' or ']' in the list");
+  l->loc = spanFrom(start);
+  return l;
+}
+
+Expr *Parser::parseBraces() {
+  NestingGuard guard(*this, cur().loc);
+  SourceLoc start = cur().loc;
+  advance();  // {
+  if (accept(TokKind::RBrace)) {
+    unsupported(spanFrom(start), "dict literals are not supported in kernels");
+    return errorExpr(spanFrom(start));
+  }
+  bool isDict = false;
+  if (accept(TokKind::DoubleStar)) {
+    isDict = true;
+    parseBinary(0);
+  } else if (at(TokKind::Star)) {
+    parseStarred();
+  } else {
+    parseTest();
+    if (accept(TokKind::Colon)) {
+      isDict = true;
+      parseTest();
+    }
+  }
+  if (at(TokKind::KwFor) || at(TokKind::KwAsync))
+    return comprehension(start, TokKind::RBrace,
+                         isDict ? "dict comprehensions" : "set comprehensions");
+  skipBracketed(TokKind::RBrace);
+  unsupported(spanFrom(start), isDict ? "dict literals are not supported in kernels"
+                                      : "set literals are not supported in kernels");
+  return errorExpr(spanFrom(start));
+}
+
+Expr *Parser::parseStrings() {
+  SourceLoc start = cur().loc;
+  auto *s = make<StrLit>(start);
+  bool first = true;
+  while (at(TokKind::String)) {
+    const Token &t = advance();
+    if (t.isFString)
+      unsupported(t.loc, "f-strings are not supported in kernels; pass the values to print() "
+                         "as separate arguments");
+    if (!first && t.isBytes != s->isBytes)
+      fail(t.loc, "cannot mix bytes and nonbytes literals");
+    s->isBytes = t.isBytes;
+    s->value += t.strValue;
+    first = false;
+  }
+  s->loc = spanFrom(start);
+  return s;
+}
+
+Expr *Parser::parseAtom() {
+  const Token &t = cur();
+  SourceLoc loc = t.loc;
+  switch (t.kind) {
+  case TokKind::Identifier: {
+    auto *n = make<NameExpr>(loc);
+    n->name = std::string(t.text);
+    advance();
+    return n;
+  }
+  case TokKind::Integer: {
+    auto *n = make<IntLit>(loc);
+    n->value = t.intValue;
+    n->tooLarge = t.intTooLarge;
+    n->text = std::string(t.text);
+    advance();
+    return n;
+  }
+  case TokKind::Float: {
+    auto *n = make<FloatLit>(loc);
+    n->value = t.floatValue;
+    n->text = std::string(t.text);
+    advance();
+    return n;
+  }
+  case TokKind::Imaginary: {
+    auto *n = make<ImagLit>(loc);
+    n->value = t.floatValue;
+    n->text = std::string(t.text);
+    advance();
+    return n;
+  }
+  case TokKind::String: return parseStrings();
+  case TokKind::KwTrue:
+  case TokKind::KwFalse: {
+    auto *n = make<BoolLit>(loc);
+    n->value = t.is(TokKind::KwTrue);
+    advance();
+    return n;
+  }
+  case TokKind::KwNone: advance(); return make<NoneLit>(loc);
+  case TokKind::Ellipsis: advance(); return make<EllipsisLit>(loc);
+  case TokKind::LParen: return parseParenthesized();
+  case TokKind::LBracket: return parseBracketList();
+  case TokKind::LBrace: return parseBraces();
+  case TokKind::KwYield: return parseYield();
+  case TokKind::KwLambda: fail(loc, kLambdaAsName);  // a lambda would be parsed by parseTest
+  case TokKind::Error:
+    throw Bail{};  // the lexer reported it
+  default:
+    if (t.kind >= TokKind::KwFalse && t.kind <= TokKind::KwYield)
+      fail(loc, fmt::format("invalid syntax: unexpected keyword '{}'", t.text));
+    failExpected("an expression");
+  }
+}
+
+}  // namespace kjit::ast::parser
