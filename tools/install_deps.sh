@@ -3,7 +3,7 @@
 # runs only when a package is missing. Needs root (or sudo).
 set -euo pipefail
 PKGS=(
-  build-essential cmake ninja-build ccache git
+  build-essential cmake ninja-build ccache git clang-format-19
   llvm-19-dev llvm-19-tools lld-19 liblld-19-dev clang-19 libclang-rt-19-dev
   libzstd-dev zlib1g-dev libxml2-dev libedit-dev libcurl4-openssl-dev libffi-dev
   pybind11-dev libfmt-dev catch2

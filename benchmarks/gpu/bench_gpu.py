@@ -1,5 +1,5 @@
 """kjit against numba-cuda, CuPy and CUDA C++ (nvcc -O3 -arch=sm_90) on the
-rows of ../shared/PERFORMANCE.md, in one run on one GPU; prints the table
+figures the project tracks (docs/benchmark_history.md), in one run on one GPU; prints the table
 with ratios last and writes bench_gpu.json to OUT_DIR.
 
     python3 benchmarks/gpu/bench_gpu.py [OUT_DIR]

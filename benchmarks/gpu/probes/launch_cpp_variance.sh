@@ -1,6 +1,6 @@
 #!/bin/bash
 # On the GPU machine, after tools/gpu/check.sh has built the binding:
-#     bash benchmarks/gpu/probes/launch_cpp_variance.sh   (through the device tool, carry .device)
+#     bash benchmarks/gpu/probes/launch_cpp_variance.sh   (on the GPU machine, with .device carried)
 # Where does the C++ launch's time differ between a standalone program and kjit's process?
 set -e
 cd "$(dirname "$0")/../../.."
