@@ -187,6 +187,10 @@ std::shared_ptr<FunctionSource> JitFunction::cudaSource() const {
 
 CompileResult &JitFunction::cpuKernelFor(const std::string &key) {
   if (CompileResult *c = cpu_.select(key, "kernel '" + name() + "'")) return *c;
+  return cpuCompile(key);
+}
+
+CompileResult &JitFunction::cpuCompile(const std::string &key) {
   std::lock_guard<std::mutex> lock(cpu_.compileMutex());
   if (CompileResult *c = cpu_.find(key)) return *c;
   auto c = std::make_unique<CompileResult>();
@@ -214,7 +218,7 @@ CompileResult &JitFunction::cpuKernelFor(const std::string &key) {
 }
 
 void JitFunction::cpuDeclare(const std::string &signature) {
-  cpuKernelFor(parseEager(signature)->key);
+  cpuCompile(parseEager(signature)->key);
   cpu_.setEager();
 }
 

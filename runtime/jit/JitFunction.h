@@ -119,6 +119,7 @@ private:
   std::mutex cudaMutex_;
 
   std::unique_ptr<CompileResult> parseEager(const std::string &signature) const;
+  CompileResult &cpuCompile(const std::string &key);
   CompileResult &hostCompile(const std::string &key, const std::vector<const Type *> &args, const Type *declaredRet);
   std::unique_ptr<CompileResult> compileCuda(const std::vector<const Type *> &args, const Type *ret, bool device,
                                              int cc, std::string *llvmText);

@@ -27,6 +27,22 @@ DEVICE_ENV = {"cpu": {"KJIT_DEVICE": "cpu"}, "sim": {"KJIT_ENABLE_CUDASIM": "1"}
 
 _program_numbers = itertools.count()
 
+FAKE_CUDA_SOURCE = os.path.join(ROOT, "tests", "python", "fake_cuda", "fake_cuda.c")
+
+
+@pytest.fixture(scope="session")
+def fake_driver(tmp_path_factory):
+    """tests/python/fake_cuda/fake_cuda.c built as a CUDA driver: it runs no
+    kernel but answers as a GPU would, so the GPU launch path runs in CI
+    (KJIT_DEVICE=cuda KJIT_CUDA_DRIVER=<this>)."""
+    import shutil
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if not cc:
+        pytest.skip("no C compiler to build the fake CUDA driver")
+    lib = str(tmp_path_factory.mktemp("fake_cuda") / "libcuda.so")
+    subprocess.run([cc, "-O2", "-shared", "-fPIC", "-o", lib, FAKE_CUDA_SOURCE], check=True)
+    return lib
+
 
 def device_environment(device, env=None):
     """os.environ with kjit on the path, the device selected (no inherited

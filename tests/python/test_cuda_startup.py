@@ -8,7 +8,6 @@ These run everywhere: the driver is tests/python/fake_cuda/fake_cuda.c
 logs the calls looked at here. On the GPU machine the same start-up is
 timed by benchmarks/gpu/bench_gpu.py (import + first call)."""
 import os
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -16,17 +15,6 @@ import textwrap
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-SOURCE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fake_cuda", "fake_cuda.c")
-
-
-@pytest.fixture(scope="module")
-def fake_driver(tmp_path_factory):
-    cc = shutil.which("cc") or shutil.which("gcc")
-    if not cc:
-        pytest.skip("no C compiler to build the fake CUDA driver")
-    lib = str(tmp_path_factory.mktemp("fake_cuda") / "libcuda.so")
-    subprocess.run([cc, "-O2", "-shared", "-fPIC", "-o", lib, SOURCE], check=True)
-    return lib
 
 
 # The start-up's calls on device 0's primary context: kjit._cuda_prestart's
