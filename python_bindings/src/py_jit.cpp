@@ -18,6 +18,7 @@
 #include "py_common.h"
 #include "py_dispatcher.h"
 #include "py_values.h"
+#include "compiler/Signature.h"
 #include "runtime/host/HostRuntime.h"
 #include "runtime/jit/JitFunction.h"
 #include "runtime/jit/TypeKeys.h"
@@ -415,6 +416,24 @@ pybind11::tuple cudaResultTuple(const jit::CompileResult &c) {
 
 void define_jit(pybind11::module_ &m) {
   namespace py = pybind11;
+  // The one signature parser (compiler/Signature.h), for Python code that
+  // reads signatures (kjit.vectorize): (return type or None, argument types),
+  // each type as (scalar type name, ndim): ndim 0 for a scalar, -1 for a
+  // type that is neither (its name in full).
+  m.def("parse_signature", [](const std::string &text) {
+    TypeContext tc;
+    Signature s;
+    std::string err;
+    if (!parseSignature(tc, text, s, err)) throw py::type_error("invalid signature: " + err);
+    auto describe = [](const Type *t) -> py::object {
+      if (t->isArray()) return py::make_tuple(t->dtype()->str(), int(t->ndim()));
+      if (t->isNumber() || t->isNone() || t->kind() == TypeKind::Void) return py::make_tuple(t->str(), 0);
+      return py::make_tuple(t->str(), -1);
+    };
+    py::list args;
+    for (const Type *t : s.args) args.append(describe(t));
+    return py::make_tuple(s.ret ? describe(s.ret) : py::object(py::none()), args);
+  }, py::arg("signature"));
   auto cls = py::class_<Dispatcher, std::shared_ptr<Dispatcher>>(m, "Dispatcher", py::dynamic_attr())
       .def(py::init<py::object, std::string, std::string, std::string, uint32_t, py::object, py::dict>(),
            py::arg("pyfunc"), py::arg("name"), py::arg("filename"), py::arg("source"), py::arg("first_line"),

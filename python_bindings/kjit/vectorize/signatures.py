@@ -11,6 +11,7 @@ import re
 
 import numpy as np
 
+from kjit import _kjit
 from kjit import types as kt
 
 
@@ -30,19 +31,13 @@ def _scalar_type(name_or_type):
     return t
 
 
-def _type_of(text):
-    """The kjit type written `text` in a signature: "float32", "float64[:, :]"."""
-    text = text.strip()
-    name, bracket, dims = text.partition("[")
-    t = _named_type(name.strip())
+def _type_of(described, what):
+    """The kjit type of _kjit.parse_signature's (name, ndim)."""
+    name, ndim = described
+    t = _named_type(name) if ndim >= 0 else None
     if t is None:
-        raise TypeError(f"@vectorize: {(name.strip() if bracket else text)!r} is not a scalar type "
-                        "(float32, int64, ...)")
-    if not bracket:
-        return t
-    if not dims.endswith("]"):
-        raise TypeError(f"@guvectorize: {text!r} is not an array type (float64[:, :])")
-    return kt.Array(t, len(_split_top(dims[:-1])))
+        raise TypeError(f"{what}: {name!r} is not a scalar type (float32, int64, ...)")
+    return kt.Array(t, ndim) if ndim else t
 
 
 def parse_signature(sig, what, example):
@@ -51,13 +46,17 @@ def parse_signature(sig, what, example):
     "void(float64[:, :], int64)"); array arguments are kt.Array, a string
     without a return type gives None. `what` and `example` name the
     decorator and a signature it takes, for the error message. The one
-    place kjit.vectorize reads a signature string."""
+    place kjit.vectorize reads a signature string: it is the compiler's
+    parser (compiler/Signature.cpp), through _kjit.parse_signature."""
     if isinstance(sig, kt.Signature):
         return sig.return_type, tuple(sig.args)
     if not isinstance(sig, str) or "(" not in sig or not sig.rstrip().endswith(")"):
         raise TypeError(f"{what}: a signature is written {example!r}, not {sig!r}")
-    ret, args = sig.split("(", 1)
-    return (_type_of(ret) if ret.strip() else None), tuple(_type_of(a) for a in _split_top(args.rstrip()[:-1]))
+    try:
+        ret, args = _kjit.parse_signature(sig)  # the compiler's parser, the one every decorator uses
+    except TypeError as e:
+        raise TypeError(f"{what}: {e}") from None
+    return (_type_of(ret, what) if ret is not None else None), tuple(_type_of(a, what) for a in args)
 
 
 def _parse_signature(sig):
@@ -103,15 +102,3 @@ def _parse_layout(layout):
             dims.append(names)
         sides.append(dims)
     return sides[0], sides[1]
-
-
-def _split_top(text):
-    """The comma-separated parts of `text` outside brackets and parentheses."""
-    parts, depth, start = [], 0, 0
-    for i, ch in enumerate(text):
-        depth += ch in "[(" and 1 or (-1 if ch in "])" else 0)
-        if ch == "," and depth == 0:
-            parts.append(text[start:i])
-            start = i + 1
-    parts.append(text[start:])
-    return [p.strip() for p in parts if p.strip()]
