@@ -508,6 +508,8 @@ void define_jit(pybind11::module_ &m) {
         for (const auto &c : d.function().cpuKernels().all()) keys.push_back(c->key);
         return keys;
       })
+      .def("_cache_hits", [](Dispatcher &d) { return d.function().cacheHits(); },
+           "how many specialisations came from the disk cache (cache=True)")
       .def("_fingerprint", [](Dispatcher &d) { return d.function().fingerprint(); })
       .def("_cache_folder", [](Dispatcher &d) { return d.function().cacheFolder(); })
       .def_property_readonly("_name", &Dispatcher::name);

@@ -65,6 +65,14 @@ std::string typedText(const TypedProgram &prog) {
 JitFunction::JitFunction(JitRuntime &rt, std::shared_ptr<FunctionSource> source, JitOptions options)
     : rt_(rt), source_(std::move(source)), options_(options) {}
 
+size_t JitFunction::cacheHits() const {
+  size_t n = 0;
+  for (const auto &c : host_.all()) n += c->fromCache;
+  for (const auto &c : cpu_.all()) n += c->fromCache;
+  for (const auto &c : cuda_) n += c->fromCache;
+  return n;
+}
+
 std::string JitFunction::fingerprint() const { return dependencyFingerprint(*source_); }
 std::string JitFunction::cacheFolder() const { return jit::cacheFolder(source_->filename); }
 
@@ -106,6 +114,57 @@ CompileResult &JitFunction::hostDeclare(const std::string &signature) {
   return c;
 }
 
+// Host code on disk (cache=True): the object file, its entry symbol, the
+// return type's key, the typed IR and the signature. Cached code is named
+// after its key, so that loading it in a later process cannot collide with
+// code compiled there.
+std::string JitFunction::hostCacheKey(const std::string &key, const Type *declaredRet, const char *kind) {
+  CacheInputs in;
+  in.function = name();
+  in.fingerprint = fingerprint();
+  in.argumentKey = key;
+  in.declaredReturn = declaredRet ? declaredRet->str() : "";
+  in.target = rt_.hostJit().targetDescription();
+  in.options = fmt::format("{} boundscheck={} cuda-fastmath={}", kind, options_.cpuBoundscheck,
+                           options_.cuda.fastmath);
+  return cacheKey(in);
+}
+
+bool JitFunction::loadHostCode(const std::string &ckey, CompileResult &c) {
+  std::optional<CacheEntry> e = DiskCache(cacheFolder()).load(ckey);
+  if (!e || e->fields.size() != 5) return false;
+  size_t p = 0;
+  c.ret = typeOfKey(*c.types, e->fields[2], p);
+  CompiledCode code;
+  std::string err;
+  if (!c.ret || !rt_.hostJit().addObject(e->fields[0], e->fields[1], code, err)) return false;
+  c.entrySymbol = e->fields[1];
+  c.typedIR = e->fields[3];
+  c.signature = e->fields[4];
+  c.entry = reinterpret_cast<CompileResult::Entry>(code.entry);
+  c.fromCache = true;
+  return true;
+}
+
+void JitFunction::buildHostCode(Context &ctx, const TypedProgram &prog, const std::string &ckey, bool cpuKernel,
+                                CompileResult &c) {
+  HostBuild build;
+  build.cpuKernel = cpuKernel;
+  if (!ckey.empty()) build.moduleName = "kc" + ckey.substr(ckey.size() - 32);
+  build.toObject = !ckey.empty();
+  HostCode code;
+  std::string err;
+  if (!buildForHost(ctx, prog, rt_.hostJit(), build, code, err))
+    throw internalError("kjit: internal compiler error in " + name() + ": " + err);
+  if (!ckey.empty()) {
+    CacheEntry entry;
+    entry.fields = {code.object, code.symbol, keyOfType(c.ret), c.typedIR, c.signature};
+    DiskCache(cacheFolder()).store(ckey, entry);  // best effort: a read-only folder only costs time
+  }
+  c.entry = reinterpret_cast<CompileResult::Entry>(code.entry);
+  c.entrySymbol = code.symbol;
+}
+
 CompileResult &JitFunction::hostCompile(const std::string &key, const std::vector<const Type *> &argTypes,
                                         const Type *declaredRet) {
   std::lock_guard<std::mutex> lock(host_.compileMutex());
@@ -114,55 +173,17 @@ CompileResult &JitFunction::hostCompile(const std::string &key, const std::vecto
   c->key = key;
   c->types = std::make_shared<TypeContext>();
   c->args = remap(*c->types, argTypes);
-  HostJit &jit = rt_.hostJit();
-  std::string ckey;
-  DiskCache disk(cacheFolder());
-  if (options_.cache) {
-    CacheInputs in;
-    in.function = name();
-    in.fingerprint = fingerprint();
-    in.argumentKey = key;
-    in.declaredReturn = declaredRet ? declaredRet->str() : "";
-    in.target = jit.targetDescription();
-    ckey = cacheKey(in);
-    if (std::optional<CacheEntry> e = disk.load(ckey); e && e->fields.size() == 5) {
-      CompiledCode code;
-      std::string err;
-      size_t p = 0;
-      c->ret = typeOfKey(*c->types, e->fields[2], p);
-      if (c->ret && jit.addObject(e->fields[0], e->fields[1], code, err)) {
-        c->typedIR = e->fields[3];
-        c->signature = e->fields[4];
-        c->entry = reinterpret_cast<CompileResult::Entry>(code.entry);
-        c->fromCache = true;
-        c->measure();
-        return *host_.add(std::move(c));
-      }
-    }
+  std::string ckey = options_.cache ? hostCacheKey(key, declaredRet, "host") : "";
+  if (ckey.empty() || !loadHostCode(ckey, *c)) {
+    Context ctx;
+    const Type *declared = declaredRet ? sameTypeIn(ctx.types, declaredRet) : nullptr;
+    TypedProgram prog = buildTypedProgram(ctx, source_, remap(ctx.types, argTypes), declared);
+    if (!prog.entry) failed(ctx);
+    c->ret = sameTypeIn(*c->types, prog.entry->returnType);
+    c->signature = "(" + describeTypes(c->args) + ") -> " + c->ret->str();
+    c->typedIR = typedText(prog);
+    buildHostCode(ctx, prog, ckey, false, *c);
   }
-  Context ctx;
-  const Type *declared = declaredRet ? sameTypeIn(ctx.types, declaredRet) : nullptr;
-  TypedProgram prog = buildTypedProgram(ctx, source_, remap(ctx.types, argTypes), declared);
-  if (!prog.entry) failed(ctx);
-  c->ret = sameTypeIn(*c->types, prog.entry->returnType);
-  c->signature = "(" + describeTypes(c->args) + ") -> " + c->ret->str();
-  c->typedIR = typedText(prog);
-  HostBuild build;
-  // Cached code is named after its key, so that loading it again in a later
-  // process cannot collide with code compiled there.
-  if (options_.cache) build.moduleName = "kc" + ckey.substr(ckey.size() - 32);
-  build.toObject = options_.cache;
-  HostCode code;
-  std::string err;
-  if (!buildForHost(ctx, prog, jit, build, code, err))
-    throw internalError("kjit: internal compiler error in " + name() + ": " + err);
-  if (options_.cache) {
-    CacheEntry entry;
-    entry.fields = {code.object, code.symbol, keyOfType(c->ret), c->typedIR, c->signature};
-    disk.store(ckey, entry);  // best effort: a read-only folder only costs time
-  }
-  c->entry = reinterpret_cast<CompileResult::Entry>(code.entry);
-  c->entrySymbol = code.symbol;
   c->measure();
   return *host_.add(std::move(c));
 }
@@ -197,22 +218,22 @@ CompileResult &JitFunction::cpuCompile(const std::string &key) {
   c->key = key;
   c->types = std::make_shared<TypeContext>();
   c->args = typesOfKey(*c->types, key);
-  c->ret = c->types->voidTy();
-  Context ctx;
-  ctx.checkBounds = options_.cpuBoundscheck;
-  TypedProgram prog = buildTypedProgram(ctx, cudaSource(), remap(ctx.types, c->args), nullptr, Target::CUDA, true);
-  if (!prog.entry) failed(ctx);
-  HostBuild build;
-  build.cpuKernel = true;
-  HostCode code;
-  std::string err;
-  if (!buildForHost(ctx, prog, rt_.hostJit(), build, code, err))
-    throw internalError("kjit: internal compiler error in " + name() + ": " + err);
-  c->cpuKernel = static_cast<const CpuKernelInfo *>(code.entry);
-  c->entrySymbol = code.symbol;
-  c->signature = "(" + describeTypes(c->args) + ")";
-  c->typedIR = typedText(prog);
-  c->warnings = ctx.diags.render();
+  std::string ckey = options_.cache ? hostCacheKey(key, nullptr, "cpu-device-kernel") : "";
+  if (ckey.empty() || !loadHostCode(ckey, *c)) {
+    c->ret = c->types->voidTy();
+    Context ctx;
+    ctx.checkBounds = options_.cpuBoundscheck;
+    TypedProgram prog =
+        buildTypedProgram(ctx, cudaSource(), remap(ctx.types, c->args), nullptr, Target::CUDA, true);
+    if (!prog.entry) failed(ctx);
+    c->signature = "(" + describeTypes(c->args) + ")";
+    c->typedIR = typedText(prog);
+    c->warnings = ctx.diags.render();
+    buildHostCode(ctx, prog, ckey, true, *c);
+  }
+  // The entry symbol of the CPU device's code is its CpuKernelInfo.
+  c->cpuKernel = reinterpret_cast<const CpuKernelInfo *>(c->entry);
+  c->entry = nullptr;
   c->measure();
   return *cpu_.add(std::move(c));
 }

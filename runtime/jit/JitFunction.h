@@ -20,8 +20,10 @@
 #include "runtime/jit/Overloads.h"
 
 namespace kjit {
+class Context;
 class HostJit;
 class ThreadPool;
+struct TypedProgram;
 }  // namespace kjit
 
 namespace kjit::jit {
@@ -81,6 +83,9 @@ public:
   // The optimised LLVM IR (or the assembly) of a host specialisation.
   std::string inspectHost(const CompileResult &c, bool wantAsm);
 
+  // How many specialisations (of every device) came from the disk cache.
+  size_t cacheHits() const;
+
   // ---- @cuda.jit kernels on the CPU device ----
   CompileResult &cpuKernelFor(const std::string &key);
   void cpuDeclare(const std::string &signature);
@@ -120,6 +125,10 @@ private:
 
   std::unique_ptr<CompileResult> parseEager(const std::string &signature) const;
   CompileResult &cpuCompile(const std::string &key);
+  std::string hostCacheKey(const std::string &key, const Type *declaredRet, const char *kind);
+  bool loadHostCode(const std::string &ckey, CompileResult &c);
+  void buildHostCode(Context &ctx, const TypedProgram &prog, const std::string &ckey, bool cpuKernel,
+                     CompileResult &c);
   CompileResult &hostCompile(const std::string &key, const std::vector<const Type *> &args, const Type *declaredRet);
   std::unique_ptr<CompileResult> compileCuda(const std::vector<const Type *> &args, const Type *ret, bool device,
                                              int cc, std::string *llvmText);

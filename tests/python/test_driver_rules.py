@@ -9,8 +9,12 @@ reports must be equal, apart from the device's name in launch messages.
 Results are compared only where kernels run (not on the fake driver)."""
 import json
 import re
+import subprocess
+import sys
 
 import pytest
+
+from conftest import device_environment
 
 PROGRAM = r"""
 import json
@@ -139,3 +143,39 @@ def test_a_gpu_gives_the_cpu_devices_answers(run_on_device):
     cpu = report(run_on_device, "cpu")
     gpu = report(run_on_device, "cuda")
     assert gpu == cpu, "\n".join(f"{k}: cpu {cpu[k]} / gpu {gpu.get(k)}" for k in cpu if cpu[k] != gpu.get(k))
+
+
+CACHED = r"""
+import numpy as np
+from kjit import cuda
+
+@cuda.jit(cache=True)
+def scale(out, v):
+    i = cuda.grid(1)
+    if i < out.shape[0]:
+        out[i] = v * 2
+
+out = cuda.to_device(np.zeros(16))
+scale[1, 16](out, 1.5)
+print("HITS", scale._dispatcher._cache_hits())
+"""
+
+
+def test_the_disk_cache_serves_a_second_process_on_every_device(fake_driver, tmp_path):
+    # cache=True: one key (runtime/jit/CacheKey.h) and one disk cache for every
+    # device that compiles: PTX for the GPU path (which the simulator compiles
+    # too, as a launch would), host code for the CPU device.
+    for device, env in [("cpu", {}), ("sim", {}), ("cuda", {"KJIT_CUDA_DRIVER": fake_driver})]:
+        folder = tmp_path / device
+        folder.mkdir()
+        env = dict(env, KJIT_CACHE_DIR=str(folder / "cache"))
+        program = folder / "program.py"  # the same file both times: its name is part of the key
+        program.write_text(CACHED)
+        hits = []
+        for _ in range(2):
+            r = subprocess.run([sys.executable, str(program)], capture_output=True, text=True, cwd=folder,
+                               env=device_environment(device, env), timeout=300)
+            assert r.returncode == 0, (device, r.stdout, r.stderr)
+            hits += [int(l.split()[1]) for l in r.stdout.splitlines() if l.startswith("HITS")]
+        assert hits == [0, 1], (device, hits)
+        assert len(list((folder / "cache").iterdir())) == 1, (device, list((folder / "cache").iterdir()))
