@@ -2,7 +2,7 @@
 # Makes the device bundle in DIR (default .device/bundle, ignored by git):
 # libkjit_core.so with LLVM 19 linked in statically, kjitc, the fmt headers,
 # xz-compressed, plus the seed kernels' PTX. Then, on the GPU machine:
-#     tools/gpu/check.sh .device    (through the device tool: carry .device)
+#     tools/gpu/check.sh .device    (with .device copied along with the tree)
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=${1:-.device}
