@@ -1,11 +1,7 @@
 // py_cuda.cpp - the CUDA runtime from Python: devices, memory, device
-// arrays, streams, events, interop (__cuda_array_interface__, DLPack) and
-// the launch path.
+// arrays, streams, events, interop (__cuda_array_interface__, DLPack).
 //
-// The launch path is py_cuda_launch.cpp: `kernel[grid, block](args)` ends in Launcher::call, which computes the
-// argument type key, finds the loaded kernel for it (or has Python compile
-// and link one), writes the parameters and calls cuLaunchKernel without
-// going back to Python per argument. Device arrays are a C++ base class
+// The launch path is py_cuda_launch.cpp. Device arrays are a C++ base class
 // (DeviceArray) that the Python DeviceNDArray extends, so the launch path
 // reads their pointer, shape and strides directly.
 #include <atomic>
@@ -526,6 +522,10 @@ void define_cuda(pybind11::module_ &m) {
       .def(py::init<py::handle>())
       .def("release", &Registration::release);
   define_cuda_launch(m);
+  m.def("cuda_load_ptx", [](const std::string &ptx, const std::string &entry, const std::string &name) {
+    rt().activate();
+    rt().load(ptx, entry, name);
+  }, "loads PTX as a kernel's module would be (errors carry the JIT log)");
   m.def("cuda_link_ptx", [](const std::string &ptx, const std::string &name) { return py::bytes(rt().linkPtx(ptx, name)); });
 
   auto arr = py::class_<DeviceArray>(m, "DeviceArrayBase", py::dynamic_attr())

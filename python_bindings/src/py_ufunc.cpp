@@ -22,7 +22,7 @@ namespace kjit::py {
 // ---- NumPy ufuncs (@vectorize, @guvectorize: target 'cpu' and 'parallel') -------
 //
 // A ufunc's inner loop for one signature is a compiled kjit function
-// (kjit/vectorize.py generates it) whose arguments are the operands as
+// (kjit/vectorize/cpu_ufunc.py generates it) whose arguments are the operands as
 // arrays with one more leading axis, the loop's: for @vectorize
 // `out[i] = f(a[i], ...)` over 1-D arrays, for @guvectorize
 // `f(a[i], ..., out[i])` over arrays of the core dimensions. NumPy calls
