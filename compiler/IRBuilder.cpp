@@ -207,6 +207,7 @@ ForRange *Builder::forRange(Var *var, Expr *start, Expr *stop, Expr *step, Sourc
   f->start = start;
   f->stop = stop;
   f->step = step;
+  if (auto *c = step ? dyn_cast<Const>(step) : nullptr; c && c->type && c->type->isInt()) f->constStep = c->i;
   return checked(f);
 }
 

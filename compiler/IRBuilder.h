@@ -67,6 +67,7 @@ public:
                bool wraparound = true);
   If *ifStmt(Expr *cond, Block then, Block otherwise, SourceLoc loc);
   While *whileStmt(Expr *cond, Block body, Block orelse, SourceLoc loc);
+  // constStep is the step when it is a constant.
   ForRange *forRange(Var *var, Expr *start, Expr *stop, Expr *step, SourceLoc loc);
   Break *breakStmt(SourceLoc loc);
   Continue *continueStmt(SourceLoc loc);
