@@ -47,12 +47,12 @@ TEST_CASE("simplify folds integer arithmetic and comparisons", "[passes]") {
   Var *c = b.var("c", b.ctx.types.boolean());
   Assign *a1 = b.assign(x, b.bin(BinOp::Add, b.i64(2), b.bin(BinOp::Mul, b.i64(3), b.i64(4))));
   Assign *a2 = b.assign(c, b.bin(BinOp::Lt, b.i64(-1), b.i64(1)));
-  CHECK(passes::simplify(*b.fn, b.ctx.irArena));
+  CHECK(passes::simplify(*b.fn, b.ir));
   REQUIRE(isa<Const>(a1->value));
   CHECK(cast<Const>(a1->value)->i == 14);
   REQUIRE(isa<Const>(a2->value));
   CHECK(cast<Const>(a2->value)->i == 1);
-  CHECK_FALSE(passes::simplify(*b.fn, b.ctx.irArena));  // a fixpoint
+  CHECK_FALSE(passes::simplify(*b.fn, b.ir));  // a fixpoint
 }
 
 TEST_CASE("simplify keeps divisions, whose checks can raise", "[passes]") {
@@ -60,7 +60,7 @@ TEST_CASE("simplify keeps divisions, whose checks can raise", "[passes]") {
   const Type *i64 = b.ctx.types.int64();
   Var *x = b.var("x", i64);
   Assign *a = b.assign(x, b.bin(BinOp::FloorDiv, b.i64(1), b.i64(0)));
-  CHECK_FALSE(passes::simplify(*b.fn, b.ctx.irArena));
+  CHECK_FALSE(passes::simplify(*b.fn, b.ir));
   CHECK(isa<Binary>(a->value));
 }
 
@@ -72,7 +72,7 @@ TEST_CASE("simplify forwards tuple elements only when the rest is pure", "[passe
   Assign *a1 = b.assign(y, b.get(b.tuple({b.ref(x), b.i64(5)}), 1));
   // (x // y, 5)[1] keeps the tuple: x // y may raise ZeroDivisionError
   Assign *a2 = b.assign(z, b.get(b.tuple({b.bin(BinOp::FloorDiv, b.ref(x), b.ref(y)), b.i64(5)}), 1));
-  CHECK(passes::simplify(*b.fn, b.ctx.irArena));
+  CHECK(passes::simplify(*b.fn, b.ir));
   REQUIRE(isa<Const>(a1->value));
   CHECK(cast<Const>(a1->value)->i == 5);
   CHECK(isa<TupleGet>(a2->value));
@@ -84,7 +84,7 @@ TEST_CASE("simplify wraps folded values to the result width", "[passes]") {
   Var *x = b.var("x", i8);
   Const *c1 = b.ir.constInt(100, i8, b.loc), *c2 = b.ir.constInt(100, i8, b.loc);
   Assign *a = b.assign(x, b.bin(BinOp::Add, c1, c2));
-  passes::simplify(*b.fn, b.ctx.irArena);
+  passes::simplify(*b.fn, b.ir);
   REQUIRE(isa<Const>(a->value));
   CHECK(cast<Const>(a->value)->i == -56);
 }
@@ -114,7 +114,7 @@ TEST_CASE("simplify reads purity from the intrinsic table", "[passes][intrinsics
   Assign *a1 = b.assign(y, b.get(b.tuple({call(IntrinsicId::Sqrt, f64), five}), 1));
   // (print(x), 5.0)[1] keeps the print
   Assign *a2 = b.assign(y, b.get(b.tuple({call(IntrinsicId::Print, b.ctx.types.none()), five}), 1));
-  CHECK(passes::simplify(*b.fn, b.ctx.irArena));
+  CHECK(passes::simplify(*b.fn, b.ir));
   CHECK(a1->value == five);
   CHECK(isa<TupleGet>(a2->value));
 }
