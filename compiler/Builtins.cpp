@@ -177,9 +177,10 @@ namespace {
 class CallTyper {
 public:
   CallTyper(TyperServices &ts, CallSite &site)
-      : ts(ts), tc(ts.context().types), site(site), loc(site.loc) {}
+      : ts(ts), tc(ts.context().types), ir(ts.context().ir), site(site), loc(site.loc) {}
   TyperServices &ts;
   TypeContext &tc;
+  ir::Builder &ir;
   CallSite &site;
   SourceLoc loc;
 
@@ -264,13 +265,7 @@ public:
         return ts.intrinsic(isMax ? IntrinsicId::ArrayMax : IntrinsicId::ArrayMin, {a}, a->type->dtype(), loc);
       if (a->type->isTuple() && !a->type->elements().empty()) {
         std::vector<Expr *> elems;
-        for (size_t i = 0; i < a->type->elements().size(); ++i) {
-          auto *g = ts.context().irArena.make<TupleGet>(loc);
-          g->tuple = a;
-          g->index = unsigned(i);
-          g->type = a->type->elements()[i];
-          elems.push_back(g);
-        }
+        for (size_t i = 0; i < a->type->elements().size(); ++i) elems.push_back(ir.tupleGet(a, unsigned(i), loc));
         site.args = elems;
         return minMax(isMax, fname);
       }
@@ -301,11 +296,7 @@ public:
           ts.error(DiagCategory::Typing, shape->loc, fmt::format("array dimensions must be integers, not {}", et->str()));
           return false;
         }
-        auto *g = ts.context().irArena.make<TupleGet>(shape->loc);
-        g->tuple = shape;
-        g->index = unsigned(i);
-        g->type = et;
-        dims.push_back(ts.convert(g, tc.int64()));
+        dims.push_back(ts.convert(ir.tupleGet(shape, unsigned(i), shape->loc), tc.int64()));
       }
       return true;
     }
@@ -343,14 +334,10 @@ public:
   }
 
   Expr *likeShape(Expr *a) {
-    auto *tm = ts.context().irArena.make<TupleMake>(loc);
-    std::vector<const Type *> types;
-    for (unsigned d = 0; d < a->type->ndim(); ++d) {
-      tm->elems.push_back(ts.intrinsic(IntrinsicId::ArrayShape, {a, ts.constInt(d, loc)}, tc.int64(), loc));
-      types.push_back(tc.int64());
-    }
-    tm->type = tc.tuple(types);
-    return tm;
+    std::vector<Expr *> elems;
+    for (unsigned d = 0; d < a->type->ndim(); ++d)
+      elems.push_back(ts.intrinsic(IntrinsicId::ArrayShape, {a, ts.constInt(d, loc)}, tc.int64(), loc));
+    return ir.tupleMake(std::move(elems), loc);
   }
 
   Expr *reduction(const std::string &which, Expr *a) {
@@ -449,10 +436,7 @@ Expr *CallTyper::builtin(const std::string &f) {
     Expr *q = ts.binary(ast::BinaryOp::FloorDiv, a[0], a[1], loc);
     Expr *r = ts.binary(ast::BinaryOp::Mod, a[0], a[1], loc);
     if (!q->type || !r->type) return ts.constOf(nullptr, loc);
-    auto *tm = ts.context().irArena.make<TupleMake>(loc);
-    tm->elems = {q, r};
-    tm->type = tc.tuple({q->type, r->type});
-    return tm;
+    return ir.tupleMake({q, r}, loc);
   }
   if (f == "pow") {
     if (!arity(f, 2, 2)) return ts.constOf(nullptr, loc);
@@ -525,10 +509,7 @@ Expr *CallTyper::cmath(const std::string &f) {
   Expr *phase = ts.intrinsic(IntrinsicId::Atan2, {im, re}, ft, loc);
   if (f == "phase") return phase;
   if (f == "polar") {
-    auto *tm = ts.context().irArena.make<TupleMake>(loc);
-    tm->elems = {absz, phase};
-    tm->type = tc.tuple({ft, ft});
-    return tm;
+    return ir.tupleMake({absz, phase}, loc);
   }
   if (f == "exp") {
     Expr *e = un(IntrinsicId::Exp, re);

@@ -16,9 +16,10 @@ namespace {
 class CudaTyper {
 public:
   CudaTyper(TyperServices &ts, CallSite &site)
-      : ts(ts), tc(ts.context().types), site(site), loc(site.loc) {}
+      : ts(ts), tc(ts.context().types), ir(ts.context().ir), site(site), loc(site.loc) {}
   TyperServices &ts;
   TypeContext &tc;
+  ir::Builder &ir;
   CallSite &site;
   SourceLoc loc;
 
@@ -57,14 +58,9 @@ public:
       return ts.error(DiagCategory::Typing, site.args[0]->loc,
                       fmt::format("cuda.{}() takes a constant 1, 2 or 3", f));
     if (*n == 1) return ts.intrinsic(id, {ts.constInt(0, loc)}, i32(), loc);
-    auto *t = ts.context().irArena.make<TupleMake>(loc);
-    std::vector<const Type *> types;
-    for (int64_t k = 0; k < *n; ++k) {
-      t->elems.push_back(ts.intrinsic(id, {ts.constInt(k, loc)}, i32(), loc));
-      types.push_back(i32());
-    }
-    t->type = tc.tuple(types);
-    return t;
+    std::vector<Expr *> elems;
+    for (int64_t k = 0; k < *n; ++k) elems.push_back(ts.intrinsic(id, {ts.constInt(k, loc)}, i32(), loc));
+    return ir.tupleMake(std::move(elems), loc);
   }
 
   // The shape of shared.array/local.array: constant ints.
@@ -157,13 +153,7 @@ public:
       Expr *idx = site.args[1];
       std::vector<Expr *> idxs;
       if (idx->type->isTuple()) {
-        for (size_t k = 0; k < idx->type->elements().size(); ++k) {
-          auto *g = ts.context().irArena.make<TupleGet>(idx->loc);
-          g->tuple = idx;
-          g->index = unsigned(k);
-          g->type = idx->type->elements()[k];
-          idxs.push_back(g);
-        }
+        for (size_t k = 0; k < idx->type->elements().size(); ++k) idxs.push_back(ir.tupleGet(idx, unsigned(k), idx->loc));
       } else {
         idxs.push_back(idx);
       }
@@ -178,9 +168,9 @@ public:
     }
     for (size_t k = cas ? (op == "cas" ? 2 : 1) : 2; k < site.args.size(); ++k)
       args.push_back(ts.convert(site.args[k], dt));
-    auto *in = ts.intrinsic(cas ? IntrinsicId::AtomicCas : IntrinsicId::Atomic, args, dt, loc);
-    if (!cas) in->subOp = subOpNamed(IntrinsicId::Atomic, op);  // the intrinsic's name says cas
-    return in;
+    // The intrinsic's name says cas; the others have a sub-operation.
+    return ir.intrinsic(cas ? IntrinsicId::AtomicCas : IntrinsicId::Atomic, args, dt, loc,
+                        cas ? SubOp::None : subOpNamed(IntrinsicId::Atomic, op));
   }
 
   Expr *shfl(SubOp mode, const std::string &f) {
@@ -189,19 +179,15 @@ public:
     const Type *t = v->type;
     bool ok = (t->isInt() || t->isFloat()) && (t->bits() == 32 || t->bits() == 64);
     if (!ok) return fail(fmt::format("cuda.{}() shuffles int32, int64, float32 or float64 values, not {}", f, t->str()));
-    auto *in = ts.intrinsic(IntrinsicId::ShflSync,
-                            {ts.convert(site.args[0], i32()), v, ts.convert(site.args[2], i32())}, t, loc);
-    in->subOp = mode;
-    return in;
+    return ir.intrinsic(IntrinsicId::ShflSync, {ts.convert(site.args[0], i32()), v, ts.convert(site.args[2], i32())},
+                        t, loc, mode);
   }
 
   Expr *vote(SubOp mode, const std::string &f) {
     if (!arity(f, 2, 2)) return none();
     Expr *pred = ts.truth(site.args[1]);
-    auto *in = ts.intrinsic(IntrinsicId::VoteSync, {ts.convert(site.args[0], i32()), pred},
-                            mode == SubOp::VoteBallot ? i32() : tc.boolean(), loc);
-    in->subOp = mode;
-    return in;
+    return ir.intrinsic(IntrinsicId::VoteSync, {ts.convert(site.args[0], i32()), pred},
+                        mode == SubOp::VoteBallot ? i32() : tc.boolean(), loc, mode);
   }
 
   Expr *bits(IntrinsicId id, const std::string &f) {
@@ -225,13 +211,9 @@ public:
     for (Expr *x : site.args)
       if (!x->type->isNumber() || x->type->isComplex())
         return fail(fmt::format("cuda.{}() takes float16 values, not {}", f, x->type->str()));
-    auto binop = [&](ir::BinOp o, const Type *rt) {
-      auto *b = ts.context().irArena.make<Binary>(loc);
-      b->op = o;
-      b->lhs = arg(0);
-      b->rhs = arg(1);
-      b->type = rt;
-      return b;
+    auto binop = [&](ir::BinOp o) {
+      Expr *lhs = arg(0);
+      return ir.binary(o, lhs, arg(1), loc);  // half, or bool for comparisons
     };
     static const struct {
       const char *name;
@@ -241,19 +223,15 @@ public:
       cmps[] = {{"heq", ir::BinOp::Eq}, {"hne", ir::BinOp::Ne}, {"hge", ir::BinOp::Ge},
                 {"hgt", ir::BinOp::Gt}, {"hle", ir::BinOp::Le}, {"hlt", ir::BinOp::Lt}};
     for (const auto &e : arith)
-      if (op == e.name) return arity(f, 2, 2) ? binop(e.op, h) : none();
+      if (op == e.name) return arity(f, 2, 2) ? binop(e.op) : none();
     for (const auto &e : cmps)
-      if (op == e.name) return arity(f, 2, 2) ? binop(e.op, tc.boolean()) : none();
+      if (op == e.name) return arity(f, 2, 2) ? binop(e.op) : none();
     if (op == "hmax" || op == "hmin")
       return arity(f, 2, 2) ? ts.intrinsic(op == "hmax" ? IntrinsicId::Max : IntrinsicId::Min, {arg(0), arg(1)}, h, loc) : none();
     if (op == "habs") return arity(f, 1, 1) ? ts.intrinsic(IntrinsicId::Fabs, {arg(0)}, h, loc) : none();
     if (op == "hneg") {
       if (!arity(f, 1, 1)) return none();
-      auto *u = ts.context().irArena.make<Unary>(loc);
-      u->op = ir::UnOp::Neg;
-      u->operand = arg(0);
-      u->type = h;
-      return u;
+      return ir.unary(ir::UnOp::Neg, arg(0), loc);
     }
     if (op == "hfma") return arity(f, 3, 3) ? ts.intrinsic(IntrinsicId::Fma, {arg(0), arg(1), arg(2)}, h, loc) : none();
     return unsupported(fmt::format("cuda.{}() is not supported yet", f));

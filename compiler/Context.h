@@ -1,7 +1,8 @@
 // Context.h - the state of one compilation session.
 //
 // A Context owns what one compilation makes: the source buffers, the
-// diagnostics, the AST and IR arenas and the type interner. Compiled code
+// diagnostics, the AST and IR arenas, the type interner and the IR
+// builder over them. Compiled code
 // outlives it (the JIT owns that). Nothing lives in static storage: two
 // Contexts never share state.
 #pragma once
@@ -9,6 +10,7 @@
 #include <string>
 
 #include "compiler/IR.h"
+#include "compiler/IRBuilder.h"
 #include "compiler/Types.h"
 #include "frontend/AST.h"
 #include "frontend/support/Diagnostics.h"
@@ -28,6 +30,7 @@ public:
   ast::ASTContext astArena;
   TypeContext types;
   ir::IRArena irArena;
+  ir::Builder ir{irArena, types};  // makes the nodes of irArena, checked
   // Array accesses checked in every function of this compilation, whatever
   // their boundscheck option says (CUDA kernels on the CPU device, where an
   // access out of bounds would end the process; unless boundscheck=False).

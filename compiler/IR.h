@@ -328,6 +328,12 @@ struct Problem {
 // loops, returned values are of the return type... Empty when all hold. A
 // problem is a compiler bug, never a user error (IRVerifier.cpp).
 std::vector<Problem> verify(const Function &f);
+// The rules of one node by itself: its type against its operands' types and
+// the count of its children (the part of the semantics above that needs
+// nothing around the node; variables' owners, loops and the return type are
+// verify()'s). Appends what is wrong to `out` (IRChecks.cpp). verify()
+// applies it to every node, ir::Builder (IRBuilder.h) to each node it makes.
+void checkNode(const Node &n, std::vector<Problem> &out);
 
 // ---- walks over children, made from IR.def's child lists ----
 

@@ -57,7 +57,7 @@ TypedProgram buildTypedProgram(Context &ctx, std::shared_ptr<FunctionSource> fn,
   };
   if (!after("type inference")) return prog;
   // The passes, in order.
-  for (ir::Function *f : prog.functions) passes::simplify(*f, ctx.irArena);
+  for (ir::Function *f : prog.functions) passes::simplify(*f, ctx.ir);
   if (!after("simplify")) return prog;
   for (ir::Function *f : prog.functions) passes::arrayOwnership(*f);
   return prog;

@@ -24,10 +24,7 @@ Expr *FunctionTyper::name(const ast::NameExpr *n) {
       return unknown(n->loc);
     }
     if (!info.var) info.var = newVar(n->name, info.type, n->loc);
-    auto *r = make<VarRef>(n->loc);
-    r->var = info.var;
-    r->type = info.type;
-    return r;
+    return ir_.varRef(info.var, n->loc);
   }
   std::optional<GlobalValue> g = lookupGlobal(n->name);
   if (!g) return typingError(n->loc, fmt::format("name '{}' is not defined", n->name));
@@ -73,8 +70,7 @@ Expr *FunctionTyper::expr(const ast::Expr *e) {
   case NK::SubscriptExpr: return subscript(ast::cast<ast::SubscriptExpr>(e));
   case NK::TupleExpr: {
     auto *t = ast::cast<ast::TupleExpr>(e);
-    auto *tm = make<TupleMake>(e->loc);
-    std::vector<const Type *> types;
+    std::vector<Expr *> elems;
     bool ok = true;
     for (const ast::Expr *x : t->elts) {
       Expr *v = expr(x);
@@ -84,12 +80,10 @@ Expr *FunctionTyper::expr(const ast::Expr *e) {
         // Tuples of dtypes etc. only matter as call arguments (shapes).
         return typingError(x->loc, fmt::format("a tuple cannot hold {}", v->type->str()));
       }
-      tm->elems.push_back(v);
-      types.push_back(v->type);
+      elems.push_back(v);
     }
     if (!ok) return unknown(e->loc);
-    tm->type = tc_.tuple(types);
-    return tm;
+    return ir_.tupleMake(std::move(elems), e->loc);
   }
   case NK::ListExpr:
     return unsupported(e->loc, "list literals are not supported in kernels; use a tuple, or an "
@@ -138,19 +132,10 @@ Expr *FunctionTyper::binary(ast::BinaryOp aop, Expr *l, Expr *r, SourceLoc loc) 
     return unsupported(loc, "the '@' operator is not supported in kernels yet");
   if (!lt->isNumber() || !rt->isNumber()) {
     if (aop == ast::BinaryOp::Add && lt->isTuple() && rt->isTuple()) {
-      auto *tm = make<TupleMake>(loc);
-      std::vector<const Type *> types;
+      std::vector<Expr *> elems;
       for (Expr *side : {l, r})
-        for (size_t i = 0; i < side->type->elements().size(); ++i) {
-          auto *g = make<TupleGet>(loc);
-          g->tuple = side;
-          g->index = unsigned(i);
-          g->type = side->type->elements()[i];
-          tm->elems.push_back(g);
-          types.push_back(g->type);
-        }
-      tm->type = tc_.tuple(types);
-      return tm;
+        for (size_t i = 0; i < side->type->elements().size(); ++i) elems.push_back(ir_.tupleGet(side, unsigned(i), loc));
+      return ir_.tupleMake(std::move(elems), loc);
     }
     if (lt->isArray() || rt->isArray())
       return unsupported(loc, fmt::format("array expressions ({} {} {}) are not supported in "
@@ -184,30 +169,18 @@ Expr *FunctionTyper::binary(ast::BinaryOp aop, Expr *l, Expr *r, SourceLoc loc) 
       return typingError(loc, fmt::format("unsupported operand types for {}: {} and {}",
                                           ast::spelling(aop), lt->str(), rt->str()));
     t = tc_.intTy(64, !(lt->isInt() && !lt->isSigned()));
-    auto *b = make<Binary>(loc);
-    b->op = op;
-    b->lhs = castTo(l, t);
-    b->rhs = castTo(r, t);
-    b->type = t;
-    return b;
+    return ir_.binary(op, castTo(l, t), castTo(r, t), loc);
   }
   case BinOp::Pow:
     if (bothIntLike && isNegativeConstant(r)) {
       // 10 ** -3 is a float, as in Python and Numba (a negative literal
       // exponent; one known only at run time gives an integer, as NumPy's).
-      auto *in = make<Intrinsic>(loc);
-      in->id = IntrinsicId::Pow;
-      in->args = {castTo(l, tc_.float64()), castTo(r, tc_.float64())};
-      in->type = tc_.float64();
-      return in;
+      return ir_.intrinsic(IntrinsicId::Pow, {castTo(l, tc_.float64()), castTo(r, tc_.float64())}, tc_.float64(),
+                           loc);
     }
     if (bothIntLike) {
       t = arithmeticResult(tc_, lt, rt);
-      auto *in = make<Intrinsic>(loc);
-      in->id = IntrinsicId::IntPow;
-      in->args = {castTo(l, t), castTo(r, t)};
-      in->type = t;
-      return in;
+      return ir_.intrinsic(IntrinsicId::IntPow, {castTo(l, t), castTo(r, t)}, t, loc);
     }
     t = arithmeticResult(tc_, lt, rt);
     break;
@@ -220,26 +193,13 @@ Expr *FunctionTyper::binary(ast::BinaryOp aop, Expr *l, Expr *r, SourceLoc loc) 
   if (op == BinOp::Pow && (lt->isFloat() && (rt->isInt() || rt->isBool()))) {
     // float ** int by repeated multiplication, in the float's width (Numba:
     // float32 ** int stays float32).
-    auto *in = make<Intrinsic>(loc);
-    in->id = IntrinsicId::PowI;
-    in->args = {l, castTo(r, tc_.int64())};
-    in->type = lt;
-    return in;
+    return ir_.intrinsic(IntrinsicId::PowI, {l, castTo(r, tc_.int64())}, lt, loc);
   }
   if (op == BinOp::Pow) {
     if (t->isComplex()) return unsupported(loc, "complex '**' is not supported yet");
-    auto *in = make<Intrinsic>(loc);
-    in->id = IntrinsicId::Pow;
-    in->args = {castTo(l, t), castTo(r, t)};
-    in->type = t;
-    return in;
+    return ir_.intrinsic(IntrinsicId::Pow, {castTo(l, t), castTo(r, t)}, t, loc);
   }
-  auto *b = make<Binary>(loc);
-  b->op = op;
-  b->lhs = castTo(l, t);
-  b->rhs = castTo(r, t);
-  b->type = t;
-  return b;
+  return ir_.binary(op, castTo(l, t), castTo(r, t), loc);
 }
 
 Expr *FunctionTyper::unary(const ast::UnaryExpr *u) {
@@ -249,11 +209,7 @@ Expr *FunctionTyper::unary(const ast::UnaryExpr *u) {
   if (u->op == ast::UnaryOp::Not) {
     Expr *b = truth(v);
     if (!known(b)) return b;
-    auto *n = make<Unary>(u->loc);
-    n->op = UnOp::Not;
-    n->operand = b;
-    n->type = tc_.boolean();
-    return n;
+    return ir_.unary(UnOp::Not, b, u->loc);
   }
   if (!t->isNumber())
     return typingError(u->loc, fmt::format("bad operand type for unary {}: {}",
@@ -276,11 +232,7 @@ Expr *FunctionTyper::unary(const ast::UnaryExpr *u) {
       return typingError(u->loc, fmt::format("bad operand type for unary ~: {}", t->str()));
     }
   }
-  auto *n = make<Unary>(u->loc);
-  n->op = u->op == ast::UnaryOp::Neg ? UnOp::Neg : UnOp::Invert;
-  n->operand = castTo(v, rt);
-  n->type = rt;
-  return n;
+  return ir_.unary(u->op == ast::UnaryOp::Neg ? UnOp::Neg : UnOp::Invert, castTo(v, rt), u->loc);
 }
 
 Expr *FunctionTyper::compareOne(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc) {
@@ -312,13 +264,8 @@ Expr *FunctionTyper::compareOne(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc) 
   }
   if (t->isComplex() && bop != BinOp::Eq && bop != BinOp::Ne)
     return typingError(loc, fmt::format("'{}' is not supported between complex numbers", ast::spelling(op)));
-  auto *b = make<Binary>(loc);
-  b->op = bop;
   // Mixed signed/unsigned 64-bit comparisons compare as float64 (promotion).
-  b->lhs = castTo(l, t);
-  b->rhs = castTo(r, t);
-  b->type = tc_.boolean();
-  return b;
+  return ir_.binary(bop, castTo(l, t), castTo(r, t), loc);
 }
 
 Expr *FunctionTyper::compare(const ast::CompareExpr *c) {
@@ -334,14 +281,7 @@ Expr *FunctionTyper::compare(const ast::CompareExpr *c) {
     if (!result) {
       result = cmp;
     } else {
-      auto *lg = make<Logical>(c->loc);
-      lg->isAnd = true;
-      lg->lhs = result;
-      lg->lhsTruth = result;
-      lg->operand = result;
-      lg->rhs = cmp;
-      lg->type = tc_.boolean();
-      result = lg;
+      result = ir_.logical(true, result, result, result, cmp, c->loc);
     }
     lhs = rhs;
   }
@@ -366,15 +306,10 @@ Expr *FunctionTyper::boolOp(const ast::BoolOpExpr *b) {
   }
   Expr *acc = castTo(vals.back(), t);
   for (size_t i = vals.size() - 1; i-- > 0;) {
-    auto *lg = make<Logical>(b->loc);
-    lg->isAnd = b->op == ast::BoolOp::And;
-    lg->lhs = castTo(vals[i], t);
-    lg->lhsTruth = truth(vals[i]);
-    lg->operand = vals[i];
-    if (!known(lg->lhsTruth)) return lg->lhsTruth;
-    lg->rhs = acc;
-    lg->type = t;
-    acc = lg;
+    Expr *lhs = castTo(vals[i], t);
+    Expr *lhsTruth = truth(vals[i]);
+    if (!known(lhsTruth)) return lhsTruth;
+    acc = ir_.logical(b->op == ast::BoolOp::And, vals[i], lhs, lhsTruth, acc, b->loc);
   }
   return acc;
 }
@@ -393,12 +328,8 @@ Expr *FunctionTyper::ifExpr(const ast::IfExpr *e) {
 
 Expr *FunctionTyper::select(Expr *cond, Expr *a, Expr *b, SourceLoc loc) {
   const Type *t = unify(tc_, a->type, b->type);
-  auto *s = make<Select>(loc);
-  s->cond = cond;
-  s->ifTrue = castTo(a, t);
-  s->ifFalse = castTo(b, t);
-  s->type = t;
-  return s;
+  Expr *ifTrue = castTo(a, t);
+  return ir_.select(cond, ifTrue, castTo(b, t), loc);
 }
 
 Expr *FunctionTyper::attribute(const ast::AttributeExpr *a) {
@@ -418,29 +349,15 @@ Expr *FunctionTyper::attribute(const ast::AttributeExpr *a) {
   }
   if (t->isArray()) {
     auto shapeOf = [&](unsigned d) {
-      auto *in = make<Intrinsic>(a->loc);
-      in->id = IntrinsicId::ArrayShape;
-      in->args = {v, constInt(d, a->loc)};
-      in->type = tc_.int64();
-      return in;
+      return ir_.intrinsic(IntrinsicId::ArrayShape, {v, constInt(d, a->loc)}, tc_.int64(), a->loc);
     };
     if (a->attr == "shape" || a->attr == "strides") {
-      auto *tm = make<TupleMake>(a->loc);
-      std::vector<const Type *> types;
-      for (unsigned d = 0; d < t->ndim(); ++d) {
-        if (a->attr == "shape") {
-          tm->elems.push_back(shapeOf(d));
-        } else {
-          auto *in = make<Intrinsic>(a->loc);
-          in->id = IntrinsicId::ArrayStride;
-          in->args = {v, constInt(d, a->loc)};
-          in->type = tc_.int64();
-          tm->elems.push_back(in);
-        }
-        types.push_back(tc_.int64());
-      }
-      tm->type = tc_.tuple(types);
-      return tm;
+      std::vector<Expr *> elems;
+      for (unsigned d = 0; d < t->ndim(); ++d)
+        elems.push_back(a->attr == "shape" ? shapeOf(d)
+                                           : ir_.intrinsic(IntrinsicId::ArrayStride, {v, constInt(d, a->loc)},
+                                                           tc_.int64(), a->loc));
+      return ir_.tupleMake(std::move(elems), a->loc);
     }
     if (a->attr == "size") {
       Expr *n = constInt(1, a->loc);
@@ -457,12 +374,9 @@ Expr *FunctionTyper::attribute(const ast::AttributeExpr *a) {
     if (a->attr == "dtype") return constOf(tc_.dtypeOf(t->dtype()), a->loc);
     if (a->attr == "T") {
       if (t->ndim() < 2) return v;
-      auto *in = make<Intrinsic>(a->loc);
-      in->id = IntrinsicId::ArrayTranspose;
-      in->args = {v};
       Layout l = t->layout() == Layout::C ? Layout::F : t->layout() == Layout::F ? Layout::C : Layout::A;
-      in->type = tc_.array(t->dtype(), t->ndim(), l, t->readonly());
-      return in;
+      return ir_.intrinsic(IntrinsicId::ArrayTranspose, {v}, tc_.array(t->dtype(), t->ndim(), l, t->readonly()),
+                           a->loc);
     }
     // Methods: a.sum() etc. are typed at the call.
     return constOf(tc_.function("array." + a->attr), a->loc);
@@ -473,11 +387,8 @@ Expr *FunctionTyper::attribute(const ast::AttributeExpr *a) {
         if (a->attr == "real") return v;
         return castTo(constInt(0, a->loc), t->isBool() ? tc_.int64() : t);
       }
-      auto *in = make<Intrinsic>(a->loc);
-      in->id = a->attr == "real" ? IntrinsicId::Real : IntrinsicId::Imag;
-      in->args = {v};
-      in->type = t->complexPart();
-      return in;
+      return ir_.intrinsic(a->attr == "real" ? IntrinsicId::Real : IntrinsicId::Imag, {v}, t->complexPart(),
+                           a->loc);
     }
     if (a->attr == "conjugate") return constOf(tc_.function("number.conjugate"), a->loc);
   }
@@ -507,11 +418,7 @@ Expr *FunctionTyper::subscript(const ast::SubscriptExpr *s) {
     auto *c = dyn_cast<Const>(i);
     if (!c && t->isHomogeneousTuple() && (i->type->isInt() || i->type->isBool())) {
       // t[i] at run time: the tuple's elements share one type.
-      auto *g = make<TupleGet>(s->loc);
-      g->tuple = v;
-      g->dynIndex = castTo(i, tc_.int64());
-      g->type = t->elements()[0];
-      return g;
+      return ir_.tupleGetDynamic(v, castTo(i, tc_.int64()), s->loc);
     }
     if (!c || !i->type->isInt())
       return unsupported(idx[0]->loc, fmt::format("a tuple ({}) can only be indexed by a constant "
@@ -522,11 +429,7 @@ Expr *FunctionTyper::subscript(const ast::SubscriptExpr *s) {
     int64_t n = int64_t(t->elements().size());
     if (k < 0) k += n;
     if (k < 0 || k >= n) return typingError(idx[0]->loc, fmt::format("tuple index {} out of range for {}", c->i, t->str()));
-    auto *g = make<TupleGet>(s->loc);
-    g->tuple = v;
-    g->index = unsigned(k);
-    g->type = t->elements()[size_t(k)];
-    return g;
+    return ir_.tupleGet(v, unsigned(k), s->loc);
   }
   if (!t->isArray()) return typingError(s->loc, fmt::format("{} is not subscriptable", t->str()));
   if (idx.size() > t->ndim())
@@ -564,32 +467,23 @@ Expr *FunctionTyper::subscript(const ast::SubscriptExpr *s) {
     specs.push_back(sp);
   }
   if (allInts) {
-    auto *ld = make<ArrayLoad>(s->loc);
-    ld->array = v;
-    ld->indices = ints;
-    ld->type = t->dtype();
-    ld->boundscheck = boundscheck();
-    return ld;
+    return ir_.arrayLoad(v, ints, s->loc, boundscheck());
   }
   unsigned dropped = 0;
   for (const SliceSpec &sp : specs) dropped += sp.isIndex;
-  auto *view = make<ArrayView>(s->loc);
-  view->array = v;
-  view->specs = std::move(specs);
-  view->boundscheck = boundscheck();
   // Numba's rule: a C array stays C when the indices are integers followed
   // by at most one slice without a step, as the last explicit index.
   Layout l = Layout::A;
   if (t->layout() == Layout::C) {
     bool keeps = true;
-    for (size_t k = 0; k < view->specs.size(); ++k) {
-      const SliceSpec &sp = view->specs[k];
-      if (!sp.isIndex && (sp.step || k + 1 != view->specs.size())) keeps = false;
+    for (size_t k = 0; k < specs.size(); ++k) {
+      const SliceSpec &sp = specs[k];
+      if (!sp.isIndex && (sp.step || k + 1 != specs.size())) keeps = false;
     }
     if (keeps) l = Layout::C;
   }
-  view->type = tc_.array(t->dtype(), t->ndim() - dropped, l, t->readonly());
-  return view;
+  return ir_.arrayView(tc_.array(t->dtype(), t->ndim() - dropped, l, t->readonly()), v, std::move(specs), s->loc,
+                       boundscheck());
 }
 
 Expr *FunctionTyper::call(const ast::CallExpr *c) {
@@ -677,11 +571,7 @@ Expr *FunctionTyper::call(const ast::CallExpr *c) {
                                              "in the decorator",
                                              f->name));
     }
-    auto *call = make<Call>(c->loc);
-    call->callee = f;
-    call->args = std::move(args);
-    call->type = f->returnType;
-    return call;
+    return ir_.call(f, std::move(args), c->loc);
   }
   CallSite site{c->loc, std::move(args), std::move(kwargs), c};
   return typeBuiltinCall(*this, ft, site);

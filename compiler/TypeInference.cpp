@@ -37,10 +37,7 @@ Var *FunctionTyper::newVar(const std::string &name, const Type *t, SourceLoc loc
 
 Var *FunctionTyper::temp(Expr *value, Block &out) {
   Var *v = newVar(fmt::format("$t{}", tempCounter_++), value->type, value->loc);
-  auto *a = make<Assign>(value->loc);
-  a->var = v;
-  a->value = value;
-  out.push_back(a);
+  out.push_back(ir_.assign(v, value, value->loc));
   return v;
 }
 
@@ -48,23 +45,14 @@ Expr *FunctionTyper::castTo(Expr *e, const Type *t) {
   if (!known(e) || !t || e->type == t) return e;
   if (!e->type->isNumber() || !t->isNumber()) {
     if (e->type->isTuple() && t->isTuple() && e->type->elements().size() == t->elements().size()) {
-      auto *tm = make<TupleMake>(e->loc);
-      tm->type = t;
-      for (size_t i = 0; i < t->elements().size(); ++i) {
-        auto *g = make<TupleGet>(e->loc);
-        g->tuple = e;
-        g->index = unsigned(i);
-        g->type = e->type->elements()[i];
-        tm->elems.push_back(castTo(g, t->elements()[i]));
-      }
-      return tm;
+      std::vector<Expr *> elems;
+      for (size_t i = 0; i < t->elements().size(); ++i)
+        elems.push_back(castTo(ir_.tupleGet(e, unsigned(i), e->loc), t->elements()[i]));
+      return ir_.tupleMake(std::move(elems), e->loc);
     }
     if (e->type->isArray() && t->isArray() && e->type->dtype() == t->dtype() &&
         e->type->ndim() == t->ndim()) {
-      auto *c = make<Cast>(e->loc);  // layout/readonly relaxation: same value
-      c->value = e;
-      c->type = t;
-      return c;
+      return ir_.cast(t, e, e->loc);  // layout/readonly relaxation: same value
     }
     return typingError(e->loc, fmt::format("cannot convert {} to {}", e->type->str(), t->str()));
   }
@@ -92,10 +80,7 @@ Expr *FunctionTyper::castTo(Expr *e, const Type *t) {
     }
     return r;
   }
-  auto *c = make<Cast>(e->loc);
-  c->value = e;
-  c->type = t;
-  return c;
+  return ir_.cast(t, e, e->loc);
 }
 
 Expr *FunctionTyper::truth(Expr *e) {
@@ -103,12 +88,7 @@ Expr *FunctionTyper::truth(Expr *e) {
   const Type *t = e->type;
   if (t->isBool()) return e;
   if (t->isNumber()) {
-    auto *b = make<Binary>(e->loc);
-    b->op = BinOp::Ne;
-    b->lhs = e;
-    b->rhs = castTo(constInt(0, e->loc), t);
-    b->type = tc_.boolean();
-    return b;
+    return ir_.binary(BinOp::Ne, e, castTo(constInt(0, e->loc), t), e->loc);
   }
   if (t->isNone()) return constBool(false, e->loc);
   if (t->isTuple()) return constBool(!t->elements().empty(), e->loc);
@@ -143,16 +123,13 @@ Expr *FunctionTyper::fromGlobal(const GlobalValue &g, const std::string &name, S
     return c;
   }
   case K::Tuple: {
-    auto *t = make<TupleMake>(loc);
-    std::vector<const Type *> types;
+    std::vector<Expr *> elems;
     for (size_t i = 0; i < g.elems.size(); ++i) {
       Expr *e = fromGlobal(g.elems[i], fmt::format("{}[{}]", name, i), loc);
       if (!known(e)) return e;
-      t->elems.push_back(e);
-      types.push_back(e->type);
+      elems.push_back(e);
     }
-    t->type = tc_.tuple(types);
-    return t;
+    return ir_.tupleMake(std::move(elems), loc);
   }
   case K::String: return constOf(tc_.stringLit(g.name), loc);
   case K::Module: return constOf(tc_.module(g.name), loc);
@@ -251,13 +228,7 @@ void FunctionTyper::beginPass(bool final) {
     info.var = param;
     if (widened) {
       info.var = newVar(p.name, info.type, p.loc);
-      auto *ref = make<VarRef>(p.loc);
-      ref->var = param;
-      ref->type = args_[i];
-      auto *init = make<Assign>(p.loc);
-      init->var = info.var;
-      init->value = castTo(ref, info.type);
-      fn_->body.push_back(init);
+      fn_->body.push_back(ir_.assign(info.var, castTo(ir_.varRef(param, p.loc), info.type), p.loc));
     }
   }
 }

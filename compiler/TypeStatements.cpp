@@ -55,10 +55,7 @@ void FunctionTyper::assignVar(const std::string &name, Expr *value, SourceLoc lo
   if (!final_ && !info.type) return;
   if (!info.var) info.var = newVar(name, info.type, loc);
   info.var->type = info.type;
-  auto *a = make<Assign>(loc);
-  a->var = info.var;
-  a->value = castTo(value, info.type);
-  out.push_back(a);
+  out.push_back(ir_.assign(info.var, castTo(value, info.type), loc));
 }
 
 void FunctionTyper::block(const ast::StmtList &in, Block &out) {
@@ -90,14 +87,7 @@ void FunctionTyper::assignTarget(const ast::Expr *target, Expr *value, Block &ou
     }
     Var *tmp = temp(value, out);
     for (size_t i = 0; i < tu->elts.size(); ++i) {
-      auto *ref = make<VarRef>(loc);
-      ref->var = tmp;
-      ref->type = vt;
-      auto *g = make<TupleGet>(tu->elts[i]->loc);
-      g->tuple = ref;
-      g->index = unsigned(i);
-      g->type = vt->elements()[i];
-      assignTarget(tu->elts[i], g, out);
+      assignTarget(tu->elts[i], ir_.tupleGet(varRef(tmp, loc), unsigned(i), tu->elts[i]->loc), out);
     }
     return;
   }
@@ -140,9 +130,6 @@ void FunctionTyper::assignTarget(const ast::Expr *target, Expr *value, Block &ou
                        "a loop");
       return;
     }
-    auto *st = make<Store>(loc);
-    st->array = arr;
-    st->indices = std::move(indices);
     const Type *dt = arr->type->dtype();
     if (value->type->isArray() || value->type->isTuple() || !value->type->isNumber()) {
       typingError(loc, fmt::format("cannot store a value of type {} into an element of {}",
@@ -160,9 +147,7 @@ void FunctionTyper::assignTarget(const ast::Expr *target, Expr *value, Block &ou
                                      "a float32 value is promoted to float64 by NumPy's rules (float32 "
                                      "with an int64 or float64 operand); convert that operand with "
                                      "float32() to stay in single precision");
-    st->value = castTo(value, dt);
-    st->boundscheck = boundscheck();
-    out.push_back(st);
+    out.push_back(ir_.store(arr, std::move(indices), castTo(value, dt), loc, boundscheck()));
     return;
   }
   if (ast::isa<ast::AttributeExpr>(target)) {
@@ -182,9 +167,7 @@ void FunctionTyper::stmt(const ast::Stmt *s, Block &out) {
     Expr *v = expr(e);
     if (!known(v)) return;
     if (isa<Const>(v) || isa<VarRef>(v)) return;
-    auto *ev = make<Eval>(s->loc);
-    ev->value = v;
-    out.push_back(ev);
+    out.push_back(ir_.eval(v, s->loc));
     return;
   }
   case NK::AssignStmt: {
@@ -197,10 +180,7 @@ void FunctionTyper::stmt(const ast::Stmt *s, Block &out) {
     // a = b = v: evaluate v once.
     if (known(value) && value->type->isRuntime() && !isa<Const>(value)) {
       Var *tmp = temp(value, out);
-      auto *ref = make<VarRef>(value->loc);
-      ref->var = tmp;
-      ref->type = value->type;
-      value = ref;
+      value = varRef(tmp, value->loc);
     }
     for (const ast::Expr *t : a->targets) assignTarget(t, value, out);
     return;
@@ -238,30 +218,13 @@ void FunctionTyper::stmt(const ast::Stmt *s, Block &out) {
         Expr *v = intIndex(ie, expr(ie));
         if (!known(v)) return;
         Var *iv = temp(v, out);
-        auto *ref = make<VarRef>(ie->loc);
-        ref->var = iv;
-        ref->type = v->type;
-        indices.push_back(ref);
+        indices.push_back(varRef(iv, ie->loc));
       }
-      auto arrRef = [&]() {
-        auto *r = make<VarRef>(sub->loc);
-        r->var = arrVar;
-        r->type = arr->type;
-        return r;
-      };
-      auto *load = make<ArrayLoad>(sub->loc);
-      load->array = arrRef();
-      load->indices = indices;
-      load->type = arr->type->dtype();
-      load->boundscheck = boundscheck();
+      Expr *load = ir_.arrayLoad(varRef(arrVar, sub->loc), indices, sub->loc, boundscheck());
       Expr *result = binary(a->op, load, rhs, a->loc);
       if (!known(result)) return;
-      auto *st = make<Store>(a->loc);
-      st->array = arrRef();
-      st->indices = indices;
-      st->value = castTo(result, arr->type->dtype());
-      st->boundscheck = boundscheck();
-      out.push_back(st);
+      Expr *array = varRef(arrVar, sub->loc);
+      out.push_back(ir_.store(array, indices, castTo(result, arr->type->dtype()), a->loc, boundscheck()));
       return;
     }
     if (auto *n = ast::dyn_cast<ast::NameExpr>(a->target)) {
@@ -275,48 +238,41 @@ void FunctionTyper::stmt(const ast::Stmt *s, Block &out) {
   }
   case NK::IfStmt: {
     auto *i = ast::cast<ast::IfStmt>(s);
-    auto *r = make<If>(s->loc);
-    r->cond = truth(expr(i->test));
-    block(i->body, r->then);
-    block(i->orelse, r->otherwise);
-    if (known(r->cond)) out.push_back(r);
+    Expr *cond = truth(expr(i->test));
+    Block then, otherwise;
+    block(i->body, then);
+    block(i->orelse, otherwise);
+    if (known(cond)) out.push_back(ir_.ifStmt(cond, std::move(then), std::move(otherwise), s->loc));
     return;
   }
   case NK::WhileStmt: {
     auto *w = ast::cast<ast::WhileStmt>(s);
-    auto *r = make<While>(s->loc);
-    r->cond = truth(expr(w->test));
+    Expr *cond = truth(expr(w->test));
+    Block body, orelse;
     ++loopDepth_;
-    block(w->body, r->body);
+    block(w->body, body);
     --loopDepth_;
-    block(w->orelse, r->orelse);
-    if (known(r->cond)) out.push_back(r);
+    block(w->orelse, orelse);
+    if (known(cond)) out.push_back(ir_.whileStmt(cond, std::move(body), std::move(orelse), s->loc));
     return;
   }
   case NK::ForStmt: forLoop(ast::cast<ast::ForStmt>(s), out); return;
-  case NK::BreakStmt: out.push_back(make<Break>(s->loc)); return;
-  case NK::ContinueStmt: out.push_back(make<Continue>(s->loc)); return;
+  case NK::BreakStmt: out.push_back(ir_.breakStmt(s->loc)); return;
+  case NK::ContinueStmt: out.push_back(ir_.continueStmt(s->loc)); return;
   case NK::ReturnStmt: returnStmt(ast::cast<ast::ReturnStmt>(s), out); return;
   case NK::RaiseStmt: raiseStmt(ast::cast<ast::RaiseStmt>(s), out); return;
   case NK::AssertStmt: {
     auto *a = ast::cast<ast::AssertStmt>(s);
-    auto *r = make<If>(s->loc);
     Expr *t = truth(expr(a->test));
     if (!known(t)) return;
-    auto *neg = make<Unary>(s->loc);
-    neg->op = UnOp::Not;
-    neg->operand = t;
-    neg->type = tc_.boolean();
-    r->cond = neg;
-    auto *raise = make<Raise>(s->loc);
-    raise->excClass = "AssertionError";
+    std::string message;
     if (a->msg) {
       Expr *m = expr(a->msg);
-      if (known(m) && m->type->kind() == TypeKind::StringLit) raise->message = m->type->symbol();
+      if (known(m) && m->type->kind() == TypeKind::StringLit) message = m->type->symbol();
       else if (known(m)) unsupported(a->msg->loc, "the message of an assert must be a constant string");
     }
-    r->then.push_back(raise);
-    out.push_back(r);
+    out.push_back(ir_.ifStmt(ir_.unary(UnOp::Not, t, s->loc), {ir_.raise("AssertionError", message, s->loc)}, {},
+                             s->loc));
     return;
   }
   case NK::FunctionDef:
@@ -330,18 +286,18 @@ void FunctionTyper::stmt(const ast::Stmt *s, Block &out) {
 
 void FunctionTyper::returnStmt(const ast::ReturnStmt *r, Block &out) {
   Expr *v = r->value ? expr(r->value) : constOf(tc_.none(), r->loc);
-  auto *ret = make<Return>(r->loc);
+  Expr *value = nullptr;  // none
   if (known(v) && declared_) {
     if (declared_->kind() == TypeKind::Void || declared_->isNone()) {
       if (!v->type->isNone())
         typingError(r->loc, fmt::format("the signature declares no return value (void) but {}() "
                                         "returns {}",
                                         def_.name, v->type->str()));
-      out.push_back(ret);
+      out.push_back(ir_.returnStmt(value, r->loc));
       return;
     }
-    ret->value = castTo(v, declared_);
-    out.push_back(ret);
+    value = castTo(v, declared_);
+    out.push_back(ir_.returnStmt(value, r->loc));
     return;
   }
   if (known(v)) {
@@ -370,13 +326,12 @@ void FunctionTyper::returnStmt(const ast::ReturnStmt *r, Block &out) {
         changed_ = true;
       }
     }
-    ret->value = v->type->isNone() ? nullptr : castTo(v, returnType_);
+    value = v->type->isNone() ? nullptr : castTo(v, returnType_);
   }
-  out.push_back(ret);
+  out.push_back(ir_.returnStmt(value, r->loc));
 }
 
 void FunctionTyper::raiseStmt(const ast::RaiseStmt *r, Block &out) {
-  auto *raise = make<Raise>(r->loc);
   if (!r->exc) {
     unsupported(r->loc, "a bare 'raise' is not supported in kernels; raise an exception class");
     return;
@@ -391,7 +346,7 @@ void FunctionTyper::raiseStmt(const ast::RaiseStmt *r, Block &out) {
     typingError(e->loc, fmt::format("exceptions must derive from BaseException; found {}", cls->type->str()));
     return;
   }
-  raise->excClass = cls->type->symbol();
+  std::string message;
   if (call) {
     if (call->args.size() > 1 || !call->keywords.empty()) {
       unsupported(call->loc, "an exception raised in a kernel takes at most one constant string");
@@ -401,9 +356,9 @@ void FunctionTyper::raiseStmt(const ast::RaiseStmt *r, Block &out) {
       Expr *m = expr(call->args[0]);
       if (!known(m)) return;
       if (m->type->kind() == TypeKind::StringLit) {
-        raise->message = m->type->symbol();
+        message = m->type->symbol();
       } else if (auto *c = dyn_cast<Const>(m); c && m->type->isInt()) {
-        raise->message = std::to_string(c->i);
+        message = std::to_string(c->i);
       } else {
         unsupported(call->args[0]->loc, "the argument of an exception raised in a kernel must be a "
                                         "constant string");
@@ -411,7 +366,7 @@ void FunctionTyper::raiseStmt(const ast::RaiseStmt *r, Block &out) {
       }
     }
   }
-  out.push_back(raise);
+  out.push_back(ir_.raise(cls->type->symbol(), message, r->loc));
 }
 
 Expr *FunctionTyper::intIndex(const ast::Expr *e, Expr *v) {
@@ -449,19 +404,13 @@ bool FunctionTyper::walkable(const Type *t) {
 }
 
 VarRef *FunctionTyper::varRef(Var *v, SourceLoc loc) {
-  auto *r = make<VarRef>(loc);
-  r->var = v;
-  r->type = v->type;
-  return r;
+  return ir_.varRef(v, loc);
 }
 
-// `loop` counts `iv` from 0 to `stop` by 1.
-void FunctionTyper::indexLoop(ForRange *loop, Var *iv, Expr *stop, SourceLoc loc) {
-  loop->var = iv;
-  loop->start = constInt(0, loc);
-  loop->stop = stop;
-  loop->step = constInt(1, loc);
-  loop->constStep = 1;
+// A loop that counts `iv` from 0 to `stop` by 1.
+ForRange *FunctionTyper::indexLoop(Var *iv, Expr *stop, SourceLoc loc) {
+  Expr *start = constInt(0, loc);
+  return ir_.forRange(iv, start, stop, constInt(1, loc), loc);
 }
 
 // The loop's body and else block, then the loop itself into `out`.
@@ -479,45 +428,28 @@ Expr *FunctionTyper::sequenceElement(Var *seq, Expr *index, SourceLoc loc) {
   VarRef *ref = varRef(seq, loc);
   const Type *t = seq->type;
   if (t->isTuple()) {
-    auto *g = make<TupleGet>(loc);
-    g->tuple = ref;
-    g->dynIndex = index;
-    g->type = t->elements()[0];
-    return g;
+    return ir_.tupleGetDynamic(ref, index, loc);
   }
-  if (t->ndim() == 1) {
-    auto *ld = make<ArrayLoad>(loc);
-    ld->array = ref;
-    ld->indices = {index};
-    ld->wraparound = false;
-    ld->type = t->dtype();
-    return ld;
-  }
-  auto *v = make<ArrayView>(loc);
-  v->array = ref;
+  if (t->ndim() == 1) return ir_.arrayLoad(ref, {index}, loc, /*boundscheck=*/false, /*wraparound=*/false);
   SliceSpec sp;
   sp.isIndex = true;
   sp.start = index;
-  v->specs.push_back(sp);
-  v->type = tc_.array(t->dtype(), t->ndim() - 1, t->layout() == Layout::C ? Layout::C : Layout::A, t->readonly());
-  return v;
+  return ir_.arrayView(
+      tc_.array(t->dtype(), t->ndim() - 1, t->layout() == Layout::C ? Layout::C : Layout::A, t->readonly()), ref,
+      {sp}, loc);
 }
 
 // The length of such a sequence.
 Expr *FunctionTyper::sequenceLength(Var *seq, SourceLoc loc) {
   if (seq->type->isTuple()) return constInt(int64_t(seq->type->elements().size()), loc);
-  auto *shape0 = make<Intrinsic>(loc);
-  shape0->id = IntrinsicId::ArrayShape;
-  shape0->args = {varRef(seq, loc), constInt(0, loc)};
-  shape0->type = tc_.int64();
-  return shape0;
+  return ir_.intrinsic(IntrinsicId::ArrayShape, {varRef(seq, loc), constInt(0, loc)}, tc_.int64(), loc);
 }
 
 // for i, x in enumerate(seq[, start]) and for x, y in zip(a, b, ...): an
 // index loop over arrays or tuples of one element type (zip: as long as the
 // shortest).
 void FunctionTyper::enumerateOrZip(const ast::ForStmt *f, const ast::CallExpr *call, bool isEnumerate,
-                                   ForRange *loop, Block &out) {
+                                   Block &out) {
   const char *name = isEnumerate ? "enumerate" : "zip";
   Expr *start = nullptr;
   for (const auto &k : call->keywords) {
@@ -586,43 +518,21 @@ void FunctionTyper::enumerateOrZip(const ast::ForStmt *f, const ast::CallExpr *c
   Var *iv = newVar(fmt::format("$i{}", tempCounter_++), tc_.int64(), f->loc);
   Expr *n = sequenceLength(seqs[0], f->iter->loc);
   for (size_t k = 1; k < seqs.size(); ++k) {
-    auto *m = make<Intrinsic>(f->iter->loc);
-    m->id = IntrinsicId::Min;
-    m->args = {n, sequenceLength(seqs[k], f->iter->loc)};
-    m->type = tc_.int64();
-    n = m;
+    n = ir_.intrinsic(IntrinsicId::Min, {n, sequenceLength(seqs[k], f->iter->loc)}, tc_.int64(), f->iter->loc);
   }
-  indexLoop(loop, iv, n, f->loc);
+  ForRange *loop = indexLoop(iv, n, f->loc);
   auto index = [&] { return varRef(iv, f->loc); };
-  auto *tm = make<TupleMake>(f->target->loc);
-  std::vector<const Type *> types;
+  std::vector<Expr *> elems;
   if (isEnumerate) {
     Expr *i = index();
-    if (startVar) {
-      auto *add = make<Binary>(f->iter->loc);
-      add->op = BinOp::Add;
-      add->lhs = i;
-      add->rhs = varRef(startVar, f->iter->loc);
-      add->type = tc_.int64();
-      i = add;
-    }
-    tm->elems.push_back(i);
-    types.push_back(tc_.int64());
+    if (startVar) i = ir_.binary(BinOp::Add, i, varRef(startVar, f->iter->loc), f->iter->loc);
+    elems.push_back(i);
   }
-  auto *inner = isEnumerate && zipped ? make<TupleMake>(f->target->loc) : tm;
-  std::vector<const Type *> innerTypes;
-  for (Var *s : seqs) {
-    Expr *e = sequenceElement(s, index(), f->target->loc);
-    inner->elems.push_back(e);
-    (inner == tm ? types : innerTypes).push_back(e->type);
-  }
-  if (inner != tm) {
-    inner->type = tc_.tuple(innerTypes);
-    tm->elems.push_back(inner);
-    types.push_back(inner->type);
-  }
-  tm->type = tc_.tuple(types);
-  assignTarget(f->target, tm, loop->body);
+  std::vector<Expr *> innerElems;
+  bool nested = isEnumerate && zipped;
+  for (Var *s : seqs) (nested ? innerElems : elems).push_back(sequenceElement(s, index(), f->target->loc));
+  if (nested) elems.push_back(ir_.tupleMake(std::move(innerElems), f->target->loc));
+  assignTarget(f->target, ir_.tupleMake(std::move(elems), f->target->loc), loop->body);
   loopBody(f, loop, out);
 }
 
@@ -633,7 +543,6 @@ void FunctionTyper::forLoop(const ast::ForStmt *f, Block &out) {
   std::string fname = callee && known(callee) && callee->type->kind() == TypeKind::Function
                           ? callee->type->symbol()
                           : "";
-  auto *loop = make<ForRange>(f->loc);
   if (fname == "builtins.range" || fname == "kjit.prange" || fname == "numba.prange") {
     if (!call->keywords.empty() || call->args.empty() || call->args.size() > 3) {
       typingError(call->loc, "range() takes 1 to 3 integer arguments");
@@ -649,18 +558,15 @@ void FunctionTyper::forLoop(const ast::ForStmt *f, Block &out) {
       }
       a.push_back(castTo(v, tc_.int64()));
     }
-    loop->start = a.size() == 1 ? constInt(0, f->loc) : a[0];
-    loop->stop = a.size() == 1 ? a[0] : a[1];
-    loop->step = a.size() == 3 ? a[2] : constInt(1, f->loc);
-    if (auto *c = dyn_cast<Const>(loop->step)) {
-      if (c->i == 0) {
-        typingError(call->args[2]->loc, "range() arg 3 must not be zero");
-        return;
-      }
-      loop->constStep = c->i;
+    Expr *start = a.size() == 1 ? constInt(0, f->loc) : a[0];
+    Expr *stop = a.size() == 1 ? a[0] : a[1];
+    Expr *step = a.size() == 3 ? a[2] : constInt(1, f->loc);
+    if (auto *c = dyn_cast<Const>(step); c && c->i == 0) {
+      typingError(call->args[2]->loc, "range() arg 3 must not be zero");
+      return;
     }
-    loop->parallel = fname != "builtins.range" && src_->parallel;
-    if (loop->parallel && !checkParallelBody(f->body, 0)) return;
+    bool parallel = fname != "builtins.range" && src_->parallel;
+    if (parallel && !checkParallelBody(f->body, 0)) return;
     auto *target = ast::dyn_cast<ast::NameExpr>(f->target);
     if (!target) {
       unsupported(f->target->loc, "the target of a loop over range() must be a single name");
@@ -677,24 +583,22 @@ void FunctionTyper::forLoop(const ast::ForStmt *f, Block &out) {
       if (!info.type) return;
       info.var = newVar(target->name, info.type, f->target->loc);
     }
+    Var *loopVar = info.var;
+    Block body;
     if (info.type != tc_.int64()) {
       // The variable is also assigned floats elsewhere: iterate on a temp.
       Var *iv = newVar(fmt::format("$i{}", tempCounter_++), tc_.int64(), f->target->loc);
-      loop->var = iv;
-      auto *ref = make<VarRef>(f->target->loc);
-      ref->var = iv;
-      ref->type = tc_.int64();
-      Block body;
-      assignVar(target->name, ref, f->target->loc, body);
-      loop->body = std::move(body);
-    } else {
-      loop->var = info.var;
+      loopVar = iv;
+      assignVar(target->name, varRef(iv, f->target->loc), f->target->loc, body);
     }
+    ForRange *loop = ir_.forRange(loopVar, start, stop, step, f->loc);
+    loop->parallel = parallel;
+    loop->body = std::move(body);
     loopBody(f, loop, out);
     return;
   }
   if (fname == "builtins.enumerate" || fname == "builtins.zip") {
-    enumerateOrZip(f, call, fname == "builtins.enumerate", loop, out);
+    enumerateOrZip(f, call, fname == "builtins.enumerate", out);
     return;
   }
   // for x in an array (along its first axis) or a tuple of one element type.
@@ -703,7 +607,7 @@ void FunctionTyper::forLoop(const ast::ForStmt *f, Block &out) {
   if (it && known(it) && walkable(it->type)) {
     Var *seq = temp(it, out);
     Var *iv = newVar(fmt::format("$i{}", tempCounter_++), tc_.int64(), f->loc);
-    indexLoop(loop, iv, sequenceLength(seq, f->iter->loc), f->loc);
+    ForRange *loop = indexLoop(iv, sequenceLength(seq, f->iter->loc), f->loc);
     assignTarget(f->target, sequenceElement(seq, varRef(iv, f->loc), f->target->loc), loop->body);
     loopBody(f, loop, out);
     return;

@@ -68,7 +68,7 @@ class FunctionTyper final : public TyperServices {
 public:
   FunctionTyper(ProgramTyper &prog, std::shared_ptr<FunctionSource> src, const ast::FunctionDef &def,
                 const std::vector<const Type *> &args, Function *out, const Type *declaredReturn)
-      : prog_(prog), ctx_(prog.ctx), tc_(prog.ctx.types), src_(std::move(src)), def_(def),
+      : prog_(prog), ctx_(prog.ctx), tc_(prog.ctx.types), ir_(prog.ctx.ir), src_(std::move(src)), def_(def),
         args_(args), fn_(out), declared_(declaredReturn) {}
 
   bool run();
@@ -77,6 +77,7 @@ private:
   ProgramTyper &prog_;
   Context &ctx_;
   TypeContext &tc_;
+  Builder &ir_;  // every node of the function is made here
   std::shared_ptr<FunctionSource> src_;
   const ast::FunctionDef &def_;
   std::vector<const Type *> args_;
@@ -97,8 +98,7 @@ private:
   std::vector<std::pair<std::string, GlobalValue>> globalsCache_;
 
   // ---- helpers ----
-  template <class T> T *make(SourceLoc loc) { return ctx_.irArena.make<T>(loc); }
-  Expr *unknown(SourceLoc loc) { return make<Const>(loc); }  // type null
+  Expr *unknown(SourceLoc loc) { return ir_.constant(nullptr, loc); }  // type null
   static bool known(const Expr *e) { return e && e->type; }
 
   Expr *typingError(SourceLoc loc, std::string msg) {
@@ -133,12 +133,11 @@ private:
   Var *temp(Expr *value, Block &out);
   bool walkable(const Type *t);
   VarRef *varRef(Var *v, SourceLoc loc);
-  void indexLoop(ForRange *loop, Var *iv, Expr *stop, SourceLoc loc);
+  ForRange *indexLoop(Var *iv, Expr *stop, SourceLoc loc);
   void loopBody(const ast::ForStmt *f, ForRange *loop, Block &out);
   Expr *sequenceElement(Var *seq, Expr *index, SourceLoc loc);
   Expr *sequenceLength(Var *seq, SourceLoc loc);
-  void enumerateOrZip(const ast::ForStmt *f, const ast::CallExpr *call, bool isEnumerate, ForRange *loop,
-                      Block &out);
+  void enumerateOrZip(const ast::ForStmt *f, const ast::CallExpr *call, bool isEnumerate, Block &out);
   void assignVar(const std::string &name, Expr *value, SourceLoc loc, Block &out);
   std::optional<GlobalValue> lookupGlobal(const std::string &name);
   Expr *fromGlobal(const GlobalValue &g, const std::string &name, SourceLoc loc);
@@ -178,18 +177,10 @@ public:
   }
   Expr *constInt(int64_t v, SourceLoc loc) override { return constInt(v, loc, nullptr); }
   Expr *constFloat(double v, SourceLoc loc) override { return constFloat(v, loc, nullptr); }
-  Const *constOf(const Type *t, SourceLoc loc) override {
-    auto *c = make<Const>(loc);
-    c->type = t;
-    return c;
-  }
+  Const *constOf(const Type *t, SourceLoc loc) override { return ir_.constant(t, loc); }
   Intrinsic *intrinsic(IntrinsicId id, std::vector<Expr *> args, const Type *type,
                        SourceLoc loc) override {
-    auto *in = make<Intrinsic>(loc);
-    in->id = id;
-    in->args = std::move(args);
-    in->type = type;
-    return in;
+    return ir_.intrinsic(id, std::move(args), type, loc);
   }
 
 private:

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "compiler/IR.h"
+#include "compiler/IRBuilder.h"
 
 namespace kjit {
 class TypeContext;
@@ -12,8 +13,9 @@ class TypeContext;
 namespace kjit::passes {
 
 // Folds constant arithmetic and comparisons, and `(a, b, c)[k]` to the k-th
-// element when the others have no effects.
-bool simplify(ir::Function &f, ir::IRArena &arena);
+// element when the others have no effects; the constants it makes come
+// from `ir`.
+bool simplify(ir::Function &f, ir::Builder &ir);
 
 // Finds the array variables that own their arrays outright (every value
 // assigned is a new array, read only in ways that keep no reference), into

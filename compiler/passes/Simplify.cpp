@@ -43,21 +43,18 @@ namespace {
 class Simplifier : public Mutator {
 public:
   using Mutator::mutate;
-  explicit Simplifier(IRArena &arena) : arena(arena) {}
-  IRArena &arena;
+  explicit Simplifier(Builder &ir) : ir(ir) {}
+  Builder &ir;
   bool changed = false;
 
   Const *intConst(const Type *t, int64_t v, SourceLoc loc) {
-    Const *c = arena.make<Const>(loc);
-    c->type = t;
     if (t->isInt() && t->bits() < 64) {
       uint64_t mask = (uint64_t(1) << t->bits()) - 1;
       uint64_t u = uint64_t(v) & mask;
       if (t->isSigned() && (u >> (t->bits() - 1))) u |= ~mask;
       v = int64_t(u);
     }
-    c->i = v;
-    return c;
+    return ir.constInt(v, t, loc);
   }
 
   Expr *foldBinary(Binary *b) {
@@ -92,10 +89,7 @@ public:
       default: return b;
       }
       if (t->bits() == 32) v = double(float(v));
-      Const *c = arena.make<Const>(b->loc);
-      c->type = b->type;
-      c->f = v;
-      return c;
+      return ir.constFloat(v, b->type, b->loc);
     }
     return b;
   }
@@ -129,8 +123,8 @@ public:
 
 }  // namespace
 
-bool simplify(Function &f, IRArena &arena) {
-  Simplifier s(arena);
+bool simplify(Function &f, Builder &ir) {
+  Simplifier s(ir);
   s.mutate(f);
   return s.changed;
 }

@@ -1,8 +1,9 @@
-// Each typed-IR pass on IR built by hand.
+// Each typed-IR pass on IR built by hand (with ir::Builder).
 #include <catch2/catch.hpp>
 
 #include "compiler/Context.h"
 #include "compiler/IR.h"
+#include "compiler/IRBuilder.h"
 #include "compiler/passes/Passes.h"
 
 using namespace kjit;
@@ -10,17 +11,14 @@ using namespace kjit::ir;
 
 namespace {
 
-struct Builder {
+// A function to put statements in, and ir::Builder's factories (ctx.ir).
+struct Fixture {
   Context ctx;
+  ir::Builder &ir = ctx.ir;
   Function *fn = ctx.irArena.makeFunction();
   SourceLoc loc{};
 
-  Const *i64(int64_t v) {
-    Const *c = ctx.irArena.make<Const>(loc);
-    c->type = ctx.types.int64();
-    c->i = v;
-    return c;
-  }
+  Const *i64(int64_t v) { return ir.constInt(v, ctx.types.int64(), loc); }
   Var *var(const char *name, const Type *t) {
     auto v = std::make_unique<Var>();
     v->name = name;
@@ -29,92 +27,64 @@ struct Builder {
     fn->vars.push_back(std::move(v));
     return fn->vars.back().get();
   }
-  VarRef *ref(Var *v) {
-    auto *r = ctx.irArena.make<VarRef>(loc);
-    r->var = v;
-    r->type = v->type;
-    return r;
-  }
-  Binary *bin(BinOp op, Expr *l, Expr *r, const Type *t) {
-    auto *b = ctx.irArena.make<Binary>(loc);
-    b->op = op;
-    b->lhs = l;
-    b->rhs = r;
-    b->type = t;
-    return b;
-  }
+  VarRef *ref(Var *v) { return ir.varRef(v, loc); }
+  Binary *bin(BinOp op, Expr *l, Expr *r) { return ir.binary(op, l, r, loc); }
   Assign *assign(Var *v, Expr *e) {
-    auto *a = ctx.irArena.make<Assign>(loc);
-    a->var = v;
-    a->value = e;
+    Assign *a = ir.assign(v, e, loc);
     fn->body.push_back(a);
     return a;
   }
-  TupleMake *tuple(std::vector<Expr *> elems) {
-    auto *t = ctx.irArena.make<TupleMake>(loc);
-    std::vector<const Type *> types;
-    for (Expr *e : elems) types.push_back(e->type);
-    t->elems = std::move(elems);
-    t->type = ctx.types.tuple(types);
-    return t;
-  }
-  TupleGet *get(Expr *t, unsigned k) {
-    auto *g = ctx.irArena.make<TupleGet>(loc);
-    g->tuple = t;
-    g->index = k;
-    g->type = t->type->elements()[k];
-    return g;
-  }
+  TupleMake *tuple(std::vector<Expr *> elems) { return ir.tupleMake(std::move(elems), loc); }
+  TupleGet *get(Expr *t, unsigned k) { return ir.tupleGet(t, k, loc); }
 };
 
 }  // namespace
 
 TEST_CASE("simplify folds integer arithmetic and comparisons", "[passes]") {
-  Builder b;
+  Fixture b;
   const Type *i64 = b.ctx.types.int64();
   Var *x = b.var("x", i64);
   Var *c = b.var("c", b.ctx.types.boolean());
-  Assign *a1 = b.assign(x, b.bin(BinOp::Add, b.i64(2), b.bin(BinOp::Mul, b.i64(3), b.i64(4), i64), i64));
-  Assign *a2 = b.assign(c, b.bin(BinOp::Lt, b.i64(-1), b.i64(1), b.ctx.types.boolean()));
-  CHECK(passes::simplify(*b.fn, b.ctx.irArena));
+  Assign *a1 = b.assign(x, b.bin(BinOp::Add, b.i64(2), b.bin(BinOp::Mul, b.i64(3), b.i64(4))));
+  Assign *a2 = b.assign(c, b.bin(BinOp::Lt, b.i64(-1), b.i64(1)));
+  CHECK(passes::simplify(*b.fn, b.ir));
   REQUIRE(isa<Const>(a1->value));
   CHECK(cast<Const>(a1->value)->i == 14);
   REQUIRE(isa<Const>(a2->value));
   CHECK(cast<Const>(a2->value)->i == 1);
-  CHECK_FALSE(passes::simplify(*b.fn, b.ctx.irArena));  // a fixpoint
+  CHECK_FALSE(passes::simplify(*b.fn, b.ir));  // a fixpoint
 }
 
 TEST_CASE("simplify keeps divisions, whose checks can raise", "[passes]") {
-  Builder b;
+  Fixture b;
   const Type *i64 = b.ctx.types.int64();
   Var *x = b.var("x", i64);
-  Assign *a = b.assign(x, b.bin(BinOp::FloorDiv, b.i64(1), b.i64(0), i64));
-  CHECK_FALSE(passes::simplify(*b.fn, b.ctx.irArena));
+  Assign *a = b.assign(x, b.bin(BinOp::FloorDiv, b.i64(1), b.i64(0)));
+  CHECK_FALSE(passes::simplify(*b.fn, b.ir));
   CHECK(isa<Binary>(a->value));
 }
 
 TEST_CASE("simplify forwards tuple elements only when the rest is pure", "[passes]") {
-  Builder b;
+  Fixture b;
   const Type *i64 = b.ctx.types.int64();
   Var *x = b.var("x", i64), *y = b.var("y", i64), *z = b.var("z", i64);
   // (x, 5)[1] -> 5
   Assign *a1 = b.assign(y, b.get(b.tuple({b.ref(x), b.i64(5)}), 1));
   // (x // y, 5)[1] keeps the tuple: x // y may raise ZeroDivisionError
-  Assign *a2 = b.assign(z, b.get(b.tuple({b.bin(BinOp::FloorDiv, b.ref(x), b.ref(y), i64), b.i64(5)}), 1));
-  CHECK(passes::simplify(*b.fn, b.ctx.irArena));
+  Assign *a2 = b.assign(z, b.get(b.tuple({b.bin(BinOp::FloorDiv, b.ref(x), b.ref(y)), b.i64(5)}), 1));
+  CHECK(passes::simplify(*b.fn, b.ir));
   REQUIRE(isa<Const>(a1->value));
   CHECK(cast<Const>(a1->value)->i == 5);
   CHECK(isa<TupleGet>(a2->value));
 }
 
 TEST_CASE("simplify wraps folded values to the result width", "[passes]") {
-  Builder b;
+  Fixture b;
   const Type *i8 = b.ctx.types.intTy(8, true);
   Var *x = b.var("x", i8);
-  Const *c1 = b.i64(100), *c2 = b.i64(100);
-  c1->type = c2->type = i8;
-  Assign *a = b.assign(x, b.bin(BinOp::Add, c1, c2, i8));
-  passes::simplify(*b.fn, b.ctx.irArena);
+  Const *c1 = b.ir.constInt(100, i8, b.loc), *c2 = b.ir.constInt(100, i8, b.loc);
+  Assign *a = b.assign(x, b.bin(BinOp::Add, c1, c2));
+  passes::simplify(*b.fn, b.ir);
   REQUIRE(isa<Const>(a->value));
   CHECK(cast<Const>(a->value)->i == -56);
 }
@@ -135,24 +105,16 @@ TEST_CASE("the intrinsic table's columns", "[passes][intrinsics]") {
 }
 
 TEST_CASE("simplify reads purity from the intrinsic table", "[passes][intrinsics]") {
-  Builder b;
+  Fixture b;
   const Type *f64 = b.ctx.types.float64();
   Var *x = b.var("x", f64), *y = b.var("y", f64);
-  auto call = [&](IntrinsicId id, const Type *t) {
-    auto *in = b.ctx.irArena.make<Intrinsic>(b.loc);
-    in->id = id;
-    in->args = {b.ref(x)};
-    in->type = t;
-    return in;
-  };
-  auto *five = b.ctx.irArena.make<Const>(b.loc);
-  five->type = f64;
-  five->f = 5;
+  auto call = [&](IntrinsicId id, const Type *t) { return b.ir.intrinsic(id, {b.ref(x)}, t, b.loc); };
+  Const *five = b.ir.constFloat(5, f64, b.loc);
   // (sqrt(x), 5.0)[1] -> 5.0: sqrt is pure
   Assign *a1 = b.assign(y, b.get(b.tuple({call(IntrinsicId::Sqrt, f64), five}), 1));
   // (print(x), 5.0)[1] keeps the print
   Assign *a2 = b.assign(y, b.get(b.tuple({call(IntrinsicId::Print, b.ctx.types.none()), five}), 1));
-  CHECK(passes::simplify(*b.fn, b.ctx.irArena));
+  CHECK(passes::simplify(*b.fn, b.ir));
   CHECK(a1->value == five);
   CHECK(isa<TupleGet>(a2->value));
 }

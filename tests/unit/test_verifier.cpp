@@ -10,6 +10,7 @@
 
 #include "compiler/Context.h"
 #include "compiler/IR.h"
+#include "compiler/IRBuilder.h"
 #include "compiler/ModuleEnv.h"
 #include "compiler/Signature.h"
 #include "compiler/TypeInference.h"
@@ -42,7 +43,7 @@ std::string typeAndVerify(const std::string &module, const std::string &func, co
   INFO(ctx.diags.render());
   REQUIRE(prog.entry != nullptr);
   std::string before = problemsOf(prog);
-  for (Function *f : prog.functions) passes::simplify(*f, ctx.irArena);
+  for (Function *f : prog.functions) passes::simplify(*f, ctx.ir);
   return before + problemsOf(prog);
 }
 
@@ -128,23 +129,20 @@ def kernel(a, out, lane):
 // ---- the child lists ------------------------------------------------------------
 
 TEST_CASE("forEachChild visits children in IR.def's order, then blocks", "[ir]") {
-  IRArena arena;
-  TypeContext types;
-  auto *c = arena.make<Const>({});
-  c->type = types.boolean();
-  auto *x = arena.make<Const>({});
-  x->type = types.int64();
-  auto *br = arena.make<Break>({});
-  auto *ret = arena.make<Return>({});
-  auto *i = arena.make<If>({});
-  i->cond = c;
-  i->then = {br};
-  i->otherwise = {ret};
+  Context ctx;
+  Builder &ir = ctx.ir;
+  Const *c = ir.constBool(true, {});
+  Const *x = ir.constInt(0, ctx.types.int64(), {});
+  Break *br = ir.breakStmt({});
+  Return *ret = ir.returnStmt(nullptr, {});
+  If *i = ir.ifStmt(c, {br}, {ret}, {});
   std::vector<const Node *> seen;
   forEachChild(static_cast<const Node *>(i), [&](const Node *n) { seen.push_back(n); });
   CHECK(seen == std::vector<const Node *>{c, br, ret});
 
-  auto *s = arena.make<ArrayView>({});
+  // The view's rules are not these children's concern: its array is an
+  // int64 here, so it is made by hand.
+  auto *s = ctx.irArena.make<ArrayView>({});
   s->array = x;
   s->specs = {SliceSpec{false, nullptr, c, nullptr}, SliceSpec{true, x, nullptr, nullptr}};
   seen.clear();
@@ -157,20 +155,12 @@ TEST_CASE("forEachChild visits children in IR.def's order, then blocks", "[ir]")
 }
 
 TEST_CASE("the mutator replaces children in place", "[ir]") {
-  IRArena arena;
-  TypeContext types;
-  auto *a = arena.make<Const>({});
-  a->type = types.int64();
-  a->i = 1;
-  auto *b = arena.make<Const>({});
-  b->type = types.int64();
-  b->i = 2;
-  auto *add = arena.make<Binary>({});
-  add->lhs = a;
-  add->rhs = a;
-  add->type = types.int64();
-  auto *ev = arena.make<Eval>({});
-  ev->value = add;
+  Context ctx;
+  Builder &ir = ctx.ir;
+  Const *a = ir.constInt(1, ctx.types.int64(), {});
+  Const *b = ir.constInt(2, ctx.types.int64(), {});
+  Binary *add = ir.binary(BinOp::Add, a, a, {});
+  Eval *ev = ir.eval(add, {});
   struct Swap : Mutator {
     using Mutator::mutate;
     Const *from, *to;
@@ -317,4 +307,41 @@ TEST_CASE("the verifier: variables of another function", "[ir][verifier]") {
   a->value = b.constant(b.ctx.types.int64());
   b.fn->body.push_back(a);
   CHECK(b.messages() == Messages{"an assignment of variable 'x', which is not one of function 'f'"});
+}
+
+// ---- the builder: result types, and the verifier's rules on each node ---------
+
+TEST_CASE("the builder sets result types and refuses what the verifier refuses", "[ir][builder]") {
+  Context ctx;
+  Builder &ir = ctx.ir;
+  std::vector<std::string> seen;
+  ir.setProblemHandler([&](const Node &, const std::vector<Problem> &ps) {
+    for (const Problem &p : ps) seen.push_back(p.message);
+  });
+  const Type *i64 = ctx.types.int64(), *f64 = ctx.types.float64();
+  const Type *arr = ctx.types.array(f64, 2, Layout::C);
+  Function *fn = ctx.irArena.makeFunction();
+  auto v = std::make_unique<Var>();
+  v->name = "a";
+  v->type = arr;
+  fn->vars.push_back(std::move(v));
+  Var *a = fn->vars.back().get();
+
+  CHECK(ir.binary(BinOp::Add, ir.constInt(1, i64, {}), ir.constInt(2, i64, {}), {})->type == i64);
+  CHECK(ir.binary(BinOp::Lt, ir.constFloat(1, f64, {}), ir.constFloat(2, f64, {}), {})->type->isBool());
+  CHECK(ir.arrayLoad(ir.varRef(a, {}), {ir.constInt(0, i64, {}), ir.constInt(1, i64, {})}, {})->type == f64);
+  TupleMake *t = ir.tupleMake({ir.constInt(1, i64, {}), ir.constFloat(2, f64, {})}, {});
+  CHECK(t->type == ctx.types.tuple({i64, f64}));
+  CHECK(ir.tupleGet(t, 1, {})->type == f64);
+  CHECK(ir.forRange(nullptr, ir.constInt(0, i64, {}), ir.constInt(9, i64, {}), ir.constInt(3, i64, {}), {})
+            ->constStep == 3);
+  CHECK(seen.empty());
+
+  ir.binary(BinOp::Add, ir.constInt(1, i64, {}), ir.constFloat(2, f64, {}), {});
+  ir.store(ir.varRef(a, {}), {ir.constInt(0, i64, {})}, ir.constInt(0, i64, {}), {});
+  ir.intrinsic(IntrinsicId::Atomic, {}, i64, {});
+  CHECK(seen == Messages{"the right operand of Binary is float64, expected int64",
+                         "Store has 1 indices into a 2-d array, expected one per dimension",
+                         "the value of Store is int64, expected float64",
+                         "intrinsic atomic without a sub-operation"});
 }
