@@ -4,13 +4,24 @@
 #include <cassert>
 #include <cstdio>
 
+#include "frontend/support/Options.h"
+
 namespace kjit::ir {
 
 namespace {
 const Type *typeOf(const Expr *e) { return e ? e->type : nullptr; }
 }  // namespace
 
+bool checksRequested() {
+#ifndef NDEBUG
+  return true;
+#else
+  return envFlag("KJIT_VERIFY");
+#endif
+}
+
 void Builder::check(const Node &n) {
+  if (!checking_) return;
   std::vector<Problem> problems;
   checkNode(n, problems);
   if (problems.empty()) return;

@@ -23,16 +23,24 @@
 
 namespace kjit::ir {
 
+// Whether the typed IR is checked as it is made and between passes: in
+// debug builds, and whenever KJIT_VERIFY=1 (the test suites set it).
+bool checksRequested();
+
 class Builder {
 public:
   // Called with a node just made and what is wrong with it.
   using ProblemHandler = std::function<void(const Node &, const std::vector<Problem> &)>;
 
-  Builder(IRArena &arena, TypeContext &types) : arena_(arena), types_(types) {}
+  Builder(IRArena &arena, TypeContext &types) : arena_(arena), types_(types), checking_(checksRequested()) {}
 
   IRArena &arena() { return arena_; }
   TypeContext &types() { return types_; }
-  void setProblemHandler(ProblemHandler h) { onProblem_ = std::move(h); }
+  // Also turns the checks on.
+  void setProblemHandler(ProblemHandler h) {
+    onProblem_ = std::move(h);
+    checking_ = true;
+  }
 
   // ---- expressions ----
   // A constant of type `t` (null: the typer's "not known yet"); its value
@@ -79,6 +87,7 @@ private:
   IRArena &arena_;
   TypeContext &types_;
   ProblemHandler onProblem_;
+  bool checking_;
 
   // Checks `n` (IR.h's rules for one node) and returns it.
   template <class T> T *checked(T *n) {

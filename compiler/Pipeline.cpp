@@ -8,20 +8,11 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include "compiler/IRBuilder.h"
 #include "compiler/Lowering.h"
 #include "compiler/passes/Passes.h"
 
 namespace kjit {
-
-// The verifier runs between passes in debug builds, and whenever
-// KJIT_VERIFY=1 (the test suites set it).
-static bool verifyRequested() {
-#ifndef NDEBUG
-  return true;
-#else
-  return envFlag("KJIT_VERIFY");
-#endif
-}
 
 // Reports each problem of each function as an internal error; false when
 // there was one.
@@ -47,7 +38,7 @@ TypedProgram buildTypedProgram(Context &ctx, std::shared_ptr<FunctionSource> fn,
                                const Type *declaredReturn, Target target, bool kernel) {
   TypedProgram prog = inferTypes(ctx, std::move(fn), argTypes, declaredReturn, target, kernel);
   if (!prog.entry) return prog;
-  bool dump = dumpRequested("ir"), verify = verifyRequested();
+  bool dump = dumpRequested("ir"), verify = ir::checksRequested();
   // After each stage: the dump when asked, the verifier when asked; an
   // invalid IR stops the compilation.
   auto after = [&](const char *stage) {
