@@ -1,9 +1,9 @@
 #include "compiler/Builtins.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <cstring>
-
-#include <fmt/format.h>
 
 namespace kjit {
 
@@ -25,14 +25,15 @@ GlobalValue floatValue(double v) {
   return g;
 }
 
-const char *const kBuiltinFunctions[] = {"range", "len",   "abs", "min",   "max",
-                                         "int",   "float", "bool", "complex", "round",
-                                         "divmod", "pow", "print", "enumerate", "zip"};
+const char *const kBuiltinFunctions[] = {"range",  "len",   "abs",   "min",       "max",
+                                         "int",    "float", "bool",  "complex",   "round",
+                                         "divmod", "pow",   "print", "enumerate", "zip"};
 
-const char *const kExceptions[] = {
-    "Exception",      "ValueError",     "IndexError",   "KeyError",        "TypeError",
-    "RuntimeError",   "AssertionError", "ZeroDivisionError", "ArithmeticError",
-    "OverflowError",  "NotImplementedError", "LookupError", "FloatingPointError"};
+const char *const kExceptions[] = {"Exception",         "ValueError",          "IndexError",
+                                   "KeyError",          "TypeError",           "RuntimeError",
+                                   "AssertionError",    "ZeroDivisionError",   "ArithmeticError",
+                                   "OverflowError",     "NotImplementedError", "LookupError",
+                                   "FloatingPointError"};
 
 // math/numpy functions of one float argument, by the intrinsic they become.
 struct UnaryMath {
@@ -51,21 +52,25 @@ const UnaryMath kMathUnary[] = {
 };
 // NumPy spellings that differ from math's, and NumPy-only ones.
 const UnaryMath kNumpyUnary[] = {
-    {"arcsin", IntrinsicId::Asin},   {"arccos", IntrinsicId::Acos},   {"arctan", IntrinsicId::Atan},
-    {"arcsinh", IntrinsicId::Asinh}, {"arccosh", IntrinsicId::Acosh}, {"arctanh", IntrinsicId::Atanh},
-    {"exp2", IntrinsicId::Exp2},     {"cbrt", IntrinsicId::Cbrt},     {"rint", IntrinsicId::Rint},
-    {"floor", IntrinsicId::Floor},   {"ceil", IntrinsicId::Ceil},     {"trunc", IntrinsicId::Trunc},
+    {"arcsin", IntrinsicId::Asin},   {"arccos", IntrinsicId::Acos},
+    {"arctan", IntrinsicId::Atan},   {"arcsinh", IntrinsicId::Asinh},
+    {"arccosh", IntrinsicId::Acosh}, {"arctanh", IntrinsicId::Atanh},
+    {"exp2", IntrinsicId::Exp2},     {"cbrt", IntrinsicId::Cbrt},
+    {"rint", IntrinsicId::Rint},     {"floor", IntrinsicId::Floor},
+    {"ceil", IntrinsicId::Ceil},     {"trunc", IntrinsicId::Trunc},
 };
 struct BinaryMath {
   const char *name;
   IntrinsicId id;
 };
-const BinaryMath kMathBinary[] = {{"atan2", IntrinsicId::Atan2},       {"pow", IntrinsicId::Pow},
-                                  {"hypot", IntrinsicId::Hypot},       {"copysign", IntrinsicId::Copysign},
-                                  {"fmod", IntrinsicId::Fmod},         {"arctan2", IntrinsicId::Atan2},
-                                  {"power", IntrinsicId::Pow}};
+const BinaryMath kMathBinary[] = {
+    {"atan2", IntrinsicId::Atan2}, {"pow", IntrinsicId::Pow},
+    {"hypot", IntrinsicId::Hypot}, {"copysign", IntrinsicId::Copysign},
+    {"fmod", IntrinsicId::Fmod},   {"arctan2", IntrinsicId::Atan2},
+    {"power", IntrinsicId::Pow}};
 
-template <class Table> const auto *findIn(const Table &t, const std::string &name) {
+template <class Table>
+const auto *findIn(const Table &t, const std::string &name) {
   for (const auto &e : t)
     if (name == e.name) return &e;
   return static_cast<decltype(&t[0])>(nullptr);
@@ -110,17 +115,17 @@ std::optional<GlobalValue> moduleAttribute(const std::string &module, const std:
     if (attr == "nan") return floatValue(NAN);
   }
   if (module == "math") {
-    static const char *const fns[] = {"floor", "ceil", "trunc", "isnan", "isinf", "isfinite",
-                                      "degrees", "radians", "copysign", "fmod", "atan2", "pow",
-                                      "hypot"};
+    static const char *const fns[] = {"floor",    "ceil",    "trunc",   "isnan",    "isinf",
+                                      "isfinite", "degrees", "radians", "copysign", "fmod",
+                                      "atan2",    "pow",     "hypot"};
     if (findIn(kMathUnary, attr)) return fnValue("math." + attr);
     for (const char *f : fns)
       if (attr == f) return fnValue("math." + attr);
     return std::nullopt;
   }
   if (module == "cmath") {
-    static const char *const fns[] = {"sqrt", "exp", "log", "phase", "polar", "rect", "isnan",
-                                      "isinf", "isfinite"};
+    static const char *const fns[] = {"sqrt", "exp",   "log",   "phase",   "polar",
+                                      "rect", "isnan", "isinf", "isfinite"};
     for (const char *f : fns)
       if (attr == f) return fnValue("cmath." + attr);
     return std::nullopt;
@@ -133,19 +138,22 @@ std::optional<GlobalValue> moduleAttribute(const std::string &module, const std:
       return g;
     }
     static const char *const fns[] = {
-        "empty", "zeros", "ones", "empty_like", "zeros_like", "ones_like", "full", "arange",
-        "sum", "prod", "min", "max", "amin", "amax", "mean", "abs", "absolute", "fabs",
-        "isnan", "isinf", "isfinite", "minimum", "maximum", "fmin", "fmax", "sign", "square",
-        "negative", "hypot", "copysign", "fmod", "arctan2", "power", "round", "around",
-        "deg2rad", "rad2deg", "degrees", "radians", "copy", "real", "imag", "conj"};
+        "empty",   "zeros",    "ones",     "empty_like", "zeros_like", "ones_like", "full",
+        "arange",  "sum",      "prod",     "min",        "max",        "amin",      "amax",
+        "mean",    "abs",      "absolute", "fabs",       "isnan",      "isinf",     "isfinite",
+        "minimum", "maximum",  "fmin",     "fmax",       "sign",       "square",    "negative",
+        "hypot",   "copysign", "fmod",     "arctan2",    "power",      "round",     "around",
+        "deg2rad", "rad2deg",  "degrees",  "radians",    "copy",       "real",      "imag",
+        "conj"};
     if (findIn(kMathUnary, attr) || findIn(kNumpyUnary, attr)) return fnValue("numpy." + attr);
     for (const char *f : fns)
       if (attr == f) return fnValue("numpy." + attr);
     return std::nullopt;
   }
   if (module == "kjit.cuda") {
-    static const char *const namespaces[] = {"threadIdx", "blockIdx", "blockDim", "gridDim",
-                                             "shared", "local", "const", "atomic", "fp16"};
+    static const char *const namespaces[] = {"threadIdx", "blockIdx", "blockDim",
+                                             "gridDim",   "shared",   "local",
+                                             "const",     "atomic",   "fp16"};
     for (const char *n : namespaces) {
       if (attr == n) {
         GlobalValue g;
@@ -175,7 +183,7 @@ std::optional<GlobalValue> moduleAttribute(const std::string &module, const std:
 namespace {
 
 class CallTyper {
-public:
+ public:
   CallTyper(TyperServices &ts, CallSite &site)
       : ts(ts), tc(ts.context().types), ir(ts.context().ir), site(site), loc(site.loc) {}
   TyperServices &ts;
@@ -185,14 +193,18 @@ public:
   SourceLoc loc;
 
   Expr *fail(std::string msg) { return ts.error(DiagCategory::Typing, loc, std::move(msg)); }
-  Expr *unsupported(std::string msg) { return ts.error(DiagCategory::Unsupported, loc, std::move(msg)); }
+  Expr *unsupported(std::string msg) {
+    return ts.error(DiagCategory::Unsupported, loc, std::move(msg));
+  }
 
   bool arity(const std::string &fname, size_t lo, size_t hi) {
     if (site.args.size() >= lo && site.args.size() <= hi) return true;
     if (lo == hi)
-      fail(fmt::format("{}() takes {} argument{} ({} given)", fname, lo, lo == 1 ? "" : "s", site.args.size()));
+      fail(fmt::format("{}() takes {} argument{} ({} given)", fname, lo, lo == 1 ? "" : "s",
+                       site.args.size()));
     else
-      fail(fmt::format("{}() takes {} to {} arguments ({} given)", fname, lo, hi, site.args.size()));
+      fail(
+          fmt::format("{}() takes {} to {} arguments ({} given)", fname, lo, hi, site.args.size()));
     return false;
   }
   bool noKeywords(const std::string &fname) {
@@ -233,11 +245,12 @@ public:
   // promotion.
   void warnIfPromoted(Expr *x, const std::string &fname) {
     if (!ts.cudaTarget() || !promotedFloat32(x)) return;
-    ts.performanceWarning(x->loc, fmt::format("{}() computes in float64 here: a float32 value is promoted "
-                                              "to float64 by NumPy's rules (float32 with an int64 or "
-                                              "float64 operand); convert that operand with float32() to "
-                                              "stay in single precision",
-                                              fname));
+    ts.performanceWarning(x->loc,
+                          fmt::format("{}() computes in float64 here: a float32 value is promoted "
+                                      "to float64 by NumPy's rules (float32 with an int64 or "
+                                      "float64 operand); convert that operand with float32() to "
+                                      "stay in single precision",
+                                      fname));
   }
 
   Expr *mathUnary(IntrinsicId id, const std::string &fname, Expr *x) {
@@ -258,14 +271,17 @@ public:
 
   // min/max of scalars, or of one array.
   Expr *minMax(bool isMax, const std::string &fname) {
-    if (site.args.empty()) return fail(fmt::format("{} expected at least 1 argument, got 0", fname));
+    if (site.args.empty())
+      return fail(fmt::format("{} expected at least 1 argument, got 0", fname));
     if (site.args.size() == 1) {
       Expr *a = site.args[0];
       if (a->type->isArray())
-        return ts.intrinsic(isMax ? IntrinsicId::ArrayMax : IntrinsicId::ArrayMin, {a}, a->type->dtype(), loc);
+        return ts.intrinsic(isMax ? IntrinsicId::ArrayMax : IntrinsicId::ArrayMin, {a},
+                            a->type->dtype(), loc);
       if (a->type->isTuple() && !a->type->elements().empty()) {
         std::vector<Expr *> elems;
-        for (size_t i = 0; i < a->type->elements().size(); ++i) elems.push_back(ir.tupleGet(a, unsigned(i), loc));
+        for (size_t i = 0; i < a->type->elements().size(); ++i)
+          elems.push_back(ir.tupleGet(a, unsigned(i), loc));
         site.args = elems;
         return minMax(isMax, fname);
       }
@@ -274,12 +290,14 @@ public:
     const Type *t = site.args[0]->type;
     for (Expr *a : site.args) {
       if (!a->type->isNumber() || a->type->isComplex())
-        return fail(fmt::format("{}() arguments must be real numbers, not {}", fname, a->type->str()));
+        return fail(
+            fmt::format("{}() arguments must be real numbers, not {}", fname, a->type->str()));
       t = promoteNumeric(tc, t, a->type);
     }
     Expr *acc = ts.convert(site.args[0], t);
     for (size_t i = 1; i < site.args.size(); ++i)
-      acc = ts.intrinsic(isMax ? IntrinsicId::Max : IntrinsicId::Min, {acc, ts.convert(site.args[i], t)}, t, loc);
+      acc = ts.intrinsic(isMax ? IntrinsicId::Max : IntrinsicId::Min,
+                         {acc, ts.convert(site.args[i], t)}, t, loc);
     return acc;
   }
 
@@ -293,7 +311,8 @@ public:
       for (size_t i = 0; i < shape->type->elements().size(); ++i) {
         const Type *et = shape->type->elements()[i];
         if (!et->isInt()) {
-          ts.error(DiagCategory::Typing, shape->loc, fmt::format("array dimensions must be integers, not {}", et->str()));
+          ts.error(DiagCategory::Typing, shape->loc,
+                   fmt::format("array dimensions must be integers, not {}", et->str()));
           return false;
         }
         dims.push_back(ts.convert(ir.tupleGet(shape, unsigned(i), shape->loc), tc.int64()));
@@ -301,7 +320,8 @@ public:
       return true;
     }
     ts.error(DiagCategory::Typing, shape->loc,
-             fmt::format("the shape must be an integer or a tuple of integers, not {}", shape->type->str()));
+             fmt::format("the shape must be an integer or a tuple of integers, not {}",
+                         shape->type->str()));
     return false;
   }
 
@@ -316,7 +336,9 @@ public:
       if (s == "builtins.bool") return tc.boolean();
       if (s == "builtins.complex") return tc.complexTy(128);
     }
-    ts.error(DiagCategory::Typing, d->loc, fmt::format("dtype must be a NumPy or kjit type such as np.float32, not {}", d->type->str()));
+    ts.error(DiagCategory::Typing, d->loc,
+             fmt::format("dtype must be a NumPy or kjit type such as np.float32, not {}",
+                         d->type->str()));
     return nullptr;
   }
 
@@ -328,15 +350,18 @@ public:
     if (!dt) return ts.constOf(nullptr, loc);
     const Type *at = tc.array(dt, unsigned(dims.size()), Layout::C);
     Expr *arr = ts.intrinsic(IntrinsicId::ArrayAlloc, dims, at, loc);
-    if (fillValue) return ts.intrinsic(IntrinsicId::ArrayFill, {arr, ts.convert(fillValue, dt)}, at, loc);
+    if (fillValue)
+      return ts.intrinsic(IntrinsicId::ArrayFill, {arr, ts.convert(fillValue, dt)}, at, loc);
     if (fill < 0) return arr;
-    return ts.intrinsic(IntrinsicId::ArrayFill, {arr, ts.convert(ts.constInt(fill, loc), dt)}, at, loc);
+    return ts.intrinsic(IntrinsicId::ArrayFill, {arr, ts.convert(ts.constInt(fill, loc), dt)}, at,
+                        loc);
   }
 
   Expr *likeShape(Expr *a) {
     std::vector<Expr *> elems;
     for (unsigned d = 0; d < a->type->ndim(); ++d)
-      elems.push_back(ts.intrinsic(IntrinsicId::ArrayShape, {a, ts.constInt(d, loc)}, tc.int64(), loc));
+      elems.push_back(
+          ts.intrinsic(IntrinsicId::ArrayShape, {a, ts.constInt(d, loc)}, tc.int64(), loc));
     return ir.tupleMake(std::move(elems), loc);
   }
 
@@ -349,7 +374,8 @@ public:
     if (which == "sum" || which == "prod") {
       const Type *acc = dt;
       if (dt->isBool() || dt->isInt()) acc = tc.intTy(64, dt->isInt() ? dt->isSigned() : true);
-      return ts.intrinsic(which == "sum" ? IntrinsicId::ArraySum : IntrinsicId::ArrayProd, {a}, acc, loc);
+      return ts.intrinsic(which == "sum" ? IntrinsicId::ArraySum : IntrinsicId::ArrayProd, {a}, acc,
+                          loc);
     }
     if (which == "min" || which == "amin") return ts.intrinsic(IntrinsicId::ArrayMin, {a}, dt, loc);
     if (which == "max" || which == "amax") return ts.intrinsic(IntrinsicId::ArrayMax, {a}, dt, loc);
@@ -358,8 +384,12 @@ public:
       Expr *sum = ts.intrinsic(IntrinsicId::ArraySum, {a}, ft, loc);
       Expr *n = ts.constInt(1, loc);
       for (unsigned d = 0; d < a->type->ndim(); ++d)
-        n = ts.binary(ast::BinaryOp::Mul, n, ts.intrinsic(IntrinsicId::ArrayShape, {a, ts.constInt(d, loc)}, tc.int64(), loc), loc);
-      return ts.convert(ts.binary(ast::BinaryOp::Div, sum, ts.convert(n, ft->isComplex() ? tc.float64() : ft), loc), ft);
+        n = ts.binary(
+            ast::BinaryOp::Mul, n,
+            ts.intrinsic(IntrinsicId::ArrayShape, {a, ts.constInt(d, loc)}, tc.int64(), loc), loc);
+      return ts.convert(ts.binary(ast::BinaryOp::Div, sum,
+                                  ts.convert(n, ft->isComplex() ? tc.float64() : ft), loc),
+                        ft);
     }
     return unsupported(fmt::format("{}() is not supported in kernels", which));
   }
@@ -378,7 +408,8 @@ Expr *CallTyper::builtin(const std::string &f) {
     for (Expr *x : a)
       if (!x->type->isNumber() && x->type->kind() != TypeKind::StringLit && !x->type->isNone())
         return ts.error(DiagCategory::Unsupported, x->loc,
-                        fmt::format("print() in kernels takes numbers and constant strings, not {}", x->type->str()));
+                        fmt::format("print() in kernels takes numbers and constant strings, not {}",
+                                    x->type->str()));
     return ts.intrinsic(IntrinsicId::Print, a, tc.none(), loc);
   }
   if (!noKeywords(f)) return ts.constOf(nullptr, loc);
@@ -386,9 +417,11 @@ Expr *CallTyper::builtin(const std::string &f) {
     return unsupported(f + "() can only be used as the iterable of a for loop in kernels");
   if (f == "len") {
     if (!arity(f, 1, 1)) return ts.constOf(nullptr, loc);
-    if (a[0]->type->isArray()) return ts.intrinsic(IntrinsicId::ArrayShape, {a[0], ts.constInt(0, loc)}, tc.int64(), loc);
+    if (a[0]->type->isArray())
+      return ts.intrinsic(IntrinsicId::ArrayShape, {a[0], ts.constInt(0, loc)}, tc.int64(), loc);
     if (a[0]->type->isTuple()) return ts.constInt(int64_t(a[0]->type->elements().size()), loc);
-    if (a[0]->type->kind() == TypeKind::StringLit) return ts.constInt(int64_t(a[0]->type->symbol().size()), loc);
+    if (a[0]->type->kind() == TypeKind::StringLit)
+      return ts.constInt(int64_t(a[0]->type->symbol().size()), loc);
     return fail(fmt::format("object of type {} has no len()", a[0]->type->str()));
   }
   if (f == "abs") {
@@ -405,13 +438,20 @@ Expr *CallTyper::builtin(const std::string &f) {
       const Type *ct = tc.complexTy(128);
       if (a.empty()) return ts.convert(ts.constInt(0, loc), ct);
       if (a.size() == 1) return ts.convert(needNumber(a[0], f), ct);
-      if (a[0]->type->isComplex() || a[1]->type->isComplex()) return unsupported("complex() of complex parts");
-      return ts.intrinsic(IntrinsicId::ComplexMake, {ts.convert(a[0], tc.float64()), ts.convert(a[1], tc.float64())}, ct, loc);
+      if (a[0]->type->isComplex() || a[1]->type->isComplex())
+        return unsupported("complex() of complex parts");
+      return ts.intrinsic(IntrinsicId::ComplexMake,
+                          {ts.convert(a[0], tc.float64()), ts.convert(a[1], tc.float64())}, ct,
+                          loc);
     }
     if (!arity(f, 0, 1)) return ts.constOf(nullptr, loc);
-    if (a.empty()) return f == "bool" ? ts.convert(ts.constInt(0, loc), tc.boolean()) : f == "int" ? ts.constInt(0, loc) : ts.constFloat(0, loc);
+    if (a.empty())
+      return f == "bool"  ? ts.convert(ts.constInt(0, loc), tc.boolean())
+             : f == "int" ? ts.constInt(0, loc)
+                          : ts.constFloat(0, loc);
     if (!needNumber(a[0], f)->type) return ts.constOf(nullptr, loc);
-    if (a[0]->type->isComplex() && f != "bool") return fail(fmt::format("cannot convert complex to {}", f));
+    if (a[0]->type->isComplex() && f != "bool")
+      return fail(fmt::format("cannot convert complex to {}", f));
     if (f == "bool") return ts.truth(a[0]);
     return ts.convert(a[0], f == "int" ? tc.int64() : tc.float64());
   }
@@ -426,7 +466,9 @@ Expr *CallTyper::builtin(const std::string &f) {
     if (!a[1]->type->isInt()) return fail("round() ndigits must be an integer");
     if (!t->isFloat()) return a[0];
     // round(x, n): scale, round half to even, unscale (as NumPy's around).
-    Expr *scale = ts.intrinsic(IntrinsicId::Pow, {ts.constFloat(10.0, loc), ts.convert(a[1], tc.float64())}, tc.float64(), loc);
+    Expr *scale =
+        ts.intrinsic(IntrinsicId::Pow, {ts.constFloat(10.0, loc), ts.convert(a[1], tc.float64())},
+                     tc.float64(), loc);
     Expr *scaled = ts.binary(ast::BinaryOp::Mul, ts.convert(a[0], tc.float64()), scale, loc);
     Expr *r = ts.intrinsic(IntrinsicId::Rint, {scaled}, tc.float64(), loc);
     return ts.convert(ts.binary(ast::BinaryOp::Div, r, scale, loc), t);
@@ -466,20 +508,25 @@ Expr *CallTyper::math(const std::string &f) {
   if (f == "floor" || f == "ceil" || f == "trunc") {
     if (!arity(name, 1, 1) || !needNumber(a[0], name)->type) return ts.constOf(nullptr, loc);
     if (!a[0]->type->isFloat()) return ts.convert(a[0], tc.int64());
-    IntrinsicId id = f == "floor" ? IntrinsicId::Floor : f == "ceil" ? IntrinsicId::Ceil : IntrinsicId::Trunc;
+    IntrinsicId id = f == "floor"  ? IntrinsicId::Floor
+                     : f == "ceil" ? IntrinsicId::Ceil
+                                   : IntrinsicId::Trunc;
     return ts.convert(ts.intrinsic(id, {a[0]}, a[0]->type, loc), tc.int64());
   }
   if (f == "isnan" || f == "isinf" || f == "isfinite") {
     if (!arity(name, 1, 1) || !needNumber(a[0], name)->type) return ts.constOf(nullptr, loc);
     if (!a[0]->type->isFloat()) return ts.convert(ts.constInt(f == "isfinite", loc), tc.boolean());
-    IntrinsicId id = f == "isnan" ? IntrinsicId::IsNan : f == "isinf" ? IntrinsicId::IsInf : IntrinsicId::IsFinite;
+    IntrinsicId id = f == "isnan"   ? IntrinsicId::IsNan
+                     : f == "isinf" ? IntrinsicId::IsInf
+                                    : IntrinsicId::IsFinite;
     return ts.intrinsic(id, {a[0]}, tc.boolean(), loc);
   }
   if (f == "degrees" || f == "radians") {
     if (!arity(name, 1, 1) || !needNumber(a[0], name)->type) return ts.constOf(nullptr, loc);
     const Type *t = mathFloat(a[0]->type);
     double k = f == "degrees" ? 180.0 / M_PI : M_PI / 180.0;
-    return ts.binary(ast::BinaryOp::Mul, ts.convert(a[0], t), ts.convert(ts.constFloat(k, loc), t), loc);
+    return ts.binary(ast::BinaryOp::Mul, ts.convert(a[0], t), ts.convert(ts.constFloat(k, loc), t),
+                     loc);
   }
   return unsupported(fmt::format("math.{}() is not supported in kernels", f));
 }
@@ -493,8 +540,10 @@ Expr *CallTyper::cmath(const std::string &f) {
     if (!arity(name, 2, 2)) return ts.constOf(nullptr, loc);
     Expr *r = ts.convert(needNumber(a[0], name), tc.float64());
     Expr *phi = ts.convert(needNumber(a[1], name), tc.float64());
-    Expr *re = ts.binary(ast::BinaryOp::Mul, r, ts.intrinsic(IntrinsicId::Cos, {phi}, tc.float64(), loc), loc);
-    Expr *im = ts.binary(ast::BinaryOp::Mul, r, ts.intrinsic(IntrinsicId::Sin, {phi}, tc.float64(), loc), loc);
+    Expr *re = ts.binary(ast::BinaryOp::Mul, r,
+                         ts.intrinsic(IntrinsicId::Cos, {phi}, tc.float64(), loc), loc);
+    Expr *im = ts.binary(ast::BinaryOp::Mul, r,
+                         ts.intrinsic(IntrinsicId::Sin, {phi}, tc.float64(), loc), loc);
     return ts.intrinsic(IntrinsicId::ComplexMake, {re, im}, tc.complexTy(128), loc);
   }
   if (!arity(name, 1, 1) || !needNumber(a[0], name)->type) return ts.constOf(nullptr, loc);
@@ -503,7 +552,9 @@ Expr *CallTyper::cmath(const std::string &f) {
   Expr *z = ts.convert(a[0], ct);
   Expr *re = ts.intrinsic(IntrinsicId::Real, {z}, ft, loc);
   Expr *im = ts.intrinsic(IntrinsicId::Imag, {z}, ft, loc);
-  auto mk = [&](Expr *r, Expr *i) { return ts.intrinsic(IntrinsicId::ComplexMake, {r, i}, ct, loc); };
+  auto mk = [&](Expr *r, Expr *i) {
+    return ts.intrinsic(IntrinsicId::ComplexMake, {r, i}, ct, loc);
+  };
   auto un = [&](IntrinsicId id, Expr *x) { return ts.intrinsic(id, {x}, ft, loc); };
   Expr *absz = ts.intrinsic(IntrinsicId::Hypot, {re, im}, ft, loc);
   Expr *phase = ts.intrinsic(IntrinsicId::Atan2, {im, re}, ft, loc);
@@ -520,13 +571,20 @@ Expr *CallTyper::cmath(const std::string &f) {
   if (f == "sqrt") {
     // sqrt(z) = sqrt((|z| + re) / 2) + i copysign(sqrt((|z| - re) / 2), im)
     Expr *half = ts.convert(ts.constFloat(0.5, loc), ft);
-    Expr *r = un(IntrinsicId::Sqrt, ts.binary(ast::BinaryOp::Mul, ts.binary(ast::BinaryOp::Add, absz, re, loc), half, loc));
-    Expr *i = un(IntrinsicId::Sqrt, ts.binary(ast::BinaryOp::Mul, ts.binary(ast::BinaryOp::Sub, absz, re, loc), half, loc));
+    Expr *r =
+        un(IntrinsicId::Sqrt,
+           ts.binary(ast::BinaryOp::Mul, ts.binary(ast::BinaryOp::Add, absz, re, loc), half, loc));
+    Expr *i =
+        un(IntrinsicId::Sqrt,
+           ts.binary(ast::BinaryOp::Mul, ts.binary(ast::BinaryOp::Sub, absz, re, loc), half, loc));
     return mk(r, ts.intrinsic(IntrinsicId::Copysign, {i, im}, ft, loc));
   }
   if (f == "isnan" || f == "isinf" || f == "isfinite") {
-    IntrinsicId id = f == "isnan" ? IntrinsicId::IsNan : f == "isinf" ? IntrinsicId::IsInf : IntrinsicId::IsFinite;
-    Expr *pr = ts.intrinsic(id, {re}, tc.boolean(), loc), *pi = ts.intrinsic(id, {im}, tc.boolean(), loc);
+    IntrinsicId id = f == "isnan"   ? IntrinsicId::IsNan
+                     : f == "isinf" ? IntrinsicId::IsInf
+                                    : IntrinsicId::IsFinite;
+    Expr *pr = ts.intrinsic(id, {re}, tc.boolean(), loc),
+         *pi = ts.intrinsic(id, {im}, tc.boolean(), loc);
     return ts.binary(f == "isfinite" ? ast::BinaryOp::BitAnd : ast::BinaryOp::BitOr, pr, pi, loc);
   }
   return unsupported(fmt::format("cmath.{}() is not supported in kernels yet", f));
@@ -535,26 +593,34 @@ Expr *CallTyper::cmath(const std::string &f) {
 Expr *CallTyper::numpy(const std::string &f) {
   auto &a = site.args;
   std::string name = "np." + f;
-  if (ts.cudaTarget() && (f == "empty" || f == "zeros" || f == "ones" || f == "full" || f == "arange" ||
-                          f == "empty_like" || f == "zeros_like" || f == "ones_like" || f == "copy"))
-    return unsupported(fmt::format("{}() allocates memory, which kernels cannot do; use "
-                                   "cuda.local.array or cuda.shared.array, or pass an array in",
-                                   name));
+  if (ts.cudaTarget() &&
+      (f == "empty" || f == "zeros" || f == "ones" || f == "full" || f == "arange" ||
+       f == "empty_like" || f == "zeros_like" || f == "ones_like" || f == "copy"))
+    return unsupported(
+        fmt::format("{}() allocates memory, which kernels cannot do; use "
+                    "cuda.local.array or cuda.shared.array, or pass an array in",
+                    name));
   if (f == "empty" || f == "zeros" || f == "ones") {
     if (!onlyKeywords(name, {"dtype", "shape"})) return ts.constOf(nullptr, loc);
     Expr *shape = a.empty() ? keyword("shape") : a[0];
     Expr *dtype = a.size() > 1 ? a[1] : keyword("dtype");
-    if (!shape || a.size() > 2) return fail(fmt::format("{}() takes a shape and an optional dtype", name));
+    if (!shape || a.size() > 2)
+      return fail(fmt::format("{}() takes a shape and an optional dtype", name));
     return allocate(name, shape, dtype, tc.float64(), f == "empty" ? -1 : f == "zeros" ? 0 : 1);
   }
   if (f == "full") {
     if (!onlyKeywords(name, {"dtype"}) || !arity(name, 2, 3)) return ts.constOf(nullptr, loc);
     Expr *dtype = a.size() > 2 ? a[2] : keyword("dtype");
-    return allocate(name, a[0], dtype, a[1]->type->isBool() ? tc.boolean() : a[1]->type->isNumber() ? (a[1]->type->isInt() ? tc.int64() : a[1]->type) : tc.float64(), -1, a[1]);
+    return allocate(name, a[0], dtype,
+                    a[1]->type->isBool()     ? tc.boolean()
+                    : a[1]->type->isNumber() ? (a[1]->type->isInt() ? tc.int64() : a[1]->type)
+                                             : tc.float64(),
+                    -1, a[1]);
   }
   if (f == "empty_like" || f == "zeros_like" || f == "ones_like") {
     if (!onlyKeywords(name, {"dtype"}) || !arity(name, 1, 2)) return ts.constOf(nullptr, loc);
-    if (!a[0]->type->isArray()) return fail(fmt::format("{}() needs an array, not {}", name, a[0]->type->str()));
+    if (!a[0]->type->isArray())
+      return fail(fmt::format("{}() needs an array, not {}", name, a[0]->type->str()));
     Expr *dtype = a.size() > 1 ? a[1] : keyword("dtype");
     int fill = f == "empty_like" ? -1 : f == "zeros_like" ? 0 : 1;
     return allocate(name, likeShape(a[0]), dtype, a[0]->type->dtype(), fill);
@@ -570,7 +636,8 @@ Expr *CallTyper::numpy(const std::string &f) {
     const Type *t = tc.int64();
     bool anyFloat = false;
     for (Expr *x : v) {
-      if (!x->type->isNumber() || x->type->isComplex()) return fail(fmt::format("{}() arguments must be real numbers", name));
+      if (!x->type->isNumber() || x->type->isComplex())
+        return fail(fmt::format("{}() arguments must be real numbers", name));
       anyFloat |= x->type->isFloat();
     }
     if (anyFloat) t = tc.float64();
@@ -580,18 +647,23 @@ Expr *CallTyper::numpy(const std::string &f) {
     Expr *stop = v.size() == 1 ? v[0] : v[1];
     Expr *step = v.size() == 3 ? v[2] : ts.constInt(1, loc);
     const Type *ct = anyFloat ? tc.float64() : tc.int64();
-    return ts.intrinsic(IntrinsicId::ArrayArange, {ts.convert(start, ct), ts.convert(stop, ct), ts.convert(step, ct)},
+    return ts.intrinsic(IntrinsicId::ArrayArange,
+                        {ts.convert(start, ct), ts.convert(stop, ct), ts.convert(step, ct)},
                         tc.array(dt, 1, Layout::C), loc);
   }
-  if (f == "sum" || f == "prod" || f == "min" || f == "max" || f == "amin" || f == "amax" || f == "mean") {
+  if (f == "sum" || f == "prod" || f == "min" || f == "max" || f == "amin" || f == "amax" ||
+      f == "mean") {
     if (!noKeywords(name) || !arity(name, 1, 1)) return ts.constOf(nullptr, loc);
     return reduction(f, a[0]);
   }
   if (!noKeywords(name)) return ts.constOf(nullptr, loc);
   for (Expr *x : a)
     if (x->type->isArray())
-      return unsupported(fmt::format("{}() on arrays is not supported in kernels yet; write the loop, or use @vectorize", name));
-  if (const UnaryMath *u = findIn(kMathUnary, f); u && f != "gamma" && f != "lgamma" && f != "erf" && f != "erfc") {
+      return unsupported(fmt::format(
+          "{}() on arrays is not supported in kernels yet; write the loop, or use @vectorize",
+          name));
+  if (const UnaryMath *u = findIn(kMathUnary, f);
+      u && f != "gamma" && f != "lgamma" && f != "erf" && f != "erfc") {
     if (!arity(name, 1, 1)) return ts.constOf(nullptr, loc);
     return mathUnary(u->id, name, a[0]);
   }
@@ -620,7 +692,8 @@ Expr *CallTyper::numpy(const std::string &f) {
     if (!arity(name, 1, 1)) return ts.constOf(nullptr, loc);
     return ts.binary(ast::BinaryOp::Sub, ts.convert(ts.constInt(0, loc), a[0]->type), a[0], loc);
   }
-  if (f == "deg2rad" || f == "radians" || f == "rad2deg" || f == "degrees") return math(f == "deg2rad" ? "radians" : f == "rad2deg" ? "degrees" : f);
+  if (f == "deg2rad" || f == "radians" || f == "rad2deg" || f == "degrees")
+    return math(f == "deg2rad" ? "radians" : f == "rad2deg" ? "degrees" : f);
   return unsupported(fmt::format("{}() is not supported in kernels yet", name));
 }
 
@@ -630,17 +703,20 @@ Expr *CallTyper::arrayMethod(const std::string &f) {
   std::string name = "array." + f;
   if (f == "sum" || f == "prod" || f == "min" || f == "max" || f == "mean") {
     if (site.args.size() != 1 || !site.kwargs.empty())
-      return unsupported(fmt::format("{}() with an axis or other arguments is not supported in kernels yet", name));
+      return unsupported(fmt::format(
+          "{}() with an axis or other arguments is not supported in kernels yet", name));
     return reduction(f, self);
   }
   if (f == "copy") {
     if (site.args.size() != 1) return fail("copy() takes no arguments");
     const Type *t = self->type;
-    return ts.intrinsic(IntrinsicId::ArrayCopy, {self}, tc.array(t->dtype(), t->ndim(), Layout::C), loc);
+    return ts.intrinsic(IntrinsicId::ArrayCopy, {self}, tc.array(t->dtype(), t->ndim(), Layout::C),
+                        loc);
   }
   if (f == "fill") {
     if (site.args.size() != 2) return fail("fill() takes one value");
-    return ts.intrinsic(IntrinsicId::ArrayFill, {self, ts.convert(site.args[1], self->type->dtype())}, self->type, loc);
+    return ts.intrinsic(IntrinsicId::ArrayFill,
+                        {self, ts.convert(site.args[1], self->type->dtype())}, self->type, loc);
   }
   return unsupported(fmt::format("the array method {}() is not supported in kernels yet", f));
 }
@@ -655,12 +731,14 @@ Expr *typeBuiltinCall(TyperServices &ts, const Type *callee, CallSite &site) {
       return ct.fail(fmt::format("{}() takes at most one argument", callee->symbol()));
     if (site.args.empty()) return ts.convert(ts.constInt(0, site.loc), callee->dtype());
     Expr *x = site.args[0];
-    if (!x->type->isNumber()) return ct.fail(fmt::format("cannot convert {} to {}", x->type->str(), callee->symbol()));
+    if (!x->type->isNumber())
+      return ct.fail(fmt::format("cannot convert {} to {}", x->type->str(), callee->symbol()));
     if (callee->dtype()->isBool()) return ts.truth(x);
     return ts.convert(x, callee->dtype());
   }
   if (callee->kind() == TypeKind::ExceptionClass)
-    return ct.unsupported(fmt::format("exception objects can only be raised in kernels, not created ({})", callee->symbol()));
+    return ct.unsupported(fmt::format(
+        "exception objects can only be raised in kernels, not created ({})", callee->symbol()));
   if (callee->kind() != TypeKind::Function)
     return ct.fail(fmt::format("'{}' object is not callable", callee->str()));
   const std::string &sym = callee->symbol();
@@ -668,9 +746,10 @@ Expr *typeBuiltinCall(TyperServices &ts, const Type *callee, CallSite &site) {
   std::string mod = sym.substr(0, dot), fn = sym.substr(dot + 1);
   if (sym.rfind("kjit.cuda.", 0) == 0) {
     if (!ts.cudaTarget())
-      return ct.unsupported(fmt::format("cuda.{}() is only available in @cuda.jit kernels and device "
-                                        "functions",
-                                        sym.substr(10)));
+      return ct.unsupported(
+          fmt::format("cuda.{}() is only available in @cuda.jit kernels and device "
+                      "functions",
+                      sym.substr(10)));
     return typeCudaCall(ts, sym.substr(10), site);
   }
   if (mod == "builtins") return ct.builtin(fn);
@@ -685,10 +764,12 @@ Expr *typeBuiltinCall(TyperServices &ts, const Type *callee, CallSite &site) {
     const Type *p = x->type->complexPart();
     Expr *re = ts.intrinsic(IntrinsicId::Real, {x}, p, site.loc);
     Expr *im = ts.intrinsic(IntrinsicId::Imag, {x}, p, site.loc);
-    Expr *negIm = ts.binary(ast::BinaryOp::Sub, ts.convert(ts.constInt(0, site.loc), p), im, site.loc);
+    Expr *negIm =
+        ts.binary(ast::BinaryOp::Sub, ts.convert(ts.constInt(0, site.loc), p), im, site.loc);
     return ts.intrinsic(IntrinsicId::ComplexMake, {re, ts.convert(negIm, p)}, x->type, site.loc);
   }
-  if (fn == "prange") return ct.unsupported("prange() can only be used as the iterable of a for loop");
+  if (fn == "prange")
+    return ct.unsupported("prange() can only be used as the iterable of a for loop");
   return ct.unsupported(fmt::format("{}() is not supported in kernels", sym));
 }
 

@@ -27,7 +27,7 @@ struct CallSite {
 
 // What the function typer offers to the builtins' typing.
 class TyperServices {
-public:
+ public:
   virtual ~TyperServices() = default;
   virtual Context &context() = 0;
   virtual ir::Expr *convert(ir::Expr *e, const Type *t) = 0;

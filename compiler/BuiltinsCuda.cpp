@@ -14,7 +14,7 @@ using namespace ir;
 namespace {
 
 class CudaTyper {
-public:
+ public:
   CudaTyper(TyperServices &ts, CallSite &site)
       : ts(ts), tc(ts.context().types), ir(ts.context().ir), site(site), loc(site.loc) {}
   TyperServices &ts;
@@ -24,7 +24,9 @@ public:
   SourceLoc loc;
 
   Expr *fail(std::string msg) { return ts.error(DiagCategory::Typing, loc, std::move(msg)); }
-  Expr *unsupported(std::string msg) { return ts.error(DiagCategory::Unsupported, loc, std::move(msg)); }
+  Expr *unsupported(std::string msg) {
+    return ts.error(DiagCategory::Unsupported, loc, std::move(msg));
+  }
   Expr *none() { return ts.constOf(nullptr, loc); }
   const Type *i32() { return tc.intTy(32, true); }
   const Type *u32() { return tc.intTy(32, false); }
@@ -47,7 +49,8 @@ public:
     return keyword(name);
   }
   std::optional<int64_t> constInt(Expr *e) {
-    if (auto *c = dyn_cast<Const>(e); c && c->type && (c->type->isInt() || c->type->isBool())) return c->i;
+    if (auto *c = dyn_cast<Const>(e); c && c->type && (c->type->isInt() || c->type->isBool()))
+      return c->i;
     return std::nullopt;
   }
 
@@ -59,17 +62,19 @@ public:
                       fmt::format("cuda.{}() takes a constant 1, 2 or 3", f));
     if (*n == 1) return ts.intrinsic(id, {ts.constInt(0, loc)}, i32(), loc);
     std::vector<Expr *> elems;
-    for (int64_t k = 0; k < *n; ++k) elems.push_back(ts.intrinsic(id, {ts.constInt(k, loc)}, i32(), loc));
+    for (int64_t k = 0; k < *n; ++k)
+      elems.push_back(ts.intrinsic(id, {ts.constInt(k, loc)}, i32(), loc));
     return ir.tupleMake(std::move(elems), loc);
   }
 
   // The shape of shared.array/local.array: constant ints.
   bool constShape(Expr *shape, std::vector<Expr *> &dims, const std::string &f) {
     auto bad = [&]() {
-      ts.error(DiagCategory::Typing, shape->loc,
-               fmt::format("the shape of cuda.{}() must be a constant integer or a tuple of constant "
-                           "integers (a literal or a global constant), not {}",
-                           f, shape->type ? shape->type->str() : "this expression"));
+      ts.error(
+          DiagCategory::Typing, shape->loc,
+          fmt::format("the shape of cuda.{}() must be a constant integer or a tuple of constant "
+                      "integers (a literal or a global constant), not {}",
+                      f, shape->type ? shape->type->str() : "this expression"));
       return false;
     };
     if (auto v = constInt(shape)) {
@@ -113,9 +118,11 @@ public:
                             ? "the dimensions of cuda.local.array() must be positive"
                             : "the shape of a dynamic shared array is the single constant 0");
     }
-    bool dynamic = id == IntrinsicId::SharedArray && dims.size() == 1 && cast<Const>(dims[0])->i == 0;
+    bool dynamic =
+        id == IntrinsicId::SharedArray && dims.size() == 1 && cast<Const>(dims[0])->i == 0;
     if (dynamic) dims.clear();  // sized at launch
-    return ts.intrinsic(id, dims, tc.array(dt, dynamic ? 1 : unsigned(dims.size()), Layout::C), loc);
+    return ts.intrinsic(id, dims, tc.array(dt, dynamic ? 1 : unsigned(dims.size()), Layout::C),
+                        loc);
   }
 
   // `op` is the operation (and, or, ...); `name` what the user wrote (and_).
@@ -125,23 +132,30 @@ public:
     if (!arity("atomic." + name, want, want)) return none();
     Expr *ary = site.args[0];
     if (!ary->type->isArray())
-      return fail(fmt::format("cuda.atomic.{}() operates on an array element, not {}", name, ary->type->str()));
+      return fail(fmt::format("cuda.atomic.{}() operates on an array element, not {}", name,
+                              ary->type->str()));
     if (op == "compare_and_swap" && ary->type->ndim() != 1)
-      return fail(fmt::format("cuda.atomic.compare_and_swap() works on element 0 of a 1-d array; this "
-                              "array has {} dimensions (use cuda.atomic.cas with an index)",
-                              ary->type->ndim()));
+      return fail(
+          fmt::format("cuda.atomic.compare_and_swap() works on element 0 of a 1-d array; this "
+                      "array has {} dimensions (use cuda.atomic.cas with an index)",
+                      ary->type->ndim()));
     const Type *dt = ary->type->dtype();
     if (ary->type->readonly()) return fail("cuda.atomic on a read-only array");
     bool is32or64 = (dt->isInt() || dt->isFloat()) && (dt->bits() == 32 || dt->bits() == 64);
     bool ok;
-    if (op == "add" || op == "sub" || op == "max" || op == "min" || op == "nanmax" || op == "nanmin")
+    if (op == "add" || op == "sub" || op == "max" || op == "min" || op == "nanmax" ||
+        op == "nanmin")
       ok = is32or64;
-    else if (op == "inc" || op == "dec") ok = dt->isInt() && !dt->isSigned() && is32or64;
-    else ok = dt->isInt() && is32or64;  // and_, or_, xor, exch, cas
+    else if (op == "inc" || op == "dec")
+      ok = dt->isInt() && !dt->isSigned() && is32or64;
+    else
+      ok = dt->isInt() && is32or64;  // and_, or_, xor, exch, cas
     if (!ok)
-      return fail(fmt::format("cuda.atomic.{}() does not support {} arrays; it supports {}", name, dt->str(),
+      return fail(fmt::format("cuda.atomic.{}() does not support {} arrays; it supports {}", name,
+                              dt->str(),
                               op == "inc" || op == "dec" ? "uint32 and uint64"
-                              : (op == "add" || op == "sub" || op == "max" || op == "min" || op == "nanmax" || op == "nanmin")
+                              : (op == "add" || op == "sub" || op == "max" || op == "min" ||
+                                 op == "nanmax" || op == "nanmin")
                                   ? "int32, uint32, int64, uint64, float32 and float64"
                                   : "int32, uint32, int64 and uint64"));
     std::vector<Expr *> args = {ary};
@@ -153,16 +167,18 @@ public:
       Expr *idx = site.args[1];
       std::vector<Expr *> idxs;
       if (idx->type->isTuple()) {
-        for (size_t k = 0; k < idx->type->elements().size(); ++k) idxs.push_back(ir.tupleGet(idx, unsigned(k), idx->loc));
+        for (size_t k = 0; k < idx->type->elements().size(); ++k)
+          idxs.push_back(ir.tupleGet(idx, unsigned(k), idx->loc));
       } else {
         idxs.push_back(idx);
       }
       if (idxs.size() != ary->type->ndim())
         return ts.error(DiagCategory::Typing, idx->loc,
-                        fmt::format("cuda.atomic.{}() on a {}-d array needs {} indices, not {}", name,
-                                    ary->type->ndim(), ary->type->ndim(), idxs.size()));
+                        fmt::format("cuda.atomic.{}() on a {}-d array needs {} indices, not {}",
+                                    name, ary->type->ndim(), ary->type->ndim(), idxs.size()));
       for (Expr *i : idxs) {
-        if (!i->type->isInt()) return ts.error(DiagCategory::Typing, i->loc, "atomic indices must be integers");
+        if (!i->type->isInt())
+          return ts.error(DiagCategory::Typing, i->loc, "atomic indices must be integers");
         args.push_back(ts.convert(i, tc.int64()));
       }
     }
@@ -178,9 +194,12 @@ public:
     Expr *v = site.args[1];
     const Type *t = v->type;
     bool ok = (t->isInt() || t->isFloat()) && (t->bits() == 32 || t->bits() == 64);
-    if (!ok) return fail(fmt::format("cuda.{}() shuffles int32, int64, float32 or float64 values, not {}", f, t->str()));
-    return ir.intrinsic(IntrinsicId::ShflSync, {ts.convert(site.args[0], i32()), v, ts.convert(site.args[2], i32())},
-                        t, loc, mode);
+    if (!ok)
+      return fail(fmt::format("cuda.{}() shuffles int32, int64, float32 or float64 values, not {}",
+                              f, t->str()));
+    return ir.intrinsic(IntrinsicId::ShflSync,
+                        {ts.convert(site.args[0], i32()), v, ts.convert(site.args[2], i32())}, t,
+                        loc, mode);
   }
 
   Expr *vote(SubOp mode, const std::string &f) {
@@ -218,7 +237,9 @@ public:
     static const struct {
       const char *name;
       ir::BinOp op;
-    } arith[] = {{"hadd", ir::BinOp::Add}, {"hsub", ir::BinOp::Sub}, {"hmul", ir::BinOp::Mul},
+    } arith[] = {{"hadd", ir::BinOp::Add},
+                 {"hsub", ir::BinOp::Sub},
+                 {"hmul", ir::BinOp::Mul},
                  {"hdiv", ir::BinOp::Div}},
       cmps[] = {{"heq", ir::BinOp::Eq}, {"hne", ir::BinOp::Ne}, {"hge", ir::BinOp::Ge},
                 {"hgt", ir::BinOp::Gt}, {"hle", ir::BinOp::Le}, {"hlt", ir::BinOp::Lt}};
@@ -227,13 +248,18 @@ public:
     for (const auto &e : cmps)
       if (op == e.name) return arity(f, 2, 2) ? binop(e.op) : none();
     if (op == "hmax" || op == "hmin")
-      return arity(f, 2, 2) ? ts.intrinsic(op == "hmax" ? IntrinsicId::Max : IntrinsicId::Min, {arg(0), arg(1)}, h, loc) : none();
-    if (op == "habs") return arity(f, 1, 1) ? ts.intrinsic(IntrinsicId::Fabs, {arg(0)}, h, loc) : none();
+      return arity(f, 2, 2) ? ts.intrinsic(op == "hmax" ? IntrinsicId::Max : IntrinsicId::Min,
+                                           {arg(0), arg(1)}, h, loc)
+                            : none();
+    if (op == "habs")
+      return arity(f, 1, 1) ? ts.intrinsic(IntrinsicId::Fabs, {arg(0)}, h, loc) : none();
     if (op == "hneg") {
       if (!arity(f, 1, 1)) return none();
       return ir.unary(ir::UnOp::Neg, arg(0), loc);
     }
-    if (op == "hfma") return arity(f, 3, 3) ? ts.intrinsic(IntrinsicId::Fma, {arg(0), arg(1), arg(2)}, h, loc) : none();
+    if (op == "hfma")
+      return arity(f, 3, 3) ? ts.intrinsic(IntrinsicId::Fma, {arg(0), arg(1), arg(2)}, h, loc)
+                            : none();
     return unsupported(fmt::format("cuda.{}() is not supported yet", f));
   }
 
@@ -262,7 +288,7 @@ Expr *CudaTyper::call(const std::string &f) {
   }
   if (f == "threadfence" || f == "threadfence_block" || f == "threadfence_system") {
     if (!arity(f, 0, 0)) return none();
-    IntrinsicId id = f == "threadfence" ? IntrinsicId::ThreadFence
+    IntrinsicId id = f == "threadfence"         ? IntrinsicId::ThreadFence
                      : f == "threadfence_block" ? IntrinsicId::ThreadFenceBlock
                                                 : IntrinsicId::ThreadFenceSystem;
     return ts.intrinsic(id, {}, tc.none(), loc);
@@ -277,8 +303,20 @@ Expr *CudaTyper::call(const std::string &f) {
   if (f.rfind("atomic.", 0) == 0) {
     std::string name = f.substr(7), op = name;
     if (op == "and_" || op == "or_") op.pop_back();
-    static const char *const ops[] = {"add", "sub", "and", "or", "xor", "inc", "dec", "exch", "max",
-                                      "min", "nanmax", "nanmin", "compare_and_swap", "cas"};
+    static const char *const ops[] = {"add",
+                                      "sub",
+                                      "and",
+                                      "or",
+                                      "xor",
+                                      "inc",
+                                      "dec",
+                                      "exch",
+                                      "max",
+                                      "min",
+                                      "nanmax",
+                                      "nanmin",
+                                      "compare_and_swap",
+                                      "cas"};
     for (const char *o : ops)
       if (op == o) return atomic(op, name);
     return unsupported(fmt::format("cuda.{}() is not a CUDA atomic", f));
@@ -295,19 +333,24 @@ Expr *CudaTyper::call(const std::string &f) {
     if (!arity(f, 2, 2)) return none();
     const Type *t = a[1]->type;
     if (!((t->isInt() || t->isFloat()) && (t->bits() == 32 || t->bits() == 64)))
-      return fail(fmt::format("cuda.match_any_sync() takes int32, int64, float32 or float64 values, not {}", t->str()));
+      return fail(fmt::format(
+          "cuda.match_any_sync() takes int32, int64, float32 or float64 values, not {}", t->str()));
     return ts.intrinsic(IntrinsicId::MatchAnySync, {ts.convert(a[0], i32()), a[1]}, i32(), loc);
   }
   if (f == "match_all_sync") {
     if (!arity(f, 2, 2)) return none();
     const Type *t = a[1]->type;
     if (!((t->isInt() || t->isFloat()) && (t->bits() == 32 || t->bits() == 64)))
-      return fail(fmt::format("cuda.match_all_sync() takes int32, int64, float32 or float64 values, not {}", t->str()));
-    return ts.intrinsic(IntrinsicId::MatchAllSync, {ts.convert(a[0], i32()), a[1]}, tc.tuple({i32(), tc.boolean()}), loc);
+      return fail(fmt::format(
+          "cuda.match_all_sync() takes int32, int64, float32 or float64 values, not {}", t->str()));
+    return ts.intrinsic(IntrinsicId::MatchAllSync, {ts.convert(a[0], i32()), a[1]},
+                        tc.tuple({i32(), tc.boolean()}), loc);
   }
   if (f.rfind("fp16.", 0) == 0) return fp16(f.substr(5));
-  if (f == "activemask") return arity(f, 0, 0) ? ts.intrinsic(IntrinsicId::ActiveMask, {}, u32(), loc) : none();
-  if (f == "lanemask_lt") return arity(f, 0, 0) ? ts.intrinsic(IntrinsicId::LaneMaskLt, {}, u32(), loc) : none();
+  if (f == "activemask")
+    return arity(f, 0, 0) ? ts.intrinsic(IntrinsicId::ActiveMask, {}, u32(), loc) : none();
+  if (f == "lanemask_lt")
+    return arity(f, 0, 0) ? ts.intrinsic(IntrinsicId::LaneMaskLt, {}, u32(), loc) : none();
   if (f == "popc") return bits(IntrinsicId::Popc, f);
   if (f == "brev") return bits(IntrinsicId::Brev, f);
   if (f == "clz") return bits(IntrinsicId::Clz, f);
@@ -317,22 +360,25 @@ Expr *CudaTyper::call(const std::string &f) {
     // float32 when every argument is float32 (or a narrower number), else float64.
     const Type *t = tc.floatTy(32);
     for (Expr *x : a)
-      if (!x->type->isNumber() || x->type->isComplex() || (x->type->isFloat() && x->type->bits() > 32) ||
+      if (!x->type->isNumber() || x->type->isComplex() ||
+          (x->type->isFloat() && x->type->bits() > 32) ||
           (x->type->isInt() && x->type->bits() > 16))
         t = tc.float64();
-    return ts.intrinsic(IntrinsicId::Fma, {ts.convert(a[0], t), ts.convert(a[1], t), ts.convert(a[2], t)}, t, loc);
+    return ts.intrinsic(IntrinsicId::Fma,
+                        {ts.convert(a[0], t), ts.convert(a[1], t), ts.convert(a[2], t)}, t, loc);
   }
   if (f == "cbrt") {
     if (!arity(f, 1, 1)) return none();
-    const Type *t = a[0]->type->isFloat() && a[0]->type->bits() == 32 ? tc.floatTy(32) : tc.float64();
+    const Type *t =
+        a[0]->type->isFloat() && a[0]->type->bits() == 32 ? tc.floatTy(32) : tc.float64();
     return ts.intrinsic(IntrinsicId::Cbrt, {ts.convert(a[0], t)}, t, loc);
   }
   if (f == "selp") {  // selp(predicate, a, b): a where the predicate holds, else b
     if (!arity(f, 3, 3)) return none();
     const Type *t = unify(tc, a[1]->type, a[2]->type);
     if (!t || !t->isNumber())
-      return fail(fmt::format("cuda.selp() selects between two numbers, not {} and {}", a[1]->type->str(),
-                              a[2]->type->str()));
+      return fail(fmt::format("cuda.selp() selects between two numbers, not {} and {}",
+                              a[1]->type->str(), a[2]->type->str()));
     return ts.select(ts.truth(a[0]), a[1], a[2], loc);
   }
   return unsupported(fmt::format("cuda.{}() is not supported in kernels yet", f));
@@ -345,12 +391,15 @@ Expr *typeCudaAttribute(TyperServices &ts, const std::string &module, const std:
   TypeContext &tc = ts.context().types;
   const Type *i32 = tc.intTy(32, true);
   auto onlyInKernels = [&](const std::string &what) {
-    return ts.error(DiagCategory::Unsupported, loc,
-                    fmt::format("cuda.{} is only available in @cuda.jit kernels and device functions", what));
+    return ts.error(
+        DiagCategory::Unsupported, loc,
+        fmt::format("cuda.{} is only available in @cuda.jit kernels and device functions", what));
   };
   if (module == "kjit.cuda") {
-    if (attr == "laneid") return cudaTarget ? ts.intrinsic(IntrinsicId::LaneId, {}, i32, loc) : onlyInKernels(attr);
-    if (attr == "warpsize") return cudaTarget ? ts.convert(ts.constInt(32, loc), i32) : onlyInKernels(attr);
+    if (attr == "laneid")
+      return cudaTarget ? ts.intrinsic(IntrinsicId::LaneId, {}, i32, loc) : onlyInKernels(attr);
+    if (attr == "warpsize")
+      return cudaTarget ? ts.convert(ts.constInt(32, loc), i32) : onlyInKernels(attr);
     return nullptr;
   }
   static const struct {
@@ -364,7 +413,9 @@ Expr *typeCudaAttribute(TyperServices &ts, const std::string &module, const std:
     if (module != d.name) continue;
     int axis = attr == "x" ? 0 : attr == "y" ? 1 : attr == "z" ? 2 : -1;
     if (axis < 0)
-      return ts.error(DiagCategory::Typing, loc, fmt::format("{} has no attribute '{}'; use x, y or z", module.substr(5), attr));
+      return ts.error(
+          DiagCategory::Typing, loc,
+          fmt::format("{} has no attribute '{}'; use x, y or z", module.substr(5), attr));
     if (!cudaTarget) return onlyInKernels(module.substr(10));
     return ts.intrinsic(d.id, {ts.constInt(axis, loc)}, i32, loc);
   }

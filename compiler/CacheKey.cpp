@@ -1,9 +1,9 @@
 #include "compiler/CacheKey.h"
 
+#include <fmt/format.h>
+
 #include <functional>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "compiler/Context.h"
 
@@ -19,8 +19,9 @@ void collectNames(const ast::Node *n, std::set<std::string> &out) {
 std::string describe(const GlobalValue &g, std::set<uint64_t> &visited);
 
 void fingerprint(const FunctionSource &fn, std::set<uint64_t> &visited, std::string &out) {
-  out += fmt::format("fn {} {}:{} fastmath={} boundscheck={} parallel={} numpy_errors={}\n", fn.name, fn.filename,
-                     fn.firstLine, fn.fastmath, fn.boundscheck, fn.parallel, fn.numpyErrors);
+  out += fmt::format("fn {} {}:{} fastmath={} boundscheck={} parallel={} numpy_errors={}\n",
+                     fn.name, fn.filename, fn.firstLine, fn.fastmath, fn.boundscheck, fn.parallel,
+                     fn.numpyErrors);
   out += fn.text;
   out += "\n";
   Context ctx;

@@ -13,14 +13,14 @@
 #include "compiler/IRBuilder.h"
 #include "compiler/Types.h"
 #include "frontend/AST.h"
-#include "frontend/support/Diagnostics.h"
 #include "frontend/Parser.h"
+#include "frontend/support/Diagnostics.h"
 #include "frontend/support/SourceLoc.h"
 
 namespace kjit {
 
 class Context {
-public:
+ public:
   Context() : diags(sources) {}
   Context(const Context &) = delete;
   Context &operator=(const Context &) = delete;

@@ -19,7 +19,13 @@ struct FunctionSource;
 
 struct GlobalValue {
   enum class Kind {
-    None, Bool, Int, Float, Complex, Tuple, String,
+    None,
+    Bool,
+    Int,
+    Float,
+    Complex,
+    Tuple,
+    String,
     Array,           // frozen NumPy array: dtype name, shape, bytes (C order)
     Module,          // name: "math", "cmath", "numpy", "kjit", "kjit.cuda"
     Function,        // qualified name: "builtins.range", "math.sqrt", "numpy.zeros"
@@ -44,8 +50,14 @@ struct GlobalValue {
 // The fast-math flags of `fastmath=`, as LLVM names them.
 namespace FastMath {
 enum : uint32_t {
-  Reassoc = 1, NoNaNs = 2, NoInfs = 4, NoSignedZeros = 8, AllowReciprocal = 16, Contract = 32,
-  ApproxFunc = 64, All = 127
+  Reassoc = 1,
+  NoNaNs = 2,
+  NoInfs = 4,
+  NoSignedZeros = 8,
+  AllowReciprocal = 16,
+  Contract = 32,
+  ApproxFunc = 64,
+  All = 127
 };
 // "reassoc", "nnan", "ninf", "nsz", "arcp", "contract", "afn" (and "fast"):
 // the flag, or 0 for an unknown name.
@@ -58,7 +70,7 @@ enum class Target { Host, CUDA };
 struct FunctionSource {
   std::string name;
   std::string filename;
-  std::string text;     // the function's text (or a whole module's)
+  std::string text;  // the function's text (or a whole module's)
   uint32_t firstLine = 1;
   uint64_t identity = 0;  // distinguishes functions with equal names
   // For name "<lambda>": the parameter names, to tell the lambdas of one

@@ -78,8 +78,24 @@ const SubOpInfo &subOpInfo(SubOp op);  // not for SubOp::None
 SubOp subOpNamed(IntrinsicId id, const std::string &name);
 
 enum class BinOp : uint8_t {
-  Add, Sub, Mul, Div, FloorDiv, Mod, Pow, LShift, RShift, BitAnd, BitOr, BitXor,
-  Lt, Gt, Le, Ge, Eq, Ne,
+  Add,
+  Sub,
+  Mul,
+  Div,
+  FloorDiv,
+  Mod,
+  Pow,
+  LShift,
+  RShift,
+  BitAnd,
+  BitOr,
+  BitXor,
+  Lt,
+  Gt,
+  Le,
+  Ge,
+  Eq,
+  Ne,
 };
 enum class UnOp : uint8_t { Neg, Not, Invert };
 const char *spelling(BinOp op);
@@ -87,32 +103,32 @@ const char *spelling(UnOp op);
 inline bool isComparison(BinOp op) { return op >= BinOp::Lt; }
 
 class Node {
-public:
+ public:
   virtual ~Node() = default;
   Kind kind() const { return kind_; }
   SourceLoc loc;
 
-protected:
+ protected:
   Node(Kind k, SourceLoc l) : loc(l), kind_(k) {}
 
-private:
+ private:
   Kind kind_;
 };
 
 class Expr : public Node {
-public:
+ public:
   const Type *type = nullptr;
   static bool classof(const Node *n) { return n->kind() <= Kind::Intrinsic; }
 
-protected:
+ protected:
   using Node::Node;
 };
 
 class Stmt : public Node {
-public:
+ public:
   static bool classof(const Node *n) { return n->kind() >= Kind::Assign; }
 
-protected:
+ protected:
   using Node::Node;
 };
 
@@ -120,8 +136,8 @@ using kjit::cast;  // frontend/support/Casting.h
 using kjit::dyn_cast;
 using kjit::isa;
 
-#define KJIT_IR_NODE(N, Base)                                            \
-  static bool classof(const Node *n) { return n->kind() == Kind::N; }    \
+#define KJIT_IR_NODE(N, Base)                                         \
+  static bool classof(const Node *n) { return n->kind() == Kind::N; } \
   explicit N(SourceLoc l) : Base(Kind::N, l) {}
 
 struct Var {
@@ -185,7 +201,7 @@ struct ArrayLoad : Expr {
   bool boundscheck = false;
 };
 struct SliceSpec {
-  bool isIndex = false;  // an integer index drops the dimension
+  bool isIndex = false;                                     // an integer index drops the dimension
   Expr *start = nullptr, *stop = nullptr, *step = nullptr;  // int64 or null
 };
 struct ArrayView : Expr {
@@ -280,8 +296,8 @@ struct Eval : Stmt {
 
 // One compiled function: a kjit function specialised for argument types.
 struct Function {
-  std::string name;          // the Python name
-  std::string symbol;        // unique LLVM symbol
+  std::string name;    // the Python name
+  std::string symbol;  // unique LLVM symbol
   std::vector<Var *> params;
   const Type *returnType = nullptr;
   Block body;
@@ -297,8 +313,9 @@ struct Function {
 
 // Owns the IR nodes of one compilation.
 class IRArena {
-public:
-  template <class T> T *make(SourceLoc loc) {
+ public:
+  template <class T>
+  T *make(SourceLoc loc) {
     auto n = std::make_unique<T>(loc);
     T *raw = n.get();
     nodes_.push_back(std::move(n));
@@ -309,7 +326,7 @@ public:
     return functions_.back().get();
   }
 
-private:
+ private:
   std::vector<std::unique_ptr<Node>> nodes_;
   std::vector<std::unique_ptr<Function>> functions_;
 };
@@ -348,20 +365,20 @@ void forEachSlot(NodeT *node, OnExpr &&onExpr, OnBlock &&onBlock) {
 #define IR_CHILD(f) \
   if (x->f) onExpr(x->f);
 #define IR_CHILDREN(f) \
-  for (auto &c : x->f)  \
+  for (auto &c : x->f) \
     if (c) onExpr(c);
-#define IR_SLICES(f)                  \
-  for (auto &sp : x->f) {             \
-    if (sp.start) onExpr(sp.start);   \
-    if (sp.stop) onExpr(sp.stop);     \
-    if (sp.step) onExpr(sp.step);     \
+#define IR_SLICES(f)                \
+  for (auto &sp : x->f) {           \
+    if (sp.start) onExpr(sp.start); \
+    if (sp.stop) onExpr(sp.stop);   \
+    if (sp.step) onExpr(sp.step);   \
   }
 #define IR_BLOCK(f) onBlock(x->f);
-#define IR_EXPR(N, Children)  \
-  case Kind::N: {             \
-    auto *x = cast<N>(n);     \
-    (void)x;                  \
-    Children break;           \
+#define IR_EXPR(N, Children) \
+  case Kind::N: {            \
+    auto *x = cast<N>(n);    \
+    (void)x;                 \
+    Children break;          \
   }
 #define IR_STMT(N, Children) IR_EXPR(N, Children)
 #include "compiler/IR.def"
@@ -374,14 +391,16 @@ void forEachSlot(NodeT *node, OnExpr &&onExpr, OnBlock &&onBlock) {
 
 // Calls fn on each child of `n`: its expressions and the statements of its
 // nested blocks, in IR.def's order (not recursively).
-template <class F> void forEachChild(const Node *n, F &&fn) {
+template <class F>
+void forEachChild(const Node *n, F &&fn) {
   forEachSlot(
       n, [&](const Expr *e) { fn(static_cast<const Node *>(e)); },
       [&](const Block &b) {
         for (const Stmt *s : b) fn(static_cast<const Node *>(s));
       });
 }
-template <class F> void forEachChild(Node *n, F &&fn) {
+template <class F>
+void forEachChild(Node *n, F &&fn) {
   forEachSlot(
       n, [&](Expr *e) { fn(static_cast<Node *>(e)); },
       [&](Block &b) {
@@ -390,11 +409,13 @@ template <class F> void forEachChild(Node *n, F &&fn) {
 }
 
 // Calls fn on `n` and every node under it, parents first.
-template <class F> void forEachNode(const Node *n, F &&fn) {
+template <class F>
+void forEachNode(const Node *n, F &&fn) {
   fn(n);
   forEachChild(n, [&](const Node *c) { forEachNode(c, fn); });
 }
-template <class F> void forEachNode(const Block &b, F &&fn) {
+template <class F>
+void forEachNode(const Block &b, F &&fn) {
   for (const Stmt *s : b) forEachNode(static_cast<const Node *>(s), fn);
 }
 
@@ -404,7 +425,7 @@ template <class F> void forEachNode(const Block &b, F &&fn) {
 // mutateChildren for the rest (and says `using Mutator::mutate;`, so that
 // its overrides hide none of the overloads).
 class Mutator {
-public:
+ public:
   virtual ~Mutator() = default;
   virtual Expr *mutate(Expr *e) {
     mutateChildren(e);

@@ -30,8 +30,8 @@ void Builder::check(const Node &n) {
     return;
   }
   for (const Problem &p : problems)
-    std::fprintf(stderr, "kjit: internal error: ir::Builder made an invalid %s at %u:%u: %s\n", kindName(n.kind()),
-                 p.loc.line, p.loc.col, p.message.c_str());
+    std::fprintf(stderr, "kjit: internal error: ir::Builder made an invalid %s at %u:%u: %s\n",
+                 kindName(n.kind()), p.loc.line, p.loc.col, p.message.c_str());
   assert(false && "ir::Builder made a node that breaks IR.h's semantics");
 }
 
@@ -85,7 +85,8 @@ Binary *Builder::binary(BinOp op, Expr *lhs, Expr *rhs, SourceLoc loc) {
   return checked(b);
 }
 
-Logical *Builder::logical(bool isAnd, Expr *operand, Expr *lhs, Expr *lhsTruth, Expr *rhs, SourceLoc loc) {
+Logical *Builder::logical(bool isAnd, Expr *operand, Expr *lhs, Expr *lhsTruth, Expr *rhs,
+                          SourceLoc loc) {
   auto *l = arena_.make<Logical>(loc);
   l->isAnd = isAnd;
   l->operand = operand;
@@ -105,8 +106,8 @@ Select *Builder::select(Expr *cond, Expr *ifTrue, Expr *ifFalse, SourceLoc loc) 
   return checked(s);
 }
 
-ArrayLoad *Builder::arrayLoad(Expr *array, std::vector<Expr *> indices, SourceLoc loc, bool boundscheck,
-                              bool wraparound) {
+ArrayLoad *Builder::arrayLoad(Expr *array, std::vector<Expr *> indices, SourceLoc loc,
+                              bool boundscheck, bool wraparound) {
   auto *l = arena_.make<ArrayLoad>(loc);
   l->array = array;
   l->indices = std::move(indices);
@@ -117,8 +118,8 @@ ArrayLoad *Builder::arrayLoad(Expr *array, std::vector<Expr *> indices, SourceLo
   return checked(l);
 }
 
-ArrayView *Builder::arrayView(const Type *type, Expr *array, std::vector<SliceSpec> specs, SourceLoc loc,
-                              bool boundscheck) {
+ArrayView *Builder::arrayView(const Type *type, Expr *array, std::vector<SliceSpec> specs,
+                              SourceLoc loc, bool boundscheck) {
   auto *v = arena_.make<ArrayView>(loc);
   v->array = array;
   v->specs = std::move(specs);
@@ -166,8 +167,8 @@ Call *Builder::call(Function *callee, std::vector<Expr *> args, SourceLoc loc) {
   return checked(c);
 }
 
-Intrinsic *Builder::intrinsic(IntrinsicId id, std::vector<Expr *> args, const Type *type, SourceLoc loc,
-                              SubOp subOp) {
+Intrinsic *Builder::intrinsic(IntrinsicId id, std::vector<Expr *> args, const Type *type,
+                              SourceLoc loc, SubOp subOp) {
   auto *in = arena_.make<Intrinsic>(loc);
   in->id = id;
   in->args = std::move(args);
@@ -185,8 +186,8 @@ Assign *Builder::assign(Var *var, Expr *value, SourceLoc loc) {
   return checked(a);
 }
 
-Store *Builder::store(Expr *array, std::vector<Expr *> indices, Expr *value, SourceLoc loc, bool boundscheck,
-                      bool wraparound) {
+Store *Builder::store(Expr *array, std::vector<Expr *> indices, Expr *value, SourceLoc loc,
+                      bool boundscheck, bool wraparound) {
   auto *s = arena_.make<Store>(loc);
   s->array = array;
   s->indices = std::move(indices);
@@ -218,7 +219,8 @@ ForRange *Builder::forRange(Var *var, Expr *start, Expr *stop, Expr *step, Sourc
   f->start = start;
   f->stop = stop;
   f->step = step;
-  if (auto *c = step ? dyn_cast<Const>(step) : nullptr; c && c->type && c->type->isInt()) f->constStep = c->i;
+  if (auto *c = step ? dyn_cast<Const>(step) : nullptr; c && c->type && c->type->isInt())
+    f->constStep = c->i;
   return checked(f);
 }
 

@@ -28,11 +28,12 @@ namespace kjit::ir {
 bool checksRequested();
 
 class Builder {
-public:
+ public:
   // Called with a node just made and what is wrong with it.
   using ProblemHandler = std::function<void(const Node &, const std::vector<Problem> &)>;
 
-  Builder(IRArena &arena, TypeContext &types) : arena_(arena), types_(types), checking_(checksRequested()) {}
+  Builder(IRArena &arena, TypeContext &types)
+      : arena_(arena), types_(types), checking_(checksRequested()) {}
 
   IRArena &arena() { return arena_; }
   TypeContext &types() { return types_; }
@@ -58,21 +59,23 @@ public:
   // and/or of `operand`: lhs and lhsTruth are computed from it; of lhs's type.
   Logical *logical(bool isAnd, Expr *operand, Expr *lhs, Expr *lhsTruth, Expr *rhs, SourceLoc loc);
   Select *select(Expr *cond, Expr *ifTrue, Expr *ifFalse, SourceLoc loc);  // of ifTrue's type
-  ArrayLoad *arrayLoad(Expr *array, std::vector<Expr *> indices, SourceLoc loc, bool boundscheck = false,
-                       bool wraparound = true);
+  ArrayLoad *arrayLoad(Expr *array, std::vector<Expr *> indices, SourceLoc loc,
+                       bool boundscheck = false, bool wraparound = true);
   ArrayView *arrayView(const Type *type, Expr *array, std::vector<SliceSpec> specs, SourceLoc loc,
                        bool boundscheck = false);
   TupleMake *tupleMake(std::vector<Expr *> elems, SourceLoc loc);  // of its elements' types
   TupleGet *tupleGet(Expr *tuple, unsigned index, SourceLoc loc);
-  TupleGet *tupleGetDynamic(Expr *tuple, Expr *index, SourceLoc loc);  // one element type, int64 index
-  Call *call(Function *callee, std::vector<Expr *> args, SourceLoc loc);  // of the callee's return type
+  TupleGet *tupleGetDynamic(Expr *tuple, Expr *index,
+                            SourceLoc loc);  // one element type, int64 index
+  Call *call(Function *callee, std::vector<Expr *> args,
+             SourceLoc loc);  // of the callee's return type
   Intrinsic *intrinsic(IntrinsicId id, std::vector<Expr *> args, const Type *type, SourceLoc loc,
                        SubOp subOp = SubOp::None);
 
   // ---- statements ----
   Assign *assign(Var *var, Expr *value, SourceLoc loc);
-  Store *store(Expr *array, std::vector<Expr *> indices, Expr *value, SourceLoc loc, bool boundscheck = false,
-               bool wraparound = true);
+  Store *store(Expr *array, std::vector<Expr *> indices, Expr *value, SourceLoc loc,
+               bool boundscheck = false, bool wraparound = true);
   If *ifStmt(Expr *cond, Block then, Block otherwise, SourceLoc loc);
   While *whileStmt(Expr *cond, Block body, Block orelse, SourceLoc loc);
   // constStep is the step when it is a constant.
@@ -83,14 +86,15 @@ public:
   Raise *raise(std::string excClass, std::string message, SourceLoc loc);
   Eval *eval(Expr *value, SourceLoc loc);
 
-private:
+ private:
   IRArena &arena_;
   TypeContext &types_;
   ProblemHandler onProblem_;
   bool checking_;
 
   // Checks `n` (IR.h's rules for one node) and returns it.
-  template <class T> T *checked(T *n) {
+  template <class T>
+  T *checked(T *n) {
     check(*n);
     return n;
   }

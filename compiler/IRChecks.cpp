@@ -15,7 +15,7 @@ std::string str(const Type *t) { return t ? t->str() : "no type"; }
 bool isInt64(const Type *t) { return t && t->isInt() && t->bits() == 64 && t->isSigned(); }
 
 class NodeChecker {
-public:
+ public:
   explicit NodeChecker(std::vector<Problem> &out) : out_(out) {}
 
   void node(const Node &n) {
@@ -26,7 +26,7 @@ public:
     }
   }
 
-private:
+ private:
   std::vector<Problem> &out_;
 
   void problem(SourceLoc loc, std::string message) { out_.push_back({loc, std::move(message)}); }
@@ -54,12 +54,13 @@ private:
     missing(n, array, "an array");
     if (!array || !array->type) return nullptr;
     if (!array->type->isArray()) {
-      problem(array->loc, fmt::format("the array of {} is {}, expected an array", what, str(array->type)));
+      problem(array->loc,
+              fmt::format("the array of {} is {}, expected an array", what, str(array->type)));
       return nullptr;
     }
     if (indices.size() != array->type->ndim())
-      problem(n.loc, fmt::format("{} has {} indices into a {}-d array, expected one per dimension", what,
-                                 indices.size(), array->type->ndim()));
+      problem(n.loc, fmt::format("{} has {} indices into a {}-d array, expected one per dimension",
+                                 what, indices.size(), array->type->ndim()));
     for (const Expr *i : indices) {
       missing(n, i, "an index");
       expectInt64(i, what, "an index");
@@ -74,8 +75,8 @@ private:
     case Kind::VarRef: {
       auto *r = cast<VarRef>(&e);
       if (r->var && r->var->type != e.type)
-        problem(e.loc, fmt::format("reference to '{}' is {}, the variable is {}", r->var->name, str(e.type),
-                                   str(r->var->type)));
+        problem(e.loc, fmt::format("reference to '{}' is {}, the variable is {}", r->var->name,
+                                   str(e.type), str(r->var->type)));
       return;
     }
     case Kind::Cast: {
@@ -87,8 +88,9 @@ private:
       bool arrayView = from->isArray() && to->isArray() && from->dtype() == to->dtype() &&
                        from->ndim() == to->ndim();
       if (!numeric && !arrayView)
-        problem(e.loc, fmt::format("Cast from {} to {}, expected numbers, or arrays of one dtype and ndim",
-                                   str(from), str(to)));
+        problem(e.loc,
+                fmt::format("Cast from {} to {}, expected numbers, or arrays of one dtype and ndim",
+                            str(from), str(to)));
       return;
     }
     case Kind::Unary: {
@@ -110,7 +112,8 @@ private:
       if (isComparison(b->op)) {
         expect(b->rhs, b->lhs->type, what, "the right operand");
         if (!e.type->isBool())
-          problem(e.loc, fmt::format("comparison {} is {}, expected bool", spelling(b->op), str(e.type)));
+          problem(e.loc,
+                  fmt::format("comparison {} is {}, expected bool", spelling(b->op), str(e.type)));
       } else if (b->op == BinOp::LShift || b->op == BinOp::RShift) {
         expect(b->lhs, e.type, what, "the left operand");
       } else {
@@ -142,7 +145,8 @@ private:
     case Kind::ArrayLoad: {
       auto *l = cast<ArrayLoad>(&e);
       if (const Type *dtype = arrayAccess(e, l->array, l->indices); dtype && dtype != e.type)
-        problem(e.loc, fmt::format("ArrayLoad is {}, the array's dtype is {}", str(e.type), str(dtype)));
+        problem(e.loc,
+                fmt::format("ArrayLoad is {}, the array's dtype is {}", str(e.type), str(dtype)));
       return;
     }
     case Kind::ArrayView: {
@@ -150,12 +154,14 @@ private:
       missing(e, v->array, "an array");
       if (!v->array || !v->array->type) return;
       if (!v->array->type->isArray()) {
-        problem(e.loc, fmt::format("the array of ArrayView is {}, expected an array", str(v->array->type)));
+        problem(e.loc, fmt::format("the array of ArrayView is {}, expected an array",
+                                   str(v->array->type)));
         return;
       }
       if (v->specs.size() > v->array->type->ndim())
-        problem(e.loc, fmt::format("ArrayView has {} subscripts into a {}-d array, expected at most {}",
-                                   v->specs.size(), v->array->type->ndim(), v->array->type->ndim()));
+        problem(e.loc,
+                fmt::format("ArrayView has {} subscripts into a {}-d array, expected at most {}",
+                            v->specs.size(), v->array->type->ndim(), v->array->type->ndim()));
       for (const SliceSpec &sp : v->specs) {
         if (sp.isIndex) missing(e, sp.start, "an index");
         expectInt64(sp.start, what, sp.isIndex ? "an index" : "a slice start");
@@ -167,8 +173,8 @@ private:
     case Kind::TupleMake: {
       auto *t = cast<TupleMake>(&e);
       if (!e.type->isTuple() || e.type->elements().size() != t->elems.size()) {
-        problem(e.loc, fmt::format("TupleMake of {} elements is {}, expected a tuple of {}", t->elems.size(),
-                                   str(e.type), t->elems.size()));
+        problem(e.loc, fmt::format("TupleMake of {} elements is {}, expected a tuple of {}",
+                                   t->elems.size(), str(e.type), t->elems.size()));
         return;
       }
       for (size_t i = 0; i < t->elems.size(); ++i) {
@@ -189,8 +195,11 @@ private:
       if (g->dynIndex) {
         expectInt64(g->dynIndex, what, "the index");
         if (!tt->isHomogeneousTuple())
-          problem(e.loc, fmt::format("TupleGet with a run-time index into {}, expected one element type", str(tt)));
-        else expect(&e, tt->elements()[0], "the tuple", "TupleGet");
+          problem(e.loc,
+                  fmt::format("TupleGet with a run-time index into {}, expected one element type",
+                              str(tt)));
+        else
+          expect(&e, tt->elements()[0], "the tuple", "TupleGet");
         return;
       }
       if (g->index >= tt->elements().size()) {
@@ -199,8 +208,8 @@ private:
         return;
       }
       if (tt->elements()[g->index] != e.type)
-        problem(e.loc, fmt::format("TupleGet of element {} is {}, the element is {}", g->index, str(e.type),
-                                   str(tt->elements()[g->index])));
+        problem(e.loc, fmt::format("TupleGet of element {} is {}, the element is {}", g->index,
+                                   str(e.type), str(tt->elements()[g->index])));
       return;
     }
     case Kind::Call: {
@@ -208,8 +217,8 @@ private:
       missing(e, c->callee, "a callee");
       if (!c->callee) return;
       if (c->args.size() != c->callee->params.size()) {
-        problem(e.loc, fmt::format("Call of '{}' with {} arguments, expected {}", c->callee->name, c->args.size(),
-                                   c->callee->params.size()));
+        problem(e.loc, fmt::format("Call of '{}' with {} arguments, expected {}", c->callee->name,
+                                   c->args.size(), c->callee->params.size()));
         return;
       }
       for (size_t i = 0; i < c->args.size(); ++i) {
@@ -222,18 +231,21 @@ private:
       auto *in = cast<Intrinsic>(&e);
       int arity = intrinsicArity(in->id);
       if (arity >= 0 && in->args.size() != size_t(arity))
-        problem(e.loc, fmt::format("intrinsic {} with {} arguments, expected {}", intrinsicName(in->id),
-                                   in->args.size(), arity));
+        problem(e.loc, fmt::format("intrinsic {} with {} arguments, expected {}",
+                                   intrinsicName(in->id), in->args.size(), arity));
       bool hasSubOps = in->id == IntrinsicId::Atomic || in->id == IntrinsicId::ShflSync ||
                        in->id == IntrinsicId::VoteSync;
       if (in->subOp != SubOp::None && subOpInfo(in->subOp).intrinsic != in->id)
-        problem(e.loc, fmt::format("intrinsic {} with the sub-operation {} of {}", intrinsicName(in->id),
-                                   subOpInfo(in->subOp).name, intrinsicName(subOpInfo(in->subOp).intrinsic)));
+        problem(e.loc, fmt::format("intrinsic {} with the sub-operation {} of {}",
+                                   intrinsicName(in->id), subOpInfo(in->subOp).name,
+                                   intrinsicName(subOpInfo(in->subOp).intrinsic)));
       else if (hasSubOps && in->subOp == SubOp::None)
         problem(e.loc, fmt::format("intrinsic {} without a sub-operation", intrinsicName(in->id)));
       return;
     }
-    default: problem(e.loc, fmt::format("{} is a statement kind, found as an expression", what)); return;
+    default:
+      problem(e.loc, fmt::format("{} is a statement kind, found as an expression", what));
+      return;
     }
   }
 
@@ -249,7 +261,8 @@ private:
     case Kind::Store: {
       auto *st = cast<ir::Store>(&s);
       missing(s, st->value, "a value");
-      if (const Type *dtype = arrayAccess(s, st->array, st->indices)) expect(st->value, dtype, what, "the value");
+      if (const Type *dtype = arrayAccess(s, st->array, st->indices))
+        expect(st->value, dtype, what, "the value");
       return;
     }
     case Kind::If:
@@ -266,7 +279,8 @@ private:
       missing(s, f->stop, "a stop");
       missing(s, f->step, "a step");
       if (f->var && !isInt64(f->var->type))
-        problem(s.loc, fmt::format("the variable of ForRange is {}, expected int64", str(f->var->type)));
+        problem(s.loc,
+                fmt::format("the variable of ForRange is {}, expected int64", str(f->var->type)));
       expectInt64(f->start, what, "the start");
       expectInt64(f->stop, what, "the stop");
       expectInt64(f->step, what, "the step");
@@ -277,7 +291,9 @@ private:
     case Kind::Return:
     case Kind::Raise: return;
     case Kind::Eval: missing(s, cast<Eval>(&s)->value, "a value"); return;
-    default: problem(s.loc, fmt::format("{} is an expression kind, found as a statement", what)); return;
+    default:
+      problem(s.loc, fmt::format("{} is an expression kind, found as a statement", what));
+      return;
     }
   }
 };

@@ -20,8 +20,8 @@ const char *kindName(Kind k) {
 }
 
 const char *spelling(BinOp op) {
-  static const char *const names[] = {"+", "-", "*", "/", "//", "%", "**", "<<", ">>", "&",
-                                      "|", "^", "<", ">", "<=", ">=", "==", "!="};
+  static const char *const names[] = {"+", "-", "*", "/", "//", "%",  "**", "<<", ">>",
+                                      "&", "|", "^", "<", ">",  "<=", ">=", "==", "!="};
   return names[unsigned(op)];
 }
 
@@ -52,7 +52,8 @@ std::string expr(const Expr *e) {
     const Type *t = c->type;
     if (!t) return "<unknown>";
     if (t->isBool()) return c->i ? "True" : "False";
-    if (t->isInt()) return t->isSigned() ? fmt::format("{}", c->i) : fmt::format("{}u", uint64_t(c->i));
+    if (t->isInt())
+      return t->isSigned() ? fmt::format("{}", c->i) : fmt::format("{}u", uint64_t(c->i));
     if (t->isFloat()) return fmt::format("{}{}", c->f, t->bits() == 32 ? "f" : "");
     if (t->isComplex()) return fmt::format("({}+{}j)", c->f, c->im);
     if (t->isNone()) return "None";
@@ -79,7 +80,8 @@ std::string expr(const Expr *e) {
   }
   case Kind::ArrayLoad: {
     auto *l = cast<ArrayLoad>(e);
-    return fmt::format("(load{} {}{})", l->wraparound ? "" : ".nowrap", expr(l->array), list(l->indices));
+    return fmt::format("(load{} {}{})", l->wraparound ? "" : ".nowrap", expr(l->array),
+                       list(l->indices));
   }
   case Kind::ArrayView: {
     auto *v = cast<ArrayView>(e);
@@ -103,7 +105,8 @@ std::string expr(const Expr *e) {
   case Kind::Intrinsic: {
     auto *in = cast<Intrinsic>(e);
     std::string name = intrinsicName(in->id);
-    if (in->subOp != SubOp::None) name = name + "." + subOpInfo(in->subOp).name;  // shfl_sync.down, atomic.add
+    if (in->subOp != SubOp::None)
+      name = name + "." + subOpInfo(in->subOp).name;  // shfl_sync.down, atomic.add
     return fmt::format("({}{}) : {}", name, list(in->args), e->type ? e->type->str() : "?");
   }
   default: return "?";
@@ -122,7 +125,8 @@ void stmt(const Stmt *s, int indent, std::string &out) {
   }
   case Kind::Store: {
     auto *st = cast<Store>(s);
-    out += fmt::format("{}(store {}{}) = {}\n", pad, expr(st->array), list(st->indices), expr(st->value));
+    out += fmt::format("{}(store {}{}) = {}\n", pad, expr(st->array), list(st->indices),
+                       expr(st->value));
     break;
   }
   case Kind::If: {

@@ -14,25 +14,27 @@ namespace {
 std::string str(const Type *t) { return t ? t->str() : "no type"; }
 
 class Verifier {
-public:
+ public:
   explicit Verifier(const Function &f) : f_(f) {}
 
   std::vector<Problem> run() {
     for (size_t i = 0; i < f_.vars.size(); ++i)
       if (f_.vars[i]->id != i)
-        problem(f_.vars[i]->loc, fmt::format("variable '{}' has id {} at position {}", f_.vars[i]->name,
-                                             f_.vars[i]->id, i));
+        problem(f_.vars[i]->loc, fmt::format("variable '{}' has id {} at position {}",
+                                             f_.vars[i]->name, f_.vars[i]->id, i));
     if (!f_.returnType) problem(f_.loc, fmt::format("function '{}' has no return type", f_.name));
     block(f_.body);
     return std::move(problems_);
   }
 
-private:
+ private:
   const Function &f_;
   std::vector<Problem> problems_;
   unsigned loopDepth_ = 0;
 
-  void problem(SourceLoc loc, std::string message) { problems_.push_back({loc, std::move(message)}); }
+  void problem(SourceLoc loc, std::string message) {
+    problems_.push_back({loc, std::move(message)});
+  }
 
   // `v` is one of this function's variables.
   bool ownVar(const Var *v, SourceLoc loc, const char *what) {
@@ -41,7 +43,8 @@ private:
       return false;
     }
     if (v->id >= f_.vars.size() || f_.vars[v->id].get() != v) {
-      problem(loc, fmt::format("{} of variable '{}', which is not one of function '{}'", what, v->name, f_.name));
+      problem(loc, fmt::format("{} of variable '{}', which is not one of function '{}'", what,
+                               v->name, f_.name));
       return false;
     }
     return true;
@@ -49,7 +52,8 @@ private:
 
   void expr(const Expr *e) {
     if (!isa<Expr>(e)) {
-      problem(e->loc, fmt::format("{} is a statement kind, found as an expression", kindName(e->kind())));
+      problem(e->loc,
+              fmt::format("{} is a statement kind, found as an expression", kindName(e->kind())));
       return;
     }
     if (!e->type) problem(e->loc, fmt::format("{} expression without a type", kindName(e->kind())));
@@ -113,12 +117,13 @@ private:
       if (!f_.returnType) return;
       if (!r->value) {
         if (f_.returnType->isRuntime() && !f_.returnType->isNone())
-          problem(s->loc, fmt::format("Return without a value in a function that returns {}", str(f_.returnType)));
+          problem(s->loc, fmt::format("Return without a value in a function that returns {}",
+                                      str(f_.returnType)));
         return;
       }
       if (r->value->type && r->value->type != f_.returnType)
-        problem(r->value->loc, fmt::format("the value of Return is {}, expected {}", str(r->value->type),
-                                           str(f_.returnType)));
+        problem(r->value->loc, fmt::format("the value of Return is {}, expected {}",
+                                           str(r->value->type), str(f_.returnType)));
       return;
     }
     default: return;

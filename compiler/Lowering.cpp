@@ -12,7 +12,6 @@
 #include <llvm/Support/raw_ostream.h>
 
 #include "compiler/GlobalEnv.h"
-
 #include "compiler/LoweringImpl.h"
 
 namespace kjit {
@@ -41,7 +40,7 @@ llvm::Type *ProgramLowering::lt(const Type *t) {
   case TypeKind::Bool: return llvm::Type::getInt1Ty(C);
   case TypeKind::Int: return llvm::Type::getIntNTy(C, t->bits());
   case TypeKind::Float:
-    return t->bits() == 16 ? llvm::Type::getHalfTy(C)
+    return t->bits() == 16   ? llvm::Type::getHalfTy(C)
            : t->bits() == 32 ? llvm::Type::getFloatTy(C)
                              : llvm::Type::getDoubleTy(C);
   case TypeKind::Complex: {
@@ -85,21 +84,36 @@ llvm::FunctionCallee ProgramLowering::runtime(const char *name) {
   llvm::Type *f64 = llvm::Type::getDoubleTy(C), *v = llvm::Type::getVoidTy(C);
   std::string n = name;
   llvm::FunctionType *ft = nullptr;
-  if (n == "kjit_rt_alloc") ft = llvm::FunctionType::get(ptr, {ptr, i64}, false);
-  else if (n == "kjit_rt_free") ft = llvm::FunctionType::get(v, {ptr, ptr}, false);
-  else if (n == "kjit_rt_raise") ft = llvm::FunctionType::get(v, {ptr, ptr, ptr, ptr, i32}, false);
-  else if (n == "kjit_rt_raise_index") ft = llvm::FunctionType::get(v, {ptr, i64, i64, i64, ptr, i32}, false);
-  else if (n == "kjit_rt_num_chunks") ft = llvm::FunctionType::get(i64, {ptr}, false);
-  else if (n == "kjit_rt_parallel_for") ft = llvm::FunctionType::get(i32, {ptr, ptr, ptr, i64, i64}, false);
-  else if (n == "kjit_rt_print_i64" || n == "kjit_rt_print_u64") ft = llvm::FunctionType::get(v, {i64}, false);
-  else if (n == "kjit_rt_print_f64") ft = llvm::FunctionType::get(v, {f64}, false);
-  else if (n == "kjit_rt_print_bool") ft = llvm::FunctionType::get(v, {i32}, false);
-  else if (n == "kjit_rt_print_complex") ft = llvm::FunctionType::get(v, {f64, f64}, false);
-  else if (n == "kjit_rt_print_str") ft = llvm::FunctionType::get(v, {ptr}, false);
-  else if (n == "kjit_rt_print_end") ft = llvm::FunctionType::get(v, {}, false);
-  else if (n == "kjit_cpu_sync") ft = llvm::FunctionType::get(i32, {ptr, i32, i32, ptr, i32, i32}, false);
-  else if (n == "kjit_cpu_warp") ft = llvm::FunctionType::get(i64, {ptr, i32, i32, i64, i32, ptr, i32, i32}, false);
-  else if (n == "kjit_cpu_activemask") ft = llvm::FunctionType::get(i32, {ptr}, false);
+  if (n == "kjit_rt_alloc")
+    ft = llvm::FunctionType::get(ptr, {ptr, i64}, false);
+  else if (n == "kjit_rt_free")
+    ft = llvm::FunctionType::get(v, {ptr, ptr}, false);
+  else if (n == "kjit_rt_raise")
+    ft = llvm::FunctionType::get(v, {ptr, ptr, ptr, ptr, i32}, false);
+  else if (n == "kjit_rt_raise_index")
+    ft = llvm::FunctionType::get(v, {ptr, i64, i64, i64, ptr, i32}, false);
+  else if (n == "kjit_rt_num_chunks")
+    ft = llvm::FunctionType::get(i64, {ptr}, false);
+  else if (n == "kjit_rt_parallel_for")
+    ft = llvm::FunctionType::get(i32, {ptr, ptr, ptr, i64, i64}, false);
+  else if (n == "kjit_rt_print_i64" || n == "kjit_rt_print_u64")
+    ft = llvm::FunctionType::get(v, {i64}, false);
+  else if (n == "kjit_rt_print_f64")
+    ft = llvm::FunctionType::get(v, {f64}, false);
+  else if (n == "kjit_rt_print_bool")
+    ft = llvm::FunctionType::get(v, {i32}, false);
+  else if (n == "kjit_rt_print_complex")
+    ft = llvm::FunctionType::get(v, {f64, f64}, false);
+  else if (n == "kjit_rt_print_str")
+    ft = llvm::FunctionType::get(v, {ptr}, false);
+  else if (n == "kjit_rt_print_end")
+    ft = llvm::FunctionType::get(v, {}, false);
+  else if (n == "kjit_cpu_sync")
+    ft = llvm::FunctionType::get(i32, {ptr, i32, i32, ptr, i32, i32}, false);
+  else if (n == "kjit_cpu_warp")
+    ft = llvm::FunctionType::get(i64, {ptr, i32, i32, i64, i32, ptr, i32, i32}, false);
+  else if (n == "kjit_cpu_activemask")
+    ft = llvm::FunctionType::get(i32, {ptr}, false);
   return M.getOrInsertFunction(name, ft);
 }
 
@@ -112,8 +126,8 @@ llvm::DISubprogram *ProgramLowering::subprogram(const std::string &name, SourceL
                           slash == std::string::npos ? "." : path.substr(0, slash));
   }
   auto *type = di->createSubroutineType(di->getOrCreateTypeArray({}));
-  return di->createFunction(file, name, name, file, loc.line, type, loc.line, llvm::DINode::FlagZero,
-                            llvm::DISubprogram::SPFlagDefinition);
+  return di->createFunction(file, name, name, file, loc.line, type, loc.line,
+                            llvm::DINode::FlagZero, llvm::DISubprogram::SPFlagDefinition);
 }
 
 void ProgramLowering::describeWrapper(llvm::Function *fn, const std::string &name, SourceLoc loc,
@@ -129,11 +143,13 @@ llvm::Function *ProgramLowering::declare(const ir::Function &f) {
   std::vector<llvm::Type *> params = {ptr, ptr};
   for (const Var *p : f.params) params.push_back(lt(p->type));
   auto *ft = llvm::FunctionType::get(llvm::Type::getInt32Ty(C), params, false);
-  auto *fn = llvm::Function::Create(ft, llvm::GlobalValue::InternalLinkage, prefix + "." + f.symbol, M);
+  auto *fn =
+      llvm::Function::Create(ft, llvm::GlobalValue::InternalLinkage, prefix + "." + f.symbol, M);
   fn->getArg(0)->setName("ret");
   fn->getArg(0)->addAttr(llvm::Attribute::NoAlias);
   fn->getArg(1)->setName("ctx");
-  for (size_t i = 0; i < f.params.size(); ++i) fn->getArg(unsigned(i + 2))->setName(f.params[i]->name);
+  for (size_t i = 0; i < f.params.size(); ++i)
+    fn->getArg(unsigned(i + 2))->setName(f.params[i]->name);
   functions[&f] = fn;
   return fn;
 }
@@ -148,8 +164,8 @@ FunctionLowering::FunctionLowering(ProgramLowering &p, const ir::Function &f)
   ctxPtr = LF->getArg(1);
 }
 
-FunctionLowering::FunctionLowering(ProgramLowering &p, const ir::Function &f, llvm::Function *target,
-                                   llvm::Value *ctx)
+FunctionLowering::FunctionLowering(ProgramLowering &p, const ir::Function &f,
+                                   llvm::Function *target, llvm::Value *ctx)
     : P(p), C(p.C), B(p.C), F(f), LF(target), ctxPtr(ctx) {}
 
 // One slot per variable, zeroed: a variable that a path leaves unassigned
@@ -208,7 +224,8 @@ llvm::Value *toMemForm(llvm::IRBuilder<> &B, ProgramLowering &P, llvm::Value *v,
   if (t->isTuple()) {
     llvm::Value *r = llvm::UndefValue::get(P.memTy(t));
     for (unsigned i = 0; i < t->elements().size(); ++i)
-      r = B.CreateInsertValue(r, toMemForm(B, P, B.CreateExtractValue(v, {i}), t->elements()[i]), {i});
+      r = B.CreateInsertValue(r, toMemForm(B, P, B.CreateExtractValue(v, {i}), t->elements()[i]),
+                              {i});
     return r;
   }
   return v;
@@ -219,14 +236,19 @@ llvm::Value *fromMemForm(llvm::IRBuilder<> &B, ProgramLowering &P, llvm::Value *
   if (t->isTuple()) {
     llvm::Value *r = llvm::UndefValue::get(P.lt(t));
     for (unsigned i = 0; i < t->elements().size(); ++i)
-      r = B.CreateInsertValue(r, fromMemForm(B, P, B.CreateExtractValue(v, {i}), t->elements()[i]), {i});
+      r = B.CreateInsertValue(r, fromMemForm(B, P, B.CreateExtractValue(v, {i}), t->elements()[i]),
+                              {i});
     return r;
   }
   return v;
 }
 
-llvm::Value *FunctionLowering::toMem(llvm::Value *v, const Type *t) { return toMemForm(B, P, v, t); }
-llvm::Value *FunctionLowering::fromMem(llvm::Value *v, const Type *t) { return fromMemForm(B, P, v, t); }
+llvm::Value *FunctionLowering::toMem(llvm::Value *v, const Type *t) {
+  return toMemForm(B, P, v, t);
+}
+llvm::Value *FunctionLowering::fromMem(llvm::Value *v, const Type *t) {
+  return fromMemForm(B, P, v, t);
+}
 
 void FunctionLowering::run() {
   llvm::BasicBlock *entry = block("entry");
@@ -279,7 +301,8 @@ void FunctionLowering::run() {
 void FunctionLowering::block(const ir::Block &b) {
   for (const Stmt *s : b) {
     if (terminated()) startDeadBlock();
-    if (scope && s->loc.valid()) B.SetCurrentDebugLocation(llvm::DILocation::get(C, s->loc.line, s->loc.col, scope));
+    if (scope && s->loc.valid())
+      B.SetCurrentDebugLocation(llvm::DILocation::get(C, s->loc.line, s->loc.col, scope));
     memo.clear();
     memoScopes.clear();
     stmt(s);
@@ -361,7 +384,8 @@ void FunctionLowering::forRange(const ForRange *f) {
   llvm::Value *start = expr(f->start);
   llvm::Value *stop = expr(f->stop);
   llvm::Value *step = expr(f->step);
-  if (f->constStep == 0) raiseIf(B.CreateICmpEQ(step, i64(0)), "ValueError", "range() arg 3 must not be zero", f->loc);
+  if (f->constStep == 0)
+    raiseIf(B.CreateICmpEQ(step, i64(0)), "ValueError", "range() arg 3 must not be zero", f->loc);
   llvm::AllocaInst *counter = entryAlloca(B.getInt64Ty(), "range.i");
   B.CreateStore(start, counter);
   llvm::BasicBlock *head = block("for.cond"), *body = block("for.body"), *latch = block("for.inc"),
@@ -370,8 +394,10 @@ void FunctionLowering::forRange(const ForRange *f) {
   B.SetInsertPoint(head);
   llvm::Value *i = B.CreateLoad(B.getInt64Ty(), counter, "i");
   llvm::Value *cond;
-  if (f->constStep > 0) cond = B.CreateICmpSLT(i, stop);
-  else if (f->constStep < 0) cond = B.CreateICmpSGT(i, stop);
+  if (f->constStep > 0)
+    cond = B.CreateICmpSLT(i, stop);
+  else if (f->constStep < 0)
+    cond = B.CreateICmpSGT(i, stop);
   else
     cond = B.CreateSelect(B.CreateICmpSGT(step, i64(0)), B.CreateICmpSLT(i, stop),
                           B.CreateICmpSGT(i, stop));
@@ -451,11 +477,13 @@ std::unique_ptr<llvm::Module> lowerToLLVM(llvm::LLVMContext &llctx, const TypedP
     P.di = std::make_unique<llvm::DIBuilder>(*mod);
     std::string path = prog.entry->loc.valid() ? sm.buffer(prog.entry->loc.file).name : "kernel.py";
     size_t slash = path.rfind('/');
-    llvm::DIFile *file = P.di->createFile(slash == std::string::npos ? path : path.substr(slash + 1),
-                                          slash == std::string::npos ? "." : path.substr(0, slash));
-    P.cu = P.di->createCompileUnit(llvm::dwarf::DW_LANG_Python, file, "kjit", true, "", 0, "",
-                                   P.cuda ? llvm::DICompileUnit::DebugEmissionKind::DebugDirectivesOnly
-                                          : llvm::DICompileUnit::DebugEmissionKind::LineTablesOnly);
+    llvm::DIFile *file =
+        P.di->createFile(slash == std::string::npos ? path : path.substr(slash + 1),
+                         slash == std::string::npos ? "." : path.substr(0, slash));
+    P.cu =
+        P.di->createCompileUnit(llvm::dwarf::DW_LANG_Python, file, "kjit", true, "", 0, "",
+                                P.cuda ? llvm::DICompileUnit::DebugEmissionKind::DebugDirectivesOnly
+                                       : llvm::DICompileUnit::DebugEmissionKind::LineTablesOnly);
     mod->addModuleFlag(llvm::Module::Warning, "Debug Info Version", llvm::DEBUG_METADATA_VERSION);
     mod->addModuleFlag(llvm::Module::Warning, "Dwarf Version", 4);
   }

@@ -28,7 +28,8 @@ llvm::Value *FunctionLowering::elementAddress(llvm::Value *desc, const Type *arr
     }
     if (boundscheck) {
       llvm::BasicBlock *bad = block("oob"), *ok = block("inbounds");
-      B.CreateCondBr(B.CreateICmpUGE(i, n), bad, ok, llvm::MDBuilder(C).createBranchWeights(1, 1 << 20));
+      B.CreateCondBr(B.CreateICmpUGE(i, n), bad, ok,
+                     llvm::MDBuilder(C).createBranchWeights(1, 1 << 20));
       B.SetInsertPoint(bad);
       indexError(orig, k, n, loc);
       B.SetInsertPoint(ok);
@@ -46,13 +47,15 @@ llvm::Value *FunctionLowering::elementAddress(llvm::Value *desc, const Type *arr
   return B.CreateGEP(B.getInt8Ty(), data, offset);
 }
 
-void FunctionLowering::indexError(llvm::Value *index, unsigned axis, llvm::Value *n, SourceLoc loc) {
+void FunctionLowering::indexError(llvm::Value *index, unsigned axis, llvm::Value *n,
+                                  SourceLoc loc) {
   if (P.cuda) {
     cudaIndexError(index, axis, n, loc);
     return;
   }
   std::string file = loc.valid() ? P.sm.buffer(loc.file).name : "";
-  B.CreateCall(P.runtime("kjit_rt_raise_index"), {ctxPtr, index, i64(axis), n, P.cstr(file), B.getInt32(loc.line)});
+  B.CreateCall(P.runtime("kjit_rt_raise_index"),
+               {ctxPtr, index, i64(axis), n, P.cstr(file), B.getInt32(loc.line)});
   B.CreateRet(B.getInt32(1));
 }
 
@@ -60,7 +63,8 @@ llvm::Value *FunctionLowering::arrayLoad(const ArrayLoad *l) {
   llvm::Value *desc = expr(l->array);
   std::vector<llvm::Value *> idx;
   for (const Expr *i : l->indices) idx.push_back(expr(i));
-  llvm::Value *addr = elementAddress(desc, l->array->type, idx, l->wraparound, l->boundscheck, l->loc);
+  llvm::Value *addr =
+      elementAddress(desc, l->array->type, idx, l->wraparound, l->boundscheck, l->loc);
   const Type *dt = l->array->type->dtype();
   return fromMem(B.CreateLoad(P.memTy(dt), addr), dt);
 }
@@ -70,7 +74,8 @@ void FunctionLowering::arrayStore(const Store *s) {
   std::vector<llvm::Value *> idx;
   for (const Expr *i : s->indices) idx.push_back(expr(i));
   llvm::Value *v = expr(s->value);
-  llvm::Value *addr = elementAddress(desc, s->array->type, idx, s->wraparound, s->boundscheck, s->loc);
+  llvm::Value *addr =
+      elementAddress(desc, s->array->type, idx, s->wraparound, s->boundscheck, s->loc);
   B.CreateStore(toMem(v, s->array->type->dtype()), addr);
 }
 
@@ -101,7 +106,8 @@ llvm::Value *FunctionLowering::arrayView(const ArrayView *v) {
       // Python's slice.indices(n), then the length of the range.
       const SliceSpec &sp = v->specs[k];
       llvm::Value *step = sp.step ? expr(sp.step) : i64(1);
-      if (sp.step) raiseIf(B.CreateICmpEQ(step, i64(0)), "ValueError", "slice step cannot be zero", v->loc);
+      if (sp.step)
+        raiseIf(B.CreateICmpEQ(step, i64(0)), "ValueError", "slice step cannot be zero", v->loc);
       llvm::Value *pos = B.CreateICmpSGT(step, i64(0));
       llvm::Value *lower = B.CreateSelect(pos, i64(0), i64(-1));
       llvm::Value *upper = B.CreateSelect(pos, n, B.CreateSub(n, i64(1)));
@@ -117,10 +123,13 @@ llvm::Value *FunctionLowering::arrayView(const ArrayView *v) {
       llvm::Value *stop = clampBound(sp.stop, B.CreateSelect(pos, upper, lower));
       llvm::Value *lenPos = B.CreateSelect(
           B.CreateICmpSGT(stop, start),
-          B.CreateAdd(B.CreateSDiv(B.CreateSub(B.CreateSub(stop, start), i64(1)), step), i64(1)), i64(0));
+          B.CreateAdd(B.CreateSDiv(B.CreateSub(B.CreateSub(stop, start), i64(1)), step), i64(1)),
+          i64(0));
       llvm::Value *lenNeg = B.CreateSelect(
           B.CreateICmpSGT(start, stop),
-          B.CreateAdd(B.CreateSDiv(B.CreateSub(B.CreateSub(start, stop), i64(1)), B.CreateNeg(step)), i64(1)),
+          B.CreateAdd(
+              B.CreateSDiv(B.CreateSub(B.CreateSub(start, stop), i64(1)), B.CreateNeg(step)),
+              i64(1)),
           i64(0));
       newLen = B.CreateSelect(pos, lenPos, lenNeg);
       newStride = B.CreateMul(stride, step);
@@ -152,8 +161,10 @@ llvm::Value *FunctionLowering::allocate(const Type *arrTy, const std::vector<llv
   }
   raiseIf(anyNeg, "ValueError", "negative dimensions are not allowed", loc);
   llvm::Value *bytes = mul(total, i64(isz));
-  raiseIf(overflow, "ValueError",
-          "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.", loc);
+  raiseIf(
+      overflow, "ValueError",
+      "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.",
+      loc);
   llvm::Value *p = B.CreateCall(P.runtime("kjit_rt_alloc"), {ctxPtr, bytes});
   llvm::BasicBlock *fail = block("alloc.fail"), *ok = block("alloc.ok");
   B.CreateCondBr(B.CreateIsNull(p), fail, ok);
@@ -172,8 +183,9 @@ llvm::Value *FunctionLowering::allocate(const Type *arrTy, const std::vector<llv
   return desc;
 }
 
-void FunctionLowering::forEachElement(llvm::Value *desc, const Type *arrTy,
-                                      const std::function<void(llvm::Value *, llvm::Value *)> &body) {
+void FunctionLowering::forEachElement(
+    llvm::Value *desc, const Type *arrTy,
+    const std::function<void(llvm::Value *, llvm::Value *)> &body) {
   unsigned nd = arrTy->ndim();
   llvm::AllocaInst *flat = entryAlloca(B.getInt64Ty(), "flat");
   B.CreateStore(i64(0), flat);
@@ -186,10 +198,11 @@ void FunctionLowering::forEachElement(llvm::Value *desc, const Type *arrTy,
       return;
     }
     llvm::Value *n = shapeOf(desc, k);
-    llvm::Value *stride = (arrTy->layout() == Layout::C && k == nd - 1) ? i64(itemSize(arrTy->dtype()))
-                                                                         : strideOf(desc, k);
-    llvm::BasicBlock *pre = B.GetInsertBlock(), *head = block("each.cond"), *bodyBB = block("each.body"),
-                     *exit = block("each.end");
+    llvm::Value *stride = (arrTy->layout() == Layout::C && k == nd - 1)
+                              ? i64(itemSize(arrTy->dtype()))
+                              : strideOf(desc, k);
+    llvm::BasicBlock *pre = B.GetInsertBlock(), *head = block("each.cond"),
+                     *bodyBB = block("each.body"), *exit = block("each.end");
     B.CreateBr(head);
     B.SetInsertPoint(head);
     llvm::PHINode *i = B.CreatePHI(B.getInt64Ty(), 2, "e");
@@ -206,9 +219,7 @@ void FunctionLowering::forEachElement(llvm::Value *desc, const Type *arrTy,
 
 llvm::Value *FunctionLowering::arrayIntrinsic(const Intrinsic *in) {
   const Type *t = in->type;
-  auto constArg = [&](size_t i) {
-    return unsigned(cast<Const>(in->args[i])->i);
-  };
+  auto constArg = [&](size_t i) { return unsigned(cast<Const>(in->args[i])->i); };
   switch (in->id) {
   case IntrinsicId::ArrayShape: return shapeOf(expr(in->args[0]), constArg(1));
   case IntrinsicId::ArrayStride: return strideOf(expr(in->args[0]), constArg(1));
@@ -230,7 +241,8 @@ llvm::Value *FunctionLowering::arrayIntrinsic(const Intrinsic *in) {
   case IntrinsicId::ArrayFill: {
     llvm::Value *arr = expr(in->args[0]);
     llvm::Value *v = toMem(expr(in->args[1]), t->dtype());
-    forEachElement(arr, in->args[0]->type, [&](llvm::Value *addr, llvm::Value *) { B.CreateStore(v, addr); });
+    forEachElement(arr, in->args[0]->type,
+                   [&](llvm::Value *addr, llvm::Value *) { B.CreateStore(v, addr); });
     return arr;
   }
   case IntrinsicId::ArrayCopy: {
@@ -258,7 +270,8 @@ llvm::Value *FunctionLowering::arrayIntrinsic(const Intrinsic *in) {
     } else {
       llvm::Value *zero = llvm::ConstantFP::get(B.getDoubleTy(), 0.0);
       raiseIf(B.CreateFCmpOEQ(step, zero), "ZeroDivisionError", "division by zero", in->loc);
-      llvm::Value *q = B.CreateUnaryIntrinsic(llvm::Intrinsic::ceil, B.CreateFDiv(B.CreateFSub(stop, start), step));
+      llvm::Value *q = B.CreateUnaryIntrinsic(llvm::Intrinsic::ceil,
+                                              B.CreateFDiv(B.CreateFSub(stop, start), step));
       n = B.CreateIntrinsic(llvm::Intrinsic::fptosi_sat, {B.getInt64Ty(), B.getDoubleTy()}, {q});
     }
     n = B.CreateSelect(B.CreateICmpSLT(n, i64(0)), i64(0), n);
@@ -266,8 +279,9 @@ llvm::Value *FunctionLowering::arrayIntrinsic(const Intrinsic *in) {
     llvm::Type *et = P.memTy(t->dtype());
     llvm::Value *data = dataOf(arr);
     forEachElement(arr, t, [&](llvm::Value *, llvm::Value *i) {
-      llvm::Value *v = ct->isInt() ? B.CreateAdd(start, B.CreateMul(i, step))
-                                   : B.CreateFAdd(start, B.CreateFMul(B.CreateSIToFP(i, B.getDoubleTy()), step));
+      llvm::Value *v =
+          ct->isInt() ? B.CreateAdd(start, B.CreateMul(i, step))
+                      : B.CreateFAdd(start, B.CreateFMul(B.CreateSIToFP(i, B.getDoubleTy()), step));
       B.CreateStore(toMem(convert(v, ct, t->dtype()), t->dtype()), B.CreateGEP(et, data, i));
     });
     return arr;
@@ -279,21 +293,27 @@ llvm::Value *FunctionLowering::arrayIntrinsic(const Intrinsic *in) {
     bool sum = in->id == IntrinsicId::ArraySum;
     llvm::AllocaInst *acc = entryAlloca(P.lt(t), "acc");
     llvm::Value *identity;
-    if (t->isFloat()) identity = llvm::ConstantFP::get(P.lt(t), sum ? 0.0 : 1.0);
+    if (t->isFloat())
+      identity = llvm::ConstantFP::get(P.lt(t), sum ? 0.0 : 1.0);
     else if (t->isComplex()) {
       llvm::Type *pt = P.lt(t->complexPart());
-      identity = llvm::ConstantStruct::get(llvm::cast<llvm::StructType>(P.lt(t)),
-                                           {llvm::ConstantFP::get(pt, sum ? 0.0 : 1.0), llvm::ConstantFP::get(pt, 0.0)});
-    } else identity = llvm::ConstantInt::get(P.lt(t), sum ? 0 : 1);
+      identity = llvm::ConstantStruct::get(
+          llvm::cast<llvm::StructType>(P.lt(t)),
+          {llvm::ConstantFP::get(pt, sum ? 0.0 : 1.0), llvm::ConstantFP::get(pt, 0.0)});
+    } else
+      identity = llvm::ConstantInt::get(P.lt(t), sum ? 0 : 1);
     B.CreateStore(identity, acc);
     const Type *dt = at->dtype();
     forEachElement(arr, at, [&](llvm::Value *addr, llvm::Value *) {
       llvm::Value *x = convert(fromMem(B.CreateLoad(P.memTy(dt), addr), dt), dt, t);
       llvm::Value *a = B.CreateLoad(P.lt(t), acc);
       llvm::Value *r;
-      if (t->isFloat()) r = sum ? B.CreateFAdd(a, x) : B.CreateFMul(a, x);
-      else if (t->isComplex()) r = complexBinary(sum ? BinOp::Add : BinOp::Mul, a, x, t, in->loc);
-      else r = sum ? B.CreateAdd(a, x) : B.CreateMul(a, x);
+      if (t->isFloat())
+        r = sum ? B.CreateFAdd(a, x) : B.CreateFMul(a, x);
+      else if (t->isComplex())
+        r = complexBinary(sum ? BinOp::Add : BinOp::Mul, a, x, t, in->loc);
+      else
+        r = sum ? B.CreateAdd(a, x) : B.CreateMul(a, x);
       B.CreateStore(r, acc);
     });
     return B.CreateLoad(P.lt(t), acc);
@@ -304,9 +324,11 @@ llvm::Value *FunctionLowering::arrayIntrinsic(const Intrinsic *in) {
     llvm::Value *arr = expr(in->args[0]);
     bool isMax = in->id == IntrinsicId::ArrayMax;
     llvm::Value *empty = B.getFalse();
-    for (unsigned k = 0; k < at->ndim(); ++k) empty = B.CreateOr(empty, B.CreateICmpEQ(shapeOf(arr, k), i64(0)));
+    for (unsigned k = 0; k < at->ndim(); ++k)
+      empty = B.CreateOr(empty, B.CreateICmpEQ(shapeOf(arr, k), i64(0)));
     raiseIf(empty, "ValueError",
-            fmt::format("zero-size array to reduction operation {} which has no identity", isMax ? "maximum" : "minimum"),
+            fmt::format("zero-size array to reduction operation {} which has no identity",
+                        isMax ? "maximum" : "minimum"),
             in->loc);
     llvm::AllocaInst *acc = entryAlloca(P.lt(t), "acc");
     B.CreateStore(fromMem(B.CreateLoad(P.memTy(t), dataOf(arr)), t), acc);
@@ -315,7 +337,8 @@ llvm::Value *FunctionLowering::arrayIntrinsic(const Intrinsic *in) {
       llvm::Value *a = B.CreateLoad(P.lt(t), acc);
       llvm::Value *take;
       if (t->isFloat())  // NaN propagates, as NumPy's min/max
-        take = B.CreateOr(isMax ? B.CreateFCmpOGT(x, a) : B.CreateFCmpOLT(x, a), B.CreateFCmpUNO(x, x));
+        take = B.CreateOr(isMax ? B.CreateFCmpOGT(x, a) : B.CreateFCmpOLT(x, a),
+                          B.CreateFCmpUNO(x, x));
       else if (t->isBool() || !t->isSigned())
         take = isMax ? B.CreateICmpUGT(x, a) : B.CreateICmpULT(x, a);
       else

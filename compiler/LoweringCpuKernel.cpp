@@ -12,12 +12,12 @@
 // the block function the kernel body is inlined and kjit.cpu.sreg becomes
 // the loop counters (threadIdx) or values read once (blockIdx, blockDim,
 // gridDim): barrier-free kernels are then plain loops that LLVM vectorises.
+#include <llvm/IR/MDBuilder.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+
 #include <cstddef>
 #include <cstdint>
 #include <set>
-
-#include <llvm/IR/MDBuilder.h>
-#include <llvm/Transforms/Utils/Cloning.h>
 
 #include "compiler/LoweringImpl.h"
 #include "frontend/support/KernelAbi.h"
@@ -42,7 +42,10 @@ llvm::Value *loadState(llvm::IRBuilder<> &B, llvm::Value *ctx) {
 }
 
 unsigned sregIndex(IntrinsicId id, unsigned axis) {
-  unsigned row = id == IntrinsicId::ThreadIdx ? 0 : id == IntrinsicId::BlockIdx ? 1 : id == IntrinsicId::BlockDim ? 2 : 3;
+  unsigned row = id == IntrinsicId::ThreadIdx  ? 0
+                 : id == IntrinsicId::BlockIdx ? 1
+                 : id == IntrinsicId::BlockDim ? 2
+                                               : 3;
   return row * 3 + axis;
 }
 
@@ -52,7 +55,8 @@ llvm::Function *ProgramLowering::cpuSreg() {
   if (cpuSregFn) return cpuSregFn;
   llvm::Type *ptr = llvm::PointerType::getUnqual(C), *i32 = llvm::Type::getInt32Ty(C);
   auto *ft = llvm::FunctionType::get(i32, {ptr, i32}, false);
-  cpuSregFn = llvm::Function::Create(ft, llvm::GlobalValue::InternalLinkage, prefix + ".kjit.cpu.sreg", M);
+  cpuSregFn =
+      llvm::Function::Create(ft, llvm::GlobalValue::InternalLinkage, prefix + ".kjit.cpu.sreg", M);
   cpuSregFn->addFnAttr(llvm::Attribute::AlwaysInline);
   cpuSregFn->addFnAttr(llvm::Attribute::NoUnwind);
   cpuSregFn->addFnAttr(llvm::Attribute::WillReturn);
@@ -75,9 +79,10 @@ llvm::Value *FunctionLowering::cpuKernelIntrinsic(const Intrinsic *in) {
   };
   auto laneOf = [&]() {
     llvm::Value *bx = reg(IntrinsicId::BlockDim, 0), *by = reg(IntrinsicId::BlockDim, 1);
-    llvm::Value *linear = B.CreateAdd(reg(IntrinsicId::ThreadIdx, 0),
-                                      B.CreateMul(bx, B.CreateAdd(reg(IntrinsicId::ThreadIdx, 1),
-                                                                  B.CreateMul(by, reg(IntrinsicId::ThreadIdx, 2)))));
+    llvm::Value *linear =
+        B.CreateAdd(reg(IntrinsicId::ThreadIdx, 0),
+                    B.CreateMul(bx, B.CreateAdd(reg(IntrinsicId::ThreadIdx, 1),
+                                                B.CreateMul(by, reg(IntrinsicId::ThreadIdx, 2)))));
     return B.CreateAnd(linear, B.getInt32(31));
   };
   auto warpCall = [&](WarpOp op, llvm::Value *mask, llvm::Value *bits, llvm::Value *arg) {
@@ -105,7 +110,8 @@ llvm::Value *FunctionLowering::cpuKernelIntrinsic(const Intrinsic *in) {
   case IntrinsicId::GridDim: return reg(in->id, axisOf(0));
   case IntrinsicId::GridPos: {
     unsigned a = axisOf(0);
-    llvm::Value *scaled = B.CreateMul(reg(IntrinsicId::BlockIdx, a), reg(IntrinsicId::BlockDim, a), "", true, true);
+    llvm::Value *scaled =
+        B.CreateMul(reg(IntrinsicId::BlockIdx, a), reg(IntrinsicId::BlockDim, a), "", true, true);
     return B.CreateAdd(reg(IntrinsicId::ThreadIdx, a), scaled, "", true, true);
   }
   case IntrinsicId::GridSize: {
@@ -113,14 +119,17 @@ llvm::Value *FunctionLowering::cpuKernelIntrinsic(const Intrinsic *in) {
     return B.CreateMul(reg(IntrinsicId::BlockDim, a), reg(IntrinsicId::GridDim, a), "", true, true);
   }
   case IntrinsicId::LaneId: return laneOf();
-  case IntrinsicId::LaneMaskLt: return B.CreateSub(B.CreateShl(B.getInt32(1), laneOf()), B.getInt32(1));
+  case IntrinsicId::LaneMaskLt:
+    return B.CreateSub(B.CreateShl(B.getInt32(1), laneOf()), B.getInt32(1));
   case IntrinsicId::SyncThreads:
   case IntrinsicId::SyncThreadsCount:
   case IntrinsicId::SyncThreadsAnd:
   case IntrinsicId::SyncThreadsOr: {
     P.cpuNeedsFibers = true;
-    int32_t kind = in->id == IntrinsicId::SyncThreads ? 0 : in->id == IntrinsicId::SyncThreadsCount ? 1
-                   : in->id == IntrinsicId::SyncThreadsAnd ? 2 : 3;
+    int32_t kind = in->id == IntrinsicId::SyncThreads        ? 0
+                   : in->id == IntrinsicId::SyncThreadsCount ? 1
+                   : in->id == IntrinsicId::SyncThreadsAnd   ? 2
+                                                             : 3;
     llvm::Value *pred = kind ? B.CreateZExt(expr(in->args[0]), i32) : B.getInt32(0);
     std::vector<llvm::Value *> a = {ctxPtr, B.getInt32(kind), pred};
     for (llvm::Value *v : site()) a.push_back(v);
@@ -132,17 +141,22 @@ llvm::Value *FunctionLowering::cpuKernelIntrinsic(const Intrinsic *in) {
     return zeroOf(t);
   case IntrinsicId::ThreadFence:
   case IntrinsicId::ThreadFenceBlock:
-  case IntrinsicId::ThreadFenceSystem: B.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent); return zeroOf(t);
+  case IntrinsicId::ThreadFenceSystem:
+    B.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
+    return zeroOf(t);
   case IntrinsicId::SharedArray: {
     const Type *dt = t->dtype();
     llvm::Value *state = loadState(B, ctxPtr);
     llvm::Value *desc = llvm::Constant::getNullValue(P.lt(t));
     if (in->args.empty()) {
       // Dynamic shared memory: the launch's bytes, as many items as fit.
-      llvm::Value *data = B.CreateLoad(ptr, B.CreateConstGEP1_64(B.getInt8Ty(), state, kDynamicOffset));
-      llvm::Value *bytes = B.CreateLoad(i64, B.CreateConstGEP1_64(B.getInt8Ty(), state, kDynamicBytesOffset));
+      llvm::Value *data =
+          B.CreateLoad(ptr, B.CreateConstGEP1_64(B.getInt8Ty(), state, kDynamicOffset));
+      llvm::Value *bytes =
+          B.CreateLoad(i64, B.CreateConstGEP1_64(B.getInt8Ty(), state, kDynamicBytesOffset));
       desc = B.CreateInsertValue(desc, data, {1u});
-      desc = B.CreateInsertValue(desc, B.CreateUDiv(bytes, B.getInt64(uint64_t(itemSize(dt)))), {2u, 0u});
+      desc = B.CreateInsertValue(desc, B.CreateUDiv(bytes, B.getInt64(uint64_t(itemSize(dt)))),
+                                 {2u, 0u});
       return B.CreateInsertValue(desc, B.getInt64(uint64_t(itemSize(dt))), {3u, 0u});
     }
     std::vector<int64_t> dims;
@@ -153,8 +167,10 @@ llvm::Value *FunctionLowering::cpuKernelIntrinsic(const Intrinsic *in) {
     }
     int64_t offset = (P.cpuSharedBytes + 15) & ~int64_t(15);
     P.cpuSharedBytes = offset + n * itemSize(dt);
-    llvm::Value *base = B.CreateLoad(ptr, B.CreateConstGEP1_64(B.getInt8Ty(), state, kSharedOffset));
-    desc = B.CreateInsertValue(desc, B.CreateConstGEP1_64(B.getInt8Ty(), base, uint64_t(offset)), {1u});
+    llvm::Value *base =
+        B.CreateLoad(ptr, B.CreateConstGEP1_64(B.getInt8Ty(), state, kSharedOffset));
+    desc = B.CreateInsertValue(desc, B.CreateConstGEP1_64(B.getInt8Ty(), base, uint64_t(offset)),
+                               {1u});
     int64_t stride = itemSize(dt);
     for (unsigned k = unsigned(dims.size()); k-- > 0;) {
       desc = B.CreateInsertValue(desc, B.getInt64(uint64_t(dims[k])), {2u, k});
@@ -169,7 +185,8 @@ llvm::Value *FunctionLowering::cpuKernelIntrinsic(const Intrinsic *in) {
                 : mode == SubOp::ShflUp   ? WarpOp::ShflUp
                 : mode == SubOp::ShflDown ? WarpOp::ShflDown
                                           : WarpOp::ShflXor;
-    llvm::Value *r = warpCall(op, expr(in->args[0]), toBits(expr(in->args[1]), t), expr(in->args[2]));
+    llvm::Value *r =
+        warpCall(op, expr(in->args[0]), toBits(expr(in->args[1]), t), expr(in->args[2]));
     return fromBits(r, t);
   }
   case IntrinsicId::VoteSync: {
@@ -183,11 +200,13 @@ llvm::Value *FunctionLowering::cpuKernelIntrinsic(const Intrinsic *in) {
     return t->isBool() ? B.CreateICmpNE(r, B.getInt64(0)) : B.CreateTrunc(r, P.lt(t));
   }
   case IntrinsicId::MatchAnySync: {
-    llvm::Value *r = warpCall(WarpOp::MatchAny, expr(in->args[0]), toBits(expr(in->args[1]), in->args[1]->type), B.getInt32(0));
+    llvm::Value *r = warpCall(WarpOp::MatchAny, expr(in->args[0]),
+                              toBits(expr(in->args[1]), in->args[1]->type), B.getInt32(0));
     return B.CreateTrunc(r, P.lt(t));
   }
   case IntrinsicId::MatchAllSync: {
-    llvm::Value *r = warpCall(WarpOp::MatchAll, expr(in->args[0]), toBits(expr(in->args[1]), in->args[1]->type), B.getInt32(0));
+    llvm::Value *r = warpCall(WarpOp::MatchAll, expr(in->args[0]),
+                              toBits(expr(in->args[1]), in->args[1]->type), B.getInt32(0));
     llvm::Value *tuple = llvm::UndefValue::get(P.lt(t));
     tuple = B.CreateInsertValue(tuple, B.CreateTrunc(r, i32), {0u});
     return B.CreateInsertValue(tuple, B.CreateICmpNE(B.CreateLShr(r, 32), B.getInt64(0)), {1u});
@@ -201,7 +220,8 @@ llvm::Value *FunctionLowering::cpuKernelIntrinsic(const Intrinsic *in) {
 
 // The block function: i32 (ptr args, ptr ret, ptr ctx), every thread of the
 // block in a loop (x innermost, as warps are formed), the body inlined.
-void emitCpuKernel(ProgramLowering &P, const ir::Function &f, llvm::Function *thread, const std::string &infoSymbol) {
+void emitCpuKernel(ProgramLowering &P, const ir::Function &f, llvm::Function *thread,
+                   const std::string &infoSymbol) {
   llvm::LLVMContext &C = P.C;
   llvm::Type *ptr = llvm::PointerType::getUnqual(C), *i32 = llvm::Type::getInt32Ty(C);
   llvm::Type *i64 = llvm::Type::getInt64Ty(C);
@@ -211,7 +231,8 @@ void emitCpuKernel(ProgramLowering &P, const ir::Function &f, llvm::Function *th
         infoTy, {thread, block, llvm::ConstantInt::get(i64, uint64_t(P.cpuSharedBytes)),
                  llvm::ConstantInt::get(i32, P.cpuNeedsFibers ? 1 : 0),
                  llvm::ConstantInt::get(i64, uint64_t(P.cpuLocalBytes))});
-    auto *gv = new llvm::GlobalVariable(P.M, infoTy, true, llvm::GlobalValue::ExternalLinkage, init, infoSymbol);
+    auto *gv = new llvm::GlobalVariable(P.M, infoTy, true, llvm::GlobalValue::ExternalLinkage, init,
+                                        infoSymbol);
     gv->setAlignment(llvm::Align(8));
   };
   if (P.cpuNeedsFibers) {  // threads run as fibers: no block function
@@ -219,7 +240,8 @@ void emitCpuKernel(ProgramLowering &P, const ir::Function &f, llvm::Function *th
     return;
   }
   auto *ft = llvm::FunctionType::get(i32, {ptr, ptr, ptr}, false);
-  auto *bf = llvm::Function::Create(ft, llvm::GlobalValue::InternalLinkage, P.prefix + "." + f.symbol + "_block", P.M);
+  auto *bf = llvm::Function::Create(ft, llvm::GlobalValue::InternalLinkage,
+                                    P.prefix + "." + f.symbol + "_block", P.M);
   llvm::IRBuilder<> B(llvm::BasicBlock::Create(C, "entry", bf));
   P.describeWrapper(bf, f.name + "_block", f.loc, B);
   llvm::Value *args = bf->getArg(0), *ctx = bf->getArg(2);
@@ -237,9 +259,10 @@ void emitCpuKernel(ProgramLowering &P, const ir::Function &f, llvm::Function *th
     // lets LLVM drop negative-index wraparound and vectorise.
     auto *load = B.CreateLoad(i32, B.CreateConstGEP1_64(i32, state, k));
     int64_t lo = k < 6 ? 0 : 1, hi = k >= 6 && k < 9 ? 1025 : int64_t(INT32_MAX);
-    load->setMetadata(llvm::LLVMContext::MD_range,
-                      llvm::MDNode::get(C, {llvm::ConstantAsMetadata::get(B.getInt32(uint32_t(lo))),
-                                            llvm::ConstantAsMetadata::get(B.getInt32(uint32_t(hi)))}));
+    load->setMetadata(
+        llvm::LLVMContext::MD_range,
+        llvm::MDNode::get(C, {llvm::ConstantAsMetadata::get(B.getInt32(uint32_t(lo))),
+                              llvm::ConstantAsMetadata::get(B.getInt32(uint32_t(hi)))}));
     regs[k] = load;
   }
   llvm::Value *tidPtr[3];
@@ -247,10 +270,14 @@ void emitCpuKernel(ProgramLowering &P, const ir::Function &f, llvm::Function *th
 
   // Three do-while loops (block dimensions are at least 1).
   llvm::BasicBlock *entry = B.GetInsertBlock();
-  llvm::BasicBlock *zLoop = llvm::BasicBlock::Create(C, "z", bf), *yLoop = llvm::BasicBlock::Create(C, "y", bf),
-                   *xLoop = llvm::BasicBlock::Create(C, "x", bf), *xNext = llvm::BasicBlock::Create(C, "x.next", bf),
-                   *yNext = llvm::BasicBlock::Create(C, "y.next", bf), *zNext = llvm::BasicBlock::Create(C, "z.next", bf),
-                   *done = llvm::BasicBlock::Create(C, "done", bf), *fail = llvm::BasicBlock::Create(C, "fail", bf);
+  llvm::BasicBlock *zLoop = llvm::BasicBlock::Create(C, "z", bf),
+                   *yLoop = llvm::BasicBlock::Create(C, "y", bf),
+                   *xLoop = llvm::BasicBlock::Create(C, "x", bf),
+                   *xNext = llvm::BasicBlock::Create(C, "x.next", bf),
+                   *yNext = llvm::BasicBlock::Create(C, "y.next", bf),
+                   *zNext = llvm::BasicBlock::Create(C, "z.next", bf),
+                   *done = llvm::BasicBlock::Create(C, "done", bf),
+                   *fail = llvm::BasicBlock::Create(C, "fail", bf);
   B.CreateBr(zLoop);
   B.SetInsertPoint(zLoop);
   llvm::PHINode *z = B.CreatePHI(i32, 2, "tid.z");

@@ -29,7 +29,10 @@ llvm::Intrinsic::ID sreg(IntrinsicId id, unsigned axis) {
        llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_z},
       {llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x, llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_y,
        llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_z}};
-  int row = id == IntrinsicId::ThreadIdx ? 0 : id == IntrinsicId::BlockIdx ? 1 : id == IntrinsicId::BlockDim ? 2 : 3;
+  int row = id == IntrinsicId::ThreadIdx  ? 0
+            : id == IntrinsicId::BlockIdx ? 1
+            : id == IntrinsicId::BlockDim ? 2
+                                          : 3;
   return table[row][axis];
 }
 
@@ -53,10 +56,13 @@ llvm::Value *FunctionLowering::cudaIntrinsic(const Intrinsic *in) {
   }
   case IntrinsicId::GridSize: {
     unsigned a = axisOf(0);
-    return B.CreateMul(read(sreg(IntrinsicId::BlockDim, a)), read(sreg(IntrinsicId::GridDim, a)), "", true, true);
+    return B.CreateMul(read(sreg(IntrinsicId::BlockDim, a)), read(sreg(IntrinsicId::GridDim, a)),
+                       "", true, true);
   }
   case IntrinsicId::LaneId: return read(llvm::Intrinsic::nvvm_read_ptx_sreg_laneid);
-  case IntrinsicId::SyncThreads: B.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {}); return zeroOf(t);
+  case IntrinsicId::SyncThreads:
+    B.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});
+    return zeroOf(t);
   case IntrinsicId::SyncThreadsCount:
   case IntrinsicId::SyncThreadsAnd:
   case IntrinsicId::SyncThreadsOr: {
@@ -69,9 +75,15 @@ llvm::Value *FunctionLowering::cudaIntrinsic(const Intrinsic *in) {
   case IntrinsicId::SyncWarp:
     B.CreateIntrinsic(llvm::Intrinsic::nvvm_bar_warp_sync, {}, {expr(in->args[0])});
     return zeroOf(t);
-  case IntrinsicId::ThreadFence: B.CreateIntrinsic(llvm::Intrinsic::nvvm_membar_gl, {}, {}); return zeroOf(t);
-  case IntrinsicId::ThreadFenceBlock: B.CreateIntrinsic(llvm::Intrinsic::nvvm_membar_cta, {}, {}); return zeroOf(t);
-  case IntrinsicId::ThreadFenceSystem: B.CreateIntrinsic(llvm::Intrinsic::nvvm_membar_sys, {}, {}); return zeroOf(t);
+  case IntrinsicId::ThreadFence:
+    B.CreateIntrinsic(llvm::Intrinsic::nvvm_membar_gl, {}, {});
+    return zeroOf(t);
+  case IntrinsicId::ThreadFenceBlock:
+    B.CreateIntrinsic(llvm::Intrinsic::nvvm_membar_cta, {}, {});
+    return zeroOf(t);
+  case IntrinsicId::ThreadFenceSystem:
+    B.CreateIntrinsic(llvm::Intrinsic::nvvm_membar_sys, {}, {});
+    return zeroOf(t);
   case IntrinsicId::SharedArray:
   case IntrinsicId::LocalArray: {
     const Type *dt = t->dtype();
@@ -90,25 +102,28 @@ llvm::Value *FunctionLowering::cudaIntrinsic(const Intrinsic *in) {
       // Dynamic shared memory: sized by the launch; the length is what fits.
       llvm::GlobalVariable *gv = P.M.getNamedGlobal("kjit_dynamic_shared");
       if (!gv) {
-        gv = new llvm::GlobalVariable(P.M, llvm::ArrayType::get(B.getInt8Ty(), 0), false,
-                                      llvm::GlobalValue::ExternalLinkage, nullptr, "kjit_dynamic_shared",
-                                      nullptr, llvm::GlobalValue::NotThreadLocal, 3);
+        gv = new llvm::GlobalVariable(
+            P.M, llvm::ArrayType::get(B.getInt8Ty(), 0), false, llvm::GlobalValue::ExternalLinkage,
+            nullptr, "kjit_dynamic_shared", nullptr, llvm::GlobalValue::NotThreadLocal, 3);
         gv->setAlignment(llvm::Align(16));
       }
       data = B.CreateAddrSpaceCast(gv, llvm::PointerType::getUnqual(C));
       // %dynamic_smem_size has no LLVM intrinsic: read it with inline PTX.
       auto *asmTy = llvm::FunctionType::get(B.getInt32Ty(), false);
-      llvm::Value *bytes = B.CreateCall(
-          llvm::InlineAsm::get(asmTy, "mov.u32 $0, %dynamic_smem_size;", "=r", /*sideEffects=*/false), {});
+      llvm::Value *bytes =
+          B.CreateCall(llvm::InlineAsm::get(asmTy, "mov.u32 $0, %dynamic_smem_size;", "=r",
+                                            /*sideEffects=*/false),
+                       {});
       llvm::Value *desc = llvm::Constant::getNullValue(P.lt(t));
       desc = B.CreateInsertValue(desc, data, {1u});
-      desc = B.CreateInsertValue(desc, B.CreateUDiv(B.CreateZExt(bytes, B.getInt64Ty()), i64(itemSize(dt))), {2u, 0u});
+      desc = B.CreateInsertValue(
+          desc, B.CreateUDiv(B.CreateZExt(bytes, B.getInt64Ty()), i64(itemSize(dt))), {2u, 0u});
       return B.CreateInsertValue(desc, i64(itemSize(dt)), {3u, 0u});
     } else {
-      auto *gv = new llvm::GlobalVariable(P.M, llvm::ArrayType::get(et, uint64_t(n)), false,
-                                          llvm::GlobalValue::InternalLinkage,
-                                          llvm::UndefValue::get(llvm::ArrayType::get(et, uint64_t(n))),
-                                          "shared_array", nullptr, llvm::GlobalValue::NotThreadLocal, 3);
+      auto *gv = new llvm::GlobalVariable(
+          P.M, llvm::ArrayType::get(et, uint64_t(n)), false, llvm::GlobalValue::InternalLinkage,
+          llvm::UndefValue::get(llvm::ArrayType::get(et, uint64_t(n))), "shared_array", nullptr,
+          llvm::GlobalValue::NotThreadLocal, 3);
       gv->setAlignment(llvm::Align(16));
       data = B.CreateAddrSpaceCast(gv, llvm::PointerType::getUnqual(C));
     }
@@ -127,8 +142,8 @@ llvm::Value *FunctionLowering::cudaIntrinsic(const Intrinsic *in) {
   case IntrinsicId::ShflSync: {
     llvm::Value *mask = expr(in->args[0]), *v = expr(in->args[1]), *lane = expr(in->args[2]);
     SubOp mode = in->subOp;
-    auto id = mode == SubOp::ShflIdx ? llvm::Intrinsic::nvvm_shfl_sync_idx_i32
-              : mode == SubOp::ShflUp ? llvm::Intrinsic::nvvm_shfl_sync_up_i32
+    auto id = mode == SubOp::ShflIdx    ? llvm::Intrinsic::nvvm_shfl_sync_idx_i32
+              : mode == SubOp::ShflUp   ? llvm::Intrinsic::nvvm_shfl_sync_up_i32
               : mode == SubOp::ShflDown ? llvm::Intrinsic::nvvm_shfl_sync_down_i32
                                         : llvm::Intrinsic::nvvm_shfl_sync_bfly_i32;
     llvm::Value *clamp = B.getInt32(mode == SubOp::ShflUp ? 0 : 0x1f);
@@ -142,7 +157,8 @@ llvm::Value *FunctionLowering::cudaIntrinsic(const Intrinsic *in) {
     llvm::Value *x = t->isFloat() ? B.CreateBitCast(v, B.getInt64Ty()) : v;
     llvm::Value *lo = shfl32(B.CreateTrunc(x, B.getInt32Ty()));
     llvm::Value *hi = shfl32(B.CreateTrunc(B.CreateLShr(x, 32), B.getInt32Ty()));
-    llvm::Value *r = B.CreateOr(B.CreateZExt(lo, B.getInt64Ty()), B.CreateShl(B.CreateZExt(hi, B.getInt64Ty()), 32));
+    llvm::Value *r = B.CreateOr(B.CreateZExt(lo, B.getInt64Ty()),
+                                B.CreateShl(B.CreateZExt(hi, B.getInt64Ty()), 32));
     return t->isFloat() ? B.CreateBitCast(r, P.lt(t)) : r;
   }
   case IntrinsicId::VoteSync: {
@@ -158,20 +174,23 @@ llvm::Value *FunctionLowering::cudaIntrinsic(const Intrinsic *in) {
     llvm::Value *mask = expr(in->args[0]), *v = expr(in->args[1]);
     const Type *vt = in->args[1]->type;
     if (vt->isFloat()) v = B.CreateBitCast(v, B.getIntNTy(vt->bits()));
-    auto id = vt->bits() == 32 ? llvm::Intrinsic::nvvm_match_any_sync_i32 : llvm::Intrinsic::nvvm_match_any_sync_i64;
+    auto id = vt->bits() == 32 ? llvm::Intrinsic::nvvm_match_any_sync_i32
+                               : llvm::Intrinsic::nvvm_match_any_sync_i64;
     return B.CreateIntrinsic(id, {}, {mask, v});
   }
   case IntrinsicId::MatchAllSync: {
     llvm::Value *mask = expr(in->args[0]), *v = expr(in->args[1]);
     const Type *vt = in->args[1]->type;
     if (vt->isFloat()) v = B.CreateBitCast(v, B.getIntNTy(vt->bits()));
-    auto id = vt->bits() == 32 ? llvm::Intrinsic::nvvm_match_all_sync_i32p : llvm::Intrinsic::nvvm_match_all_sync_i64p;
+    auto id = vt->bits() == 32 ? llvm::Intrinsic::nvvm_match_all_sync_i32p
+                               : llvm::Intrinsic::nvvm_match_all_sync_i64p;
     return B.CreateIntrinsic(id, {}, {mask, v});  // {i32, i1}: the tuple's form
   }
   case IntrinsicId::ActiveMask: return B.CreateIntrinsic(llvm::Intrinsic::nvvm_activemask, {}, {});
   case IntrinsicId::LaneMaskLt: return read(llvm::Intrinsic::nvvm_read_ptx_sreg_lanemask_lt);
   case IntrinsicId::Popc: return B.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, expr(in->args[0]));
-  case IntrinsicId::Brev: return B.CreateUnaryIntrinsic(llvm::Intrinsic::bitreverse, expr(in->args[0]));
+  case IntrinsicId::Brev:
+    return B.CreateUnaryIntrinsic(llvm::Intrinsic::bitreverse, expr(in->args[0]));
   case IntrinsicId::Clz: {
     llvm::Value *x = expr(in->args[0]);
     return B.CreateIntrinsic(llvm::Intrinsic::ctlz, {x->getType()}, {x, B.getFalse()});
@@ -180,7 +199,8 @@ llvm::Value *FunctionLowering::cudaIntrinsic(const Intrinsic *in) {
     llvm::Value *x = expr(in->args[0]);
     llvm::Value *tz = B.CreateIntrinsic(llvm::Intrinsic::cttz, {x->getType()}, {x, B.getTrue()});
     llvm::Value *zero = llvm::ConstantInt::get(x->getType(), 0);
-    return B.CreateSelect(B.CreateICmpEQ(x, zero), zero, B.CreateAdd(tz, llvm::ConstantInt::get(x->getType(), 1)));
+    return B.CreateSelect(B.CreateICmpEQ(x, zero), zero,
+                          B.CreateAdd(tz, llvm::ConstantInt::get(x->getType(), 1)));
   }
   default: return zeroOf(t);
   }
@@ -217,8 +237,10 @@ llvm::Value *FunctionLowering::atomic(const Intrinsic *in) {
   case SubOp::AtomicInc: rmw = Op::UIncWrap; break;
   case SubOp::AtomicDec: rmw = Op::UDecWrap; break;
   default:
-    if (!fl && isMax) rmw = sgn ? Op::Max : Op::UMax;
-    else if (!fl && isMin) rmw = sgn ? Op::Min : Op::UMin;
+    if (!fl && isMax)
+      rmw = sgn ? Op::Max : Op::UMax;
+    else if (!fl && isMin)
+      rmw = sgn ? Op::Min : Op::UMin;
     break;
   }
   if (rmw != Op::BAD_BINOP) return B.CreateAtomicRMW(rmw, addr, v, llvm::MaybeAlign(), order);
@@ -226,7 +248,8 @@ llvm::Value *FunctionLowering::atomic(const Intrinsic *in) {
   // NaN (a NaN stored stays; a NaN value wins); nanmax/nanmin ignore NaN.
   bool propagate = in->subOp == SubOp::AtomicMax || in->subOp == SubOp::AtomicMin;
   llvm::Type *it = B.getIntNTy(dt->bits());
-  llvm::BasicBlock *pre = B.GetInsertBlock(), *loop = block("atomic.cas"), *done = block("atomic.done");
+  llvm::BasicBlock *pre = B.GetInsertBlock(), *loop = block("atomic.cas"),
+                   *done = block("atomic.done");
   llvm::Value *first = B.CreateLoad(it, addr);
   B.CreateBr(loop);
   B.SetInsertPoint(loop);
@@ -234,8 +257,9 @@ llvm::Value *FunctionLowering::atomic(const Intrinsic *in) {
   oldBits->addIncoming(first, pre);
   llvm::Value *old = B.CreateBitCast(oldBits, P.lt(dt));
   llvm::Value *better = isMax ? B.CreateFCmpOGT(v, old) : B.CreateFCmpOLT(v, old);
-  llvm::Value *take = propagate ? B.CreateAnd(B.CreateOr(better, B.CreateFCmpUNO(v, v)), B.CreateFCmpORD(old, old))
-                                : B.CreateOr(better, B.CreateAnd(B.CreateFCmpUNO(old, old), B.CreateFCmpORD(v, v)));
+  llvm::Value *take =
+      propagate ? B.CreateAnd(B.CreateOr(better, B.CreateFCmpUNO(v, v)), B.CreateFCmpORD(old, old))
+                : B.CreateOr(better, B.CreateAnd(B.CreateFCmpUNO(old, old), B.CreateFCmpORD(v, v)));
   llvm::Value *newBits = B.CreateBitCast(B.CreateSelect(take, v, old), it);
   auto *cx = B.CreateAtomicCmpXchg(addr, oldBits, newBits, llvm::MaybeAlign(), order, order);
   llvm::Value *seen = B.CreateExtractValue(cx, {0u});
@@ -255,7 +279,8 @@ llvm::Value *FunctionLowering::atomic(const Intrinsic *in) {
 // [8..10] threadIdx x/y/z, [11..13] blockIdx x/y/z, [14] file (an index into
 // kjit_error_files: the module's file names, each ended by a NUL byte,
 // counted from 1).
-void FunctionLowering::cudaIndexError(llvm::Value *index, unsigned axis, llvm::Value *n, SourceLoc loc) {
+void FunctionLowering::cudaIndexError(llvm::Value *index, unsigned axis, llvm::Value *n,
+                                      SourceLoc loc) {
   llvm::Type *i32 = B.getInt32Ty();
   llvm::Type *ptr = llvm::PointerType::getUnqual(C);
   auto *recTy = llvm::ArrayType::get(i32, 16);
@@ -263,28 +288,32 @@ void FunctionLowering::cudaIndexError(llvm::Value *index, unsigned axis, llvm::V
   if (!slot) {
     slot = new llvm::GlobalVariable(P.M, ptr, false, llvm::GlobalValue::ExternalLinkage,
                                     llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(C)),
-                                    "kjit_error_record", nullptr, llvm::GlobalValue::NotThreadLocal, 1);
+                                    "kjit_error_record", nullptr, llvm::GlobalValue::NotThreadLocal,
+                                    1);
     slot->setAlignment(llvm::Align(8));
     // Which thread records: claimed in device memory (atomics on mapped
     // host memory are not reliable over PCIe).
-    auto *claimFlag = new llvm::GlobalVariable(P.M, i32, false, llvm::GlobalValue::ExternalLinkage,
-                                               B.getInt32(0), "kjit_error_claim", nullptr,
-                                               llvm::GlobalValue::NotThreadLocal, 1);
+    auto *claimFlag =
+        new llvm::GlobalVariable(P.M, i32, false, llvm::GlobalValue::ExternalLinkage, B.getInt32(0),
+                                 "kjit_error_claim", nullptr, llvm::GlobalValue::NotThreadLocal, 1);
     claimFlag->setAlignment(llvm::Align(4));
     std::string names;
-    for (uint32_t id = 1; id < P.sm.size(); ++id) names += P.sm.buffer(id).name + std::string(1, '\0');
+    for (uint32_t id = 1; id < P.sm.size(); ++id)
+      names += P.sm.buffer(id).name + std::string(1, '\0');
     auto *init = llvm::ConstantDataArray::getString(C, names, true);
     new llvm::GlobalVariable(P.M, init->getType(), true, llvm::GlobalValue::ExternalLinkage, init,
                              "kjit_error_files", nullptr, llvm::GlobalValue::NotThreadLocal, 1);
   }
   llvm::Value *base = B.CreateLoad(ptr, B.CreateAddrSpaceCast(slot, ptr), /*isVolatile=*/true);
-  llvm::BasicBlock *claim = block("oob.claim"), *record = block("oob.record"), *trap = block("oob.trap");
+  llvm::BasicBlock *claim = block("oob.claim"), *record = block("oob.record"),
+                   *trap = block("oob.trap");
   B.CreateCondBr(B.CreateIsNull(base), trap, claim);
   B.SetInsertPoint(claim);
   auto field = [&](unsigned k) { return B.CreateConstGEP2_32(recTy, base, 0, k); };
   llvm::Value *claimPtr = B.CreateAddrSpaceCast(P.M.getNamedGlobal("kjit_error_claim"), ptr);
-  auto *cx = B.CreateAtomicCmpXchg(claimPtr, B.getInt32(0), B.getInt32(1), llvm::MaybeAlign(4),
-                                   llvm::AtomicOrdering::Monotonic, llvm::AtomicOrdering::Monotonic);
+  auto *cx =
+      B.CreateAtomicCmpXchg(claimPtr, B.getInt32(0), B.getInt32(1), llvm::MaybeAlign(4),
+                            llvm::AtomicOrdering::Monotonic, llvm::AtomicOrdering::Monotonic);
   B.CreateCondBr(B.CreateExtractValue(cx, {1u}), record, trap);
   B.SetInsertPoint(record);
   auto store = [&](llvm::Value *v, unsigned k) { B.CreateStore(v, field(k), /*isVolatile=*/true); };
@@ -302,7 +331,8 @@ void FunctionLowering::cudaIndexError(llvm::Value *index, unsigned axis, llvm::V
   store(B.getInt32(loc.file), 14);
   B.CreateIntrinsic(llvm::Intrinsic::nvvm_membar_sys, {}, {});
   store(B.getInt32(1), 0);  // the record is complete
-  B.CreateIntrinsic(llvm::Intrinsic::nvvm_membar_sys, {}, {});  // visible to the host before the trap
+  B.CreateIntrinsic(llvm::Intrinsic::nvvm_membar_sys, {},
+                    {});  // visible to the host before the trap
   B.CreateBr(trap);
   B.SetInsertPoint(trap);
   B.CreateIntrinsic(llvm::Intrinsic::trap, {}, {});
@@ -328,7 +358,8 @@ void FunctionLowering::cudaPrint(const Intrinsic *in) {
     } else if (t->isInt()) {
       fmtText += t->isSigned() ? "%lld" : "%llu";
       llvm::Value *v = expr(a);
-      vals.push_back(t->isSigned() ? B.CreateSExt(v, B.getInt64Ty()) : B.CreateZExt(v, B.getInt64Ty()));
+      vals.push_back(t->isSigned() ? B.CreateSExt(v, B.getInt64Ty())
+                                   : B.CreateZExt(v, B.getInt64Ty()));
     } else if (t->isFloat()) {
       fmtText += "%f";
       vals.push_back(B.CreateFPExt(expr(a), B.getDoubleTy()));
@@ -347,18 +378,20 @@ void FunctionLowering::cudaPrint(const Intrinsic *in) {
     for (llvm::Value *v : vals) fields.push_back(v->getType());
     auto *st = llvm::StructType::get(C, fields);
     llvm::AllocaInst *buf = entryAlloca(st, "printf.args");
-    for (unsigned i = 0; i < vals.size(); ++i) B.CreateStore(vals[i], B.CreateStructGEP(st, buf, i));
+    for (unsigned i = 0; i < vals.size(); ++i)
+      B.CreateStore(vals[i], B.CreateStructGEP(st, buf, i));
     args = buf;
   }
-  llvm::FunctionCallee vprintf =
-      P.M.getOrInsertFunction("vprintf", llvm::FunctionType::get(B.getInt32Ty(), {ptr, ptr}, false));
+  llvm::FunctionCallee vprintf = P.M.getOrInsertFunction(
+      "vprintf", llvm::FunctionType::get(B.getInt32Ty(), {ptr, ptr}, false));
   B.CreateCall(vprintf, {P.cstr(fmtText), args});
 }
 
 // libdevice's name for a math function on the GPU (its C name with `__nv_`),
 // or empty when LLVM's own intrinsic lowers to a PTX instruction.
 std::string libdeviceName(IntrinsicId id, bool f32) {
-  const char *base = id == IntrinsicId::Sqrt ? nullptr : cMathName(id);  // sqrt.rn: LLVM's intrinsic
+  const char *base =
+      id == IntrinsicId::Sqrt ? nullptr : cMathName(id);  // sqrt.rn: LLVM's intrinsic
   return base ? std::string("__nv_") + base + (f32 ? "f" : "") : std::string();
 }
 
@@ -385,7 +418,8 @@ void emitKernelEntry(ProgramLowering &P, const ir::Function &f) {
   llvm::IRBuilder<> B(llvm::BasicBlock::Create(C, "entry", k));
   P.describeWrapper(k, f.name, f.loc, B);
   llvm::AllocaInst *slot = B.CreateAlloca(B.getInt8Ty());
-  std::vector<llvm::Value *> args = {slot, llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(C))};
+  std::vector<llvm::Value *> args = {
+      slot, llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(C))};
   unsigned next = 0;
   for (const Var *p : f.params) {
     if (!p->type->isArray()) {
@@ -415,8 +449,9 @@ void emitKernelEntry(ProgramLowering &P, const ir::Function &f) {
   B.CreateCall(P.functions.at(&f), args);
   B.CreateRetVoid();
   llvm::NamedMDNode *md = P.M.getOrInsertNamedMetadata("nvvm.annotations");
-  md->addOperand(llvm::MDNode::get(C, {llvm::ValueAsMetadata::get(k), llvm::MDString::get(C, "kernel"),
-                                       llvm::ConstantAsMetadata::get(B.getInt32(1))}));
+  md->addOperand(
+      llvm::MDNode::get(C, {llvm::ValueAsMetadata::get(k), llvm::MDString::get(C, "kernel"),
+                            llvm::ConstantAsMetadata::get(B.getInt32(1))}));
 }
 
 }  // namespace kjit::lowering

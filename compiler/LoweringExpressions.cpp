@@ -34,13 +34,15 @@ llvm::Value *FunctionLowering::constant(const Const *c) {
     // A frozen global array: its bytes in a constant global.
     auto *init = llvm::ConstantDataArray::getRaw(*c->bytes, c->bytes->size(), B.getInt8Ty());
     // On the GPU in constant memory (address space 4), read through ld.const.
-    auto *gv = new llvm::GlobalVariable(P.M, init->getType(), true, llvm::GlobalValue::PrivateLinkage,
-                                        init, "const_array", nullptr, llvm::GlobalValue::NotThreadLocal,
-                                        P.cuda ? 4 : 0);
+    auto *gv = new llvm::GlobalVariable(P.M, init->getType(), true,
+                                        llvm::GlobalValue::PrivateLinkage, init, "const_array",
+                                        nullptr, llvm::GlobalValue::NotThreadLocal, P.cuda ? 4 : 0);
     gv->setAlignment(llvm::Align(64));
     llvm::Value *desc = llvm::Constant::getNullValue(P.lt(t));
-    desc = B.CreateInsertValue(desc, P.cuda ? B.CreateAddrSpaceCast(gv, llvm::PointerType::getUnqual(C))
-                                            : static_cast<llvm::Value *>(gv), {1u});
+    desc = B.CreateInsertValue(desc,
+                               P.cuda ? B.CreateAddrSpaceCast(gv, llvm::PointerType::getUnqual(C))
+                                      : static_cast<llvm::Value *>(gv),
+                               {1u});
     int64_t stride = t->dtype()->isBool() ? 1 : t->dtype()->bits() / 8;
     for (unsigned k = unsigned(c->shape.size()); k-- > 0;) {
       desc = B.CreateInsertValue(desc, i64(c->shape[k]), {2u, k});
@@ -54,8 +56,9 @@ llvm::Value *FunctionLowering::constant(const Const *c) {
   if (t->isFloat()) return llvm::ConstantFP::get(P.lt(t), c->f);
   if (t->isComplex()) {
     llvm::Type *p = P.lt(t->complexPart());
-    return llvm::ConstantStruct::get(llvm::cast<llvm::StructType>(P.lt(t)),
-                                     {llvm::ConstantFP::get(p, c->f), llvm::ConstantFP::get(p, c->im)});
+    return llvm::ConstantStruct::get(
+        llvm::cast<llvm::StructType>(P.lt(t)),
+        {llvm::ConstantFP::get(p, c->f), llvm::ConstantFP::get(p, c->im)});
   }
   return llvm::Constant::getNullValue(P.lt(t));
 }
@@ -124,7 +127,8 @@ llvm::Value *FunctionLowering::exprUncached(const Expr *e) {
   case Kind::TupleMake: {
     auto *t = cast<TupleMake>(e);
     llvm::Value *r = llvm::UndefValue::get(P.lt(e->type));
-    for (unsigned i = 0; i < t->elems.size(); ++i) r = B.CreateInsertValue(r, expr(t->elems[i]), {i});
+    for (unsigned i = 0; i < t->elems.size(); ++i)
+      r = B.CreateInsertValue(r, expr(t->elems[i]), {i});
     return r;
   }
   case Kind::TupleGet: {
@@ -138,7 +142,8 @@ llvm::Value *FunctionLowering::exprUncached(const Expr *e) {
     llvm::Type *et = P.lt(g->type);
     llvm::AllocaInst *slots = entryAlloca(llvm::ArrayType::get(et, uint64_t(n)), "tuple");
     for (int64_t k = 0; k < n; ++k)
-      B.CreateStore(B.CreateExtractValue(tv, {unsigned(k)}), B.CreateConstInBoundsGEP2_64(slots->getAllocatedType(), slots, 0, uint64_t(k)));
+      B.CreateStore(B.CreateExtractValue(tv, {unsigned(k)}),
+                    B.CreateConstInBoundsGEP2_64(slots->getAllocatedType(), slots, 0, uint64_t(k)));
     return B.CreateLoad(et, B.CreateInBoundsGEP(slots->getAllocatedType(), slots, {i64(0), i}));
   }
   case Kind::Call: return call(cast<Call>(e));
@@ -238,7 +243,8 @@ llvm::Value *FunctionLowering::intBinary(BinOp op, llvm::Value *l, llvm::Value *
       // Numba's CUDA error model, and error_model='numpy': x // 0 and x % 0 are 0.
       r = B.CreateSelect(byZero, llvm::ConstantInt::get(r->getType(), 1), r);
     } else {
-      raiseIf(byZero, "ZeroDivisionError", div ? "integer division by zero" : "integer modulo by zero", loc);
+      raiseIf(byZero, "ZeroDivisionError",
+              div ? "integer division by zero" : "integer modulo by zero", loc);
     }
     llvm::Value *result;
     if (!s) {
@@ -250,9 +256,11 @@ llvm::Value *FunctionLowering::intBinary(BinOp op, llvm::Value *l, llvm::Value *
       llvm::Value *q = B.CreateSDiv(l, safeR);
       llvm::Value *rem = B.CreateSRem(l, safeR);
       // Floor: when the remainder is nonzero and its sign differs from r's.
-      llvm::Value *adjust = B.CreateAnd(B.CreateICmpNE(rem, zero), B.CreateICmpSLT(B.CreateXor(rem, r), zero));
+      llvm::Value *adjust =
+          B.CreateAnd(B.CreateICmpNE(rem, zero), B.CreateICmpSLT(B.CreateXor(rem, r), zero));
       if (div) {
-        llvm::Value *fq = B.CreateSelect(adjust, B.CreateSub(q, llvm::ConstantInt::get(q->getType(), 1)), q);
+        llvm::Value *fq =
+            B.CreateSelect(adjust, B.CreateSub(q, llvm::ConstantInt::get(q->getType(), 1)), q);
         result = B.CreateSelect(minusOne, B.CreateNeg(l), fq);
       } else {
         llvm::Value *fr = B.CreateSelect(adjust, B.CreateAdd(rem, r), rem);
@@ -277,19 +285,23 @@ llvm::Value *FunctionLowering::floatBinary(BinOp op, llvm::Value *l, llvm::Value
     // expressions that compute it too (sin(v * k) * exp(-v * k * c): one
     // product, and the negation folds into the constant), as nvcc's code has.
     llvm::Value *x, *y;
-    bool negL = llvm::PatternMatch::match(l, llvm::PatternMatch::m_FNeg(llvm::PatternMatch::m_Value(x)));
-    bool negR = llvm::PatternMatch::match(r, llvm::PatternMatch::m_FNeg(llvm::PatternMatch::m_Value(y)));
+    bool negL =
+        llvm::PatternMatch::match(l, llvm::PatternMatch::m_FNeg(llvm::PatternMatch::m_Value(x)));
+    bool negR =
+        llvm::PatternMatch::match(r, llvm::PatternMatch::m_FNeg(llvm::PatternMatch::m_Value(y)));
     if (negL != negR) return B.CreateFNeg(B.CreateFMul(negL ? x : l, negR ? y : r));
     return B.CreateFMul(l, r);
   }
   case BinOp::Div:
-    if (!numpyErrors()) raiseIf(B.CreateFCmpOEQ(r, zero), "ZeroDivisionError", "division by zero", loc);
+    if (!numpyErrors())
+      raiseIf(B.CreateFCmpOEQ(r, zero), "ZeroDivisionError", "division by zero", loc);
     return B.CreateFDiv(l, r);
   case BinOp::FloorDiv:
   case BinOp::Mod: {
     bool div = op == BinOp::FloorDiv;
     if (!numpyErrors())
-      raiseIf(B.CreateFCmpOEQ(r, zero), "ZeroDivisionError", div ? "division by zero" : "modulo by zero", loc);
+      raiseIf(B.CreateFCmpOEQ(r, zero), "ZeroDivisionError",
+              div ? "division by zero" : "modulo by zero", loc);
     // Python's float divmod (Objects/floatobject.c).
     llvm::Value *mod = B.CreateFRem(l, r);
     llvm::Value *d = B.CreateFDiv(B.CreateFSub(l, mod), r);
@@ -306,7 +318,8 @@ llvm::Value *FunctionLowering::floatBinary(BinOp op, llvm::Value *l, llvm::Value
     llvm::Value *fl = B.CreateUnaryIntrinsic(llvm::Intrinsic::floor, d);
     llvm::Value *roundUp = B.CreateFCmpOGT(B.CreateFSub(d, fl), llvm::ConstantFP::get(ft, 0.5));
     fl = B.CreateSelect(roundUp, B.CreateFAdd(fl, one), fl);
-    llvm::Value *dz = B.CreateIntrinsic(llvm::Intrinsic::copysign, {ft}, {zero, B.CreateFDiv(l, r)});
+    llvm::Value *dz =
+        B.CreateIntrinsic(llvm::Intrinsic::copysign, {ft}, {zero, B.CreateFDiv(l, r)});
     llvm::Value *q = B.CreateSelect(B.CreateFCmpUNE(d, zero), fl, dz);
     // NumPy's x // 0.0: x / 0.0 (inf, -inf or nan).
     if (numpyErrors()) q = B.CreateSelect(B.CreateFCmpOEQ(r, zero), B.CreateFDiv(l, r), q);
@@ -316,14 +329,20 @@ llvm::Value *FunctionLowering::floatBinary(BinOp op, llvm::Value *l, llvm::Value
   }
 }
 
-llvm::Value *FunctionLowering::complexBinary(BinOp op, llvm::Value *l, llvm::Value *r, const Type *t,
-                                             SourceLoc loc) {
+llvm::Value *FunctionLowering::complexBinary(BinOp op, llvm::Value *l, llvm::Value *r,
+                                             const Type *t, SourceLoc loc) {
   llvm::Value *a = B.CreateExtractValue(l, {0}), *b = B.CreateExtractValue(l, {1});
   llvm::Value *c = B.CreateExtractValue(r, {0}), *d = B.CreateExtractValue(r, {1});
   llvm::Value *re, *im;
   switch (op) {
-  case BinOp::Add: re = B.CreateFAdd(a, c); im = B.CreateFAdd(b, d); break;
-  case BinOp::Sub: re = B.CreateFSub(a, c); im = B.CreateFSub(b, d); break;
+  case BinOp::Add:
+    re = B.CreateFAdd(a, c);
+    im = B.CreateFAdd(b, d);
+    break;
+  case BinOp::Sub:
+    re = B.CreateFSub(a, c);
+    im = B.CreateFSub(b, d);
+    break;
   case BinOp::Mul:
     re = B.CreateFSub(B.CreateFMul(a, c), B.CreateFMul(b, d));
     im = B.CreateFAdd(B.CreateFMul(a, d), B.CreateFMul(b, c));
@@ -347,9 +366,12 @@ llvm::Value *FunctionLowering::logical(const Logical *l) {
   if (l->operand) expr(l->operand);  // evaluated once; lhs and lhsTruth reuse it
   llvm::Value *lhs = expr(l->lhs);
   llvm::Value *truth = expr(l->lhsTruth);
-  llvm::BasicBlock *from = B.GetInsertBlock(), *rhsBB = block("logic.rhs"), *merge = block("logic.end");
-  if (l->isAnd) B.CreateCondBr(truth, rhsBB, merge);
-  else B.CreateCondBr(truth, merge, rhsBB);
+  llvm::BasicBlock *from = B.GetInsertBlock(), *rhsBB = block("logic.rhs"),
+                   *merge = block("logic.end");
+  if (l->isAnd)
+    B.CreateCondBr(truth, rhsBB, merge);
+  else
+    B.CreateCondBr(truth, merge, rhsBB);
   B.SetInsertPoint(rhsBB);
   memoScopes.emplace_back();
   llvm::Value *rhs = expr(l->rhs);

@@ -3,16 +3,16 @@
 // two files include it: it pulls in LLVM.
 #pragma once
 
+#include <llvm/IR/DIBuilder.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
 #include <functional>
 #include <map>
 #include <string>
 #include <unordered_map>
 #include <vector>
-
-#include <llvm/IR/DIBuilder.h>
-#include <llvm/IR/IRBuilder.h>
-#include <llvm/IR/LLVMContext.h>
-#include <llvm/IR/Module.h>
 
 #include "compiler/IR.h"
 #include "compiler/Lowering.h"
@@ -23,8 +23,9 @@ namespace kjit::lowering {
 // Module-wide state: LLVM types of kjit types, declared functions, runtime
 // entry points, string constants.
 class ProgramLowering {
-public:
-  ProgramLowering(llvm::LLVMContext &c, llvm::Module &m, const SourceManager &sm, std::string prefix)
+ public:
+  ProgramLowering(llvm::LLVMContext &c, llvm::Module &m, const SourceManager &sm,
+                  std::string prefix)
       : C(c), M(m), sm(sm), prefix(std::move(prefix)) {}
   llvm::LLVMContext &C;
   llvm::Module &M;
@@ -40,30 +41,31 @@ public:
   int64_t cpuSharedBytes = 0;   // static shared arrays, laid out one after another
   int64_t cpuLocalBytes = 0;    // local arrays of every function: a bound on a thread's
   llvm::Function *cpuSregFn = nullptr;
-  llvm::Function *cpuSreg();    // i32 (ptr ctx, i32 k): CpuThreadState::sreg[k]
+  llvm::Function *cpuSreg();  // i32 (ptr ctx, i32 k): CpuThreadState::sreg[k]
   // Line tables (lineinfo): null when off.
   std::unique_ptr<llvm::DIBuilder> di;
   llvm::DICompileUnit *cu = nullptr;
   llvm::DISubprogram *subprogram(const std::string &name, SourceLoc loc);
   // lineinfo: gives a wrapper (entry, kernel) a subprogram and `B` its
   // location, so that the body inlined into it keeps its lines.
-  void describeWrapper(llvm::Function *fn, const std::string &name, SourceLoc loc, llvm::IRBuilder<> &B);
+  void describeWrapper(llvm::Function *fn, const std::string &name, SourceLoc loc,
+                       llvm::IRBuilder<> &B);
   std::map<const ir::Function *, llvm::Function *> functions;
 
-  llvm::Type *lt(const Type *t);      // the register form
-  llvm::Type *memTy(const Type *t);   // the memory form (bool as i8)
+  llvm::Type *lt(const Type *t);     // the register form
+  llvm::Type *memTy(const Type *t);  // the memory form (bool as i8)
   llvm::StructType *arrayTy(unsigned ndim);
   llvm::Constant *cstr(const std::string &s);
   llvm::FunctionCallee runtime(const char *name);
   llvm::Function *declare(const ir::Function &f);
 
-private:
+ private:
   std::map<unsigned, llvm::StructType *> arrayTypes_;
   std::map<std::string, llvm::Constant *> strings_;
 };
 
 class FunctionLowering {
-public:
+ public:
   FunctionLowering(ProgramLowering &p, const ir::Function &f);
   // Lowering into another LLVM function (a prange loop's outlined body),
   // with the variables of `f`.
@@ -127,9 +129,12 @@ public:
   llvm::Value *convert(llvm::Value *v, const Type *from, const Type *to);
   llvm::Value *unary(const ir::Unary *u);
   llvm::Value *binary(const ir::Binary *b);
-  llvm::Value *intBinary(ir::BinOp op, llvm::Value *l, llvm::Value *r, const Type *t, SourceLoc loc);
-  llvm::Value *floatBinary(ir::BinOp op, llvm::Value *l, llvm::Value *r, const Type *t, SourceLoc loc);
-  llvm::Value *complexBinary(ir::BinOp op, llvm::Value *l, llvm::Value *r, const Type *t, SourceLoc loc);
+  llvm::Value *intBinary(ir::BinOp op, llvm::Value *l, llvm::Value *r, const Type *t,
+                         SourceLoc loc);
+  llvm::Value *floatBinary(ir::BinOp op, llvm::Value *l, llvm::Value *r, const Type *t,
+                           SourceLoc loc);
+  llvm::Value *complexBinary(ir::BinOp op, llvm::Value *l, llvm::Value *r, const Type *t,
+                             SourceLoc loc);
   llvm::Value *logical(const ir::Logical *l);
   llvm::Value *select(const ir::Select *s);
   llvm::Value *call(const ir::Call *c);
@@ -140,8 +145,12 @@ public:
   void print(const ir::Intrinsic *in);
 
   // ---- arrays (LoweringArrays.cpp) ----
-  llvm::Value *shapeOf(llvm::Value *desc, unsigned d) { return B.CreateExtractValue(desc, {2u, d}); }
-  llvm::Value *strideOf(llvm::Value *desc, unsigned d) { return B.CreateExtractValue(desc, {3u, d}); }
+  llvm::Value *shapeOf(llvm::Value *desc, unsigned d) {
+    return B.CreateExtractValue(desc, {2u, d});
+  }
+  llvm::Value *strideOf(llvm::Value *desc, unsigned d) {
+    return B.CreateExtractValue(desc, {3u, d});
+  }
   llvm::Value *dataOf(llvm::Value *desc) { return B.CreateExtractValue(desc, {1u}); }
   llvm::Value *elementAddress(llvm::Value *desc, const Type *arrTy, std::vector<llvm::Value *> idx,
                               bool wraparound, bool boundscheck, SourceLoc loc);
@@ -180,6 +189,7 @@ std::string libdeviceName(ir::IntrinsicId id, bool f32);
 void emitKernelEntry(ProgramLowering &P, const ir::Function &f);
 // LoweringCpuKernel.cpp: the block function and the CpuKernelInfo constant
 // named `infoSymbol`; `thread` is the entry wrapper of `f`.
-void emitCpuKernel(ProgramLowering &P, const ir::Function &f, llvm::Function *thread, const std::string &infoSymbol);
+void emitCpuKernel(ProgramLowering &P, const ir::Function &f, llvm::Function *thread,
+                   const std::string &infoSymbol);
 
 }  // namespace kjit::lowering

@@ -55,20 +55,23 @@ const char *cMathName(IntrinsicId id) {
   }
 }
 
-llvm::Value *FunctionLowering::mathCall(IntrinsicId id, std::vector<llvm::Value *> args, const Type *t) {
+llvm::Value *FunctionLowering::mathCall(IntrinsicId id, std::vector<llvm::Value *> args,
+                                        const Type *t) {
   llvm::Type *ft = P.lt(t);
   bool f32 = t->bits() == 32;
   if (P.cuda) {
     std::string nv = libdeviceName(id, f32);
     // fastmath: libdevice's approximate float32 functions (sin.approx ...).
-    static const char *const fast[] = {"__nv_sinf", "__nv_cosf", "__nv_tanf", "__nv_expf", "__nv_exp10f",
-                                       "__nv_logf", "__nv_log2f", "__nv_log10f", "__nv_powf"};
+    static const char *const fast[] = {"__nv_sinf",  "__nv_cosf",   "__nv_tanf",
+                                       "__nv_expf",  "__nv_exp10f", "__nv_logf",
+                                       "__nv_log2f", "__nv_log10f", "__nv_powf"};
     if (F.fastmath && f32)
       for (const char *name : fast)
         if (nv == name) nv = "__nv_fast_" + nv.substr(5);
     if (!nv.empty()) {
       std::vector<llvm::Type *> params(args.size(), ft);
-      return B.CreateCall(P.M.getOrInsertFunction(nv, llvm::FunctionType::get(ft, params, false)), args);
+      return B.CreateCall(P.M.getOrInsertFunction(nv, llvm::FunctionType::get(ft, params, false)),
+                          args);
     }
   }
   auto llvmIntrinsic = [&](llvm::Intrinsic::ID iid) { return B.CreateIntrinsic(iid, {ft}, args); };
@@ -98,7 +101,8 @@ llvm::Value *FunctionLowering::mathCall(IntrinsicId id, std::vector<llvm::Value 
   if (!base) return args[0];
   std::string name = std::string(base) + (f32 ? "f" : "");
   std::vector<llvm::Type *> params(args.size(), ft);
-  llvm::FunctionCallee fn = P.M.getOrInsertFunction(name, llvm::FunctionType::get(ft, params, false));
+  llvm::FunctionCallee fn =
+      P.M.getOrInsertFunction(name, llvm::FunctionType::get(ft, params, false));
   if (auto *f = llvm::dyn_cast<llvm::Function>(fn.getCallee())) {
     f->setDoesNotThrow();
     f->setOnlyAccessesArgMemory();
@@ -106,21 +110,26 @@ llvm::Value *FunctionLowering::mathCall(IntrinsicId id, std::vector<llvm::Value 
   return B.CreateCall(fn, args);
 }
 
-llvm::Value *FunctionLowering::intPow(llvm::Value *a, llvm::Value *b, const Type *t, SourceLoc loc) {
+llvm::Value *FunctionLowering::intPow(llvm::Value *a, llvm::Value *b, const Type *t,
+                                      SourceLoc loc) {
   llvm::Type *it = a->getType();
   llvm::Value *zero = llvm::ConstantInt::get(it, 0), *one = llvm::ConstantInt::get(it, 1);
   llvm::BasicBlock *from = B.GetInsertBlock();
-  llvm::BasicBlock *negBB = block("ipow.neg"), *loopBB = block("ipow.loop"), *done = block("ipow.done");
+  llvm::BasicBlock *negBB = block("ipow.neg"), *loopBB = block("ipow.loop"),
+                   *done = block("ipow.done");
   llvm::Value *negExp = t->isSigned() ? B.CreateICmpSLT(b, zero) : B.getFalse();
   B.CreateCondBr(negExp, negBB, loopBB);
   // Negative exponent, as Numba: 0 raises, 1 and -1 keep magnitude 1, else 0.
   B.SetInsertPoint(negBB);
-  raiseIf(B.CreateICmpEQ(a, zero), "ZeroDivisionError", "0 cannot be raised to a negative power", loc);
+  raiseIf(B.CreateICmpEQ(a, zero), "ZeroDivisionError", "0 cannot be raised to a negative power",
+          loc);
   llvm::Value *isOne = B.CreateICmpEQ(a, one);
   llvm::Value *isMinusOne = B.CreateICmpEQ(a, llvm::ConstantInt::getSigned(it, -1));
   llvm::Value *odd = B.CreateICmpNE(B.CreateAnd(b, one), zero);
-  llvm::Value *negResult =
-      B.CreateSelect(isOne, one, B.CreateSelect(isMinusOne, B.CreateSelect(odd, llvm::ConstantInt::getSigned(it, -1), one), zero));
+  llvm::Value *negResult = B.CreateSelect(
+      isOne, one,
+      B.CreateSelect(isMinusOne, B.CreateSelect(odd, llvm::ConstantInt::getSigned(it, -1), one),
+                     zero));
   llvm::BasicBlock *negEnd = B.GetInsertBlock();
   B.CreateBr(done);
   // Exponentiation by squaring.
@@ -153,10 +162,12 @@ llvm::Value *FunctionLowering::floatPowInt(llvm::Value *a, llvm::Value *b) {
   llvm::Value *one = llvm::ConstantFP::get(ft, 1.0);
   llvm::Value *neg = B.CreateICmpSLT(b, i64(0));
   llvm::Value *e0 = B.CreateSelect(neg, B.CreateNeg(b), b);  // as unsigned: |INT64_MIN| fits
-  llvm::BasicBlock *pre = B.GetInsertBlock(), *loop = block("powi.loop"), *done = block("powi.done");
+  llvm::BasicBlock *pre = B.GetInsertBlock(), *loop = block("powi.loop"),
+                   *done = block("powi.done");
   B.CreateCondBr(B.CreateICmpEQ(e0, i64(0)), done, loop);
   B.SetInsertPoint(loop);
-  llvm::PHINode *acc = B.CreatePHI(ft, 2), *base = B.CreatePHI(ft, 2), *e = B.CreatePHI(B.getInt64Ty(), 2);
+  llvm::PHINode *acc = B.CreatePHI(ft, 2), *base = B.CreatePHI(ft, 2),
+                *e = B.CreatePHI(B.getInt64Ty(), 2);
   acc->addIncoming(one, pre);
   base->addIncoming(a, pre);
   e->addIncoming(e0, pre);
@@ -211,8 +222,10 @@ llvm::Value *FunctionLowering::intrinsic(const Intrinsic *in) {
   }
   switch (in->id) {
   case IntrinsicId::Print:
-    if (P.cuda) cudaPrint(in);
-    else print(in);
+    if (P.cuda)
+      cudaPrint(in);
+    else
+      print(in);
     return zeroOf(t);
   case IntrinsicId::IntPow: return intPow(expr(in->args[0]), expr(in->args[1]), t, in->loc);
   case IntrinsicId::IsNan: {
@@ -231,10 +244,12 @@ llvm::Value *FunctionLowering::intrinsic(const Intrinsic *in) {
     const Type *at = in->args[0]->type;
     llvm::Value *v = expr(in->args[0]);
     if (at->isComplex())
-      return mathCall(IntrinsicId::Hypot, {B.CreateExtractValue(v, {0}), B.CreateExtractValue(v, {1})}, t);
+      return mathCall(IntrinsicId::Hypot,
+                      {B.CreateExtractValue(v, {0}), B.CreateExtractValue(v, {1})}, t);
     if (at->isFloat()) return B.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v);
     if (!at->isSigned()) return v;
-    return B.CreateSelect(B.CreateICmpSLT(v, llvm::ConstantInt::get(v->getType(), 0)), B.CreateNeg(v), v);
+    return B.CreateSelect(B.CreateICmpSLT(v, llvm::ConstantInt::get(v->getType(), 0)),
+                          B.CreateNeg(v), v);
   }
   case IntrinsicId::Min:
   case IntrinsicId::Max: {
@@ -243,15 +258,20 @@ llvm::Value *FunctionLowering::intrinsic(const Intrinsic *in) {
     llvm::Value *a = expr(in->args[0]), *b = expr(in->args[1]);
     bool isMax = in->id == IntrinsicId::Max;
     llvm::Value *better;
-    if (t->isFloat()) better = isMax ? B.CreateFCmpOGT(b, a) : B.CreateFCmpOLT(b, a);
-    else if (t->isInt() && t->isSigned()) better = isMax ? B.CreateICmpSGT(b, a) : B.CreateICmpSLT(b, a);
-    else better = isMax ? B.CreateICmpUGT(b, a) : B.CreateICmpULT(b, a);
+    if (t->isFloat())
+      better = isMax ? B.CreateFCmpOGT(b, a) : B.CreateFCmpOLT(b, a);
+    else if (t->isInt() && t->isSigned())
+      better = isMax ? B.CreateICmpSGT(b, a) : B.CreateICmpSLT(b, a);
+    else
+      better = isMax ? B.CreateICmpUGT(b, a) : B.CreateICmpULT(b, a);
     return B.CreateSelect(better, b, a);
   }
   case IntrinsicId::ComplexMake: {
     llvm::Value *r = llvm::UndefValue::get(P.lt(t));
-    r = B.CreateInsertValue(r, convert(expr(in->args[0]), in->args[0]->type, t->complexPart()), {0});
-    return B.CreateInsertValue(r, convert(expr(in->args[1]), in->args[1]->type, t->complexPart()), {1});
+    r = B.CreateInsertValue(r, convert(expr(in->args[0]), in->args[0]->type, t->complexPart()),
+                            {0});
+    return B.CreateInsertValue(r, convert(expr(in->args[1]), in->args[1]->type, t->complexPart()),
+                               {1});
   }
   case IntrinsicId::Real: return B.CreateExtractValue(expr(in->args[0]), {0});
   case IntrinsicId::Imag: return B.CreateExtractValue(expr(in->args[0]), {1});

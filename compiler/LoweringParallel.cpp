@@ -12,9 +12,9 @@
 //   - a reduction variable (`s += x`, `s *= x`, `s = min(s, x)`, ...) starts
 //     each chunk at the operation's identity, each chunk stores its partial,
 //     and the caller combines the partials in chunk order after the loop.
-#include <set>
-
 #include <llvm/IR/Intrinsics.h>
+
+#include <set>
 
 #include "compiler/LoweringImpl.h"
 
@@ -122,7 +122,8 @@ void FunctionLowering::parallelFor(const ForRange *f) {
   B.CreateStore(start, startSlot);
   B.CreateStore(step, stepSlot);
   for (unsigned i = 0; i < nslots; ++i)
-    B.CreateStore(slots[i] ? static_cast<llvm::Value *>(slots[i]) : llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(C)),
+    B.CreateStore(slots[i] ? static_cast<llvm::Value *>(slots[i])
+                           : llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(C)),
                   B.CreateConstGEP2_32(envTy, env, 0, i));
   B.CreateStore(startSlot, B.CreateConstGEP2_32(envTy, env, 0, nslots));
   B.CreateStore(stepSlot, B.CreateConstGEP2_32(envTy, env, 0, nslots + 1));
@@ -136,7 +137,8 @@ void FunctionLowering::parallelFor(const ForRange *f) {
   }
 
   // ---- the outlined body ----
-  auto *bodyTy = llvm::FunctionType::get(B.getInt32Ty(), {ptr, B.getInt64Ty(), B.getInt64Ty(), B.getInt64Ty(), ptr}, false);
+  auto *bodyTy = llvm::FunctionType::get(
+      B.getInt32Ty(), {ptr, B.getInt64Ty(), B.getInt64Ty(), B.getInt64Ty(), ptr}, false);
   auto *bodyFn = llvm::Function::Create(bodyTy, llvm::GlobalValue::InternalLinkage,
                                         LF->getName() + ".prange", P.M);
   {
@@ -168,10 +170,14 @@ void FunctionLowering::parallelFor(const ForRange *f) {
       llvm::Type *lt = P.lt(t);
       llvm::Value *id;
       switch (r.op) {
-      case RedOp::Add: case RedOp::Or: case RedOp::Xor:
+      case RedOp::Add:
+      case RedOp::Or:
+      case RedOp::Xor:
         id = t->isFloat() ? llvm::ConstantFP::get(lt, 0.0) : llvm::Constant::getNullValue(lt);
         break;
-      case RedOp::Mul: id = t->isFloat() ? llvm::ConstantFP::get(lt, 1.0) : llvm::ConstantInt::get(lt, 1); break;
+      case RedOp::Mul:
+        id = t->isFloat() ? llvm::ConstantFP::get(lt, 1.0) : llvm::ConstantInt::get(lt, 1);
+        break;
       case RedOp::And: id = llvm::Constant::getAllOnesValue(lt); break;
       default:  // min/max: the caller's current value is a valid start
         id = sub.B.CreateLoad(lt, envAt(r.var->id));
@@ -195,13 +201,15 @@ void FunctionLowering::parallelFor(const ForRange *f) {
     sub.loops.pop_back();
     if (!sub.terminated()) sub.B.CreateBr(latch);
     sub.B.SetInsertPoint(latch);
-    sub.B.CreateStore(sub.B.CreateAdd(sub.B.CreateLoad(B.getInt64Ty(), idx), sub.i64(1), "", true, true), idx);
+    sub.B.CreateStore(
+        sub.B.CreateAdd(sub.B.CreateLoad(B.getInt64Ty(), idx), sub.i64(1), "", true, true), idx);
     sub.B.CreateBr(head);
     sub.B.SetInsertPoint(exit);
     for (size_t r = 0; r < reductions.size(); ++r) {
       llvm::Type *lt = P.lt(reductions[r].var->type);
       llvm::Value *buf = envAt(unsigned(nslots + 2 + r));
-      sub.B.CreateStore(sub.B.CreateLoad(lt, sub.slots[reductions[r].var->id]), sub.B.CreateGEP(lt, buf, chunk));
+      sub.B.CreateStore(sub.B.CreateLoad(lt, sub.slots[reductions[r].var->id]),
+                        sub.B.CreateGEP(lt, buf, chunk));
     }
     sub.B.CreateRet(sub.B.getInt32(0));
     for (llvm::BasicBlock &bb : *bodyFn)
@@ -212,15 +220,16 @@ void FunctionLowering::parallelFor(const ForRange *f) {
   }
 
   // ---- run it, then combine the partials in chunk order ----
-  llvm::Value *status = B.CreateCall(P.runtime("kjit_rt_parallel_for"), {ctxPtr, bodyFn, env, trip, chunks});
+  llvm::Value *status =
+      B.CreateCall(P.runtime("kjit_rt_parallel_for"), {ctxPtr, bodyFn, env, trip, chunks});
   llvm::Value *ran = B.CreateSelect(B.CreateICmpSGT(trip, i64(0)), chunks, i64(0));
   for (size_t r = 0; r < reductions.size(); ++r) {
     const Reduction &red = reductions[r];
     const Type *t = red.var->type;
     llvm::Type *lt = P.lt(t);
     llvm::AllocaInst *slot = slots[red.var->id];
-    llvm::BasicBlock *pre = B.GetInsertBlock(), *head = block("combine.cond"), *body = block("combine.body"),
-                     *exit = block("combine.end");
+    llvm::BasicBlock *pre = B.GetInsertBlock(), *head = block("combine.cond"),
+                     *body = block("combine.body"), *exit = block("combine.end");
     B.CreateBr(head);
     B.SetInsertPoint(head);
     llvm::PHINode *k = B.CreatePHI(B.getInt64Ty(), 2);
@@ -239,10 +248,16 @@ void FunctionLowering::parallelFor(const ForRange *f) {
     case RedOp::Or: out = B.CreateOr(acc, x); break;
     case RedOp::Xor: out = B.CreateXor(acc, x); break;
     case RedOp::Min:
-      out = B.CreateSelect(fl ? B.CreateFCmpOLT(x, acc) : sgn ? B.CreateICmpSLT(x, acc) : B.CreateICmpULT(x, acc), x, acc);
+      out = B.CreateSelect(fl    ? B.CreateFCmpOLT(x, acc)
+                           : sgn ? B.CreateICmpSLT(x, acc)
+                                 : B.CreateICmpULT(x, acc),
+                           x, acc);
       break;
     default:
-      out = B.CreateSelect(fl ? B.CreateFCmpOGT(x, acc) : sgn ? B.CreateICmpSGT(x, acc) : B.CreateICmpUGT(x, acc), x, acc);
+      out = B.CreateSelect(fl    ? B.CreateFCmpOGT(x, acc)
+                           : sgn ? B.CreateICmpSGT(x, acc)
+                                 : B.CreateICmpUGT(x, acc),
+                           x, acc);
     }
     B.CreateStore(out, slot);
     k->addIncoming(B.CreateAdd(k, i64(1)), B.GetInsertBlock());

@@ -1,12 +1,12 @@
 // Pipeline.cpp - the order of the compiler's stages and passes.
 #include "compiler/Pipeline.h"
 
+#include <llvm/IR/Module.h>
+#include <llvm/Support/raw_ostream.h>
+
 #include <cstdio>
 #include <cstdlib>
 #include <sstream>
-
-#include <llvm/IR/Module.h>
-#include <llvm/Support/raw_ostream.h>
 
 #include "compiler/IRBuilder.h"
 #include "compiler/Lowering.h"
@@ -21,8 +21,8 @@ static bool verifyIR(Context &ctx, const TypedProgram &prog, const char *after) 
   for (const ir::Function *f : prog.functions)
     for (const ir::Problem &p : ir::verify(*f)) {
       ctx.diags.error(DiagCategory::Compile, p.loc,
-                      "internal error: the typed IR of '" + f->name + "' is invalid after " + after + ": " +
-                          p.message);
+                      "internal error: the typed IR of '" + f->name + "' is invalid after " +
+                          after + ": " + p.message);
       ok = false;
     }
   return ok;

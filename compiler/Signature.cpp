@@ -1,15 +1,15 @@
 #include "compiler/Signature.h"
 
-#include <cctype>
-
 #include <fmt/format.h>
+
+#include <cctype>
 
 namespace kjit {
 
 namespace {
 
 class SigParser {
-public:
+ public:
   SigParser(TypeContext &tc, const std::string &s) : tc(tc), s(s) {}
   TypeContext &tc;
   const std::string &s;
@@ -34,9 +34,12 @@ public:
   std::string ident() {
     ws();
     size_t b = p;
-    while (p < s.size() && (std::isalnum(static_cast<unsigned char>(s[p])) || s[p] == '_' || s[p] == '.')) ++p;
+    while (p < s.size() &&
+           (std::isalnum(static_cast<unsigned char>(s[p])) || s[p] == '_' || s[p] == '.'))
+      ++p;
     std::string id = s.substr(b, p - b);
-    if (auto dot = id.rfind('.'); dot != std::string::npos) id = id.substr(dot + 1);  // np.float32 -> float32
+    if (auto dot = id.rfind('.'); dot != std::string::npos)
+      id = id.substr(dot + 1);  // np.float32 -> float32
     return id;
   }
 
@@ -104,9 +107,12 @@ public:
       if (!eat(',')) return failAt("expected ',' or ']'"), nullptr;
     }
     Layout l = Layout::A;
-    if (contigAt == int(ndim) - 1) l = Layout::C;
-    else if (contigAt == 0) l = Layout::F;
-    else if (contigAt >= 0) return failAt("the contiguous axis must be the first or the last"), nullptr;
+    if (contigAt == int(ndim) - 1)
+      l = Layout::C;
+    else if (contigAt == 0)
+      l = Layout::F;
+    else if (contigAt >= 0)
+      return failAt("the contiguous axis must be the first or the last"), nullptr;
     if (ndim == 1 && contigAt == 0) l = Layout::C;
     return tc.array(dtype, ndim, l);
   }
@@ -132,16 +138,16 @@ bool parseSignature(TypeContext &tc, const std::string &text, Signature &out, st
     do {
       if (sp.eat(')')) goto closed;  // a trailing comma: "(int64,)"
       {
-      const Type *t = sp.type();
-      if (!t) {
-        error = sp.error;
-        return false;
-      }
-      if (t == tc.voidTy()) {
-        error = fmt::format("an argument cannot be void in signature \"{}\"", text);
-        return false;
-      }
-      out.args.push_back(t);
+        const Type *t = sp.type();
+        if (!t) {
+          error = sp.error;
+          return false;
+        }
+        if (t == tc.voidTy()) {
+          error = fmt::format("an argument cannot be void in signature \"{}\"", text);
+          return false;
+        }
+        out.args.push_back(t);
       }
     } while (sp.eat(','));
     if (!sp.eat(')')) {

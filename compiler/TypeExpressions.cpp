@@ -2,11 +2,11 @@
 // promotion), comparisons, and/or, conditional expressions, attributes,
 // subscripts and calls. Statements are in TypeStatements.cpp, the typer's
 // driver and conversions in TypeInference.cpp.
+#include <fmt/format.h>
+
 #include <functional>
 #include <map>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "compiler/Builtins.h"
 #include "compiler/TyperImpl.h"
@@ -37,8 +37,11 @@ Expr *FunctionTyper::expr(const ast::Expr *e) {
   case NK::NameExpr: return name(ast::cast<ast::NameExpr>(e));
   case NK::IntLit: {
     auto *i = ast::cast<ast::IntLit>(e);
-    if (i->tooLarge) return typingError(e->loc, fmt::format("integer literal {} does not fit in 64 bits", i->text));
-    if (i->value > uint64_t(INT64_MAX)) return constInt(int64_t(i->value), e->loc, tc_.intTy(64, false));
+    if (i->tooLarge)
+      return typingError(e->loc,
+                         fmt::format("integer literal {} does not fit in 64 bits", i->text));
+    if (i->value > uint64_t(INT64_MAX))
+      return constInt(int64_t(i->value), e->loc, tc_.intTy(64, false));
     return constInt(int64_t(i->value), e->loc);
   }
   case NK::FloatLit: return constFloat(ast::cast<ast::FloatLit>(e)->value, e->loc);
@@ -86,12 +89,14 @@ Expr *FunctionTyper::expr(const ast::Expr *e) {
     return ir_.tupleMake(std::move(elems), e->loc);
   }
   case NK::ListExpr:
-    return unsupported(e->loc, "list literals are not supported in kernels; use a tuple, or an "
-                               "array from np.empty/np.zeros");
+    return unsupported(e->loc,
+                       "list literals are not supported in kernels; use a tuple, or an "
+                       "array from np.empty/np.zeros");
   case NK::SliceExpr: return unsupported(e->loc, "a slice can only appear in an array subscript");
   case NK::LambdaExpr:
-    return unsupported(e->loc, "lambda is only supported as the argument of cuda.reduce and "
-                               "vectorize-style factories");
+    return unsupported(e->loc,
+                       "lambda is only supported as the argument of cuda.reduce and "
+                       "vectorize-style factories");
   case NK::ErrorExpr: return unknown(e->loc);
   default: return unsupported(e->loc, "unsupported expression");
   }
@@ -134,7 +139,8 @@ Expr *FunctionTyper::binary(ast::BinaryOp aop, Expr *l, Expr *r, SourceLoc loc) 
     if (aop == ast::BinaryOp::Add && lt->isTuple() && rt->isTuple()) {
       std::vector<Expr *> elems;
       for (Expr *side : {l, r})
-        for (size_t i = 0; i < side->type->elements().size(); ++i) elems.push_back(ir_.tupleGet(side, unsigned(i), loc));
+        for (size_t i = 0; i < side->type->elements().size(); ++i)
+          elems.push_back(ir_.tupleGet(side, unsigned(i), loc));
       return ir_.tupleMake(std::move(elems), loc);
     }
     if (lt->isArray() || rt->isArray())
@@ -148,9 +154,7 @@ Expr *FunctionTyper::binary(ast::BinaryOp aop, Expr *l, Expr *r, SourceLoc loc) 
   const Type *t = nullptr;
   bool bothIntLike = (lt->isInt() || lt->isBool()) && (rt->isInt() || rt->isBool());
   switch (op) {
-  case BinOp::Div:
-    t = bothIntLike ? tc_.float64() : arithmeticResult(tc_, lt, rt);
-    break;
+  case BinOp::Div: t = bothIntLike ? tc_.float64() : arithmeticResult(tc_, lt, rt); break;
   case BinOp::BitAnd:
   case BinOp::BitOr:
   case BinOp::BitXor:
@@ -175,8 +179,8 @@ Expr *FunctionTyper::binary(ast::BinaryOp aop, Expr *l, Expr *r, SourceLoc loc) 
     if (bothIntLike && isNegativeConstant(r)) {
       // 10 ** -3 is a float, as in Python and Numba (a negative literal
       // exponent; one known only at run time gives an integer, as NumPy's).
-      return ir_.intrinsic(IntrinsicId::Pow, {castTo(l, tc_.float64()), castTo(r, tc_.float64())}, tc_.float64(),
-                           loc);
+      return ir_.intrinsic(IntrinsicId::Pow, {castTo(l, tc_.float64()), castTo(r, tc_.float64())},
+                           tc_.float64(), loc);
     }
     if (bothIntLike) {
       t = arithmeticResult(tc_, lt, rt);
@@ -212,13 +216,15 @@ Expr *FunctionTyper::unary(const ast::UnaryExpr *u) {
     return ir_.unary(UnOp::Not, b, u->loc);
   }
   if (!t->isNumber())
-    return typingError(u->loc, fmt::format("bad operand type for unary {}: {}",
-                                           ast::spelling(u->op) + (u->op == ast::UnaryOp::Invert ? 0 : 1),
-                                           t->str()));
+    return typingError(
+        u->loc,
+        fmt::format("bad operand type for unary {}: {}",
+                    ast::spelling(u->op) + (u->op == ast::UnaryOp::Invert ? 0 : 1), t->str()));
   const Type *rt = t;
   if (t->isBool() || t->isInt()) rt = tc_.intTy(64, t->isInt() ? t->isSigned() : true);
   if (u->op == ast::UnaryOp::Pos) return castTo(v, rt);
-  if (auto *c = dyn_cast<Const>(castTo(v, rt)); c && u->op == ast::UnaryOp::Neg && !rt->isComplex()) {
+  if (auto *c = dyn_cast<Const>(castTo(v, rt));
+      c && u->op == ast::UnaryOp::Neg && !rt->isComplex()) {
     // Fold -constant, so that t[-1] and range(n, 0, -1) see constants.
     Const *r = constOf(rt, u->loc);
     r->i = int64_t(0 - uint64_t(c->i));
@@ -263,7 +269,8 @@ Expr *FunctionTyper::compareOne(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc) 
   default: break;
   }
   if (t->isComplex() && bop != BinOp::Eq && bop != BinOp::Ne)
-    return typingError(loc, fmt::format("'{}' is not supported between complex numbers", ast::spelling(op)));
+    return typingError(
+        loc, fmt::format("'{}' is not supported between complex numbers", ast::spelling(op)));
   // Mixed signed/unsigned 64-bit comparisons compare as float64 (promotion).
   return ir_.binary(bop, castTo(l, t), castTo(r, t), loc);
 }
@@ -354,29 +361,34 @@ Expr *FunctionTyper::attribute(const ast::AttributeExpr *a) {
     if (a->attr == "shape" || a->attr == "strides") {
       std::vector<Expr *> elems;
       for (unsigned d = 0; d < t->ndim(); ++d)
-        elems.push_back(a->attr == "shape" ? shapeOf(d)
-                                           : ir_.intrinsic(IntrinsicId::ArrayStride, {v, constInt(d, a->loc)},
-                                                           tc_.int64(), a->loc));
+        elems.push_back(a->attr == "shape"
+                            ? shapeOf(d)
+                            : ir_.intrinsic(IntrinsicId::ArrayStride, {v, constInt(d, a->loc)},
+                                            tc_.int64(), a->loc));
       return ir_.tupleMake(std::move(elems), a->loc);
     }
     if (a->attr == "size") {
       Expr *n = constInt(1, a->loc);
-      for (unsigned d = 0; d < t->ndim(); ++d) n = binary(ast::BinaryOp::Mul, n, shapeOf(d), a->loc);
+      for (unsigned d = 0; d < t->ndim(); ++d)
+        n = binary(ast::BinaryOp::Mul, n, shapeOf(d), a->loc);
       return n;
     }
     if (a->attr == "ndim") return constInt(t->ndim(), a->loc);
     if (a->attr == "itemsize") return constInt(t->dtype()->bits() / 8, a->loc);
     if (a->attr == "nbytes") {
       Expr *n = constInt(t->dtype()->bits() / 8, a->loc);
-      for (unsigned d = 0; d < t->ndim(); ++d) n = binary(ast::BinaryOp::Mul, n, shapeOf(d), a->loc);
+      for (unsigned d = 0; d < t->ndim(); ++d)
+        n = binary(ast::BinaryOp::Mul, n, shapeOf(d), a->loc);
       return n;
     }
     if (a->attr == "dtype") return constOf(tc_.dtypeOf(t->dtype()), a->loc);
     if (a->attr == "T") {
       if (t->ndim() < 2) return v;
-      Layout l = t->layout() == Layout::C ? Layout::F : t->layout() == Layout::F ? Layout::C : Layout::A;
-      return ir_.intrinsic(IntrinsicId::ArrayTranspose, {v}, tc_.array(t->dtype(), t->ndim(), l, t->readonly()),
-                           a->loc);
+      Layout l = t->layout() == Layout::C   ? Layout::F
+                 : t->layout() == Layout::F ? Layout::C
+                                            : Layout::A;
+      return ir_.intrinsic(IntrinsicId::ArrayTranspose, {v},
+                           tc_.array(t->dtype(), t->ndim(), l, t->readonly()), a->loc);
     }
     // Methods: a.sum() etc. are typed at the call.
     return constOf(tc_.function("array." + a->attr), a->loc);
@@ -387,8 +399,8 @@ Expr *FunctionTyper::attribute(const ast::AttributeExpr *a) {
         if (a->attr == "real") return v;
         return castTo(constInt(0, a->loc), t->isBool() ? tc_.int64() : t);
       }
-      return ir_.intrinsic(a->attr == "real" ? IntrinsicId::Real : IntrinsicId::Imag, {v}, t->complexPart(),
-                           a->loc);
+      return ir_.intrinsic(a->attr == "real" ? IntrinsicId::Real : IntrinsicId::Imag, {v},
+                           t->complexPart(), a->loc);
     }
     if (a->attr == "conjugate") return constOf(tc_.function("number.conjugate"), a->loc);
   }
@@ -421,14 +433,17 @@ Expr *FunctionTyper::subscript(const ast::SubscriptExpr *s) {
       return ir_.tupleGetDynamic(v, castTo(i, tc_.int64()), s->loc);
     }
     if (!c || !i->type->isInt())
-      return unsupported(idx[0]->loc, fmt::format("a tuple ({}) can only be indexed by a constant "
-                                                  "integer, or by any integer when its elements share "
-                                                  "one type",
-                                                  t->str()));
+      return unsupported(idx[0]->loc,
+                         fmt::format("a tuple ({}) can only be indexed by a constant "
+                                     "integer, or by any integer when its elements share "
+                                     "one type",
+                                     t->str()));
     int64_t k = c->i;
     int64_t n = int64_t(t->elements().size());
     if (k < 0) k += n;
-    if (k < 0 || k >= n) return typingError(idx[0]->loc, fmt::format("tuple index {} out of range for {}", c->i, t->str()));
+    if (k < 0 || k >= n)
+      return typingError(idx[0]->loc,
+                         fmt::format("tuple index {} out of range for {}", c->i, t->str()));
     return ir_.tupleGet(v, unsigned(k), s->loc);
   }
   if (!t->isArray()) return typingError(s->loc, fmt::format("{} is not subscriptable", t->str()));
@@ -456,8 +471,9 @@ Expr *FunctionTyper::subscript(const ast::SubscriptExpr *s) {
       Expr *i = expr(ie);
       if (!known(i)) return i;
       if (i->type->isArray())
-        return unsupported(ie->loc, "indexing an array with an array (fancy indexing) is not "
-                                    "supported in kernels yet");
+        return unsupported(ie->loc,
+                           "indexing an array with an array (fancy indexing) is not "
+                           "supported in kernels yet");
       i = intIndex(ie, i);
       if (!known(i)) return i;
       sp.isIndex = true;
@@ -482,8 +498,8 @@ Expr *FunctionTyper::subscript(const ast::SubscriptExpr *s) {
     }
     if (keeps) l = Layout::C;
   }
-  return ir_.arrayView(tc_.array(t->dtype(), t->ndim() - dropped, l, t->readonly()), v, std::move(specs), s->loc,
-                       boundscheck());
+  return ir_.arrayView(tc_.array(t->dtype(), t->ndim() - dropped, l, t->readonly()), v,
+                       std::move(specs), s->loc, boundscheck());
 }
 
 Expr *FunctionTyper::call(const ast::CallExpr *c) {
@@ -517,9 +533,11 @@ Expr *FunctionTyper::call(const ast::CallExpr *c) {
   }
   if (ft->kind() == TypeKind::Function && ft->symbol().rfind("jit:", 0) == 0) {
     auto src = prog_.jitFunctions.find(ft);
-    const ast::FunctionDef *def = src != prog_.jitFunctions.end() ? prog_.definition(*src->second) : nullptr;
+    const ast::FunctionDef *def =
+        src != prog_.jitFunctions.end() ? prog_.definition(*src->second) : nullptr;
     if (!def && !kwargs.empty())
-      return unsupported(c->loc, "keyword arguments in calls of this kjit function are not supported");
+      return unsupported(c->loc,
+                         "keyword arguments in calls of this kjit function are not supported");
     if (def && (!kwargs.empty() || args.size() < def->params.size())) {
       // Keyword arguments and defaults bound to positions, as Python does;
       // a default must be a constant (a number, a bool, None or a string).
@@ -530,9 +548,11 @@ Expr *FunctionTyper::call(const ast::CallExpr *c) {
         size_t k = 0;
         while (k < def->params.size() && def->params[k].name != name) ++k;
         if (k == def->params.size())
-          return typingError(v->loc, fmt::format("{}() got an unexpected keyword argument '{}'", fname, name));
+          return typingError(
+              v->loc, fmt::format("{}() got an unexpected keyword argument '{}'", fname, name));
         if (bound[k])
-          return typingError(v->loc, fmt::format("{}() got multiple values for argument '{}'", fname, name));
+          return typingError(
+              v->loc, fmt::format("{}() got multiple values for argument '{}'", fname, name));
         bound[k] = v;
       }
       for (size_t k = 0; k < def->params.size(); ++k) {
@@ -540,19 +560,23 @@ Expr *FunctionTyper::call(const ast::CallExpr *c) {
         const ast::Expr *d = def->params[k].defaultValue;
         if (!d) {
           size_t missing = 0;
-          for (size_t j = k; j < def->params.size(); ++j) missing += !bound[j] && !def->params[j].defaultValue;
-          Expr *err = typingError(c->loc, fmt::format("{}() missing {} required positional argument{}: '{}'", fname,
-                                                      missing, missing == 1 ? "" : "s", def->params[k].name));
+          for (size_t j = k; j < def->params.size(); ++j)
+            missing += !bound[j] && !def->params[j].defaultValue;
+          Expr *err = typingError(
+              c->loc, fmt::format("{}() missing {} required positional argument{}: '{}'", fname,
+                                  missing, missing == 1 ? "" : "s", def->params[k].name));
           ctx_.diags.note(def->loc, fmt::format("'{}' is defined here", fname));
           return err;
         }
         const ast::Expr *lit = d;
         if (auto *u = ast::dyn_cast<ast::UnaryExpr>(d)) lit = u->operand;
-        if (!ast::isa<ast::IntLit>(lit) && !ast::isa<ast::FloatLit>(lit) && !ast::isa<ast::ImagLit>(lit) &&
-            !ast::isa<ast::BoolLit>(lit) && !ast::isa<ast::NoneLit>(lit))
-          return unsupported(c->loc, fmt::format("the default of parameter '{}' of {}() must be a constant "
-                                                 "number, bool or None for kernels; pass the argument",
-                                                 def->params[k].name, fname));
+        if (!ast::isa<ast::IntLit>(lit) && !ast::isa<ast::FloatLit>(lit) &&
+            !ast::isa<ast::ImagLit>(lit) && !ast::isa<ast::BoolLit>(lit) &&
+            !ast::isa<ast::NoneLit>(lit))
+          return unsupported(c->loc,
+                             fmt::format("the default of parameter '{}' of {}() must be a constant "
+                                         "number, bool or None for kernels; pass the argument",
+                                         def->params[k].name, fname));
         bound[k] = expr(d);
         if (!known(bound[k])) return unknown(c->loc);
       }
@@ -561,7 +585,8 @@ Expr *FunctionTyper::call(const ast::CallExpr *c) {
     std::vector<const Type *> types;
     for (Expr *a : args) {
       if (!a->type->isRuntime())
-        return typingError(a->loc, fmt::format("cannot pass {} to a kjit function", a->type->str()));
+        return typingError(a->loc,
+                           fmt::format("cannot pass {} to a kjit function", a->type->str()));
       types.push_back(a->type);
     }
     Function *f = specializeCallee(ft, types, c->loc);

@@ -4,11 +4,11 @@
 // TypeExpressions.cpp, statements in TypeStatements.cpp.
 #include "compiler/TypeInference.h"
 
+#include <fmt/format.h>
+
 #include <functional>
 #include <map>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "compiler/Builtins.h"
 #include "compiler/TyperImpl.h"
@@ -60,7 +60,9 @@ Expr *FunctionTyper::castTo(Expr *e, const Type *t) {
     Const *r = constOf(t, e->loc);
     const Type *from = c->type;
     if (t->isBool()) {
-      r->i = from->isFloat() ? c->f != 0 : from->isComplex() ? (c->f != 0 || c->im != 0) : c->i != 0;
+      r->i = from->isFloat()     ? c->f != 0
+             : from->isComplex() ? (c->f != 0 || c->im != 0)
+                                 : c->i != 0;
     } else if (t->isInt()) {
       int64_t v = from->isFloat() || from->isComplex() ? int64_t(c->f) : c->i;
       if (t->bits() < 64) {
@@ -71,7 +73,7 @@ Expr *FunctionTyper::castTo(Expr *e, const Type *t) {
       }
       r->i = v;
     } else {
-      double v = from->isFloat() || from->isComplex() ? c->f
+      double v = from->isFloat() || from->isComplex()   ? c->f
                  : (from->isInt() && !from->isSigned()) ? double(uint64_t(c->i))
                                                         : double(c->i);
       if (t->isFloat() && t->bits() == 32) v = double(float(v));
@@ -136,7 +138,10 @@ Expr *FunctionTyper::fromGlobal(const GlobalValue &g, const std::string &name, S
   case K::Function: return constOf(tc_.function(g.name), loc);
   case K::Dtype: {
     const Type *s = tc_.scalarByName(g.name);
-    if (!s) return unsupported(loc, fmt::format("global '{}' is the dtype {}, which kernels do not support", name, g.name));
+    if (!s)
+      return unsupported(
+          loc,
+          fmt::format("global '{}' is the dtype {}, which kernels do not support", name, g.name));
     return constOf(tc_.dtypeOf(s), loc);
   }
   case K::ExceptionClass: return constOf(tc_.exceptionClass(g.name), loc);
@@ -144,7 +149,9 @@ Expr *FunctionTyper::fromGlobal(const GlobalValue &g, const std::string &name, S
   case K::Array: {
     const Type *dt = tc_.scalarByName(g.name == "bool" ? "bool_" : g.name);
     if (!dt)
-      return unsupported(loc, fmt::format("global array '{}' has dtype {}, which kernels do not support", name, g.name));
+      return unsupported(
+          loc, fmt::format("global array '{}' has dtype {}, which kernels do not support", name,
+                           g.name));
     Const *c = constOf(tc_.array(dt, unsigned(g.shape.size()), Layout::C, /*readonly=*/true), loc);
     c->bytes = std::make_shared<const std::string>(g.bytes);
     c->shape = g.shape;
@@ -163,7 +170,8 @@ Expr *FunctionTyper::fromGlobal(const GlobalValue &g, const std::string &name, S
 // Locals (declared in TyperImpl.h)
 
 void collectTargets(const ast::Expr *t, std::set<std::string> &out) {
-  if (auto *n = ast::dyn_cast<ast::NameExpr>(t)) out.insert(n->name);
+  if (auto *n = ast::dyn_cast<ast::NameExpr>(t))
+    out.insert(n->name);
   else if (auto *tu = ast::dyn_cast<ast::TupleExpr>(t))
     for (const ast::Expr *e : tu->elts) collectTargets(e, out);
   else if (auto *l = ast::dyn_cast<ast::ListExpr>(t))
@@ -176,8 +184,12 @@ void collectLocals(const ast::StmtList &body, std::set<std::string> &out) {
     case ast::NodeKind::AssignStmt:
       for (const ast::Expr *t : ast::cast<ast::AssignStmt>(s)->targets) collectTargets(t, out);
       break;
-    case ast::NodeKind::AugAssignStmt: collectTargets(ast::cast<ast::AugAssignStmt>(s)->target, out); break;
-    case ast::NodeKind::AnnAssignStmt: collectTargets(ast::cast<ast::AnnAssignStmt>(s)->target, out); break;
+    case ast::NodeKind::AugAssignStmt:
+      collectTargets(ast::cast<ast::AugAssignStmt>(s)->target, out);
+      break;
+    case ast::NodeKind::AnnAssignStmt:
+      collectTargets(ast::cast<ast::AnnAssignStmt>(s)->target, out);
+      break;
     case ast::NodeKind::ForStmt: {
       auto *f = ast::cast<ast::ForStmt>(s);
       collectTargets(f->target, out);
@@ -221,7 +233,8 @@ void FunctionTyper::beginPass(bool final) {
     // The parameter has the argument's type. When the body assigns the
     // name values of a wider type (x = x * 0.5 with an int x), the name is
     // a local of that type, set from the parameter on entry.
-    bool widened = info.type != args_[i] && info.type && args_[i]->isNumber() && info.type->isNumber();
+    bool widened =
+        info.type != args_[i] && info.type && args_[i]->isNumber() && info.type->isNumber();
     Var *param = newVar(p.name, widened ? args_[i] : info.type, p.loc);
     param->isParam = true;
     fn_->params.push_back(param);
@@ -246,8 +259,9 @@ bool FunctionTyper::run() {
   }
   beginPass(true);
   block(def_.body, fn_->body);
-  fn_->returnType = declared_ ? (declared_->kind() == TypeKind::Void ? tc_.none() : declared_)
-                             : returnType_ ? returnType_ : tc_.none();
+  fn_->returnType = declared_     ? (declared_->kind() == TypeKind::Void ? tc_.none() : declared_)
+                    : returnType_ ? returnType_
+                                  : tc_.none();
   if (isKernel_ && !fn_->returnType->isNone()) {
     ctx_.diags.error(DiagCategory::Typing, firstReturnLoc_.valid() ? firstReturnLoc_ : def_.loc,
                      fmt::format("a kernel cannot return a value (this one returns {}); write the "
@@ -267,9 +281,12 @@ void FunctionTyper::checkReadsBeforeAssignment() {
   std::function<void(const ast::Node *, const std::set<std::string> &)> reads =
       [&](const ast::Node *n, const std::set<std::string> &defined) {
         if (auto *name = ast::dyn_cast<ast::NameExpr>(n)) {
-          if (locals_.count(name->name) && !defined.count(name->name) && unboundReported_.insert(name->name).second)
-            ctx_.diags.error(DiagCategory::Typing, name->loc,
-                             fmt::format("local variable '{}' is used before it is assigned a value", name->name));
+          if (locals_.count(name->name) && !defined.count(name->name) &&
+              unboundReported_.insert(name->name).second)
+            ctx_.diags.error(
+                DiagCategory::Typing, name->loc,
+                fmt::format("local variable '{}' is used before it is assigned a value",
+                            name->name));
           return;
         }
         if (ast::isa<ast::LambdaExpr>(n)) return;
@@ -328,11 +345,10 @@ void FunctionTyper::checkReadsBeforeAssignment() {
 }  // namespace typing
 
 using namespace ir;
+using typing::FunctionTyper;
 using typing::ProgramTyper;
 using typing::SpecKey;
-using typing::FunctionTyper;
 using typing::typeListKey;
-
 
 // ---------------------------------------------------------------------------
 
@@ -388,10 +404,11 @@ Function *ProgramTyper::specialize(std::shared_ptr<FunctionSource> fn,
   if (args.size() != def->params.size()) {
     size_t n = def->params.size(), m = args.size();
     ctx.diags.error(DiagCategory::Typing, callLoc.valid() ? callLoc : def->loc,
-                    m < n ? fmt::format("{}() missing {} required positional argument{}: '{}'", fn->name,
-                                        n - m, n - m == 1 ? "" : "s", def->params[m].name)
-                          : fmt::format("{}() takes {} positional argument{} but {} {} given", fn->name,
-                                        n, n == 1 ? "" : "s", m, m == 1 ? "was" : "were"));
+                    m < n
+                        ? fmt::format("{}() missing {} required positional argument{}: '{}'",
+                                      fn->name, n - m, n - m == 1 ? "" : "s", def->params[m].name)
+                        : fmt::format("{}() takes {} positional argument{} but {} {} given",
+                                      fn->name, n, n == 1 ? "" : "s", m, m == 1 ? "was" : "were"));
     if (callLoc.valid()) ctx.diags.note(def->loc, fmt::format("'{}' is defined here", fn->name));
     failed.insert(key);
     inProgress.erase(key);

@@ -5,7 +5,6 @@
 
 namespace kjit::typing {
 
-
 // After an assignment to `target` failed to type, reads of its names stay
 // quiet (the error was reported once).
 void FunctionTyper::markFailed(const ast::Expr *target) {
@@ -31,8 +30,9 @@ void FunctionTyper::assignVar(const std::string &name, Expr *value, SourceLoc lo
           ctx_.diags.error(DiagCategory::Typing, loc,
                            fmt::format("cannot unify {} and {} for variable '{}'",
                                        info.firstType->str(), value->type->str(), name));
-          ctx_.diags.note(info.firstLoc, fmt::format("'{}' is first assigned a value of type {} here",
-                                                     name, info.firstType->str()));
+          ctx_.diags.note(info.firstLoc,
+                          fmt::format("'{}' is first assigned a value of type {} here", name,
+                                      info.firstType->str()));
         }
         return;
       }
@@ -75,7 +75,8 @@ void FunctionTyper::assignTarget(const ast::Expr *target, Expr *value, Block &ou
     }
     const Type *vt = value->type;
     if (!vt->isTuple()) {
-      typingError(loc, fmt::format("cannot unpack a value of type {} into {} targets", vt->str(), tu->elts.size()));
+      typingError(loc, fmt::format("cannot unpack a value of type {} into {} targets", vt->str(),
+                                   tu->elts.size()));
       markFailed(target);
       return;
     }
@@ -104,12 +105,15 @@ void FunctionTyper::assignTarget(const ast::Expr *target, Expr *value, Block &ou
       return;
     }
     if (arr->type->readonly()) {
-      typingError(loc, fmt::format("cannot assign to an item of a read-only array ({})", arr->type->str()));
+      typingError(
+          loc, fmt::format("cannot assign to an item of a read-only array ({})", arr->type->str()));
       return;
     }
     std::vector<const ast::Expr *> idx;
-    if (auto *t = ast::dyn_cast<ast::TupleExpr>(s->index)) idx.assign(t->elts.begin(), t->elts.end());
-    else idx.push_back(s->index);
+    if (auto *t = ast::dyn_cast<ast::TupleExpr>(s->index))
+      idx.assign(t->elts.begin(), t->elts.end());
+    else
+      idx.push_back(s->index);
     bool allInts = idx.size() == arr->type->ndim();
     std::vector<Expr *> indices;
     for (const ast::Expr *ie : idx) {
@@ -126,8 +130,9 @@ void FunctionTyper::assignTarget(const ast::Expr *target, Expr *value, Block &ou
       indices.push_back(castTo(v, tc_.int64()));
     }
     if (!allInts) {
-      unsupported(loc, "assignment to array slices is not supported yet; assign the elements in "
-                       "a loop");
+      unsupported(loc,
+                  "assignment to array slices is not supported yet; assign the elements in "
+                  "a loop");
       return;
     }
     const Type *dt = arr->type->dtype();
@@ -138,15 +143,19 @@ void FunctionTyper::assignTarget(const ast::Expr *target, Expr *value, Block &ou
     }
     if (value->type->isComplex() && !dt->isComplex()) {
       // NumPy refuses it too (it would drop the imaginary part).
-      typingError(loc, fmt::format("cannot store a {} value into an element of {}: take .real, .imag or abs() "
-                                   "of it first", value->type->str(), arr->type->str()));
+      typingError(
+          loc,
+          fmt::format("cannot store a {} value into an element of {}: take .real, .imag or abs() "
+                      "of it first",
+                      value->type->str(), arr->type->str()));
       return;
     }
     if (cudaTarget() && dt->isFloat() && dt->bits() == 32 && promotedFloat32(value))
-      performanceWarning(value->loc, "this value is computed in float64 and stored into a float32 array: "
-                                     "a float32 value is promoted to float64 by NumPy's rules (float32 "
-                                     "with an int64 or float64 operand); convert that operand with "
-                                     "float32() to stay in single precision");
+      performanceWarning(value->loc,
+                         "this value is computed in float64 and stored into a float32 array: "
+                         "a float32 value is promoted to float64 by NumPy's rules (float32 "
+                         "with an int64 or float64 operand); convert that operand with "
+                         "float32() to stay in single precision");
     out.push_back(ir_.store(arr, std::move(indices), castTo(value, dt), loc, boundscheck()));
     return;
   }
@@ -199,12 +208,15 @@ void FunctionTyper::stmt(const ast::Stmt *s, Block &out) {
       Expr *rhs = expr(a->value);
       if (!known(arr) || !known(rhs)) return;
       if (!arr->type->isArray()) {
-        typingError(sub->value->loc, fmt::format("cannot assign to an item of {}", arr->type->str()));
+        typingError(sub->value->loc,
+                    fmt::format("cannot assign to an item of {}", arr->type->str()));
         return;
       }
       std::vector<const ast::Expr *> idx;
-      if (auto *t = ast::dyn_cast<ast::TupleExpr>(sub->index)) idx.assign(t->elts.begin(), t->elts.end());
-      else idx.push_back(sub->index);
+      if (auto *t = ast::dyn_cast<ast::TupleExpr>(sub->index))
+        idx.assign(t->elts.begin(), t->elts.end());
+      else
+        idx.push_back(sub->index);
       if (idx.size() != arr->type->ndim()) {
         unsupported(a->loc, "augmented assignment to array slices is not supported yet");
         return;
@@ -224,7 +236,8 @@ void FunctionTyper::stmt(const ast::Stmt *s, Block &out) {
       Expr *result = binary(a->op, load, rhs, a->loc);
       if (!known(result)) return;
       Expr *array = varRef(arrVar, sub->loc);
-      out.push_back(ir_.store(array, indices, castTo(result, arr->type->dtype()), a->loc, boundscheck()));
+      out.push_back(
+          ir_.store(array, indices, castTo(result, arr->type->dtype()), a->loc, boundscheck()));
       return;
     }
     if (auto *n = ast::dyn_cast<ast::NameExpr>(a->target)) {
@@ -268,16 +281,19 @@ void FunctionTyper::stmt(const ast::Stmt *s, Block &out) {
     std::string message;
     if (a->msg) {
       Expr *m = expr(a->msg);
-      if (known(m) && m->type->kind() == TypeKind::StringLit) message = m->type->symbol();
-      else if (known(m)) unsupported(a->msg->loc, "the message of an assert must be a constant string");
+      if (known(m) && m->type->kind() == TypeKind::StringLit)
+        message = m->type->symbol();
+      else if (known(m))
+        unsupported(a->msg->loc, "the message of an assert must be a constant string");
     }
-    out.push_back(ir_.ifStmt(ir_.unary(UnOp::Not, t, s->loc), {ir_.raise("AssertionError", message, s->loc)}, {},
-                             s->loc));
+    out.push_back(ir_.ifStmt(ir_.unary(UnOp::Not, t, s->loc),
+                             {ir_.raise("AssertionError", message, s->loc)}, {}, s->loc));
     return;
   }
   case NK::FunctionDef:
-    unsupported(s->loc, "nested functions are not supported in kernels yet; define the function "
-                        "at module level and decorate it");
+    unsupported(s->loc,
+                "nested functions are not supported in kernels yet; define the function "
+                "at module level and decorate it");
     return;
   case NK::ImportStmt: return;  // reported by the parser
   default: unsupported(s->loc, "unsupported statement"); return;
@@ -302,7 +318,8 @@ void FunctionTyper::returnStmt(const ast::ReturnStmt *r, Block &out) {
   }
   if (known(v)) {
     if (!v->type->isRuntime()) {
-      typingError(r->loc, fmt::format("cannot return {}: it has no run-time value", v->type->str()));
+      typingError(r->loc,
+                  fmt::format("cannot return {}: it has no run-time value", v->type->str()));
       return;
     }
     if (!returnType_) {
@@ -316,8 +333,8 @@ void FunctionTyper::returnStmt(const ast::ReturnStmt *r, Block &out) {
           ctx_.diags.error(DiagCategory::Typing, r->loc,
                            fmt::format("cannot unify return types {} and {}", returnType_->str(),
                                        v->type->str()));
-          ctx_.diags.note(firstReturnLoc_, fmt::format("the function first returns {} here",
-                                                       returnType_->str()));
+          ctx_.diags.note(firstReturnLoc_,
+                          fmt::format("the function first returns {} here", returnType_->str()));
         }
         return;
       }
@@ -343,7 +360,8 @@ void FunctionTyper::raiseStmt(const ast::RaiseStmt *r, Block &out) {
   Expr *cls = expr(clsExpr);
   if (!known(cls)) return;
   if (cls->type->kind() != TypeKind::ExceptionClass) {
-    typingError(e->loc, fmt::format("exceptions must derive from BaseException; found {}", cls->type->str()));
+    typingError(e->loc, fmt::format("exceptions must derive from BaseException; found {}",
+                                    cls->type->str()));
     return;
   }
   std::string message;
@@ -360,8 +378,9 @@ void FunctionTyper::raiseStmt(const ast::RaiseStmt *r, Block &out) {
       } else if (auto *c = dyn_cast<Const>(m); c && m->type->isInt()) {
         message = std::to_string(c->i);
       } else {
-        unsupported(call->args[0]->loc, "the argument of an exception raised in a kernel must be a "
-                                        "constant string");
+        unsupported(call->args[0]->loc,
+                    "the argument of an exception raised in a kernel must be a "
+                    "constant string");
         return;
       }
     }
@@ -391,7 +410,8 @@ bool FunctionTyper::checkParallelBody(const ast::StmtList &body, unsigned nested
     } else if (auto *w = ast::dyn_cast<ast::WhileStmt>(s)) {
       ok &= checkParallelBody(w->body, nestedLoops + 1) & checkParallelBody(w->orelse, nestedLoops);
     } else if (auto *fo = ast::dyn_cast<ast::ForStmt>(s)) {
-      ok &= checkParallelBody(fo->body, nestedLoops + 1) & checkParallelBody(fo->orelse, nestedLoops);
+      ok &=
+          checkParallelBody(fo->body, nestedLoops + 1) & checkParallelBody(fo->orelse, nestedLoops);
     }
   }
   return ok;
@@ -399,13 +419,9 @@ bool FunctionTyper::checkParallelBody(const ast::StmtList &body, unsigned nested
 
 // Arrays and tuples of one element type: what a for loop, enumerate and zip
 // walk by index.
-bool FunctionTyper::walkable(const Type *t) {
-  return t->isArray() || t->isHomogeneousTuple();
-}
+bool FunctionTyper::walkable(const Type *t) { return t->isArray() || t->isHomogeneousTuple(); }
 
-VarRef *FunctionTyper::varRef(Var *v, SourceLoc loc) {
-  return ir_.varRef(v, loc);
-}
+VarRef *FunctionTyper::varRef(Var *v, SourceLoc loc) { return ir_.varRef(v, loc); }
 
 // A loop that counts `iv` from 0 to `stop` by 1.
 ForRange *FunctionTyper::indexLoop(Var *iv, Expr *stop, SourceLoc loc) {
@@ -430,26 +446,28 @@ Expr *FunctionTyper::sequenceElement(Var *seq, Expr *index, SourceLoc loc) {
   if (t->isTuple()) {
     return ir_.tupleGetDynamic(ref, index, loc);
   }
-  if (t->ndim() == 1) return ir_.arrayLoad(ref, {index}, loc, /*boundscheck=*/false, /*wraparound=*/false);
+  if (t->ndim() == 1)
+    return ir_.arrayLoad(ref, {index}, loc, /*boundscheck=*/false, /*wraparound=*/false);
   SliceSpec sp;
   sp.isIndex = true;
   sp.start = index;
-  return ir_.arrayView(
-      tc_.array(t->dtype(), t->ndim() - 1, t->layout() == Layout::C ? Layout::C : Layout::A, t->readonly()), ref,
-      {sp}, loc);
+  return ir_.arrayView(tc_.array(t->dtype(), t->ndim() - 1,
+                                 t->layout() == Layout::C ? Layout::C : Layout::A, t->readonly()),
+                       ref, {sp}, loc);
 }
 
 // The length of such a sequence.
 Expr *FunctionTyper::sequenceLength(Var *seq, SourceLoc loc) {
   if (seq->type->isTuple()) return constInt(int64_t(seq->type->elements().size()), loc);
-  return ir_.intrinsic(IntrinsicId::ArrayShape, {varRef(seq, loc), constInt(0, loc)}, tc_.int64(), loc);
+  return ir_.intrinsic(IntrinsicId::ArrayShape, {varRef(seq, loc), constInt(0, loc)}, tc_.int64(),
+                       loc);
 }
 
 // for i, x in enumerate(seq[, start]) and for x, y in zip(a, b, ...): an
 // index loop over arrays or tuples of one element type (zip: as long as the
 // shortest).
-void FunctionTyper::enumerateOrZip(const ast::ForStmt *f, const ast::CallExpr *call, bool isEnumerate,
-                                   Block &out) {
+void FunctionTyper::enumerateOrZip(const ast::ForStmt *f, const ast::CallExpr *call,
+                                   bool isEnumerate, Block &out) {
   const char *name = isEnumerate ? "enumerate" : "zip";
   Expr *start = nullptr;
   for (const auto &k : call->keywords) {
@@ -458,7 +476,8 @@ void FunctionTyper::enumerateOrZip(const ast::ForStmt *f, const ast::CallExpr *c
       if (!known(start)) return;
       continue;
     }
-    unsupported(call->loc, fmt::format("{}() takes no keyword argument '{}' in kernels", name, k.name));
+    unsupported(call->loc,
+                fmt::format("{}() takes no keyword argument '{}' in kernels", name, k.name));
     return;
   }
   size_t nargs = call->args.size();
@@ -472,13 +491,15 @@ void FunctionTyper::enumerateOrZip(const ast::ForStmt *f, const ast::CallExpr *c
     if (!known(start)) return;
   }
   if (start && !start->type->isInt() && !start->type->isBool()) {
-    typingError(start->loc, fmt::format("enumerate() start must be an integer, not {}", start->type->str()));
+    typingError(start->loc,
+                fmt::format("enumerate() start must be an integer, not {}", start->type->str()));
     return;
   }
   Var *startVar = start ? temp(castTo(start, tc_.int64()), out) : nullptr;  // evaluated once
   // The sequences walked: enumerate's one, or zip's; enumerate(zip(a, b))
   // walks a and b, its element the pair.
-  std::vector<const ast::Expr *> seqAsts(call->args.begin(), call->args.begin() + (isEnumerate ? 1 : nargs));
+  std::vector<const ast::Expr *> seqAsts(call->args.begin(),
+                                         call->args.begin() + (isEnumerate ? 1 : nargs));
   bool zipped = !isEnumerate;
   if (isEnumerate) {
     if (auto *inner = ast::dyn_cast<ast::CallExpr>(call->args[0])) {
@@ -500,17 +521,20 @@ void FunctionTyper::enumerateOrZip(const ast::ForStmt *f, const ast::CallExpr *c
       Expr *g = expr(rc->func);
       if (!known(g)) return;
       if (g->type->kind() == TypeKind::Function && g->type->symbol() == "builtins.range") {
-        unsupported(rc->loc, fmt::format("{}() of a range() is not supported yet; loop over the range and "
-                                         "index the other sequences",
-                                         zipped ? "zip" : name));
+        unsupported(rc->loc,
+                    fmt::format("{}() of a range() is not supported yet; loop over the range and "
+                                "index the other sequences",
+                                zipped ? "zip" : name));
         return;
       }
     }
     Expr *s = expr(seqAsts[k]);
     if (!known(s)) return;
     if (!walkable(s->type)) {
-      unsupported(s->loc, fmt::format("{}() in kernels walks NumPy arrays and tuples of one element type, not {}",
-                                      name, s->type->str()));
+      unsupported(
+          s->loc,
+          fmt::format("{}() in kernels walks NumPy arrays and tuples of one element type, not {}",
+                      name, s->type->str()));
       return;
     }
     seqs.push_back(temp(s, out));
@@ -518,7 +542,8 @@ void FunctionTyper::enumerateOrZip(const ast::ForStmt *f, const ast::CallExpr *c
   Var *iv = newVar(fmt::format("$i{}", tempCounter_++), tc_.int64(), f->loc);
   Expr *n = sequenceLength(seqs[0], f->iter->loc);
   for (size_t k = 1; k < seqs.size(); ++k) {
-    n = ir_.intrinsic(IntrinsicId::Min, {n, sequenceLength(seqs[k], f->iter->loc)}, tc_.int64(), f->iter->loc);
+    n = ir_.intrinsic(IntrinsicId::Min, {n, sequenceLength(seqs[k], f->iter->loc)}, tc_.int64(),
+                      f->iter->loc);
   }
   ForRange *loop = indexLoop(iv, n, f->loc);
   auto index = [&] { return varRef(iv, f->loc); };
@@ -530,7 +555,8 @@ void FunctionTyper::enumerateOrZip(const ast::ForStmt *f, const ast::CallExpr *c
   }
   std::vector<Expr *> innerElems;
   bool nested = isEnumerate && zipped;
-  for (Var *s : seqs) (nested ? innerElems : elems).push_back(sequenceElement(s, index(), f->target->loc));
+  for (Var *s : seqs)
+    (nested ? innerElems : elems).push_back(sequenceElement(s, index(), f->target->loc));
   if (nested) elems.push_back(ir_.tupleMake(std::move(innerElems), f->target->loc));
   assignTarget(f->target, ir_.tupleMake(std::move(elems), f->target->loc), loop->body);
   loopBody(f, loop, out);
@@ -553,7 +579,8 @@ void FunctionTyper::forLoop(const ast::ForStmt *f, Block &out) {
       Expr *v = expr(ae);
       if (!known(v)) return;
       if (!v->type->isInt() && !v->type->isBool()) {
-        typingError(ae->loc, fmt::format("range() arguments must be integers, not {}", v->type->str()));
+        typingError(ae->loc,
+                    fmt::format("range() arguments must be integers, not {}", v->type->str()));
         return;
       }
       a.push_back(castTo(v, tc_.int64()));
@@ -613,9 +640,10 @@ void FunctionTyper::forLoop(const ast::ForStmt *f, Block &out) {
     return;
   }
   if (it && !known(it)) return;
-  unsupported(f->iter->loc, fmt::format("for loops over {} are not supported yet; loop over "
-                                        "range(), prange(), a NumPy array or a tuple of one element type",
-                                        it && it->type ? it->type->str() : std::string("this value")));
+  unsupported(f->iter->loc,
+              fmt::format("for loops over {} are not supported yet; loop over "
+                          "range(), prange(), a NumPy array or a tuple of one element type",
+                          it && it->type ? it->type->str() : std::string("this value")));
 }
 
 // ---------------------------------------------------------------------------

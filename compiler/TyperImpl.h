@@ -3,11 +3,11 @@
 // (statements, assignments, loops). Only those two files include it.
 #pragma once
 
+#include <fmt/format.h>
+
 #include <functional>
 #include <map>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "compiler/Builtins.h"
 #include "compiler/TypeInference.h"
@@ -30,7 +30,7 @@ std::string typeListKey(const std::vector<const Type *> &ts);
 
 // Types every function of one program; one instance per inferTypes call.
 class ProgramTyper {
-public:
+ public:
   ProgramTyper(Context &ctx, Target target) : ctx(ctx), target(target) {}
   Context &ctx;
   Target target;
@@ -58,22 +58,30 @@ public:
 
 struct VarInfo {
   Var *var = nullptr;
-  const Type *type = nullptr;      // unified so far
+  const Type *type = nullptr;  // unified so far
   const Type *firstType = nullptr;
   SourceLoc firstLoc;
   bool conflictReported = false;  // an error was reported for it: reads stay quiet
 };
 
 class FunctionTyper final : public TyperServices {
-public:
-  FunctionTyper(ProgramTyper &prog, std::shared_ptr<FunctionSource> src, const ast::FunctionDef &def,
-                const std::vector<const Type *> &args, Function *out, const Type *declaredReturn)
-      : prog_(prog), ctx_(prog.ctx), tc_(prog.ctx.types), ir_(prog.ctx.ir), src_(std::move(src)), def_(def),
-        args_(args), fn_(out), declared_(declaredReturn) {}
+ public:
+  FunctionTyper(ProgramTyper &prog, std::shared_ptr<FunctionSource> src,
+                const ast::FunctionDef &def, const std::vector<const Type *> &args, Function *out,
+                const Type *declaredReturn)
+      : prog_(prog),
+        ctx_(prog.ctx),
+        tc_(prog.ctx.types),
+        ir_(prog.ctx.ir),
+        src_(std::move(src)),
+        def_(def),
+        args_(args),
+        fn_(out),
+        declared_(declaredReturn) {}
 
   bool run();
 
-private:
+ private:
   ProgramTyper &prog_;
   Context &ctx_;
   TypeContext &tc_;
@@ -83,10 +91,9 @@ private:
   std::vector<const Type *> args_;
   Function *fn_;
   const Type *declared_;  // the signature's return type, or null
-public:
+ public:
   bool isKernel_ = false;  // the entry of a CUDA kernel program
-private:
-
+ private:
   bool final_ = false;  // report diagnostics and keep the IR
   bool changed_ = false;
   std::map<std::string, VarInfo> vars_;
@@ -137,7 +144,8 @@ private:
   void loopBody(const ast::ForStmt *f, ForRange *loop, Block &out);
   Expr *sequenceElement(Var *seq, Expr *index, SourceLoc loc);
   Expr *sequenceLength(Var *seq, SourceLoc loc);
-  void enumerateOrZip(const ast::ForStmt *f, const ast::CallExpr *call, bool isEnumerate, Block &out);
+  void enumerateOrZip(const ast::ForStmt *f, const ast::CallExpr *call, bool isEnumerate,
+                      Block &out);
   void assignVar(const std::string &name, Expr *value, SourceLoc loc, Block &out);
   std::optional<GlobalValue> lookupGlobal(const std::string &name);
   Expr *fromGlobal(const GlobalValue &g, const std::string &name, SourceLoc loc);
@@ -164,7 +172,7 @@ private:
   Expr *call(const ast::CallExpr *c);
   Expr *intIndex(const ast::Expr *e, Expr *v);
 
-public:
+ public:
   // TyperServices, for Builtins.cpp.
   Context &context() override { return ctx_; }
   Expr *convert(Expr *e, const Type *t) override { return castTo(e, t); }
@@ -183,8 +191,9 @@ public:
     return ir_.intrinsic(id, std::move(args), type, loc);
   }
 
-private:
-  Function *specializeCallee(const Type *fnType, const std::vector<const Type *> &args, SourceLoc loc) {
+ private:
+  Function *specializeCallee(const Type *fnType, const std::vector<const Type *> &args,
+                             SourceLoc loc) {
     auto it = prog_.jitFunctions.find(fnType);
     if (it == prog_.jitFunctions.end()) return nullptr;
     return prog_.specialize(it->second, args, loc);
@@ -195,7 +204,6 @@ private:
     if (final_) ctx_.diags.warning(DiagCategory::Performance, loc, std::move(msg));
   }
 };
-
 
 // Every name assigned anywhere in the function is local to all of it.
 void collectLocals(const ast::StmtList &body, std::set<std::string> &out);

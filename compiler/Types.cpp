@@ -1,8 +1,8 @@
 #include "compiler/Types.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "frontend/support/KernelAbi.h"
 
@@ -69,7 +69,8 @@ const Type *TypeContext::array(const Type *dtype, unsigned ndim, Layout layout, 
   t->layout_ = layout;
   t->readonly_ = readonly;
   const char *lay = layout == Layout::C ? "C" : layout == Layout::F ? "F" : "A";
-  t->name_ = fmt::format("{}array({}, {}d, {})", readonly ? "readonly " : "", dtype->str(), ndim, lay);
+  t->name_ =
+      fmt::format("{}array({}, {}d, {})", readonly ? "readonly " : "", dtype->str(), ndim, lay);
   return intern(std::move(t));
 }
 
@@ -89,7 +90,6 @@ const Type *TypeContext::tuple(std::vector<const Type *> elems) {
   return intern(std::move(t));
 }
 
-
 const Type *TypeContext::range() {
   auto t = std::make_unique<Type>();
   t->kind_ = TypeKind::Range;
@@ -97,13 +97,13 @@ const Type *TypeContext::range() {
   return intern(std::move(t));
 }
 
-#define KJIT_NAMED_TYPE(method, KIND, prefix)                  \
-  const Type *TypeContext::method(const std::string &name) {   \
-    auto t = std::make_unique<Type>();                         \
-    t->kind_ = TypeKind::KIND;                                 \
-    t->symbol_ = name;                                         \
-    t->name_ = std::string(prefix) + "(" + name + ")";         \
-    return intern(std::move(t));                               \
+#define KJIT_NAMED_TYPE(method, KIND, prefix)                \
+  const Type *TypeContext::method(const std::string &name) { \
+    auto t = std::make_unique<Type>();                       \
+    t->kind_ = TypeKind::KIND;                               \
+    t->symbol_ = name;                                       \
+    t->name_ = std::string(prefix) + "(" + name + ")";       \
+    return intern(std::move(t));                             \
   }
 KJIT_NAMED_TYPE(module, Module, "Module")
 KJIT_NAMED_TYPE(function, Function, "Function")
@@ -132,37 +132,60 @@ struct ScalarSpec {
 // NumPy's and Numba's scalar names (aliases included); bool is separate.
 const ScalarSpec *findScalar(const std::string &n) {
   static const ScalarSpec table[] = {
-      {"int8", TypeKind::Int, 8, true},      {"int16", TypeKind::Int, 16, true},
-      {"int32", TypeKind::Int, 32, true},    {"int64", TypeKind::Int, 64, true},
-      {"uint8", TypeKind::Int, 8, false},    {"uint16", TypeKind::Int, 16, false},
-      {"uint32", TypeKind::Int, 32, false},  {"uint64", TypeKind::Int, 64, false},
-      {"intp", TypeKind::Int, 64, true},     {"uintp", TypeKind::Int, 64, false},
-      {"intc", TypeKind::Int, 32, true},     {"uintc", TypeKind::Int, 32, false},
-      {"byte", TypeKind::Int, 8, true},      {"ubyte", TypeKind::Int, 8, false},
-      {"short", TypeKind::Int, 16, true},    {"ushort", TypeKind::Int, 16, false},
-      {"int_", TypeKind::Int, 64, true},     {"uint", TypeKind::Int, 64, false},
-      {"longlong", TypeKind::Int, 64, true}, {"ulonglong", TypeKind::Int, 64, false},
-      {"i1", TypeKind::Int, 8, true},        {"i2", TypeKind::Int, 16, true},
-      {"i4", TypeKind::Int, 32, true},       {"i8", TypeKind::Int, 64, true},
-      {"u1", TypeKind::Int, 8, false},       {"u2", TypeKind::Int, 16, false},
-      {"u4", TypeKind::Int, 32, false},      {"u8", TypeKind::Int, 64, false},
-      {"float16", TypeKind::Float, 16, true}, {"half", TypeKind::Float, 16, true},
+      {"int8", TypeKind::Int, 8, true},
+      {"int16", TypeKind::Int, 16, true},
+      {"int32", TypeKind::Int, 32, true},
+      {"int64", TypeKind::Int, 64, true},
+      {"uint8", TypeKind::Int, 8, false},
+      {"uint16", TypeKind::Int, 16, false},
+      {"uint32", TypeKind::Int, 32, false},
+      {"uint64", TypeKind::Int, 64, false},
+      {"intp", TypeKind::Int, 64, true},
+      {"uintp", TypeKind::Int, 64, false},
+      {"intc", TypeKind::Int, 32, true},
+      {"uintc", TypeKind::Int, 32, false},
+      {"byte", TypeKind::Int, 8, true},
+      {"ubyte", TypeKind::Int, 8, false},
+      {"short", TypeKind::Int, 16, true},
+      {"ushort", TypeKind::Int, 16, false},
+      {"int_", TypeKind::Int, 64, true},
+      {"uint", TypeKind::Int, 64, false},
+      {"longlong", TypeKind::Int, 64, true},
+      {"ulonglong", TypeKind::Int, 64, false},
+      {"i1", TypeKind::Int, 8, true},
+      {"i2", TypeKind::Int, 16, true},
+      {"i4", TypeKind::Int, 32, true},
+      {"i8", TypeKind::Int, 64, true},
+      {"u1", TypeKind::Int, 8, false},
+      {"u2", TypeKind::Int, 16, false},
+      {"u4", TypeKind::Int, 32, false},
+      {"u8", TypeKind::Int, 64, false},
+      {"float16", TypeKind::Float, 16, true},
+      {"half", TypeKind::Float, 16, true},
       {"f2", TypeKind::Float, 16, true},
-      {"float32", TypeKind::Float, 32, true}, {"single", TypeKind::Float, 32, true},
+      {"float32", TypeKind::Float, 32, true},
+      {"single", TypeKind::Float, 32, true},
       {"f4", TypeKind::Float, 32, true},
-      {"float64", TypeKind::Float, 64, true}, {"double", TypeKind::Float, 64, true},
-      {"float_", TypeKind::Float, 64, true},  {"f8", TypeKind::Float, 64, true},
-      {"complex64", TypeKind::Complex, 64, true}, {"csingle", TypeKind::Complex, 64, true},
+      {"float64", TypeKind::Float, 64, true},
+      {"double", TypeKind::Float, 64, true},
+      {"float_", TypeKind::Float, 64, true},
+      {"f8", TypeKind::Float, 64, true},
+      {"complex64", TypeKind::Complex, 64, true},
+      {"csingle", TypeKind::Complex, 64, true},
       {"c8", TypeKind::Complex, 64, true},
-      {"complex128", TypeKind::Complex, 128, true}, {"cdouble", TypeKind::Complex, 128, true},
-      {"complex_", TypeKind::Complex, 128, true}, {"c16", TypeKind::Complex, 128, true},
+      {"complex128", TypeKind::Complex, 128, true},
+      {"cdouble", TypeKind::Complex, 128, true},
+      {"complex_", TypeKind::Complex, 128, true},
+      {"c16", TypeKind::Complex, 128, true},
   };
   for (const ScalarSpec &e : table)
     if (n == e.name) return &e;
   return nullptr;
 }
 
-bool isBoolName(const std::string &n) { return n == "bool_" || n == "boolean" || n == "bool" || n == "b1"; }
+bool isBoolName(const std::string &n) {
+  return n == "bool_" || n == "boolean" || n == "bool" || n == "b1";
+}
 
 }  // namespace
 
@@ -193,7 +216,7 @@ const Type *promoteNumeric(TypeContext &tc, const Type *a, const Type *b) {
   if (b->isBool()) return a;
   auto rank = [](const Type *t) { return t->isInt() ? 0 : t->isFloat() ? 1 : 2; };
   if (rank(a) < rank(b)) std::swap(a, b);  // a is the "larger kind"
-  if (a->isInt()) {  // both integers
+  if (a->isInt()) {                        // both integers
     if (a->isSigned() == b->isSigned()) return a->bits() >= b->bits() ? a : b;
     const Type *s = a->isSigned() ? a : b;
     const Type *u = a->isSigned() ? b : a;

@@ -28,8 +28,8 @@
 namespace kjit {
 
 enum class TypeKind : uint8_t {
-  Void,       // the return type of a function that returns nothing
-  None,       // the value None
+  Void,  // the return type of a function that returns nothing
+  None,  // the value None
   Bool,
   Int,
   Float,
@@ -47,7 +47,7 @@ enum class TypeKind : uint8_t {
 enum class Layout : uint8_t { C, F, A };
 
 class Type {
-public:
+ public:
   TypeKind kind() const { return kind_; }
   const std::string &str() const { return name_; }
 
@@ -88,7 +88,7 @@ public:
   // float32, ValueError) or the string's value.
   const std::string &symbol() const { return symbol_; }
 
-private:
+ private:
   friend class TypeContext;
   TypeKind kind_ = TypeKind::Void;
   unsigned bits_ = 0;
@@ -104,7 +104,7 @@ private:
 
 // Owns and interns every type of one Context.
 class TypeContext {
-public:
+ public:
   TypeContext();
 
   const Type *voidTy() const { return void_; }
@@ -128,7 +128,7 @@ public:
   // complex128, intp, uint8 ...; nullptr when it names none.
   const Type *scalarByName(const std::string &name);
 
-private:
+ private:
   const Type *intern(std::unique_ptr<Type> t);
   std::map<std::string, std::unique_ptr<Type>> types_;  // keyed by printed name
   const Type *void_;

@@ -27,7 +27,19 @@ const char *nodeKindName(NodeKind k);
 
 enum class UnaryOp : uint8_t { Neg, Pos, Invert, Not };
 enum class BinaryOp : uint8_t {
-  Add, Sub, Mul, Div, FloorDiv, Mod, Pow, MatMul, LShift, RShift, BitAnd, BitOr, BitXor
+  Add,
+  Sub,
+  Mul,
+  Div,
+  FloorDiv,
+  Mod,
+  Pow,
+  MatMul,
+  LShift,
+  RShift,
+  BitAnd,
+  BitOr,
+  BitXor
 };
 enum class BoolOp : uint8_t { And, Or };
 enum class CmpOp : uint8_t { Lt, Gt, Le, Ge, Eq, Ne, Is, IsNot, In, NotIn };
@@ -38,31 +50,31 @@ const char *spelling(BoolOp op);
 const char *spelling(CmpOp op);
 
 class Node {
-public:
+ public:
   virtual ~Node() = default;
   NodeKind kind() const { return kind_; }
   SourceLoc loc;
 
-protected:
+ protected:
   Node(NodeKind k, SourceLoc l) : loc(l), kind_(k) {}
 
-private:
+ private:
   NodeKind kind_;
 };
 
 class Expr : public Node {
-public:
+ public:
   static bool classof(const Node *n) { return n->kind() <= NodeKind::ErrorExpr; }
 
-protected:
+ protected:
   using Node::Node;
 };
 
 class Stmt : public Node {
-public:
+ public:
   static bool classof(const Node *n) { return n->kind() >= NodeKind::FunctionDef; }
 
-protected:
+ protected:
   using Node::Node;
 };
 
@@ -70,9 +82,9 @@ using kjit::cast;  // frontend/support/Casting.h
 using kjit::dyn_cast;
 using kjit::isa;
 
-#define KJIT_AST_NODE(N, Base)                                                   \
-  static constexpr NodeKind Kind = NodeKind::N;                                  \
-  static bool classof(const Node *n) { return n->kind() == NodeKind::N; }        \
+#define KJIT_AST_NODE(N, Base)                                            \
+  static constexpr NodeKind Kind = NodeKind::N;                           \
+  static bool classof(const Node *n) { return n->kind() == NodeKind::N; } \
   explicit N(SourceLoc l) : Base(NodeKind::N, l) {}
 
 // ---- expressions ----------------------------------------------------------
@@ -131,8 +143,8 @@ struct BoolOpExpr : Expr {
 struct CompareExpr : Expr {
   KJIT_AST_NODE(CompareExpr, Expr)
   Expr *lhs = nullptr;
-  std::vector<CmpOp> ops;             // a < b <= c: ops = {<, <=}
-  std::vector<Expr *> comparators;    //              comparators = {b, c}
+  std::vector<CmpOp> ops;           // a < b <= c: ops = {<, <=}
+  std::vector<Expr *> comparators;  //              comparators = {b, c}
 };
 struct IfExpr : Expr {
   KJIT_AST_NODE(IfExpr, Expr)
@@ -286,8 +298,9 @@ struct ImportStmt : Stmt {
 
 // Owns every node of one parse.
 class ASTContext {
-public:
-  template <class T> T *make(SourceLoc loc) {
+ public:
+  template <class T>
+  T *make(SourceLoc loc) {
     auto node = std::make_unique<T>(loc);
     T *raw = node.get();
     nodes_.push_back(std::move(node));
@@ -295,7 +308,7 @@ public:
   }
   size_t nodeCount() const { return nodes_.size(); }
 
-private:
+ private:
   std::vector<std::unique_ptr<Node>> nodes_;
 };
 
@@ -303,7 +316,7 @@ private:
 struct Module {
   uint32_t fileId = 0;
   StmtList body;  // top-level statements that were parsed (defs, imports, ...)
-  std::vector<FunctionDef *> functions;  // the top-level defs parsed, in order
+  std::vector<FunctionDef *> functions;    // the top-level defs parsed, in order
   std::vector<std::string> functionNames;  // every top-level def, parsed or skipped
   // The last def of that name wins, as in Python.
   const FunctionDef *findFunction(const std::string &name) const {
@@ -314,7 +327,8 @@ struct Module {
 };
 
 // Calls f(child) for each child node of `n` that is present, in source order.
-template <class F> void forEachChild(const Node *n, F &&f) {
+template <class F>
+void forEachChild(const Node *n, F &&f) {
   auto one = [&](const Node *c) {
     if (c) f(c);
   };
@@ -342,9 +356,7 @@ template <class F> void forEachChild(const Node *n, F &&f) {
   case NodeKind::ContinueStmt:
   case NodeKind::ImportStmt: return;
   case NodeKind::UnaryExpr: return one(cast<UnaryExpr>(n)->operand);
-  case NodeKind::BinaryExpr:
-    one(cast<BinaryExpr>(n)->lhs);
-    return one(cast<BinaryExpr>(n)->rhs);
+  case NodeKind::BinaryExpr: one(cast<BinaryExpr>(n)->lhs); return one(cast<BinaryExpr>(n)->rhs);
   case NodeKind::BoolOpExpr: return all(cast<BoolOpExpr>(n)->values);
   case NodeKind::CompareExpr:
     one(cast<CompareExpr>(n)->lhs);
@@ -416,17 +428,16 @@ template <class F> void forEachChild(const Node *n, F &&f) {
     one(s->annotation);
     return one(s->value);
   }
-  case NodeKind::AssertStmt:
-    one(cast<AssertStmt>(n)->test);
-    return one(cast<AssertStmt>(n)->msg);
+  case NodeKind::AssertStmt: one(cast<AssertStmt>(n)->test); return one(cast<AssertStmt>(n)->msg);
   case NodeKind::RaiseStmt: return one(cast<RaiseStmt>(n)->exc);
   case NodeKind::ExprStmt: return one(cast<ExprStmt>(n)->value);
   }
 }
 
 // Calls the Derived class's visitX(X*) for the node's kind.
-template <class Derived, class R = void> class Visitor {
-public:
+template <class Derived, class R = void>
+class Visitor {
+ public:
   R visit(Node *n) {
     switch (n->kind()) {
 #define EXPR(N) \

@@ -1,10 +1,10 @@
 #include "frontend/ASTPrinter.h"
 
+#include <fmt/format.h>
+
 #include <cmath>
 #include <initializer_list>
 #include <iterator>
-
-#include <fmt/format.h>
 
 namespace kjit::ast {
 
@@ -95,15 +95,18 @@ std::string quote(const std::string &s) {
 }
 
 void appendNumber(std::string &out, double v) {
-  if (std::isinf(v)) out += v > 0 ? "inf" : "-inf";
-  else if (std::isnan(v)) out += "nan";
-  else fmt::format_to(std::back_inserter(out), "{}", v);  // shortest round-trip form
+  if (std::isinf(v))
+    out += v > 0 ? "inf" : "-inf";
+  else if (std::isnan(v))
+    out += "nan";
+  else
+    fmt::format_to(std::back_inserter(out), "{}", v);  // shortest round-trip form
 }
 
 // Appends to one string as it goes: the recursion (as deep as the tree, up to
 // the parser's limits) keeps small frames, without a string per level.
 class ExprPrinter {
-public:
+ public:
   explicit ExprPrinter(const PrintOptions &o) : opts(o) {}
   const PrintOptions &opts;
 
@@ -119,14 +122,15 @@ public:
     return out;
   }
 
-private:
+ private:
   void print(const Expr *e, std::string &out) {
     if (!e) {
       out += '_';
       return;
     }
     body(e, out);
-    if (opts.withExprLocs) fmt::format_to(std::back_inserter(out), "@{}:{}", e->loc.line, e->loc.col);
+    if (opts.withExprLocs)
+      fmt::format_to(std::back_inserter(out), "@{}:{}", e->loc.line, e->loc.col);
   }
 
   // " e1 e2 ..."
@@ -288,7 +292,7 @@ private:
 };
 
 class StmtPrinter {
-public:
+ public:
   explicit StmtPrinter(const PrintOptions &o) : ex(o) {}
   ExprPrinter ex;
   std::string out;
@@ -310,8 +314,8 @@ public:
     for (;;) {
       line(indent, std::string(i->isElif ? "elif " : "if ") + at(i) + " " + ex(i->test));
       block(i->body, indent + 1);
-      bool elif = i->orelse.size() == 1 && isa<IfStmt>(i->orelse[0]) &&
-                  cast<IfStmt>(i->orelse[0])->isElif;
+      bool elif =
+          i->orelse.size() == 1 && isa<IfStmt>(i->orelse[0]) && cast<IfStmt>(i->orelse[0])->isElif;
       if (!elif) break;
       i = cast<IfStmt>(i->orelse[0]);
     }
@@ -391,7 +395,9 @@ public:
       line(indent, "raise " + at(s) + (r->exc ? " " + ex(r->exc) : ""));
       break;
     }
-    case NodeKind::ExprStmt: line(indent, "expr " + at(s) + " " + ex(cast<ExprStmt>(s)->value)); break;
+    case NodeKind::ExprStmt:
+      line(indent, "expr " + at(s) + " " + ex(cast<ExprStmt>(s)->value));
+      break;
     case NodeKind::ImportStmt: {
       auto *i = cast<ImportStmt>(s);
       std::string text = i->isFrom ? "from " + i->fromModule + " import" : "import";

@@ -1,10 +1,10 @@
 #include "frontend/Lexer.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
-
-#include <fmt/format.h>
 
 #include "frontend/support/Unicode.h"
 
@@ -39,29 +39,52 @@ struct Punct {
 
 // Longest first, so that the first match is the longest.
 const Punct kPuncts[] = {
-    {"**=", TokKind::DoubleStarAssign}, {"//=", TokKind::DoubleSlashAssign},
-    {">>=", TokKind::RShiftAssign},     {"<<=", TokKind::LShiftAssign},
-    {"...", TokKind::Ellipsis},         {"->", TokKind::Arrow},
-    {":=", TokKind::Walrus},            {"**", TokKind::DoubleStar},
-    {"//", TokKind::DoubleSlash},       {"<<", TokKind::LShift},
-    {">>", TokKind::RShift},            {"<=", TokKind::LessEq},
-    {">=", TokKind::GreaterEq},         {"==", TokKind::EqEq},
-    {"!=", TokKind::NotEq},             {"+=", TokKind::PlusAssign},
-    {"-=", TokKind::MinusAssign},       {"*=", TokKind::StarAssign},
-    {"/=", TokKind::SlashAssign},       {"%=", TokKind::PercentAssign},
-    {"@=", TokKind::AtAssign},          {"&=", TokKind::AmpAssign},
-    {"|=", TokKind::PipeAssign},        {"^=", TokKind::CaretAssign},
-    {"(", TokKind::LParen},             {")", TokKind::RParen},
-    {"[", TokKind::LBracket},           {"]", TokKind::RBracket},
-    {"{", TokKind::LBrace},             {"}", TokKind::RBrace},
-    {",", TokKind::Comma},              {":", TokKind::Colon},
-    {";", TokKind::Semi},               {".", TokKind::Dot},
-    {"+", TokKind::Plus},               {"-", TokKind::Minus},
-    {"*", TokKind::Star},               {"/", TokKind::Slash},
-    {"%", TokKind::Percent},            {"@", TokKind::At},
-    {"&", TokKind::Amp},                {"|", TokKind::Pipe},
-    {"^", TokKind::Caret},              {"~", TokKind::Tilde},
-    {"<", TokKind::Less},               {">", TokKind::Greater},
+    {"**=", TokKind::DoubleStarAssign},
+    {"//=", TokKind::DoubleSlashAssign},
+    {">>=", TokKind::RShiftAssign},
+    {"<<=", TokKind::LShiftAssign},
+    {"...", TokKind::Ellipsis},
+    {"->", TokKind::Arrow},
+    {":=", TokKind::Walrus},
+    {"**", TokKind::DoubleStar},
+    {"//", TokKind::DoubleSlash},
+    {"<<", TokKind::LShift},
+    {">>", TokKind::RShift},
+    {"<=", TokKind::LessEq},
+    {">=", TokKind::GreaterEq},
+    {"==", TokKind::EqEq},
+    {"!=", TokKind::NotEq},
+    {"+=", TokKind::PlusAssign},
+    {"-=", TokKind::MinusAssign},
+    {"*=", TokKind::StarAssign},
+    {"/=", TokKind::SlashAssign},
+    {"%=", TokKind::PercentAssign},
+    {"@=", TokKind::AtAssign},
+    {"&=", TokKind::AmpAssign},
+    {"|=", TokKind::PipeAssign},
+    {"^=", TokKind::CaretAssign},
+    {"(", TokKind::LParen},
+    {")", TokKind::RParen},
+    {"[", TokKind::LBracket},
+    {"]", TokKind::RBracket},
+    {"{", TokKind::LBrace},
+    {"}", TokKind::RBrace},
+    {",", TokKind::Comma},
+    {":", TokKind::Colon},
+    {";", TokKind::Semi},
+    {".", TokKind::Dot},
+    {"+", TokKind::Plus},
+    {"-", TokKind::Minus},
+    {"*", TokKind::Star},
+    {"/", TokKind::Slash},
+    {"%", TokKind::Percent},
+    {"@", TokKind::At},
+    {"&", TokKind::Amp},
+    {"|", TokKind::Pipe},
+    {"^", TokKind::Caret},
+    {"~", TokKind::Tilde},
+    {"<", TokKind::Less},
+    {">", TokKind::Greater},
     {"=", TokKind::Assign},
 };
 
@@ -74,14 +97,17 @@ struct Indent {
 };
 
 class Lexer {
-public:
+ public:
   Lexer(const SourceManager &sm, uint32_t fileId, DiagnosticEngine &diags)
-      : buf_(sm.buffer(fileId)), src_(buf_.text), fileId_(fileId), diags_(diags),
+      : buf_(sm.buffer(fileId)),
+        src_(buf_.text),
+        fileId_(fileId),
+        diags_(diags),
         line_(buf_.firstLine) {}
 
   std::vector<Token> run();
 
-private:
+ private:
   const SourceBuffer &buf_;
   std::string_view src_;
   uint32_t fileId_;
@@ -143,8 +169,8 @@ private:
   }
 
   bool lastIsLineBoundary() const {
-    return toks_.empty() || toks_.back().is(TokKind::Newline) ||
-           toks_.back().is(TokKind::Indent) || toks_.back().is(TokKind::Dedent);
+    return toks_.empty() || toks_.back().is(TokKind::Newline) || toks_.back().is(TokKind::Indent) ||
+           toks_.back().is(TokKind::Dedent);
   }
 
   void handleLineStart();
@@ -176,8 +202,10 @@ std::vector<Token> Lexer::run() {
     } else if (c == '\\') {
       SourceLoc at = pointLoc(pos_);  // before eatNewline moves to the next line
       ++pos_;
-      if (peek() == '\n' || peek() == '\r') eatNewline();
-      else if (!atEnd()) error(at, "unexpected character after line continuation character");
+      if (peek() == '\n' || peek() == '\r')
+        eatNewline();
+      else if (!atEnd())
+        error(at, "unexpected character after line continuation character");
       if (atEnd()) error(at, "unexpected end of input after line continuation");
     } else if (c == '\n' || c == '\r') {
       size_t at = pos_;
@@ -281,10 +309,22 @@ void Lexer::lexIdentifier() {
     bool ok = true, r = false, b = false, u = false, f = false;
     for (char ch : word) {
       switch (ch | 0x20) {
-      case 'r': ok &= !r; r = true; break;
-      case 'b': ok &= !b; b = true; break;
-      case 'u': ok &= !u; u = true; break;
-      case 'f': ok &= !f; f = true; break;
+      case 'r':
+        ok &= !r;
+        r = true;
+        break;
+      case 'b':
+        ok &= !b;
+        b = true;
+        break;
+      case 'u':
+        ok &= !u;
+        u = true;
+        break;
+      case 'f':
+        ok &= !f;
+        f = true;
+        break;
       default: ok = false;
       }
     }
@@ -313,8 +353,10 @@ void Lexer::lexToken() {
     size_t n = std::strlen(p.text);
     if (src_.substr(pos_, n) != p.text) continue;
     pos_ += n;
-    if (n == 1 && std::strchr("()[]{}", p.text[0])) lexBracket(p, begin, l, col);
-    else push(p.kind, begin, l, col);
+    if (n == 1 && std::strchr("()[]{}", p.text[0]))
+      lexBracket(p, begin, l, col);
+    else
+      push(p.kind, begin, l, col);
     return;
   }
   lexInvalidCharacter();
@@ -424,8 +466,10 @@ void Lexer::lexNumber() {
   if (peek() == '.' && !(peek(1) == '.' && peek(2) == '.')) {
     isFloat = true;
     ++pos_;
-    if (isDec(peek())) ok &= digitsOf(isDec);
-    else if (peek() == '_') ok = false;
+    if (isDec(peek()))
+      ok &= digitsOf(isDec);
+    else if (peek() == '_')
+      ok = false;
   }
   if ((peek() | 0x20) == 'e' &&
       (isDec(peek(1)) || ((peek(1) == '+' || peek(1) == '-') && isDec(peek(2))))) {
@@ -451,8 +495,9 @@ void Lexer::lexNumber() {
   }
   Token &t = push(TokKind::Integer, begin, l, col);
   if (clean.size() > 1 && clean[0] == '0' && clean.find_first_not_of('0') != std::string::npos) {
-    error(t.loc, "leading zeros in decimal integer literals are not permitted; use an 0o "
-                 "prefix for octal integers");
+    error(t.loc,
+          "leading zeros in decimal integer literals are not permitted; use an 0o "
+          "prefix for octal integers");
     return;
   }
   for (char ch : clean) {
@@ -555,12 +600,21 @@ void Lexer::lexEscape(bool bytes, std::string &value) {
   case 'r': value += '\r'; break;
   case 't': value += '\t'; break;
   case 'v': value += '\v'; break;
-  case '0': case '1': case '2': case '3': case '4': case '5': case '6': case '7': {
+  case '0':
+  case '1':
+  case '2':
+  case '3':
+  case '4':
+  case '5':
+  case '6':
+  case '7': {
     unsigned v = unsigned(e - '0');
     for (int i = 0; i < 2 && peek() >= '0' && peek() <= '7'; ++i)
       v = v * 8 + unsigned(src_[pos_++] - '0');
-    if (bytes) value += char(v & 0xFF);
-    else unicode::appendUtf8(value, v);
+    if (bytes)
+      value += char(v & 0xFF);
+    else
+      unicode::appendUtf8(value, v);
     break;
   }
   case 'x':
@@ -576,8 +630,10 @@ void Lexer::lexEscape(bool bytes, std::string &value) {
       error(pointLoc(backslash), fmt::format("invalid \\{} escape in string literal", e));
       break;
     }
-    if (bytes) value += char(v);
-    else unicode::appendUtf8(value, uint32_t(v));
+    if (bytes)
+      value += char(v);
+    else
+      unicode::appendUtf8(value, uint32_t(v));
     break;
   }
   case 'N':
@@ -599,9 +655,8 @@ void Lexer::lexEscape(bool bytes, std::string &value) {
 void Lexer::lexNamedEscape(size_t backslash) {
   size_t close = pos_ + 1;
   if (peek() == '{') {
-    while (close < src_.size() &&
-           (std::isalnum(static_cast<unsigned char>(src_[close])) || src_[close] == ' ' ||
-            src_[close] == '-'))
+    while (close < src_.size() && (std::isalnum(static_cast<unsigned char>(src_[close])) ||
+                                   src_[close] == ' ' || src_[close] == '-'))
       ++close;
   }
   if (peek() != '{' || close == pos_ + 1 || close >= src_.size() || src_[close] != '}') {

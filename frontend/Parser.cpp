@@ -3,10 +3,10 @@
 // Expressions are in ParserExpressions.cpp.
 #include "frontend/Parser.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <set>
-
-#include <fmt/format.h>
 
 #include "frontend/ParserImpl.h"
 
@@ -28,8 +28,10 @@ void Parser::skipBlockIfAny() {
   if (!at(TokKind::Indent)) return;
   int level = 0;
   do {
-    if (at(TokKind::Indent)) ++level;
-    else if (at(TokKind::Dedent)) --level;
+    if (at(TokKind::Indent))
+      ++level;
+    else if (at(TokKind::Dedent))
+      --level;
     advance();
   } while (level > 0 && !at(TokKind::EndOfFile));
 }
@@ -141,12 +143,17 @@ bool Parser::literalLineFollows(size_t q) const {
   bool any = false;
   for (; q < toks_.size() && !toks_[q].is(TokKind::Newline); ++q) {
     switch (toks_[q].kind) {
-    case TokKind::Integer: case TokKind::Float: case TokKind::Imaginary:
-    case TokKind::KwTrue: case TokKind::KwFalse: case TokKind::KwNone:
-    case TokKind::Minus: case TokKind::Plus: case TokKind::LParen:
-    case TokKind::RParen: case TokKind::Comma:
-      any = true;
-      break;
+    case TokKind::Integer:
+    case TokKind::Float:
+    case TokKind::Imaginary:
+    case TokKind::KwTrue:
+    case TokKind::KwFalse:
+    case TokKind::KwNone:
+    case TokKind::Minus:
+    case TokKind::Plus:
+    case TokKind::LParen:
+    case TokKind::RParen:
+    case TokKind::Comma: any = true; break;
     default: return false;
     }
   }
@@ -239,12 +246,14 @@ ImportStmt *Parser::parseImport() {
   auto *imp = make<ImportStmt>(start);
   auto dotted = [&]() {
     std::string name(expect(TokKind::Identifier, "a module name").text);
-    while (accept(TokKind::Dot)) name += "." + std::string(expect(TokKind::Identifier, "a name").text);
+    while (accept(TokKind::Dot))
+      name += "." + std::string(expect(TokKind::Identifier, "a name").text);
     return name;
   };
   if (accept(TokKind::KwFrom)) {
     imp->isFrom = true;
-    while (at(TokKind::Dot) || at(TokKind::Ellipsis)) imp->fromModule += std::string(advance().text);
+    while (at(TokKind::Dot) || at(TokKind::Ellipsis))
+      imp->fromModule += std::string(advance().text);
     if (at(TokKind::Identifier)) imp->fromModule += dotted();
     if (imp->fromModule.empty()) failExpected("a module name after 'from'");
     expect(TokKind::KwImport, "'import'");
@@ -257,7 +266,8 @@ ImportStmt *Parser::parseImport() {
         ImportAlias a;
         a.loc = cur().loc;
         a.name = std::string(expect(TokKind::Identifier, "a name to import").text);
-        if (accept(TokKind::KwAs)) a.asname = std::string(expect(TokKind::Identifier, "a name").text);
+        if (accept(TokKind::KwAs))
+          a.asname = std::string(expect(TokKind::Identifier, "a name").text);
         imp->names.push_back(std::move(a));
       } while (accept(TokKind::Comma) && !(paren && at(TokKind::RParen)));
       if (paren) expect(TokKind::RParen, "')'");
@@ -359,8 +369,8 @@ StmtList Parser::parseBlock(const char *what, SourceLoc headLoc) {
   }
   advance();
   if (!at(TokKind::Indent))
-    fail(cur().loc, fmt::format("expected an indented block after {} on line {}", what,
-                                headLoc.line));
+    fail(cur().loc,
+         fmt::format("expected an indented block after {} on line {}", what, headLoc.line));
   advance();
   while (!at(TokKind::Dedent) && !at(TokKind::EndOfFile) && !diags_.errorLimitExceeded()) {
     size_t before = p_;
@@ -402,8 +412,9 @@ void Parser::parseStatementInto(StmtList &out) {
     skipStatement();
     return;
   case TokKind::KwTry:
-    unsupported(t.loc, "try/except is not supported in kernels; check the condition with "
-                       "'if' and raise, or return an error code");
+    unsupported(t.loc,
+                "try/except is not supported in kernels; check the condition with "
+                "'if' and raise, or return an error code");
     skipStatement();
     skipClauses({TokKind::KwExcept, TokKind::KwElse, TokKind::KwFinally});
     return;
@@ -495,7 +506,8 @@ Stmt *Parser::parseSimpleStatement() {
   case TokKind::KwNonlocal: {
     bool global = t.is(TokKind::KwGlobal);
     advance();
-    do expect(TokKind::Identifier, "a name"); while (accept(TokKind::Comma));
+    do expect(TokKind::Identifier, "a name");
+    while (accept(TokKind::Comma));
     unsupported(spanFrom(start),
                 global ? "'global' declarations are not supported in kernels; globals are "
                          "read-only compile-time constants"
@@ -511,8 +523,9 @@ Stmt *Parser::parseSimpleStatement() {
   case TokKind::KwImport:
   case TokKind::KwFrom: {
     Stmt *imp = parseImport();
-    unsupported(imp->loc, "import statements are not supported inside kernels; import at "
-                          "module level and use the name in the kernel");
+    unsupported(imp->loc,
+                "import statements are not supported inside kernels; import at "
+                "module level and use the name in the kernel");
     return imp;
   }
   default: return parseExprStatement();

@@ -16,8 +16,8 @@
 #include <string>
 
 #include "frontend/AST.h"
-#include "frontend/support/Diagnostics.h"
 #include "frontend/Lexer.h"
+#include "frontend/support/Diagnostics.h"
 
 namespace kjit {
 

@@ -1,8 +1,8 @@
 // ParserExpressions.cpp - Python expressions to the AST: operators by
 // precedence, calls, subscripts and slices, displays, strings, lambdas.
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "frontend/ParserImpl.h"
 
@@ -163,9 +163,7 @@ Expr *Parser::parseComparison() {
     case TokKind::EqEq: op = CmpOp::Eq; break;
     case TokKind::NotEq: op = CmpOp::Ne; break;
     case TokKind::KwIn: op = CmpOp::In; break;
-    case TokKind::KwIs:
-      op = ahead(1).is(TokKind::KwNot) ? CmpOp::IsNot : CmpOp::Is;
-      break;
+    case TokKind::KwIs: op = ahead(1).is(TokKind::KwNot) ? CmpOp::IsNot : CmpOp::Is; break;
     case TokKind::KwNot:
       if (!ahead(1).is(TokKind::KwIn)) return c ? c : e;
       op = CmpOp::NotIn;
@@ -193,26 +191,47 @@ Expr *Parser::parseBinary(int level) {
     BinaryOp op;
     TokKind k = cur().kind;
     switch (level) {
-    case 0: if (k != TokKind::Pipe) return lhs; op = BinaryOp::BitOr; break;
-    case 1: if (k != TokKind::Caret) return lhs; op = BinaryOp::BitXor; break;
-    case 2: if (k != TokKind::Amp) return lhs; op = BinaryOp::BitAnd; break;
+    case 0:
+      if (k != TokKind::Pipe) return lhs;
+      op = BinaryOp::BitOr;
+      break;
+    case 1:
+      if (k != TokKind::Caret) return lhs;
+      op = BinaryOp::BitXor;
+      break;
+    case 2:
+      if (k != TokKind::Amp) return lhs;
+      op = BinaryOp::BitAnd;
+      break;
     case 3:
-      if (k == TokKind::LShift) op = BinaryOp::LShift;
-      else if (k == TokKind::RShift) op = BinaryOp::RShift;
-      else return lhs;
+      if (k == TokKind::LShift)
+        op = BinaryOp::LShift;
+      else if (k == TokKind::RShift)
+        op = BinaryOp::RShift;
+      else
+        return lhs;
       break;
     case 4:
-      if (k == TokKind::Plus) op = BinaryOp::Add;
-      else if (k == TokKind::Minus) op = BinaryOp::Sub;
-      else return lhs;
+      if (k == TokKind::Plus)
+        op = BinaryOp::Add;
+      else if (k == TokKind::Minus)
+        op = BinaryOp::Sub;
+      else
+        return lhs;
       break;
     default:
-      if (k == TokKind::Star) op = BinaryOp::Mul;
-      else if (k == TokKind::Slash) op = BinaryOp::Div;
-      else if (k == TokKind::DoubleSlash) op = BinaryOp::FloorDiv;
-      else if (k == TokKind::Percent) op = BinaryOp::Mod;
-      else if (k == TokKind::At) op = BinaryOp::MatMul;
-      else return lhs;
+      if (k == TokKind::Star)
+        op = BinaryOp::Mul;
+      else if (k == TokKind::Slash)
+        op = BinaryOp::Div;
+      else if (k == TokKind::DoubleSlash)
+        op = BinaryOp::FloorDiv;
+      else if (k == TokKind::Percent)
+        op = BinaryOp::Mod;
+      else if (k == TokKind::At)
+        op = BinaryOp::MatMul;
+      else
+        return lhs;
       break;
     }
     advance();
@@ -306,7 +325,8 @@ Expr *Parser::parseCallArgs(Expr *func, SourceLoc start) {
       kw.name = std::string(advance().text);
       advance();  // =
       for (const Keyword &other : c->keywords)
-        if (other.name == kw.name) fail(kw.loc, fmt::format("keyword argument repeated: {}", kw.name));
+        if (other.name == kw.name)
+          fail(kw.loc, fmt::format("keyword argument repeated: {}", kw.name));
       kw.value = parseTest();
       c->keywords.push_back(std::move(kw));
     } else {
@@ -463,10 +483,10 @@ Expr *Parser::parseStrings() {
   while (at(TokKind::String)) {
     const Token &t = advance();
     if (t.isFString)
-      unsupported(t.loc, "f-strings are not supported in kernels; pass the values to print() "
-                         "as separate arguments");
-    if (!first && t.isBytes != s->isBytes)
-      fail(t.loc, "cannot mix bytes and nonbytes literals");
+      unsupported(t.loc,
+                  "f-strings are not supported in kernels; pass the values to print() "
+                  "as separate arguments");
+    if (!first && t.isBytes != s->isBytes) fail(t.loc, "cannot mix bytes and nonbytes literals");
     s->isBytes = t.isBytes;
     s->value += t.strValue;
     first = false;
@@ -522,8 +542,7 @@ Expr *Parser::parseAtom() {
   case TokKind::LBrace: return parseBraces();
   case TokKind::KwYield: return parseYield();
   case TokKind::KwLambda: fail(loc, kLambdaAsName);  // a lambda would be parsed by parseTest
-  case TokKind::Error:
-    throw Bail{};  // the lexer reported it
+  case TokKind::Error: throw Bail{};                 // the lexer reported it
   default:
     if (t.kind >= TokKind::KwFalse && t.kind <= TokKind::KwYield)
       fail(loc, fmt::format("invalid syntax: unexpected keyword '{}'", t.text));

@@ -3,9 +3,9 @@
 // the frontend: the interface is Parser.h.
 #pragma once
 
-#include <set>
-
 #include <fmt/format.h>
+
+#include <set>
 
 #include "frontend/Parser.h"
 
@@ -31,20 +31,31 @@ constexpr const char *kLambdaAsName = "'lambda' is a keyword and cannot be used 
 // Whether a token of kind `k` can start an expression (or a starred one).
 inline bool startsExpression(TokKind k) {
   switch (k) {
-  case TokKind::Identifier: case TokKind::Integer: case TokKind::Float:
-  case TokKind::Imaginary: case TokKind::String: case TokKind::KwTrue:
-  case TokKind::KwFalse: case TokKind::KwNone: case TokKind::Ellipsis:
-  case TokKind::LParen: case TokKind::LBracket: case TokKind::LBrace:
-  case TokKind::Minus: case TokKind::Plus: case TokKind::Tilde:
-  case TokKind::KwNot: case TokKind::KwLambda: case TokKind::KwAwait:
-  case TokKind::Star:
-    return true;
+  case TokKind::Identifier:
+  case TokKind::Integer:
+  case TokKind::Float:
+  case TokKind::Imaginary:
+  case TokKind::String:
+  case TokKind::KwTrue:
+  case TokKind::KwFalse:
+  case TokKind::KwNone:
+  case TokKind::Ellipsis:
+  case TokKind::LParen:
+  case TokKind::LBracket:
+  case TokKind::LBrace:
+  case TokKind::Minus:
+  case TokKind::Plus:
+  case TokKind::Tilde:
+  case TokKind::KwNot:
+  case TokKind::KwLambda:
+  case TokKind::KwAwait:
+  case TokKind::Star: return true;
   default: return false;
   }
 }
 
 class Parser {
-public:
+ public:
   Parser(ASTContext &ctx, const SourceManager &sm, uint32_t fileId, DiagnosticEngine &diags,
          const ParseOptions &opts)
       : ctx_(ctx), sm_(sm), diags_(diags), opts_(opts), toks_(lex(sm, fileId, diags)) {
@@ -53,7 +64,7 @@ public:
 
   Module run();
 
-private:
+ private:
   Module runLambdas();
   bool literalLineFollows(size_t q) const;
   ASTContext &ctx_;
@@ -125,7 +136,10 @@ private:
     ~NestingGuard() { --p.nesting_; }
   };
 
-  template <class T> T *make(SourceLoc loc) { return ctx_.make<T>(loc); }
+  template <class T>
+  T *make(SourceLoc loc) {
+    return ctx_.make<T>(loc);
+  }
 
   // ---- skipping ----
   void skipToLineEnd();

@@ -30,7 +30,8 @@ bool buildForHost(const Context &ctx, const TypedProgram &prog, HostJit &jit, co
   out.symbol = entrySymbol(prog, lo);
   CompiledCode code;
   if (opts.toObject) {
-    if (!jit.compileToObject(*mod, out.object, error) || !jit.addObject(out.object, out.symbol, code, error))
+    if (!jit.compileToObject(*mod, out.object, error) ||
+        !jit.addObject(out.object, out.symbol, code, error))
       return false;
   } else if (!jit.add(std::move(llctx), std::move(mod), out.symbol, code, error)) {
     return false;
@@ -76,8 +77,9 @@ static std::string kernelEntryName(const llvm::Module &mod) {
   return "";
 }
 
-bool buildForCuda(const Context &ctx, const TypedProgram &prog, const PtxOptions &opts, bool lineinfo,
-                  std::string &ptx, std::string &entry, std::string *llvmText, std::string &error) {
+bool buildForCuda(const Context &ctx, const TypedProgram &prog, const PtxOptions &opts,
+                  bool lineinfo, std::string &ptx, std::string &entry, std::string *llvmText,
+                  std::string &error) {
   llvm::LLVMContext llctx;
   LoweringOptions lo;
   lo.lineinfo = lineinfo;

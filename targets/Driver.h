@@ -43,7 +43,8 @@ std::string loweredText(const Context &ctx, const TypedProgram &prog, HostJit *j
 // The PTX of `prog` (a CUDA program) and, for a kernel, the name of its
 // .entry in the PTX; `llvmText`, when not null, receives the LLVM IR as
 // lowered.
-bool buildForCuda(const Context &ctx, const TypedProgram &prog, const PtxOptions &opts, bool lineinfo,
-                  std::string &ptx, std::string &entry, std::string *llvmText, std::string &error);
+bool buildForCuda(const Context &ctx, const TypedProgram &prog, const PtxOptions &opts,
+                  bool lineinfo, std::string &ptx, std::string &entry, std::string *llvmText,
+                  std::string &error);
 
 }  // namespace kjit

@@ -24,7 +24,7 @@ using namespace ir;
 namespace {
 
 class ArrayOwnership {
-public:
+ public:
   explicit ArrayOwnership(const Function &f) {
     unsigned n = 0;
     for (const auto &v : f.vars) n = std::max(n, v->id + 1);
@@ -35,7 +35,7 @@ public:
   }
   std::vector<char> owned;
 
-private:
+ private:
   static bool fresh(const Expr *e) {
     auto *in = dyn_cast<Intrinsic>(e);
     if (!in) return false;
@@ -132,7 +132,8 @@ private:
       return;
     }
     default:  // if, while, return: their expressions keep references
-      forEachSlot(s, [&](const Expr *c) { expr(c, false); }, [&](const Block &b) { block(b, parallel); });
+      forEachSlot(
+          s, [&](const Expr *c) { expr(c, false); }, [&](const Block &b) { block(b, parallel); });
       return;
     }
   }

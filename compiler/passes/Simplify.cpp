@@ -41,7 +41,7 @@ bool isPure(const Expr *e) {
 namespace {
 
 class Simplifier : public Mutator {
-public:
+ public:
   using Mutator::mutate;
   explicit Simplifier(Builder &ir) : ir(ir) {}
   Builder &ir;
@@ -98,8 +98,10 @@ public:
   Expr *mutate(Expr *e) override {
     mutateChildren(e);
     Expr *out = e;
-    if (auto *b = dyn_cast<Binary>(e)) out = foldBinary(b);
-    else if (auto *g = dyn_cast<TupleGet>(e)) out = forwardElement(g);
+    if (auto *b = dyn_cast<Binary>(e))
+      out = foldBinary(b);
+    else if (auto *g = dyn_cast<TupleGet>(e))
+      out = forwardElement(g);
     if (out != e) changed = true;
     return out;
   }

@@ -5,11 +5,24 @@
 
 namespace kjit {
 
-template <class T, class N> bool isa(const N *n) { return n && T::classof(n); }
-template <class T, class N> T *cast(N *n) { return static_cast<T *>(n); }
-template <class T, class N> const T *cast(const N *n) { return static_cast<const T *>(n); }
-template <class T, class N> T *dyn_cast(N *n) { return isa<T>(n) ? static_cast<T *>(n) : nullptr; }
-template <class T, class N> const T *dyn_cast(const N *n) {
+template <class T, class N>
+bool isa(const N *n) {
+  return n && T::classof(n);
+}
+template <class T, class N>
+T *cast(N *n) {
+  return static_cast<T *>(n);
+}
+template <class T, class N>
+const T *cast(const N *n) {
+  return static_cast<const T *>(n);
+}
+template <class T, class N>
+T *dyn_cast(N *n) {
+  return isa<T>(n) ? static_cast<T *>(n) : nullptr;
+}
+template <class T, class N>
+const T *dyn_cast(const N *n) {
   return isa<T>(n) ? static_cast<const T *>(n) : nullptr;
 }
 

@@ -1,8 +1,8 @@
 #include "frontend/support/Diagnostics.h"
 
-#include <algorithm>
-
 #include <fmt/format.h>
+
+#include <algorithm>
 
 #include "frontend/support/Unicode.h"
 
@@ -23,8 +23,8 @@ Diagnostic &DiagnosticEngine::error(DiagCategory cat, SourceLoc loc, std::string
   if (atErrorLimit()) {
     if (!limitExceeded_) {
       limitExceeded_ = true;
-      diags_.push_back(
-          Diagnostic{Severity::Note, cat, SourceLoc{}, "too many errors emitted, stopping now", {}});
+      diags_.push_back(Diagnostic{
+          Severity::Note, cat, SourceLoc{}, "too many errors emitted, stopping now", {}});
     }
     lastDropped_ = true;
     dropped_ = Diagnostic{};
@@ -49,8 +49,8 @@ Diagnostic &DiagnosticEngine::warning(DiagCategory cat, SourceLoc loc, std::stri
 
 void DiagnosticEngine::note(SourceLoc loc, std::string message) {
   if (diags_.empty() || lastDropped_) return;
-  diags_.back().notes.push_back(Diagnostic{Severity::Note, diags_.back().category, loc,
-                                           std::move(message), {}});
+  diags_.back().notes.push_back(
+      Diagnostic{Severity::Note, diags_.back().category, loc, std::move(message), {}});
 }
 
 static const char *severityName(Severity s) {
@@ -81,8 +81,8 @@ static void renderOne(const SourceManager &sm, const Diagnostic &d, std::string 
   out += '\n';
   // Columns are bytes; the caret line is laid out in characters on screen.
   size_t col0 = d.loc.col == 0 ? 0 : d.loc.col - 1;
-  size_t endCol0 = (d.loc.endLine == d.loc.line && d.loc.endCol > d.loc.col) ? d.loc.endCol - 1
-                                                                            : line.size();
+  size_t endCol0 =
+      (d.loc.endLine == d.loc.line && d.loc.endCol > d.loc.col) ? d.loc.endCol - 1 : line.size();
   if (d.loc.endLine == d.loc.line && d.loc.endCol <= d.loc.col) endCol0 = col0 + 1;
   col0 = std::clamp(col0, indent, line.size());
   endCol0 = std::clamp(endCol0, col0, line.size());

@@ -39,7 +39,7 @@ struct Diagnostic {
 };
 
 class DiagnosticEngine {
-public:
+ public:
   explicit DiagnosticEngine(const SourceManager &sm) : sm_(sm) {}
 
   Diagnostic &error(DiagCategory cat, SourceLoc loc, std::string message);
@@ -70,7 +70,7 @@ public:
   std::string render() const;
   std::string render(const Diagnostic &d) const;
 
-private:
+ private:
   const SourceManager &sm_;
   std::vector<Diagnostic> diags_;
   unsigned errorCount_ = 0;

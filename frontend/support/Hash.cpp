@@ -1,8 +1,8 @@
 #include "frontend/support/Hash.h"
 
-#include <cstdint>
-
 #include <fmt/format.h>
+
+#include <cstdint>
 
 namespace kjit {
 

@@ -47,11 +47,11 @@ constexpr size_t kArrayAlign = 8;
 // (runtime/host/HostRuntime.h) whose first member points to its thread's
 // CpuThreadState; it reads the fields below by offset.
 struct CpuThreadState {
-  int32_t sreg[12];          // threadIdx, blockIdx, blockDim, gridDim (x, y, z each)
-  char *shared;              // the block's static shared arrays
-  char *dynamicShared;       // the block's dynamic shared memory
+  int32_t sreg[12];     // threadIdx, blockIdx, blockDim, gridDim (x, y, z each)
+  char *shared;         // the block's static shared arrays
+  char *dynamicShared;  // the block's dynamic shared memory
   int64_t dynamicSharedBytes;
-  void *fiber;               // the executor's record of this thread (fiber mode)
+  void *fiber;  // the executor's record of this thread (fiber mode)
 };
 static_assert(sizeof(CpuThreadState) == 80, "CpuThreadState's layout is read by compiled code");
 

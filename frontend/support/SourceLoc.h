@@ -51,7 +51,7 @@ struct SourceBuffer {
 
 // Owns the source buffers of one compilation context.
 class SourceManager {
-public:
+ public:
   SourceManager();
   // A UTF-8 byte order mark at the start of `text` is dropped, as Python's
   // tokenizer skips it: the columns of the first line count from after it.
@@ -59,7 +59,7 @@ public:
   const SourceBuffer &buffer(uint32_t id) const { return *buffers_.at(id); }
   uint32_t size() const { return uint32_t(buffers_.size()); }
 
-private:
+ private:
   std::vector<std::unique_ptr<SourceBuffer>> buffers_;  // [0] is a placeholder
 };
 

@@ -16,7 +16,8 @@ struct CodeRange {
 
 #include "frontend/support/UnicodeTables.inc"
 
-template <class Range, size_t N> const Range *findRange(const Range (&table)[N], uint32_t cp) {
+template <class Range, size_t N>
+const Range *findRange(const Range (&table)[N], uint32_t cp) {
   const Range *it = std::upper_bound(std::begin(table), std::end(table), cp,
                                      [](uint32_t c, const Range &r) { return c < r.lo; });
   if (it == std::begin(table)) return nullptr;

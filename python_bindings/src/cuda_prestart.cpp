@@ -4,20 +4,19 @@
 //
 // The driver (KJIT_CUDA_DRIVER or libcuda.so.1) is loaded on the importing
 // thread; a thread of its own runs cuInit and retains device 0's primary
-// context: the 0.1-0.2 s that any CUDA program pays before its first launch. It shares nothing with _kjit's
-// runtime but the driver's own state: when the runtime is made (py_cuda.cpp,
-// makeRuntime) it waits for this thread, retains the context itself (now at
-// no cost) and then gives this module's reference back, through the C
-// functions of the capsule `api`. The thread is joined before any fork
-// (pthread_atfork) and at exit (atexit, in kjit/cuda/__init__.py).
+// context: the 0.1-0.2 s that any CUDA program pays before its first launch. It shares nothing with
+// _kjit's runtime but the driver's own state: when the runtime is made (py_cuda.cpp, makeRuntime)
+// it waits for this thread, retains the context itself (now at no cost) and then gives this
+// module's reference back, through the C functions of the capsule `api`. The thread is joined
+// before any fork (pthread_atfork) and at exit (atexit, in kjit/cuda/__init__.py).
 //
 // Only the Python C API and libc: this module loads in well under a
 // millisecond.
+#include "cuda_prestart.h"
+
 #include <Python.h>
 #include <dlfcn.h>
 #include <pthread.h>
-
-#include "cuda_prestart.h"
 
 namespace {
 
@@ -88,7 +87,7 @@ PyObject *start(PyObject *, PyObject *arg) {
   // import of _kjit that follows holds while LLVM loads (about 0.05 s), and
   // the thread would wait for it.
   void *lib = dlopen(path, RTLD_NOW | RTLD_LOCAL);  // never closed: the runtime loads the same
-  if (!lib) Py_RETURN_FALSE;  // the runtime loads it again, and says why
+  if (!lib) Py_RETURN_FALSE;                        // the runtime loads it again, and says why
   gInit = reinterpret_cast<InitFn>(dlsym(lib, "cuInit"));
   gGet = reinterpret_cast<DeviceGetFn>(dlsym(lib, "cuDeviceGet"));
   gRetain = reinterpret_cast<RetainFn>(dlsym(lib, "cuDevicePrimaryCtxRetain"));
@@ -111,21 +110,30 @@ PyObject *wait(PyObject *, PyObject *) {
 
 PyMethodDef gMethods[] = {
     {"start", start, METH_O,
-     "start(driver_path): begins cuInit and device 0's primary context on a thread; False if already begun "
+     "start(driver_path): begins cuInit and device 0's primary context on a thread; False if "
+     "already begun "
      "or no thread could be made"},
-    {"wait", wait, METH_NOARGS, "waits for the start-up thread; True if it holds device 0's primary context"},
+    {"wait", wait, METH_NOARGS,
+     "waits for the start-up thread; True if it holds device 0's primary context"},
     {nullptr, nullptr, 0, nullptr}};
 
-PyModuleDef gModule = {PyModuleDef_HEAD_INIT, "_cuda_prestart",
-                       "The CUDA driver's start-up, begun before kjit's compiler loads.", -1, gMethods,
-                       nullptr, nullptr, nullptr, nullptr};
+PyModuleDef gModule = {PyModuleDef_HEAD_INIT,
+                       "_cuda_prestart",
+                       "The CUDA driver's start-up, begun before kjit's compiler loads.",
+                       -1,
+                       gMethods,
+                       nullptr,
+                       nullptr,
+                       nullptr,
+                       nullptr};
 
 }  // namespace
 
 PyMODINIT_FUNC PyInit__cuda_prestart() {
   PyObject *m = PyModule_Create(&gModule);
   if (!m) return nullptr;
-  PyObject *capsule = PyCapsule_New(const_cast<kjit_cuda_prestart_api *>(&gApi), KJIT_CUDA_PRESTART_CAPSULE, nullptr);
+  PyObject *capsule = PyCapsule_New(const_cast<kjit_cuda_prestart_api *>(&gApi),
+                                    KJIT_CUDA_PRESTART_CAPSULE, nullptr);
   if (!capsule || PyModule_AddObject(m, "api", capsule) != 0) {
     Py_XDECREF(capsule);
     Py_DECREF(m);

@@ -2,11 +2,11 @@
 // diagnostics to Python, and the define_<area> functions.
 #pragma once
 
+#include <pybind11/pybind11.h>
+
 #include <stdexcept>
 #include <string>
 #include <vector>
-
-#include <pybind11/pybind11.h>
 
 #include "runtime/jit/Errors.h"
 

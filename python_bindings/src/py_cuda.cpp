@@ -4,6 +4,13 @@
 // The launch path is py_cuda_launch.cpp. Device arrays are a C++ base class
 // (DeviceArray) that the Python DeviceNDArray extends, so the launch path
 // reads their pointer, shape and strides directly.
+#include "py_cuda.h"
+
+#include <fmt/format.h>
+#include <pthread.h>
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
 #include <atomic>
 #include <cstring>
 #include <map>
@@ -11,16 +18,9 @@
 #include <mutex>
 #include <thread>
 
-#include <pthread.h>
-
-#include <fmt/format.h>
-#include <pybind11/numpy.h>
-#include <pybind11/stl.h>
-
 #include "compiler/Types.h"
 #include "cuda_prestart.h"
 #include "py_common.h"
-#include "py_cuda.h"
 #include "py_values.h"
 #include "runtime/cuda/CudaRuntime.h"
 
@@ -61,7 +61,8 @@ void makeRuntime(bool warm, const cuda::RuntimeOptions &options) {
 
 cuda::Runtime &rt() {
   if (cuda::Runtime *r = gRuntime.load(std::memory_order_acquire)) return *r;
-  makeRuntime(false, cuda::RuntimeOptions::fromEnvironment());  // or waits for the start-up thread's
+  makeRuntime(false,
+              cuda::RuntimeOptions::fromEnvironment());  // or waits for the start-up thread's
   return *gRuntime.load(std::memory_order_acquire);
 }
 
@@ -131,7 +132,8 @@ void setCudaError(const cuda::Error &e) {
 
 CUstream streamHandle(pybind11::handle s) {
   if (s.is_none()) return nullptr;
-  if (PyLong_Check(s.ptr())) return reinterpret_cast<CUstream>(uintptr_t(PyLong_AsUnsignedLongLong(s.ptr())));
+  if (PyLong_Check(s.ptr()))
+    return reinterpret_cast<CUstream>(uintptr_t(PyLong_AsUnsignedLongLong(s.ptr())));
   for (const char *attr : {"handle", "ptr"})
     if (pybind11::hasattr(s, attr)) {
       pybind11::object h = s.attr(attr);
@@ -139,7 +141,8 @@ CUstream streamHandle(pybind11::handle s) {
       if (h.is_none()) return nullptr;
       return reinterpret_cast<CUstream>(uintptr_t(h.cast<unsigned long long>()));
     }
-  throw pybind11::type_error("a stream is 0, None, a kjit stream (cuda.stream()) or a stream handle (int)");
+  throw pybind11::type_error(
+      "a stream is 0, None, a kjit stream (cuda.stream()) or a stream handle (int)");
 }
 
 // A stream work is queued on; the runtime learns whether it is ordered
@@ -151,7 +154,6 @@ CUstream streamOf(pybind11::handle s) {
 }
 
 // ---- memory -------------------------------------------------------------------
-
 
 cuda::Allocation::Kind kindOf(const std::string &k) {
   if (k == "device") return cuda::Allocation::Kind::Device;
@@ -166,7 +168,8 @@ struct Buffer {
   Py_buffer view{};
   bool ok = false;
   Buffer(pybind11::handle o, bool writable) {
-    if (PyObject_GetBuffer(o.ptr(), &view, (writable ? PyBUF_WRITABLE : 0) | PyBUF_ANY_CONTIGUOUS) != 0)
+    if (PyObject_GetBuffer(o.ptr(), &view,
+                           (writable ? PyBUF_WRITABLE : 0) | PyBUF_ANY_CONTIGUOUS) != 0)
       throw pybind11::error_already_set();
     ok = true;
   }
@@ -177,17 +180,21 @@ struct Buffer {
 
 void copyIn(uint64_t dst, pybind11::handle src, size_t n, CUstream s) {
   Buffer b(src, false);
-  if (size_t(b.view.len) < n) throw pybind11::value_error("the host buffer is smaller than the copy");
+  if (size_t(b.view.len) < n)
+    throw pybind11::value_error("the host buffer is smaller than the copy");
   rt().activate();
   if (!n) return;
   pybind11::gil_scoped_release nogil;
-  if (s) rt().check(rt().api().MemcpyHtoDAsync(dst, b.view.buf, n, s), "cuMemcpyHtoDAsync");
-  else rt().check(rt().api().MemcpyHtoD(dst, b.view.buf, n), "cuMemcpyHtoD");
+  if (s)
+    rt().check(rt().api().MemcpyHtoDAsync(dst, b.view.buf, n, s), "cuMemcpyHtoDAsync");
+  else
+    rt().check(rt().api().MemcpyHtoD(dst, b.view.buf, n), "cuMemcpyHtoD");
 }
 
 void copyOut(pybind11::handle dst, uint64_t src, size_t n, CUstream s) {
   Buffer b(dst, true);
-  if (size_t(b.view.len) < n) throw pybind11::value_error("the host buffer is smaller than the copy");
+  if (size_t(b.view.len) < n)
+    throw pybind11::value_error("the host buffer is smaller than the copy");
   rt().activate();
   if (!n) return;
   pybind11::gil_scoped_release nogil;
@@ -202,8 +209,10 @@ void copyOut(pybind11::handle dst, uint64_t src, size_t n, CUstream s) {
 void copyDevice(uint64_t dst, uint64_t src, size_t n, CUstream s) {
   rt().activate();
   if (!n) return;
-  if (s) rt().check(rt().api().MemcpyDtoDAsync(dst, src, n, s), "cuMemcpyDtoDAsync");
-  else rt().check(rt().api().MemcpyDtoD(dst, src, n), "cuMemcpyDtoD");
+  if (s)
+    rt().check(rt().api().MemcpyDtoDAsync(dst, src, n, s), "cuMemcpyDtoDAsync");
+  else
+    rt().check(rt().api().MemcpyDtoD(dst, src, n), "cuMemcpyDtoD");
 }
 
 // ---- device arrays ----------------------------------------------------------
@@ -229,8 +238,13 @@ DeviceArray *asDeviceArray(PyObject *o) {
 // ---- DLPack -------------------------------------------------------------------
 // The ABI of dlpack.h (v0.8, unversioned capsules named "dltensor").
 
-struct DLDevice { int32_t type, id; };
-struct DLDataType { uint8_t code, bits; uint16_t lanes; };
+struct DLDevice {
+  int32_t type, id;
+};
+struct DLDataType {
+  uint8_t code, bits;
+  uint16_t lanes;
+};
 struct DLTensor {
   void *data;
   DLDevice device;
@@ -264,19 +278,30 @@ void deleteExport(DLManagedTensor *t) {
 
 DLDataType dlTypeOf(const pybind11::dtype &d) {
   char kind = d.kind();
-  uint8_t code = kind == 'i' ? 0 : kind == 'u' ? 1 : kind == 'f' ? 2 : kind == 'c' ? 5 : kind == 'b' ? 6 : 255;
+  uint8_t code = kind == 'i'   ? 0
+                 : kind == 'u' ? 1
+                 : kind == 'f' ? 2
+                 : kind == 'c' ? 5
+                 : kind == 'b' ? 6
+                               : 255;
   if (code == 255) throw pybind11::type_error("DLPack cannot carry this dtype");
   return DLDataType{code, uint8_t(d.itemsize() * 8), 1};
 }
 
 pybind11::dtype dtypeOfDl(DLDataType t) {
   if (t.lanes != 1) throw pybind11::type_error("kjit arrays take DLPack tensors of one lane");
-  const char *kind = t.code == 0 ? "i" : t.code == 1 ? "u" : t.code == 2 ? "f" : t.code == 5 ? "c" : t.code == 6 ? "b" : nullptr;
+  const char *kind = t.code == 0   ? "i"
+                     : t.code == 1 ? "u"
+                     : t.code == 2 ? "f"
+                     : t.code == 5 ? "c"
+                     : t.code == 6 ? "b"
+                                   : nullptr;
   if (!kind) throw pybind11::type_error(fmt::format("unsupported DLPack type code {}", t.code));
   return pybind11::dtype(fmt::format("{}{}", kind, t.bits / 8));
 }
 
-pybind11::capsule exportDlpack(pybind11::object array, DeviceArray &a, int deviceType, int deviceId) {
+pybind11::capsule exportDlpack(pybind11::object array, DeviceArray &a, int deviceType,
+                               int deviceId) {
   auto *e = new DlpackExport();
   e->array = array.release().ptr();
   DLTensor &dl = e->t.dl;
@@ -313,8 +338,11 @@ struct DlpackOwner {
 
 // (data pointer, shape, strides in bytes, dtype, (device type, id), owner)
 pybind11::tuple importDlpack(pybind11::object obj, pybind11::object stream) {
-  pybind11::object cap = stream.is_none() ? obj.attr("__dlpack__")() : obj.attr("__dlpack__")(pybind11::arg("stream") = stream);
-  if (!PyCapsule_IsValid(cap.ptr(), "dltensor")) throw pybind11::type_error("__dlpack__ did not return a 'dltensor' capsule");
+  pybind11::object cap = stream.is_none()
+                             ? obj.attr("__dlpack__")()
+                             : obj.attr("__dlpack__")(pybind11::arg("stream") = stream);
+  if (!PyCapsule_IsValid(cap.ptr(), "dltensor"))
+    throw pybind11::type_error("__dlpack__ did not return a 'dltensor' capsule");
   auto *t = static_cast<DLManagedTensor *>(PyCapsule_GetPointer(cap.ptr(), "dltensor"));
   PyCapsule_SetName(cap.ptr(), "used_dltensor");
   auto owner = std::make_shared<DlpackOwner>();
@@ -329,7 +357,8 @@ pybind11::tuple importDlpack(pybind11::object obj, pybind11::object stream) {
     expect *= dl.shape[k];
   }
   uint64_t data = reinterpret_cast<uint64_t>(dl.data) + dl.byteOffset;
-  return pybind11::make_tuple(data, shape, strides, dt, pybind11::make_tuple(dl.device.type, dl.device.id),
+  return pybind11::make_tuple(data, shape, strides, dt,
+                              pybind11::make_tuple(dl.device.type, dl.device.id),
                               pybind11::cast(owner));
 }
 
@@ -377,9 +406,12 @@ struct Event {
     generation = rt().generation(device);
   }
   ~Event() {
-    if (rt().available() && !rt().closing() && rt().generation(device) == generation) rt().api().EventDestroy(handle);
+    if (rt().available() && !rt().closing() && rt().generation(device) == generation)
+      rt().api().EventDestroy(handle);
   }
-  void record(pybind11::object stream) { rt().check(rt().api().EventRecord(handle, streamOf(stream)), "cuEventRecord"); }
+  void record(pybind11::object stream) {
+    rt().check(rt().api().EventRecord(handle, streamOf(stream)), "cuEventRecord");
+  }
   void synchronize() {
     pybind11::gil_scoped_release nogil;
     rt().check(rt().api().EventSynchronize(handle), "cuEventSynchronize");
@@ -410,13 +442,15 @@ struct Registration {
     Buffer b(o, false);
     rt().activate();
     if (b.view.len == 0) return;
-    rt().check(rt().api().MemHostRegister(b.view.buf, size_t(b.view.len), 1 /* PORTABLE */), "cuMemHostRegister");
+    rt().check(rt().api().MemHostRegister(b.view.buf, size_t(b.view.len), 1 /* PORTABLE */),
+               "cuMemHostRegister");
     ptr = b.view.buf;
     device = rt().current();
     generation = rt().generation(device);
   }
   void release() {
-    if (ptr && !rt().closing() && rt().generation(device) == generation) rt().api().MemHostUnregister(ptr);
+    if (ptr && !rt().closing() && rt().generation(device) == generation)
+      rt().api().MemHostUnregister(ptr);
     ptr = nullptr;
   }
   ~Registration() { release(); }
@@ -477,8 +511,10 @@ void define_cuda(pybind11::module_ &m) {
   });
   m.def("cuda_available", [] { return rt().available(); });
   m.def("cuda_start", &startRuntime, py::arg("prestart") = py::none(),
-        "begins the CUDA driver's start-up on a thread of its own (after kjit._cuda_prestart's, given its api)");
-  m.def("cuda_join_start", &joinStartThread, "waits for the start-up thread (at exit, before fork)");
+        "begins the CUDA driver's start-up on a thread of its own (after kjit._cuda_prestart's, "
+        "given its api)");
+  m.def("cuda_join_start", &joinStartThread,
+        "waits for the start-up thread (at exit, before fork)");
   m.def("cuda_why", [] { return rt().why(); });
   m.def("cuda_driver_version", [] { return rt().driverVersion(); });
   m.def("cuda_device_count", [] { return rt().available() ? rt().deviceCount() : 0; });
@@ -512,42 +548,60 @@ void define_cuda(pybind11::module_ &m) {
       .def_property_readonly("alive", [](const MemoryHandle &h) { return rt().valid(*h.mem); })
       .def_buffer([](MemoryHandle &h) -> py::buffer_info {
         if (!h.mem->host) throw py::type_error("device memory has no host view");
-        return py::buffer_info(h.mem->host, 1, "B", 1, {py::ssize_t(h.mem->size)}, {py::ssize_t(1)});
+        return py::buffer_info(h.mem->host, 1, "B", 1, {py::ssize_t(h.mem->size)},
+                               {py::ssize_t(1)});
       });
-  m.def("cuda_alloc", [](size_t bytes, const std::string &kind) { return MemoryHandle{rt().allocate(bytes, kindOf(kind))}; });
-  m.def("cuda_memcpy_htod", [](uint64_t dst, py::object src, size_t n, py::object s) { copyIn(dst, src, n, streamOf(s)); });
-  m.def("cuda_memcpy_dtoh", [](py::object dst, uint64_t src, size_t n, py::object s) { copyOut(dst, src, n, streamOf(s)); });
-  m.def("cuda_memcpy_dtod", [](uint64_t dst, uint64_t src, size_t n, py::object s) { copyDevice(dst, src, n, streamOf(s)); });
+  m.def("cuda_alloc", [](size_t bytes, const std::string &kind) {
+    return MemoryHandle{rt().allocate(bytes, kindOf(kind))};
+  });
+  m.def("cuda_memcpy_htod", [](uint64_t dst, py::object src, size_t n, py::object s) {
+    copyIn(dst, src, n, streamOf(s));
+  });
+  m.def("cuda_memcpy_dtoh", [](py::object dst, uint64_t src, size_t n, py::object s) {
+    copyOut(dst, src, n, streamOf(s));
+  });
+  m.def("cuda_memcpy_dtod", [](uint64_t dst, uint64_t src, size_t n, py::object s) {
+    copyDevice(dst, src, n, streamOf(s));
+  });
   py::class_<Registration>(m, "CudaHostRegistration")
       .def(py::init<py::handle>())
       .def("release", &Registration::release);
   define_cuda_launch(m);
-  m.def("cuda_load_ptx", [](const std::string &ptx, const std::string &entry, const std::string &name) {
-    rt().activate();
-    rt().load(ptx, entry, name);
-  }, "loads PTX as a kernel's module would be (errors carry the JIT log)");
-  m.def("cuda_link_ptx", [](const std::string &ptx, const std::string &name) { return py::bytes(rt().linkPtx(ptx, name)); });
+  m.def(
+      "cuda_load_ptx",
+      [](const std::string &ptx, const std::string &entry, const std::string &name) {
+        rt().activate();
+        rt().load(ptx, entry, name);
+      },
+      "loads PTX as a kernel's module would be (errors carry the JIT log)");
+  m.def("cuda_link_ptx", [](const std::string &ptx, const std::string &name) {
+    return py::bytes(rt().linkPtx(ptx, name));
+  });
 
-  auto arr = py::class_<DeviceArray>(m, "DeviceArrayBase", py::dynamic_attr())
-      .def(py::init<>())
-      .def("_setup", &DeviceArray::setup)
-      .def_property_readonly("shape", &DeviceArray::shapeTuple)
-      .def_property_readonly("strides", &DeviceArray::stridesTuple)
-      .def_property_readonly("ndim", [](const DeviceArray &a) { return a.nd; })
-      .def_property_readonly("dtype", [](const DeviceArray &a) { return a.dtype; })
-      .def_property_readonly("_ptr", [](const DeviceArray &a) { return a.ptr; })
-      .def_property_readonly("_readonly", [](const DeviceArray &a) { return a.readonly; })
-      .def_property_readonly("_memory", [](const DeviceArray &a) -> py::object {
-        return a.mem ? py::cast(MemoryHandle{a.mem}) : py::none();
-      })
-      .def_property_readonly("_owner", [](const DeviceArray &a) { return a.owner; })
-      .def_property_readonly("_alive", &DeviceArray::alive)
-      .def_property_readonly("_layout", [](const DeviceArray &a) { return std::string(1, a.layout()); })
-      .def_property("stream", [](const DeviceArray &a) { return a.stream; },
-                    [](DeviceArray &a, py::object s) { a.stream = std::move(s); })
-      .def("_dlpack", [](py::object self, int deviceType, int deviceId) {
-        return exportDlpack(self, self.cast<DeviceArray &>(), deviceType, deviceId);
-      });
+  auto arr =
+      py::class_<DeviceArray>(m, "DeviceArrayBase", py::dynamic_attr())
+          .def(py::init<>())
+          .def("_setup", &DeviceArray::setup)
+          .def_property_readonly("shape", &DeviceArray::shapeTuple)
+          .def_property_readonly("strides", &DeviceArray::stridesTuple)
+          .def_property_readonly("ndim", [](const DeviceArray &a) { return a.nd; })
+          .def_property_readonly("dtype", [](const DeviceArray &a) { return a.dtype; })
+          .def_property_readonly("_ptr", [](const DeviceArray &a) { return a.ptr; })
+          .def_property_readonly("_readonly", [](const DeviceArray &a) { return a.readonly; })
+          .def_property_readonly("_memory",
+                                 [](const DeviceArray &a) -> py::object {
+                                   return a.mem ? py::cast(MemoryHandle{a.mem}) : py::none();
+                                 })
+          .def_property_readonly("_owner", [](const DeviceArray &a) { return a.owner; })
+          .def_property_readonly("_alive", &DeviceArray::alive)
+          .def_property_readonly("_layout",
+                                 [](const DeviceArray &a) { return std::string(1, a.layout()); })
+          .def_property(
+              "stream", [](const DeviceArray &a) { return a.stream; },
+              [](DeviceArray &a, py::object s) { a.stream = std::move(s); })
+          .def("_dlpack", [](py::object self, int deviceType, int deviceId) {
+            return exportDlpack(self, self.cast<DeviceArray &>(), deviceType, deviceId);
+          });
   deviceArrayType = reinterpret_cast<PyTypeObject *>(arr.ptr());
   py::class_<DlpackOwner, std::shared_ptr<DlpackOwner>>(m, "DlpackOwner");
   m.def("dlpack_import", &importDlpack, py::arg("obj"), py::arg("stream") = py::none());
@@ -555,12 +609,14 @@ void define_cuda(pybind11::module_ &m) {
   py::class_<Stream>(m, "CudaStream")
       .def(py::init<>())
       .def(py::init<uintptr_t>())
-      .def_property_readonly("handle", [](const Stream &s) { return reinterpret_cast<uintptr_t>(s.handle); })
+      .def_property_readonly("handle",
+                             [](const Stream &s) { return reinterpret_cast<uintptr_t>(s.handle); })
       .def("synchronize", &Stream::synchronize)
       .def("query", &Stream::query);
   py::class_<Event>(m, "CudaEvent")
       .def(py::init<bool>(), py::arg("timing") = true)
-      .def_property_readonly("handle", [](const Event &e) { return reinterpret_cast<uintptr_t>(e.handle); })
+      .def_property_readonly("handle",
+                             [](const Event &e) { return reinterpret_cast<uintptr_t>(e.handle); })
       .def("record", &Event::record, py::arg("stream") = 0)
       .def("synchronize", &Event::synchronize)
       .def("wait", &Event::wait, py::arg("stream") = 0)

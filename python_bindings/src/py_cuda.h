@@ -2,12 +2,13 @@
 // memory, device arrays, interop; py_cuda_launch.cpp: the launch path).
 #pragma once
 
+#include <fmt/format.h>
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
 #include <cstdint>
 #include <memory>
 #include <string>
-
-#include <pybind11/numpy.h>
-#include <pybind11/pybind11.h>
 
 #include "runtime/cuda/CudaRuntime.h"
 #include "runtime/jit/TypeKeys.h"
@@ -34,7 +35,7 @@ constexpr int kMaxDims = 9;
 
 struct DeviceArray {
   std::shared_ptr<cuda::Allocation> mem;  // kjit memory, or null
-  pybind11::object owner;                // what keeps external memory alive
+  pybind11::object owner;                 // what keeps external memory alive
   uint64_t ptr = 0;
   int nd = 0;
   int64_t shape[kMaxDims] = {0}, strides[kMaxDims] = {0};
@@ -44,10 +45,11 @@ struct DeviceArray {
   pybind11::object stream;  // the stream it was made on (0 when the default)
   bool readonly = false;
 
-  void setup(pybind11::object memory, pybind11::object own, uint64_t p, pybind11::tuple shp, pybind11::tuple str,
-             pybind11::object dt, pybind11::object st, bool ro) {
+  void setup(pybind11::object memory, pybind11::object own, uint64_t p, pybind11::tuple shp,
+             pybind11::tuple str, pybind11::object dt, pybind11::object st, bool ro) {
     if (shp.size() != str.size() || shp.size() > size_t(kMaxDims))
-      throw pybind11::value_error(fmt::format("device arrays have 0 to {} dimensions, with as many strides", kMaxDims));
+      throw pybind11::value_error(
+          fmt::format("device arrays have 0 to {} dimensions, with as many strides", kMaxDims));
     mem = memory.is_none() ? nullptr : memory.cast<MemoryHandle &>().mem;
     owner = std::move(own);
     ptr = p;

@@ -8,13 +8,13 @@
 // argument. Device arrays are a C++ base class (DeviceArray) that the
 // Python DeviceNDArray extends, so their pointer, shape and strides are read
 // directly.
-#include <cstring>
-#include <memory>
-#include <vector>
-
 #include <fmt/format.h>
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
+
+#include <cstring>
+#include <memory>
+#include <vector>
 
 #include "py_common.h"
 #include "py_cuda.h"
@@ -29,7 +29,6 @@ namespace kjit::py {
 using cuda::CUstream;
 
 namespace {
-
 
 // A host array copied to the device for a launch, and back after it.
 struct HostCopy {
@@ -47,18 +46,21 @@ struct ArrayView {
 };
 
 class Launcher {
-public:
-  Launcher(std::shared_ptr<jit::CudaKernels> core, pybind11::object config) : core_(std::move(core)) {
+ public:
+  Launcher(std::shared_ptr<jit::CudaKernels> core, pybind11::object config)
+      : core_(std::move(core)) {
     ParsedLaunch p = parseLaunch(config, core_->name());
     config_ = p.config;
     streamObj_ = p.stream;
-    if (!p.stream.is_none() && !(PyLong_Check(p.stream.ptr()) && PyLong_AsLongLong(p.stream.ptr()) == 0))
+    if (!p.stream.is_none() &&
+        !(PyLong_Check(p.stream.ptr()) && PyLong_AsLongLong(p.stream.ptr()) == 0))
       stream_ = streamOf(p.stream);
   }
 
   void call(PyObject *args) {
     size_t n = size_t(PyTuple_GET_SIZE(args));
-    if (n > kMaxArgs) throw pybind11::type_error(fmt::format("kernels take at most {} arguments", kMaxArgs));
+    if (n > kMaxArgs)
+      throw pybind11::type_error(fmt::format("kernels take at most {} arguments", kMaxArgs));
     std::string key;
     ArrayView views[kMaxArgs];
     PyObject *scalars[kMaxArgs];
@@ -69,12 +71,15 @@ public:
       scalars[i] = o;
       if (DeviceArray *d = asDeviceArray(o)) {
         if (!d->alive())
-          throw pybind11::value_error(fmt::format("argument {} of kernel '{}' is a device array of a CUDA context "
-                                                  "that was lost or closed", i + 1, core_->name()));
+          throw pybind11::value_error(
+              fmt::format("argument {} of kernel '{}' is a device array of a CUDA context "
+                          "that was lost or closed",
+                          i + 1, core_->name()));
         if (!d->code || d->nd < 1)
-          throw pybind11::type_error(fmt::format("argument {} of kernel '{}': device arrays of dtype {} and {} "
-                                                 "dimensions cannot be kernel arguments", i + 1, core_->name(),
-                                                 pybind11::str(d->dtype).cast<std::string>(), d->nd));
+          throw pybind11::type_error(fmt::format(
+              "argument {} of kernel '{}': device arrays of dtype {} and {} "
+              "dimensions cannot be kernel arguments",
+              i + 1, core_->name(), pybind11::str(d->dtype).cast<std::string>(), d->nd));
         viewOf(*d, views[i]);
         jit::appendArrayKey(key, d->code, d->nd, d->layout(), d->readonly);
         continue;
@@ -99,8 +104,10 @@ public:
         words[w] = views[i].ptr;
         params[w] = &words[w];
         ++w;
-        for (int k = 0; k < views[i].nd; ++k, ++w) std::memcpy(&words[w], &views[i].shape[k], 8), params[w] = &words[w];
-        for (int k = 0; k < views[i].nd; ++k, ++w) std::memcpy(&words[w], &views[i].strides[k], 8), params[w] = &words[w];
+        for (int k = 0; k < views[i].nd; ++k, ++w)
+          std::memcpy(&words[w], &views[i].shape[k], 8), params[w] = &words[w];
+        for (int k = 0; k < views[i].nd; ++k, ++w)
+          std::memcpy(&words[w], &views[i].strides[k], 8), params[w] = &words[w];
         continue;
       }
       unsigned char *dst;
@@ -113,25 +120,27 @@ public:
       }
       if (!writeValue(scalars[i], t, dst)) {
         if (PyErr_Occurred()) throw pybind11::error_already_set();
-        throw pybind11::type_error(fmt::format("kernel '{}': cannot convert argument {} to {}", core_->name(), i + 1,
-                                               t->str()));
+        throw pybind11::type_error(fmt::format("kernel '{}': cannot convert argument {} to {}",
+                                               core_->name(), i + 1, t->str()));
       }
       params[w++] = dst;
     }
     const cuda::Api &api = rt().api();
-    rt().check(api.LaunchKernel(e.kernel->function, config_.grid[0], config_.grid[1], config_.grid[2], config_.block[0],
-                                config_.block[1], config_.block[2], unsigned(config_.sharedBytes), stream_, params,
-                                nullptr),
-               "cuLaunchKernel");
+    rt().check(
+        api.LaunchKernel(e.kernel->function, config_.grid[0], config_.grid[1], config_.grid[2],
+                         config_.block[0], config_.block[1], config_.block[2],
+                         unsigned(config_.sharedBytes), stream_, params, nullptr),
+        "cuLaunchKernel");
     rt().launched(*e.kernel);
     for (HostCopy &c : copies) {
       if (!c.host) continue;
       copyOut(c.contiguous, c.mem->dptr, c.bytes, stream_);
-      if (!c.host.is(c.contiguous)) pybind11::module_::import("numpy").attr("copyto")(c.host, c.contiguous);
+      if (!c.host.is(c.contiguous))
+        pybind11::module_::import("numpy").attr("copyto")(c.host, c.contiguous);
     }
   }
 
-private:
+ private:
   std::shared_ptr<jit::CudaKernels> core_;
   jit::LaunchConfig config_;
   CUstream stream_ = nullptr;
@@ -162,53 +171,62 @@ private:
     return false;
   }
   static PyTypeObject &PyGenericArrType_Type() {
-    static PyTypeObject *t = reinterpret_cast<PyTypeObject *>(
-        pybind11::module_::import("numpy").attr("generic").ptr());
+    static PyTypeObject *t =
+        reinterpret_cast<PyTypeObject *>(pybind11::module_::import("numpy").attr("generic").ptr());
     return *t;
   }
 
-  void arrayArgument(PyObject *o, size_t i, std::string &key, ArrayView &v, std::vector<HostCopy> &copies,
-                     std::vector<pybind11::object> &keep) {
+  void arrayArgument(PyObject *o, size_t i, std::string &key, ArrayView &v,
+                     std::vector<HostCopy> &copies, std::vector<pybind11::object> &keep) {
     pybind11::handle h(o);
     auto &npy = pybind11::detail::npy_api::get();
     bool isNumpy = npy.PyArray_Check_(o);
     // Device memory of another library, or a kjit mapped/managed array.
     if (!isNumpy || Py_TYPE(o) != npy.PyArray_Type_) {
       if (PyObject_HasAttrString(o, "__cuda_array_interface__")) {
-        cudaArrayInterface(pybind11::reinterpret_borrow<pybind11::object>(h).attr("__cuda_array_interface__"), i, key, v);
+        cudaArrayInterface(
+            pybind11::reinterpret_borrow<pybind11::object>(h).attr("__cuda_array_interface__"), i,
+            key, v);
         return;
       }
       if (!isNumpy && PyObject_HasAttrString(o, "__dlpack__")) {
         int streamArg = stream_ ? int(reinterpret_cast<uintptr_t>(stream_)) : 1;
-        pybind11::tuple r = importDlpack(pybind11::reinterpret_borrow<pybind11::object>(h), pybind11::int_(streamArg));
+        pybind11::tuple r = importDlpack(pybind11::reinterpret_borrow<pybind11::object>(h),
+                                         pybind11::int_(streamArg));
         pybind11::tuple dev = r[4];
         int dtype = dev[0].cast<int>();
         if (dtype != kDLCUDA && dtype != kDLCUDAManaged && dtype != kDLCUDAHost)
-          throw pybind11::type_error(fmt::format("argument {} of kernel '{}' is a DLPack tensor on a device of type "
-                                                 "{}, not CUDA memory", i + 1, core_->name(), dtype));
+          throw pybind11::type_error(
+              fmt::format("argument {} of kernel '{}' is a DLPack tensor on a device of type "
+                          "{}, not CUDA memory",
+                          i + 1, core_->name(), dtype));
         keep.push_back(r[5]);
-        fromParts(r[0].cast<uint64_t>(), r[1], r[2], pybind11::dtype::from_args(r[3]), false, i, key, v);
+        fromParts(r[0].cast<uint64_t>(), r[1], r[2], pybind11::dtype::from_args(r[3]), false, i,
+                  key, v);
         return;
       }
     }
     if (!isNumpy)
-      throw jit::typeError(jit::cannotTakeMessage("kernel '" + core_->name() + "'", i, paramName(i),
-                                                  typeNameOf(o)));
+      throw jit::typeError(
+          jit::cannotTakeMessage("kernel '" + core_->name() + "'", i, paramName(i), typeNameOf(o)));
     // A host array: copied in, launched on, copied back (as Numba does).
     if (!core_->warnedCopy) {
       core_->warnedCopy = true;
       pybind11::object cat = pybind11::module_::import("kjit.errors").attr("PerformanceWarning");
-      std::string msg = fmt::format("kernel '{}': a NumPy array argument is copied to the device and back at every "
-                                    "launch; pass device arrays (cuda.to_device) to avoid the copies", core_->name());
+      std::string msg = fmt::format(
+          "kernel '{}': a NumPy array argument is copied to the device and back at every "
+          "launch; pass device arrays (cuda.to_device) to avoid the copies",
+          core_->name());
       if (PyErr_WarnEx(cat.ptr(), msg.c_str(), 2) != 0) throw pybind11::error_already_set();
     }
     pybind11::array arr = pybind11::reinterpret_borrow<pybind11::array>(h);
     auto *proxy = pybind11::detail::array_proxy(o);
     constexpr int C_CONTIG = 0x1, F_CONTIG = 0x2, WRITEABLE = 0x400;
     bool writable = proxy->flags & WRITEABLE;
-    pybind11::array contiguous = (proxy->flags & (C_CONTIG | F_CONTIG))
-                                     ? arr
-                                     : pybind11::array(pybind11::module_::import("numpy").attr("ascontiguousarray")(arr));
+    pybind11::array contiguous =
+        (proxy->flags & (C_CONTIG | F_CONTIG))
+            ? arr
+            : pybind11::array(pybind11::module_::import("numpy").attr("ascontiguousarray")(arr));
     HostCopy c;
     c.bytes = size_t(contiguous.nbytes());
     c.mem = rt().allocate(c.bytes, cuda::Allocation::Kind::Device);
@@ -228,12 +246,13 @@ private:
   // producer names a stream, this launch's stream waits for it.
   void cudaArrayInterface(pybind11::dict cai, size_t i, std::string &key, ArrayView &v) {
     if (cai.contains("mask") && !pybind11::object(cai["mask"]).is_none())
-      throw pybind11::type_error(fmt::format("argument {} of kernel '{}': masked arrays are not supported", i + 1,
-                                             core_->name()));
+      throw pybind11::type_error(fmt::format(
+          "argument {} of kernel '{}': masked arrays are not supported", i + 1, core_->name()));
     pybind11::tuple shape = cai["shape"];
     pybind11::dtype dt = pybind11::dtype::from_args(cai["typestr"]);
     pybind11::tuple data = cai["data"];
-    pybind11::object strides = cai.contains("strides") ? pybind11::object(cai["strides"]) : pybind11::none();
+    pybind11::object strides =
+        cai.contains("strides") ? pybind11::object(cai["strides"]) : pybind11::none();
     pybind11::tuple st(shape.size());
     if (strides.is_none()) {
       int64_t expect = dt.itemsize();
@@ -267,22 +286,26 @@ private:
     rt().check(api.StreamWaitEvent(stream_, ev, 0), "cuStreamWaitEvent");
   }
 
-  void fromParts(uint64_t ptr, pybind11::tuple shape, pybind11::tuple strides, const pybind11::dtype &dt, bool readonly,
-                 size_t i, std::string &key, ArrayView &v) {
+  void fromParts(uint64_t ptr, pybind11::tuple shape, pybind11::tuple strides,
+                 const pybind11::dtype &dt, bool readonly, size_t i, std::string &key,
+                 ArrayView &v) {
     if (shape.size() > size_t(kMaxDims) || shape.size() == 0)
-      throw pybind11::type_error(fmt::format("argument {} of kernel '{}': arrays of 1 to {} dimensions", i + 1,
-                                             core_->name(), kMaxDims));
+      throw pybind11::type_error(
+          fmt::format("argument {} of kernel '{}': arrays of 1 to {} dimensions", i + 1,
+                      core_->name(), kMaxDims));
     char code = jit::codeOfTypeNum(dt.num());
     if (!code || dt.byteorder() == '>')
-      throw pybind11::type_error(fmt::format("argument {} of kernel '{}': unsupported dtype {}", i + 1, core_->name(),
-                                             pybind11::str(pybind11::handle(dt)).cast<std::string>()));
+      throw pybind11::type_error(
+          fmt::format("argument {} of kernel '{}': unsupported dtype {}", i + 1, core_->name(),
+                      pybind11::str(pybind11::handle(dt)).cast<std::string>()));
     v.ptr = ptr;
     v.nd = int(shape.size());
     for (int k = 0; k < v.nd; ++k) {
       v.shape[k] = shape[size_t(k)].cast<int64_t>();
       v.strides[k] = strides[size_t(k)].cast<int64_t>();
     }
-    jit::appendArrayKey(key, code, v.nd, DeviceArray::layoutOf(v.nd, v.shape, v.strides, dt.itemsize()), readonly);
+    jit::appendArrayKey(key, code, v.nd,
+                        DeviceArray::layoutOf(v.nd, v.shape, v.strides, dt.itemsize()), readonly);
   }
 
   // The configuration against the device's and the kernel's limits.
@@ -337,7 +360,8 @@ PyObject *launcherCall(PyObject *self, PyObject *args, PyObject *kwargs) {
 void define_cuda_launch(pybind11::module_ &m) {
   namespace py = pybind11;
   py::class_<jit::CudaKernels, std::shared_ptr<jit::CudaKernels>>(m, "CudaKernelCore")
-      .def(py::init([](Dispatcher &d) { return std::make_shared<jit::CudaKernels>(d.functionPtr()); }));
+      .def(py::init(
+          [](Dispatcher &d) { return std::make_shared<jit::CudaKernels>(d.functionPtr()); }));
   auto kernelBase = py::class_<KernelBase>(m, "KernelBase", py::dynamic_attr())
                         .def(py::init<>())
                         .def_readonly("_launchers", &KernelBase::launchers);
@@ -352,9 +376,8 @@ void define_cuda_launch(pybind11::module_ &m) {
   });
   kernelBaseType = kernelBase.ptr();
   auto launcher = py::class_<Launcher>(m, "CudaLauncher")
-      .def(py::init<std::shared_ptr<jit::CudaKernels>, py::object>());
+                      .def(py::init<std::shared_ptr<jit::CudaKernels>, py::object>());
   reinterpret_cast<PyTypeObject *>(launcher.ptr())->tp_call = launcherCall;
-
 }
 
 }  // namespace kjit::py

@@ -3,13 +3,13 @@
 // device and on CUDA GPUs (py_launch.cpp, py_cuda_launch.cpp).
 #pragma once
 
+#include <pybind11/pybind11.h>
+
 #include <map>
 #include <memory>
 #include <optional>
 #include <string>
 #include <vector>
-
-#include <pybind11/pybind11.h>
 
 #include "compiler/GlobalEnv.h"
 #include "py_values.h"
@@ -35,12 +35,13 @@ struct Marshalled {
 };
 // Writes the arguments in `c`'s memory forms; `who` names the function in
 // messages.
-void marshal(const jit::CompileResult &c, PyObject **argv, size_t n, Marshalled &m, const std::string &who);
+void marshal(const jit::CompileResult &c, PyObject **argv, size_t n, Marshalled &m,
+             const std::string &who);
 
 class Dispatcher {
-public:
-  Dispatcher(pybind11::object pyfunc, std::string name, std::string filename, std::string text, uint32_t firstLine,
-             pybind11::object resolver, pybind11::dict options);
+ public:
+  Dispatcher(pybind11::object pyfunc, std::string name, std::string filename, std::string text,
+             uint32_t firstLine, pybind11::object resolver, pybind11::dict options);
 
   jit::JitFunction &function() { return *fn_; }
   const std::shared_ptr<jit::JitFunction> &functionPtr() const { return fn_; }
@@ -51,7 +52,7 @@ public:
   // key stands for is a TypeError (the driver's message).
   std::string argumentKey(PyObject **argv, size_t n, bool kernel) const;
 
-private:
+ private:
   std::shared_ptr<jit::JitFunction> fn_;
   pybind11::object pyfunc_;
   pybind11::object resolver_;
@@ -66,10 +67,12 @@ private:
   pybind11::tuple bind(const pybind11::tuple &args, const pybind11::dict &kwargs);
   pybind11::object invoke(const jit::CompileResult &c, PyObject **argv, size_t n);
   void raise(KjitCallContext &ctx);
-  pybind11::object toPython(const Type *t, unsigned char *p, KjitCallContext &ctx, PyObject **argv, size_t n,
-                            Owners &owners);
-  static std::optional<GlobalValue> resolveGlobal(const pybind11::object &resolver, const std::string &name);
-  static std::optional<GlobalValue> fromClassified(const pybind11::object &resolver, const pybind11::object &r);
+  pybind11::object toPython(const Type *t, unsigned char *p, KjitCallContext &ctx, PyObject **argv,
+                            size_t n, Owners &owners);
+  static std::optional<GlobalValue> resolveGlobal(const pybind11::object &resolver,
+                                                  const std::string &name);
+  static std::optional<GlobalValue> fromClassified(const pybind11::object &resolver,
+                                                   const pybind11::object &r);
 };
 
 // Issues a compile's performance warnings (kjit.errors.PerformanceWarning).

@@ -1,7 +1,7 @@
 // py_frontend.cpp - the parser, callable from Python.
-#include <memory>
-
 #include <pybind11/stl.h>
+
+#include <memory>
 
 #include "compiler/Context.h"
 #include "frontend/ASTPrinter.h"
@@ -44,7 +44,8 @@ std::shared_ptr<ParsedModule> parse(std::string source, std::string filename, ui
     result->module = result->ctx->parse(std::move(filename), std::move(source), firstLine, opts);
   }
   const DiagnosticEngine &diags = result->ctx->diags;
-  if (diags.hasErrors()) throw jit::CompileFailure(diags.render(), result->ctx->sources, diags.diagnostics());
+  if (diags.hasErrors())
+    throw jit::CompileFailure(diags.render(), result->ctx->sources, diags.diagnostics());
   return result;
 }
 
@@ -55,8 +56,7 @@ void define_frontend(pybind11::module_ &m) {
       .def_property_readonly("functions", &ParsedModule::functionNames,
                              "names of the top-level functions, in order")
       .def("dump", &ParsedModule::dump, pybind11::arg("function") = "",
-           pybind11::arg("locations") = false,
-           "the AST as kjitc --emit=ast prints it");
+           pybind11::arg("locations") = false, "the AST as kjitc --emit=ast prints it");
 
   m.def("parse", &parse, pybind11::arg("source"), pybind11::arg("filename") = "<string>",
         pybind11::arg("first_line") = 1, pybind11::arg("function") = "",

@@ -5,20 +5,20 @@
 // work per argument), asks the driver for the specialisation, marshals the
 // arguments into the entry's ABI (compiler/Lowering.h) and converts the
 // result back. Every compile, cache and overload rule is the driver's.
+#include <fmt/format.h>
+#include <pybind11/numpy.h>
+#include <pybind11/stl.h>
+
 #include <array>
 #include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
 
-#include <fmt/format.h>
-#include <pybind11/numpy.h>
-#include <pybind11/stl.h>
-
+#include "compiler/Signature.h"
 #include "py_common.h"
 #include "py_dispatcher.h"
 #include "py_values.h"
-#include "compiler/Signature.h"
 #include "runtime/host/HostRuntime.h"
 #include "runtime/jit/JitFunction.h"
 #include "runtime/jit/TypeKeys.h"
@@ -35,7 +35,8 @@ jit::JitRuntime &jitRuntime() {
 
 pybind11::object builtinException(const std::string &name) {
   pybind11::module_ builtins = pybind11::module_::import("builtins");
-  return pybind11::hasattr(builtins, name.c_str()) ? builtins.attr(name.c_str()) : builtins.attr("RuntimeError");
+  return pybind11::hasattr(builtins, name.c_str()) ? builtins.attr(name.c_str())
+                                                   : builtins.attr("RuntimeError");
 }
 
 namespace {
@@ -48,14 +49,17 @@ uint32_t fastmathFlags(pybind11::handle v) {
     std::string n = pybind11::str(item);
     uint32_t f = FastMath::fromName(n);
     if (!f)
-      throw pybind11::value_error("unknown fastmath flag '" + n +
-                                  "': the flags are reassoc, nnan, ninf, nsz, arcp, contract, afn, fast");
+      throw pybind11::value_error(
+          "unknown fastmath flag '" + n +
+          "': the flags are reassoc, nnan, ninf, nsz, arcp, contract, afn, fast");
     flags |= f;
   }
   return flags;
 }
 
-bool option(const pybind11::dict &options, const char *k) { return options.contains(k) && pybind11::bool_(options[k]); }
+bool option(const pybind11::dict &options, const char *k) {
+  return options.contains(k) && pybind11::bool_(options[k]);
+}
 
 // @cuda.jit's code-generation options (kjit/cuda/compiler.py passes them as
 // options["_cuda"]).
@@ -73,8 +77,9 @@ jit::CudaOptions cudaOptions(const pybind11::dict &options) {
 
 }  // namespace
 
-Dispatcher::Dispatcher(pybind11::object pyfunc, std::string name, std::string filename, std::string text,
-                       uint32_t firstLine, pybind11::object resolver, pybind11::dict options)
+Dispatcher::Dispatcher(pybind11::object pyfunc, std::string name, std::string filename,
+                       std::string text, uint32_t firstLine, pybind11::object resolver,
+                       pybind11::dict options)
     : pyfunc_(std::move(pyfunc)), resolver_(std::move(resolver)) {
   auto source = std::make_shared<FunctionSource>();
   source->name = std::move(name);
@@ -82,8 +87,9 @@ Dispatcher::Dispatcher(pybind11::object pyfunc, std::string name, std::string fi
   source->text = std::move(text);
   source->firstLine = firstLine;
   source->identity = reinterpret_cast<uint64_t>(this);
-  source->fastmath = fastmathFlags(options.contains("fastmath") ? pybind11::object(options["fastmath"])
-                                                                : pybind11::object(pybind11::none()));
+  source->fastmath =
+      fastmathFlags(options.contains("fastmath") ? pybind11::object(options["fastmath"])
+                                                 : pybind11::object(pybind11::none()));
   jit::JitOptions jo;
   source->boundscheck = option(options, "boundscheck");
   jo.cpuBoundscheck = !(options.contains("boundscheck") && !source->boundscheck);
@@ -100,11 +106,13 @@ Dispatcher::Dispatcher(pybind11::object pyfunc, std::string name, std::string fi
   source->parallel = option(options, "parallel");
   if (options.contains("error_model")) {
     pybind11::object em = options["error_model"];
-    std::string model = pybind11::isinstance<pybind11::str>(em) ? em.cast<std::string>() : std::string("?");
+    std::string model =
+        pybind11::isinstance<pybind11::str>(em) ? em.cast<std::string>() : std::string("?");
     if (model != "python" && model != "numpy")
-      throw pybind11::value_error("error_model is 'python' (division by zero raises ZeroDivisionError) or "
-                                  "'numpy' (it gives inf, nan or 0), not " +
-                                  pybind11::repr(em).cast<std::string>());
+      throw pybind11::value_error(
+          "error_model is 'python' (division by zero raises ZeroDivisionError) or "
+          "'numpy' (it gives inf, nan or 0), not " +
+          pybind11::repr(em).cast<std::string>());
     source->numpyErrors = model == "numpy";
   }
   nogil_ = option(options, "nogil");
@@ -118,7 +126,8 @@ Dispatcher::Dispatcher(pybind11::object pyfunc, std::string name, std::string fi
   pybind11::object code = pyfunc_.attr("__code__");
   size_t nparams = code.attr("co_argcount").cast<size_t>();
   pybind11::tuple varnames = code.attr("co_varnames");
-  for (size_t i = 0; i < nparams; ++i) source->paramNames.push_back(varnames[i].cast<std::string>());
+  for (size_t i = 0; i < nparams; ++i)
+    source->paramNames.push_back(varnames[i].cast<std::string>());
   fn_ = std::make_shared<jit::JitFunction>(jitRuntime(), std::move(source), jo);
 }
 
@@ -149,15 +158,16 @@ std::string Dispatcher::argumentKey(PyObject **argv, size_t n, bool kernel) cons
   for (size_t i = 0; i < n; ++i) {
     if (!appendKey(argv[i], key)) {
       if (PyErr_Occurred()) throw pybind11::error_already_set();
-      throw jit::typeError(jit::cannotTakeMessage(kernel ? "kernel '" + name() + "'" : name() + "()", i,
-                                                  i < params.size() ? params[i] : std::string(),
-                                                  typeNameOf(argv[i])));
+      throw jit::typeError(jit::cannotTakeMessage(
+          kernel ? "kernel '" + name() + "'" : name() + "()", i,
+          i < params.size() ? params[i] : std::string(), typeNameOf(argv[i])));
     }
   }
   return key;
 }
 
-void marshal(const jit::CompileResult &c, PyObject **argv, size_t n, Marshalled &m, const std::string &who) {
+void marshal(const jit::CompileResult &c, PyObject **argv, size_t n, Marshalled &m,
+             const std::string &who) {
   for (size_t i = 0; i < n; ++i) {
     unsigned char *dst = m.slots[i].bytes;
     if (c.argBytes[i] > sizeof(m.slots[i].bytes)) {
@@ -166,7 +176,8 @@ void marshal(const jit::CompileResult &c, PyObject **argv, size_t n, Marshalled 
     }
     if (!writeValue(argv[i], c.args[i], dst)) {
       if (PyErr_Occurred()) throw pybind11::error_already_set();
-      throw pybind11::type_error(fmt::format("{}: cannot convert argument {} to {}", who, i + 1, c.args[i]->str()));
+      throw pybind11::type_error(
+          fmt::format("{}: cannot convert argument {} to {}", who, i + 1, c.args[i]->str()));
     }
     m.ptrs[i] = dst;
   }
@@ -175,156 +186,173 @@ void marshal(const jit::CompileResult &c, PyObject **argv, size_t n, Marshalled 
 pybind11::object Dispatcher::invoke(const jit::CompileResult &c, PyObject **argv, size_t n) {
   Marshalled m;
   marshal(c, argv, n, m, name() + "()");
-    alignas(16) unsigned char small[256];
-    std::vector<unsigned char> big;
-    unsigned char *ret = small;
-    if (c.retBytes > sizeof(small)) {
-      big.resize(c.retBytes + 16);
-      ret = big.data();
-    }
-    KjitCallContext ctx;
-    if (parallel_) ctx.pool = &jitRuntime().threadPool();
-    int status;
-    if (nogil_) {
-      pybind11::gil_scoped_release release;
-      status = c.entry(m.ptrs, ret, &ctx);
-    } else {
-      status = c.entry(m.ptrs, ret, &ctx);
-    }
-    if (status != 0) raise(ctx);
-    Owners owners;
-    return toPython(c.ret, ret, ctx, argv, n, owners);
+  alignas(16) unsigned char small[256];
+  std::vector<unsigned char> big;
+  unsigned char *ret = small;
+  if (c.retBytes > sizeof(small)) {
+    big.resize(c.retBytes + 16);
+    ret = big.data();
   }
+  KjitCallContext ctx;
+  if (parallel_) ctx.pool = &jitRuntime().threadPool();
+  int status;
+  if (nogil_) {
+    pybind11::gil_scoped_release release;
+    status = c.entry(m.ptrs, ret, &ctx);
+  } else {
+    status = c.entry(m.ptrs, ret, &ctx);
+  }
+  if (status != 0) raise(ctx);
+  Owners owners;
+  return toPython(c.ret, ret, ctx, argv, n, owners);
+}
 
 void Dispatcher::raise(KjitCallContext &ctx) {
-    pybind11::object cls = builtinException(ctx.excClass);
-    pybind11::object exc = ctx.message.empty() ? cls() : cls(ctx.message);
-    if (!ctx.file.empty() && pybind11::hasattr(exc, "add_note"))
-      exc.attr("add_note")(fmt::format("raised in kjit function '{}' at {}:{}", name(), ctx.file, ctx.line));
-    PyErr_SetObject(cls.ptr(), exc.ptr());
-    throw pybind11::error_already_set();
-  }
+  pybind11::object cls = builtinException(ctx.excClass);
+  pybind11::object exc = ctx.message.empty() ? cls() : cls(ctx.message);
+  if (!ctx.file.empty() && pybind11::hasattr(exc, "add_note"))
+    exc.attr("add_note")(
+        fmt::format("raised in kjit function '{}' at {}:{}", name(), ctx.file, ctx.line));
+  PyErr_SetObject(cls.ptr(), exc.ptr());
+  throw pybind11::error_already_set();
+}
 
-pybind11::object Dispatcher::toPython(const Type *t, unsigned char *p, KjitCallContext &ctx, PyObject **argv, size_t n,
-                                      Owners &owners) {
-    if (t->isNone()) return pybind11::none();
-    if (t->isBool()) return pybind11::bool_(p[0] != 0);
-    if (t->isInt()) {
-      int64_t v = 0;
-      switch (t->bits()) {
-      case 8: v = t->isSigned() ? int64_t(*reinterpret_cast<int8_t *>(p)) : int64_t(*p); break;
-      case 16: v = t->isSigned() ? int64_t(*reinterpret_cast<int16_t *>(p)) : int64_t(*reinterpret_cast<uint16_t *>(p)); break;
-      case 32: v = t->isSigned() ? int64_t(*reinterpret_cast<int32_t *>(p)) : int64_t(*reinterpret_cast<uint32_t *>(p)); break;
-      default: std::memcpy(&v, p, 8);
-      }
-      if (!t->isSigned() && t->bits() == 64) return pybind11::reinterpret_steal<pybind11::object>(PyLong_FromUnsignedLongLong(uint64_t(v)));
-      return pybind11::reinterpret_steal<pybind11::object>(PyLong_FromLongLong(v));
+pybind11::object Dispatcher::toPython(const Type *t, unsigned char *p, KjitCallContext &ctx,
+                                      PyObject **argv, size_t n, Owners &owners) {
+  if (t->isNone()) return pybind11::none();
+  if (t->isBool()) return pybind11::bool_(p[0] != 0);
+  if (t->isInt()) {
+    int64_t v = 0;
+    switch (t->bits()) {
+    case 8: v = t->isSigned() ? int64_t(*reinterpret_cast<int8_t *>(p)) : int64_t(*p); break;
+    case 16:
+      v = t->isSigned() ? int64_t(*reinterpret_cast<int16_t *>(p))
+                        : int64_t(*reinterpret_cast<uint16_t *>(p));
+      break;
+    case 32:
+      v = t->isSigned() ? int64_t(*reinterpret_cast<int32_t *>(p))
+                        : int64_t(*reinterpret_cast<uint32_t *>(p));
+      break;
+    default: std::memcpy(&v, p, 8);
     }
-    if (t->isFloat()) {
-      if (t->bits() == 32) return pybind11::float_(double(*reinterpret_cast<float *>(p)));
-      return pybind11::float_(*reinterpret_cast<double *>(p));
-    }
-    if (t->isComplex()) {
-      if (t->bits() == 64) {
-        float *f = reinterpret_cast<float *>(p);
-        return pybind11::reinterpret_steal<pybind11::object>(PyComplex_FromDoubles(f[0], f[1]));
-      }
-      double *d = reinterpret_cast<double *>(p);
-      return pybind11::reinterpret_steal<pybind11::object>(PyComplex_FromDoubles(d[0], d[1]));
-    }
-    if (t->isTuple()) {
-      pybind11::tuple out(t->elements().size());
-      size_t off = 0;
-      for (size_t i = 0; i < t->elements().size(); ++i) {
-        const Type *e = t->elements()[i];
-        size_t a = jit::memAlign(e);
-        off = (off + a - 1) / a * a;
-        out[i] = toPython(e, p + off, ctx, argv, n, owners);
-        off += jit::memSize(e);
-      }
-      return out;
-    }
-    if (t->isArray()) {
-      void *meminfo, *data;
-      std::memcpy(&meminfo, p, 8);
-      std::memcpy(&data, p + 8, 8);
-      auto *i64 = reinterpret_cast<int64_t *>(p + 16);
-      std::vector<pybind11::ssize_t> shape(i64, i64 + t->ndim()), strides(i64 + t->ndim(), i64 + 2 * t->ndim());
-      pybind11::object base;
-      if (auto it = owners.find(meminfo); it != owners.end()) {
-        base = it->second;  // another view of an allocation already handed over
-      } else if (ctx.release(meminfo)) {
-        base = pybind11::capsule(meminfo, [](void *q) { kjitFree(q); });
-        owners[meminfo] = base;
-      } else {
-        for (size_t i = 0; i < n; ++i)
-          if (argv[i] == meminfo) base = pybind11::reinterpret_borrow<pybind11::object>(argv[i]);
-        if (!base) {
-          // A view of an array held in a tuple argument, or of a frozen
-          // constant: keep every argument alive.
-          pybind11::tuple all(n);
-          for (size_t i = 0; i < n; ++i) all[i] = pybind11::reinterpret_borrow<pybind11::object>(argv[i]);
-          base = all;
-        }
-      }
-      pybind11::dtype dt(numpyDtypeName(t->dtype()));
-      pybind11::array out(dt, shape, strides, data, base);
-      if (t->readonly()) out.attr("flags").attr("writeable") = false;
-      return out;
-    }
-    return pybind11::none();
+    if (!t->isSigned() && t->bits() == 64)
+      return pybind11::reinterpret_steal<pybind11::object>(
+          PyLong_FromUnsignedLongLong(uint64_t(v)));
+    return pybind11::reinterpret_steal<pybind11::object>(PyLong_FromLongLong(v));
   }
-
-pybind11::tuple Dispatcher::bind(const pybind11::tuple &args, const pybind11::dict &kwargs) {
-    size_t n = args.size();
-    size_t nparams = fn_->paramCount();
-    const std::vector<std::string> &params = fn_->source()->paramNames;
-    if (n > nparams)
-      throw pybind11::type_error(fmt::format("{}() takes {} positional arguments but {} were given",
-                                             name(), nparams, n));
-    pybind11::tuple out(nparams);
-    std::vector<bool> set(nparams, false);
-    for (size_t i = 0; i < n; ++i) {
-      out[i] = args[i];
-      set[i] = true;
+  if (t->isFloat()) {
+    if (t->bits() == 32) return pybind11::float_(double(*reinterpret_cast<float *>(p)));
+    return pybind11::float_(*reinterpret_cast<double *>(p));
+  }
+  if (t->isComplex()) {
+    if (t->bits() == 64) {
+      float *f = reinterpret_cast<float *>(p);
+      return pybind11::reinterpret_steal<pybind11::object>(PyComplex_FromDoubles(f[0], f[1]));
     }
-    for (auto item : kwargs) {
-      std::string k = pybind11::str(item.first);
-      size_t i = 0;
-      while (i < nparams && params[i] != k) ++i;
-      if (i == nparams)
-        throw pybind11::type_error(fmt::format("{}() got an unexpected keyword argument '{}'", name(), k));
-      if (set[i])
-        throw pybind11::type_error(fmt::format("{}() got multiple values for argument '{}'", name(), k));
-      out[i] = item.second;
-      set[i] = true;
-    }
-    size_t firstDefault = nparams - defaults_.size();
-    for (size_t i = 0; i < nparams; ++i) {
-      if (set[i]) continue;
-      if (i < firstDefault)
-        throw pybind11::type_error(fmt::format("{}() missing required argument: '{}'", name(), params[i]));
-      out[i] = defaults_[i - firstDefault];
+    double *d = reinterpret_cast<double *>(p);
+    return pybind11::reinterpret_steal<pybind11::object>(PyComplex_FromDoubles(d[0], d[1]));
+  }
+  if (t->isTuple()) {
+    pybind11::tuple out(t->elements().size());
+    size_t off = 0;
+    for (size_t i = 0; i < t->elements().size(); ++i) {
+      const Type *e = t->elements()[i];
+      size_t a = jit::memAlign(e);
+      off = (off + a - 1) / a * a;
+      out[i] = toPython(e, p + off, ctx, argv, n, owners);
+      off += jit::memSize(e);
     }
     return out;
   }
+  if (t->isArray()) {
+    void *meminfo, *data;
+    std::memcpy(&meminfo, p, 8);
+    std::memcpy(&data, p + 8, 8);
+    auto *i64 = reinterpret_cast<int64_t *>(p + 16);
+    std::vector<pybind11::ssize_t> shape(i64, i64 + t->ndim()),
+        strides(i64 + t->ndim(), i64 + 2 * t->ndim());
+    pybind11::object base;
+    if (auto it = owners.find(meminfo); it != owners.end()) {
+      base = it->second;  // another view of an allocation already handed over
+    } else if (ctx.release(meminfo)) {
+      base = pybind11::capsule(meminfo, [](void *q) { kjitFree(q); });
+      owners[meminfo] = base;
+    } else {
+      for (size_t i = 0; i < n; ++i)
+        if (argv[i] == meminfo) base = pybind11::reinterpret_borrow<pybind11::object>(argv[i]);
+      if (!base) {
+        // A view of an array held in a tuple argument, or of a frozen
+        // constant: keep every argument alive.
+        pybind11::tuple all(n);
+        for (size_t i = 0; i < n; ++i)
+          all[i] = pybind11::reinterpret_borrow<pybind11::object>(argv[i]);
+        base = all;
+      }
+    }
+    pybind11::dtype dt(numpyDtypeName(t->dtype()));
+    pybind11::array out(dt, shape, strides, data, base);
+    if (t->readonly()) out.attr("flags").attr("writeable") = false;
+    return out;
+  }
+  return pybind11::none();
+}
 
+pybind11::tuple Dispatcher::bind(const pybind11::tuple &args, const pybind11::dict &kwargs) {
+  size_t n = args.size();
+  size_t nparams = fn_->paramCount();
+  const std::vector<std::string> &params = fn_->source()->paramNames;
+  if (n > nparams)
+    throw pybind11::type_error(
+        fmt::format("{}() takes {} positional arguments but {} were given", name(), nparams, n));
+  pybind11::tuple out(nparams);
+  std::vector<bool> set(nparams, false);
+  for (size_t i = 0; i < n; ++i) {
+    out[i] = args[i];
+    set[i] = true;
+  }
+  for (auto item : kwargs) {
+    std::string k = pybind11::str(item.first);
+    size_t i = 0;
+    while (i < nparams && params[i] != k) ++i;
+    if (i == nparams)
+      throw pybind11::type_error(
+          fmt::format("{}() got an unexpected keyword argument '{}'", name(), k));
+    if (set[i])
+      throw pybind11::type_error(
+          fmt::format("{}() got multiple values for argument '{}'", name(), k));
+    out[i] = item.second;
+    set[i] = true;
+  }
+  size_t firstDefault = nparams - defaults_.size();
+  for (size_t i = 0; i < nparams; ++i) {
+    if (set[i]) continue;
+    if (i < firstDefault)
+      throw pybind11::type_error(
+          fmt::format("{}() missing required argument: '{}'", name(), params[i]));
+    out[i] = defaults_[i - firstDefault];
+  }
+  return out;
+}
 
 // The resolver (kjit/dispatcher.py) answers a global name with a tuple
 // (kind, value): ("int", 3), ("module", "math"), ("jit", dispatcher), ...
-std::optional<GlobalValue> Dispatcher::resolveGlobal(const pybind11::object &resolver, const std::string &name) {
+std::optional<GlobalValue> Dispatcher::resolveGlobal(const pybind11::object &resolver,
+                                                     const std::string &name) {
   pybind11::gil_scoped_acquire gil;
   return fromClassified(resolver, resolver(name));
 }
 
-std::optional<GlobalValue> Dispatcher::fromClassified(const pybind11::object &resolver, const pybind11::object &r) {
+std::optional<GlobalValue> Dispatcher::fromClassified(const pybind11::object &resolver,
+                                                      const pybind11::object &r) {
   if (r.is_none()) return std::nullopt;
   pybind11::tuple t = r;
   std::string kind = t[0].cast<std::string>();
   GlobalValue g;
   using K = GlobalValue::Kind;
-  if (kind == "none") g.kind = K::None;
-  else if (kind == "bool") g.kind = K::Bool, g.i = t[1].cast<bool>();
+  if (kind == "none")
+    g.kind = K::None;
+  else if (kind == "bool")
+    g.kind = K::Bool, g.i = t[1].cast<bool>();
   else if (kind == "int") {
     g.kind = K::Int;
     pybind11::int_ v = t[1];
@@ -344,13 +372,15 @@ std::optional<GlobalValue> Dispatcher::fromClassified(const pybind11::object &re
     } else {
       g.i = x;
     }
-  } else if (kind == "float") g.kind = K::Float, g.f = t[1].cast<double>();
+  } else if (kind == "float")
+    g.kind = K::Float, g.f = t[1].cast<double>();
   else if (kind == "complex") {
     g.kind = K::Complex;
     auto c = t[1].cast<std::complex<double>>();
     g.f = c.real();
     g.im = c.imag();
-  } else if (kind == "str") g.kind = K::String, g.name = t[1].cast<std::string>();
+  } else if (kind == "str")
+    g.kind = K::String, g.name = t[1].cast<std::string>();
   else if (kind == "tuple") {
     g.kind = K::Tuple;
     for (auto item : pybind11::tuple(t[1])) {
@@ -364,10 +394,14 @@ std::optional<GlobalValue> Dispatcher::fromClassified(const pybind11::object &re
     g.name = a[0].cast<std::string>();
     g.shape = a[1].cast<std::vector<int64_t>>();
     g.bytes = a[2].cast<std::string>();
-  } else if (kind == "module") g.kind = K::Module, g.name = t[1].cast<std::string>();
-  else if (kind == "function") g.kind = K::Function, g.name = t[1].cast<std::string>();
-  else if (kind == "dtype") g.kind = K::Dtype, g.name = t[1].cast<std::string>();
-  else if (kind == "exception") g.kind = K::ExceptionClass, g.name = t[1].cast<std::string>();
+  } else if (kind == "module")
+    g.kind = K::Module, g.name = t[1].cast<std::string>();
+  else if (kind == "function")
+    g.kind = K::Function, g.name = t[1].cast<std::string>();
+  else if (kind == "dtype")
+    g.kind = K::Dtype, g.name = t[1].cast<std::string>();
+  else if (kind == "exception")
+    g.kind = K::ExceptionClass, g.name = t[1].cast<std::string>();
   else if (kind == "jit") {
     g.kind = K::JitFunction;
     g.fn = t[1].cast<std::shared_ptr<Dispatcher>>()->function().source();
@@ -377,7 +411,6 @@ std::optional<GlobalValue> Dispatcher::fromClassified(const pybind11::object &re
   }
   return g;
 }
-
 
 // tp_call of Dispatcher: straight from the interpreter's call to
 // Dispatcher::call, without pybind11's generic argument dispatch.
@@ -408,8 +441,8 @@ namespace {
 // (signature, cc, PTX, return type, typed IR): what kernel.inspect_ptx(),
 // .signatures and compile_ptx read.
 pybind11::tuple cudaResultTuple(const jit::CompileResult &c) {
-  return pybind11::make_tuple(c.signature, c.cc, pybind11::str(c.code), c.ret ? c.ret->str() : std::string("none"),
-                              c.typedIR);
+  return pybind11::make_tuple(c.signature, c.cc, pybind11::str(c.code),
+                              c.ret ? c.ret->str() : std::string("none"), c.typedIR);
 }
 
 }  // namespace
@@ -420,99 +453,133 @@ void define_jit(pybind11::module_ &m) {
   // reads signatures (kjit.vectorize): (return type or None, argument types),
   // each type as (scalar type name, ndim): ndim 0 for a scalar, -1 for a
   // type that is neither (its name in full).
-  m.def("parse_signature", [](const std::string &text) {
-    TypeContext tc;
-    Signature s;
-    std::string err;
-    if (!parseSignature(tc, text, s, err)) throw py::type_error("invalid signature: " + err);
-    auto describe = [](const Type *t) -> py::object {
-      if (t->isArray()) return py::make_tuple(t->dtype()->str(), int(t->ndim()));
-      if (t->isNumber() || t->isNone() || t->kind() == TypeKind::Void) return py::make_tuple(t->str(), 0);
-      return py::make_tuple(t->str(), -1);
-    };
-    py::list args;
-    for (const Type *t : s.args) args.append(describe(t));
-    return py::make_tuple(s.ret ? describe(s.ret) : py::object(py::none()), args);
-  }, py::arg("signature"));
-  auto cls = py::class_<Dispatcher, std::shared_ptr<Dispatcher>>(m, "Dispatcher", py::dynamic_attr())
-      .def(py::init<py::object, std::string, std::string, std::string, uint32_t, py::object, py::dict>(),
-           py::arg("pyfunc"), py::arg("name"), py::arg("filename"), py::arg("source"), py::arg("first_line"),
-           py::arg("resolver"), py::arg("options"))
-      .def("compile", [](Dispatcher &d, const std::string &sig) { d.function().hostDeclare(sig); },
-           py::arg("signature"), "compile for a signature string, e.g. \"float64(float64[:], int64)\"")
-      .def_property_readonly("signatures", [](Dispatcher &d) {
-            std::vector<std::string> l;
-            for (const auto &c : d.function().host().all()) l.push_back(c->signature);
-            return l;
-          }, "the signatures compiled so far: \"(float64, int64) -> float64\"")
-      .def("_inspect_types_text", [](Dispatcher &d) {
-        std::string s;
-        for (const auto &c : d.function().host().all()) s += c->typedIR + "\n";
-        return s;
-      })
-      .def("_inspect_code", [](Dispatcher &d, bool wantAsm) {
-        py::dict out;
-        for (const auto &c : d.function().host().all())
-          out[py::str(c->signature)] = d.function().inspectHost(*c, wantAsm);
-        return out;
-      }, py::arg("asm"))
-      // The loops of a @vectorize: the C-ABI entry's address for a signature.
-      .def("_entry_address", [](Dispatcher &d, const std::string &sig) {
-        return reinterpret_cast<uintptr_t>(d.function().hostCompileSignature(sig).entry);
-      })
-      // CUDA: PTX for a signature and compute capability (kernel.compile,
-      // compile_ptx); the result is kept and listed by _cuda_results.
-      .def("_compile_cuda", [](Dispatcher &d, const std::string &sig, bool device, int cc) {
-        const jit::CompileResult &c = d.function().cudaCompile(sig, device, cc);
-        warnPerformance(c.warnings, 3);
-        return cudaResultTuple(c);
-      }, py::arg("signature"), py::arg("device"), py::arg("cc"))
-      .def("_cuda_llvm", [](Dispatcher &d, const std::string &sig, bool device, int cc) {
-        return d.function().cudaLLVM(sig, device, cc);
-      }, py::arg("signature"), py::arg("device"), py::arg("cc"))
-      // The kernel a launch with argument type key `key` runs, for compute
-      // capability `cc` (the simulator compiles as a GPU launch would).
-      .def("_cuda_kernel_for", [](Dispatcher &d, const std::string &key, int cc) {
-        jit::JitFunction &fn = d.function();
-        size_t before = fn.cudaResults().size();
-        const jit::CompileResult &c = fn.cudaKernelFor(fn.cudaResolve(key), cc);
-        if (fn.cudaResults().size() > before && !c.fromCache) warnPerformance(c.warnings, 3);
-        return cudaResultTuple(c);
-      })
-      // The simulator: the key of a launch's arguments (the CPU device's
-      // host arrays), and the types the driver resolves it to.
-      .def("_argument_key", [](Dispatcher &d, py::tuple args) {
-        std::vector<PyObject *> argv;
-        for (py::handle a : args) argv.push_back(a.ptr());
-        return d.argumentKey(argv.data(), argv.size(), true);
-      })
-      .def("_cuda_resolved_types", [](Dispatcher &d, const std::string &key) {
+  m.def(
+      "parse_signature",
+      [](const std::string &text) {
         TypeContext tc;
-        std::vector<std::string> names;
-        for (const Type *t : jit::typesOfKey(tc, d.function().cudaResolve(key))) names.push_back(t->str());
-        return names;
-      })
-      .def("_cuda_declare", [](Dispatcher &d, const std::string &sig) { d.function().cudaDeclare(sig); })
-      .def("_cuda_results", [](Dispatcher &d) {
-        py::list l;
-        for (const auto &c : d.function().cudaResults()) l.append(cudaResultTuple(*c));
-        return l;
-      })
-      // The CPU device: eager signatures, inspection.
-      .def("_cpu_declare", [](Dispatcher &d, const std::string &sig) { d.function().cpuDeclare(sig); })
-      .def("_cpu_inspect", [](Dispatcher &d, const std::string &key, bool wantAsm) {
-        return d.function().inspectCpuKernel(key, wantAsm);
-      })
-      .def("_cpu_keys", [](Dispatcher &d) {
-        std::vector<std::string> keys;
-        for (const auto &c : d.function().cpuKernels().all()) keys.push_back(c->key);
-        return keys;
-      })
-      .def("_cache_hits", [](Dispatcher &d) { return d.function().cacheHits(); },
-           "how many specialisations came from the disk cache (cache=True)")
-      .def("_fingerprint", [](Dispatcher &d) { return d.function().fingerprint(); })
-      .def("_cache_folder", [](Dispatcher &d) { return d.function().cacheFolder(); })
-      .def_property_readonly("_name", &Dispatcher::name);
+        Signature s;
+        std::string err;
+        if (!parseSignature(tc, text, s, err)) throw py::type_error("invalid signature: " + err);
+        auto describe = [](const Type *t) -> py::object {
+          if (t->isArray()) return py::make_tuple(t->dtype()->str(), int(t->ndim()));
+          if (t->isNumber() || t->isNone() || t->kind() == TypeKind::Void)
+            return py::make_tuple(t->str(), 0);
+          return py::make_tuple(t->str(), -1);
+        };
+        py::list args;
+        for (const Type *t : s.args) args.append(describe(t));
+        return py::make_tuple(s.ret ? describe(s.ret) : py::object(py::none()), args);
+      },
+      py::arg("signature"));
+  auto cls =
+      py::class_<Dispatcher, std::shared_ptr<Dispatcher>>(m, "Dispatcher", py::dynamic_attr())
+          .def(py::init<py::object, std::string, std::string, std::string, uint32_t, py::object,
+                        py::dict>(),
+               py::arg("pyfunc"), py::arg("name"), py::arg("filename"), py::arg("source"),
+               py::arg("first_line"), py::arg("resolver"), py::arg("options"))
+          .def(
+              "compile",
+              [](Dispatcher &d, const std::string &sig) { d.function().hostDeclare(sig); },
+              py::arg("signature"),
+              "compile for a signature string, e.g. \"float64(float64[:], int64)\"")
+          .def_property_readonly(
+              "signatures",
+              [](Dispatcher &d) {
+                std::vector<std::string> l;
+                for (const auto &c : d.function().host().all()) l.push_back(c->signature);
+                return l;
+              },
+              "the signatures compiled so far: \"(float64, int64) -> float64\"")
+          .def("_inspect_types_text",
+               [](Dispatcher &d) {
+                 std::string s;
+                 for (const auto &c : d.function().host().all()) s += c->typedIR + "\n";
+                 return s;
+               })
+          .def(
+              "_inspect_code",
+              [](Dispatcher &d, bool wantAsm) {
+                py::dict out;
+                for (const auto &c : d.function().host().all())
+                  out[py::str(c->signature)] = d.function().inspectHost(*c, wantAsm);
+                return out;
+              },
+              py::arg("asm"))
+          // The loops of a @vectorize: the C-ABI entry's address for a signature.
+          .def("_entry_address",
+               [](Dispatcher &d, const std::string &sig) {
+                 return reinterpret_cast<uintptr_t>(d.function().hostCompileSignature(sig).entry);
+               })
+          // CUDA: PTX for a signature and compute capability (kernel.compile,
+          // compile_ptx); the result is kept and listed by _cuda_results.
+          .def(
+              "_compile_cuda",
+              [](Dispatcher &d, const std::string &sig, bool device, int cc) {
+                const jit::CompileResult &c = d.function().cudaCompile(sig, device, cc);
+                warnPerformance(c.warnings, 3);
+                return cudaResultTuple(c);
+              },
+              py::arg("signature"), py::arg("device"), py::arg("cc"))
+          .def(
+              "_cuda_llvm",
+              [](Dispatcher &d, const std::string &sig, bool device, int cc) {
+                return d.function().cudaLLVM(sig, device, cc);
+              },
+              py::arg("signature"), py::arg("device"), py::arg("cc"))
+          // The kernel a launch with argument type key `key` runs, for compute
+          // capability `cc` (the simulator compiles as a GPU launch would).
+          .def("_cuda_kernel_for",
+               [](Dispatcher &d, const std::string &key, int cc) {
+                 jit::JitFunction &fn = d.function();
+                 size_t before = fn.cudaResults().size();
+                 const jit::CompileResult &c = fn.cudaKernelFor(fn.cudaResolve(key), cc);
+                 if (fn.cudaResults().size() > before && !c.fromCache)
+                   warnPerformance(c.warnings, 3);
+                 return cudaResultTuple(c);
+               })
+          // The simulator: the key of a launch's arguments (the CPU device's
+          // host arrays), and the types the driver resolves it to.
+          .def("_argument_key",
+               [](Dispatcher &d, py::tuple args) {
+                 std::vector<PyObject *> argv;
+                 for (py::handle a : args) argv.push_back(a.ptr());
+                 return d.argumentKey(argv.data(), argv.size(), true);
+               })
+          .def("_cuda_resolved_types",
+               [](Dispatcher &d, const std::string &key) {
+                 TypeContext tc;
+                 std::vector<std::string> names;
+                 for (const Type *t : jit::typesOfKey(tc, d.function().cudaResolve(key)))
+                   names.push_back(t->str());
+                 return names;
+               })
+          .def("_cuda_declare",
+               [](Dispatcher &d, const std::string &sig) { d.function().cudaDeclare(sig); })
+          .def("_cuda_results",
+               [](Dispatcher &d) {
+                 py::list l;
+                 for (const auto &c : d.function().cudaResults()) l.append(cudaResultTuple(*c));
+                 return l;
+               })
+          // The CPU device: eager signatures, inspection.
+          .def("_cpu_declare",
+               [](Dispatcher &d, const std::string &sig) { d.function().cpuDeclare(sig); })
+          .def("_cpu_inspect",
+               [](Dispatcher &d, const std::string &key, bool wantAsm) {
+                 return d.function().inspectCpuKernel(key, wantAsm);
+               })
+          .def("_cpu_keys",
+               [](Dispatcher &d) {
+                 std::vector<std::string> keys;
+                 for (const auto &c : d.function().cpuKernels().all()) keys.push_back(c->key);
+                 return keys;
+               })
+          .def(
+              "_cache_hits", [](Dispatcher &d) { return d.function().cacheHits(); },
+              "how many specialisations came from the disk cache (cache=True)")
+          .def("_fingerprint", [](Dispatcher &d) { return d.function().fingerprint(); })
+          .def("_cache_folder", [](Dispatcher &d) { return d.function().cacheFolder(); })
+          .def_property_readonly("_name", &Dispatcher::name);
   // Subclasses made in Python inherit the slot.
   reinterpret_cast<PyTypeObject *>(cls.ptr())->tp_call = dispatcherCall;
 }

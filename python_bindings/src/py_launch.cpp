@@ -2,11 +2,11 @@
 // the CPU device's launcher, and the simulator's access to the same rules.
 #include "py_launch.h"
 
-#include <array>
-
 #include <fmt/format.h>
 #include <pybind11/numpy.h>
 #include <pybind11/stl.h>
+
+#include <array>
 
 #include "py_common.h"
 #include "py_dispatcher.h"
@@ -42,7 +42,8 @@ void readDims(pybind11::handle v, uint32_t out[3], const char *what, const std::
     pybind11::sequence s = pybind11::reinterpret_borrow<pybind11::sequence>(v);
     if (s.size() < 1 || s.size() > 3) jit::setDims(out, n, s.size(), what, kernel);  // says why
     for (pybind11::handle item : s) {
-      if (!isIndex(item.ptr())) jit::badDimension(what, pybind11::repr(v).cast<std::string>(), kernel);
+      if (!isIndex(item.ptr()))
+        jit::badDimension(what, pybind11::repr(v).cast<std::string>(), kernel);
       n[count++] = indexValue(item.ptr());
     }
   } else {
@@ -66,8 +67,9 @@ ParsedLaunch parseLaunch(pybind11::handle config, const std::string &kernel) {
   if (t.size() > 2) p.stream = t[2];
   if (t.size() > 3) {
     if (!isIndex(t[3].ptr()))
-      throw jit::launchConfigError(fmt::format("kernel '{}': the dynamic shared memory size is an int, not {}",
-                                               kernel, pybind11::repr(t[3]).cast<std::string>()));
+      throw jit::launchConfigError(
+          fmt::format("kernel '{}': the dynamic shared memory size is an int, not {}", kernel,
+                      pybind11::repr(t[3]).cast<std::string>()));
     jit::setSharedBytes(p.config, indexValue(t[3].ptr()), kernel);
   }
   return p;
@@ -81,7 +83,7 @@ const char *kCpuDevice = "the CPU device";
 // each block's threads as a loop or, when the kernel synchronises, as
 // fibers. The launch is synchronous; the limits are a GPU's.
 class CpuLauncher {
-public:
+ public:
   CpuLauncher(std::shared_ptr<Dispatcher> d, pybind11::object config)
       : d_(std::move(d)), launch_(parseLaunch(config, d_->name()).config) {}
 
@@ -89,9 +91,10 @@ public:
     jit::JitFunction &fn = d_->function();
     size_t n = size_t(PyTuple_GET_SIZE(args));
     if (n != fn.paramCount())
-      throw pybind11::type_error(
-          fmt::format("kernel {}() takes {} arguments but {} were given", fn.name(), fn.paramCount(), n));
-    if (n > kMaxArgs) throw pybind11::type_error(fmt::format("kjit kernels take at most {} arguments", kMaxArgs));
+      throw pybind11::type_error(fmt::format("kernel {}() takes {} arguments but {} were given",
+                                             fn.name(), fn.paramCount(), n));
+    if (n > kMaxArgs)
+      throw pybind11::type_error(fmt::format("kjit kernels take at most {} arguments", kMaxArgs));
     PyObject *argv[kMaxArgs];
     std::vector<pybind11::object> held;  // the host arrays of the CPU device's device arrays
     for (size_t i = 0; i < n; ++i) {
@@ -128,7 +131,7 @@ public:
     if (!ok) raiseKernelError(err, fn.name());
   }
 
-private:
+ private:
   std::shared_ptr<Dispatcher> d_;
   jit::LaunchConfig launch_;
 
@@ -138,8 +141,8 @@ private:
     if (e.located) {
       msg += fmt::format(" (in kernel '{}'", kernel);
       if (!e.file.empty()) msg += fmt::format(" at {}:{}", e.file, e.line);
-      msg += fmt::format(", block ({}, {}, {}), thread ({}, {}, {}))", e.block[0], e.block[1], e.block[2],
-                         e.thread[0], e.thread[1], e.thread[2]);
+      msg += fmt::format(", block ({}, {}, {}), thread ({}, {}, {}))", e.block[0], e.block[1],
+                         e.block[2], e.thread[0], e.thread[1], e.thread[2]);
     } else {
       msg += fmt::format(" (in kernel '{}')", kernel);
     }
@@ -174,30 +177,38 @@ std::array<uint32_t, 3> dims3(const uint32_t d[3]) { return {d[0], d[1], d[2]}; 
 
 void define_launch(pybind11::module_ &m) {
   namespace py = pybind11;
-  auto cpu = py::class_<CpuLauncher>(m, "CpuLauncher").def(py::init<std::shared_ptr<Dispatcher>, py::object>());
+  auto cpu = py::class_<CpuLauncher>(m, "CpuLauncher")
+                 .def(py::init<std::shared_ptr<Dispatcher>, py::object>());
   reinterpret_cast<PyTypeObject *>(cpu.ptr())->tp_call = cpuLauncherCall;
   // The simulator: the same parsing and the same checks.
-  m.def("launch_config", [](const std::string &kernel, py::object config) {
-    ParsedLaunch p = parseLaunch(config, kernel);
-    return py::make_tuple(dims3(p.config.grid), dims3(p.config.block), p.stream, p.config.sharedBytes);
-  }, py::arg("kernel"), py::arg("config"),
-     "(grid, block, stream, shared bytes) of kernel[config], or LaunchConfigError");
-  m.def("check_launch", [](const std::string &kernel, const std::string &device, std::array<uint32_t, 3> grid,
-                           std::array<uint32_t, 3> block, size_t shared, int64_t maxThreads, int64_t staticShared) {
-    jit::LaunchConfig c;
-    for (int a = 0; a < 3; ++a) {
-      c.grid[a] = grid[size_t(a)];
-      c.block[a] = block[size_t(a)];
-    }
-    c.sharedBytes = shared;
-    jit::KernelLimits k;
-    k.maxThreadsPerBlock = maxThreads;
-    k.why = "its launch_bounds";
-    k.staticSharedBytes = staticShared;
-    jit::checkLaunch(c, jit::DeviceLimits::gpuLike(device), k, kernel);
-  }, py::arg("kernel"), py::arg("device"), py::arg("grid"), py::arg("block"), py::arg("shared"),
-     py::arg("max_threads") = 0, py::arg("static_shared") = 0,
-     "checks a launch against a GPU's limits (the CPU device and the simulator keep them)");
+  m.def(
+      "launch_config",
+      [](const std::string &kernel, py::object config) {
+        ParsedLaunch p = parseLaunch(config, kernel);
+        return py::make_tuple(dims3(p.config.grid), dims3(p.config.block), p.stream,
+                              p.config.sharedBytes);
+      },
+      py::arg("kernel"), py::arg("config"),
+      "(grid, block, stream, shared bytes) of kernel[config], or LaunchConfigError");
+  m.def(
+      "check_launch",
+      [](const std::string &kernel, const std::string &device, std::array<uint32_t, 3> grid,
+         std::array<uint32_t, 3> block, size_t shared, int64_t maxThreads, int64_t staticShared) {
+        jit::LaunchConfig c;
+        for (int a = 0; a < 3; ++a) {
+          c.grid[a] = grid[size_t(a)];
+          c.block[a] = block[size_t(a)];
+        }
+        c.sharedBytes = shared;
+        jit::KernelLimits k;
+        k.maxThreadsPerBlock = maxThreads;
+        k.why = "its launch_bounds";
+        k.staticSharedBytes = staticShared;
+        jit::checkLaunch(c, jit::DeviceLimits::gpuLike(device), k, kernel);
+      },
+      py::arg("kernel"), py::arg("device"), py::arg("grid"), py::arg("block"), py::arg("shared"),
+      py::arg("max_threads") = 0, py::arg("static_shared") = 0,
+      "checks a launch against a GPU's limits (the CPU device and the simulator keep them)");
 }
 
 }  // namespace kjit::py

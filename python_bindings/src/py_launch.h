@@ -4,9 +4,9 @@
 // simulator all parse with this.
 #pragma once
 
-#include <string>
-
 #include <pybind11/pybind11.h>
+
+#include <string>
 
 #include "runtime/jit/LaunchConfig.h"
 

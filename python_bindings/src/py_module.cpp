@@ -1,7 +1,6 @@
 // py_module.cpp - the _kjit extension module: one exception translator and
 // one define_<area> call per binding file.
 #include "py_common.h"
-
 #include "runtime/jit/Version.h"
 
 namespace py = pybind11;

@@ -1,14 +1,14 @@
 // py_ufunc.cpp - NumPy ufuncs whose loops are compiled kjit functions
 // (@vectorize, @guvectorize: targets 'cpu' and 'parallel').
+#include <fmt/format.h>
+#include <pybind11/stl.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cfenv>
 #include <cstring>
 #include <memory>
 #include <thread>
-
-#include <fmt/format.h>
-#include <pybind11/stl.h>
 
 #include "py_common.h"
 #include "py_dispatcher.h"
@@ -54,8 +54,8 @@ struct OperandDesc {
   int64_t words[2 + 2 * (1 + kMaxCoreDims)];
 };
 
-int runUFuncChunk(const UFuncLoopData &L, char **args, const intptr_t *dims, const intptr_t *steps, int64_t lo,
-                  int64_t hi, KjitCallContext &ctx) {
+int runUFuncChunk(const UFuncLoopData &L, char **args, const intptr_t *dims, const intptr_t *steps,
+                  int64_t lo, int64_t hi, KjitCallContext &ctx) {
   OperandDesc descs[kMaxArgs];
   void *ptrs[kMaxArgs];
   size_t nargs = L.operands.size();
@@ -99,7 +99,8 @@ std::pair<intptr_t, intptr_t> operandSpan(const UFuncLoopData &L, char **args, c
 // (a step of 0: NumPy's reductions accumulate so) and none overlaps another
 // operand, except one that is exactly that operand (in place, element by
 // element). NumPy's reduce and accumulate pass such aliased operands.
-bool iterationsIndependent(const UFuncLoopData &L, char **args, const intptr_t *dims, const intptr_t *steps) {
+bool iterationsIndependent(const UFuncLoopData &L, char **args, const intptr_t *dims,
+                           const intptr_t *steps) {
   size_t nargs = L.operands.size();
   for (size_t k = L.nin; k < nargs; ++k) {
     if (steps[k] == 0) return false;
@@ -107,8 +108,8 @@ bool iterationsIndependent(const UFuncLoopData &L, char **args, const intptr_t *
     for (size_t j = 0; j < nargs; ++j) {
       if (j == k) continue;
       auto other = operandSpan(L, args, dims, steps, j);
-      bool same = args[j] == args[k] && steps[j] == steps[k] &&
-                  L.operands[j].coreDims.empty() && L.operands[k].coreDims.empty();
+      bool same = args[j] == args[k] && steps[j] == steps[k] && L.operands[j].coreDims.empty() &&
+                  L.operands[k].coreDims.empty();
       if (!same && other.first < out.second && out.first < other.second) return false;
     }
   }
@@ -161,8 +162,8 @@ void ufuncLoop(char **args, const intptr_t *dims, const intptr_t *steps, void *d
         pybind11::object cls = builtinException(ctx.excClass);
         pybind11::object exc = ctx.message.empty() ? cls() : cls(ctx.message);
         if (!ctx.file.empty() && pybind11::hasattr(exc, "add_note"))
-          exc.attr("add_note")(fmt::format("raised in the function of ufunc '{}' at {}:{}", L.name, ctx.file,
-                                           ctx.line));
+          exc.attr("add_note")(fmt::format("raised in the function of ufunc '{}' at {}:{}", L.name,
+                                           ctx.file, ctx.line));
         PyErr_SetObject(cls.ptr(), exc.ptr());
       } catch (pybind11::error_already_set &e) {
         e.restore();
@@ -174,10 +175,11 @@ void ufuncLoop(char **args, const intptr_t *dims, const intptr_t *steps, void *d
 }
 
 using UFuncLoopFn = void (*)(char **, const intptr_t *, const intptr_t *, void *);
-using UFuncFromFuncAndData = PyObject *(*)(UFuncLoopFn *, void *const *, const char *, int, int, int, int,
-                                           const char *, const char *, int);
-using UFuncFromFuncAndDataAndSignature = PyObject *(*)(UFuncLoopFn *, void *const *, const char *, int, int, int,
-                                                       int, const char *, const char *, int, const char *);
+using UFuncFromFuncAndData = PyObject *(*)(UFuncLoopFn *, void *const *, const char *, int, int,
+                                           int, int, const char *, const char *, int);
+using UFuncFromFuncAndDataAndSignature = PyObject *(*)(UFuncLoopFn *, void *const *, const char *,
+                                                       int, int, int, int, const char *,
+                                                       const char *, int, const char *);
 
 // NumPy's ufunc C API table (its _UFUNC_API capsule), as NumPy's own
 // headers reach it: PyUFunc_FromFuncAndData is entry 1 and
@@ -211,17 +213,20 @@ struct UFuncTables {
 // `core`: for a gufunc (`signature` not empty), each operand's core axes as
 // indices among the signature's dimension names, in order of appearance;
 // empty lists for a ufunc.
-pybind11::object makeUFunc(const std::string &name, const std::string &doc, int nin, int nout, int identity,
-                           pybind11::list loops, bool parallel, pybind11::object keep, const std::string &signature,
+pybind11::object makeUFunc(const std::string &name, const std::string &doc, int nin, int nout,
+                           int identity, pybind11::list loops, bool parallel, pybind11::object keep,
+                           const std::string &signature,
                            const std::vector<std::vector<int>> &core) {
   int nargs = nin + nout;
   if (nin < 1 || nout < 1 || nargs > int(kMaxArgs) || core.size() != size_t(nargs))
-    throw pybind11::value_error(fmt::format("a ufunc here has 1 to {} operands, each with its core axes",
-                                            kMaxArgs));
-  if (signature.empty() && nout != 1) throw pybind11::value_error("an elementwise ufunc here has one output");
+    throw pybind11::value_error(
+        fmt::format("a ufunc here has 1 to {} operands, each with its core axes", kMaxArgs));
+  if (signature.empty() && nout != 1)
+    throw pybind11::value_error("an elementwise ufunc here has one output");
   for (const auto &c : core)
     if (c.size() > size_t(kMaxCoreDims))
-      throw pybind11::value_error(fmt::format("an operand has at most {} core dimensions", kMaxCoreDims));
+      throw pybind11::value_error(
+          fmt::format("an operand has at most {} core dimensions", kMaxCoreDims));
   auto *t = new UFuncTables;  // never freed: see UFuncTables
   t->name = name;
   t->doc = doc;
@@ -230,7 +235,8 @@ pybind11::object makeUFunc(const std::string &name, const std::string &doc, int 
   for (pybind11::handle item : loops) {
     pybind11::tuple loop = pybind11::reinterpret_borrow<pybind11::tuple>(item);
     std::string codes = loop[0].cast<std::string>();
-    if (codes.size() != size_t(nargs)) throw pybind11::value_error("a ufunc loop needs a type per operand");
+    if (codes.size() != size_t(nargs))
+      throw pybind11::value_error("a ufunc loop needs a type per operand");
     t->types += codes;
     auto d = std::make_unique<UFuncLoopData>();
     d->entry = reinterpret_cast<UFuncEntry>(loop[1].cast<uintptr_t>());
@@ -260,8 +266,9 @@ pybind11::object makeUFunc(const std::string &name, const std::string &doc, int 
 
 void define_ufunc(pybind11::module_ &m) {
   m.def("make_ufunc", &makeUFunc, pybind11::arg("name"), pybind11::arg("doc"), pybind11::arg("nin"),
-        pybind11::arg("nout"), pybind11::arg("identity"), pybind11::arg("loops"), pybind11::arg("parallel"),
-        pybind11::arg("keep"), pybind11::arg("signature") = std::string(),
+        pybind11::arg("nout"), pybind11::arg("identity"), pybind11::arg("loops"),
+        pybind11::arg("parallel"), pybind11::arg("keep"),
+        pybind11::arg("signature") = std::string(),
         pybind11::arg("core") = std::vector<std::vector<int>>(),
         "a NumPy ufunc (a gufunc with `signature`) whose loops are compiled kjit functions: "
         "loops = [(type numbers as bytes, entry address)]");

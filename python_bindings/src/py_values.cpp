@@ -1,13 +1,13 @@
 // py_values.cpp - see py_values.h.
 #include "py_values.h"
 
-#include "runtime/jit/TypeKeys.h"
+#include <fmt/format.h>
+#include <pybind11/numpy.h>
 
 #include <cstring>
 #include <vector>
 
-#include <fmt/format.h>
-#include <pybind11/numpy.h>
+#include "runtime/jit/TypeKeys.h"
 
 namespace kjit::py {
 
@@ -22,9 +22,9 @@ const NumpyScalarTypes &numpyScalars() {
     NumpyScalarTypes r;
     pybind11::module_ np = pybind11::module_::import("numpy");
     const std::pair<const char *, char> names[] = {
-        {"bool_", 'b'},   {"int8", '1'},    {"int16", '2'},   {"int32", '4'},
-        {"int64", '8'},   {"uint8", '!'},   {"uint16", '@'},  {"uint32", '#'},
-        {"uint64", '$'},  {"float16", 'h'}, {"float32", 'f'}, {"float64", 'd'},
+        {"bool_", 'b'},     {"int8", '1'},       {"int16", '2'},    {"int32", '4'},
+        {"int64", '8'},     {"uint8", '!'},      {"uint16", '@'},   {"uint32", '#'},
+        {"uint64", '$'},    {"float16", 'h'},    {"float32", 'f'},  {"float64", 'd'},
         {"complex64", 'F'}, {"complex128", 'D'}, {"longlong", '8'}, {"ulonglong", '$'}};
     for (auto &[n, c] : names) r.types.emplace_back(np.attr(n).ptr(), c);
     return r;
@@ -40,7 +40,8 @@ const NumpyScalarTypes &numpyScalars() {
 // inline buffer in the common cases, so computing it does not allocate.
 
 std::string typeNameOf(PyObject *o) {
-  return pybind11::str(pybind11::type::handle_of(pybind11::handle(o)).attr("__name__")).cast<std::string>();
+  return pybind11::str(pybind11::type::handle_of(pybind11::handle(o)).attr("__name__"))
+      .cast<std::string>();
 }
 
 // Appends the key of `o` to `key`; false when kernels cannot take it.
@@ -140,9 +141,21 @@ bool writeValue(PyObject *o, const Type *t, unsigned char *dst) {
       if (v == -1 && PyErr_Occurred()) return false;
     }
     switch (t->bits()) {
-    case 8: { int8_t x = int8_t(v); std::memcpy(dst, &x, 1); break; }
-    case 16: { int16_t x = int16_t(v); std::memcpy(dst, &x, 2); break; }
-    case 32: { int32_t x = int32_t(v); std::memcpy(dst, &x, 4); break; }
+    case 8: {
+      int8_t x = int8_t(v);
+      std::memcpy(dst, &x, 1);
+      break;
+    }
+    case 16: {
+      int16_t x = int16_t(v);
+      std::memcpy(dst, &x, 2);
+      break;
+    }
+    case 32: {
+      int32_t x = int32_t(v);
+      std::memcpy(dst, &x, 4);
+      break;
+    }
     default: std::memcpy(dst, &v, 8);
     }
     return true;

@@ -2,10 +2,10 @@
 // keys mean is runtime/jit/TypeKeys.h) and their memory form for a type.
 #pragma once
 
+#include <Python.h>
+
 #include <cstddef>
 #include <string>
-
-#include <Python.h>
 
 #include "compiler/Types.h"
 

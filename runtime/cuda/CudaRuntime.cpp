@@ -1,13 +1,13 @@
 // CudaRuntime.cpp - see CudaRuntime.h.
 #include "runtime/cuda/CudaRuntime.h"
 
-#include <cstdlib>
-#include <cstring>
 #include <dlfcn.h>
+#include <fmt/format.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <fmt/format.h>
+#include <cstdlib>
+#include <cstring>
 
 #include "frontend/support/Options.h"
 
@@ -17,16 +17,31 @@ namespace {
 
 // Device attributes (CUdevice_attribute).
 enum : int {
-  kMaxThreadsPerBlock = 1, kMaxBlockX = 2, kMaxGridX = 5, kMaxSharedPerBlock = 8, kWarpSize = 10,
-  kMultiprocessors = 16, kUnifiedAddressing = 41, kCcMajor = 75, kCcMinor = 76, kManagedMemory = 83,
-  kMaxSharedOptin = 97, kMemoryPoolsSupported = 115,
+  kMaxThreadsPerBlock = 1,
+  kMaxBlockX = 2,
+  kMaxGridX = 5,
+  kMaxSharedPerBlock = 8,
+  kWarpSize = 10,
+  kMultiprocessors = 16,
+  kUnifiedAddressing = 41,
+  kCcMajor = 75,
+  kCcMinor = 76,
+  kManagedMemory = 83,
+  kMaxSharedOptin = 97,
+  kMemoryPoolsSupported = 115,
 };
 // Memory pool attributes (CUmemPool_attribute).
 enum : int { kMemPoolReleaseThreshold = 4 };
 // Function attributes (CUfunction_attribute).
 enum : int { kFnMaxThreads = 0, kFnSharedBytes = 1, kFnRegisters = 4 };
 // Link options (CUjit_option) and input kinds (CUjitInputType).
-enum : int { kJitInfoLog = 3, kJitInfoLogSize = 4, kJitErrorLog = 5, kJitErrorLogSize = 6, kJitVerbose = 12 };
+enum : int {
+  kJitInfoLog = 3,
+  kJitInfoLogSize = 4,
+  kJitErrorLog = 5,
+  kJitErrorLogSize = 6,
+  kJitVerbose = 12
+};
 enum : int { kInputPtx = 1 };
 constexpr unsigned kHostRegisterPortable = 1, kHostRegisterDeviceMap = 2, kMemAttachGlobal = 1;
 
@@ -76,8 +91,10 @@ Allocation::~Allocation() {
   switch (kind) {
   case Kind::Device:
   case Kind::Managed:
-    if (live && dptr && pooled) rt->freePooled(*this);
-    else if (live && dptr) api.MemFree(dptr);
+    if (live && dptr && pooled)
+      rt->freePooled(*this);
+    else if (live && dptr)
+      api.MemFree(dptr);
     break;
   case Kind::Pinned:
   case Kind::Mapped:
@@ -100,15 +117,16 @@ Runtime::Runtime(const RuntimeOptions &options) {
   lib_ = dlopen(lib.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (!lib_) {
     const char *e = dlerror();
-    why_ = fmt::format("the CUDA driver ({}) could not be loaded: {}", lib, e ? e : "unknown error");
+    why_ =
+        fmt::format("the CUDA driver ({}) could not be loaded: {}", lib, e ? e : "unknown error");
     return;
   }
-#define CU_FN(field, symbol, params)                                                   \
-  api_.field = reinterpret_cast<decltype(api_.field)>(dlsym(lib_, symbol));            \
-  if (!api_.field) {                                                                   \
-    why_ = fmt::format("the CUDA driver ({}) has no entry point {}: too old a driver", \
-                       lib, symbol);                                                   \
-    return;                                                                            \
+#define CU_FN(field, symbol, params)                                                              \
+  api_.field = reinterpret_cast<decltype(api_.field)>(dlsym(lib_, symbol));                       \
+  if (!api_.field) {                                                                              \
+    why_ =                                                                                        \
+        fmt::format("the CUDA driver ({}) has no entry point {}: too old a driver", lib, symbol); \
+    return;                                                                                       \
   }
 #define CU_OPT(field, symbol, params) \
   api_.field = reinterpret_cast<decltype(api_.field)>(dlsym(lib_, symbol));
@@ -170,14 +188,23 @@ void Runtime::require() const {
 const DeviceInfo &Runtime::info(int ordinal) const {
   require();
   if (ordinal < 0 || ordinal >= int(devices_.size()))
-    throw Error(fmt::format("kjit: there is no CUDA device {} ({} found)", ordinal, devices_.size()), "cuDeviceGet",
-                101, "CUDA_ERROR_INVALID_DEVICE");
+    throw Error(
+        fmt::format("kjit: there is no CUDA device {} ({} found)", ordinal, devices_.size()),
+        "cuDeviceGet", 101, "CUDA_ERROR_INVALID_DEVICE");
   return devices_[size_t(ordinal)].info;
 }
 
 bool Runtime::isKernelFault(CUresult r) const {
   switch (r) {
-  case 700: case 702: case 710: case 714: case 715: case 716: case 717: case 718: case 719: return true;
+  case 700:
+  case 702:
+  case 710:
+  case 714:
+  case 715:
+  case 716:
+  case 717:
+  case 718:
+  case 719: return true;
   default: return false;
   }
 }
@@ -188,7 +215,8 @@ void Runtime::check(CUresult r, const char *call) {
   const char *text = nullptr;
   if (api_.GetErrorString) api_.GetErrorString(r, &text);
   std::string name = errorName(r);
-  throw Error(fmt::format("{} failed: {}{}{}", call, name, text ? ": " : "", text ? text : ""), call, r, name);
+  throw Error(fmt::format("{} failed: {}{}{}", call, name, text ? ": " : "", text ? text : ""),
+              call, r, name);
 }
 
 // A kernel faulted: the context is lost. Say where (from an error record if
@@ -204,28 +232,33 @@ void Runtime::fault(CUresult r, const char *call) {
     if (rec[0] != 1) continue;
     auto i64 = [&](int at) { return int64_t(uint64_t(rec[at]) | (uint64_t(rec[at + 1]) << 32)); };
     uint32_t fileIndex = rec[14];
-    std::string file = fileIndex >= 1 && fileIndex <= k->files.size() ? k->files[fileIndex - 1] : "<kernel>";
-    message = fmt::format("index {} is out of bounds for axis {} with size {}, in kernel '{}' at {}:{}:{}, "
-                          "thread ({}, {}, {}) of block ({}, {}, {})",
-                          i64(4), rec[3], i64(6), k->name, file, rec[1], rec[2], rec[8], rec[9], rec[10], rec[11],
-                          rec[12], rec[13]);
+    std::string file =
+        fileIndex >= 1 && fileIndex <= k->files.size() ? k->files[fileIndex - 1] : "<kernel>";
+    message = fmt::format(
+        "index {} is out of bounds for axis {} with size {}, in kernel '{}' at {}:{}:{}, "
+        "thread ({}, {}, {}) of block ({}, {}, {})",
+        i64(4), rec[3], i64(6), k->name, file, rec[1], rec[2], rec[8], rec[9], rec[10], rec[11],
+        rec[12], rec[13]);
     excClass = "IndexError";
     break;
   }
   if (message.empty()) {
     const char *text = nullptr;
     if (api_.GetErrorString) api_.GetErrorString(r, &text);
-    message = fmt::format("kernel '{}' failed: {}{}{} (reported by {})", lastKernel_.empty() ? "?" : lastKernel_,
-                          name, text ? ": " : "", text ? text : "", call);
+    message = fmt::format("kernel '{}' failed: {}{}{} (reported by {})",
+                          lastKernel_.empty() ? "?" : lastKernel_, name, text ? ": " : "",
+                          text ? text : "", call);
   }
   // The context is lost. Give it back and reset the device's primary
   // context, so that the next call makes a new one (CUDA allows that when
   // no other library of the process still uses the old context).
   api_.CtxSetCurrent(nullptr);
   CUresult reset = api_.DevicePrimaryCtxReset(d.handle);
-  message += reset == 0 ? "; the CUDA context is lost (kjit reset it: device arrays made before are gone, and "
-                          "where CUDA keeps the error for the process, later GPU calls say so)"
-                        : fmt::format("; the CUDA context is lost and could not be reset ({})", errorName(reset));
+  message +=
+      reset == 0
+          ? "; the CUDA context is lost (kjit reset it: device arrays made before are gone, and "
+            "where CUDA keeps the error for the process, later GPU calls say so)"
+          : fmt::format("; the CUDA context is lost and could not be reset ({})", errorName(reset));
   d.context = nullptr;
   d.pool = nullptr;
   d.warm = false;
@@ -254,7 +287,8 @@ void Runtime::select(int ordinal) {
 void Runtime::warmUp() {
   if (!available_ || devices_.empty() || devices_[0].context) return;
   CUcontext c = nullptr;
-  if (api_.DevicePrimaryCtxRetain(&c, devices_[0].handle) != 0) return;  // activate() tries again and says why
+  if (api_.DevicePrimaryCtxRetain(&c, devices_[0].handle) != 0)
+    return;  // activate() tries again and says why
   devices_[0].context = c;
   devices_[0].warm = true;
   usePool(devices_[0]);
@@ -266,7 +300,8 @@ void Runtime::warmUp() {
 void Runtime::usePool(DeviceState &d) {
   d.pool = nullptr;
   int supported = 0;
-  if (!poolWanted_ || api_.DeviceGetAttribute(&supported, kMemoryPoolsSupported, d.handle) != 0 || !supported)
+  if (!poolWanted_ || api_.DeviceGetAttribute(&supported, kMemoryPoolsSupported, d.handle) != 0 ||
+      !supported)
     return;
   CUmemoryPool pool = nullptr;
   if (api_.DeviceGetDefaultMemPool(&pool, d.handle) != 0 || !pool) return;
@@ -318,10 +353,12 @@ void Runtime::activate() {
     CUcontext c = nullptr;
     CUresult r = api_.DevicePrimaryCtxRetain(&c, d.handle);
     if (r != 0 && d.lost && isKernelFault(r))
-      throw Error(fmt::format("CUDA gives this process no new context on device {} after a kernel fault ({}): "
-                              "another library may still hold the old one; restart the process",
-                              current_, errorName(r)),
-                  "cuDevicePrimaryCtxRetain", r, errorName(r));
+      throw Error(
+          fmt::format(
+              "CUDA gives this process no new context on device {} after a kernel fault ({}): "
+              "another library may still hold the old one; restart the process",
+              current_, errorName(r)),
+          "cuDevicePrimaryCtxRetain", r, errorName(r));
     check(r, "cuDevicePrimaryCtxRetain");
     d.context = c;
     d.lost = false;
@@ -391,13 +428,16 @@ std::shared_ptr<Allocation> Runtime::allocate(size_t bytes, Allocation::Kind kin
     // even when a fault costs the context its registrations.
     size_t len = (n + pageSize() - 1) / pageSize() * pageSize();
     void *p = mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) throw Error(fmt::format("kjit: cannot allocate {} bytes of host memory", bytes), "mmap", 2,
-                                     "CUDA_ERROR_OUT_OF_MEMORY");
+    if (p == MAP_FAILED)
+      throw Error(fmt::format("kjit: cannot allocate {} bytes of host memory", bytes), "mmap", 2,
+                  "CUDA_ERROR_OUT_OF_MEMORY");
     a->host = p;
     a->ownsHost = true;
-    unsigned flags = kHostRegisterPortable | (kind == Allocation::Kind::Mapped ? kHostRegisterDeviceMap : 0);
+    unsigned flags =
+        kHostRegisterPortable | (kind == Allocation::Kind::Mapped ? kHostRegisterDeviceMap : 0);
     check(api_.MemHostRegister(p, len, flags), "cuMemHostRegister");
-    if (kind == Allocation::Kind::Mapped) check(api_.MemHostGetDevicePointer(&a->dptr, p, 0), "cuMemHostGetDevicePointer");
+    if (kind == Allocation::Kind::Mapped)
+      check(api_.MemHostGetDevicePointer(&a->dptr, p, 0), "cuMemHostGetDevicePointer");
     break;
   }
   }
@@ -410,7 +450,8 @@ std::string Runtime::linkPtx(const std::string &ptx, const std::string &kernelNa
   char info[8192] = {0}, err[8192] = {0};
   int opts[] = {kJitInfoLog, kJitInfoLogSize, kJitErrorLog, kJitErrorLogSize, kJitVerbose};
   void *vals[] = {info, reinterpret_cast<void *>(uintptr_t(sizeof info)), err,
-                  reinterpret_cast<void *>(uintptr_t(sizeof err)), reinterpret_cast<void *>(uintptr_t(0))};
+                  reinterpret_cast<void *>(uintptr_t(sizeof err)),
+                  reinterpret_cast<void *>(uintptr_t(0))};
   CUlinkState link = nullptr;
   check(api_.LinkCreate(5, opts, vals, &link), "cuLinkCreate");
   struct Destroy {
@@ -427,7 +468,8 @@ std::string Runtime::linkPtx(const std::string &ptx, const std::string &kernelNa
     if (r == 0) return std::string(static_cast<const char *>(cubin), size);
   }
   std::string name = errorName(r);
-  throw Error(fmt::format("linking the PTX of kernel '{}' failed: {}\nJIT log:\n{}{}", kernelName, name, err, info),
+  throw Error(fmt::format("linking the PTX of kernel '{}' failed: {}\nJIT log:\n{}{}", kernelName,
+                          name, err, info),
               "cuLinkAddData", r, name);
 }
 
@@ -443,7 +485,8 @@ std::shared_ptr<LoadedKernel> Runtime::load(const std::string &image, const std:
   // compiles it as relocatable code, measured 4% slower on a math-bound
   // kernel (sin/exp) than the same PTX loaded whole. A cubin loads as is.
   size_t start = image.find_first_not_of(" \t\r\n");
-  bool ptx = start != std::string::npos && (image.compare(start, 2, "//") == 0 || image[start] == '.');
+  bool ptx =
+      start != std::string::npos && (image.compare(start, 2, "//") == 0 || image[start] == '.');
   CUresult r;
   if (ptx) {
     char info[8192] = {0}, err[8192] = {0};
@@ -453,14 +496,16 @@ std::shared_ptr<LoadedKernel> Runtime::load(const std::string &image, const std:
     r = api_.ModuleLoadDataEx(&k->module, image.c_str(), 4, opts, vals);
     if (r != 0) {
       std::string n = errorName(r);
-      throw Error(fmt::format("compiling the PTX of kernel '{}' failed: {}\nJIT log:\n{}{}", name, n, err, info),
+      throw Error(fmt::format("compiling the PTX of kernel '{}' failed: {}\nJIT log:\n{}{}", name,
+                              n, err, info),
                   "cuModuleLoadDataEx", r, n);
     }
   } else {
     r = api_.ModuleLoadData(&k->module, image.data());
     if (r != 0) {
       std::string n = errorName(r);
-      throw Error(fmt::format("cuModuleLoadData failed for kernel '{}': {}", name, n), "cuModuleLoadData", r, n);
+      throw Error(fmt::format("cuModuleLoadData failed for kernel '{}': {}", name, n),
+                  "cuModuleLoadData", r, n);
     }
   }
   check(api_.ModuleGetFunction(&k->function, k->module, entry.c_str()), "cuModuleGetFunction");
@@ -469,7 +514,8 @@ std::shared_ptr<LoadedKernel> Runtime::load(const std::string &image, const std:
   api_.FuncGetAttribute(&k->registers, kFnRegisters, k->function);
   CUdeviceptr slot = 0;
   size_t slotSize = 0;
-  if (api_.ModuleGetGlobal(&slot, &slotSize, k->module, "kjit_error_record") == 0 && slotSize == 8) {
+  if (api_.ModuleGetGlobal(&slot, &slotSize, k->module, "kjit_error_record") == 0 &&
+      slotSize == 8) {
     auto mem = allocate(16 * sizeof(uint32_t), Allocation::Kind::Mapped);
     std::memset(mem->host, 0, 16 * sizeof(uint32_t));
     k->record = static_cast<uint32_t *>(mem->host);

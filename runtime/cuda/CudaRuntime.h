@@ -41,9 +41,12 @@ struct Api {
 // A failing driver call: which call, the CUresult and its name, and for
 // module loads the JIT log.
 class Error : public std::runtime_error {
-public:
+ public:
   Error(std::string message, std::string call, int code, std::string name)
-      : std::runtime_error(std::move(message)), call(std::move(call)), code(code), name(std::move(name)) {}
+      : std::runtime_error(std::move(message)),
+        call(std::move(call)),
+        code(code),
+        name(std::move(name)) {}
   std::string call;
   int code;
   std::string name;
@@ -53,7 +56,7 @@ public:
 // check recorded where (file, line, thread, block); otherwise the message
 // names the CUDA error and the kernel last launched.
 class KernelFault : public Error {
-public:
+ public:
   using Error::Error;
   std::string excClass;
 };
@@ -62,7 +65,8 @@ struct DeviceInfo {
   int ordinal = 0;
   std::string name, pciBusId;
   int ccMajor = 0, ccMinor = 0;
-  int maxThreadsPerBlock = 1024, maxBlock[3] = {1024, 1024, 64}, maxGrid[3] = {0x7fffffff, 65535, 65535};
+  int maxThreadsPerBlock = 1024, maxBlock[3] = {1024, 1024, 64},
+      maxGrid[3] = {0x7fffffff, 65535, 65535};
   int maxSharedPerBlock = 48 * 1024, maxSharedOptin = 48 * 1024;
   int warpSize = 32, multiprocessors = 0, unifiedAddressing = 0, managedMemory = 0;
   size_t totalMemory = 0;
@@ -77,8 +81,8 @@ struct Allocation {
   int device = 0;
   uint64_t generation = 0;
   Kind kind = Kind::Device;
-  CUdeviceptr dptr = 0;   // device address (0 for pinned-only memory)
-  void *host = nullptr;   // host address (pinned, mapped, managed)
+  CUdeviceptr dptr = 0;  // device address (0 for pinned-only memory)
+  void *host = nullptr;  // host address (pinned, mapped, managed)
   size_t size = 0;
   bool ownsHost = false;  // host memory we allocated and registered
   bool pooled = false;    // from the device's memory pool, in the legacy stream's order
@@ -89,7 +93,7 @@ struct Allocation {
 struct LoadedKernel {
   CUmodule module = nullptr;
   CUfunction function = nullptr;
-  std::string name;       // the user's kernel name
+  std::string name;  // the user's kernel name
   int device = 0;
   uint64_t generation = 0;
   uint32_t *record = nullptr;  // host view of the error record (16 x u32), or null
@@ -108,7 +112,7 @@ struct RuntimeOptions {
 };
 
 class Runtime {
-public:
+ public:
   // The driver from KJIT_CUDA_DRIVER (a path), else libcuda.so.1. Never
   // throws: when it cannot be loaded or initialised, available() is false
   // and why() says what happened.
@@ -137,7 +141,8 @@ public:
   void activate();
   uint64_t generation(int ordinal) const { return devices_.at(size_t(ordinal)).generation; }
   bool valid(const Allocation &a) const {
-    return !closing_ && a.device < int(devices_.size()) && devices_[size_t(a.device)].generation == a.generation &&
+    return !closing_ && a.device < int(devices_.size()) &&
+           devices_[size_t(a.device)].generation == a.generation &&
            devices_[size_t(a.device)].context;
   }
   void synchronize();
@@ -151,7 +156,8 @@ public:
   std::string linkPtx(const std::string &ptx, const std::string &kernelName);
   // Loads a cubin (or PTX) and finds `entry`; sets up the error record
   // (and reads its file names) when the module has one.
-  std::shared_ptr<LoadedKernel> load(const std::string &image, const std::string &entry, const std::string &name);
+  std::shared_ptr<LoadedKernel> load(const std::string &image, const std::string &entry,
+                                     const std::string &name);
   // Remembers the last kernel launched on a device, to name it in faults.
   // Device memory comes from the driver's stream-ordered pool (allocated and
   // freed in the legacy default stream's order, kept for reuse) unless
@@ -165,15 +171,15 @@ public:
     if (lastKernel_ != k.name) lastKernel_ = k.name;
   }
 
-private:
+ private:
   struct DeviceState {
     DeviceInfo info;
     CUdevice handle = 0;
     CUcontext context = nullptr;
     uint64_t generation = 1;
-    bool lost = false;  // a kernel fault cost the device its context
-    bool warm = false;  // retained by warmUp() and not used yet
-    CUmemoryPool pool = nullptr;  // the default memory pool, when used
+    bool lost = false;                                 // a kernel fault cost the device its context
+    bool warm = false;                                 // retained by warmUp() and not used yet
+    CUmemoryPool pool = nullptr;                       // the default memory pool, when used
     std::vector<std::weak_ptr<LoadedKernel>> kernels;  // to read their records after a fault
   };
   Api api_;
@@ -187,8 +193,8 @@ private:
   std::string lastKernel_;
   std::mutex mutex_;
 
-  bool poolWanted_ = false;   // KJIT_CUDA_POOL is not 0 and the driver has pools
-  bool poolOrdered_ = true;   // no non-blocking stream seen (noteStream)
+  bool poolWanted_ = false;  // KJIT_CUDA_POOL is not 0 and the driver has pools
+  bool poolOrdered_ = true;  // no non-blocking stream seen (noteStream)
 
   void usePool(DeviceState &d);
   bool isKernelFault(CUresult r) const;

@@ -15,6 +15,7 @@
 // hang.
 #include "runtime/host/CpuKernel.h"
 
+#include <fmt/format.h>
 #include <sys/mman.h>
 
 #include <algorithm>
@@ -25,8 +26,6 @@
 #include <mutex>
 #include <new>
 #include <vector>
-
-#include <fmt/format.h>
 
 #include "frontend/support/KernelAbi.h"
 #include "frontend/support/Options.h"
@@ -97,14 +96,15 @@ struct Stack {
   }
   bool allocate(size_t usable) {
     bytes = usable + kGuardBytes;
-    void *p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK,
-                     -1, 0);
+    void *p = ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
     if (p == MAP_FAILED) {
       base = nullptr;
       return false;
     }
     base = static_cast<char *>(p);
-    ::mprotect(base, kGuardBytes, PROT_NONE);  // an overflow faults instead of corrupting the next stack
+    ::mprotect(base, kGuardBytes,
+               PROT_NONE);  // an overflow faults instead of corrupting the next stack
     return true;
   }
   char *top() const { return base + bytes; }
@@ -117,7 +117,8 @@ struct Site {
   int32_t line = 0, col = 0;
   const char *what = "";
   bool operator==(const Site &o) const {
-    return line == o.line && col == o.col && (file == o.file || (file && o.file && !std::strcmp(file, o.file)));
+    return line == o.line && col == o.col &&
+           (file == o.file || (file && o.file && !std::strcmp(file, o.file)));
   }
 };
 
@@ -163,16 +164,17 @@ void fiberMain(Fiber *f);
 void prepare(Fiber *f) {
   // The first switch pops six registers and returns into kjit_fiber_start,
   // which calls fiberMain(f) (r12 = f, r13 = fiberMain).
-  auto *top = reinterpret_cast<uint64_t *>(reinterpret_cast<uintptr_t>(f->stack.top()) & ~uintptr_t(15));
+  auto *top =
+      reinterpret_cast<uint64_t *>(reinterpret_cast<uintptr_t>(f->stack.top()) & ~uintptr_t(15));
   uint64_t *sp = top;
-  *--sp = 0;                                                  // alignment slot
-  *--sp = reinterpret_cast<uint64_t>(&kjit_fiber_start);      // return address
-  *--sp = 0;                                                  // rbp
-  *--sp = 0;                                                  // rbx
-  *--sp = reinterpret_cast<uint64_t>(f);                      // r12
+  *--sp = 0;                                                               // alignment slot
+  *--sp = reinterpret_cast<uint64_t>(&kjit_fiber_start);                   // return address
+  *--sp = 0;                                                               // rbp
+  *--sp = 0;                                                               // rbx
+  *--sp = reinterpret_cast<uint64_t>(f);                                   // r12
   *--sp = reinterpret_cast<uint64_t>(static_cast<FiberMain>(&fiberMain));  // r13
-  *--sp = 0;                                                  // r14
-  *--sp = 0;                                                  // r15
+  *--sp = 0;                                                               // r14
+  *--sp = 0;                                                               // r15
   f->sp = sp;
 }
 void enter(BlockRun &run, Fiber *f) { kjit_fiber_switch(&run.schedulerSp, f->sp); }
@@ -319,10 +321,14 @@ void exchange(BlockRun &run, uint32_t w) {
       uint32_t ballot = 0;
       for (uint32_t k = 0; k < 32; ++k)
         if ((part >> k & 1) && lanes[k]->arg) ballot |= 1u << k;
-      if (WarpOp(f->op) == WarpOp::Ballot) r = ballot;
-      else if (WarpOp(f->op) == WarpOp::VoteAll) r = ballot == part;
-      else if (WarpOp(f->op) == WarpOp::VoteAny) r = ballot != 0;
-      else r = ballot == 0 || ballot == part;
+      if (WarpOp(f->op) == WarpOp::Ballot)
+        r = ballot;
+      else if (WarpOp(f->op) == WarpOp::VoteAll)
+        r = ballot == part;
+      else if (WarpOp(f->op) == WarpOp::VoteAny)
+        r = ballot != 0;
+      else
+        r = ballot == 0 || ballot == part;
       break;
     }
     case WarpOp::MatchAny: {
@@ -377,18 +383,23 @@ std::string divergence(BlockRun &run, const int32_t bid[3]) {
   Fiber *first = nullptr, *other = nullptr;
   for (Fiber *f : run.fibers) {
     if (f->wait != Wait::Block && f->wait != Wait::Warp) continue;
-    if (!first) first = f;
-    else if (!other && !(f->site == first->site && f->wait == first->wait)) other = f;
+    if (!first)
+      first = f;
+    else if (!other && !(f->site == first->site && f->wait == first->wait))
+      other = f;
   }
-  auto tid = [](Fiber *f) { return fmt::format("({}, {}, {})", f->state.sreg[0], f->state.sreg[1], f->state.sreg[2]); };
-  std::string msg = fmt::format("divergent barrier in block ({}, {}, {}): thread {} waits at {}", bid[0], bid[1], bid[2],
-                                tid(first), where(first->site));
+  auto tid = [](Fiber *f) {
+    return fmt::format("({}, {}, {})", f->state.sreg[0], f->state.sreg[1], f->state.sreg[2]);
+  };
+  std::string msg = fmt::format("divergent barrier in block ({}, {}, {}): thread {} waits at {}",
+                                bid[0], bid[1], bid[2], tid(first), where(first->site));
   if (other) {
     msg += fmt::format(", thread {} at {}", tid(other), where(other->site));
   } else {
-    msg += first->wait == Wait::Warp ? ", which threads of its warp named by the mask have left (returned) or wait "
-                                       "at a syncthreads"
-                                     : ", which other threads wait for elsewhere";
+    msg += first->wait == Wait::Warp
+               ? ", which threads of its warp named by the mask have left (returned) or wait "
+                 "at a syncthreads"
+               : ", which other threads wait for elsewhere";
   }
   msg += "; every thread of a block must reach the same barrier";
   return msg;
@@ -446,7 +457,8 @@ bool runFiberBlock(Launch &L, Worker &W, uint64_t b) {
       bool all = true, any = false;
       for (Fiber *f : run.fibers) {
         if (f->wait != Wait::Block) continue;
-        if (!first) first = f;
+        if (!first)
+          first = f;
         else if (!(f->site == first->site)) {
           CpuKernelError e;
           e.excClass = "RuntimeError";
@@ -460,7 +472,10 @@ bool runFiberBlock(Launch &L, Worker &W, uint64_t b) {
       }
       for (Fiber *f : run.fibers) {
         if (f->wait != Wait::Block) continue;
-        f->result = f->op == 1 ? uint64_t(count) : f->op == 2 ? uint64_t(all) : f->op == 3 ? uint64_t(any) : 0;
+        f->result = f->op == 1   ? uint64_t(count)
+                    : f->op == 2 ? uint64_t(all)
+                    : f->op == 3 ? uint64_t(any)
+                                 : 0;
         f->wait = Wait::Ready;
       }
       run.blockWaiting = 0;
@@ -518,10 +533,12 @@ void runWorker(Launch &L) {
   // Stacks and shared memory stay with the OS thread from launch to launch
   // (mapping hundreds of stacks per launch cost more than small kernels).
   thread_local Worker W;
-  int64_t sharedBytes = ((L.info->staticSharedBytes + 15) & ~int64_t(15)) + L.cfg.dynamicSharedBytes;
+  int64_t sharedBytes =
+      ((L.info->staticSharedBytes + 15) & ~int64_t(15)) + L.cfg.dynamicSharedBytes;
   W.sharedFor(size_t(sharedBytes));
   bool fibers = L.info->needsFibers != 0;
-  size_t stackBytes = std::max(cpuFiberStackBytes(), size_t(L.info->localBytes + 128 * 1024 + 4095) / 4096 * 4096);
+  size_t stackBytes =
+      std::max(cpuFiberStackBytes(), size_t(L.info->localBytes + 128 * 1024 + 4095) / 4096 * 4096);
   if (fibers && !W.fibersFor(L.threads, stackBytes)) {
     CpuKernelError e;
     e.excClass = "MemoryError";
@@ -579,16 +596,18 @@ bool runCpuKernel(const CpuKernelInfo &info, void **args, const CpuLaunch &launc
   int64_t shared = ((info.staticSharedBytes + 15) & ~int64_t(15)) + launch.dynamicSharedBytes;
   if (launch.dynamicSharedBytes < 0 || shared > kCpuMaxSharedBytes) {
     err.excClass = "RuntimeError";
-    err.message = fmt::format("the kernel's shared memory is {} bytes per block ({} static, {} dynamic); a GPU "
-                              "block has at most {} (227 KiB), and so does the CPU device",
-                              shared, info.staticSharedBytes, launch.dynamicSharedBytes, kCpuMaxSharedBytes);
+    err.message = fmt::format(
+        "the kernel's shared memory is {} bytes per block ({} static, {} dynamic); a GPU "
+        "block has at most {} (227 KiB), and so does the CPU device",
+        shared, info.staticSharedBytes, launch.dynamicSharedBytes, kCpuMaxSharedBytes);
     return false;
   }
   if (info.localBytes > kCpuMaxLocalBytes) {
     err.excClass = "RuntimeError";
-    err.message = fmt::format("the kernel's local arrays take {} bytes per thread; a GPU thread has at most {} "
-                              "(512 KiB) of local memory, and so does the CPU device",
-                              info.localBytes, kCpuMaxLocalBytes);
+    err.message = fmt::format(
+        "the kernel's local arrays take {} bytes per thread; a GPU thread has at most {} "
+        "(512 KiB) of local memory, and so does the CPU device",
+        info.localBytes, kCpuMaxLocalBytes);
     return false;
   }
   unsigned workers = pool ? unsigned(std::min<uint64_t>(pool->size(), L.blocks)) : 1;
@@ -616,13 +635,17 @@ using kjit::Fiber;
 extern "C" {
 
 // syncthreads (kind 0) and syncthreads_count/_and/_or (1/2/3).
-int32_t kjit_cpu_sync(void *ctx, int32_t kind, int32_t pred, const char *file, int32_t line, int32_t col) {
+int32_t kjit_cpu_sync(void *ctx, int32_t kind, int32_t pred, const char *file, int32_t line,
+                      int32_t col) {
   Fiber *f = kjit::fiberOf(ctx);
   f->wait = kjit::Wait::Block;
   f->op = kind;
   f->arg = pred;
-  f->site = {file, line, col, kind == 0 ? "syncthreads()" : kind == 1 ? "syncthreads_count()"
-                              : kind == 2 ? "syncthreads_and()" : "syncthreads_or()"};
+  f->site = {file, line, col,
+             kind == 0   ? "syncthreads()"
+             : kind == 1 ? "syncthreads_count()"
+             : kind == 2 ? "syncthreads_and()"
+                         : "syncthreads_or()"};
   ++f->run->blockWaiting;
   kjit::leave(f);
   return int32_t(f->result);
@@ -630,11 +653,12 @@ int32_t kjit_cpu_sync(void *ctx, int32_t kind, int32_t pred, const char *file, i
 
 // Warp operations (WarpOp, frontend/support/KernelAbi.h): `value` is the
 // operand's bits, `arg` the lane, delta, lane mask or predicate.
-uint64_t kjit_cpu_warp(void *ctx, int32_t op, int32_t mask, uint64_t value, int32_t arg, const char *file,
-                       int32_t line, int32_t col) {
-  static const char *const names[] = {"shfl_sync()", "shfl_up_sync()", "shfl_down_sync()", "shfl_xor_sync()",
-                                      "all_sync()", "any_sync()", "eq_sync()", "ballot_sync()",
-                                      "match_any_sync()", "match_all_sync()", "syncwarp()"};
+uint64_t kjit_cpu_warp(void *ctx, int32_t op, int32_t mask, uint64_t value, int32_t arg,
+                       const char *file, int32_t line, int32_t col) {
+  static const char *const names[] = {"shfl_sync()",      "shfl_up_sync()", "shfl_down_sync()",
+                                      "shfl_xor_sync()",  "all_sync()",     "any_sync()",
+                                      "eq_sync()",        "ballot_sync()",  "match_any_sync()",
+                                      "match_all_sync()", "syncwarp()"};
   Fiber *f = kjit::fiberOf(ctx);
   f->wait = kjit::Wait::Warp;
   f->op = op;

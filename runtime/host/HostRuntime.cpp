@@ -1,16 +1,15 @@
 #include "runtime/host/HostRuntime.h"
 
+#include <fmt/format.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <atomic>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-
-#include <sys/mman.h>
-#include <unistd.h>
-
-#include <fmt/format.h>
 
 #include "runtime/host/ThreadPool.h"
 
@@ -146,7 +145,8 @@ void kjit_rt_raise_index(kjit::KjitCallContext *ctx, int64_t index, int64_t axis
   if (ctx->raised) return;
   ctx->raised = true;
   ctx->excClass = "IndexError";
-  ctx->message = fmt::format("index {} is out of bounds for axis {} with size {}", index, axis, size);
+  ctx->message =
+      fmt::format("index {} is out of bounds for axis {} with size {}", index, axis, size);
   ctx->file = file;
   ctx->line = line;
 }
@@ -165,7 +165,8 @@ int32_t kjit_rt_parallel_for(kjit::KjitCallContext *ctx, ParallelBody body, void
     int64_t lo = trip * int64_t(k) / chunks, hi = trip * int64_t(k + 1) / chunks;
     if (body(env, int64_t(k), lo, hi, ctx) != 0) status = 1;
   };
-  if (ctx->pool && chunks > 1) ctx->pool->run(unsigned(chunks), piece);
+  if (ctx->pool && chunks > 1)
+    ctx->pool->run(unsigned(chunks), piece);
   else
     for (unsigned k = 0; k < unsigned(chunks); ++k) piece(k);
   return status;
@@ -180,8 +181,10 @@ void kjit_rt_print_complex(double re, double im) {
   if (ims.size() > 2 && ims.compare(ims.size() - 2, 2, ".0") == 0) ims.resize(ims.size() - 2);
   std::string res = kjit::floatRepr(re);
   if (res.size() > 2 && res.compare(res.size() - 2, 2, ".0") == 0) res.resize(res.size() - 2);
-  if (re == 0 && !std::signbit(re)) kjit::out(fmt::format("{}{}j", std::signbit(im) ? "-" : "", ims));
-  else kjit::out(fmt::format("({}{}{}j)", res, std::signbit(im) ? "-" : "+", ims));
+  if (re == 0 && !std::signbit(re))
+    kjit::out(fmt::format("{}{}j", std::signbit(im) ? "-" : "", ims));
+  else
+    kjit::out(fmt::format("({}{}{}j)", res, std::signbit(im) ? "-" : "+", ims));
 }
 void kjit_rt_print_str(const char *s) { kjit::out(s); }
 void kjit_rt_print_end() {
@@ -192,9 +195,10 @@ void kjit_rt_print_end() {
 }
 
 // The CPU device's barriers and warp operations (CpuKernel.cpp).
-int32_t kjit_cpu_sync(void *ctx, int32_t kind, int32_t pred, const char *file, int32_t line, int32_t col);
-uint64_t kjit_cpu_warp(void *ctx, int32_t op, int32_t mask, uint64_t value, int32_t arg, const char *file,
-                       int32_t line, int32_t col);
+int32_t kjit_cpu_sync(void *ctx, int32_t kind, int32_t pred, const char *file, int32_t line,
+                      int32_t col);
+uint64_t kjit_cpu_warp(void *ctx, int32_t op, int32_t mask, uint64_t value, int32_t arg,
+                       const char *file, int32_t line, int32_t col);
 int32_t kjit_cpu_activemask(void *ctx);
 
 }  // extern "C"

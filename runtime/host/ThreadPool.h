@@ -12,7 +12,7 @@
 namespace kjit {
 
 class ThreadPool {
-public:
+ public:
   explicit ThreadPool(unsigned threads);
   ~ThreadPool();
   ThreadPool(const ThreadPool &) = delete;
@@ -28,7 +28,7 @@ public:
   // The size KJIT_NUM_THREADS asks for, else the hardware's.
   static unsigned defaultSize();
 
-private:
+ private:
   void workerLoop();
   std::vector<std::thread> workers_;
   std::mutex mutex_;

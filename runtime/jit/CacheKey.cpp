@@ -1,10 +1,10 @@
 // CacheKey.cpp - see CacheKey.h.
 #include "runtime/jit/CacheKey.h"
 
-#include <cstdlib>
+#include <fmt/format.h>
 #include <unistd.h>
 
-#include <fmt/format.h>
+#include <cstdlib>
 
 #include "compiler/CacheKey.h"
 #include "runtime/jit/Version.h"
@@ -12,9 +12,10 @@
 namespace kjit::jit {
 
 std::string cacheKey(const CacheInputs &in) {
-  std::string text = fmt::format("kjit {} cache {}\nfunction {}\ntarget {}\nargs {}\nreturns {}\noptions {}\n{}",
-                                 kVersion, kCacheFormat, in.function, in.target, in.argumentKey,
-                                 in.declaredReturn.empty() ? "-" : in.declaredReturn, in.options, in.fingerprint);
+  std::string text =
+      fmt::format("kjit {} cache {}\nfunction {}\ntarget {}\nargs {}\nreturns {}\noptions {}\n{}",
+                  kVersion, kCacheFormat, in.function, in.target, in.argumentKey,
+                  in.declaredReturn.empty() ? "-" : in.declaredReturn, in.options, in.fingerprint);
   std::string name = in.function == "<lambda>" ? "lambda" : in.function;
   return name + "-" + hashHex(text);
 }

@@ -7,8 +7,9 @@
 namespace kjit::jit {
 
 struct CacheInputs {
-  std::string function;        // its name: the entry file's prefix, for people reading the folder
-  std::string fingerprint;     // compiler/CacheKey.h: its source, its callees' and the globals it reads
+  std::string function;  // its name: the entry file's prefix, for people reading the folder
+  std::string
+      fingerprint;  // compiler/CacheKey.h: its source, its callees' and the globals it reads
   std::string argumentKey;     // the types compiled for (TypeKeys.h)
   std::string declaredReturn;  // an eager signature's return type, or empty
   std::string target;          // the host CPU and its features, or "cuda sm_90"

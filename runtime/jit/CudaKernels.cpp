@@ -21,7 +21,8 @@ DeviceLimits limitsOf(cuda::Runtime &rt, int device) {
   return l;
 }
 
-LoadedEntry &CudaKernels::entry(cuda::Runtime &rt, const std::string &key, const CompileResult **compiled) {
+LoadedEntry &CudaKernels::entry(cuda::Runtime &rt, const std::string &key,
+                                const CompileResult **compiled) {
   int dev = rt.current();
   uint64_t gen = rt.generation(dev);
   for (auto &e : entries_)
@@ -37,14 +38,16 @@ LoadedEntry &CudaKernels::entry(cuda::Runtime &rt, const std::string &key, const
   e.generation = e.kernel->generation;
   e.compiled = &c;
   // Entries of lost contexts are dropped.
-  std::erase_if(entries_, [&](const LoadedEntry &x) { return x.generation != rt.generation(x.device); });
+  std::erase_if(entries_,
+                [&](const LoadedEntry &x) { return x.generation != rt.generation(x.device); });
   static uint64_t serials = 0;  // a counter, not state: serials only need to differ
   e.serial = ++serials;
   entries_.push_back(std::move(e));
   return entries_.back();
 }
 
-void CudaKernels::prepareLaunch(cuda::Runtime &rt, LoadedEntry &e, const LaunchConfig &c, uint64_t &checkedSerial) {
+void CudaKernels::prepareLaunch(cuda::Runtime &rt, LoadedEntry &e, const LaunchConfig &c,
+                                uint64_t &checkedSerial) {
   if (checkedSerial == e.serial) return;
   DeviceLimits d = limitsOf(rt, e.device);
   KernelLimits k;

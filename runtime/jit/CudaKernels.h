@@ -26,11 +26,11 @@ struct LoadedEntry {
   std::shared_ptr<cuda::LoadedKernel> kernel;
   const CompileResult *compiled = nullptr;  // its types (args), owned by the JitFunction
   int dynamicSharedSet = 0;                 // the opt-in size given to the driver
-  uint64_t serial = 0;                      // unique in the process: entries move, serials are not reused
+  uint64_t serial = 0;  // unique in the process: entries move, serials are not reused
 };
 
 class CudaKernels {
-public:
+ public:
   explicit CudaKernels(std::shared_ptr<JitFunction> fn) : fn_(std::move(fn)) {}
   JitFunction &function() { return *fn_; }
   const std::string &name() const { return fn_->name(); }
@@ -42,11 +42,12 @@ public:
 
   // Checks `c` against the device's and the kernel's limits, once per entry
   // and configuration, and opts in to the dynamic shared memory it needs.
-  void prepareLaunch(cuda::Runtime &rt, LoadedEntry &e, const LaunchConfig &c, uint64_t &checkedSerial);
+  void prepareLaunch(cuda::Runtime &rt, LoadedEntry &e, const LaunchConfig &c,
+                     uint64_t &checkedSerial);
 
   bool warnedCopy = false;  // the host-array copy warning, once per kernel
 
-private:
+ private:
   std::shared_ptr<JitFunction> fn_;
   std::vector<LoadedEntry> entries_;
 };

@@ -1,9 +1,10 @@
 #include "runtime/jit/DiskCache.h"
 
-#include <cstdio>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include <cstdio>
 
 #include "frontend/support/Hash.h"
 

@@ -17,14 +17,14 @@ struct CacheEntry {
 };
 
 class DiskCache {
-public:
+ public:
   explicit DiskCache(std::string dir) : dir_(std::move(dir)) {}
   std::optional<CacheEntry> load(const std::string &key) const;
   // False (and nothing written) when the folder cannot be written.
   bool store(const std::string &key, const CacheEntry &entry) const;
   std::string pathOf(const std::string &key) const;
 
-private:
+ private:
   std::string dir_;
 };
 

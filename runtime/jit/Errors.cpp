@@ -15,7 +15,9 @@ CompileFailure::CompileFailure(const std::string &rendered, const SourceManager 
   for (const Diagnostic *dp : flat) {
     const Diagnostic &d = *dp;
     Entry e;
-    e.severity = d.severity == Severity::Error ? "error" : d.severity == Severity::Warning ? "warning" : "note";
+    e.severity = d.severity == Severity::Error     ? "error"
+                 : d.severity == Severity::Warning ? "warning"
+                                                   : "note";
     e.category = categoryName(d.category);
     e.message = d.message;
     if (d.loc.valid()) e.filename = sm.buffer(d.loc.file).name;

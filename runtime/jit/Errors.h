@@ -20,14 +20,19 @@ struct JitError : std::runtime_error {
 
 inline JitError typeError(const std::string &msg) { return JitError(JitError::Kind::Type, msg); }
 inline JitError valueError(const std::string &msg) { return JitError(JitError::Kind::Value, msg); }
-inline JitError launchConfigError(const std::string &msg) { return JitError(JitError::Kind::LaunchConfig, msg); }
-inline JitError internalError(const std::string &msg) { return JitError(JitError::Kind::Internal, msg); }
+inline JitError launchConfigError(const std::string &msg) {
+  return JitError(JitError::Kind::LaunchConfig, msg);
+}
+inline JitError internalError(const std::string &msg) {
+  return JitError(JitError::Kind::Internal, msg);
+}
 
 // A compile that reported errors: the rendered text (every diagnostic, with
 // carets) and each diagnostic's fields, for the Python exception's
 // attributes.
 struct CompileFailure : std::runtime_error {
-  CompileFailure(const std::string &rendered, const SourceManager &sm, const std::vector<Diagnostic> &diags);
+  CompileFailure(const std::string &rendered, const SourceManager &sm,
+                 const std::vector<Diagnostic> &diags);
   struct Entry {
     std::string severity, category, message, filename;
     unsigned line = 0, col = 0, endLine = 0, endCol = 0;

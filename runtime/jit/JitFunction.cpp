@@ -5,7 +5,6 @@
 
 #include "compiler/CacheKey.h"
 #include "compiler/Context.h"
-#include "targets/Driver.h"
 #include "compiler/Pipeline.h"
 #include "compiler/Signature.h"
 #include "runtime/host/HostRuntime.h"
@@ -14,6 +13,7 @@
 #include "runtime/jit/DiskCache.h"
 #include "runtime/jit/Errors.h"
 #include "runtime/jit/TypeKeys.h"
+#include "targets/Driver.h"
 #include "targets/host/HostJit.h"
 #include "targets/nvptx/NvptxTarget.h"
 
@@ -86,8 +86,8 @@ std::unique_ptr<CompileResult> JitFunction::parseEager(const std::string &signat
   if (!parseSignature(*r->types, signature, s, err)) throw typeError("invalid signature: " + err);
   // kjitc's functions carry no parameter list; the typer checks the count there.
   if (!source_->paramNames.empty() && s.args.size() != paramCount())
-    throw typeError(fmt::format("signature \"{}\" has {} arguments but {}() takes {}", signature, s.args.size(),
-                                name(), paramCount()));
+    throw typeError(fmt::format("signature \"{}\" has {} arguments but {}() takes {}", signature,
+                                s.args.size(), name(), paramCount()));
   r->args = s.args;
   r->ret = s.ret;
   r->key = keyOfTypes(s.args);
@@ -118,7 +118,8 @@ CompileResult &JitFunction::hostDeclare(const std::string &signature) {
 // return type's key, the typed IR and the signature. Cached code is named
 // after its key, so that loading it in a later process cannot collide with
 // code compiled there.
-std::string JitFunction::hostCacheKey(const std::string &key, const Type *declaredRet, const char *kind) {
+std::string JitFunction::hostCacheKey(const std::string &key, const Type *declaredRet,
+                                      const char *kind) {
   CacheInputs in;
   in.function = name();
   in.fingerprint = fingerprint();
@@ -146,8 +147,8 @@ bool JitFunction::loadHostCode(const std::string &ckey, CompileResult &c) {
   return true;
 }
 
-void JitFunction::buildHostCode(Context &ctx, const TypedProgram &prog, const std::string &ckey, bool cpuKernel,
-                                CompileResult &c) {
+void JitFunction::buildHostCode(Context &ctx, const TypedProgram &prog, const std::string &ckey,
+                                bool cpuKernel, CompileResult &c) {
   HostBuild build;
   build.cpuKernel = cpuKernel;
   if (!ckey.empty()) build.moduleName = "kc" + ckey.substr(ckey.size() - 32);
@@ -165,7 +166,8 @@ void JitFunction::buildHostCode(Context &ctx, const TypedProgram &prog, const st
   c.entrySymbol = code.symbol;
 }
 
-CompileResult &JitFunction::hostCompile(const std::string &key, const std::vector<const Type *> &argTypes,
+CompileResult &JitFunction::hostCompile(const std::string &key,
+                                        const std::vector<const Type *> &argTypes,
                                         const Type *declaredRet) {
   std::lock_guard<std::mutex> lock(host_.compileMutex());
   if (CompileResult *c = host_.find(key)) return *c;
@@ -223,8 +225,8 @@ CompileResult &JitFunction::cpuCompile(const std::string &key) {
     c->ret = c->types->voidTy();
     Context ctx;
     ctx.checkBounds = options_.cpuBoundscheck;
-    TypedProgram prog =
-        buildTypedProgram(ctx, cudaSource(), remap(ctx.types, c->args), nullptr, Target::CUDA, true);
+    TypedProgram prog = buildTypedProgram(ctx, cudaSource(), remap(ctx.types, c->args), nullptr,
+                                          Target::CUDA, true);
     if (!prog.entry) failed(ctx);
     c->signature = "(" + describeTypes(c->args) + ")";
     c->typedIR = typedText(prog);
@@ -245,10 +247,12 @@ void JitFunction::cpuDeclare(const std::string &signature) {
 
 std::string JitFunction::inspectCpuKernel(const std::string &key, bool wantAsm) {
   Context ctx;
-  TypedProgram prog = buildTypedProgram(ctx, cudaSource(), typesOfKey(ctx.types, key), nullptr, Target::CUDA, true);
+  TypedProgram prog =
+      buildTypedProgram(ctx, cudaSource(), typesOfKey(ctx.types, key), nullptr, Target::CUDA, true);
   if (!prog.entry) failed(ctx);
   std::string out, err;
-  if (!inspectForHost(ctx, prog, rt_.hostJit(), wantAsm, out, err, true)) throw internalError("kjit: " + err);
+  if (!inspectForHost(ctx, prog, rt_.hostJit(), wantAsm, out, err, true))
+    throw internalError("kjit: " + err);
   return out;
 }
 
@@ -256,15 +260,18 @@ std::string JitFunction::inspectCpuKernel(const std::string &key, bool wantAsm) 
 
 std::string JitFunction::cudaOptionsText(int cc) const {
   const CudaOptions &o = options_.cuda;
-  return fmt::format("sm_{} fastmath={} lineinfo={} maxregs={} bounds={},{} source-fastmath={}", cc, o.fastmath,
-                     o.lineinfo, o.maxRegisters, o.maxThreads, o.minBlocks, source_->fastmath);
+  return fmt::format("sm_{} fastmath={} lineinfo={} maxregs={} bounds={},{} source-fastmath={}", cc,
+                     o.fastmath, o.lineinfo, o.maxRegisters, o.maxThreads, o.minBlocks,
+                     source_->fastmath);
 }
 
-std::unique_ptr<CompileResult> JitFunction::compileCuda(const std::vector<const Type *> &args, const Type *ret,
-                                                        bool device, int cc, std::string *llvmText) {
+std::unique_ptr<CompileResult> JitFunction::compileCuda(const std::vector<const Type *> &args,
+                                                        const Type *ret, bool device, int cc,
+                                                        std::string *llvmText) {
   Context ctx;
   const Type *declared = ret ? sameTypeIn(ctx.types, ret) : nullptr;
-  TypedProgram prog = buildTypedProgram(ctx, cudaSource(), remap(ctx.types, args), declared, Target::CUDA, !device);
+  TypedProgram prog =
+      buildTypedProgram(ctx, cudaSource(), remap(ctx.types, args), declared, Target::CUDA, !device);
   if (!prog.entry) failed(ctx);
   auto c = std::make_unique<CompileResult>();
   c->types = std::make_shared<TypeContext>();

@@ -32,13 +32,13 @@ namespace kjit::jit {
 // and the thread pool, made at first use. The binding owns one for the
 // process (compiled code may run until the process ends).
 class JitRuntime {
-public:
+ public:
   JitRuntime();
   ~JitRuntime();
   HostJit &hostJit();
   ThreadPool &threadPool();
 
-private:
+ private:
   std::mutex mutex_;
   std::unique_ptr<HostJit> jit_;
   std::unique_ptr<ThreadPool> pool_;
@@ -48,9 +48,9 @@ private:
 struct CudaOptions {
   bool fastmath = false;  // every fast-math flag, and PTX's approximate division and sqrt
   bool lineinfo = false;
-  int maxRegisters = 0;   // 0: unset
-  int maxThreads = 0;     // launch_bounds: max threads per block
-  int minBlocks = 0;      // launch_bounds: min blocks per multiprocessor
+  int maxRegisters = 0;  // 0: unset
+  int maxThreads = 0;    // launch_bounds: max threads per block
+  int minBlocks = 0;     // launch_bounds: min blocks per multiprocessor
 };
 
 struct JitOptions {
@@ -62,7 +62,7 @@ struct JitOptions {
 };
 
 class JitFunction {
-public:
+ public:
   JitFunction(JitRuntime &rt, std::shared_ptr<FunctionSource> source, JitOptions options);
 
   const std::shared_ptr<FunctionSource> &source() const { return source_; }
@@ -113,13 +113,13 @@ public:
   std::string fingerprint() const;
   std::string cacheFolder() const;
 
-private:
+ private:
   JitRuntime &rt_;
   std::shared_ptr<FunctionSource> source_;
   JitOptions options_;
-  Specialisations host_;    // @jit
-  Specialisations cpu_;     // kernels on the CPU device
-  Specialisations cudaDeclared_;  // declared kernel signatures (no code)
+  Specialisations host_;                              // @jit
+  Specialisations cpu_;                               // kernels on the CPU device
+  Specialisations cudaDeclared_;                      // declared kernel signatures (no code)
   std::vector<std::unique_ptr<CompileResult>> cuda_;  // PTX, by key (or signature) and cc
   std::mutex cudaMutex_;
 
@@ -127,11 +127,12 @@ private:
   CompileResult &cpuCompile(const std::string &key);
   std::string hostCacheKey(const std::string &key, const Type *declaredRet, const char *kind);
   bool loadHostCode(const std::string &ckey, CompileResult &c);
-  void buildHostCode(Context &ctx, const TypedProgram &prog, const std::string &ckey, bool cpuKernel,
-                     CompileResult &c);
-  CompileResult &hostCompile(const std::string &key, const std::vector<const Type *> &args, const Type *declaredRet);
-  std::unique_ptr<CompileResult> compileCuda(const std::vector<const Type *> &args, const Type *ret, bool device,
-                                             int cc, std::string *llvmText);
+  void buildHostCode(Context &ctx, const TypedProgram &prog, const std::string &ckey,
+                     bool cpuKernel, CompileResult &c);
+  CompileResult &hostCompile(const std::string &key, const std::vector<const Type *> &args,
+                             const Type *declaredRet);
+  std::unique_ptr<CompileResult> compileCuda(const std::vector<const Type *> &args, const Type *ret,
+                                             bool device, int cc, std::string *llvmText);
   std::shared_ptr<FunctionSource> cudaSource() const;
   std::string cudaOptionsText(int cc) const;
 };

@@ -42,15 +42,18 @@ struct KernelLimits {
 // The number of items of a configuration: 2 to 4.
 void checkItemCount(size_t n, const std::string &kernel);
 // A grid or block (`what`) given as 1 to 3 integers (`n` of them in `v`).
-void setDims(uint32_t out[3], const int64_t *v, size_t n, const char *what, const std::string &kernel);
+void setDims(uint32_t out[3], const int64_t *v, size_t n, const char *what,
+             const std::string &kernel);
 // A grid or block item that is not an integer (`repr` as Python writes it).
-[[noreturn]] void badDimension(const char *what, const std::string &repr, const std::string &kernel);
+[[noreturn]] void badDimension(const char *what, const std::string &repr,
+                               const std::string &kernel);
 void setSharedBytes(LaunchConfig &c, int64_t bytes, const std::string &kernel);
 
 // Checks a configuration against the device's and the kernel's limits.
 // Whether the dynamic shared memory needs the opt-in is the caller's to ask
 // (needsSharedOptin).
-void checkLaunch(const LaunchConfig &c, const DeviceLimits &d, const KernelLimits &k, const std::string &kernel);
+void checkLaunch(const LaunchConfig &c, const DeviceLimits &d, const KernelLimits &k,
+                 const std::string &kernel);
 bool needsSharedOptin(const LaunchConfig &c, const DeviceLimits &d, const KernelLimits &k);
 
 }  // namespace kjit::jit

@@ -1,9 +1,9 @@
 // Overloads.cpp - see Overloads.h.
 #include "runtime/jit/Overloads.h"
 
-#include <array>
-
 #include <fmt/format.h>
+
+#include <array>
 
 #include "runtime/jit/Errors.h"
 #include "runtime/jit/TypeKeys.h"
@@ -43,7 +43,8 @@ Rating rate(const std::vector<const Type *> &actual, const std::vector<const Typ
 }  // namespace
 
 int chooseOverload(const std::vector<const Type *> &actual,
-                   const std::vector<const std::vector<const Type *> *> &candidates, const std::string &what) {
+                   const std::vector<const std::vector<const Type *> *> &candidates,
+                   const std::string &what) {
   int best = -1;
   Rating bestRating;
   std::vector<int> tied;
@@ -61,8 +62,9 @@ int chooseOverload(const std::vector<const Type *> &actual,
   if (tied.size() > 1) {
     std::string list;
     for (int i : tied) list += "\n    (" + describeTypes(*candidates[size_t(i)]) + ")";
-    throw typeError(fmt::format("Ambiguous overloading for {} ({}): the signatures that fit equally well are:{}",
-                                what, describeTypes(actual), list));
+    throw typeError(fmt::format(
+        "Ambiguous overloading for {} ({}): the signatures that fit equally well are:{}", what,
+        describeTypes(actual), list));
   }
   return best;
 }
@@ -86,8 +88,9 @@ CompileResult *Specialisations::select(const std::string &key, const std::string
   if (best < 0) {
     std::string have;
     for (const auto &c : all_) have += "\n    " + c->signature;
-    throw typeError(fmt::format("No matching definition for argument type(s) {} in {}; the signatures compiled are:{}",
-                                describeTypes(actual), what, have));
+    throw typeError(fmt::format(
+        "No matching definition for argument type(s) {} in {}; the signatures compiled are:{}",
+        describeTypes(actual), what, have));
   }
   CompileResult *c = all_[size_t(best)].get();
   aliases_.emplace_back(key, c);

@@ -24,10 +24,11 @@ namespace kjit::jit {
 // converts; throws JitError (a TypeError) when the best are tied.
 // `what` names the function in the messages ("kernel 'k'", "f()").
 int chooseOverload(const std::vector<const Type *> &actual,
-                   const std::vector<const std::vector<const Type *> *> &candidates, const std::string &what);
+                   const std::vector<const std::vector<const Type *> *> &candidates,
+                   const std::string &what);
 
 class Specialisations {
-public:
+ public:
   // The specialisation for `key`: compiled already, or (with signatures) the
   // one the key converts to; null when one is still to be compiled. Throws
   // JitError when signatures were given and none fits. `what` is for messages.
@@ -43,7 +44,7 @@ public:
   // the GIL, and two threads may miss on the same key).
   std::mutex &compileMutex() { return mutex_; }
 
-private:
+ private:
   std::vector<std::unique_ptr<CompileResult>> all_;
   std::vector<std::pair<std::string, CompileResult *>> aliases_;
   bool eager_ = false;

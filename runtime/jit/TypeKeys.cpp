@@ -1,10 +1,10 @@
 // TypeKeys.cpp - see TypeKeys.h.
 #include "runtime/jit/TypeKeys.h"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <array>
-
-#include <fmt/format.h>
 
 #include "runtime/jit/Errors.h"
 
@@ -92,7 +92,11 @@ const Type *typeOfKey(TypeContext &tc, const std::string &key, size_t &p) {
     char l = key[p + 2];
     p += 4;
     if (!dt || nd < 1 || nd > 9) return nullptr;
-    return tc.array(dt, unsigned(nd), l == 'C' ? Layout::C : l == 'F' ? Layout::F : Layout::A, key[p - 1] == 'r');
+    return tc.array(dt, unsigned(nd),
+                    l == 'C'   ? Layout::C
+                    : l == 'F' ? Layout::F
+                               : Layout::A,
+                    key[p - 1] == 'r');
   }
   case '(': {
     std::vector<const Type *> elems;
@@ -124,7 +128,10 @@ std::string keyOfType(const Type *t) {
   if (t->isArray()) {
     std::string s;
     appendArrayKey(s, dtypeCode(t->dtype()), int(t->ndim()),
-                   t->layout() == Layout::C ? 'C' : t->layout() == Layout::F ? 'F' : 'A', t->readonly());
+                   t->layout() == Layout::C   ? 'C'
+                   : t->layout() == Layout::F ? 'F'
+                                              : 'A',
+                   t->readonly());
     return s;
   }
   if (t->isTuple()) {
@@ -158,11 +165,13 @@ std::string describeKey(const std::string &key) {
 std::string cannotTakeMessage(const std::string &what, size_t index, const std::string &param,
                               const std::string &typeName) {
   std::string p = param.empty() ? "" : " ('" + param + "')";
-  return fmt::format("{}: argument {}{} has a type kernels cannot take: {}", what, index + 1, p, typeName);
+  return fmt::format("{}: argument {}{} has a type kernels cannot take: {}", what, index + 1, p,
+                     typeName);
 }
 
 const Type *sameTypeIn(TypeContext &tc, const Type *t) {
-  if (t->isArray()) return tc.array(sameTypeIn(tc, t->dtype()), t->ndim(), t->layout(), t->readonly());
+  if (t->isArray())
+    return tc.array(sameTypeIn(tc, t->dtype()), t->ndim(), t->layout(), t->readonly());
   if (t->isTuple()) {
     std::vector<const Type *> e;
     for (const Type *x : t->elements()) e.push_back(sameTypeIn(tc, x));
@@ -246,7 +255,8 @@ Conversion conversion(const Type *from, const Type *to) {
   }
   if (from->isArray() && to->isArray()) {
     bool ok = from->dtype()->str() == to->dtype()->str() && from->ndim() == to->ndim() &&
-              (to->layout() == Layout::A || from->layout() == to->layout()) && (to->readonly() || !from->readonly());
+              (to->layout() == Layout::A || from->layout() == to->layout()) &&
+              (to->readonly() || !from->readonly());
     return ok ? Conversion::Safe : Conversion::None;
   }
   if (from->isTuple() && to->isTuple() && from->elements().size() == to->elements().size()) {

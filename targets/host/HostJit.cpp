@@ -1,19 +1,19 @@
 #include "targets/host/HostJit.h"
 
-#include <atomic>
-#include <mutex>
-
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
 #include <llvm/IR/Module.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/MC/TargetRegistry.h>
-#include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/TargetSelect.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
 #include <llvm/TargetParser/Host.h>
+
+#include <atomic>
+#include <mutex>
 
 #include "targets/Codegen.h"
 
@@ -34,7 +34,8 @@ const std::string &HostJit::cpuName() const { return impl_->cpu; }
 
 std::string HostJit::uniqueModuleName() { return "kjit" + std::to_string(impl_->modules++); }
 
-std::unique_ptr<HostJit> HostJit::create(const std::vector<RuntimeSymbol> &runtime, std::string &error) {
+std::unique_ptr<HostJit> HostJit::create(const std::vector<RuntimeSymbol> &runtime,
+                                         std::string &error) {
   static std::once_flag once;  // LLVM's target registry is process-wide
   std::call_once(once, [] {
     llvm::InitializeNativeTarget();
@@ -65,7 +66,7 @@ std::unique_ptr<HostJit> HostJit::create(const std::vector<RuntimeSymbol> &runti
   llvm::orc::SymbolMap symbols;
   for (const RuntimeSymbol &s : runtime)
     symbols[hj->impl_->jit->mangleAndIntern(s.name)] = {llvm::orc::ExecutorAddr::fromPtr(s.address),
-                                                       llvm::JITSymbolFlags::Exported};
+                                                        llvm::JITSymbolFlags::Exported};
   if (auto err = jd.define(llvm::orc::absoluteSymbols(std::move(symbols)))) {
     error = llvm::toString(std::move(err));
     return nullptr;
@@ -81,7 +82,8 @@ std::unique_ptr<HostJit> HostJit::create(const std::vector<RuntimeSymbol> &runti
 }
 
 // The address of `symbol` in the JIT, as `out.entry`.
-static bool lookupEntry(llvm::orc::LLJIT &jit, const std::string &symbol, CompiledCode &out, std::string &error) {
+static bool lookupEntry(llvm::orc::LLJIT &jit, const std::string &symbol, CompiledCode &out,
+                        std::string &error) {
   auto sym = jit.lookup(symbol);
   if (!sym) {
     error = llvm::toString(sym.takeError());
@@ -123,8 +125,8 @@ bool HostJit::compileToObject(llvm::Module &module, std::string &object, std::st
   return true;
 }
 
-bool HostJit::addObject(const std::string &object, const std::string &entrySymbol, CompiledCode &out,
-                        std::string &error) {
+bool HostJit::addObject(const std::string &object, const std::string &entrySymbol,
+                        CompiledCode &out, std::string &error) {
   std::lock_guard<std::mutex> lock(impl_->mutex);
   if (auto sym = impl_->jit->lookup(entrySymbol)) {
     out.entry = sym->toPtr<void *>();
@@ -140,7 +142,9 @@ bool HostJit::addObject(const std::string &object, const std::string &entrySymbo
   return lookupEntry(*impl_->jit, entrySymbol, out, error);
 }
 
-std::string HostJit::dataLayout() const { return impl_->tm->createDataLayout().getStringRepresentation(); }
+std::string HostJit::dataLayout() const {
+  return impl_->tm->createDataLayout().getStringRepresentation();
+}
 std::string HostJit::triple() const { return impl_->tm->getTargetTriple().str(); }
 
 std::string HostJit::targetDescription() const {
@@ -148,7 +152,8 @@ std::string HostJit::targetDescription() const {
          impl_->tm->getTargetFeatureString().str();
 }
 
-bool HostJit::optimizeOnly(llvm::Module &module, bool wantAsm, CompiledCode &out, std::string &error) {
+bool HostJit::optimizeOnly(llvm::Module &module, bool wantAsm, CompiledCode &out,
+                           std::string &error) {
   std::lock_guard<std::mutex> lock(impl_->mutex);
   if (!prepare(module, *impl_->tm, error)) return false;
   llvm::raw_string_ostream os(out.optimizedIR);

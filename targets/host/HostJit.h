@@ -26,10 +26,11 @@ struct CompiledCode {
 };
 
 class HostJit {
-public:
+ public:
   // Null with `error` set when the host target cannot be set up. Compiled
   // code finds `runtime`'s entry points by name, and libc and libm.
-  static std::unique_ptr<HostJit> create(const std::vector<RuntimeSymbol> &runtime, std::string &error);
+  static std::unique_ptr<HostJit> create(const std::vector<RuntimeSymbol> &runtime,
+                                         std::string &error);
   ~HostJit();
 
   // Optimises `module` and adds it to the JIT; false with `error` on failure.
@@ -55,7 +56,7 @@ public:
   // A module name not used before in this JIT (symbols are prefixed by it).
   std::string uniqueModuleName();
 
-private:
+ private:
   HostJit();
   struct Impl;
   std::unique_ptr<Impl> impl_;

@@ -7,9 +7,6 @@
 // target, which runs it on the lowered module before the code generator.
 #include "targets/nvptx/NarrowIntegers.h"
 
-#include <map>
-#include <set>
-
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/ScalarEvolutionExpressions.h>
 #include <llvm/Analysis/ValueTracking.h>
@@ -18,6 +15,9 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Passes/PassBuilder.h>
+
+#include <map>
+#include <set>
 
 namespace kjit::nvptx {
 
@@ -67,12 +67,14 @@ void narrowInductionVariables(llvm::Function &f, llvm::ScalarEvolution &se) {
   };
   auto smallConst = [](llvm::Value *v) {
     auto *c = llvm::dyn_cast<llvm::ConstantInt>(v);
-    return c && c->getBitWidth() == 64 && c->getSExtValue() >= INT32_MIN && c->getSExtValue() <= INT32_MAX;
+    return c && c->getBitWidth() == 64 && c->getSExtValue() >= INT32_MIN &&
+           c->getSExtValue() <= INT32_MAX;
   };
   struct Plan {
-    std::vector<llvm::Instruction *> members;  // the counter's phis and the sums of it and constants
+    std::vector<llvm::Instruction *>
+        members;  // the counter's phis and the sums of it and constants
     std::set<llvm::Value *> in;
-    std::vector<llvm::Instruction *> users;   // truncations and comparisons
+    std::vector<llvm::Instruction *> users;  // truncations and comparisons
   };
   std::vector<Plan> plans;
   std::set<llvm::Value *> taken;
@@ -104,8 +106,8 @@ void narrowInductionVariables(llvm::Function &f, llvm::ScalarEvolution &se) {
           // (An unrolled loop's k + 1 is often `or disjoint k, 1`.)
           bool disjointOr = bo->getOpcode() == llvm::Instruction::Or &&
                             llvm::cast<llvm::PossiblyDisjointInst>(bo)->isDisjoint();
-          bool addSub = bo->getOpcode() == llvm::Instruction::Add || bo->getOpcode() == llvm::Instruction::Sub ||
-                        disjointOr;
+          bool addSub = bo->getOpcode() == llvm::Instruction::Add ||
+                        bo->getOpcode() == llvm::Instruction::Sub || disjointOr;
           llvm::Value *other = bo->getOperand(0) == v ? bo->getOperand(1) : bo->getOperand(0);
           if (addSub && smallConst(other)) {
             pl.in.insert(bo);
@@ -145,12 +147,14 @@ void narrowInductionVariables(llvm::Function &f, llvm::ScalarEvolution &se) {
     std::map<llvm::Value *, llvm::Value *> narrow;
     for (llvm::Instruction *i : pl.members)
       if (auto *p = llvm::dyn_cast<llvm::PHINode>(i))
-        narrow[p] = llvm::PHINode::Create(i32, p->getNumIncomingValues(), p->getName() + ".i32", p->getIterator());
+        narrow[p] = llvm::PHINode::Create(i32, p->getNumIncomingValues(), p->getName() + ".i32",
+                                          p->getIterator());
     auto operand = [&](llvm::Value *v, llvm::Instruction *before) -> llvm::Value * {
       if (auto it = narrow.find(v); it != narrow.end()) return it->second;
       if (auto *c = llvm::dyn_cast<llvm::ConstantInt>(v))
         return llvm::ConstantInt::getSigned(i32, c->getSExtValue());
-      return llvm::IRBuilder<>(before).CreateTrunc(v, i32);  // a start value that fits (its phi's range does)
+      return llvm::IRBuilder<>(before).CreateTrunc(
+          v, i32);  // a start value that fits (its phi's range does)
     };
     // Sums in the order found: each one's counter operand comes first.
     bool progress = true;
@@ -162,7 +166,8 @@ void narrowInductionVariables(llvm::Function &f, llvm::ScalarEvolution &se) {
         llvm::Value *a = bo->getOperand(0), *b = bo->getOperand(1);
         if ((pl.in.count(a) && !narrow.count(a)) || (pl.in.count(b) && !narrow.count(b))) continue;
         llvm::IRBuilder<> ib(bo);
-        auto opc = bo->getOpcode() == llvm::Instruction::Or ? llvm::Instruction::Add : bo->getOpcode();
+        auto opc =
+            bo->getOpcode() == llvm::Instruction::Or ? llvm::Instruction::Add : bo->getOpcode();
         narrow[bo] = ib.CreateBinOp(opc, operand(a, bo), operand(b, bo), bo->getName() + ".i32");
         progress = true;
       }
@@ -182,12 +187,14 @@ void narrowInductionVariables(llvm::Function &f, llvm::ScalarEvolution &se) {
         repl = tr->getType() == i32 ? v : ib.CreateTrunc(v, tr->getType());
       } else {
         auto *cmp = llvm::cast<llvm::ICmpInst>(u);
-        repl = ib.CreateICmp(cmp->getPredicate(), operand(cmp->getOperand(0), cmp), operand(cmp->getOperand(1), cmp));
+        repl = ib.CreateICmp(cmp->getPredicate(), operand(cmp->getOperand(0), cmp),
+                             operand(cmp->getOperand(1), cmp));
       }
       u->replaceAllUsesWith(repl);
       u->eraseFromParent();
     }
-    for (llvm::Instruction *i : pl.members) i->replaceAllUsesWith(llvm::PoisonValue::get(i->getType()));
+    for (llvm::Instruction *i : pl.members)
+      i->replaceAllUsesWith(llvm::PoisonValue::get(i->getType()));
     for (llvm::Instruction *i : pl.members) i->eraseFromParent();
   }
 }
@@ -214,6 +221,5 @@ void narrowIntegers(llvm::Module &m) {
     narrowInductionVariables(f, fam.getResult<llvm::ScalarEvolutionAnalysis>(f));
   }
 }
-
 
 }  // namespace kjit::nvptx

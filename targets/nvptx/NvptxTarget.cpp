@@ -1,8 +1,24 @@
 #include "targets/nvptx/NvptxTarget.h"
 
-#include "frontend/support/Options.h"
-#include "targets/Codegen.h"
-#include "targets/nvptx/NarrowIntegers.h"
+#include <fmt/format.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/ScalarEvolutionExpressions.h>
+#include <llvm/Analysis/ValueTracking.h>
+#include <llvm/Bitcode/BitcodeReader.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Metadata.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Linker/Linker.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/TargetSelect.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Target/TargetMachine.h>
+#include <sys/stat.h>
 
 #include <cctype>
 #include <cstdint>
@@ -12,26 +28,10 @@
 #include <mutex>
 #include <set>
 #include <sstream>
-#include <sys/stat.h>
 
-#include <fmt/format.h>
-#include <llvm/Bitcode/BitcodeReader.h>
-#include <llvm/Analysis/ScalarEvolution.h>
-#include <llvm/Analysis/ScalarEvolutionExpressions.h>
-#include <llvm/Analysis/ValueTracking.h>
-#include <llvm/Passes/PassBuilder.h>
-#include <llvm/IR/Constants.h>
-#include <llvm/IR/IRBuilder.h>
-#include <llvm/IR/Instructions.h>
-#include <llvm/IR/Metadata.h>
-#include <llvm/IR/Module.h>
-#include <llvm/IR/Verifier.h>
-#include <llvm/Linker/Linker.h>
-#include <llvm/MC/TargetRegistry.h>
-#include <llvm/Support/MemoryBuffer.h>
-#include <llvm/Support/TargetSelect.h>
-#include <llvm/Support/raw_ostream.h>
-#include <llvm/Target/TargetMachine.h>
+#include "frontend/support/Options.h"
+#include "targets/Codegen.h"
+#include "targets/nvptx/NarrowIntegers.h"
 
 extern "C" {
 void LLVMInitializeNVPTXTargetInfo();
@@ -105,7 +105,9 @@ bool parsePtxLine(std::string_view l, PtxLine &out) {
   size_t b = l.find_first_not_of(" \t");
   if (b == std::string_view::npos) return false;
   l.remove_prefix(b);
-  if (l[0] == '.' || l[0] == '{' || l[0] == '}' || l[0] == '/' || l.find(':') != std::string_view::npos) return false;
+  if (l[0] == '.' || l[0] == '{' || l[0] == '}' || l[0] == '/' ||
+      l.find(':') != std::string_view::npos)
+    return false;
   auto word = [&]() {
     size_t e = l.find_first_of(" \t");
     std::string_view w = l.substr(0, e);
@@ -128,7 +130,8 @@ template <class F>
 void eachRegister(std::string_view text, F &&visit) {
   for (size_t i = text.find('%'); i != std::string_view::npos; i = text.find('%', i + 1)) {
     size_t e = i + 1;
-    while (e < text.size() && (std::isalnum(static_cast<unsigned char>(text[e])) || text[e] == '_')) ++e;
+    while (e < text.size() && (std::isalnum(static_cast<unsigned char>(text[e])) || text[e] == '_'))
+      ++e;
     visit(text.substr(i, e - i));
   }
 }
@@ -144,7 +147,8 @@ void rewriteLowBitTests(std::string &ptx) {
     at = end + 1;
   }
   auto isFunction = [](std::string_view l) {
-    return l.find(".entry ") != std::string_view::npos || l.find(".func ") != std::string_view::npos;
+    return l.find(".entry ") != std::string_view::npos ||
+           l.find(".func ") != std::string_view::npos;
   };
   std::vector<std::string> replaced(lines.size());
   std::vector<bool> changed(lines.size(), false);
@@ -158,22 +162,25 @@ void rewriteLowBitTests(std::string &ptx) {
       PtxLine p;
       if (!parsePtxLine(lines[i], p)) continue;
       eachRegister(p.dest, [&](std::string_view r) { ++writes[r]; });
-      if (p.guard.empty() && p.op == "and.b32" && p.rest.size() >= 4 && p.rest.substr(p.rest.size() - 4) == ", 1;")
+      if (p.guard.empty() && p.op == "and.b32" && p.rest.size() >= 4 &&
+          p.rest.substr(p.rest.size() - 4) == ", 1;")
         bits.insert(p.dest);
     }
     for (size_t i = begin; i < end; ++i) {
       PtxLine p;
       if (!parsePtxLine(lines[i], p) || !p.guard.empty()) continue;
-      if (p.op != "setp.eq.b32" && p.op != "setp.ne.b32" && p.op != "setp.eq.s32" && p.op != "setp.ne.s32" &&
-          p.op != "setp.eq.u32" && p.op != "setp.ne.u32")
+      if (p.op != "setp.eq.b32" && p.op != "setp.ne.b32" && p.op != "setp.eq.s32" &&
+          p.op != "setp.ne.s32" && p.op != "setp.eq.u32" && p.op != "setp.ne.u32")
         continue;
-      std::string_view operands = p.rest.substr(std::min(p.rest.size(), p.rest.find_first_not_of(", ")));
+      std::string_view operands =
+          p.rest.substr(std::min(p.rest.size(), p.rest.find_first_not_of(", ")));
       size_t c = operands.find(',');
       if (c == std::string_view::npos || operands.substr(c) != ", 1;") continue;
       std::string_view r = operands.substr(0, c);
       auto w = writes.find(r);
       if (!bits.count(r) || w == writes.end() || w->second != 1) continue;
-      replaced[i] = fmt::format("\tsetp.{}.b32 \t{}, {}, 0;", p.op.substr(5, 2) == "eq" ? "ne" : "eq", p.dest, r);
+      replaced[i] = fmt::format("\tsetp.{}.b32 \t{}, {}, 0;",
+                                p.op.substr(5, 2) == "eq" ? "ne" : "eq", p.dest, r);
       changed[i] = true;
     }
     begin = end;
@@ -218,8 +225,9 @@ bool compileToPtx(llvm::Module &m, const PtxOptions &opts, std::string &ptx, std
   if (needsLibdevice) {
     std::string path = opts.libdevice.empty() ? findLibdevice() : opts.libdevice;
     if (path.empty()) {
-      error = "this kernel calls math functions, which need CUDA's libdevice "
-              "(nvvm/libdevice/libdevice.10.bc); set CUDA_HOME to the CUDA toolkit";
+      error =
+          "this kernel calls math functions, which need CUDA's libdevice "
+          "(nvvm/libdevice/libdevice.10.bc); set CUDA_HOME to the CUDA toolkit";
       return false;
     }
     auto buf = llvm::MemoryBuffer::getFile(path);
@@ -239,22 +247,25 @@ bool compileToPtx(llvm::Module &m, const PtxOptions &opts, std::string &ptx, std
       return false;
     }
     for (llvm::Function &f : m)
-      if (!f.isDeclaration() && f.getName().starts_with("__nv_")) f.setLinkage(llvm::GlobalValue::InternalLinkage);
+      if (!f.isDeclaration() && f.getName().starts_with("__nv_"))
+        f.setLinkage(llvm::GlobalValue::InternalLinkage);
   }
   // Launch annotations on every kernel: .maxnreg, .maxntid, .minnctapersm.
   if (llvm::NamedMDNode *ann = m.getNamedMetadata("nvvm.annotations")) {
     std::vector<llvm::Function *> kernels;
     for (llvm::MDNode *op : ann->operands())
       if (op->getNumOperands() == 3)
-        if (auto *s = llvm::dyn_cast<llvm::MDString>(op->getOperand(1)); s && s->getString() == "kernel")
+        if (auto *s = llvm::dyn_cast<llvm::MDString>(op->getOperand(1));
+            s && s->getString() == "kernel")
           if (auto *v = llvm::dyn_cast_or_null<llvm::ValueAsMetadata>(op->getOperand(0)))
             if (auto *f = llvm::dyn_cast<llvm::Function>(v->getValue())) kernels.push_back(f);
     llvm::LLVMContext &c = m.getContext();
     auto annotate = [&](llvm::Function *f, const char *key, int value) {
       if (value <= 0) return;
-      ann->addOperand(llvm::MDNode::get(
-          c, {llvm::ValueAsMetadata::get(f), llvm::MDString::get(c, key),
-              llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(llvm::Type::getInt32Ty(c), value))}));
+      ann->addOperand(
+          llvm::MDNode::get(c, {llvm::ValueAsMetadata::get(f), llvm::MDString::get(c, key),
+                                llvm::ConstantAsMetadata::get(
+                                    llvm::ConstantInt::get(llvm::Type::getInt32Ty(c), value))}));
     };
     for (llvm::Function *f : kernels) {
       annotate(f, "maxnreg", opts.maxRegisters);
@@ -285,7 +296,8 @@ bool compileToPtx(llvm::Module &m, const PtxOptions &opts, std::string &ptx, std
     error = "internal error: narrowing loop counters made invalid LLVM IR:\n" + verify;
     return false;
   }
-  if (dumpRequested("nvptx-llvm")) m.print(llvm::errs(), nullptr);  // KJIT_DUMP=nvptx-llvm: what NVPTX selects from
+  if (dumpRequested("nvptx-llvm"))
+    m.print(llvm::errs(), nullptr);  // KJIT_DUMP=nvptx-llvm: what NVPTX selects from
   if (!emitFile(m, *tm, /*object=*/false, ptx)) {
     error = "the NVPTX target cannot emit PTX";
     return false;

@@ -16,8 +16,8 @@ namespace kjit {
 struct PtxOptions {
   int ccMajor = 9;
   int ccMinor = 0;
-  bool fastmath = false;    // flush denormals, approximate division and sqrt
-  std::string libdevice;    // path; empty: findLibdevice()
+  bool fastmath = false;  // flush denormals, approximate division and sqrt
+  std::string libdevice;  // path; empty: findLibdevice()
   // Kernel launch annotations (0: none): max_registers, and launch_bounds'
   // maximum threads per block and minimum blocks per multiprocessor.
   int maxRegisters = 0;
@@ -32,7 +32,8 @@ std::string findLibdevice();
 // The PTX ISA version kjit emits for a compute capability (e.g. 80 for 8.0).
 int ptxVersionFor(int ccMajor, int ccMinor);
 
-bool compileToPtx(llvm::Module &module, const PtxOptions &opts, std::string &ptx, std::string &error);
+bool compileToPtx(llvm::Module &module, const PtxOptions &opts, std::string &ptx,
+                  std::string &error);
 
 // The PTX peephole compileToPtx ends with: a test of a register's low bit
 // written `setp.eq %p, %r, 1` (after `and.b32 %r, _, 1`) becomes

@@ -24,7 +24,8 @@ TEST_CASE("notes follow their error", "[diagnostics]") {
   Context ctx;
   ctx.parse("k.py", "x = (1,\n     2]\n");
   std::string r = ctx.diags.render();
-  CHECK_THAT(r, Catch::Contains("k.py:2:7: error: closing parenthesis ']' does not match opening parenthesis '(' on line 1"));
+  CHECK_THAT(r, Catch::Contains("k.py:2:7: error: closing parenthesis ']' does not match opening "
+                                "parenthesis '(' on line 1"));
   CHECK_THAT(r, Catch::Contains("k.py:1:5: note: '(' opened here, expected ')'"));
 }
 

@@ -69,7 +69,8 @@ TEST_CASE("conversions follow Numba's casting rules", "[jit][overloads]") {
   CHECK(conversion(tc.tuple({i32, f32}), tc.tuple({i64, f64})) == Conversion::Promote);
 }
 
-TEST_CASE("overloads: exact first, then fewest unsafe, safe and promoting conversions", "[jit][overloads]") {
+TEST_CASE("overloads: exact first, then fewest unsafe, safe and promoting conversions",
+          "[jit][overloads]") {
   TypeContext tc;
   const Type *i32 = tc.intTy(32), *i64 = tc.int64(), *f32 = tc.floatTy(32), *f64 = tc.float64();
   std::vector<const Type *> sigF32 = {f32}, sigF64 = {f64}, sigI32 = {i32};
@@ -93,7 +94,8 @@ TEST_CASE("two signatures that fit equally well are an ambiguity error", "[jit][
   } catch (const JitError &e) {
     CHECK(e.kind == JitError::Kind::Type);
     CHECK(std::string(e.what()) ==
-          "Ambiguous overloading for kernel 'k' (int64, int64): the signatures that fit equally well are:\n"
+          "Ambiguous overloading for kernel 'k' (int64, int64): the signatures that fit equally "
+          "well are:\n"
           "    (float64, int32)\n    (int32, float64)");
   }
 }
@@ -115,8 +117,9 @@ TEST_CASE("a closed set of specialisations refuses what converts to none", "[jit
     s.select("D", "f()");
     FAIL("complex converted to a real");
   } catch (const JitError &e) {
-    CHECK(std::string(e.what()) == "No matching definition for argument type(s) complex128 in f(); the signatures "
-                                   "compiled are:\n    (float32) -> float32");
+    CHECK(std::string(e.what()) ==
+          "No matching definition for argument type(s) complex128 in f(); the signatures "
+          "compiled are:\n    (float32) -> float32");
   }
 }
 
@@ -156,34 +159,41 @@ TEST_CASE("launch configurations: one message per mistake", "[jit][launch]") {
   } catch (const JitError &e) {
     CHECK(std::string(e.what()) == "kernel 'k': the block along y is 0; it must be at least 1");
   }
-  CHECK_THROWS_WITH(setDims(dims, v, 4, "grid", "k"), "kernel 'k': the grid must be an int or a tuple of 1 to 3 ints, not 4 ints");
+  CHECK_THROWS_WITH(setDims(dims, v, 4, "grid", "k"),
+                    "kernel 'k': the grid must be an int or a tuple of 1 to 3 ints, not 4 ints");
   CHECK_THROWS_WITH(checkItemCount(1, "k"), Catch::Contains("not 1 item"));
-  CHECK_THROWS_WITH(setSharedBytes(c, -1, "k"), "kernel 'k': the dynamic shared memory size cannot be negative (got -1)");
+  CHECK_THROWS_WITH(setSharedBytes(c, -1, "k"),
+                    "kernel 'k': the dynamic shared memory size cannot be negative (got -1)");
 
   c.block[0] = 2048;
   CHECK(launchError(c, gpu) ==
-        "kernel 'k' on the CPU device: a block of 2048 threads along x is more than the device's limit of 1024");
+        "kernel 'k' on the CPU device: a block of 2048 threads along x is more than the device's "
+        "limit of 1024");
   c.block[0] = 64;
   c.block[1] = 32;
   CHECK(launchError(c, gpu) ==
-        "kernel 'k' on the CPU device: 2048 threads per block (64 x 32 x 1) is more than the limit of 1024 of the "
+        "kernel 'k' on the CPU device: 2048 threads per block (64 x 32 x 1) is more than the limit "
+        "of 1024 of the "
         "device");
   c.block[1] = 4;
   KernelLimits bounded;
   bounded.maxThreadsPerBlock = 128;
   bounded.why = "its launch_bounds";
   CHECK(launchError(c, gpu, bounded) ==
-        "kernel 'k' on the CPU device: 256 threads per block (64 x 4 x 1) is more than the limit of 128 for this "
+        "kernel 'k' on the CPU device: 256 threads per block (64 x 4 x 1) is more than the limit "
+        "of 128 for this "
         "kernel (its launch_bounds)");
   c.grid[1] = 70000;
   CHECK(launchError(c, gpu) ==
-        "kernel 'k' on the CPU device: a grid of 70000 blocks along y is more than the device's limit of 65535");
+        "kernel 'k' on the CPU device: a grid of 70000 blocks along y is more than the device's "
+        "limit of 65535");
   c.grid[1] = 1;
   c.sharedBytes = 300 * 1024;
   KernelLimits staticShared;
   staticShared.staticSharedBytes = 100;
   CHECK(launchError(c, gpu, staticShared) ==
-        "kernel 'k' on the CPU device: 307300 bytes of shared memory per block (100 static + 307200 dynamic) is more "
+        "kernel 'k' on the CPU device: 307300 bytes of shared memory per block (100 static + "
+        "307200 dynamic) is more "
         "than the device's limit of 232448");
   c.sharedBytes = 64 * 1024;
   CHECK(launchError(c, gpu).empty());

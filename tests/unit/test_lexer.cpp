@@ -16,10 +16,10 @@ std::vector<Token> lexText(Context &ctx, const std::string &text, uint32_t first
 TEST_CASE("indentation produces INDENT and DEDENT", "[lexer]") {
   Context ctx;
   auto toks = lexText(ctx, "def f():\n    if x:\n        y\n    z\n");
-  std::vector<K> want = {K::KwDef, K::Identifier, K::LParen, K::RParen, K::Colon, K::Newline,
-                         K::Indent, K::KwIf, K::Identifier, K::Colon, K::Newline, K::Indent,
-                         K::Identifier, K::Newline, K::Dedent, K::Identifier, K::Newline,
-                         K::Dedent, K::EndOfFile};
+  std::vector<K> want = {K::KwDef,      K::Identifier, K::LParen,     K::RParen,     K::Colon,
+                         K::Newline,    K::Indent,     K::KwIf,       K::Identifier, K::Colon,
+                         K::Newline,    K::Indent,     K::Identifier, K::Newline,    K::Dedent,
+                         K::Identifier, K::Newline,    K::Dedent,     K::EndOfFile};
   CHECK(kinds(toks) == want);
   CHECK_FALSE(ctx.diags.hasErrors());
 }
@@ -36,16 +36,17 @@ TEST_CASE("the first line's indentation is the base level", "[lexer]") {
 TEST_CASE("blank lines, comments and brackets do not end lines", "[lexer]") {
   Context ctx;
   auto toks = lexText(ctx, "x = (1 +\n\n  # c\n   2)  # trailing\n\ny = 3 \\\n  + 4\n");
-  std::vector<K> want = {K::Identifier, K::Assign, K::LParen, K::Integer, K::Plus, K::Integer,
-                         K::RParen, K::Newline, K::Identifier, K::Assign, K::Integer, K::Plus,
-                         K::Integer, K::Newline, K::EndOfFile};
+  std::vector<K> want = {K::Identifier, K::Assign, K::LParen,  K::Integer,    K::Plus,
+                         K::Integer,    K::RParen, K::Newline, K::Identifier, K::Assign,
+                         K::Integer,    K::Plus,   K::Integer, K::Newline,    K::EndOfFile};
   CHECK(kinds(toks) == want);
   CHECK_FALSE(ctx.diags.hasErrors());
 }
 
 TEST_CASE("numeric literals in every form", "[lexer]") {
   Context ctx;
-  auto toks = lexText(ctx, "0xFF 0o17 0b1010 1_000_000 0 00 1.5 .5 5. 1e3 1.5E-2 2j 1.5J 1_0.0_1\n");
+  auto toks =
+      lexText(ctx, "0xFF 0o17 0b1010 1_000_000 0 00 1.5 .5 5. 1e3 1.5E-2 2j 1.5J 1_0.0_1\n");
   REQUIRE(toks.size() >= 14);
   CHECK(toks[0].intValue == 255);
   CHECK(toks[1].intValue == 15);
@@ -75,7 +76,8 @@ TEST_CASE("integers beyond 64 bits are flagged, not wrapped", "[lexer]") {
 }
 
 TEST_CASE("malformed numbers are errors with a location", "[lexer]") {
-  CHECK_THAT(test::diagsOf("x = 1__0\n"), Catch::Contains("t.py:1:5: error: invalid decimal literal"));
+  CHECK_THAT(test::diagsOf("x = 1__0\n"),
+             Catch::Contains("t.py:1:5: error: invalid decimal literal"));
   CHECK_THAT(test::diagsOf("x = 0x\n"), Catch::Contains("invalid hexadecimal literal"));
   CHECK_THAT(test::diagsOf("x = 012\n"), Catch::Contains("leading zeros in decimal integer"));
   CHECK_THAT(test::diagsOf("x = 1abc\n"), Catch::Contains("invalid decimal literal"));
@@ -104,14 +106,16 @@ TEST_CASE("unterminated strings are reported at their start", "[lexer]") {
 
 TEST_CASE("tabs and spaces mixed inconsistently are an error", "[lexer]") {
   std::string src = "def f():\n        x = 1\n\ty = 2\n";
-  CHECK_THAT(test::diagsOf(src), Catch::Contains("inconsistent use of tabs and spaces in indentation"));
+  CHECK_THAT(test::diagsOf(src),
+             Catch::Contains("inconsistent use of tabs and spaces in indentation"));
   // Consistent tabs are fine.
   CHECK(test::diagsOf("def f():\n\tx = 1\n\tif x:\n\t\ty = 2\n").empty());
 }
 
 TEST_CASE("a dedent to no outer level is an error", "[lexer]") {
-  CHECK_THAT(test::diagsOf("def f():\n    x = 1\n  y = 2\n"),
-             Catch::Contains("t.py:3:3: error: unindent does not match any outer indentation level"));
+  CHECK_THAT(
+      test::diagsOf("def f():\n    x = 1\n  y = 2\n"),
+      Catch::Contains("t.py:3:3: error: unindent does not match any outer indentation level"));
 }
 
 TEST_CASE("brackets must match", "[lexer]") {
@@ -153,8 +157,8 @@ TEST_CASE("names follow Python's rules for non-ASCII characters", "[lexer]") {
   Context ctx;
   // U+00B7 MIDDLE DOT may continue a name but not start one.
   auto toks = lexText(ctx, "\xCF\x80_1 = x\xC2\xB7y\n");
-  REQUIRE(kinds(toks) == std::vector<K>{K::Identifier, K::Assign, K::Identifier, K::Newline,
-                                        K::EndOfFile});
+  REQUIRE(kinds(toks) ==
+          std::vector<K>{K::Identifier, K::Assign, K::Identifier, K::Newline, K::EndOfFile});
   CHECK(toks[0].text == "\xCF\x80_1");
   CHECK(toks[2].text == "x\xC2\xB7y");
   CHECK_FALSE(ctx.diags.hasErrors());
@@ -198,9 +202,8 @@ TEST_CASE("named Unicode escapes are refused, not kept raw", "[lexer]") {
 TEST_CASE("closing brackets that match nothing become Error tokens", "[lexer]") {
   Context ctx;
   auto toks = lexText(ctx, "f(x]\ny)\n");
-  CHECK(kinds(toks) == std::vector<K>{K::Identifier, K::LParen, K::Identifier, K::Error,
-                                      K::Newline, K::Identifier, K::Error, K::Newline,
-                                      K::EndOfFile});
+  CHECK(kinds(toks) == std::vector<K>{K::Identifier, K::LParen, K::Identifier, K::Error, K::Newline,
+                                      K::Identifier, K::Error, K::Newline, K::EndOfFile});
   CHECK(ctx.diags.errorCount() == 2);
 }
 

@@ -3,8 +3,8 @@
 #include "helpers.h"
 
 using namespace kjit;
-using kjit::test::exprOf;
 using kjit::test::diagsOf;
+using kjit::test::exprOf;
 
 TEST_CASE("arithmetic precedence and associativity", "[parser]") {
   CHECK(exprOf("a + b * c") == "(+ a (* b c))");
@@ -113,19 +113,22 @@ TEST_CASE("onlyFunction ignores errors in other functions", "[parser]") {
   Context ctx;
   ParseOptions opts;
   opts.onlyFunction = "good";
-  ast::Module m = ctx.parse("m.py", "def bad():\n    return [x for x in y]\ndef good():\n    return 1\n", 1, opts);
+  ast::Module m = ctx.parse(
+      "m.py", "def bad():\n    return [x for x in y]\ndef good():\n    return 1\n", 1, opts);
   CHECK_FALSE(ctx.diags.hasErrors());
   REQUIRE(m.functions.size() == 1);
   CHECK(m.functions[0]->name == "good");
 }
 
 TEST_CASE("several errors are reported in one parse", "[parser]") {
-  std::string d = diagsOf("def f(x):\n"
-                          "    y = [i for i in x]\n"
-                          "    try:\n        pass\n    except E:\n        pass\n"
-                          "    global z\n"
-                          "    return y\n");
-  CHECK_THAT(d, Catch::Contains("t.py:2:9: error: list comprehensions are not supported in kernels"));
+  std::string d = diagsOf(
+      "def f(x):\n"
+      "    y = [i for i in x]\n"
+      "    try:\n        pass\n    except E:\n        pass\n"
+      "    global z\n"
+      "    return y\n");
+  CHECK_THAT(d,
+             Catch::Contains("t.py:2:9: error: list comprehensions are not supported in kernels"));
   CHECK_THAT(d, Catch::Contains("t.py:3:5: error: try/except is not supported in kernels"));
   CHECK_THAT(d, Catch::Contains("t.py:7:5: error: 'global' declarations are not supported"));
 }
@@ -135,18 +138,21 @@ TEST_CASE("parameter rules", "[parser]") {
              Catch::Contains("parameter without a default follows parameter with a default"));
   CHECK_THAT(diagsOf("def f(a, a):\n    pass\n"),
              Catch::Contains("duplicate argument 'a' in function definition"));
-  CHECK_THAT(diagsOf("def f(*args):\n    pass\n"), Catch::Contains("*args parameters are not supported"));
+  CHECK_THAT(diagsOf("def f(*args):\n    pass\n"),
+             Catch::Contains("*args parameters are not supported"));
 }
 
 TEST_CASE("deep nesting is an error, not a stack overflow", "[parser]") {
-  std::string deep = "def f():\n    return " + std::string(5000, '(') + "1" + std::string(5000, ')') + "\n";
+  std::string deep =
+      "def f():\n    return " + std::string(5000, '(') + "1" + std::string(5000, ')') + "\n";
   CHECK_THAT(diagsOf(deep), Catch::Contains("too many nested parentheses"));
   std::string minus = "def f():\n    return " + std::string(5000, '-') + "1\n";
   CHECK_THAT(diagsOf(minus), Catch::Contains("too many nested"));
 }
 
 TEST_CASE("break outside a loop", "[parser]") {
-  CHECK_THAT(diagsOf("def f():\n    break\n"), Catch::Contains("t.py:2:5: error: 'break' outside loop"));
+  CHECK_THAT(diagsOf("def f():\n    break\n"),
+             Catch::Contains("t.py:2:5: error: 'break' outside loop"));
   // A nested def resets the loop depth.
   CHECK_THAT(diagsOf("def f():\n    while 1:\n        def g():\n            continue\n"),
              Catch::Contains("'continue' outside loop"));
@@ -265,7 +271,7 @@ TEST_CASE("yield inside an expression is unsupported, not a syntax error", "[par
 
 TEST_CASE("from-imports need a module and at least one name", "[parser]") {
   CHECK_THAT(diagsOf("from import x\n"), Catch::Contains("t.py:1:6: error: expected a module name "
-                                                        "after 'from', found 'import'"));
+                                                         "after 'from', found 'import'"));
   CHECK_THAT(diagsOf("from m import ()\n"),
              Catch::Contains("t.py:1:16: error: expected a name to import, found ')'"));
   CHECK_THAT(diagsOf("from m import a,\n"),

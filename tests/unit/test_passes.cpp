@@ -71,7 +71,8 @@ TEST_CASE("simplify forwards tuple elements only when the rest is pure", "[passe
   // (x, 5)[1] -> 5
   Assign *a1 = b.assign(y, b.get(b.tuple({b.ref(x), b.i64(5)}), 1));
   // (x // y, 5)[1] keeps the tuple: x // y may raise ZeroDivisionError
-  Assign *a2 = b.assign(z, b.get(b.tuple({b.bin(BinOp::FloorDiv, b.ref(x), b.ref(y)), b.i64(5)}), 1));
+  Assign *a2 =
+      b.assign(z, b.get(b.tuple({b.bin(BinOp::FloorDiv, b.ref(x), b.ref(y)), b.i64(5)}), 1));
   CHECK(passes::simplify(*b.fn, b.ir));
   REQUIRE(isa<Const>(a1->value));
   CHECK(cast<Const>(a1->value)->i == 5);
@@ -108,7 +109,9 @@ TEST_CASE("simplify reads purity from the intrinsic table", "[passes][intrinsics
   Fixture b;
   const Type *f64 = b.ctx.types.float64();
   Var *x = b.var("x", f64), *y = b.var("y", f64);
-  auto call = [&](IntrinsicId id, const Type *t) { return b.ir.intrinsic(id, {b.ref(x)}, t, b.loc); };
+  auto call = [&](IntrinsicId id, const Type *t) {
+    return b.ir.intrinsic(id, {b.ref(x)}, t, b.loc);
+  };
   Const *five = b.ir.constFloat(5, f64, b.loc);
   // (sqrt(x), 5.0)[1] -> 5.0: sqrt is pure
   Assign *a1 = b.assign(y, b.get(b.tuple({call(IntrinsicId::Sqrt, f64), five}), 1));

@@ -3,7 +3,6 @@
 // return type, variables' types, specialisation of callees, and diagnostics
 // with their locations.
 #include <catch2/catch.hpp>
-
 #include <memory>
 #include <string>
 #include <vector>
@@ -62,7 +61,8 @@ struct Typed {
 };
 
 // The first statement of kind T in a block, searching nested blocks.
-template <class T> const T *findStmt(const ir::Block &b) {
+template <class T>
+const T *findStmt(const ir::Block &b) {
   for (const ir::Stmt *s : b) {
     if (auto *t = ir::dyn_cast<T>(s)) return t;
     const T *r = nullptr;
@@ -83,8 +83,9 @@ template <class T> const T *findStmt(const ir::Block &b) {
 // ---- types of results and variables ------------------------------------------
 
 TEST_CASE("the entry's return type follows the argument types", "[typer]") {
-  const char *m = "def add(a, b):\n"
-                  "    return a + b\n";
+  const char *m =
+      "def add(a, b):\n"
+      "    return a + b\n";
   {
     Typed t(m, "add", "(int64, float64)");
     CHECK(t.returnType() == "float64");
@@ -112,21 +113,23 @@ TEST_CASE("the entry's return type follows the argument types", "[typer]") {
 }
 
 TEST_CASE("a function without return returns none", "[typer]") {
-  Typed t("def f(a):\n"
-          "    a[0] = 1\n",
-          "f", "(float64[:],)");
+  Typed t(
+      "def f(a):\n"
+      "    a[0] = 1\n",
+      "f", "(float64[:],)");
   CHECK(t.returnType() == "none");
 }
 
 TEST_CASE("a variable's type unifies its assignments", "[typer]") {
-  Typed t("def f(n):\n"
-          "    acc = 0\n"
-          "    flag = True\n"
-          "    for i in range(n):\n"
-          "        acc += 0.5\n"
-          "        flag = i\n"
-          "    return acc\n",
-          "f", "(int64,)");
+  Typed t(
+      "def f(n):\n"
+      "    acc = 0\n"
+      "    flag = True\n"
+      "    for i in range(n):\n"
+      "        acc += 0.5\n"
+      "        flag = i\n"
+      "    return acc\n",
+      "f", "(int64,)");
   CHECK(t.returnType() == "float64");
   CHECK(t.varType("acc") == "float64");
   CHECK(t.varType("flag") == "int64");
@@ -140,30 +143,32 @@ TEST_CASE("a variable's type unifies its assignments", "[typer]") {
 }
 
 TEST_CASE("branches unify: int and float make float64, int8 and uint8 make int16", "[typer]") {
-  Typed t("def f(n, a, b):\n"
-          "    if n > 0:\n"
-          "        x = 1\n"
-          "        y = a\n"
-          "    else:\n"
-          "        x = 2.5\n"
-          "        y = b\n"
-          "    return x, y\n",
-          "f", "(int64, int8, uint8)");
+  Typed t(
+      "def f(n, a, b):\n"
+      "    if n > 0:\n"
+      "        x = 1\n"
+      "        y = a\n"
+      "    else:\n"
+      "        x = 2.5\n"
+      "        y = b\n"
+      "    return x, y\n",
+      "f", "(int64, int8, uint8)");
   CHECK(t.varType("x") == "float64");
   CHECK(t.varType("y") == "int16");
   CHECK(t.returnType() == "Tuple(float64, int16)");
 }
 
 TEST_CASE("array views and allocations have the expected layouts", "[typer]") {
-  Typed t("import numpy as np\n"
-          "def f(a, n):\n"
-          "    row = a[1]\n"
-          "    col = a[:, 1]\n"
-          "    head = a[:2]\n"
-          "    z = np.zeros((n, 2), dtype=np.float32)\n"
-          "    r = np.arange(n)\n"
-          "    return row\n",
-          "f", "(float64[:, ::1], int64)");
+  Typed t(
+      "import numpy as np\n"
+      "def f(a, n):\n"
+      "    row = a[1]\n"
+      "    col = a[:, 1]\n"
+      "    head = a[:2]\n"
+      "    z = np.zeros((n, 2), dtype=np.float32)\n"
+      "    r = np.arange(n)\n"
+      "    return row\n",
+      "f", "(float64[:, ::1], int64)");
   CHECK(t.varType("row") == "array(float64, 1d, C)");
   CHECK(t.varType("col") == "array(float64, 1d, A)");
   CHECK(t.varType("head") == "array(float64, 2d, C)");
@@ -173,9 +178,10 @@ TEST_CASE("array views and allocations have the expected layouts", "[typer]") {
 }
 
 TEST_CASE("math keeps float32 and widens integers", "[typer]") {
-  const char *m = "import math\n"
-                  "def f(x):\n"
-                  "    return math.sqrt(x)\n";
+  const char *m =
+      "import math\n"
+      "def f(x):\n"
+      "    return math.sqrt(x)\n";
   {
     Typed t(m, "f", "(float32,)");
     CHECK(t.returnType() == "float32");
@@ -193,11 +199,12 @@ TEST_CASE("math keeps float32 and widens integers", "[typer]") {
 // ---- calls and specialisation ------------------------------------------------
 
 TEST_CASE("callees are specialised per argument types and come first", "[typer]") {
-  Typed t("def sq(v):\n"
-          "    return v * v\n"
-          "def g(a, b):\n"
-          "    return sq(a) + sq(b) + sq(a)\n",
-          "g", "(int32, float32)");
+  Typed t(
+      "def sq(v):\n"
+      "    return v * v\n"
+      "def g(a, b):\n"
+      "    return sq(a) + sq(b) + sq(a)\n",
+      "g", "(int32, float32)");
   REQUIRE(t.ok());
   // sq(int32), sq(float32): the repeated sq(a) reuses the first.
   REQUIRE(t.prog.functions.size() == 3);
@@ -212,8 +219,9 @@ TEST_CASE("callees are specialised per argument types and come first", "[typer]"
 }
 
 TEST_CASE("a declared return type converts the returned values", "[typer]") {
-  const char *m = "def f(a, b):\n"
-                  "    return a + b\n";
+  const char *m =
+      "def f(a, b):\n"
+      "    return a + b\n";
   {
     Typed t(m, "f", "(int64, int64)", "float32");
     CHECK(t.returnType() == "float32");
@@ -223,29 +231,32 @@ TEST_CASE("a declared return type converts the returned values", "[typer]") {
     CHECK(r->value->type->str() == "float32");
   }
   {
-    Typed t("def f(a):\n"
-            "    a[0] = 1\n",
-            "f", "(float64[:],)", "void");
+    Typed t(
+        "def f(a):\n"
+        "    a[0] = 1\n",
+        "f", "(float64[:],)", "void");
     CHECK(t.returnType() == "none");
   }
 }
 
 TEST_CASE("recursion types when the return type is declared", "[typer]") {
-  Typed t("def fact(n):\n"
-          "    if n <= 1:\n"
-          "        return 1\n"
-          "    return n * fact(n - 1)\n",
-          "fact", "(int64,)", "int64");
+  Typed t(
+      "def fact(n):\n"
+      "    if n <= 1:\n"
+      "        return 1\n"
+      "    return n * fact(n - 1)\n",
+      "fact", "(int64,)", "int64");
   INFO(t.diags());
   CHECK(t.ok());
   CHECK(t.returnType() == "int64");
 }
 
 TEST_CASE("prange loops are parallel only when the function is", "[typer]") {
-  const char *m = "from kjit import prange\n"
-                  "def f(a):\n"
-                  "    for i in prange(a.shape[0]):\n"
-                  "        a[i] = i\n";
+  const char *m =
+      "from kjit import prange\n"
+      "def f(a):\n"
+      "    for i in prange(a.shape[0]):\n"
+      "        a[i] = i\n";
   {
     Typed t(m, "f", "(float64[:],)");
     const ir::ForRange *loop = findStmt<ir::ForRange>(t.entry().body);
@@ -265,12 +276,13 @@ TEST_CASE("prange loops are parallel only when the function is", "[typer]") {
 
 TEST_CASE("a variable that cannot be unified: error at the conflict, note at the first assignment",
           "[typer][diagnostics]") {
-  Typed t("def f(a, n):\n"
-          "    y = n\n"
-          "    if n > 0:\n"
-          "        y = a\n"
-          "    return y\n",
-          "f", "(float64[:], int64)");
+  Typed t(
+      "def f(a, n):\n"
+      "    y = n\n"
+      "    if n > 0:\n"
+      "        y = a\n"
+      "    return y\n",
+      "f", "(float64[:], int64)");
   CHECK_FALSE(t.ok());
   CHECK(t.prog.entry == nullptr);
   REQUIRE(t.ctx.diags.errorCount() == 1);
@@ -287,11 +299,12 @@ TEST_CASE("a variable that cannot be unified: error at the conflict, note at the
 }
 
 TEST_CASE("return types that cannot be unified", "[typer][diagnostics]") {
-  Typed t("def f(a, n):\n"
-          "    if n > 0:\n"
-          "        return (n, n)\n"
-          "    return n\n",
-          "f", "(float64[:], int64)");
+  Typed t(
+      "def f(a, n):\n"
+      "    if n > 0:\n"
+      "        return (n, n)\n"
+      "    return n\n",
+      "f", "(float64[:], int64)");
   REQUIRE(t.ctx.diags.errorCount() == 1);
   const Diagnostic &d = t.all().at(0);
   CHECK(d.message == "cannot unify return types UniTuple(int64 x 2) and int64");
@@ -302,10 +315,11 @@ TEST_CASE("return types that cannot be unified", "[typer][diagnostics]") {
 
 TEST_CASE("undefined names and locals without a value", "[typer][diagnostics]") {
   {
-    Typed t("def f(n):\n"
-            "    x = n\n"
-            "    return x + nothere\n",
-            "f", "(int64,)");
+    Typed t(
+        "def f(n):\n"
+        "    x = n\n"
+        "    return x + nothere\n",
+        "f", "(int64,)");
     REQUIRE(t.ctx.diags.errorCount() == 1);
     const Diagnostic &d = t.all().at(0);
     CHECK(d.message == "name 'nothere' is not defined");
@@ -314,9 +328,10 @@ TEST_CASE("undefined names and locals without a value", "[typer][diagnostics]") 
     CHECK(d.loc.endCol == 23);
   }
   {
-    Typed t("def f(n):\n"
-            "    t = t + n\n",
-            "f", "(int64,)");
+    Typed t(
+        "def f(n):\n"
+        "    t = t + n\n",
+        "f", "(int64,)");
     REQUIRE(t.ctx.diags.errorCount() == 1);
     CHECK(t.all().at(0).message == "local variable 't' is used before it is assigned a value");
     CHECK(t.all().at(0).loc.line == 2);
@@ -325,12 +340,13 @@ TEST_CASE("undefined names and locals without a value", "[typer][diagnostics]") 
 }
 
 TEST_CASE("an error in a callee is reported at the callee's line", "[typer][diagnostics]") {
-  Typed t("def callee(x):\n"
-          "    return x[0]\n"
-          "\n"
-          "def caller(x):\n"
-          "    return callee(x) + 1\n",
-          "caller", "(float64,)");
+  Typed t(
+      "def callee(x):\n"
+      "    return x[0]\n"
+      "\n"
+      "def caller(x):\n"
+      "    return callee(x) + 1\n",
+      "caller", "(float64,)");
   CHECK(t.prog.entry == nullptr);
   REQUIRE(t.ctx.diags.errorCount() >= 1);
   const Diagnostic &d = t.all().at(0);
@@ -354,10 +370,13 @@ TEST_CASE("wrong arity of a builtin, bad argument and index types", "[typer][dia
       {"def f(n):\n    for i in range(1.5):\n        pass\n", "(int64,)",
        "range() arguments must be integers, not float64", 2, 20},
       {"def f(a):\n    if a:\n        return 1\n    return 0\n", "(float64[:],)",
-       "the truth value of an array (array(float64, 1d, A)) is ambiguous; use a.any() or a.all(), or compare its size",
+       "the truth value of an array (array(float64, 1d, A)) is ambiguous; use a.any() or a.all(), "
+       "or compare its size",
        2, 8},
       {"def f(a, x):\n    a[0] = (x, x)\n", "(float64[:], float64)",
-       "cannot store a value of type UniTuple(float64 x 2) into an element of array(float64, 1d, A)", 2, 5},
+       "cannot store a value of type UniTuple(float64 x 2) into an element of array(float64, 1d, "
+       "A)",
+       2, 5},
   };
   for (const Case &c : cases) {
     INFO(c.body);
@@ -372,18 +391,20 @@ TEST_CASE("wrong arity of a builtin, bad argument and index types", "[typer][dia
 
 TEST_CASE("unsupported constructs are reported as Unsupported", "[typer][diagnostics]") {
   {
-    Typed t("def f(a, b):\n"
-            "    return a + b\n",
-            "f", "(float64[:], float64[:])");
+    Typed t(
+        "def f(a, b):\n"
+        "    return a + b\n",
+        "f", "(float64[:], float64[:])");
     REQUIRE(t.ctx.diags.errorCount() == 1);
     CHECK(t.all().at(0).category == DiagCategory::Unsupported);
   }
   {
     // A run-time index into a tuple whose elements differ in type.
-    Typed t("def f(x, i):\n"
-            "    t = (x, i)\n"
-            "    return t[i]\n",
-            "f", "(float64, int64)");
+    Typed t(
+        "def f(x, i):\n"
+        "    t = (x, i)\n"
+        "    return t[i]\n",
+        "f", "(float64, int64)");
     REQUIRE(t.ctx.diags.errorCount() == 1);
     CHECK(t.all().at(0).category == DiagCategory::Unsupported);
     CHECK(t.all().at(0).loc.line == 3);
@@ -399,20 +420,22 @@ TEST_CASE("assigning to an item of a read-only array", "[typer][diagnostics]") {
   CHECK(p.entry == nullptr);
   REQUIRE(ctx.diags.errorCount() == 1);
   const Diagnostic &d = ctx.diags.diagnostics().at(0);
-  CHECK(d.message == "cannot assign to an item of a read-only array (readonly array(float64, 1d, C))");
+  CHECK(d.message ==
+        "cannot assign to an item of a read-only array (readonly array(float64, 1d, C))");
   CHECK(d.loc.line == 2);
   CHECK(d.loc.col == 5);
 }
 
 TEST_CASE("break in a parallel prange loop", "[typer][diagnostics]") {
-  Typed t("from kjit import prange\n"
-          "def f(a):\n"
-          "    for i in prange(a.shape[0]):\n"
-          "        if a[i] > 0:\n"
-          "            break\n"
-          "        for j in range(3):\n"
-          "            break\n",
-          "f", "(float64[:],)", "", /*parallel=*/true);
+  Typed t(
+      "from kjit import prange\n"
+      "def f(a):\n"
+      "    for i in prange(a.shape[0]):\n"
+      "        if a[i] > 0:\n"
+      "            break\n"
+      "        for j in range(3):\n"
+      "            break\n",
+      "f", "(float64[:],)", "", /*parallel=*/true);
   // Only the first break leaves the prange loop; the second leaves an inner
   // sequential loop and is fine.
   REQUIRE(t.ctx.diags.errorCount() == 1);
@@ -423,11 +446,13 @@ TEST_CASE("break in a parallel prange loop", "[typer][diagnostics]") {
 }
 
 TEST_CASE("a declared void return with a returned value", "[typer][diagnostics]") {
-  Typed t("def f(n):\n"
-          "    return n\n",
-          "f", "(int64,)", "void");
+  Typed t(
+      "def f(n):\n"
+      "    return n\n",
+      "f", "(int64,)", "void");
   REQUIRE(t.ctx.diags.errorCount() == 1);
-  CHECK(t.all().at(0).message == "the signature declares no return value (void) but f() returns int64");
+  CHECK(t.all().at(0).message ==
+        "the signature declares no return value (void) but f() returns int64");
   CHECK(t.all().at(0).loc.line == 2);
 }
 

@@ -2,7 +2,6 @@
 // interning, Numba's printed names, NumPy promotion, Numba's arithmetic
 // result types and unification, and signature strings.
 #include <catch2/catch.hpp>
-
 #include <string>
 #include <utility>
 #include <vector>
@@ -105,7 +104,8 @@ TEST_CASE("types print with Numba's names", "[types]") {
   CHECK(tc.tuple({i64, f32})->str() == "Tuple(int64, float32)");
   CHECK(tc.tuple({})->str() == "Tuple()");
   CHECK(tc.tuple({tc.tuple({i64, i64}), f64})->str() == "Tuple(UniTuple(int64 x 2), float64)");
-  CHECK(tc.tuple({tc.array(f64, 1, Layout::C), i64})->str() == "Tuple(array(float64, 1d, C), int64)");
+  CHECK(tc.tuple({tc.array(f64, 1, Layout::C), i64})->str() ==
+        "Tuple(array(float64, 1d, C), int64)");
 }
 
 TEST_CASE("type predicates and parts", "[types]") {
@@ -159,12 +159,18 @@ TEST_CASE("arithmeticResult follows Numba 0.56's operator typing", "[types][prom
 TEST_CASE("arithmeticResult: more of docs/types.md", "[types][promotion]") {
   TypeContext tc;
   const Row table[] = {
-      {"int32", "int32", "int64"},       {"uint32", "uint16", "uint64"},
-      {"uint64", "uint64", "uint64"},    {"bool", "uint8", "int64"},
-      {"bool", "float32", "float32"},    {"int64", "float32", "float64"},
-      {"int8", "float32", "float32"},    {"uint16", "float32", "float32"},
-      {"int64", "float64", "float64"},   {"float32", "complex64", "complex64"},
-      {"float64", "complex64", "complex128"}, {"int64", "complex128", "complex128"},
+      {"int32", "int32", "int64"},
+      {"uint32", "uint16", "uint64"},
+      {"uint64", "uint64", "uint64"},
+      {"bool", "uint8", "int64"},
+      {"bool", "float32", "float32"},
+      {"int64", "float32", "float64"},
+      {"int8", "float32", "float32"},
+      {"uint16", "float32", "float32"},
+      {"int64", "float64", "float64"},
+      {"float32", "complex64", "complex64"},
+      {"float64", "complex64", "complex128"},
+      {"int64", "complex128", "complex128"},
   };
   for (const Row &r : table) {
     INFO(r.a << " op " << r.b);
@@ -178,14 +184,22 @@ TEST_CASE("promoteNumeric is NumPy's promote_types", "[types][promotion]") {
   // np.promote_types(a, b) for the pairs of the Numba table: NumPy does not
   // widen small integers, and mixes int64 and uint64 into float64.
   const Row table[] = {
-      {"int8", "int8", "int8"},          {"uint8", "uint8", "uint8"},
-      {"uint8", "int8", "int16"},        {"int64", "uint64", "float64"},
-      {"int32", "float32", "float64"},   {"int16", "float32", "float32"},
-      {"uint8", "float32", "float32"},   {"bool", "bool", "bool"},
-      {"float32", "float32", "float32"}, {"float32", "float64", "float64"},
-      {"uint16", "int16", "int32"},      {"uint32", "int64", "int64"},
-      {"bool", "int8", "int8"},          {"int16", "complex64", "complex64"},
-      {"int32", "complex64", "complex128"}, {"float64", "complex64", "complex128"},
+      {"int8", "int8", "int8"},
+      {"uint8", "uint8", "uint8"},
+      {"uint8", "int8", "int16"},
+      {"int64", "uint64", "float64"},
+      {"int32", "float32", "float64"},
+      {"int16", "float32", "float32"},
+      {"uint8", "float32", "float32"},
+      {"bool", "bool", "bool"},
+      {"float32", "float32", "float32"},
+      {"float32", "float64", "float64"},
+      {"uint16", "int16", "int32"},
+      {"uint32", "int64", "int64"},
+      {"bool", "int8", "int8"},
+      {"int16", "complex64", "complex64"},
+      {"int32", "complex64", "complex128"},
+      {"float64", "complex64", "complex128"},
   };
   for (const Row &r : table) {
     INFO("promote_types(" << r.a << ", " << r.b << ")");
@@ -229,9 +243,10 @@ TEST_CASE("unify of arrays, tuples and mismatches", "[types][unify]") {
   const Type *c = tc.array(f64, 2, Layout::C), *f = tc.array(f64, 2, Layout::F);
   CHECK(unify(tc, c, c) == c);
   CHECK(nameOf(unify(tc, c, f)) == "array(float64, 2d, A)");
-  CHECK(nameOf(unify(tc, c, tc.array(f64, 2, Layout::C, true))) == "readonly array(float64, 2d, C)");
-  CHECK(unify(tc, c, tc.array(f64, 1, Layout::C)) == nullptr);                // rank
-  CHECK(unify(tc, c, tc.array(tc.floatTy(32), 2, Layout::C)) == nullptr);    // dtype
+  CHECK(nameOf(unify(tc, c, tc.array(f64, 2, Layout::C, true))) ==
+        "readonly array(float64, 2d, C)");
+  CHECK(unify(tc, c, tc.array(f64, 1, Layout::C)) == nullptr);             // rank
+  CHECK(unify(tc, c, tc.array(tc.floatTy(32), 2, Layout::C)) == nullptr);  // dtype
   CHECK(unify(tc, c, i64) == nullptr);
   CHECK(unify(tc, i64, c) == nullptr);
 
@@ -287,7 +302,10 @@ TEST_CASE("parseSignature reads Numba's signature strings", "[types][signature]"
     CHECK(s.args.empty());
   }
   SECTION("Tuple(...), np. prefixes, 1d and 3d layouts") {
-    REQUIRE(parseSignature(tc, "Tuple(int64, float32)(np.float32, uint8[::1], float64[:, :, ::1], complex64[::1, :, :])", s, err));
+    REQUIRE(parseSignature(
+        tc,
+        "Tuple(int64, float32)(np.float32, uint8[::1], float64[:, :, ::1], complex64[::1, :, :])",
+        s, err));
     CHECK(nameOf(s.ret) == "Tuple(int64, float32)");
     REQUIRE(s.args.size() == 4);
     CHECK(s.args[0] == tc.floatTy(32));
@@ -316,7 +334,9 @@ TEST_CASE("parseSignature reports errors with the position", "[types][signature]
   }
   SECTION("a contiguous middle axis") {
     CHECK_FALSE(parseSignature(tc, "(float64[:, ::1, :])", s, err));
-    CHECK(err == "the contiguous axis must be the first or the last at position 19 of \"(float64[:, ::1, :])\"");
+    CHECK(err ==
+          "the contiguous axis must be the first or the last at position 19 of \"(float64[:, ::1, "
+          ":])\"");
   }
   SECTION("two contiguous axes") {
     CHECK_FALSE(parseSignature(tc, "(float64[::1, ::1])", s, err));
@@ -347,7 +367,8 @@ TEST_CASE("parseType reads one type", "[types][signature]") {
   CHECK(parseType(tc, "int8[:]", err) == tc.array(tc.intTy(8), 1, Layout::A));
   CHECK(parseType(tc, "int8[::1]", err) == tc.array(tc.intTy(8), 1, Layout::C));
   CHECK(parseType(tc, "np.uint16", err) == tc.intTy(16, false));
-  CHECK(parseType(tc, "UniTuple(float64, 3)", err) == tc.tuple({tc.float64(), tc.float64(), tc.float64()}));
+  CHECK(parseType(tc, "UniTuple(float64, 3)", err) ==
+        tc.tuple({tc.float64(), tc.float64(), tc.float64()}));
   CHECK(err.empty());
   CHECK(parseType(tc, "int64 int64", err) == nullptr);
   CHECK(err == "unexpected text after the type at position 6 of \"int64 int64\"");

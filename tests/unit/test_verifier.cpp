@@ -3,7 +3,6 @@
 // (before and after the passes); IR built wrong by hand is refused with the
 // expected message.
 #include <catch2/catch.hpp>
-
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,8 +30,9 @@ std::string problemsOf(const TypedProgram &prog) {
 
 // Types `func` of `module` for `sig`, checks that it typed, and returns the
 // verifier's problems before and after the passes.
-std::string typeAndVerify(const std::string &module, const std::string &func, const std::string &sig,
-                          Target target = Target::Host, bool kernel = false) {
+std::string typeAndVerify(const std::string &module, const std::string &func,
+                          const std::string &sig, Target target = Target::Host,
+                          bool kernel = false) {
   Context ctx;
   Signature s;
   std::string err;
@@ -177,11 +177,13 @@ TEST_CASE("the mutator replaces children in place", "[ir]") {
 
 // ---- typed programs verify ------------------------------------------------------
 
-TEST_CASE("typed programs of every node kind verify before and after the passes", "[ir][verifier]") {
+TEST_CASE("typed programs of every node kind verify before and after the passes",
+          "[ir][verifier]") {
   CHECK(typeAndVerify(hostModule, "scalars", "(float64, float64, int64)") == "");
   CHECK(typeAndVerify(hostModule, "scalars", "(float32, int32, int8)") == "");
   CHECK(typeAndVerify(hostModule, "arrays", "(float64[:], float32[:, :], int64)") == "");
-  CHECK(typeAndVerify(kernelModule, "kernel", "(float32[:], float32[:], uint32)", Target::CUDA, true) == "");
+  CHECK(typeAndVerify(kernelModule, "kernel", "(float32[:], float32[:], uint32)", Target::CUDA,
+                      true) == "");
 }
 
 // ---- bad IR is refused, with the message ----------------------------------------
@@ -203,7 +205,10 @@ struct Bad {
     fn->vars.push_back(std::move(v));
     return fn->vars.back().get();
   }
-  template <class T> T *make() { return ctx.irArena.make<T>(SourceLoc{}); }
+  template <class T>
+  T *make() {
+    return ctx.irArena.make<T>(SourceLoc{});
+  }
   Const *constant(const Type *t) {
     auto *c = make<Const>();
     c->type = t;
@@ -277,24 +282,26 @@ TEST_CASE("the verifier: casts, array indices and stored values", "[ir][verifier
   auto *ev = b.make<Eval>();
   ev->value = cast;
   b.fn->body.push_back(ev);
-  CHECK(b.messages() == Messages{"Store has 1 indices into a 2-d array, expected one per dimension",
-                                 "an index of Store is int32, expected int64",
-                                 "the value of Store is float64, expected float32",
-                                 "Cast from array(float32, 2d, C) to float32, expected numbers, or arrays of one "
-                                 "dtype and ndim"});
+  CHECK(b.messages() ==
+        Messages{"Store has 1 indices into a 2-d array, expected one per dimension",
+                 "an index of Store is int32, expected int64",
+                 "the value of Store is float64, expected float32",
+                 "Cast from array(float32, 2d, C) to float32, expected numbers, or arrays of one "
+                 "dtype and ndim"});
 }
 
 TEST_CASE("the verifier: break outside a loop, return of another type", "[ir][verifier]") {
   Bad b;
   auto *w = b.make<While>();
   w->cond = b.constant(b.ctx.types.boolean());
-  w->body = {b.make<Break>()};      // fine: in the body
+  w->body = {b.make<Break>()};       // fine: in the body
   w->orelse = {b.make<Continue>()};  // the else clause is outside the loop
   b.fn->body.push_back(w);
   auto *r = b.make<Return>();
   r->value = b.constant(b.ctx.types.int64());
   b.fn->body.push_back(r);
-  CHECK(b.messages() == Messages{"Continue outside a loop body", "the value of Return is int64, expected none"});
+  CHECK(b.messages() ==
+        Messages{"Continue outside a loop body", "the value of Return is int64, expected none"});
 }
 
 TEST_CASE("the verifier: variables of another function", "[ir][verifier]") {
@@ -306,7 +313,8 @@ TEST_CASE("the verifier: variables of another function", "[ir][verifier]") {
   a->var = &stray;
   a->value = b.constant(b.ctx.types.int64());
   b.fn->body.push_back(a);
-  CHECK(b.messages() == Messages{"an assignment of variable 'x', which is not one of function 'f'"});
+  CHECK(b.messages() ==
+        Messages{"an assignment of variable 'x', which is not one of function 'f'"});
 }
 
 // ---- the builder: result types, and the verifier's rules on each node ---------
@@ -328,12 +336,15 @@ TEST_CASE("the builder sets result types and refuses what the verifier refuses",
   Var *a = fn->vars.back().get();
 
   CHECK(ir.binary(BinOp::Add, ir.constInt(1, i64, {}), ir.constInt(2, i64, {}), {})->type == i64);
-  CHECK(ir.binary(BinOp::Lt, ir.constFloat(1, f64, {}), ir.constFloat(2, f64, {}), {})->type->isBool());
-  CHECK(ir.arrayLoad(ir.varRef(a, {}), {ir.constInt(0, i64, {}), ir.constInt(1, i64, {})}, {})->type == f64);
+  CHECK(ir.binary(BinOp::Lt, ir.constFloat(1, f64, {}), ir.constFloat(2, f64, {}), {})
+            ->type->isBool());
+  CHECK(ir.arrayLoad(ir.varRef(a, {}), {ir.constInt(0, i64, {}), ir.constInt(1, i64, {})}, {})
+            ->type == f64);
   TupleMake *t = ir.tupleMake({ir.constInt(1, i64, {}), ir.constFloat(2, f64, {})}, {});
   CHECK(t->type == ctx.types.tuple({i64, f64}));
   CHECK(ir.tupleGet(t, 1, {})->type == f64);
-  CHECK(ir.forRange(nullptr, ir.constInt(0, i64, {}), ir.constInt(9, i64, {}), ir.constInt(3, i64, {}), {})
+  CHECK(ir.forRange(nullptr, ir.constInt(0, i64, {}), ir.constInt(9, i64, {}),
+                    ir.constInt(3, i64, {}), {})
             ->constStep == 3);
   CHECK(seen.empty());
 

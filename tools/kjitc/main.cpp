@@ -15,6 +15,8 @@
 // Options: --first-line=N (the text starts at line N of the real file),
 //          --name=NAME (the file name shown in messages), --ast-locs.
 // Errors go to stderr; the exit status is 1 when any error was reported.
+#include <fmt/format.h>
+
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -22,32 +24,32 @@
 #include <sstream>
 #include <string>
 
-#include <fmt/format.h>
-
 #include "compiler/Context.h"
 #include "compiler/ModuleEnv.h"
-#include "compiler/Signature.h"
 #include "compiler/Pipeline.h"
+#include "compiler/Signature.h"
 #include "compiler/TypeInference.h"
+#include "frontend/ASTPrinter.h"
+#include "frontend/Lexer.h"
 #include "runtime/jit/JitFunction.h"
 #include "targets/Driver.h"
 #include "targets/nvptx/NvptxTarget.h"
-#include "frontend/ASTPrinter.h"
-#include "frontend/Lexer.h"
 
 namespace {
 
 int usage() {
-  std::fprintf(stderr,
-               "usage: kjitc --emit=ast|tokens|ir|llvm|llvm-opt|asm|ptx [--sig=SIG] [--target=host|cuda] "
-               "[--cc=NN] [--device] [--fastmath] [--lineinfo] [--boundscheck] [--first-line=N] [--name=NAME] "
-               "[--ast-locs] FILE[:FUNC]\n");
+  std::fprintf(
+      stderr,
+      "usage: kjitc --emit=ast|tokens|ir|llvm|llvm-opt|asm|ptx [--sig=SIG] [--target=host|cuda] "
+      "[--cc=NN] [--device] [--fastmath] [--lineinfo] [--boundscheck] [--first-line=N] "
+      "[--name=NAME] "
+      "[--ast-locs] FILE[:FUNC]\n");
   return 2;
 }
 
 std::string tokenLine(const kjit::Token &t) {
-  std::string s = fmt::format("{}:{}-{}:{} {}", t.loc.line, t.loc.col, t.loc.endLine,
-                              t.loc.endCol, kjit::tokSpelling(t.kind));
+  std::string s = fmt::format("{}:{}-{}:{} {}", t.loc.line, t.loc.col, t.loc.endLine, t.loc.endCol,
+                              kjit::tokSpelling(t.kind));
   switch (t.kind) {
   case kjit::TokKind::Identifier: s += fmt::format(" {}", t.text); break;
   case kjit::TokKind::Integer:
@@ -58,7 +60,8 @@ std::string tokenLine(const kjit::Token &t) {
   case kjit::TokKind::String: {
     std::string v;
     for (unsigned char c : t.strValue)
-      v += (c < 0x20 || c == '\\' || c == '"') ? fmt::format("\\x{:02x}", unsigned(c)) : std::string(1, char(c));
+      v += (c < 0x20 || c == '\\' || c == '"') ? fmt::format("\\x{:02x}", unsigned(c))
+                                               : std::string(1, char(c));
     s += fmt::format(" {}{}\"{}\"", t.isBytes ? "b" : "", t.isFString ? "f" : "", v);
     break;
   }
@@ -80,20 +83,34 @@ int main(int argc, char **argv) {
     // `--opt value` is the same as `--opt=value` for options that take one.
     for (const char *opt : {"--emit", "--sig", "--cc", "--target", "--first-line", "--name"})
       if (a == opt && i + 1 < argc) a = std::string(opt) + "=" + argv[++i];
-    if (a.rfind("--emit=", 0) == 0) emit = a.substr(7);
-    else if (a.rfind("--first-line=", 0) == 0) firstLine = unsigned(std::stoul(a.substr(13)));
-    else if (a.rfind("--name=", 0) == 0) name = a.substr(7);
-    else if (a.rfind("--sig=", 0) == 0) sig = a.substr(6);
-    else if (a.rfind("--cc=", 0) == 0) cc = std::stoi(a.substr(5));
-    else if (a.rfind("--target=", 0) == 0) target = a.substr(9);
-    else if (a == "--device") device = true;
-    else if (a == "--fastmath") fastmath = true;
-    else if (a == "--lineinfo") lineinfo = true;
-    else if (a == "--boundscheck") boundscheck = true;
-    else if (a == "--ast-locs") printOpts.withExprLocs = true;
-    else if (a == "-h" || a == "--help") return usage(), 0;
-    else if (!a.empty() && a[0] == '-') return usage();
-    else path = a;
+    if (a.rfind("--emit=", 0) == 0)
+      emit = a.substr(7);
+    else if (a.rfind("--first-line=", 0) == 0)
+      firstLine = unsigned(std::stoul(a.substr(13)));
+    else if (a.rfind("--name=", 0) == 0)
+      name = a.substr(7);
+    else if (a.rfind("--sig=", 0) == 0)
+      sig = a.substr(6);
+    else if (a.rfind("--cc=", 0) == 0)
+      cc = std::stoi(a.substr(5));
+    else if (a.rfind("--target=", 0) == 0)
+      target = a.substr(9);
+    else if (a == "--device")
+      device = true;
+    else if (a == "--fastmath")
+      fastmath = true;
+    else if (a == "--lineinfo")
+      lineinfo = true;
+    else if (a == "--boundscheck")
+      boundscheck = true;
+    else if (a == "--ast-locs")
+      printOpts.withExprLocs = true;
+    else if (a == "-h" || a == "--help")
+      return usage(), 0;
+    else if (!a.empty() && a[0] == '-')
+      return usage();
+    else
+      path = a;
   }
   if (path.empty()) return usage();
   std::string func;
@@ -104,7 +121,8 @@ int main(int argc, char **argv) {
   }
   std::ifstream in(path, std::ios::binary);
   if (!in) {
-    std::fprintf(stderr, "kjitc: error: cannot open '%s': %s\n", path.c_str(), std::strerror(errno));
+    std::fprintf(stderr, "kjitc: error: cannot open '%s': %s\n", path.c_str(),
+                 std::strerror(errno));
     return 1;
   }
   std::stringstream ss;
@@ -114,7 +132,8 @@ int main(int argc, char **argv) {
   kjit::Context ctx;
   if (emit == "tokens") {
     uint32_t id = ctx.sources.add(name, ss.str(), firstLine);
-    for (const kjit::Token &t : kjit::lex(ctx.sources, id, ctx.diags)) std::cout << tokenLine(t) << "\n";
+    for (const kjit::Token &t : kjit::lex(ctx.sources, id, ctx.diags))
+      std::cout << tokenLine(t) << "\n";
   } else if (emit == "ast") {
     kjit::ParseOptions opts;
     opts.onlyFunction = func;
@@ -124,14 +143,16 @@ int main(int argc, char **argv) {
     } else if (!func.empty()) {
       const kjit::ast::FunctionDef *f = m.findFunction(func);
       if (!f) {
-        std::fprintf(stderr, "kjitc: error: no function '%s' in '%s'\n", func.c_str(), path.c_str());
+        std::fprintf(stderr, "kjitc: error: no function '%s' in '%s'\n", func.c_str(),
+                     path.c_str());
         return 1;
       }
       std::cout << kjit::ast::printStmt(f, printOpts);
     } else {
       std::cout << kjit::ast::printModule(m, printOpts);
     }
-  } else if (emit == "ir" || emit == "llvm" || emit == "llvm-opt" || emit == "asm" || emit == "ptx") {
+  } else if (emit == "ir" || emit == "llvm" || emit == "llvm-opt" || emit == "asm" ||
+             emit == "ptx") {
     if (emit == "ptx") target = "cuda";
     if (target != "host" && target != "cuda") {
       std::fprintf(stderr, "kjitc: error: unknown --target '%s' (host or cuda)\n", target.c_str());
@@ -155,9 +176,9 @@ int main(int argc, char **argv) {
     }
     fn->fastmath = fastmath ? uint32_t(kjit::FastMath::All) : 0u;
     fn->boundscheck = boundscheck;
-    kjit::TypedProgram prog = kjit::buildTypedProgram(ctx, fn, signature.args, signature.ret,
-                                                      cuda ? kjit::Target::CUDA : kjit::Target::Host,
-                                                      cuda && !device);
+    kjit::TypedProgram prog =
+        kjit::buildTypedProgram(ctx, fn, signature.args, signature.ret,
+                                cuda ? kjit::Target::CUDA : kjit::Target::Host, cuda && !device);
     if (prog.entry && emit == "ir") {
       for (const kjit::ir::Function *f : prog.functions) std::cout << kjit::ir::print(*f);
     } else if (prog.entry) {
@@ -184,7 +205,9 @@ int main(int argc, char **argv) {
       std::cout << out;
     }
   } else {
-    std::fprintf(stderr, "kjitc: error: unknown --emit kind '%s' (this build has: ast, tokens, ir, llvm, llvm-opt, asm, ptx)\n",
+    std::fprintf(stderr,
+                 "kjitc: error: unknown --emit kind '%s' (this build has: ast, tokens, ir, llvm, "
+                 "llvm-opt, asm, ptx)\n",
                  emit.c_str());
     return 2;
   }
