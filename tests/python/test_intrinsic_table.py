@@ -18,9 +18,6 @@ TABLE = os.path.join(ROOT, "compiler", "Intrinsics.def")
 # Kernel-language names that are not intrinsics: math functions that the
 # table lists among the math intrinsics, and selp, typed as a Select node.
 NOT_CUDA_INTRINSICS = {"fma", "cbrt", "selp"}
-# Gaps in kernel_language.py that the compiler and the simulator both have;
-# listed here so that the rest is checked. Remove a name when it is added.
-KNOWN_GAPS_IN_KERNEL_LANGUAGE = {"match_all_sync"}
 
 
 def _table():
@@ -61,7 +58,7 @@ def test_every_cuda_intrinsic_exists_in_the_simulator():
 
 def test_every_cuda_intrinsic_exists_in_the_kernel_language_names():
     missing = sorted(n for n in _table() if not _has(kernel_language, n))
-    assert missing == sorted(KNOWN_GAPS_IN_KERNEL_LANGUAGE)
+    assert missing == []
 
 
 def test_every_kernel_language_function_is_compiled():

@@ -31,7 +31,8 @@ atomic = _KernelOnly("atomic")
 for _name in ("grid", "gridsize", "syncthreads", "syncthreads_count", "syncthreads_and",
               "syncthreads_or", "syncwarp", "threadfence", "threadfence_block",
               "threadfence_system", "shfl_sync", "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync",
-              "all_sync", "any_sync", "eq_sync", "ballot_sync", "match_any_sync", "activemask",
+              "all_sync", "any_sync", "eq_sync", "ballot_sync", "match_any_sync", "match_all_sync",
+              "activemask",
               "lanemask_lt", "popc", "brev", "clz", "ffs", "fma", "cbrt", "selp"):
     globals()[_name] = _KernelOnly(_name)
 del _name
