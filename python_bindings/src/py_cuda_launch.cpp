@@ -335,26 +335,6 @@ PyObject *kernelSubscript(PyObject *self, PyObject *config) {
 }
 
 // tp_call of Launcher: from the interpreter's call straight to C++.
-PyObject *launcherCall(PyObject *self, PyObject *args, PyObject *kwargs) {
-  try {
-    if (kwargs && PyDict_GET_SIZE(kwargs) != 0) {
-      PyErr_SetString(PyExc_TypeError, "kernels take positional arguments only");
-      return nullptr;
-    }
-    auto *inst = reinterpret_cast<pybind11::detail::instance *>(self);
-    auto *l = inst->get_value_and_holder().value_ptr<Launcher>();
-    if (!l) {
-      PyErr_SetString(PyExc_TypeError, "kjit launcher used before __init__");
-      return nullptr;
-    }
-    l->call(args);
-    Py_RETURN_NONE;
-  } catch (...) {
-    setErrorFromCurrentException();
-  }
-  return nullptr;
-}
-
 }  // namespace
 
 void define_cuda_launch(pybind11::module_ &m) {
@@ -377,7 +357,7 @@ void define_cuda_launch(pybind11::module_ &m) {
   kernelBaseType = kernelBase.ptr();
   auto launcher = py::class_<Launcher>(m, "CudaLauncher")
                       .def(py::init<std::shared_ptr<jit::CudaKernels>, py::object>());
-  reinterpret_cast<PyTypeObject *>(launcher.ptr())->tp_call = launcherCall;
+  reinterpret_cast<PyTypeObject *>(launcher.ptr())->tp_call = launcherCall<Launcher>;
 }
 
 }  // namespace kjit::py

@@ -151,26 +151,6 @@ class CpuLauncher {
   }
 };
 
-PyObject *cpuLauncherCall(PyObject *self, PyObject *args, PyObject *kwargs) {
-  try {
-    if (kwargs && PyDict_GET_SIZE(kwargs) != 0) {
-      PyErr_SetString(PyExc_TypeError, "kernels take positional arguments only");
-      return nullptr;
-    }
-    auto *inst = reinterpret_cast<pybind11::detail::instance *>(self);
-    auto *l = inst->get_value_and_holder().value_ptr<CpuLauncher>();
-    if (!l) {
-      PyErr_SetString(PyExc_TypeError, "kjit launcher used before __init__");
-      return nullptr;
-    }
-    l->call(args);
-    Py_RETURN_NONE;
-  } catch (...) {
-    setErrorFromCurrentException();
-  }
-  return nullptr;
-}
-
 std::array<uint32_t, 3> dims3(const uint32_t d[3]) { return {d[0], d[1], d[2]}; }
 
 }  // namespace
@@ -179,7 +159,7 @@ void define_launch(pybind11::module_ &m) {
   namespace py = pybind11;
   auto cpu = py::class_<CpuLauncher>(m, "CpuLauncher")
                  .def(py::init<std::shared_ptr<Dispatcher>, py::object>());
-  reinterpret_cast<PyTypeObject *>(cpu.ptr())->tp_call = cpuLauncherCall;
+  reinterpret_cast<PyTypeObject *>(cpu.ptr())->tp_call = launcherCall<CpuLauncher>;
   // The simulator: the same parsing and the same checks.
   m.def(
       "launch_config",

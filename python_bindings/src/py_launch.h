@@ -8,6 +8,7 @@
 
 #include <string>
 
+#include "py_common.h"
 #include "runtime/jit/LaunchConfig.h"
 
 namespace kjit::py {
@@ -20,6 +21,30 @@ struct ParsedLaunch {
 // `config` is the subscript: a tuple of 2 to 4 items (anything else counts
 // as one item). Throws jit::JitError (LaunchConfigError) on a mistake.
 ParsedLaunch parseLaunch(pybind11::handle config, const std::string &kernel);
+
+// tp_call of a launcher class L (the CUDA one, the CPU device's): from the
+// interpreter's call straight to L::call(args), without pybind11's generic
+// argument handling.
+template <class L>
+PyObject *launcherCall(PyObject *self, PyObject *args, PyObject *kwargs) {
+  try {
+    if (kwargs && PyDict_GET_SIZE(kwargs) != 0) {
+      PyErr_SetString(PyExc_TypeError, "kernels take positional arguments only");
+      return nullptr;
+    }
+    auto *inst = reinterpret_cast<pybind11::detail::instance *>(self);
+    auto *l = inst->get_value_and_holder().value_ptr<L>();
+    if (!l) {
+      PyErr_SetString(PyExc_TypeError, "kjit launcher used before __init__");
+      return nullptr;
+    }
+    l->call(args);
+    Py_RETURN_NONE;
+  } catch (...) {
+    setErrorFromCurrentException();
+  }
+  return nullptr;
+}
 
 void define_launch(pybind11::module_ &m);
 
