@@ -33,10 +33,9 @@ struct Marshalled {
   void *ptrs[kMaxArgs];
   std::vector<std::vector<unsigned char>> large;  // arguments bigger than a slot
 };
-// Writes the arguments in `c`'s memory forms; `who` names the function in
-// messages.
+// Writes the arguments in `c`'s memory forms; `who` is for messages.
 void marshal(const jit::CompileResult &c, PyObject **argv, size_t n, Marshalled &m,
-             const std::string &who);
+             const jit::Caller &who);
 
 class Dispatcher {
  public:

@@ -158,16 +158,16 @@ std::string Dispatcher::argumentKey(PyObject **argv, size_t n, bool kernel) cons
   for (size_t i = 0; i < n; ++i) {
     if (!appendKey(argv[i], key)) {
       if (PyErr_Occurred()) throw pybind11::error_already_set();
-      throw jit::typeError(jit::cannotTakeMessage(
-          kernel ? "kernel '" + name() + "'" : name() + "()", i,
-          i < params.size() ? params[i] : std::string(), typeNameOf(argv[i])));
+      throw jit::typeError(jit::cannotTakeMessage(jit::Caller{name(), kernel}.describe(), i,
+                                                  i < params.size() ? params[i] : std::string(),
+                                                  typeNameOf(argv[i])));
     }
   }
   return key;
 }
 
 void marshal(const jit::CompileResult &c, PyObject **argv, size_t n, Marshalled &m,
-             const std::string &who) {
+             const jit::Caller &who) {
   for (size_t i = 0; i < n; ++i) {
     unsigned char *dst = m.slots[i].bytes;
     if (c.argBytes[i] > sizeof(m.slots[i].bytes)) {
@@ -176,8 +176,8 @@ void marshal(const jit::CompileResult &c, PyObject **argv, size_t n, Marshalled 
     }
     if (!writeValue(argv[i], c.args[i], dst)) {
       if (PyErr_Occurred()) throw pybind11::error_already_set();
-      throw pybind11::type_error(
-          fmt::format("{}: cannot convert argument {} to {}", who, i + 1, c.args[i]->str()));
+      throw pybind11::type_error(fmt::format("{}: cannot convert argument {} to {}", who.describe(),
+                                             i + 1, c.args[i]->str()));
     }
     m.ptrs[i] = dst;
   }
@@ -185,7 +185,7 @@ void marshal(const jit::CompileResult &c, PyObject **argv, size_t n, Marshalled 
 
 pybind11::object Dispatcher::invoke(const jit::CompileResult &c, PyObject **argv, size_t n) {
   Marshalled m;
-  marshal(c, argv, n, m, name() + "()");
+  marshal(c, argv, n, m, jit::Caller{name(), false});
   alignas(16) unsigned char small[256];
   std::vector<unsigned char> big;
   unsigned char *ret = small;

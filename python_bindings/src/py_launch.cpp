@@ -115,7 +115,7 @@ class CpuLauncher {
     k.staticSharedBytes = c.cpuKernel->staticSharedBytes;
     jit::checkLaunch(launch_, jit::DeviceLimits::gpuLike(kCpuDevice), k, fn.name());
     Marshalled m;
-    marshal(c, argv, n, m, "kernel " + fn.name() + "()");
+    marshal(c, argv, n, m, jit::Caller{fn.name(), true});
     CpuLaunch launch;
     for (int a = 0; a < 3; ++a) {
       launch.grid[a] = launch_.grid[a];

@@ -12,6 +12,15 @@
 
 namespace kjit::jit {
 
+// Who a message is about: a function called from Python ("f()") or a
+// kernel ("kernel 'k'"). Cheap to pass on hot paths: the text is made only
+// when a message needs it.
+struct Caller {
+  const std::string &name;
+  bool kernel = false;
+  std::string describe() const { return kernel ? "kernel '" + name + "'" : name + "()"; }
+};
+
 struct JitError : std::runtime_error {
   enum class Kind { Type, Value, LaunchConfig, Internal };
   JitError(Kind k, const std::string &msg) : std::runtime_error(msg), kind(k) {}

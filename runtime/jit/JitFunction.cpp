@@ -97,8 +97,8 @@ std::unique_ptr<CompileResult> JitFunction::parseEager(const std::string &signat
 
 // ---- @jit ------------------------------------------------------------------------------
 
-CompileResult &JitFunction::hostFor(const std::string &key) {
-  if (CompileResult *c = host_.select(key, name() + "()")) return *c;
+CompileResult &JitFunction::hostMiss(const std::string &key) {
+  if (CompileResult *c = host_.select(key, Caller{name(), false})) return *c;
   TypeContext tc;
   return hostCompile(key, typesOfKey(tc, key), nullptr);
 }
@@ -208,8 +208,8 @@ std::shared_ptr<FunctionSource> JitFunction::cudaSource() const {
   return copy;
 }
 
-CompileResult &JitFunction::cpuKernelFor(const std::string &key) {
-  if (CompileResult *c = cpu_.select(key, "kernel '" + name() + "'")) return *c;
+CompileResult &JitFunction::cpuKernelMiss(const std::string &key) {
+  if (CompileResult *c = cpu_.select(key, Caller{name(), true})) return *c;
   return cpuCompile(key);
 }
 
@@ -324,7 +324,7 @@ void JitFunction::cudaDeclare(const std::string &signature) {
 
 std::string JitFunction::cudaResolve(const std::string &key) {
   if (!cudaDeclared_.eager()) return key;
-  return cudaDeclared_.select(key, "kernel '" + name() + "'")->key;
+  return cudaDeclared_.select(key, Caller{name(), true})->key;
 }
 
 CompileResult &JitFunction::cudaKernelFor(const std::string &key, int cc) {

@@ -73,7 +73,10 @@ class JitFunction {
   // ---- @jit: host code ----
   // The specialisation a call with argument type key `key` runs, compiled
   // now when needed (throws JitError when signatures were given and none fits).
-  CompileResult &hostFor(const std::string &key);
+  CompileResult &hostFor(const std::string &key) {
+    if (CompileResult *c = host_.find(key)) return *c;  // inline: the call path
+    return hostMiss(key);
+  }
   // Compiles an eager signature ("float64(float64, int64)"): from now on the
   // set of specialisations is closed.
   CompileResult &hostDeclare(const std::string &signature);
@@ -87,7 +90,10 @@ class JitFunction {
   size_t cacheHits() const;
 
   // ---- @cuda.jit kernels on the CPU device ----
-  CompileResult &cpuKernelFor(const std::string &key);
+  CompileResult &cpuKernelFor(const std::string &key) {
+    if (CompileResult *c = cpu_.find(key)) return *c;  // inline: the launch path
+    return cpuKernelMiss(key);
+  }
   void cpuDeclare(const std::string &signature);
   const Specialisations &cpuKernels() const { return cpu_; }
   std::string inspectCpuKernel(const std::string &key, bool wantAsm);
@@ -125,6 +131,8 @@ class JitFunction {
 
   std::unique_ptr<CompileResult> parseEager(const std::string &signature) const;
   CompileResult &cpuCompile(const std::string &key);
+  CompileResult &hostMiss(const std::string &key);
+  CompileResult &cpuKernelMiss(const std::string &key);
   std::string hostCacheKey(const std::string &key, const Type *declaredRet, const char *kind);
   bool loadHostCode(const std::string &ckey, CompileResult &c);
   void buildHostCode(Context &ctx, const TypedProgram &prog, const std::string &ckey,

@@ -69,21 +69,14 @@ int chooseOverload(const std::vector<const Type *> &actual,
   return best;
 }
 
-CompileResult *Specialisations::find(const std::string &key) const {
-  for (const auto &c : all_)
-    if (c->key == key) return c.get();
-  for (const auto &[k, c] : aliases_)
-    if (k == key) return c;
-  return nullptr;
-}
-
-CompileResult *Specialisations::select(const std::string &key, const std::string &what) {
+CompileResult *Specialisations::select(const std::string &key, const Caller &who) {
   if (CompileResult *c = find(key)) return c;
   if (!eager_) return nullptr;
   TypeContext tc;
   std::vector<const Type *> actual = typesOfKey(tc, key);
   std::vector<const std::vector<const Type *> *> candidates;
   for (const auto &c : all_) candidates.push_back(&c->args);
+  std::string what = who.describe();
   int best = chooseOverload(actual, candidates, what);
   if (best < 0) {
     std::string have;

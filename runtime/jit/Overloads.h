@@ -17,6 +17,7 @@
 #include <vector>
 
 #include "runtime/jit/CompileResult.h"
+#include "runtime/jit/Errors.h"
 
 namespace kjit::jit {
 
@@ -31,9 +32,16 @@ class Specialisations {
  public:
   // The specialisation for `key`: compiled already, or (with signatures) the
   // one the key converts to; null when one is still to be compiled. Throws
-  // JitError when signatures were given and none fits. `what` is for messages.
-  CompileResult *select(const std::string &key, const std::string &what);
-  CompileResult *find(const std::string &key) const;
+  // JitError when signatures were given and none fits (`who` is for messages).
+  CompileResult *select(const std::string &key, const Caller &who);
+  // Inline: the call path of every @jit call and kernel launch.
+  CompileResult *find(const std::string &key) const {
+    for (const auto &c : all_)
+      if (c->key == key) return c.get();
+    for (const auto &[k, c] : aliases_)
+      if (k == key) return c;
+    return nullptr;
+  }
   CompileResult *add(std::unique_ptr<CompileResult> r);
 
   // Compiled from explicit signatures: other types convert or fail.

@@ -102,19 +102,21 @@ TEST_CASE("two signatures that fit equally well are an ambiguity error", "[jit][
 
 TEST_CASE("a closed set of specialisations refuses what converts to none", "[jit][overloads]") {
   Specialisations s;
+  std::string name = "f";
+  Caller f{name, false};
   auto r = std::make_unique<CompileResult>();
   r->types = std::make_shared<TypeContext>();
   r->args = {r->types->floatTy(32)};
   r->key = keyOfTypes(r->args);
   r->signature = "(float32) -> float32";
   s.add(std::move(r));
-  CHECK(s.select("d", "f()") == nullptr);  // lazy: compile for float64
+  CHECK(s.select("d", f) == nullptr);  // lazy: compile for float64
   s.setEager();
-  CompileResult *c = s.select("d", "f()");  // eager: float64 converts (unsafely) to float32
+  CompileResult *c = s.select("d", f);  // eager: float64 converts (unsafely) to float32
   REQUIRE(c != nullptr);
-  CHECK(s.select("d", "f()") == c);  // remembered
+  CHECK(s.select("d", f) == c);  // remembered
   try {
-    s.select("D", "f()");
+    s.select("D", f);
     FAIL("complex converted to a real");
   } catch (const JitError &e) {
     CHECK(std::string(e.what()) ==
