@@ -43,7 +43,7 @@ llvm::Value *FunctionLowering::constant(const Const *c) {
                                P.cuda ? B.CreateAddrSpaceCast(gv, llvm::PointerType::getUnqual(C))
                                       : static_cast<llvm::Value *>(gv),
                                {1u});
-    int64_t stride = t->dtype()->isBool() ? 1 : t->dtype()->bits() / 8;
+    int64_t stride = itemSize(t->dtype());
     for (unsigned k = unsigned(c->shape.size()); k-- > 0;) {
       desc = B.CreateInsertValue(desc, i64(c->shape[k]), {2u, k});
       desc = B.CreateInsertValue(desc, i64(stride), {3u, k});

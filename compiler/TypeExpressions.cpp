@@ -374,9 +374,9 @@ Expr *FunctionTyper::attribute(const ast::AttributeExpr *a) {
       return n;
     }
     if (a->attr == "ndim") return constInt(t->ndim(), a->loc);
-    if (a->attr == "itemsize") return constInt(t->dtype()->bits() / 8, a->loc);
+    if (a->attr == "itemsize") return constInt(itemSize(t->dtype()), a->loc);
     if (a->attr == "nbytes") {
-      Expr *n = constInt(t->dtype()->bits() / 8, a->loc);
+      Expr *n = constInt(itemSize(t->dtype()), a->loc);
       for (unsigned d = 0; d < t->ndim(); ++d)
         n = binary(ast::BinaryOp::Mul, n, shapeOf(d), a->loc);
       return n;

@@ -16,6 +16,7 @@ from kjit.types import *  # noqa: F401,F403 - float32, int64[:], ...
 # `from kjit import cuda` begins the CUDA driver's start-up before they load
 # (kjit/cuda/__init__.py), and overlaps it with their loading.
 _LAZY = {
+    "__version__": ("kjit._kjit", "__version__"),  # runtime/jit/Version.h, the one place
     "frontend": ("kjit.frontend", None),
     "dispatcher": ("kjit.dispatcher", None),
     "Dispatcher": ("kjit.dispatcher", "Dispatcher"),
@@ -61,5 +62,3 @@ def __getattr__(name):
 def __dir__():
     return sorted(n for n in set(globals()) | set(_LAZY) if not n.startswith("_") or n.startswith("__"))
 
-
-__version__ = "0.1.0"
