@@ -669,6 +669,43 @@ def tuple_loops_and_run_time_tuple_index():
     check(out, a.reshape(3, 32).sum(axis=1) * np.array([1.0, 2.0, 3.0]), rtol=1e-5)
 
 
+@cuda.jit(device=True)
+def _keep(n):
+    return n
+
+
+@cuda.jit(device=True)
+def _shared_histogram(ary, idx, dtype, n, binop, cast, wrap):
+    # dtype, binop and cast are compile-time arguments, n and wrap literals.
+    tid = cuda.threadIdx.x
+    sm = cuda.shared.array(n, dtype)
+    sm[tid] = 0
+    cuda.syncthreads()
+    b = cast(idx[tid] % n)
+    if wrap:
+        b = b % n
+    binop(sm, b, 1)
+    cuda.syncthreads()
+    ary[tid] = sm[tid]
+
+
+@cuda.jit
+def dtype_and_function_arguments_kernel(a, b, idx):
+    _shared_histogram(a, idx, np.uint32, 32, cuda.atomic.add, _keep, False)
+    _shared_histogram(b, idx, float64, 32, cuda.atomic.add, int64, True)
+
+
+@program
+def dtype_and_function_arguments():
+    idx = rng.integers(0, 32, 32).astype(np.int64)
+    a = np.zeros(32, np.uint32)
+    b = np.zeros(32, np.float64)
+    dtype_and_function_arguments_kernel[1, 32](a, b, idx)
+    want = np.bincount(idx, minlength=32)
+    check(a, want.astype(np.uint32))
+    check(b, want.astype(np.float64))
+
+
 # Last: on a GPU a failed bounds check is a kernel fault, after which CUDA
 # gives the process no context (docs/cuda.md); the programs before it ran.
 @program
