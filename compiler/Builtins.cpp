@@ -67,7 +67,7 @@ const BinaryMath kMathBinary[] = {
     {"atan2", IntrinsicId::Atan2}, {"pow", IntrinsicId::Pow},
     {"hypot", IntrinsicId::Hypot}, {"copysign", IntrinsicId::Copysign},
     {"fmod", IntrinsicId::Fmod},   {"arctan2", IntrinsicId::Atan2},
-    {"power", IntrinsicId::Pow}};
+    {"power", IntrinsicId::Pow},   {"remainder", IntrinsicId::Remainder}};
 
 template <class Table>
 const auto *findIn(const Table &t, const std::string &name) {
@@ -115,9 +115,9 @@ std::optional<GlobalValue> moduleAttribute(const std::string &module, const std:
     if (attr == "nan") return floatValue(NAN);
   }
   if (module == "math") {
-    static const char *const fns[] = {"floor",    "ceil",    "trunc",   "isnan",    "isinf",
-                                      "isfinite", "degrees", "radians", "copysign", "fmod",
-                                      "atan2",    "pow",     "hypot"};
+    static const char *const fns[] = {
+        "floor",    "ceil", "trunc", "isnan", "isinf", "isfinite",  "degrees", "radians",
+        "copysign", "fmod", "atan2", "pow",   "hypot", "remainder", "ldexp",   "frexp"};
     if (findIn(kMathUnary, attr)) return fnValue("math." + attr);
     for (const char *f : fns)
       if (attr == f) return fnValue("math." + attr);
@@ -504,6 +504,22 @@ Expr *CallTyper::math(const std::string &f) {
   if (const BinaryMath *b = findIn(kMathBinary, f)) {
     if (!arity(name, 2, 2)) return ts.constOf(nullptr, loc);
     return mathBinary(b->id, name, a[0], a[1]);
+  }
+  if (f == "ldexp" || f == "frexp") {
+    // Numba's signatures: ldexp(float, int32) -> float,
+    // frexp(float) -> (float, int32); ints compute in float64.
+    bool ld = f == "ldexp";
+    if (!arity(name, ld ? 2 : 1, ld ? 2 : 1) || !needNumber(a[0], name)->type)
+      return ts.constOf(nullptr, loc);
+    if (a[0]->type->isComplex()) return unsupported(fmt::format("{}() of a complex number", name));
+    const Type *t = mathFloat(a[0]->type);
+    Expr *x = ts.convert(a[0], t);
+    if (!ld) return ts.intrinsic(IntrinsicId::Frexp, {x}, tc.tuple({t, tc.intTy(32)}), loc);
+    if (!a[1]->type->isInt() && !a[1]->type->isBool())
+      return ts.error(
+          DiagCategory::Typing, a[1]->loc,
+          fmt::format("{}() needs an integer exponent, not {}", name, a[1]->type->str()));
+    return ts.intrinsic(IntrinsicId::Ldexp, {x, ts.convert(a[1], tc.intTy(32))}, t, loc);
   }
   if (f == "floor" || f == "ceil" || f == "trunc") {
     if (!arity(name, 1, 1) || !needNumber(a[0], name)->type) return ts.constOf(nullptr, loc);

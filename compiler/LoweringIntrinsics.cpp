@@ -51,6 +51,7 @@ const char *cMathName(IntrinsicId id) {
   case IntrinsicId::Pow: return "pow";
   case IntrinsicId::Hypot: return "hypot";
   case IntrinsicId::Fmod: return "fmod";
+  case IntrinsicId::Remainder: return "remainder";
   default: return nullptr;
   }
 }
@@ -250,6 +251,40 @@ llvm::Value *FunctionLowering::intrinsic(const Intrinsic *in) {
     if (!at->isSigned()) return v;
     return B.CreateSelect(B.CreateICmpSLT(v, llvm::ConstantInt::get(v->getType(), 0)),
                           B.CreateNeg(v), v);
+  }
+  case IntrinsicId::Ldexp: {
+    llvm::Value *x = expr(in->args[0]), *e = expr(in->args[1]);
+    if (!P.cuda)
+      return B.CreateIntrinsic(llvm::Intrinsic::ldexp, {x->getType(), e->getType()}, {x, e});
+    std::string nv = t->bits() == 32 ? "__nv_ldexpf" : "__nv_ldexp";
+    return B.CreateCall(
+        P.M.getOrInsertFunction(
+            nv, llvm::FunctionType::get(x->getType(), {x->getType(), e->getType()}, false)),
+        {x, e});
+  }
+  case IntrinsicId::Frexp: {
+    // Python's frexp: (x, 0) for an infinity or a NaN.
+    llvm::Value *x = expr(in->args[0]), *m, *e;
+    llvm::Type *ft = x->getType(), *i32 = B.getInt32Ty();
+    if (!P.cuda) {
+      llvm::Value *r = B.CreateIntrinsic(llvm::Intrinsic::frexp, {ft, i32}, {x});
+      m = B.CreateExtractValue(r, {0});
+      e = B.CreateExtractValue(r, {1});
+    } else {
+      llvm::Value *slot = entryAlloca(i32, "frexp.exp");
+      std::string nv = ft->isFloatTy() ? "__nv_frexpf" : "__nv_frexp";
+      m = B.CreateCall(
+          P.M.getOrInsertFunction(nv, llvm::FunctionType::get(ft, {ft, B.getPtrTy()}, false)),
+          {x, slot});
+      e = B.CreateLoad(i32, slot);
+    }
+    llvm::Value *finite = B.CreateFCmpOLT(B.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x),
+                                          llvm::ConstantFP::getInfinity(ft));
+    m = B.CreateSelect(finite, m, x);
+    e = B.CreateSelect(finite, e, B.getInt32(0));
+    llvm::Value *r = llvm::UndefValue::get(P.lt(t));
+    r = B.CreateInsertValue(r, m, {0});
+    return B.CreateInsertValue(r, e, {1});
   }
   case IntrinsicId::Min:
   case IntrinsicId::Max: {

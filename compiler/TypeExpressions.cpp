@@ -14,6 +14,8 @@
 namespace kjit::typing {
 
 Expr *FunctionTyper::name(const ast::NameExpr *n) {
+  if (auto b = boundParams_.find(n->name); b != boundParams_.end())
+    return boundParam(b->second, n->loc);
   if (locals_.count(n->name)) {
     VarInfo &info = vars_[n->name];
     if (!info.type || info.conflictReported) {
@@ -582,21 +584,28 @@ Expr *FunctionTyper::call(const ast::CallExpr *c) {
       }
       args = std::move(bound);
     }
+    // Compile-time values (dtypes, functions) and integer literals are
+    // passed by specialising the callee on them, as Numba types them as
+    // constants; only run-time values are passed at run time.
     std::vector<const Type *> types;
+    std::vector<const Expr *> literals;
+    std::vector<Expr *> runtimeArgs;
     for (Expr *a : args) {
-      if (!a->type->isRuntime())
+      if (!a->type->isRuntime() && !compileTimeArg(a->type))
         return typingError(a->loc,
                            fmt::format("cannot pass {} to a kjit function", a->type->str()));
       types.push_back(a->type);
+      literals.push_back(literalArg(a) ? a : nullptr);
+      if (a->type->isRuntime()) runtimeArgs.push_back(a);
     }
-    Function *f = specializeCallee(ft, types, c->loc);
+    Function *f = specializeCallee(ft, types, c->loc, literals);
     if (!f) return unknown(c->loc);
     if (!f->returnType) {
       return typingError(c->loc, fmt::format("recursive call of '{}' needs an explicit signature "
                                              "in the decorator",
                                              f->name));
     }
-    return ir_.call(f, std::move(args), c->loc);
+    return ir_.call(f, std::move(runtimeArgs), c->loc);
   }
   CallSite site{c->loc, std::move(args), std::move(kwargs), c};
   return typeBuiltinCall(*this, ft, site);

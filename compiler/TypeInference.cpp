@@ -23,6 +23,50 @@ std::string typeListKey(const std::vector<const Type *> &ts) {
   return s;
 }
 
+bool literalArg(const Expr *e) {
+  if (auto *c = dyn_cast<Const>(e)) return c->type && (c->type->isInt() || c->type->isBool());
+  if (auto *t = dyn_cast<TupleMake>(e)) {
+    if (t->elems.empty()) return false;
+    for (const Expr *x : t->elems)
+      if (!isa<Const>(x) || !literalArg(x)) return false;
+    return true;
+  }
+  return false;
+}
+
+std::string literalKey(const Expr *e) {
+  if (auto *c = dyn_cast<Const>(e)) return std::to_string(c->i);
+  std::string s = "(";
+  for (const Expr *x : cast<TupleMake>(e)->elems) s += literalKey(x) + ",";
+  return s + ")";
+}
+
+bool compileTimeArg(const Type *t) {
+  switch (t->kind()) {
+  case TypeKind::Module:
+  case TypeKind::Dtype:
+  case TypeKind::StringLit:
+  case TypeKind::ExceptionClass: return true;
+  case TypeKind::Function:
+    return t->symbol().rfind("array.", 0) != 0 && t->symbol().rfind("number.", 0) != 0;
+  default: return false;
+  }
+}
+
+Expr *FunctionTyper::boundParam(size_t i, SourceLoc loc) {
+  if (!args_[i]->isRuntime()) return constOf(args_[i], loc);
+  std::function<Expr *(const Expr *)> copy = [&](const Expr *e) -> Expr * {
+    if (auto *c = dyn_cast<Const>(e)) {
+      if (c->type->isBool()) return constBool(c->i != 0, loc);
+      return constInt(c->i, loc, c->type);
+    }
+    std::vector<Expr *> elems;
+    for (const Expr *x : cast<TupleMake>(e)->elems) elems.push_back(copy(x));
+    return ir_.tupleMake(std::move(elems), loc);
+  };
+  return copy(literals_[i]);
+}
+
 // ---------------------------------------------------------------------------
 
 Var *FunctionTyper::newVar(const std::string &name, const Type *t, SourceLoc loc) {
@@ -226,6 +270,13 @@ void FunctionTyper::beginPass(bool final) {
   for (size_t i = 0; i < def_.params.size(); ++i) {
     const ast::Param &p = def_.params[i];
     VarInfo &info = vars_[p.name];
+    if (!args_[i]->isRuntime()) {
+      // A compile-time value: no run-time parameter, reads give the value.
+      info.type = info.firstType = args_[i];
+      info.firstLoc = p.loc;
+      boundParams_[p.name] = i;
+      continue;
+    }
     if (!info.type) {
       info.type = info.firstType = args_[i];
       info.firstLoc = p.loc;
@@ -248,6 +299,9 @@ void FunctionTyper::beginPass(bool final) {
 
 bool FunctionTyper::run() {
   collectLocals(def_.body, locals_);
+  // A literal argument binds a parameter the body never assigns.
+  for (size_t i = 0; i < literals_.size() && i < def_.params.size(); ++i)
+    if (literals_[i] && !locals_.count(def_.params[i].name)) boundParams_[def_.params[i].name] = i;
   for (const ast::Param &p : def_.params) locals_.insert(p.name);
   checkReadsBeforeAssignment();
   // Passes until the variable types settle, then the final pass, which
@@ -377,8 +431,11 @@ const ast::FunctionDef *ProgramTyper::definition(const FunctionSource &fn) {
 
 Function *ProgramTyper::specialize(std::shared_ptr<FunctionSource> fn,
                                    const std::vector<const Type *> &args, SourceLoc callLoc,
-                                   const Type *declaredReturn) {
+                                   const Type *declaredReturn,
+                                   const std::vector<const Expr *> &literals) {
   SpecKey key{fn->identity, typeListKey(args)};
+  for (size_t i = 0; i < literals.size(); ++i)
+    if (literals[i]) key.args += fmt::format("#{}={}", i, literalKey(literals[i]));
   if (auto it = done.find(key); it != done.end()) return it->second;
   if (failed.count(key)) return nullptr;
   if (inProgress.count(key)) {
@@ -424,7 +481,7 @@ Function *ProgramTyper::specialize(std::shared_ptr<FunctionSource> fn,
   if (declaredReturn)
     f->returnType = declaredReturn->kind() == TypeKind::Void ? ctx.types.none() : declaredReturn;
   inProgressFunctions[key] = f;
-  FunctionTyper typer(*this, fn, *def, args, f, declaredReturn);
+  FunctionTyper typer(*this, fn, *def, args, f, declaredReturn, literals);
   typer.isKernel_ = kernel && order.empty() && inProgress.size() == 1;
   bool ok = typer.run();
   inProgress.erase(key);

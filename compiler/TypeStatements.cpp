@@ -251,6 +251,14 @@ void FunctionTyper::stmt(const ast::Stmt *s, Block &out) {
   }
   case NK::IfStmt: {
     auto *i = ast::cast<ast::IfStmt>(s);
+    // `if flag:` on a parameter bound to a literal keeps only the branch
+    // taken, as Numba prunes dead branches on literal arguments.
+    if (auto *n = ast::dyn_cast<ast::NameExpr>(i->test); n && boundParams_.count(n->name)) {
+      if (auto *k = dyn_cast<Const>(expr(i->test)); k && k->type && k->type->isNumber()) {
+        block(k->i ? i->body : i->orelse, out);
+        return;
+      }
+    }
     Expr *cond = truth(expr(i->test));
     Block then, otherwise;
     block(i->body, then);

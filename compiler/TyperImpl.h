@@ -40,9 +40,12 @@ class ProgramTyper {
   std::map<const Type *, std::shared_ptr<FunctionSource>> jitFunctions;
   unsigned symbolCounter = 0;
 
-  // Types `fn` for `args`; null (with diagnostics) on failure.
+  // Types `fn` for `args`; null (with diagnostics) on failure. `literals`
+  // (by position, null where none) are integer literals, or tuples of them,
+  // the function is specialised on (literalArg).
   Function *specialize(std::shared_ptr<FunctionSource> fn, const std::vector<const Type *> &args,
-                       SourceLoc callLoc, const Type *declaredReturn = nullptr);
+                       SourceLoc callLoc, const Type *declaredReturn = nullptr,
+                       const std::vector<const Expr *> &literals = {});
   // The definition of `fn` in its source (parsed once), or null.
   const ast::FunctionDef *definition(const FunctionSource &fn);
   std::map<uint64_t, const ast::FunctionDef *> definitions;
@@ -68,7 +71,7 @@ class FunctionTyper final : public TyperServices {
  public:
   FunctionTyper(ProgramTyper &prog, std::shared_ptr<FunctionSource> src,
                 const ast::FunctionDef &def, const std::vector<const Type *> &args, Function *out,
-                const Type *declaredReturn)
+                const Type *declaredReturn, std::vector<const Expr *> literals = {})
       : prog_(prog),
         ctx_(prog.ctx),
         tc_(prog.ctx.types),
@@ -77,7 +80,8 @@ class FunctionTyper final : public TyperServices {
         def_(def),
         args_(args),
         fn_(out),
-        declared_(declaredReturn) {}
+        declared_(declaredReturn),
+        literals_(std::move(literals)) {}
 
   bool run();
 
@@ -91,6 +95,13 @@ class FunctionTyper final : public TyperServices {
   std::vector<const Type *> args_;
   Function *fn_;
   const Type *declared_;  // the signature's return type, or null
+  // Parameters bound at compile time: a compile-time value (a dtype, a
+  // function) or an integer literal the callee never assigns; their reads
+  // are that value (the literal's node, copied).
+  std::vector<const Expr *> literals_;
+  std::map<std::string, size_t> boundParams_;
+  Expr *boundParam(size_t i, SourceLoc loc);
+
  public:
   bool isKernel_ = false;  // the entry of a CUDA kernel program
  private:
@@ -193,10 +204,10 @@ class FunctionTyper final : public TyperServices {
 
  private:
   Function *specializeCallee(const Type *fnType, const std::vector<const Type *> &args,
-                             SourceLoc loc) {
+                             SourceLoc loc, const std::vector<const Expr *> &literals = {}) {
     auto it = prog_.jitFunctions.find(fnType);
     if (it == prog_.jitFunctions.end()) return nullptr;
-    return prog_.specialize(it->second, args, loc);
+    return prog_.specialize(it->second, args, loc, nullptr, literals);
   }
   bool boundscheck() const { return src_->boundscheck || ctx_.checkBounds; }
   bool cudaTarget() const override { return prog_.target == Target::CUDA; }
@@ -204,6 +215,15 @@ class FunctionTyper final : public TyperServices {
     if (final_) ctx_.diags.warning(DiagCategory::Performance, loc, std::move(msg));
   }
 };
+
+// An integer or bool literal, or a tuple of integers (a shape), which a call specialises
+// its kjit callee on; literalKey is its text in the specialisation's key.
+bool literalArg(const Expr *e);
+std::string literalKey(const Expr *e);
+// A compile-time value a kjit function can take as an argument: its type
+// alone names it (a dtype, a module, a function that is not a bound method,
+// an exception class, a string).
+bool compileTimeArg(const Type *t);
 
 // Every name assigned anywhere in the function is local to all of it.
 void collectLocals(const ast::StmtList &body, std::set<std::string> &out);

@@ -669,6 +669,68 @@ def tuple_loops_and_run_time_tuple_index():
     check(out, a.reshape(3, 32).sum(axis=1) * np.array([1.0, 2.0, 3.0]), rtol=1e-5)
 
 
+@cuda.jit(device=True)
+def _keep(n):
+    return n
+
+
+@cuda.jit(device=True)
+def _shared_histogram(ary, idx, dtype, n, binop, cast, wrap):
+    # dtype, binop and cast are compile-time arguments, n and wrap literals.
+    tid = cuda.threadIdx.x
+    sm = cuda.shared.array(n, dtype)
+    sm[tid] = 0
+    cuda.syncthreads()
+    b = cast(idx[tid] % n)
+    if wrap:
+        b = b % n
+    binop(sm, b, 1)
+    cuda.syncthreads()
+    ary[tid] = sm[tid]
+
+
+@cuda.jit
+def dtype_and_function_arguments_kernel(a, b, idx):
+    _shared_histogram(a, idx, np.uint32, 32, cuda.atomic.add, _keep, False)
+    _shared_histogram(b, idx, float64, 32, cuda.atomic.add, int64, True)
+
+
+@program
+def dtype_and_function_arguments():
+    idx = rng.integers(0, 32, 32).astype(np.int64)
+    a = np.zeros(32, np.uint32)
+    b = np.zeros(32, np.float64)
+    dtype_and_function_arguments_kernel[1, 32](a, b, idx)
+    want = np.bincount(idx, minlength=32)
+    check(a, want.astype(np.uint32))
+    check(b, want.astype(np.float64))
+
+
+@cuda.jit
+def frexp_ldexp_remainder_kernel(m, e, out, a, b):
+    i = cuda.grid(1)
+    if i < a.size:
+        m[i], e[i] = math.frexp(a[i])
+        out[i, 0] = math.ldexp(m[i], 3)
+        out[i, 1] = math.remainder(b[i] * 9, b[i] + 0.75)
+
+
+@program
+def frexp_ldexp_remainder():
+    for dt in (np.float32, np.float64):
+        a = np.array([3.1415, np.inf, np.nan, -0.0, -5.5, 1e-3, 7.5, 1e30], dt)
+        b = np.array([2.0, 1.0, 1.0, 3.0, 2.0, 0.3, 2.0, 7.0], dt)
+        m, e = np.zeros(8, dt), np.zeros(8, np.int32)
+        out = np.zeros((8, 2), dt)
+        frexp_ldexp_remainder_kernel[1, 8](m, e, out, a, b)
+        want = [math.frexp(float(x)) for x in a]
+        check(m, np.array([w[0] for w in want], dt), rtol=0, atol=0)
+        check(e, np.array([w[1] for w in want], np.int32), rtol=0, atol=0)
+        check(out[:, 0], np.ldexp(m, 3), rtol=0, atol=0)
+        want = [math.remainder(float(y * dt(9)), float(y + dt(0.75))) for y in b]
+        check(out[:, 1], np.array(want, dt))
+
+
 # Last: on a GPU a failed bounds check is a kernel fault, after which CUDA
 # gives the process no context (docs/cuda.md); the programs before it ran.
 @program
