@@ -98,9 +98,9 @@ def test_attributes_from_the_driver(fake_driver, tmp_path):
     d = cuda.to_device(np.zeros(10, np.float32))
     smem[1, 1](d)
     assert list(smem.overloads) == [(float32[::1],)]
-    assert smem.get_regs_per_thread() == 16
-    assert smem.get_max_threads_per_block() == 1024
-    assert isinstance(smem.get_local_mem_per_thread(), int)
+    assert smem.get_regs_per_thread() == {(float32[::1],): 16}   # not specialized: a dict
+    assert smem.get_max_threads_per_block(void(float32[::1])) == 1024
+    assert isinstance(smem.get_local_mem_per_thread(void(float32[::1])), int)
     assert ".entry" in smem.inspect_asm(void(float32[::1]))      # the PTX
     print("ok")
     """))

@@ -238,7 +238,7 @@ class CUDAKernel(_kjit.KernelBase):
     def _overload(self, signature):
         if signature is None:
             overloads = self.overloads
-            if len(overloads) == 1 or self._specialized:
+            if self._specialized and overloads:  # as Numba: a number only for a specialized kernel
                 return next(iter(overloads.values()))
             return None
         args = signature.args if isinstance(signature, kt.Signature) else tuple(signature) \
