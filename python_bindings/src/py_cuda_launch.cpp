@@ -21,6 +21,7 @@
 #include "py_dispatcher.h"
 #include "py_launch.h"
 #include "py_values.h"
+#include "runtime/cuda/CudaRuntime.h"
 #include "runtime/jit/CudaKernels.h"
 #include "runtime/jit/Errors.h"
 
@@ -341,7 +342,22 @@ void define_cuda_launch(pybind11::module_ &m) {
   namespace py = pybind11;
   py::class_<jit::CudaKernels, std::shared_ptr<jit::CudaKernels>>(m, "CudaKernelCore")
       .def(py::init(
-          [](Dispatcher &d) { return std::make_shared<jit::CudaKernels>(d.functionPtr()); }));
+          [](Dispatcher &d) { return std::make_shared<jit::CudaKernels>(d.functionPtr()); }))
+      // What the driver says of the kernel a launch with argument type key
+      // `key` runs on the current device (cuFuncGetAttribute), loading it
+      // when needed: kernel.get_regs_per_thread() and the others.
+      .def("_attributes", [](jit::CudaKernels &k, const std::string &key) {
+        const jit::CompileResult *compiled = nullptr;
+        jit::LoadedEntry &e = k.entry(rt(), k.function().cudaResolve(key), &compiled);
+        const cuda::LoadedKernel &l = *e.kernel;
+        py::dict d;
+        d["regs_per_thread"] = l.registers;
+        d["shared_mem_per_block"] = l.staticShared;
+        d["local_mem_per_thread"] = l.localBytes;
+        d["const_mem_size"] = l.constBytes;
+        d["max_threads_per_block"] = l.maxThreadsPerBlock;
+        return d;
+      });
   auto kernelBase = py::class_<KernelBase>(m, "KernelBase", py::dynamic_attr())
                         .def(py::init<>())
                         .def_readonly("_launchers", &KernelBase::launchers);

@@ -16,6 +16,7 @@
 #include <memory>
 
 #include "compiler/Signature.h"
+#include "frontend/support/KernelAbi.h"
 #include "py_common.h"
 #include "py_dispatcher.h"
 #include "py_values.h"
@@ -567,6 +568,23 @@ void define_jit(pybind11::module_ &m) {
           .def("_cpu_inspect",
                [](Dispatcher &d, const std::string &key, bool wantAsm) {
                  return d.function().inspectCpuKernel(key, wantAsm);
+               })
+          // The CPU device: what kernel.get_shared_mem_per_block() and the
+          // others say of the code compiled for `key` (compiled now if needed).
+          .def("_cpu_attributes",
+               [](Dispatcher &d, const std::string &key) {
+                 const jit::CompileResult &c = d.function().cpuKernelFor(key);
+                 py::dict r;
+                 r["shared_mem_per_block"] = c.cpuKernel ? c.cpuKernel->staticSharedBytes : 0;
+                 r["local_mem_per_thread"] = c.cpuKernel ? c.cpuKernel->localBytes : 0;
+                 return r;
+               })
+          .def("_cuda_keys",
+               [](Dispatcher &d) {
+                 py::list l;
+                 for (const auto &c : d.function().cudaResults())
+                   l.append(py::make_tuple(c->key, c->cc));
+                 return l;
                })
           .def("_cpu_keys",
                [](Dispatcher &d) {

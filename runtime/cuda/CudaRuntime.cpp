@@ -33,7 +33,13 @@ enum : int {
 // Memory pool attributes (CUmemPool_attribute).
 enum : int { kMemPoolReleaseThreshold = 4 };
 // Function attributes (CUfunction_attribute).
-enum : int { kFnMaxThreads = 0, kFnSharedBytes = 1, kFnRegisters = 4 };
+enum : int {
+  kFnMaxThreads = 0,
+  kFnSharedBytes = 1,
+  kFnConstBytes = 2,
+  kFnLocalBytes = 3,
+  kFnRegisters = 4
+};
 // Link options (CUjit_option) and input kinds (CUjitInputType).
 enum : int {
   kJitInfoLog = 3,
@@ -512,6 +518,8 @@ std::shared_ptr<LoadedKernel> Runtime::load(const std::string &image, const std:
   api_.FuncGetAttribute(&k->maxThreadsPerBlock, kFnMaxThreads, k->function);
   api_.FuncGetAttribute(&k->staticShared, kFnSharedBytes, k->function);
   api_.FuncGetAttribute(&k->registers, kFnRegisters, k->function);
+  api_.FuncGetAttribute(&k->localBytes, kFnLocalBytes, k->function);
+  api_.FuncGetAttribute(&k->constBytes, kFnConstBytes, k->function);
   CUdeviceptr slot = 0;
   size_t slotSize = 0;
   if (api_.ModuleGetGlobal(&slot, &slotSize, k->module, "kjit_error_record") == 0 &&

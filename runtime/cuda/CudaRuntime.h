@@ -100,6 +100,7 @@ struct LoadedKernel {
   std::shared_ptr<Allocation> recordMemory;
   std::vector<std::string> files;
   int maxThreadsPerBlock = 1024, staticShared = 0, registers = 0;
+  int localBytes = 0, constBytes = 0;  // per thread; the module's constant memory
 };
 
 // What the environment asks of the runtime, read on the thread that starts

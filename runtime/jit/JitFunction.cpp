@@ -265,9 +265,27 @@ std::string JitFunction::cudaOptionsText(int cc) const {
                      source_->fastmath);
 }
 
+// Whether `t` is, or holds, an empty tuple: NVPTX cannot take an empty
+// aggregate as a parameter (LLVM aborts: "Empty parameter types are not
+// supported"), so such an argument is refused before LLVM sees it.
+static bool holdsEmptyTuple(const Type *t) {
+  if (!t->isTuple()) return false;
+  if (t->elements().empty()) return true;
+  for (const Type *e : t->elements())
+    if (holdsEmptyTuple(e)) return true;
+  return false;
+}
+
 std::unique_ptr<CompileResult> JitFunction::compileCuda(const std::vector<const Type *> &args,
                                                         const Type *ret, bool device, int cc,
                                                         std::string *llvmText) {
+  for (size_t i = 0; i < args.size(); ++i)
+    if (holdsEmptyTuple(args[i]))
+      throw typeError(fmt::format(
+          "{} '{}': argument {} ({}) is or holds an empty tuple, which a CUDA {} cannot take as "
+          "a parameter; leave the argument out",
+          device ? "device function" : "kernel", name(), i + 1, args[i]->str(),
+          device ? "device function" : "kernel"));
   Context ctx;
   const Type *declared = ret ? sameTypeIn(ctx.types, ret) : nullptr;
   TypedProgram prog =

@@ -74,6 +74,19 @@ int ptxVersionFor(int major, int minor) {
   return std::max(need, 80);
 }
 
+// The newest NVPTX processor LLVM 19 knows that is not newer than compute
+// capability `cc` (100: 10.0). LLVM aborts on a processor it does not know
+// ("'sm_100' is not a recognized processor", then "Cannot select"); PTX is
+// compiled forward by the driver, so sm_90 code runs on a 10.0 GPU.
+static int nvptxProcessorFor(int cc) {
+  static const int known[] = {30, 32, 35, 37, 50, 52, 53, 60, 61,
+                              62, 70, 72, 75, 80, 86, 87, 89, 90};
+  int best = known[0];
+  for (int k : known)
+    if (k <= cc) best = k;
+  return best;
+}
+
 static void initNvptx() {
   static std::once_flag once;
   std::call_once(once, [] {
@@ -203,8 +216,9 @@ bool compileToPtx(llvm::Module &m, const PtxOptions &opts, std::string &ptx, std
     error = "the NVPTX target is not available in this LLVM: " + err;
     return false;
   }
-  std::string cpu = fmt::format("sm_{}{}", opts.ccMajor, opts.ccMinor);
-  std::string features = fmt::format("+ptx{}", ptxVersionFor(opts.ccMajor, opts.ccMinor));
+  int sm = nvptxProcessorFor(opts.ccMajor * 10 + opts.ccMinor);
+  std::string cpu = fmt::format("sm_{}", sm);
+  std::string features = fmt::format("+ptx{}", ptxVersionFor(sm / 10, sm % 10));
   llvm::TargetOptions to;
   // Fuse a * b + c into fma, as nvcc does by default (-fmad=true).
   to.AllowFPOpFusion = llvm::FPOpFusion::Fast;

@@ -17,7 +17,75 @@ def device_kind():
 
 
 _OPTIONS = {"device", "fastmath", "debug", "lineinfo", "inline", "opt", "cache", "max_registers",
-            "link", "boundscheck", "launch_bounds"}
+            "link", "boundscheck", "launch_bounds", "lto", "shared_memory_carveout", "forceinline"}
+
+
+def _validate_carveout(carveout):
+    """shared_memory_carveout as Numba checks it: "default", "maxl1",
+    "maxshared" or a percentage from -1 to 100. Accepted and otherwise
+    ignored (the driver keeps its default split of L1 and shared memory)."""
+    if isinstance(carveout, str):
+        valid = ["default", "maxl1", "maxshared"]
+        if carveout.lower() not in valid:
+            raise ValueError(f"Invalid carveout value: {carveout}. Must be -1 to 100 or one of {valid}")
+    elif isinstance(carveout, int) and not isinstance(carveout, bool):
+        if not -1 <= carveout <= 100:
+            raise ValueError("Carveout must be between -1 and 100")
+    else:
+        raise TypeError(f"shared_memory_carveout must be str or int, got {type(carveout).__name__}")
+
+
+_SCALARS = {t.name: t for t in (kt.boolean, kt.int8, kt.int16, kt.int32, kt.int64, kt.uint8, kt.uint16,
+                                kt.uint32, kt.uint64, kt.float16, kt.float32, kt.float64, kt.complex64,
+                                kt.complex128)}
+
+
+def _split_top(text):
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        parts.append(cur.strip())
+    return parts
+
+
+def _type_of_name(name):
+    """The kjit type of a type name as the driver writes it ("array(float32,
+    1d, C)", "UniTuple(int64 x 2)"): the keys of ``kernel.overloads``."""
+    name = name.strip()
+    if name in _SCALARS:
+        return _SCALARS[name]
+    readonly = name.startswith("readonly ")
+    body = name[len("readonly "):] if readonly else name
+    if body.startswith("array(") and body.endswith(")"):
+        parts = _split_top(body[6:-1])
+        if len(parts) == 3 and parts[1].endswith("d"):
+            return kt.Array(_type_of_name(parts[0]), int(parts[1][:-1]), parts[2], readonly)
+    if name.startswith("UniTuple(") and " x " in name:
+        dtype, count = name[9:-1].rsplit(" x ", 1)
+        return kt.UniTuple(_type_of_name(dtype), int(count))
+    if name.startswith("Tuple(") and name.endswith(")"):
+        return kt.Tuple([_type_of_name(p) for p in _split_top(name[6:-1])])
+    return kt.Type(name)
+
+
+def _is_argument_tuple(sig):
+    """``cuda.jit((int32[:], float32))``: one signature given as its argument types."""
+    return isinstance(sig, tuple) and all(isinstance(t, kt.Type) for t in sig)
+
+
+def _signature_text(sig):
+    if _is_argument_tuple(sig):
+        return f"void({', '.join(str(t) for t in sig)})"
+    return str(sig)
 
 
 def _cc_number(cc):
@@ -45,9 +113,13 @@ class CUDAKernel(_kjit.KernelBase):
         unknown = set(options) - _OPTIONS
         if unknown:
             raise TypeError(f"unknown @cuda.jit option(s): {', '.join(sorted(unknown))}")
+        if options.get("shared_memory_carveout") is not None:
+            _validate_carveout(options["shared_memory_carveout"])
         self.py_func = func
         self.device = device
         self.targetoptions = dict(options, device=device)
+        self.specializations = {}  # (cc, argument types) -> the kernel specialize() made
+        self._specialized = False
         maxreg, threads, blocks = _launch_annotations(options)
         driver_options = {k: v for k, v in options.items() if k in ("fastmath", "boundscheck", "cache")}
         driver_options["_cuda"] = {
@@ -70,10 +142,11 @@ class CUDAKernel(_kjit.KernelBase):
         # The CPU device compiles its own code for them at the first launch.
         self._cpu_undeclared = []
         for sig in signatures:
+            sig = _signature_text(sig)
             self.compile(sig)
             if not device:
-                self._dispatcher._cuda_declare(str(sig))
-                self._cpu_undeclared.append(str(sig))
+                self._dispatcher._cuda_declare(sig)
+                self._cpu_undeclared.append(sig)
 
     @property
     def _cpu(self):
@@ -86,7 +159,7 @@ class CUDAKernel(_kjit.KernelBase):
     def compile(self, signature, cc=None):
         """Compile for a signature ("void(float32[:], float32[:])" or kjit
         types) and the compute capability (default 9.0); returns the PTX."""
-        return self._dispatcher._compile_cuda(str(signature), self.device, _cc_number(cc))[2]
+        return self._dispatcher._compile_cuda(_signature_text(signature), self.device, _cc_number(cc))[2]
 
     @property
     def _compiled(self):
@@ -97,6 +170,128 @@ class CUDAKernel(_kjit.KernelBase):
     @property
     def signatures(self):
         return [sig for sig, _ in self._compiled]
+
+    # ---- Numba's dispatcher: overloads, specialize, kernel attributes ----------------------
+    @property
+    def specialized(self):
+        """True for a kernel made by specialize() or by @cuda.jit with one
+        signature: its set of argument types is closed to that one."""
+        return self._specialized
+
+    def _flush_cpu_declared(self):
+        for sig in self._cpu_undeclared:
+            self._dispatcher._cpu_declare(sig)
+        self._cpu_undeclared = []
+
+    def _device_cc(self):
+        if self._cpu or not _kjit.cuda_available():
+            return _cc_number(None)
+        major, minor = _kjit.cuda_device_info(_kjit.cuda_current())["compute_capability"]
+        return major * 10 + minor
+
+    @property
+    def overloads(self):
+        """{argument types (a tuple of kjit types): the compiled kernel}, as
+        Numba's: a kernel's eager signatures and the specialisations its
+        launches compiled, for the device kernels launch on."""
+        if self.device:
+            return {}
+        keys = []
+        if self._cpu:
+            keys = list(self._dispatcher._cpu_keys())
+        cc = self._device_cc()
+        for key, kcc in self._dispatcher._cuda_keys():
+            if kcc == cc or (self._cpu and kcc == _cc_number(None)):
+                keys.append(key)
+        out = {}
+        for key in keys:
+            if not key:
+                continue
+            types = tuple(_type_of_name(n) for n in self._dispatcher._cuda_resolved_types(key))
+            if types not in out:
+                out[types] = _CompiledKernel(self, key, types)
+        return out
+
+    def specialize(self, *args):
+        """A kernel compiled for the types of ``args`` (values or kjit
+        types), whose set of argument types is closed (Numba's
+        ``specialize``); made once per device and types."""
+        if self._specialized:
+            raise RuntimeError("Dispatcher already specialized")
+        types = []
+        for a in args:
+            if isinstance(a, kt.Type):
+                types.append(a)
+            else:
+                key = self._dispatcher._argument_key((a,))
+                types.append(_type_of_name(self._dispatcher._cuda_resolved_types(key)[0]))
+        types = tuple(types)
+        cc = self._device_cc()
+        k = self.specializations.get((cc, types))
+        if k is None:
+            options = {o: v for o, v in self.targetoptions.items() if o != "device"}
+            k = type(self)(self.py_func, device=self.device, signatures=(types,), **options)
+            k._specialized = True
+            self.specializations[cc, types] = k
+        return k
+
+    def _overload(self, signature):
+        if signature is None:
+            overloads = self.overloads
+            if self._specialized and overloads:  # as Numba: a number only for a specialized kernel
+                return next(iter(overloads.values()))
+            return None
+        args = signature.args if isinstance(signature, kt.Signature) else tuple(signature) \
+            if isinstance(signature, (tuple, list)) else None
+        if args is None:
+            raise TypeError(f"a kernel's compiled variants are named by a signature (void(float32[::1])) or "
+                            f"its argument types, not {signature!r}")
+        return self.overloads[args]
+
+    def _attribute(self, name, signature):
+        one = self._overload(signature)
+        if one is not None:
+            return getattr(one, name)
+        return {sig: getattr(k, name) for sig, k in self.overloads.items()}
+
+    def get_regs_per_thread(self, signature=None):
+        """Registers per thread of the kernel for ``signature`` (a
+        signature, its argument types) on the current device; without a
+        signature, the only one's, or a dict by argument types. The CPU
+        device uses no GPU registers: 0."""
+        return self._attribute("regs_per_thread", signature)
+
+    def get_shared_mem_per_block(self, signature=None):
+        """Static shared memory per block in bytes (as get_regs_per_thread)."""
+        return self._attribute("shared_mem_per_block", signature)
+
+    def get_local_mem_per_thread(self, signature=None):
+        """Local memory per thread in bytes (as get_regs_per_thread)."""
+        return self._attribute("local_mem_per_thread", signature)
+
+    def get_const_mem_size(self, signature=None):
+        """Constant memory in bytes (as get_regs_per_thread); 0 on the CPU device."""
+        return self._attribute("const_mem_size", signature)
+
+    def get_max_threads_per_block(self, signature=None):
+        """The most threads per block the kernel can launch with (as get_regs_per_thread)."""
+        return self._attribute("max_threads_per_block", signature)
+
+    def inspect_asm(self, signature=None):
+        """The PTX (on the CPU device: the host assembly) for ``signature``,
+        or a dict by argument types."""
+        one = self._overload(signature)
+        if one is not None:
+            return one.inspect_asm()
+        return {sig: k.inspect_asm() for sig, k in self.overloads.items()}
+
+    def inspect_sass(self, signature=None):
+        """The SASS for ``signature`` (or a dict), through nvdisasm or
+        cuobjdump on the PATH."""
+        one = self._overload(signature)
+        if one is not None:
+            return one.inspect_sass()
+        return {sig: k.inspect_sass() for sig, k in self.overloads.items()}
 
     def inspect_ptx(self, signature=None):
         """PTX by signature (or of the only one)."""
@@ -139,9 +334,7 @@ class CUDAKernel(_kjit.KernelBase):
         if not isinstance(config, tuple):
             config = (config,)
         if self._cpu:
-            for sig in self._cpu_undeclared:
-                self._dispatcher._cpu_declare(sig)
-            self._cpu_undeclared = []
+            self._flush_cpu_declared()
             launcher = _kjit.CpuLauncher(self._dispatcher, config)
         elif not _kjit.cuda_available():
             _kjit.launch_config(self.__name__, config)  # a mistake in it is still the first error
@@ -169,6 +362,78 @@ class CUDAKernel(_kjit.KernelBase):
     def __repr__(self):
         kind = "device function" if self.device else "kernel"
         return f"<kjit CUDA {kind} {self.__qualname__}>"
+
+
+class _CompiledKernel:
+    """One compiled kernel of ``kernel.overloads`` (Numba's ``_Kernel``):
+    its argument types and what the device says of its code."""
+
+    def __init__(self, kernel, key, argument_types):
+        self._kernel, self._key = kernel, key
+        self.argument_types = argument_types
+        self.signature = kt.void(*argument_types)
+        self.launch_config_sensitive = False
+        self._attrs = None
+
+    def __repr__(self):
+        return f"<compiled kernel {self._kernel.__name__}{self.signature}>"
+
+    def _attributes(self):
+        if self._attrs is None:
+            k = self._kernel
+            if k._cpu:
+                k._flush_cpu_declared()
+                a = dict(k._dispatcher._cpu_attributes(self._key))
+                a["regs_per_thread"] = 0  # no GPU registers on the CPU device
+                a["const_mem_size"] = 0
+                a["max_threads_per_block"] = _launch_annotations(k.targetoptions)[1] or 1024
+            elif _kjit.cuda_available():
+                a = dict(k._core._attributes(self._key))
+            else:
+                raise CudaSupportError(f"kernel attributes of '{k.__name__}' need a CUDA GPU or the CPU "
+                                       f"device ({_kjit.cuda_why()})")
+            self._attrs = a
+        return self._attrs
+
+    regs_per_thread = property(lambda self: self._attributes()["regs_per_thread"])
+    shared_mem_per_block = property(lambda self: self._attributes()["shared_mem_per_block"])
+    local_mem_per_thread = property(lambda self: self._attributes()["local_mem_per_thread"])
+    const_mem_size = property(lambda self: self._attributes()["const_mem_size"])
+    max_threads_per_block = property(lambda self: self._attributes()["max_threads_per_block"])
+
+    def _ptx(self, cc=None):
+        k = self._kernel
+        return k._dispatcher._cuda_kernel_for(self._key, _cc_number(cc) if cc else k._device_cc())[2]
+
+    def inspect_asm(self, cc=None):
+        """The PTX; on the CPU device, the host assembly it runs."""
+        k = self._kernel
+        if k._cpu:
+            k._flush_cpu_declared()
+            return k._dispatcher._cpu_inspect(self._key, True)
+        return self._ptx(cc)
+
+    def inspect_sass(self):
+        """The SASS of the kernel, through nvdisasm or cuobjdump (CUDA's
+        tools) when they are on the PATH."""
+        import shutil
+        import subprocess
+        import tempfile
+        k = self._kernel
+        if k._cpu:
+            raise RuntimeError(f"inspect_sass: kernel '{k.__name__}' runs on the CPU device, which has no "
+                               "SASS (GPU machine code); inspect_asm() gives the host assembly it runs")
+        tool = shutil.which("cuobjdump") and shutil.which("ptxas")
+        if not tool:
+            raise RuntimeError("inspect_sass needs CUDA's ptxas and cuobjdump on the PATH (not found)")
+        cc = k._device_cc()
+        with tempfile.TemporaryDirectory() as d:
+            src, cubin = os.path.join(d, "k.ptx"), os.path.join(d, "k.cubin")
+            with open(src, "w") as f:
+                f.write(self._ptx())
+            subprocess.run(["ptxas", f"-arch=sm_{cc}", src, "-o", cubin], check=True, capture_output=True)
+            return subprocess.run(["cuobjdump", "-sass", cubin], check=True, capture_output=True,
+                                  text=True).stdout
 
 
 def _launch_annotations(options):
@@ -204,10 +469,18 @@ def jit(func_or_sig=None, device=False, **options):
     ``@cuda.jit(["void(float32[:])", "void(float64[:])"], fastmath=True)``."""
     if callable(func_or_sig) and not isinstance(func_or_sig, (str, kt.Type, kt.Signature)):
         return CUDAKernel(func_or_sig, device=device, **options)
-    sigs = () if func_or_sig is None else tuple(func_or_sig) if isinstance(func_or_sig, (list, tuple)) else (func_or_sig,)
+    if func_or_sig is None:
+        sigs = ()
+    elif isinstance(func_or_sig, list) or (isinstance(func_or_sig, tuple) and not _is_argument_tuple(func_or_sig)):
+        sigs = tuple(func_or_sig)
+    else:  # one signature: the kernel is specialized for it
+        sigs = (func_or_sig,)
+    specialized = len(sigs) == 1 and not isinstance(func_or_sig, list)
 
     def wrap(func):
-        return CUDAKernel(func, device=device, signatures=sigs, **options)
+        k = CUDAKernel(func, device=device, signatures=sigs, **options)
+        k._specialized = specialized and not device
+        return k
 
     return wrap
 

@@ -132,7 +132,7 @@ CUresult cuLinkCreate_v2(unsigned n, int *o, void **v, void **s) { *s = &mod; re
 CUresult cuLinkAddData_v2(void *s, int t, void *d, size_t n, const char *nm, unsigned k, int *o, void **v) { return 0; }
 CUresult cuLinkComplete(void *s, void **c, size_t *n) { static char cubin[16]; *c = cubin; *n = 16; return 0; }
 CUresult cuLinkDestroy(void *s) { return 0; }
-CUresult cuFuncGetAttribute(int *v, int a, void *f) { *v = a == 0 ? 1024 : 0; return 0; }
+CUresult cuFuncGetAttribute(int *v, int a, void *f) { *v = a == 0 ? 1024 : a == 4 ? 16 : 0; return 0; }
 CUresult cuFuncSetAttribute(void *f, int a, int v) { return 0; }
 CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                         unsigned sh, void *s, void **p, void **x) {

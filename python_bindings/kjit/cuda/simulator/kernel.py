@@ -163,6 +163,22 @@ class CUDAKernel:
     def inspect_ptx(self, signature=None):
         return self._real.inspect_ptx(signature)
 
+    def inspect_asm(self, signature=None):
+        return self._real.inspect_ptx(signature)
+
+    # As Numba's simulator: no overloads are tracked, specialize() is the
+    # kernel itself, and the compiled-kernel attributes (registers, memory
+    # sizes) do not exist.
+    @property
+    def overloads(self):
+        return {}
+
+    specializations = {}
+    specialized = False
+
+    def specialize(self, *args):
+        return self
+
     def inspect_llvm(self, signature=None, cc=None):
         return self._real.inspect_llvm(signature, cc)
 
