@@ -72,8 +72,8 @@ class CUDAKernel(_kjit.KernelBase):
         for sig in signatures:
             self.compile(sig)
             if not device:
-                self._dispatcher._cuda_declare(str(sig))
-                self._cpu_undeclared.append(str(sig))
+                self._dispatcher._cuda_declare(kt.signature_text(sig))
+                self._cpu_undeclared.append(kt.signature_text(sig))
 
     @property
     def _cpu(self):
@@ -86,7 +86,7 @@ class CUDAKernel(_kjit.KernelBase):
     def compile(self, signature, cc=None):
         """Compile for a signature ("void(float32[:], float32[:])" or kjit
         types) and the compute capability (default 9.0); returns the PTX."""
-        return self._dispatcher._compile_cuda(str(signature), self.device, _cc_number(cc))[2]
+        return self._dispatcher._compile_cuda(kt.signature_text(signature), self.device, _cc_number(cc))[2]
 
     @property
     def _compiled(self):
@@ -108,7 +108,7 @@ class CUDAKernel(_kjit.KernelBase):
 
     def inspect_llvm(self, signature=None, cc=None):
         sig = signature or self._only_signature()
-        return self._dispatcher._cuda_llvm(str(sig), self.device, _cc_number(cc))
+        return self._dispatcher._cuda_llvm(kt.signature_text(sig), self.device, _cc_number(cc))
 
     def _only_signature(self):
         sigs = self.signatures
@@ -120,7 +120,7 @@ class CUDAKernel(_kjit.KernelBase):
         if signature is None:
             signature = self._only_signature()
         for (sig, _), value in self._compiled.items():
-            if sig == str(signature):
+            if sig == kt.signature_text(signature):
                 return value
         raise KeyError(f"{self.__name__} was not compiled for {signature}")
 
@@ -158,6 +158,8 @@ class CUDAKernel(_kjit.KernelBase):
 
     def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
         """A launcher for ``ntasks`` threads (Numba's ``kernel.forall``)."""
+        if int(ntasks) == 0:
+            return _no_launch  # Numba: no tasks, no launch and no error
         tpb = tpb or 128
         return self[(ntasks + tpb - 1) // tpb, tpb, stream, sharedmem]
 
@@ -169,6 +171,10 @@ class CUDAKernel(_kjit.KernelBase):
     def __repr__(self):
         kind = "device function" if self.device else "kernel"
         return f"<kjit CUDA {kind} {self.__qualname__}>"
+
+
+def _no_launch(*args):
+    """What ``kernel.forall(0)`` returns: launches nothing."""
 
 
 def _launch_annotations(options):
@@ -204,7 +210,7 @@ def jit(func_or_sig=None, device=False, **options):
     ``@cuda.jit(["void(float32[:])", "void(float64[:])"], fastmath=True)``."""
     if callable(func_or_sig) and not isinstance(func_or_sig, (str, kt.Type, kt.Signature)):
         return CUDAKernel(func_or_sig, device=device, **options)
-    sigs = () if func_or_sig is None else tuple(func_or_sig) if isinstance(func_or_sig, (list, tuple)) else (func_or_sig,)
+    sigs = kt.signature_list(func_or_sig)
 
     def wrap(func):
         return CUDAKernel(func, device=device, signatures=sigs, **options)
@@ -220,7 +226,7 @@ def compile_ptx(pyfunc, sig, device=False, fastmath=False, cc=None, opt=True, li
     if isinstance(pyfunc, CUDAKernel):  # a @cuda.jit object: its Python function
         pyfunc = pyfunc.py_func
     k = CUDAKernel(pyfunc, device=device, fastmath=fastmath, lineinfo=lineinfo)
-    _, _, ptx, resty, _ = k._dispatcher._compile_cuda(str(sig), device, _cc_number(cc))
+    _, _, ptx, resty, _ = k._dispatcher._compile_cuda(kt.signature_text(sig), device, _cc_number(cc))
     return ptx, _return_type(resty)
 
 
