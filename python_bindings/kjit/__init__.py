@@ -24,6 +24,8 @@ _LAZY = {
     "njit": ("kjit.dispatcher", "njit"),
     "prange": ("kjit.dispatcher", "prange"),
     "vectorize": ("kjit.vectorize", "vectorize"),
+    "typeof": ("kjit.typeof", "typeof"),
+    "np": ("kjit.np", None),
     "guvectorize": ("kjit.vectorize", "guvectorize"),
     # Importing kjit.cuda starts the CUDA driver (docs/cuda.md), which a
     # program of @jit functions only never needs: it is imported at its
@@ -37,10 +39,10 @@ __all__ = (["errors", "CompileError", "KjitError", "TypingError", "UnsupportedEr
 
 class _Package(_ModuleType):
     # `kjit.vectorize` is the decorator, and also the name of the submodule
-    # that defines it: the import system binds a submodule, once loaded, as
+    # that defines it (so are `kjit.guvectorize` and `kjit.typeof`): the import system binds a submodule, once loaded, as
     # an attribute of its package. The decorator keeps the name.
     def __setattr__(self, name, value):
-        if name in ("vectorize", "guvectorize") and isinstance(value, _ModuleType):
+        if name in ("vectorize", "guvectorize", "typeof") and isinstance(value, _ModuleType):
             value = getattr(value, name)
         super().__setattr__(name, value)
 

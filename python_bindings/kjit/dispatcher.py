@@ -181,7 +181,7 @@ def _make_dispatcher(func, options, signatures=()):
     d.__module__ = func.__module__
     d.__wrapped__ = func
     for sig in signatures:
-        d.compile(str(sig))
+        d.compile(kt.signature_text(sig))
     return d
 
 
@@ -218,11 +218,7 @@ Dispatcher.inspect_asm = _inspect_asm
 
 
 def _signatures(arg):
-    if arg is None:
-        return ()
-    if isinstance(arg, (list, tuple)):
-        return tuple(arg)
-    return (arg,)
+    return kt.signature_list(arg)
 
 
 def jit(signature_or_function=None, **options):

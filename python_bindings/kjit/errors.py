@@ -41,5 +41,28 @@ class TypingError(CompileError):
     """Type inference failed."""
 
 
-class PerformanceWarning(UserWarning):
+class NumbaWarning(Warning):
+    """Base of kjit's warnings (Numba's name)."""
+
+
+class PerformanceWarning(NumbaWarning, UserWarning):
     """The code compiles, but is slower than it looks (with the line)."""
+
+
+# Numba's names, for code ported from Numba (``numba.core.errors``).
+
+#: Numba's name of kjit's PerformanceWarning: the same class.
+NumbaPerformanceWarning = PerformanceWarning
+
+
+class NumbaNotImplementedError(KjitError, NotImplementedError):
+    """A type kjit (or Numba) has no kjit type for (``from_dtype`` of a
+    structured or string dtype, ``typeof`` of an unsupported value)."""
+
+
+class NumbaValueError(KjitError, ValueError):
+    """A value error, with Numba's name."""
+
+
+class NumbaTypeError(KjitError, TypeError):
+    """A type error, with Numba's name."""

@@ -5,20 +5,33 @@
 They are used to write signatures (``@jit(float64(float64[:]))``) and as
 conversions inside kernels (``float32(x)``). A signature can also be a
 string: ``"float64(float64[:], int64)"``.
+
+Every scalar alias of ``numba.types`` names the same object as in Numba
+(``intp is int64``, ``double is float64``, ``byte is uint8``,
+``boolean is bool_``), and
+``str()`` of a type is Numba's (``array(float32, 1d, C)``,
+``UniTuple(int64 x 2)``). ``.name`` is the spelling kjit's signature parser
+(compiler/Signature.cpp) reads (``float32[::1]``); ``str()`` of a
+``Signature`` is made of those names, so it can always be compiled.
 """
 
 __all__ = [
-    "Type", "Array", "Signature", "UniTuple", "Tuple", "void", "none",
+    "Type", "Number", "Integer", "Float", "Complex", "Boolean", "NoneType", "Array", "Signature",
+    "BaseTuple", "UniTuple", "Tuple", "NamedTuple", "NamedUniTuple", "CPointer", "void", "none",
     "boolean", "bool_", "b1", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
-    "uint64", "intp", "uintp", "intc", "uintc", "float16", "float32", "float64", "double",
-    "complex64", "complex128", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2", "f4",
-    "f8", "c8", "c16",
+    "uint64", "intp", "uintp", "intc", "uintc", "ssize_t", "size_t", "float16", "float32", "float64",
+    "double", "float_", "half", "complex64", "complex128", "complex_", "cfloat", "cdouble",
+    "byte", "ubyte", "uchar", "char", "short", "ushort", "int_", "uint", "long_", "ulong",
+    "longlong", "ulonglong", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2", "f4",
+    "f8", "c8", "c16", "integer_domain", "real_domain", "complex_domain", "number_domain",
+    "signed_domain", "unsigned_domain",
 ]
 
 
 class Type:
-    """A scalar type. Calling it with types makes a signature; calling it
-    with a value (in Python) converts like the NumPy scalar type."""
+    """A type. Calling a scalar type with types makes a signature; calling
+    it with a value (in Python) converts like the NumPy scalar type. A
+    scalar type indexed with slices makes an array type."""
 
     def __init__(self, name):
         self.name = name
@@ -28,11 +41,15 @@ class Type:
 
     __str__ = __repr__
 
+    @property
+    def key(self):
+        return self.name
+
     def __eq__(self, other):
-        return isinstance(other, Type) and str(self) == str(other)
+        return isinstance(other, Type) and type(self) is type(other) and self.key == other.key
 
     def __hash__(self):
-        return hash(str(self))
+        return hash((type(self).__name__, self.key))
 
     def __getitem__(self, item):
         if not isinstance(item, tuple):
@@ -57,61 +74,255 @@ class Type:
             return Signature(self, args)
         if len(args) == 1:
             import numpy as np
-            return np.dtype(self.name if self.name != "bool" else "bool").type(args[0])
+            return np.dtype(self.name).type(args[0])
         raise TypeError(f"{self.name}() takes types (a signature) or one value")
 
 
+class NoneType(Type):
+    """``none`` (and kjit's ``void``, the return type of kernels)."""
+
+
+class Number(Type):
+    """A scalar number type (Numba's ``types.Number``)."""
+
+
+class Boolean(Type):
+    """``boolean`` (``bool_``, ``b1``): str() is ``bool``."""
+    bitwidth = 8
+
+
+class Integer(Number):
+    """``int8`` ... ``uint64``; ``.bitwidth`` and ``.signed`` as in Numba."""
+
+    def __init__(self, name, bitwidth, signed):
+        super().__init__(name)
+        self.bitwidth, self.signed = bitwidth, signed
+
+
+class Float(Number):
+    """``float16``, ``float32``, ``float64``; ``.bitwidth``."""
+
+    def __init__(self, name, bitwidth):
+        super().__init__(name)
+        self.bitwidth = bitwidth
+
+
+class Complex(Number):
+    """``complex64``, ``complex128``; ``.underlying_float``, ``.bitwidth``."""
+
+    def __init__(self, name, underlying_float):
+        super().__init__(name)
+        self.underlying_float = underlying_float
+        self.bitwidth = 2 * underlying_float.bitwidth
+
+
 class Array(Type):
-    def __init__(self, dtype, ndim, layout="A", readonly=False):
+    """``Array(dtype, ndim, layout, readonly=False)``: str() is Numba's
+    ``array(float32, 1d, C)``; ``.name`` the signature spelling
+    ``float32[::1]``. ``readonly`` is kept (typeof of a read-only NumPy
+    array gives it) and shown; a signature passes the array by its name."""
+
+    def __init__(self, dtype, ndim, layout="A", readonly=False, aligned=True):
+        if layout not in ("C", "F", "A"):
+            raise ValueError(f"an array's layout is 'C', 'F' or 'A', not {layout!r}")
+        if not isinstance(dtype, Type) or isinstance(dtype, (Array, NoneType)):
+            raise TypeError(f"an array's dtype is a scalar type, not {dtype!r}")
         self.dtype, self.ndim, self.layout, self.readonly = dtype, ndim, layout, readonly
+        self.mutable, self.aligned = not readonly, aligned
         dims = [":"] * ndim
-        if layout == "C":
+        if ndim and layout == "C":
             dims[-1] = "::1"
-        elif layout == "F":
+        elif ndim and layout == "F":
             dims[0] = "::1"
-        super().__init__(f"{dtype}[{', '.join(dims)}]")
+        super().__init__(f"{dtype.name}[{', '.join(dims)}]")
+
+    def __repr__(self):
+        text = f"array({self.dtype}, {self.ndim}d, {self.layout})"
+        return "readonly " + text if self.readonly else text
+
+    __str__ = __repr__
+
+    @property
+    def key(self):
+        return (self.dtype.key, self.ndim, self.layout, self.readonly)
+
+    @property
+    def is_c_contig(self):
+        return self.layout == "C" or (self.ndim <= 1 and self.layout == "F")
+
+    @property
+    def is_f_contig(self):
+        return self.layout == "F" or (self.ndim <= 1 and self.layout == "C")
+
+    def copy(self, dtype=None, ndim=None, layout=None, readonly=None):
+        return Array(self.dtype if dtype is None else dtype, self.ndim if ndim is None else ndim,
+                     self.layout if layout is None else layout,
+                     self.readonly if readonly is None else readonly)
 
     def __getitem__(self, item):
         raise TypeError("an array type cannot be indexed again")
 
+    def __call__(self, *args):
+        if all(isinstance(a, Type) for a in args):
+            return Signature(self, args)
+        raise TypeError(f"{self}() takes types (a signature)")
+
 
 class Signature:
-    """``return_type(arg_types...)``; ``str()`` gives the signature string."""
+    """``return_type(arg_types...)``; ``str()`` gives the signature string
+    (kjit's spelling, which the signature parser reads)."""
 
     def __init__(self, return_type, args):
         self.return_type, self.args = return_type, tuple(args)
 
     def __repr__(self):
-        return f"{self.return_type}({', '.join(str(a) for a in self.args)})"
+        return f"{self.return_type.name}({', '.join(a.name for a in self.args)})"
+
+    __str__ = __repr__
+
+    def __eq__(self, other):
+        return isinstance(other, Signature) and (self.return_type, self.args) == (other.return_type, other.args)
+
+    def __hash__(self):
+        return hash((self.return_type, self.args))
+
+
+class BaseTuple(Type):
+    """The tuple types (``UniTuple``, ``Tuple``, named tuples)."""
+
+    def __len__(self):
+        return len(self.types)
+
+    def __iter__(self):
+        return iter(self.types)
+
+    @property
+    def key(self):
+        return tuple(t.key for t in self.types)
+
+
+class UniTuple(BaseTuple):
+    """``UniTuple(dtype, count)``: str() is Numba's ``UniTuple(int64 x 2)``."""
+
+    def __init__(self, dtype, count):
+        self.dtype, self.count = dtype, count
+        self.types = (dtype,) * count
+        super().__init__(f"UniTuple({dtype.name}, {count})")
+
+    def __repr__(self):
+        return f"UniTuple({self.dtype} x {self.count})"
 
     __str__ = __repr__
 
 
-class UniTuple(Type):
-    def __init__(self, dtype, count):
-        self.dtype, self.count = dtype, count
-        super().__init__(f"UniTuple({dtype}, {count})")
+class Tuple(BaseTuple):
+    """``Tuple((t1, t2, ...))`` (or ``Tuple([...])``); all alike gives a
+    ``UniTuple``, as in Numba."""
 
+    def __new__(cls, types):
+        types = tuple(types)
+        if cls is Tuple and types and all(t == types[0] for t in types):
+            return UniTuple(types[0], len(types))
+        return super().__new__(cls)
 
-class Tuple(Type):
     def __init__(self, types):
         self.types = tuple(types)
-        super().__init__(f"Tuple({', '.join(str(t) for t in self.types)})")
+        self.count = len(self.types)
+        super().__init__(f"Tuple({', '.join(t.name for t in self.types)})")
+
+    def __repr__(self):
+        return f"Tuple({', '.join(str(t) for t in self.types)})"
+
+    __str__ = __repr__
 
 
-void = Type("void")
-none = Type("none")
-boolean = bool_ = b1 = Type("bool")
-int8 = i1 = Type("int8")
-int16 = i2 = Type("int16")
-int32 = i4 = intc = Type("int32")
-int64 = i8 = intp = Type("int64")
-uint8 = u1 = Type("uint8")
-uint16 = u2 = Type("uint16")
-uint32 = u4 = uintc = Type("uint32")
-uint64 = u8 = uintp = Type("uint64")
-float16 = f2 = Type("float16")
-float32 = f4 = Type("float32")
-float64 = f8 = double = Type("float64")
-complex64 = c8 = Type("complex64")
-complex128 = c16 = Type("complex128")
+class NamedTuple(BaseTuple):
+    """``NamedTuple(types, cls)``: typeof of a ``collections.namedtuple``
+    value (Numba's name); a signature passes it as a tuple of its types."""
+
+    def __init__(self, types, cls):
+        self.types, self.instance_class = tuple(types), cls
+        self.fields = tuple(getattr(cls, "_fields", ()))
+        self.count = len(self.types)
+        super().__init__(f"Tuple({', '.join(t.name for t in self.types)})")
+
+    def __repr__(self):
+        return f"{self.instance_class.__name__}({', '.join(str(t) for t in self.types)})"
+
+    __str__ = __repr__
+
+    @property
+    def key(self):
+        return (self.instance_class, super().key)
+
+
+NamedUniTuple = NamedTuple
+
+
+class CPointer(Type):
+    """``CPointer(dtype)``: Numba's pointer type. It can be written in a
+    signature, but kjit compiles no pointer arguments: the signature parser
+    refuses it ("unknown type 'CPointer'"). Pass an array instead."""
+
+    def __init__(self, dtype, addrspace=None):
+        self.dtype, self.addrspace = dtype, addrspace
+        super().__init__(f"CPointer({dtype.name})")
+
+    def __repr__(self):
+        return f"{self.dtype}*"
+
+    __str__ = __repr__
+
+    @property
+    def key(self):
+        return (self.dtype.key, self.addrspace)
+
+
+void = NoneType("void")
+none = NoneType("none")
+boolean = bool_ = b1 = Boolean("bool")
+int8 = i1 = char = Integer("int8", 8, True)
+int16 = i2 = short = Integer("int16", 16, True)
+int32 = i4 = intc = Integer("int32", 32, True)
+int64 = i8 = intp = ssize_t = int_ = long_ = longlong = Integer("int64", 64, True)
+uint8 = u1 = byte = ubyte = uchar = Integer("uint8", 8, False)
+uint16 = u2 = ushort = Integer("uint16", 16, False)
+uint32 = u4 = uintc = Integer("uint32", 32, False)
+uint64 = u8 = uintp = size_t = uint = ulong = ulonglong = Integer("uint64", 64, False)
+float16 = f2 = half = Float("float16", 16)
+float32 = f4 = float_ = Float("float32", 32)
+float64 = f8 = double = Float("float64", 64)
+complex64 = c8 = cfloat = Complex("complex64", float32)
+complex128 = c16 = complex_ = cdouble = Complex("complex128", float64)
+
+signed_domain = frozenset([int8, int16, int32, int64])
+unsigned_domain = frozenset([uint8, uint16, uint32, uint64])
+integer_domain = signed_domain | unsigned_domain
+real_domain = frozenset([float32, float64])
+complex_domain = frozenset([complex64, complex128])
+number_domain = real_domain | integer_domain | complex_domain
+
+
+def signature_list(arg):
+    """The signatures a decorator's first argument names: none, one (a
+    string, a ``Signature``, or, as in Numba, a tuple of argument types
+    ``(float32[::1], int32)``), or several (a list, or a tuple of
+    signatures)."""
+    if arg is None:
+        return ()
+    if isinstance(arg, tuple) and arg and all(isinstance(t, Type) for t in arg):
+        return (arg,)
+    if isinstance(arg, (list, tuple)):
+        return tuple(arg)
+    return (arg,)
+
+
+def signature_text(sig):
+    """The signature string kjit's parser (compiler/Signature.cpp) reads, of
+    a signature given as a string, a ``Signature`` or a tuple of argument
+    types (no return type: ``"(float32[::1], int32)"``)."""
+    if isinstance(sig, tuple) and all(isinstance(t, Type) for t in sig):
+        return "(" + ", ".join(t.name for t in sig) + ")"
+    if isinstance(sig, Type):
+        return sig.name
+    return str(sig)

@@ -807,7 +807,8 @@ def test_hostapi_arrays():
     assert d.shape == (3, 4) and d.dtype == np.float64 and d.size == 12 and d.ndim == 2
     assert d.nbytes == 96 and d.strides == (32, 8) and d.itemsize == 8 and len(d) == 3
     assert d.is_c_contiguous() and not d.is_f_contiguous() and d.flags["C_CONTIGUOUS"]
-    assert not hasattr(d, "__cuda_array_interface__")
+    cai = d.__cuda_array_interface__  # as Numba's simulator: a host pointer
+    assert cai["data"][0] == d._ary.__array_interface__["data"][0] and cai["typestr"] == "<f8"
     assert np.asarray(d).__array_interface__["data"][0] == d._ary.__array_interface__["data"][0]
     assert "kjit DeviceNDArray" in repr(d)
     h_out = d.copy_to_host()

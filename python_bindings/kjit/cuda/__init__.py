@@ -74,7 +74,7 @@ else:
     _HOST_API = ("Device", "DeviceNDArray", "Event", "Stream", "as_cuda_array", "close", "current_context",
                  "default_stream", "detect", "device_array", "device_array_like", "event", "event_elapsed_time",
                  "external_stream", "from_dlpack", "get_current_device", "gpus", "is_available", "is_cuda_array",
-                 "legacy_default_stream", "list_devices", "managed_array", "mapped", "mapped_array",
+                 "legacy_default_stream", "list_devices", "managed_array", "mapped", "mapped_array", "mapped_array_like",
                  "per_thread_default_stream", "pinned", "pinned_array", "pinned_array_like", "select_device",
                  "stream", "synchronize", "to_device")
 
@@ -100,11 +100,15 @@ else:
                                            threadfence_system, threadIdx, warpsize)
 
 
+from kjit.cuda.profiling import is_float16_supported, profile_start, profile_stop, profiling  # noqa: E402
+
+
 def __getattr__(name):
-    # cuda.random (Numba's xoroshiro128+ generators), imported when first used.
-    if name == "random":
+    # cuda.random (Numba's xoroshiro128+ generators) and cuda.cudadrv
+    # (Numba's driver names), imported when first used.
+    if name in ("random", "cudadrv"):
         import importlib
-        return importlib.import_module("kjit.cuda.random")
+        return importlib.import_module("kjit.cuda." + name)
     if not _SIM and (name in _HOST_API or name == "_api"):
         _bind_host_api()
         return globals()[name]
@@ -112,7 +116,7 @@ def __getattr__(name):
 
 
 def __dir__():
-    names = set(globals()) | {"random"}
+    names = set(globals()) | {"random", "cudadrv"}
     if not _SIM:
         names |= set(_HOST_API)
     return sorted(names)

@@ -203,6 +203,12 @@ def mapped_array(shape, dtype=np.float64, strides=None, order="C", stream=0, por
     return host_array("mapped", shape, dtype, strides, order, MappedNDArray)
 
 
+def mapped_array_like(ary, stream=0, portable=False, wc=False):
+    """A mapped array (``mapped_array``) of the shape, dtype and order of ``ary``."""
+    a = np.asarray(ary)
+    return mapped_array(a.shape, a.dtype, order="F" if a.flags.f_contiguous and not a.flags.c_contiguous else "C", stream=stream, portable=portable, wc=wc)
+
+
 def managed_array(shape, dtype=np.float64, strides=None, order="C", stream=0, attach_global=True):
     """A NumPy array in managed (unified) memory, usable by host and kernels."""
     _require()
@@ -300,6 +306,6 @@ def event_elapsed_time(evtstart, evtend):
 
 __all__ = ["is_available", "gpus", "list_devices", "select_device", "get_current_device", "current_context",
            "synchronize", "close", "detect", "to_device", "device_array", "device_array_like", "pinned_array",
-           "pinned_array_like", "mapped_array", "managed_array", "pinned", "mapped", "stream", "default_stream",
+           "pinned_array_like", "mapped_array", "mapped_array_like", "managed_array", "pinned", "mapped", "stream", "default_stream",
            "legacy_default_stream", "per_thread_default_stream", "external_stream", "event", "event_elapsed_time",
            "as_cuda_array", "is_cuda_array", "from_dlpack", "DeviceNDArray", "Stream", "Event", "Device"]

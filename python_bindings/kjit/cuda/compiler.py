@@ -77,17 +77,6 @@ def _type_of_name(name):
     return kt.Type(name)
 
 
-def _is_argument_tuple(sig):
-    """``cuda.jit((int32[:], float32))``: one signature given as its argument types."""
-    return isinstance(sig, tuple) and all(isinstance(t, kt.Type) for t in sig)
-
-
-def _signature_text(sig):
-    if _is_argument_tuple(sig):
-        return f"void({', '.join(str(t) for t in sig)})"
-    return str(sig)
-
-
 def _cc_number(cc):
     cc = cc or DEFAULT_CC
     major, minor = cc
@@ -142,7 +131,7 @@ class CUDAKernel(_kjit.KernelBase):
         # The CPU device compiles its own code for them at the first launch.
         self._cpu_undeclared = []
         for sig in signatures:
-            sig = _signature_text(sig)
+            sig = kt.signature_text(sig)
             self.compile(sig)
             if not device:
                 self._dispatcher._cuda_declare(sig)
@@ -159,7 +148,7 @@ class CUDAKernel(_kjit.KernelBase):
     def compile(self, signature, cc=None):
         """Compile for a signature ("void(float32[:], float32[:])" or kjit
         types) and the compute capability (default 9.0); returns the PTX."""
-        return self._dispatcher._compile_cuda(_signature_text(signature), self.device, _cc_number(cc))[2]
+        return self._dispatcher._compile_cuda(kt.signature_text(signature), self.device, _cc_number(cc))[2]
 
     @property
     def _compiled(self):
@@ -303,7 +292,7 @@ class CUDAKernel(_kjit.KernelBase):
 
     def inspect_llvm(self, signature=None, cc=None):
         sig = signature or self._only_signature()
-        return self._dispatcher._cuda_llvm(str(sig), self.device, _cc_number(cc))
+        return self._dispatcher._cuda_llvm(kt.signature_text(sig), self.device, _cc_number(cc))
 
     def _only_signature(self):
         sigs = self.signatures
@@ -315,7 +304,7 @@ class CUDAKernel(_kjit.KernelBase):
         if signature is None:
             signature = self._only_signature()
         for (sig, _), value in self._compiled.items():
-            if sig == str(signature):
+            if sig == kt.signature_text(signature):
                 return value
         raise KeyError(f"{self.__name__} was not compiled for {signature}")
 
@@ -351,6 +340,8 @@ class CUDAKernel(_kjit.KernelBase):
 
     def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
         """A launcher for ``ntasks`` threads (Numba's ``kernel.forall``)."""
+        if int(ntasks) == 0:
+            return _no_launch  # Numba: no tasks, no launch and no error
         tpb = tpb or 128
         return self[(ntasks + tpb - 1) // tpb, tpb, stream, sharedmem]
 
@@ -436,6 +427,10 @@ class _CompiledKernel:
                                   text=True).stdout
 
 
+def _no_launch(*args):
+    """What ``kernel.forall(0)`` returns: launches nothing."""
+
+
 def _launch_annotations(options):
     """(max_registers, max threads per block, min blocks per SM) of the
     options; 0 is unset."""
@@ -469,12 +464,7 @@ def jit(func_or_sig=None, device=False, **options):
     ``@cuda.jit(["void(float32[:])", "void(float64[:])"], fastmath=True)``."""
     if callable(func_or_sig) and not isinstance(func_or_sig, (str, kt.Type, kt.Signature)):
         return CUDAKernel(func_or_sig, device=device, **options)
-    if func_or_sig is None:
-        sigs = ()
-    elif isinstance(func_or_sig, list) or (isinstance(func_or_sig, tuple) and not _is_argument_tuple(func_or_sig)):
-        sigs = tuple(func_or_sig)
-    else:  # one signature: the kernel is specialized for it
-        sigs = (func_or_sig,)
+    sigs = kt.signature_list(func_or_sig)
     specialized = len(sigs) == 1 and not isinstance(func_or_sig, list)
 
     def wrap(func):
@@ -493,7 +483,7 @@ def compile_ptx(pyfunc, sig, device=False, fastmath=False, cc=None, opt=True, li
     if isinstance(pyfunc, CUDAKernel):  # a @cuda.jit object: its Python function
         pyfunc = pyfunc.py_func
     k = CUDAKernel(pyfunc, device=device, fastmath=fastmath, lineinfo=lineinfo)
-    _, _, ptx, resty, _ = k._dispatcher._compile_cuda(str(sig), device, _cc_number(cc))
+    _, _, ptx, resty, _ = k._dispatcher._compile_cuda(kt.signature_text(sig), device, _cc_number(cc))
     return ptx, _return_type(resty)
 
 

@@ -289,6 +289,14 @@ class DeviceNDArray(_kjit.DeviceArrayBase):
 
     # ---- interop -----------------------------------------------------------------
     @property
+    def _numba_type_(self):
+        """The array's kjit type (``array(float32, 1d, C)``), as ``typeof``."""
+        from kjit import types
+        from kjit.np.numpy_support import from_dtype
+        layout = "C" if self.is_c_contiguous() else "F" if self.is_f_contiguous() else "A"
+        return types.Array(from_dtype(self.dtype), len(self.shape), layout, readonly=bool(self._readonly))
+
+    @property
     def __cuda_array_interface__(self):
         c = self.is_c_contiguous()
         s = self.stream

@@ -26,7 +26,7 @@ from kjit.cuda.errors import CudaAPIError
 
 __all__ = ["is_available", "gpus", "list_devices", "select_device", "get_current_device", "current_context",
            "synchronize", "close", "detect", "to_device", "device_array", "device_array_like", "pinned_array",
-           "pinned_array_like", "mapped_array", "managed_array", "pinned", "mapped", "stream", "default_stream",
+           "pinned_array_like", "mapped_array", "mapped_array_like", "managed_array", "pinned", "mapped", "stream", "default_stream",
            "legacy_default_stream", "per_thread_default_stream", "external_stream", "event", "event_elapsed_time",
            "as_cuda_array", "is_cuda_array", "from_dlpack", "DeviceNDArray", "Stream", "Event", "Device"]
 
@@ -106,6 +106,21 @@ class DeviceNDArray:
     @property
     def __array_interface__(self):
         return self._ary.__array_interface__
+
+    @property
+    def __cuda_array_interface__(self):
+        """Version 3 of the CUDA Array Interface, as Numba's simulator gives
+        it: the data pointer is a host address (this device's memory)."""
+        a = self._ary
+        return {"shape": a.shape, "strides": None if a.flags.c_contiguous else a.strides,
+                "typestr": a.dtype.str, "data": (a.__array_interface__["data"][0], not a.flags.writeable),
+                "version": 3, "stream": None}
+
+    @property
+    def _numba_type_(self):
+        """The array's kjit type (``array(float32, 1d, C)``), as ``typeof``."""
+        from kjit.typeof import typeof
+        return typeof(self._ary)
 
     @property
     def shape(self):
@@ -343,6 +358,12 @@ def mapped_array(shape, dtype=np.float64, strides=None, order="C", stream=0, por
     return _new_array(shape, dtype, strides, order)
 
 
+def mapped_array_like(ary, stream=0, portable=False, wc=False):
+    """A mapped array (``mapped_array``) of the shape, dtype and order of ``ary``."""
+    a = _host_data(ary)
+    return mapped_array(a.shape, a.dtype, order=_order_like(a), stream=stream, portable=portable, wc=wc)
+
+
 def managed_array(shape, dtype=np.float64, strides=None, order="C", stream=0, attach_global=True):
     """A host array in "managed" memory, usable by host and kernels."""
     return _new_array(shape, dtype, strides, order)
@@ -363,17 +384,36 @@ def mapped(*arylist, stream=0):
 
 
 def is_cuda_array(obj):
-    """Whether ``obj`` is an array of this device."""
-    return isinstance(obj, DeviceNDArray)
+    """Whether ``obj`` is a device array: this device's, or an object with
+    ``__cuda_array_interface__`` (whose pointer here is a host address)."""
+    return isinstance(obj, DeviceNDArray) or hasattr(obj, "__cuda_array_interface__")
+
+
+class _InterfaceHolder:
+    # Gives NumPy a __cuda_array_interface__'s memory as __array_interface__
+    # and keeps the object that owns it alive (the view's base).
+    def __init__(self, owner, iface):
+        self.owner = owner
+        self.__array_interface__ = {"shape": tuple(iface["shape"]), "typestr": iface["typestr"],
+                                    "data": tuple(iface["data"]), "strides": iface.get("strides"),
+                                    "descr": iface.get("descr", [("", iface["typestr"])]), "version": 3}
 
 
 def as_cuda_array(obj, sync=True):
-    """``obj`` as a device array: only this device's arrays qualify (there is
-    no ``__cuda_array_interface__`` in host memory)."""
+    """``obj`` as a device array without a copy: this device's arrays, and
+    objects with ``__cuda_array_interface__`` (as in Numba's simulator, the
+    pointer must be one of this process's memory)."""
     if isinstance(obj, DeviceNDArray):
         return obj
-    raise TypeError(f"as_cuda_array: {type(obj).__name__} is not an array of the {_device_name} "
-                    "(use cuda.to_device for host arrays)")
+    iface = getattr(obj, "__cuda_array_interface__", None)
+    if iface is None:
+        raise TypeError(f"as_cuda_array: {type(obj).__name__} is not an array of the {_device_name} "
+                        "and has no __cuda_array_interface__ (use cuda.to_device for host arrays)")
+    if iface.get("mask") is not None:
+        raise NotImplementedError("as_cuda_array: masked arrays are not supported")
+    if iface["data"][0] == 0 or 0 in tuple(iface["shape"]):
+        return DeviceNDArray(np.empty(tuple(iface["shape"]), np.dtype(iface["typestr"])))
+    return DeviceNDArray(np.asarray(_InterfaceHolder(obj, iface)))
 
 
 def from_dlpack(obj):

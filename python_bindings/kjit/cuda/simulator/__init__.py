@@ -20,10 +20,11 @@ from kjit.cuda.hostapi import (Device, DeviceNDArray, Event, Stream, as_cuda_arr
                                default_stream, detect, device_array, device_array_like, event, event_elapsed_time,
                                external_stream, from_dlpack, get_current_device, gpus, is_available, is_cuda_array,
                                legacy_default_stream, list_devices, managed_array, mapped, mapped_array,
-                               per_thread_default_stream, pinned, pinned_array, pinned_array_like, select_device,
-                               stream, synchronize, to_device)
+                               mapped_array_like, per_thread_default_stream, pinned, pinned_array, pinned_array_like,
+                               select_device, stream, synchronize, to_device)
 from kjit.cuda.simulator.kernel import CUDAKernel, compile_ptx, compile_ptx_for_current_device, jit
 from kjit.cuda.simulator.scheduler import BarrierError
+from kjit.cuda.profiling import is_float16_supported, profile_start, profile_stop, profiling
 from kjit.cuda.simulator.reduce import Reduce, reduce
 from kjit.cuda.simulator import kernelapi as _kernelapi
 from kjit.cuda.simulator.kernelapi import (activemask, all_sync, any_sync, atomic, ballot_sync, blockDim, blockIdx,
@@ -47,9 +48,9 @@ __all__ = [
     "Device", "DeviceNDArray", "Event", "Stream", "as_cuda_array", "close", "current_context", "default_stream",
     "detect", "device_array", "device_array_like", "event", "event_elapsed_time", "external_stream", "from_dlpack",
     "get_current_device", "gpus", "is_available", "is_cuda_array", "legacy_default_stream", "list_devices",
-    "managed_array", "mapped", "mapped_array", "per_thread_default_stream", "pinned", "pinned_array",
+    "managed_array", "mapped", "mapped_array", "mapped_array_like", "per_thread_default_stream", "pinned", "pinned_array",
     "pinned_array_like", "select_device", "stream", "synchronize", "to_device",
-    "Reduce", "reduce",
+    "Reduce", "reduce", "is_float16_supported", "profile_start", "profile_stop", "profiling",
     "activemask", "all_sync", "any_sync", "atomic", "ballot_sync", "blockDim", "blockIdx", "brev", "cbrt", "clz", "selp",
     "const", "eq_sync", "ffs", "fma", "fp16", "grid", "gridDim", "gridsize", "laneid", "lanemask_lt", "local",
     "match_all_sync", "match_any_sync", "popc", "shared", "shfl_down_sync", "shfl_sync", "shfl_up_sync",

@@ -232,8 +232,10 @@ class CUDAKernel:
 
     def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
         """A launcher for ``ntasks`` threads (Numba's ``kernel.forall``)."""
+        if int(ntasks) == 0:
+            return _no_launch  # Numba: no tasks, no launch and no error
         tpb = tpb or 128
-        return self[(max(int(ntasks), 1) + tpb - 1) // tpb, tpb, stream, sharedmem]
+        return self[(int(ntasks) + tpb - 1) // tpb, tpb, stream, sharedmem]
 
     def __call__(self, *args, **kwargs):
         if self.device:
@@ -271,8 +273,7 @@ def jit(func_or_sig=None, device=False, **options):
     from kjit import types as kt
     if callable(func_or_sig) and not isinstance(func_or_sig, (str, kt.Type, kt.Signature)):
         return CUDAKernel(func_or_sig, device=device, **options)
-    sigs = () if func_or_sig is None else tuple(func_or_sig) if isinstance(func_or_sig, (list, tuple)) \
-        else (func_or_sig,)
+    sigs = kt.signature_list(func_or_sig)
 
     def wrap(func):
         return CUDAKernel(func, device=device, signatures=sigs, **options)
@@ -295,3 +296,6 @@ def compile_ptx_for_current_device(pyfunc, sig, device=False, fastmath=False, op
     return compile_ptx(pyfunc, sig, device=device, fastmath=fastmath, cc=(9, 0), opt=opt, lineinfo=lineinfo,
                        debug=debug)
 
+
+def _no_launch(*args):
+    """What ``kernel.forall(0)`` returns: launches nothing."""

@@ -1,0 +1,24 @@
+"""``cuda.cudadrv.driver``: the names of Numba's driver module that code
+reaches: ``Stream``, ``Event``, ``Device`` (the host API's classes),
+``CudaAPIError``, ``CudaSupportError``, ``driver`` (a namespace: kjit's
+driver calls are C++, there are no Python entry points to replace) and
+``_have_nvjitlink()`` (False: kjit links without nvJitLink)."""
+import types as _types
+
+from kjit.cuda.errors import CudaAPIError, CudaDriverError, CudaSupportError  # noqa: F401
+
+driver = _types.SimpleNamespace()
+
+
+def _have_nvjitlink():
+    return False
+
+
+def __getattr__(name):
+    if name in ("Stream", "Event", "Device", "Context"):
+        from kjit import cuda
+        api = cuda._api if hasattr(cuda, "_api") else None
+        if api is None:
+            from kjit.cuda import hostapi as api
+        return getattr(api, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

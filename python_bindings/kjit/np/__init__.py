@@ -1,0 +1,1 @@
+"""kjit.np: NumPy support helpers with Numba's names (``numba.np``)."""
