@@ -60,10 +60,12 @@ class CudaTyper {
     if (!n || *n < 1 || *n > 3)
       return ts.error(DiagCategory::Typing, site.args[0]->loc,
                       fmt::format("cuda.{}() takes a constant 1, 2 or 3", f));
-    if (*n == 1) return ts.intrinsic(id, {ts.constInt(0, loc)}, i32(), loc);
+    // int64, as numba-cuda types them: a grid may hold 2^31 threads or more.
+    const Type *i64 = tc.int64();
+    if (*n == 1) return ts.intrinsic(id, {ts.constInt(0, loc)}, i64, loc);
     std::vector<Expr *> elems;
     for (int64_t k = 0; k < *n; ++k)
-      elems.push_back(ts.intrinsic(id, {ts.constInt(k, loc)}, i32(), loc));
+      elems.push_back(ts.intrinsic(id, {ts.constInt(k, loc)}, i64, loc));
     return ir.tupleMake(std::move(elems), loc);
   }
 

@@ -108,15 +108,18 @@ llvm::Value *FunctionLowering::cpuKernelIntrinsic(const Intrinsic *in) {
   case IntrinsicId::BlockIdx:
   case IntrinsicId::BlockDim:
   case IntrinsicId::GridDim: return reg(in->id, axisOf(0));
+  // grid() and gridsize() are int64 (the registers widened first), as on a GPU.
   case IntrinsicId::GridPos: {
     unsigned a = axisOf(0);
+    auto wide = [&](IntrinsicId r) { return B.CreateZExt(reg(r, a), B.getInt64Ty()); };
     llvm::Value *scaled =
-        B.CreateMul(reg(IntrinsicId::BlockIdx, a), reg(IntrinsicId::BlockDim, a), "", true, true);
-    return B.CreateAdd(reg(IntrinsicId::ThreadIdx, a), scaled, "", true, true);
+        B.CreateMul(wide(IntrinsicId::BlockIdx), wide(IntrinsicId::BlockDim), "", true, true);
+    return B.CreateAdd(wide(IntrinsicId::ThreadIdx), scaled, "", true, true);
   }
   case IntrinsicId::GridSize: {
     unsigned a = axisOf(0);
-    return B.CreateMul(reg(IntrinsicId::BlockDim, a), reg(IntrinsicId::GridDim, a), "", true, true);
+    auto wide = [&](IntrinsicId r) { return B.CreateZExt(reg(r, a), B.getInt64Ty()); };
+    return B.CreateMul(wide(IntrinsicId::BlockDim), wide(IntrinsicId::GridDim), "", true, true);
   }
   case IntrinsicId::LaneId: return laneOf();
   case IntrinsicId::LaneMaskLt:

@@ -47,17 +47,20 @@ llvm::Value *FunctionLowering::cudaIntrinsic(const Intrinsic *in) {
   case IntrinsicId::BlockIdx:
   case IntrinsicId::BlockDim:
   case IntrinsicId::GridDim: return read(sreg(in->id, axisOf(0)));
+  // grid() and gridsize() are int64: the special registers (unsigned, 32
+  // bits) are widened before they are multiplied.
   case IntrinsicId::GridPos: {
     unsigned a = axisOf(0);
-    llvm::Value *tid = read(sreg(IntrinsicId::ThreadIdx, a));
-    llvm::Value *bid = read(sreg(IntrinsicId::BlockIdx, a));
-    llvm::Value *dim = read(sreg(IntrinsicId::BlockDim, a));
-    return B.CreateAdd(tid, B.CreateMul(bid, dim, "", true, true), "", true, true);
+    auto wide = [&](IntrinsicId r) { return B.CreateZExt(read(sreg(r, a)), B.getInt64Ty()); };
+    return B.CreateAdd(
+        wide(IntrinsicId::ThreadIdx),
+        B.CreateMul(wide(IntrinsicId::BlockIdx), wide(IntrinsicId::BlockDim), "", true, true), "",
+        true, true);
   }
   case IntrinsicId::GridSize: {
     unsigned a = axisOf(0);
-    return B.CreateMul(read(sreg(IntrinsicId::BlockDim, a)), read(sreg(IntrinsicId::GridDim, a)),
-                       "", true, true);
+    auto wide = [&](IntrinsicId r) { return B.CreateZExt(read(sreg(r, a)), B.getInt64Ty()); };
+    return B.CreateMul(wide(IntrinsicId::BlockDim), wide(IntrinsicId::GridDim), "", true, true);
   }
   case IntrinsicId::LaneId: return read(llvm::Intrinsic::nvvm_read_ptx_sreg_laneid);
   case IntrinsicId::SyncThreads:

@@ -33,10 +33,10 @@ def add_kernel(x, y, out):
 # CHECK-DAG:  mov.u32 [[TID:%r[0-9]+]], %tid.x;
 # CHECK-DAG:  mov.u32 [[CTAID:%r[0-9]+]], %ctaid.x;
 # CHECK-DAG:  mov.u32 [[NTID:%r[0-9]+]], %ntid.x;
-# CHECK:      mad.lo.s32 {{%r[0-9]+}}, [[CTAID]], [[NTID]], [[TID]];
+# CHECK:      mul.wide.u32 {{%rd[0-9]+}}, [[CTAID]], [[NTID]];
 # The stride, outside the loop.
 # CHECK:      mov.u32 [[NCTAID:%r[0-9]+]], %nctaid.x;
-# CHECK-NEXT: mul.lo.s32 {{%r[0-9]+}}, [[NTID]], [[NCTAID]];
+# CHECK-NEXT: mul.wide.u32 {{%rd[0-9]+}}, [[NTID]], [[NCTAID]];
 # CHECK:      [[LOOP:\$L__BB0_[0-9]+]]:
 # CHECK:      ld.global.f32
 # CHECK:      ld.global.f32

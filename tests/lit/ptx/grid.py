@@ -2,8 +2,10 @@
 # RUN: FileCheck %s < %t.ptx
 # RUN: %kjitc --emit=ir --target=cuda %s:grids --sig="(int32[:],)" | FileCheck --check-prefix=IR %s
 # cuda.grid(n) is ctaid * ntid + tid per axis, cuda.gridsize(n) is
-# ntid * nctaid per axis, in 32-bit arithmetic: int32 for n = 1 and
-# UniTuple(int32 x n) for n = 2, 3, as in Numba. ptxas/grid.test
+# ntid * nctaid per axis: int64 for n = 1 and UniTuple(int64 x n) for
+# n = 2, 3, as numba-cuda types them (a grid may hold 2^31 threads or more).
+# Stored into an int32 array, only the low 32 bits are needed, and LLVM
+# computes those in 32-bit arithmetic (mad.lo.s32). ptxas/grid.test
 # assembles it.
 
 from numba import cuda
@@ -50,15 +52,15 @@ def grids(out):
 # CHECK:      ret;
 
 # IR:      {{^}}def grids(out: array(int32, 1d, A)) -> none{{$}}
-# IR-NEXT: {{^}}  (store out 0) = (grid 0) : int32{{$}}
-# IR-NEXT: {{^}}  $t0: UniTuple(int32 x 2) = (tuple (grid 0) : int32 (grid 1) : int32){{$}}
-# IR-NEXT: {{^}}  x: int32 = $t0[0]{{$}}
-# IR-NEXT: {{^}}  y: int32 = $t0[1]{{$}}
-# IR-NEXT: {{^}}  (store out 1) = y{{$}}
-# IR-NEXT: {{^}}  $t1: UniTuple(int32 x 3) = (tuple (grid 0) : int32 (grid 1) : int32 (grid 2) : int32){{$}}
-# IR:      {{^}}  (store out 3) = (gridsize 0) : int32{{$}}
-# IR-NEXT: {{^}}  $t2: UniTuple(int32 x 2) = (tuple (gridsize 0) : int32 (gridsize 1) : int32){{$}}
-# IR:      {{^}}  $t3: UniTuple(int32 x 3) = (tuple (gridsize 0) : int32 (gridsize 1) : int32 (gridsize 2) : int32){{$}}
-# IR:      {{^}}  mz: int32 = $t3[2]{{$}}
-# IR-NEXT: {{^}}  (store out 5) = mz{{$}}
+# IR-NEXT: {{^}}  (store out 0) = (int32 (grid 0) : int64){{$}}
+# IR-NEXT: {{^}}  $t0: UniTuple(int64 x 2) = (tuple (grid 0) : int64 (grid 1) : int64){{$}}
+# IR-NEXT: {{^}}  x: int64 = $t0[0]{{$}}
+# IR-NEXT: {{^}}  y: int64 = $t0[1]{{$}}
+# IR-NEXT: {{^}}  (store out 1) = (int32 y){{$}}
+# IR-NEXT: {{^}}  $t1: UniTuple(int64 x 3) = (tuple (grid 0) : int64 (grid 1) : int64 (grid 2) : int64){{$}}
+# IR:      {{^}}  (store out 3) = (int32 (gridsize 0) : int64){{$}}
+# IR-NEXT: {{^}}  $t2: UniTuple(int64 x 2) = (tuple (gridsize 0) : int64 (gridsize 1) : int64){{$}}
+# IR:      {{^}}  $t3: UniTuple(int64 x 3) = (tuple (gridsize 0) : int64 (gridsize 1) : int64 (gridsize 2) : int64){{$}}
+# IR:      {{^}}  mz: int64 = $t3[2]{{$}}
+# IR-NEXT: {{^}}  (store out 5) = (int32 mz){{$}}
 # IR-NOT:  {{.}}

@@ -23,7 +23,7 @@ def increment_a_2D_array(an_array):
 # CHECK-DAG:  mov.u32 [[TX:%r[0-9]+]], %tid.x;
 # CHECK-DAG:  mov.u32 [[CX:%r[0-9]+]], %ctaid.x;
 # CHECK-DAG:  mov.u32 [[NX:%r[0-9]+]], %ntid.x;
-# CHECK-DAG:  mad.lo.s32 {{%r[0-9]+}}, [[CX]], [[NX]], [[TX]];
+# CHECK-DAG:  mul.wide.u32 {{%rd[0-9]+}}, [[CX]], [[NX]];
 # CHECK-DAG:  mov.u32 [[TY:%r[0-9]+]], %tid.y;
 # CHECK-DAG:  mov.u32 [[CY:%r[0-9]+]], %ctaid.y;
 # CHECK-DAG:  mov.u32 [[NY:%r[0-9]+]], %ntid.y;

@@ -21,7 +21,8 @@ def saxpy(a, x, y, out):
 # CHECK-COUNT-7: .param .u64 saxpy_param_{{[0-9]+}},
 # CHECK-NEXT:   .param .u64 saxpy_param_9
 # CHECK-NEXT: )
-# CHECK:      mad.lo.s32
+# CHECK:      mul.wide.u32
+# CHECK:      add.s64
 # CHECK:      @%p{{[0-9]+}} bra
 # CHECK-DAG:  ld.param.f32 [[A:%f[0-9]+]], [saxpy_param_0];
 # CHECK-DAG:  ld.global.f32 [[X:%f[0-9]+]],
