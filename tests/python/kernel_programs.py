@@ -650,6 +650,66 @@ def vectorize_lazy_and_reduce():
     check(vec_add.reduce(x[:1]), x[0])
 
 
+# ---- @guvectorize(target="cuda") ----------------------------------------------------------
+from kjit import guvectorize  # noqa: E402
+
+
+@guvectorize(["void(float32[:, :], float32[:, :], float32[:, :])",
+              "void(float64[:, :], float64[:, :], float64[:, :])"], "(m,n),(n,p)->(m,p)", target="cuda")
+def gu_matmul(a, b, c):
+    for i in range(a.shape[0]):
+        for j in range(b.shape[1]):
+            s = 0.0
+            for k in range(a.shape[1]):
+                s += a[i, k] * b[k, j]
+            c[i, j] = s
+
+
+@guvectorize(["void(float32, float32[:], float32[:], float32[:], float32[:])"], "(),(t),(t)->(t),()",
+             target="cuda")
+def gu_saxpy_and_sum(a, x, y, out, total):
+    s = 0.0
+    for i in range(out.shape[0]):
+        out[i] = a * x[i] + y[i]
+        s += out[i]
+    total[0] = s
+
+
+@program
+def guvectorize_cuda():
+    a = rng.random((7, 3, 4)).astype(np.float32)
+    b = rng.random((7, 4, 2)).astype(np.float32)
+    check(gu_matmul(a, b), a @ b)                                   # host in: host out
+    d = gu_matmul(cuda.to_device(a), b)                             # a device input: a device output
+    if not cuda.is_cuda_array(d) or d.shape != (7, 3, 2):
+        raise AssertionError(f"a device array (7, 3, 2) was expected, got {type(d).__name__}")
+    check(d.copy_to_host(), a @ b)
+    b1 = rng.random((4, 2))                                         # broadcast loop axes, the float64 loop
+    check(gu_matmul(a.astype(np.float64).reshape(7, 1, 3, 4), b1), a.astype(np.float64).reshape(7, 1, 3, 4) @ b1)
+    out = cuda.device_array((7, 3, 2), np.float32)
+    stream = cuda.stream()
+    gu_matmul(cuda.to_device(a, stream), cuda.to_device(b, stream), out=out, stream=stream)
+    stream.synchronize()
+    check(out.copy_to_host(), a @ b)
+    x = rng.random((5, 6)).astype(np.float32)
+    y = rng.random((5, 6)).astype(np.float32)
+    r, total = gu_saxpy_and_sum(np.float32(2.0), x, y)              # a scalar input, a () output
+    check(r, 2 * x + y)
+    check(total, (2 * x + y).sum(axis=1))
+    per_row = np.arange(5, dtype=np.float32)                        # the scalar operand per loop index
+    r2 = np.zeros((5, 6), np.float32)
+    t2 = np.zeros(5, np.float32)
+    gu_saxpy_and_sum(per_row, x, y, r2, t2)                         # outputs given as positional arguments
+    check(r2, per_row[:, None] * x + y)
+    try:
+        gu_saxpy_and_sum(x)
+    except TypeError as e:
+        if "accepts 3 positional arguments" not in str(e):
+            raise AssertionError(f"unclear error: {e}")
+    else:
+        raise AssertionError("one argument was accepted")
+
+
 @cuda.jit
 def warp_sum_over_tuple(a, out):
     # A loop over a tuple of offsets, and a tuple indexed at run time.

@@ -273,7 +273,22 @@ def test_inspect_types_and_llvm(capsys):
     k.inspect_types()
     out = capsys.readouterr().out
     assert "threadIdx" in out and "int32" in out
-    assert "llvm.nvvm.read.ptx.sreg.tid.x" in k.inspect_llvm()
+    irs = k.inspect_llvm()                     # as Numba's: a dict by argument types
+    assert list(irs) == [(float32[:],)]
+    assert "llvm.nvvm.read.ptx.sreg.tid.x" in irs[(float32[:],)]
+    assert "llvm.nvvm.read.ptx.sreg.tid.x" in k.inspect_llvm((float32[:],))
+    assert list(k.inspect_asm()) == [(float32[:],)]
+    with pytest.raises(RuntimeError, match="LTO is not enabled"):
+        k.inspect_lto_ptx()
+
+
+def test_inspect_lto_ptx_says_there_is_no_nvjitlink():
+    @cuda.jit("void(float32[:])", lto=True)
+    def k(a):
+        a[0] = 1.0
+
+    with pytest.raises(RuntimeError, match="Link time optimization requires nvJitLink"):
+        k.inspect_lto_ptx((float32[:],))
 
 
 # ---- compile_ptx and device functions ----------------------------------------------

@@ -55,9 +55,32 @@ def test_bad_signatures_and_options():
         vectorize(["float32(float32)"], target="tpu")(lambda a: a)
 
 
-def test_guvectorize_for_cuda_says_it_is_missing():
-    with pytest.raises(kjit.UnsupportedError, match=r"@guvectorize\(target='cuda'\) is not in kjit yet"):
-        kjit.guvectorize(["void(float64[:], float64[:])"], "(n)->(n)", target="cuda")
+def test_guvectorize_cuda_checks_as_numba():
+    # The results on every device: guvectorize_cuda in kernel_programs.py.
+    def f(a, b):
+        pass
+
+    with pytest.raises(TypeError, match="nopython flag must be True"):
+        kjit.guvectorize(["void(float64[:], float64[:])"], "(n)->(n)", target="cuda", nopython=False)(f)
+    with pytest.raises(TypeError, match="The following target options are not supported: 'colour'"):
+        kjit.guvectorize(["void(float64[:], float64[:])"], "(n)->(n)", target="cuda", colour=1)(f)
+    with pytest.raises(TypeError, match="guvectorized functions cannot return values: .* specifies int32 return"):
+        kjit.guvectorize([kjit.int32(kjit.int32[:], kjit.int32[:])], "(n)->(n)", target="cuda")(f)
+
+    @kjit.guvectorize([(kjit.float64[:], kjit.float64[:])], "(n)->(n)", target="cuda")
+    def copy(a, b):
+        for i in range(a.shape[0]):
+            b[i] = a[i]
+
+    assert copy.__name__ == "copy" and copy.types == ["d->d"]
+    x = np.arange(6.0).reshape(2, 3)
+    with pytest.raises(ValueError, match="cannot specify argument 'out' as both positional and keyword"):
+        copy(x, x, out=x)
+    with pytest.raises(TypeError, match=r"accepts 1 positional argument .* or 2 positional arguments.*Got 3"):
+        copy(x, x, x)
+    np.testing.assert_array_equal(copy([[1.0, 2.0], [3.0, 4.0]]), [[1.0, 2.0], [3.0, 4.0]])  # sequences
+    with pytest.raises(TypeError, match=r"does not support \.astype\(\)"):
+        copy(kjit.cuda.to_device(np.arange(3, dtype=np.int64)))
 
 
 def test_reduce_of_an_empty_array_needs_an_identity():

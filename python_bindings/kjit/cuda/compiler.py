@@ -267,20 +267,27 @@ class CUDAKernel(_kjit.KernelBase):
         return self._attribute("max_threads_per_block", signature)
 
     def inspect_asm(self, signature=None):
-        """The PTX (on the CPU device: the host assembly) for ``signature``,
-        or a dict by argument types."""
-        one = self._overload(signature)
-        if one is not None:
-            return one.inspect_asm()
-        return {sig: k.inspect_asm() for sig, k in self.overloads.items()}
+        """The PTX (on the CPU device: the host assembly) for ``signature``;
+        without one, a dict by argument types (as Numba's, specialized or
+        not)."""
+        if signature is None:
+            return {sig: k.inspect_asm() for sig, k in self.overloads.items()}
+        return self._overload(signature).inspect_asm()
 
     def inspect_sass(self, signature=None):
         """The SASS for ``signature`` (or a dict), through nvdisasm or
         cuobjdump on the PATH."""
-        one = self._overload(signature)
-        if one is not None:
-            return one.inspect_sass()
-        return {sig: k.inspect_sass() for sig, k in self.overloads.items()}
+        if signature is None:
+            return {sig: k.inspect_sass() for sig, k in self.overloads.items()}
+        return self._overload(signature).inspect_sass()
+
+    def inspect_lto_ptx(self, signature=None):
+        """Numba's link-time-optimised PTX: kjit links no LTO-IR (no
+        nvJitLink), so this raises as Numba without nvJitLink does; a dict
+        (empty) when nothing is compiled."""
+        if signature is None:
+            return {sig: k.inspect_lto_ptx() for sig, k in self.overloads.items()}
+        return self._overload(signature).inspect_lto_ptx()
 
     def inspect_ptx(self, signature=None):
         """PTX by signature (or of the only one)."""
@@ -291,6 +298,12 @@ class CUDAKernel(_kjit.KernelBase):
             print(f"{sig}:\n{typed}", file=file)
 
     def inspect_llvm(self, signature=None, cc=None):
+        """The LLVM IR for ``signature``; for a kernel without one, a dict
+        by argument types (as Numba's)."""
+        if signature is None and not self.device:
+            return {sig: self.inspect_llvm(kt.void(*sig), cc) for sig in self.overloads}
+        if isinstance(signature, (tuple, list)):
+            signature = kt.void(*signature)
         sig = signature or self._only_signature()
         return self._dispatcher._cuda_llvm(kt.signature_text(sig), self.device, _cc_number(cc))
 
@@ -403,6 +416,12 @@ class _CompiledKernel:
             k._flush_cpu_declared()
             return k._dispatcher._cpu_inspect(self._key, True)
         return self._ptx(cc)
+
+    def inspect_lto_ptx(self, cc=None):
+        """As Numba's without nvJitLink (kjit has no link-time optimisation)."""
+        if not self._kernel.targetoptions.get("lto"):
+            raise RuntimeError("LTO is not enabled")
+        raise RuntimeError("Link time optimization requires nvJitLink.")
 
     def inspect_sass(self):
         """The SASS of the kernel, through nvdisasm or cuobjdump (CUDA's

@@ -27,6 +27,9 @@ By area:
   the simulator;
 - gufunc.py: ``@guvectorize`` makes a ``GUFunc`` over a NumPy generalized
   ufunc, for the CPU (docs/vectorize.md);
+- cuda_gufunc.py: ``@guvectorize(target='cuda')`` makes a ``CUDAGUFunc``:
+  a kernel per call shape, one thread per loop index, which calls the
+  function (a device function) on the core slices; on every device;
 - signatures.py: type names, type signatures and gufunc layouts, read once
   for all of them.
 
@@ -34,11 +37,11 @@ This package's name is also the decorator's: ``kjit.vectorize`` stays the
 decorator when the package is imported (kjit/__init__.py).
 """
 from kjit import types as kt
-from kjit.errors import UnsupportedError
 from kjit.vectorize.signatures import _parse_signature, parse_signature  # noqa: F401
 from kjit.vectorize.cpu_ufunc import DUFunc, _CPULoops, scalar_function_of  # noqa: F401
 from kjit.vectorize.cuda_ufunc import CUDAUFunc  # noqa: F401
 from kjit.vectorize.gufunc import GUFunc  # noqa: F401
+from kjit.vectorize.cuda_gufunc import CUDAGUFunc  # noqa: F401
 
 def vectorize(ftylist_or_function=(), **kws):
     """``@vectorize``, ``@vectorize([signatures], target='cuda')``."""
@@ -65,13 +68,13 @@ def guvectorize(*args, **kws):
         raise TypeError("guvectorize() takes one or two positional arguments: [signatures,] layout")
     if isinstance(sigs, (str, kt.Signature)):
         sigs = [sigs]
+    target = kws.get("target", "cpu")
+    if target == "cuda":
+        # Numba's checks and words (options, return types) at the decorator.
+        return lambda func: CUDAGUFunc(func, layout, sigs, kws)
     unknown = set(kws) - _OPTIONS
     if unknown:
         raise TypeError(f"unknown @guvectorize option(s): {', '.join(sorted(unknown))}")
-    target = kws.get("target", "cpu")
-    if target == "cuda":
-        raise UnsupportedError("@guvectorize(target='cuda') is not in kjit yet (docs/supported.md); write a "
-                               "@cuda.jit kernel, or use target='cpu' or 'parallel'")
     if target not in ("cpu", "parallel"):
         raise ValueError(f"@guvectorize: unknown target {target!r} (kjit has 'cpu' and 'parallel')")
     if kws.get("nopython") is False:

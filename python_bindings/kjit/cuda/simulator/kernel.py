@@ -166,6 +166,12 @@ class CUDAKernel:
     def inspect_asm(self, signature=None):
         return self._real.inspect_ptx(signature)
 
+    def inspect_lto_ptx(self, signature=None):
+        """As Numba's without nvJitLink: kjit has no link-time optimisation."""
+        if signature is None and not self.overloads:
+            return {}
+        raise RuntimeError("Link time optimization requires nvJitLink.")
+
     # As Numba's simulator: no overloads are tracked, specialize() is the
     # kernel itself, and the compiled-kernel attributes (registers, memory
     # sizes) do not exist.
