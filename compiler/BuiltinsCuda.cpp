@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "compiler/Builtins.h"
+#include "compiler/Signature.h"
 
 namespace kjit {
 
@@ -266,10 +267,46 @@ class CudaTyper {
   }
 
   Expr *call(const std::string &f);
+  Expr *declared(const std::string &f);
 };
+
+// A function of cuda.declare_device: the callee's symbol is
+// "kjit.cuda.declared:ABI:NAME:SIGNATURE" (python_bindings/kjit/cuda/linking.py).
+Expr *CudaTyper::declared(const std::string &f) {
+  size_t a = f.find(':'), b = f.find(':', a + 1), c = f.find(':', b + 1);
+  if (b == std::string::npos || c == std::string::npos) return fail("bad declared device function");
+  std::string abi = f.substr(a + 1, b - a - 1), name = f.substr(b + 1, c - b - 1);
+  Signature sig;
+  std::string err;
+  if (!parseSignature(tc, f.substr(c + 1), sig, err) || !sig.ret)
+    return fail(fmt::format("declared device function '{}': bad signature: {}", name, err));
+  if (!site.kwargs.empty())
+    return fail(fmt::format("declared device function '{}' takes no keyword arguments", name));
+  if (site.args.size() != sig.args.size())
+    return fail(fmt::format("declared device function '{}' takes {} argument{} ({} given)", name,
+                            sig.args.size(), sig.args.size() == 1 ? "" : "s", site.args.size()));
+  auto scalar = [](const Type *t) { return t->isInt() || t->isFloat() || t->isBool(); };
+  if (!scalar(sig.ret) && !sig.ret->isNone())
+    return unsupported(
+        fmt::format("declared device function '{}' returns {}; kjit passes numbers only", name,
+                    sig.ret->str()));
+  std::vector<Expr *> args;
+  for (size_t i = 0; i < sig.args.size(); ++i) {
+    if (!scalar(sig.args[i]))
+      return unsupported(
+          fmt::format("declared device function '{}' takes {}; kjit passes numbers "
+                      "only",
+                      name, sig.args[i]->str()));
+    args.push_back(ts.convert(site.args[i], sig.args[i]));
+  }
+  Intrinsic *in = ts.intrinsic(IntrinsicId::ExternCall, std::move(args), sig.ret, loc);
+  in->text = abi + ":" + name;
+  return in;
+}
 
 Expr *CudaTyper::call(const std::string &f) {
   auto &a = site.args;
+  if (f.rfind("declared:", 0) == 0) return declared(f);
   if (f == "grid") return axes(IntrinsicId::GridPos, f);
   if (f == "gridsize") return axes(IntrinsicId::GridSize, f);
   if (f == "syncthreads") {

@@ -107,6 +107,7 @@ std::string expr(const Expr *e) {
     std::string name = intrinsicName(in->id);
     if (in->subOp != SubOp::None)
       name = name + "." + subOpInfo(in->subOp).name;  // shfl_sync.down, atomic.add
+    if (in->id == IntrinsicId::ExternCall) name += " " + in->text;
     return fmt::format("({}{}) : {}", name, list(in->args), e->type ? e->type->str() : "?");
   }
   default: return "?";

@@ -175,6 +175,7 @@ class FunctionLowering {
   // ---- the CPU device (LoweringCpuKernel.cpp) ----
   // The kernel language on the host; null for what is lowered as on the GPU.
   llvm::Value *cpuKernelIntrinsic(const ir::Intrinsic *in);
+  llvm::Value *externCall(const ir::Intrinsic *in);  // cuda.declare_device (LoweringIntrinsics.cpp)
 };
 
 // Lowering.cpp: a value's register form (bool as i1) <-> memory form (i8).

@@ -214,6 +214,49 @@ void FunctionLowering::print(const Intrinsic *in) {
   B.CreateCall(P.runtime("kjit_rt_print_end"), {});
 }
 
+// A function of cuda.declare_device (Intrinsics.def: ExternCall), declared
+// in the module for the driver's linker to resolve; Numba's ABI returns a
+// status (ignored, as a declared function cannot raise in kjit) and writes the
+// result through its first argument.
+llvm::Value *FunctionLowering::externCall(const Intrinsic *in) {
+  const Type *t = in->type;
+  size_t colon = in->text.find(':');
+  bool numbaAbi = in->text.compare(0, colon, "numba") == 0;
+  std::string name = in->text.substr(colon + 1);
+  if (!P.cuda) {
+    emitRaise("TypeError",
+              fmt::format("the kernel calls '{}', a device function of cuda.declare_device: "
+                          "external CUDA code runs only on a GPU, not on the CPU device",
+                          name),
+              in->loc);
+    startDeadBlock();
+    return zeroOf(t);
+  }
+  std::vector<llvm::Type *> params;
+  std::vector<llvm::Value *> args;
+  llvm::Type *ret = t->isNone() ? B.getInt8Ty() : P.memTy(t);
+  llvm::AllocaInst *slot = nullptr;
+  if (numbaAbi) {
+    slot = entryAlloca(ret, "extern.ret");
+    params.push_back(slot->getType());
+    args.push_back(slot);
+  }
+  for (const Expr *a : in->args) {
+    llvm::Value *v = expr(a);
+    if (a->type->isBool()) v = B.CreateZExt(v, B.getInt8Ty());
+    params.push_back(v->getType());
+    args.push_back(v);
+  }
+  llvm::Type *fnRet = numbaAbi ? B.getInt32Ty() : t->isNone() ? B.getVoidTy() : ret;
+  llvm::FunctionCallee fn =
+      P.M.getOrInsertFunction(name, llvm::FunctionType::get(fnRet, params, false));
+  llvm::Value *r = B.CreateCall(fn, args);
+  if (t->isNone()) return zeroOf(t);
+  if (numbaAbi) r = B.CreateLoad(ret, slot);
+  if (t->isBool()) r = B.CreateICmpNE(r, llvm::ConstantInt::get(r->getType(), 0));
+  return r;
+}
+
 llvm::Value *FunctionLowering::intrinsic(const Intrinsic *in) {
   const Type *t = in->type;
   if (in->id >= IntrinsicId::ThreadIdx && in->id <= IntrinsicId::Ffs) {
@@ -228,6 +271,7 @@ llvm::Value *FunctionLowering::intrinsic(const Intrinsic *in) {
     else
       print(in);
     return zeroOf(t);
+  case IntrinsicId::ExternCall: return externCall(in);
   case IntrinsicId::IntPow: return intPow(expr(in->args[0]), expr(in->args[1]), t, in->loc);
   case IntrinsicId::IsNan: {
     llvm::Value *v = expr(in->args[0]);

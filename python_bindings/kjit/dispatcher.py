@@ -93,6 +93,9 @@ class _Resolver:
             return ("tuple", v)
         if isinstance(v, Dispatcher):
             return ("jit", v)
+        declared = getattr(v, "_kjit_declared", None)  # cuda.declare_device
+        if isinstance(declared, str) and not isinstance(v, type):
+            return ("function", declared)
         if type(v).__name__ == "CUDAKernel" and hasattr(v, "_dispatcher"):
             return ("jit", v._dispatcher)
         if self.dispatcher is not None and v is self.func:

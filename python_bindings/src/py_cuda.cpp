@@ -577,6 +577,15 @@ void define_cuda(pybind11::module_ &m) {
   m.def("cuda_link_ptx", [](const std::string &ptx, const std::string &name) {
     return py::bytes(rt().linkPtx(ptx, name));
   });
+  m.def(
+      "cuda_register_link",
+      [](const std::string &symbol,
+         const std::vector<std::tuple<std::string, py::bytes, std::string>> &items) {
+        std::vector<cuda::Runtime::LinkInput> in;
+        for (const auto &[kind, data, name] : items) in.push_back({kind, std::string(data), name});
+        rt().registerLink(symbol, std::move(in));
+      },
+      "cuda.declare_device's link=: the code linked with every module that calls `symbol`");
 
   auto arr =
       py::class_<DeviceArray>(m, "DeviceArrayBase", py::dynamic_attr())

@@ -155,6 +155,16 @@ class Runtime {
   std::shared_ptr<Allocation> allocate(size_t bytes, Allocation::Kind kind);
   // Links PTX into a cubin for the current device (the driver's JIT).
   std::string linkPtx(const std::string &ptx, const std::string &kernelName);
+  // Code to link with every module whose PTX calls `symbol` (cuda.declare_device's
+  // link=): kind is "ptx", "cu" (CUDA C++, compiled by NVRTC), "cubin", "fatbin",
+  // "o" or "a" (CudaLink.cpp).
+  struct LinkInput {
+    std::string kind, data, name;
+  };
+  void registerLink(const std::string &symbol, std::vector<LinkInput> inputs);
+  // The image to load for a kernel's PTX: the PTX itself when it calls no
+  // registered function, else the cubin of the PTX linked with their code.
+  std::string linkExternals(const std::string &ptx, const std::string &kernelName);
   // Loads a cubin (or PTX) and finds `entry`; sets up the error record
   // (and reads its file names) when the module has one.
   std::shared_ptr<LoadedKernel> load(const std::string &image, const std::string &entry,
@@ -193,6 +203,8 @@ class Runtime {
   std::vector<DeviceState> devices_;
   std::string lastKernel_;
   std::mutex mutex_;
+  std::vector<std::pair<std::string, std::vector<LinkInput>>> links_;  // registerLink
+  std::mutex linkMutex_;
 
   bool poolWanted_ = false;  // KJIT_CUDA_POOL is not 0 and the driver has pools
   bool poolOrdered_ = true;  // no non-blocking stream seen (noteStream)

@@ -34,7 +34,7 @@ LoadedEntry &CudaKernels::entry(cuda::Runtime &rt, const std::string &key,
   LoadedEntry e;
   e.key = key;
   e.device = dev;
-  e.kernel = rt.load(c.code, c.entrySymbol, fn_->name());
+  e.kernel = rt.load(rt.linkExternals(c.code, fn_->name()), c.entrySymbol, fn_->name());
   e.generation = e.kernel->generation;
   e.compiled = &c;
   // Entries of lost contexts are dropped.

@@ -101,6 +101,8 @@ else:
 
 
 from kjit.cuda.profiling import is_float16_supported, profile_start, profile_stop, profiling  # noqa: E402
+from kjit.cuda.linking import (LTOIR, Archive, Cubin, CUSource, Fatbin, Object, PTXSource,  # noqa: E402
+                               declare_device)
 
 
 def __getattr__(name):

@@ -6,6 +6,8 @@
 //   FAKE_CTX_MS        the first primary-context retain takes this long
 //   FAKE_CUDA_LOG      a file: one line a logged call, "<call> <device> <main|thread>"
 //   FAKE_CUDA_NO_POOLS the device has no stream-ordered memory pool
+//   FAKE_CUDA_LINK_DIR a folder: cuLinkAddData writes each input there as
+//                      link-<n>-<input type>-<name> (the linker's inputs)
 // As in CUDA, the current context is per thread, and allocations, module
 // loads, launches and synchronisations fail without one; primary contexts
 // are counted, and a release below zero fails (logged as ...-UNDERFLOW).
@@ -129,7 +131,16 @@ CUresult cuModuleUnload(void *m) { return 0; }
 CUresult cuModuleGetFunction(void **f, void *m, const char *n) { *f = &fn; return 0; }
 CUresult cuModuleGetGlobal_v2(unsigned long long *p, size_t *b, void *m, const char *n) { return 500; }
 CUresult cuLinkCreate_v2(unsigned n, int *o, void **v, void **s) { *s = &mod; return 0; }
-CUresult cuLinkAddData_v2(void *s, int t, void *d, size_t n, const char *nm, unsigned k, int *o, void **v) { return 0; }
+CUresult cuLinkAddData_v2(void *s, int t, void *d, size_t n, const char *nm, unsigned k, int *o, void **v) {
+  static int count = 0;
+  const char *dir = getenv("FAKE_CUDA_LINK_DIR");
+  if (!dir) return 0;
+  char path[4096];
+  snprintf(path, sizeof path, "%s/link-%d-%d-%s", dir, count++, t, strchr(nm, '/') ? "path" : nm);
+  FILE *f = fopen(path, "wb");
+  if (f) { fwrite(d, 1, n, f); fclose(f); }
+  return 0;
+}
 CUresult cuLinkComplete(void *s, void **c, size_t *n) { static char cubin[16]; *c = cubin; *n = 16; return 0; }
 CUresult cuLinkDestroy(void *s) { return 0; }
 CUresult cuFuncGetAttribute(int *v, int a, void *f) { *v = a == 0 ? 1024 : a == 4 ? 16 : 0; return 0; }

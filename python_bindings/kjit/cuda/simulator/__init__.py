@@ -26,6 +26,7 @@ from kjit.cuda.simulator.kernel import CUDAKernel, compile_ptx, compile_ptx_for_
 from kjit.cuda.simulator.scheduler import BarrierError
 from kjit.cuda.profiling import is_float16_supported, profile_start, profile_stop, profiling
 from kjit.cuda.simulator.reduce import Reduce, reduce
+from kjit.cuda.linking import LTOIR, Archive, Cubin, CUSource, Fatbin, Object, PTXSource, declare_device
 from kjit.cuda.simulator import kernelapi as _kernelapi
 from kjit.cuda.simulator.kernelapi import (activemask, all_sync, any_sync, atomic, ballot_sync, blockDim, blockIdx,
                                            brev, cbrt, clz, const, eq_sync, ffs, fma, fp16, grid, gridDim, gridsize,
@@ -43,6 +44,7 @@ def device_kind():
 
 
 __all__ = [
+    "declare_device", "CUSource", "PTXSource", "Cubin", "Fatbin", "Object", "Archive", "LTOIR",
     "jit", "CUDAKernel", "device_kind", "compile_ptx", "compile_ptx_for_current_device",
     "CudaSupportError", "CudaDriverError", "CudaAPIError", "LaunchConfigError", "BarrierError",
     "Device", "DeviceNDArray", "Event", "Stream", "as_cuda_array", "close", "current_context", "default_stream",
