@@ -17,7 +17,8 @@ Expr *FunctionTyper::name(const ast::NameExpr *n) {
   if (auto b = boundParams_.find(n->name); b != boundParams_.end())
     return boundParam(b->second, n->loc);
   if (locals_.count(n->name)) {
-    VarInfo &info = vars_[n->name];
+    const std::string &nm = localName(n->name);
+    VarInfo &info = vars_[nm];
     if (!info.type || info.conflictReported) {
       if (final_ && !info.type && !info.conflictReported && !unboundReported_.count(n->name))
         return typingError(n->loc, fmt::format("local variable '{}' is used before it is "
@@ -25,7 +26,7 @@ Expr *FunctionTyper::name(const ast::NameExpr *n) {
                                                n->name));
       return unknown(n->loc);
     }
-    if (!info.var) info.var = newVar(n->name, info.type, n->loc);
+    if (!info.var) info.var = newVar(nm, info.type, n->loc);
     return ir_.varRef(info.var, n->loc);
   }
   std::optional<GlobalValue> g = lookupGlobal(n->name);

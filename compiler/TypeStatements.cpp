@@ -14,7 +14,8 @@ void FunctionTyper::markFailed(const ast::Expr *target) {
   for (const std::string &n : names) vars_[n].conflictReported = true;
 }
 
-void FunctionTyper::assignVar(const std::string &name, Expr *value, SourceLoc loc, Block &out) {
+void FunctionTyper::assignVar(const std::string &source, Expr *value, SourceLoc loc, Block &out) {
+  const std::string &name = localName(source);
   VarInfo &info = vars_[name];
   if (final_ && !known(value)) info.conflictReported = true;
   if (known(value)) {
@@ -632,6 +633,11 @@ void FunctionTyper::forLoop(const ast::ForStmt *f, Block &out) {
     loopBody(f, loop, out);
     return;
   }
+  if (fname == "kjit.literal_unroll" || fname == "numba.literal_unroll" ||
+      fname == "kjit.cuda.literal_unroll") {
+    literalUnroll(f, call, out);
+    return;
+  }
   if (fname == "builtins.enumerate" || fname == "builtins.zip") {
     enumerateOrZip(f, call, fname == "builtins.enumerate", out);
     return;
@@ -652,6 +658,47 @@ void FunctionTyper::forLoop(const ast::ForStmt *f, Block &out) {
               fmt::format("for loops over {} are not supported yet; loop over "
                           "range(), prange(), a NumPy array or a tuple of one element type",
                           it && it->type ? it->type->str() : std::string("this value")));
+}
+
+// for x in literal_unroll(tup): the body once per element of the tuple,
+// typed for that element (as Numba does), with x a variable of its own in
+// each copy. The copies sit in a loop of len(tup) iterations, copy k under
+// `if $i == k`, so that break, continue and the else block keep their
+// meaning.
+void FunctionTyper::literalUnroll(const ast::ForStmt *f, const ast::CallExpr *call, Block &out) {
+  if (call->args.size() != 1 || !call->keywords.empty()) {
+    typingError(call->loc, "literal_unroll() takes one tuple");
+    return;
+  }
+  Expr *t = expr(call->args[0]);
+  if (!known(t)) return;
+  if (!t->type->isTuple()) {
+    unsupported(call->args[0]->loc,
+                fmt::format("literal_unroll() unrolls a tuple, not {}", t->type->str()));
+    return;
+  }
+  Var *seq = temp(t, out);
+  size_t n = t->type->elements().size();
+  Var *iv = newVar(fmt::format("$i{}", tempCounter_++), tc_.int64(), f->loc);
+  ForRange *loop = indexLoop(iv, constInt(int64_t(n), f->iter->loc), f->loc);
+  std::set<std::string> names;
+  collectTargets(f->target, names);
+  std::map<std::string, std::string> saved = renames_;
+  ++loopDepth_;
+  for (size_t k = 0; k < n; ++k) {
+    for (const std::string &nm : names)
+      renames_[nm] = fmt::format("{}$u{}.{}.{}", nm, f->target->loc.line, f->target->loc.col, k);
+    Block then;
+    assignTarget(f->target, ir_.tupleGet(varRef(seq, f->iter->loc), unsigned(k), f->target->loc),
+                 then);
+    block(f->body, then);
+    Expr *cond = ir_.binary(BinOp::Eq, varRef(iv, f->loc), constInt(int64_t(k), f->loc), f->loc);
+    loop->body.push_back(ir_.ifStmt(cond, std::move(then), {}, f->loc));
+  }
+  --loopDepth_;
+  renames_ = std::move(saved);
+  block(f->orelse, loop->orelse);
+  out.push_back(loop);
 }
 
 // ---------------------------------------------------------------------------

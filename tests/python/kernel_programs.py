@@ -19,7 +19,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tools", "gpu"))
 
-from kjit import cuda, float32, float64, int32, int64  # noqa: E402
+from kjit import cuda, float32, float64, int32, int64, literal_unroll  # noqa: E402
 from kjit.cuda.random import (create_xoroshiro128p_states, xoroshiro128p_normal_float64,  # noqa: E402
                               xoroshiro128p_uniform_float32, xoroshiro128p_uniform_float64)
 import seed_kernels as S  # noqa: E402
@@ -729,6 +729,30 @@ def frexp_ldexp_remainder():
         check(out[:, 0], np.ldexp(m, 3), rtol=0, atol=0)
         want = [math.remainder(float(y * dt(9)), float(y + dt(0.75))) for y in b]
         check(out[:, 1], np.array(want, dt))
+
+
+UNROLLED = (np.float64([1.0, 2.5]), np.float64([[1.0, 1.5], [2.0, 3.0]]), np.int32([3, 4, 5]))
+
+
+@cuda.jit
+def literal_unroll_kernel(out, t):
+    i = 0
+    for arr in literal_unroll(UNROLLED):  # arrays of several types, a body per element
+        out[i] = arr.sum()
+        i += 1
+    for x in literal_unroll(t):  # int64, float64, complex128, bool
+        if i == 4:
+            i += 1
+            continue
+        out[i] = abs(x) * 2
+        i += 1
+
+
+@program
+def literal_unroll_tuples():
+    out = np.zeros(7)
+    literal_unroll_kernel[1, 1](out, (3, 2.5, 1 + 2j, True))
+    check(out, np.array([a.sum() for a in UNROLLED] + [6, 0, abs(1 + 2j) * 2, 2]))
 
 
 # Last: on a GPU a failed bounds check is a kernel fault, after which CUDA
