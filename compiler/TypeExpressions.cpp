@@ -203,8 +203,8 @@ Expr *FunctionTyper::binary(ast::BinaryOp aop, Expr *l, Expr *r, SourceLoc loc) 
     return ir_.intrinsic(IntrinsicId::PowI, {l, castTo(r, tc_.int64())}, lt, loc);
   }
   if (op == BinOp::Pow) {
-    if (t->isComplex()) return unsupported(loc, "complex '**' is not supported yet");
-    return ir_.intrinsic(IntrinsicId::Pow, {castTo(l, t), castTo(r, t)}, t, loc);
+    IntrinsicId id = t->isComplex() ? IntrinsicId::ComplexPow : IntrinsicId::Pow;
+    return ir_.intrinsic(id, {castTo(l, t), castTo(r, t)}, t, loc);
   }
   return ir_.binary(op, castTo(l, t), castTo(r, t), loc);
 }

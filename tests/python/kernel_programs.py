@@ -755,6 +755,33 @@ def literal_unroll_tuples():
     check(out, np.array([a.sum() for a in UNROLLED] + [6, 0, abs(1 + 2j) * 2, 2]))
 
 
+@cuda.jit
+def complex_pow_kernel(r, x, y):
+    i = cuda.grid(1)
+    if i < r.shape[0]:
+        r[i, 0] = x[i] ** y[i]
+        r[i, 1] = pow(x[i], 2)
+        r[i, 2] = x[i] ** 3
+        v = x[i]
+        v **= 0.5
+        r[i, 3] = v
+
+
+@program
+def complex_pow():
+    for dt in (np.complex64, np.complex128):
+        x = (rng.random(8) - 0.5 + 1j * (rng.random(8) - 0.5)).astype(dt)
+        y = (rng.random(8) * 3 - 1 + 1j * (rng.random(8) - 0.5)).astype(dt)
+        x[0], y[0], y[1], y[2] = 0, 1.5, 0, 2
+        r = np.zeros((8, 4), dt)
+        complex_pow_kernel[1, 8](r, x, y)
+        rtol = 1e-5 if dt == np.complex64 else 1e-12
+        check(r[:, 0], np.array([complex(a) ** complex(b) for a, b in zip(x, y)], dt), rtol=rtol)
+        check(r[:, 1], x * x, rtol=rtol)
+        check(r[:, 2], x ** 3, rtol=rtol)
+        check(r[:, 3], x ** 0.5, rtol=rtol)
+
+
 # Last: on a GPU a failed bounds check is a kernel fault, after which CUDA
 # gives the process no context (docs/cuda.md); the programs before it ran.
 @program
