@@ -450,13 +450,16 @@ Expr *FunctionTyper::subscript(const ast::SubscriptExpr *s) {
     return ir_.tupleGet(v, unsigned(k), s->loc);
   }
   if (!t->isArray()) return typingError(s->loc, fmt::format("{} is not subscriptable", t->str()));
+  std::vector<Expr *> typed;
+  if (!indexList(s->index, idx, typed)) return unknown(s->loc);
   if (idx.size() > t->ndim())
     return typingError(s->loc, fmt::format("too many indices for an array of {} dimensions: {}",
                                            t->ndim(), idx.size()));
   bool allInts = idx.size() == t->ndim();
   std::vector<SliceSpec> specs;
   std::vector<Expr *> ints;
-  for (const ast::Expr *ie : idx) {
+  for (size_t k = 0; k < idx.size(); ++k) {
+    const ast::Expr *ie = idx[k];
     SliceSpec sp;
     if (auto *sl = ast::dyn_cast<ast::SliceExpr>(ie)) {
       allInts = false;
@@ -471,7 +474,7 @@ Expr *FunctionTyper::subscript(const ast::SubscriptExpr *s) {
           (sl->step && !known(sp.step)))
         return unknown(s->loc);
     } else {
-      Expr *i = expr(ie);
+      Expr *i = typed[k] ? typed[k] : expr(ie);
       if (!known(i)) return i;
       if (i->type->isArray())
         return unsupported(ie->loc,

@@ -111,18 +111,17 @@ void FunctionTyper::assignTarget(const ast::Expr *target, Expr *value, Block &ou
       return;
     }
     std::vector<const ast::Expr *> idx;
-    if (auto *t = ast::dyn_cast<ast::TupleExpr>(s->index))
-      idx.assign(t->elts.begin(), t->elts.end());
-    else
-      idx.push_back(s->index);
+    std::vector<Expr *> typed;
+    if (!indexList(s->index, idx, typed)) return;
     bool allInts = idx.size() == arr->type->ndim();
     std::vector<Expr *> indices;
-    for (const ast::Expr *ie : idx) {
+    for (size_t k = 0; k < idx.size(); ++k) {
+      const ast::Expr *ie = idx[k];
       if (ast::isa<ast::SliceExpr>(ie)) {
         allInts = false;
         break;
       }
-      Expr *v = expr(ie);
+      Expr *v = typed[k] ? typed[k] : expr(ie);
       if (!known(v)) return;
       if (!v->type->isInt() && !v->type->isBool()) {
         allInts = false;
@@ -214,10 +213,8 @@ void FunctionTyper::stmt(const ast::Stmt *s, Block &out) {
         return;
       }
       std::vector<const ast::Expr *> idx;
-      if (auto *t = ast::dyn_cast<ast::TupleExpr>(sub->index))
-        idx.assign(t->elts.begin(), t->elts.end());
-      else
-        idx.push_back(sub->index);
+      std::vector<Expr *> typed;
+      if (!indexList(sub->index, idx, typed)) return;
       if (idx.size() != arr->type->ndim()) {
         unsupported(a->loc, "augmented assignment to array slices is not supported yet");
         return;
@@ -227,8 +224,9 @@ void FunctionTyper::stmt(const ast::Stmt *s, Block &out) {
       // a second reference, and keep its array from being freed early: see
       // compiler/passes/ArrayOwnership.cpp); anything else is evaluated once.
       Var *arrVar = isa<VarRef>(arr) ? cast<VarRef>(arr)->var : temp(arr, out);
-      for (const ast::Expr *ie : idx) {
-        Expr *v = intIndex(ie, expr(ie));
+      for (size_t k = 0; k < idx.size(); ++k) {
+        const ast::Expr *ie = idx[k];
+        Expr *v = intIndex(ie, typed[k] ? typed[k] : expr(ie));
         if (!known(v)) return;
         Var *iv = temp(v, out);
         indices.push_back(varRef(iv, ie->loc));
@@ -395,6 +393,40 @@ void FunctionTyper::raiseStmt(const ast::RaiseStmt *r, Block &out) {
     }
   }
   out.push_back(ir_.raise(cls->type->symbol(), message, r->loc));
+}
+
+// The indices of an array subscript: a tuple display's elements, a tuple
+// variable's (a[gid] with gid = cuda.grid(2), as Numba), or the one index.
+// `typed` holds those already typed (null: type the node in `idx`).
+bool FunctionTyper::indexList(const ast::Expr *index, std::vector<const ast::Expr *> &idx,
+                              std::vector<Expr *> &typed) {
+  if (auto *tu = ast::dyn_cast<ast::TupleExpr>(index)) {
+    idx.assign(tu->elts.begin(), tu->elts.end());
+    typed.assign(idx.size(), nullptr);
+    return true;
+  }
+  idx.assign(1, index);
+  typed.assign(1, nullptr);
+  if (ast::isa<ast::SliceExpr>(index)) return true;
+  Expr *v = expr(index);
+  if (!known(v)) return false;
+  typed[0] = v;
+  if (!v->type->isTuple()) return true;
+  std::vector<Expr *> parts;
+  if (auto *ref = dyn_cast<VarRef>(v)) {
+    for (size_t k = 0; k < v->type->elements().size(); ++k)
+      parts.push_back(ir_.tupleGet(varRef(ref->var, index->loc), unsigned(k), index->loc));
+  } else if (auto *mk = dyn_cast<TupleMake>(v)) {
+    parts = mk->elems;
+  } else {
+    unsupported(index->loc, fmt::format("an array index that is a tuple ({}) must be a variable "
+                                        "or a tuple display",
+                                        v->type->str()));
+    return false;
+  }
+  idx.assign(parts.size(), index);
+  typed = std::move(parts);
+  return true;
 }
 
 Expr *FunctionTyper::intIndex(const ast::Expr *e, Expr *v) {

@@ -190,6 +190,8 @@ class FunctionTyper final : public TyperServices {
   Expr *subscript(const ast::SubscriptExpr *s);
   Expr *call(const ast::CallExpr *c);
   Expr *intIndex(const ast::Expr *e, Expr *v);
+  bool indexList(const ast::Expr *index, std::vector<const ast::Expr *> &idx,
+                 std::vector<Expr *> &typed);
 
  public:
   // TyperServices, for Builtins.cpp.

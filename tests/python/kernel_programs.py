@@ -782,6 +782,23 @@ def complex_pow():
         check(r[:, 3], x ** 0.5, rtol=rtol)
 
 
+@cuda.jit
+def tuple_variable_index_kernel(out, a):
+    gid = cuda.grid(2)
+    if gid[0] < out.shape[0] and gid[1] < out.shape[1]:
+        out[gid] = a[gid] * 2
+        out[gid] += 1
+        cuda.atomic.add(out, gid, 0.5)
+
+
+@program
+def array_indexed_by_tuple_variable():
+    a = rng.random((6, 5))
+    out = np.zeros_like(a)
+    tuple_variable_index_kernel[(2, 2), (4, 4)](out, a)
+    check(out, a * 2 + 1.5)
+
+
 # Last: on a GPU a failed bounds check is a kernel fault, after which CUDA
 # gives the process no context (docs/cuda.md); the programs before it ran.
 @program
