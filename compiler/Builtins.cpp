@@ -166,7 +166,7 @@ std::optional<GlobalValue> moduleAttribute(const std::string &module, const std:
   }
   if (module.rfind("kjit.cuda.", 0) == 0) return fnValue(module + "." + attr);
   if (module == "kjit" || module == "numba") {
-    if (attr == "prange") return fnValue(module + ".prange");
+    if (attr == "prange" || attr == "literal_unroll") return fnValue(module + "." + attr);
     if (std::string name = canonicalScalarName(attr); !name.empty()) {
       GlobalValue g;
       g.kind = GlobalValue::Kind::Dtype;
@@ -784,8 +784,8 @@ Expr *typeBuiltinCall(TyperServices &ts, const Type *callee, CallSite &site) {
         ts.binary(ast::BinaryOp::Sub, ts.convert(ts.constInt(0, site.loc), p), im, site.loc);
     return ts.intrinsic(IntrinsicId::ComplexMake, {re, ts.convert(negIm, p)}, x->type, site.loc);
   }
-  if (fn == "prange")
-    return ct.unsupported("prange() can only be used as the iterable of a for loop");
+  if (fn == "prange" || fn == "literal_unroll")
+    return ct.unsupported(fmt::format("{}() can only be used as the iterable of a for loop", fn));
   return ct.unsupported(fmt::format("{}() is not supported in kernels", sym));
 }
 

@@ -142,6 +142,7 @@ class FunctionLowering {
   llvm::Value *mathCall(ir::IntrinsicId id, std::vector<llvm::Value *> args, const Type *t);
   llvm::Value *intPow(llvm::Value *a, llvm::Value *b, const Type *t, SourceLoc loc);
   llvm::Value *floatPowInt(llvm::Value *a, llvm::Value *b);
+  llvm::Value *complexPow(llvm::Value *a, llvm::Value *b, const Type *t);
   void print(const ir::Intrinsic *in);
 
   // ---- arrays (LoweringArrays.cpp) ----

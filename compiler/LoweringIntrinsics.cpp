@@ -5,6 +5,8 @@
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/PatternMatch.h>
 
+#include <limits>
+
 #include "compiler/LoweringImpl.h"
 
 namespace kjit {
@@ -109,6 +111,48 @@ llvm::Value *FunctionLowering::mathCall(IntrinsicId id, std::vector<llvm::Value 
     f->setOnlyAccessesArgMemory();
   }
   return B.CreateCall(fn, args);
+}
+
+// complex ** complex as Numba: a ** 2 exactly as a * a, else CPython's
+// _Py_c_pow in the parts' width: 1 for b == 0, 0 for a == 0 (NaN where
+// Python raises ZeroDivisionError: b not real or negative), else
+// |a| ** b.real / e ** (arg(a) b.imag) at the phase arg(a) b.real +
+// b.imag log|a|.
+llvm::Value *FunctionLowering::complexPow(llvm::Value *a, llvm::Value *b, const Type *t) {
+  const Type *pt = t->complexPart();
+  llvm::Type *ft = P.lt(pt);
+  auto cst = [&](double v) { return llvm::ConstantFP::get(ft, v); };
+  llvm::Value *ar = B.CreateExtractValue(a, {0}), *ai = B.CreateExtractValue(a, {1});
+  llvm::Value *br = B.CreateExtractValue(b, {0}), *bi = B.CreateExtractValue(b, {1});
+  llvm::Value *vabs = mathCall(IntrinsicId::Hypot, {ar, ai}, pt);
+  llvm::Value *len = mathCall(IntrinsicId::Pow, {vabs, br}, pt);
+  llvm::Value *at = mathCall(IntrinsicId::Atan2, {ai, ar}, pt);
+  llvm::Value *phase = B.CreateFMul(at, br);
+  llvm::Value *biNonZero = B.CreateFCmpUNE(bi, cst(0));
+  len = B.CreateSelect(
+      biNonZero, B.CreateFDiv(len, mathCall(IntrinsicId::Exp, {B.CreateFMul(at, bi)}, pt)), len);
+  phase = B.CreateSelect(
+      biNonZero, B.CreateFAdd(phase, B.CreateFMul(bi, mathCall(IntrinsicId::Log, {vabs}, pt))),
+      phase);
+  llvm::Value *rr = B.CreateFMul(len, mathCall(IntrinsicId::Cos, {phase}, pt));
+  llvm::Value *ri = B.CreateFMul(len, mathCall(IntrinsicId::Sin, {phase}, pt));
+  // a == 0
+  llvm::Value *aZero = B.CreateAnd(B.CreateFCmpOEQ(ar, cst(0)), B.CreateFCmpOEQ(ai, cst(0)));
+  llvm::Value *domain = B.CreateOr(biNonZero, B.CreateFCmpOLT(br, cst(0)));
+  llvm::Value *zr = B.CreateSelect(domain, cst(std::numeric_limits<double>::quiet_NaN()), cst(0));
+  rr = B.CreateSelect(aZero, zr, rr);
+  ri = B.CreateSelect(aZero, zr, ri);
+  // b == 0
+  llvm::Value *bZero = B.CreateAnd(B.CreateFCmpOEQ(br, cst(0)), B.CreateFCmpOEQ(bi, cst(0)));
+  rr = B.CreateSelect(bZero, cst(1), rr);
+  ri = B.CreateSelect(bZero, cst(0), ri);
+  // b == 2
+  llvm::Value *bTwo = B.CreateAnd(B.CreateFCmpOEQ(br, cst(2)), B.CreateFCmpOEQ(bi, cst(0)));
+  rr = B.CreateSelect(bTwo, B.CreateFSub(B.CreateFMul(ar, ar), B.CreateFMul(ai, ai)), rr);
+  ri = B.CreateSelect(bTwo, B.CreateFAdd(B.CreateFMul(ar, ai), B.CreateFMul(ai, ar)), ri);
+  llvm::Value *r = llvm::UndefValue::get(P.lt(t));
+  r = B.CreateInsertValue(r, rr, {0});
+  return B.CreateInsertValue(r, ri, {1});
 }
 
 llvm::Value *FunctionLowering::intPow(llvm::Value *a, llvm::Value *b, const Type *t,
@@ -352,6 +396,7 @@ llvm::Value *FunctionLowering::intrinsic(const Intrinsic *in) {
     return B.CreateInsertValue(r, convert(expr(in->args[1]), in->args[1]->type, t->complexPart()),
                                {1});
   }
+  case IntrinsicId::ComplexPow: return complexPow(expr(in->args[0]), expr(in->args[1]), t);
   case IntrinsicId::Real: return B.CreateExtractValue(expr(in->args[0]), {0});
   case IntrinsicId::Imag: return B.CreateExtractValue(expr(in->args[0]), {1});
   case IntrinsicId::ArrayShape:

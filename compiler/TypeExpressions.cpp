@@ -17,7 +17,8 @@ Expr *FunctionTyper::name(const ast::NameExpr *n) {
   if (auto b = boundParams_.find(n->name); b != boundParams_.end())
     return boundParam(b->second, n->loc);
   if (locals_.count(n->name)) {
-    VarInfo &info = vars_[n->name];
+    const std::string &nm = localName(n->name);
+    VarInfo &info = vars_[nm];
     if (!info.type || info.conflictReported) {
       if (final_ && !info.type && !info.conflictReported && !unboundReported_.count(n->name))
         return typingError(n->loc, fmt::format("local variable '{}' is used before it is "
@@ -25,7 +26,7 @@ Expr *FunctionTyper::name(const ast::NameExpr *n) {
                                                n->name));
       return unknown(n->loc);
     }
-    if (!info.var) info.var = newVar(n->name, info.type, n->loc);
+    if (!info.var) info.var = newVar(nm, info.type, n->loc);
     return ir_.varRef(info.var, n->loc);
   }
   std::optional<GlobalValue> g = lookupGlobal(n->name);
@@ -202,8 +203,8 @@ Expr *FunctionTyper::binary(ast::BinaryOp aop, Expr *l, Expr *r, SourceLoc loc) 
     return ir_.intrinsic(IntrinsicId::PowI, {l, castTo(r, tc_.int64())}, lt, loc);
   }
   if (op == BinOp::Pow) {
-    if (t->isComplex()) return unsupported(loc, "complex '**' is not supported yet");
-    return ir_.intrinsic(IntrinsicId::Pow, {castTo(l, t), castTo(r, t)}, t, loc);
+    IntrinsicId id = t->isComplex() ? IntrinsicId::ComplexPow : IntrinsicId::Pow;
+    return ir_.intrinsic(id, {castTo(l, t), castTo(r, t)}, t, loc);
   }
   return ir_.binary(op, castTo(l, t), castTo(r, t), loc);
 }
@@ -449,13 +450,16 @@ Expr *FunctionTyper::subscript(const ast::SubscriptExpr *s) {
     return ir_.tupleGet(v, unsigned(k), s->loc);
   }
   if (!t->isArray()) return typingError(s->loc, fmt::format("{} is not subscriptable", t->str()));
+  std::vector<Expr *> typed;
+  if (!indexList(s->index, idx, typed)) return unknown(s->loc);
   if (idx.size() > t->ndim())
     return typingError(s->loc, fmt::format("too many indices for an array of {} dimensions: {}",
                                            t->ndim(), idx.size()));
   bool allInts = idx.size() == t->ndim();
   std::vector<SliceSpec> specs;
   std::vector<Expr *> ints;
-  for (const ast::Expr *ie : idx) {
+  for (size_t k = 0; k < idx.size(); ++k) {
+    const ast::Expr *ie = idx[k];
     SliceSpec sp;
     if (auto *sl = ast::dyn_cast<ast::SliceExpr>(ie)) {
       allInts = false;
@@ -470,7 +474,7 @@ Expr *FunctionTyper::subscript(const ast::SubscriptExpr *s) {
           (sl->step && !known(sp.step)))
         return unknown(s->loc);
     } else {
-      Expr *i = expr(ie);
+      Expr *i = typed[k] ? typed[k] : expr(ie);
       if (!known(i)) return i;
       if (i->type->isArray())
         return unsupported(ie->loc,

@@ -14,7 +14,8 @@ void FunctionTyper::markFailed(const ast::Expr *target) {
   for (const std::string &n : names) vars_[n].conflictReported = true;
 }
 
-void FunctionTyper::assignVar(const std::string &name, Expr *value, SourceLoc loc, Block &out) {
+void FunctionTyper::assignVar(const std::string &source, Expr *value, SourceLoc loc, Block &out) {
+  const std::string &name = localName(source);
   VarInfo &info = vars_[name];
   if (final_ && !known(value)) info.conflictReported = true;
   if (known(value)) {
@@ -110,18 +111,17 @@ void FunctionTyper::assignTarget(const ast::Expr *target, Expr *value, Block &ou
       return;
     }
     std::vector<const ast::Expr *> idx;
-    if (auto *t = ast::dyn_cast<ast::TupleExpr>(s->index))
-      idx.assign(t->elts.begin(), t->elts.end());
-    else
-      idx.push_back(s->index);
+    std::vector<Expr *> typed;
+    if (!indexList(s->index, idx, typed)) return;
     bool allInts = idx.size() == arr->type->ndim();
     std::vector<Expr *> indices;
-    for (const ast::Expr *ie : idx) {
+    for (size_t k = 0; k < idx.size(); ++k) {
+      const ast::Expr *ie = idx[k];
       if (ast::isa<ast::SliceExpr>(ie)) {
         allInts = false;
         break;
       }
-      Expr *v = expr(ie);
+      Expr *v = typed[k] ? typed[k] : expr(ie);
       if (!known(v)) return;
       if (!v->type->isInt() && !v->type->isBool()) {
         allInts = false;
@@ -213,10 +213,8 @@ void FunctionTyper::stmt(const ast::Stmt *s, Block &out) {
         return;
       }
       std::vector<const ast::Expr *> idx;
-      if (auto *t = ast::dyn_cast<ast::TupleExpr>(sub->index))
-        idx.assign(t->elts.begin(), t->elts.end());
-      else
-        idx.push_back(sub->index);
+      std::vector<Expr *> typed;
+      if (!indexList(sub->index, idx, typed)) return;
       if (idx.size() != arr->type->ndim()) {
         unsupported(a->loc, "augmented assignment to array slices is not supported yet");
         return;
@@ -226,8 +224,9 @@ void FunctionTyper::stmt(const ast::Stmt *s, Block &out) {
       // a second reference, and keep its array from being freed early: see
       // compiler/passes/ArrayOwnership.cpp); anything else is evaluated once.
       Var *arrVar = isa<VarRef>(arr) ? cast<VarRef>(arr)->var : temp(arr, out);
-      for (const ast::Expr *ie : idx) {
-        Expr *v = intIndex(ie, expr(ie));
+      for (size_t k = 0; k < idx.size(); ++k) {
+        const ast::Expr *ie = idx[k];
+        Expr *v = intIndex(ie, typed[k] ? typed[k] : expr(ie));
         if (!known(v)) return;
         Var *iv = temp(v, out);
         indices.push_back(varRef(iv, ie->loc));
@@ -394,6 +393,40 @@ void FunctionTyper::raiseStmt(const ast::RaiseStmt *r, Block &out) {
     }
   }
   out.push_back(ir_.raise(cls->type->symbol(), message, r->loc));
+}
+
+// The indices of an array subscript: a tuple display's elements, a tuple
+// variable's (a[gid] with gid = cuda.grid(2), as Numba), or the one index.
+// `typed` holds those already typed (null: type the node in `idx`).
+bool FunctionTyper::indexList(const ast::Expr *index, std::vector<const ast::Expr *> &idx,
+                              std::vector<Expr *> &typed) {
+  if (auto *tu = ast::dyn_cast<ast::TupleExpr>(index)) {
+    idx.assign(tu->elts.begin(), tu->elts.end());
+    typed.assign(idx.size(), nullptr);
+    return true;
+  }
+  idx.assign(1, index);
+  typed.assign(1, nullptr);
+  if (ast::isa<ast::SliceExpr>(index)) return true;
+  Expr *v = expr(index);
+  if (!known(v)) return false;
+  typed[0] = v;
+  if (!v->type->isTuple()) return true;
+  std::vector<Expr *> parts;
+  if (auto *ref = dyn_cast<VarRef>(v)) {
+    for (size_t k = 0; k < v->type->elements().size(); ++k)
+      parts.push_back(ir_.tupleGet(varRef(ref->var, index->loc), unsigned(k), index->loc));
+  } else if (auto *mk = dyn_cast<TupleMake>(v)) {
+    parts = mk->elems;
+  } else {
+    unsupported(index->loc, fmt::format("an array index that is a tuple ({}) must be a variable "
+                                        "or a tuple display",
+                                        v->type->str()));
+    return false;
+  }
+  idx.assign(parts.size(), index);
+  typed = std::move(parts);
+  return true;
 }
 
 Expr *FunctionTyper::intIndex(const ast::Expr *e, Expr *v) {
@@ -632,6 +665,11 @@ void FunctionTyper::forLoop(const ast::ForStmt *f, Block &out) {
     loopBody(f, loop, out);
     return;
   }
+  if (fname == "kjit.literal_unroll" || fname == "numba.literal_unroll" ||
+      fname == "kjit.cuda.literal_unroll") {
+    literalUnroll(f, call, out);
+    return;
+  }
   if (fname == "builtins.enumerate" || fname == "builtins.zip") {
     enumerateOrZip(f, call, fname == "builtins.enumerate", out);
     return;
@@ -652,6 +690,47 @@ void FunctionTyper::forLoop(const ast::ForStmt *f, Block &out) {
               fmt::format("for loops over {} are not supported yet; loop over "
                           "range(), prange(), a NumPy array or a tuple of one element type",
                           it && it->type ? it->type->str() : std::string("this value")));
+}
+
+// for x in literal_unroll(tup): the body once per element of the tuple,
+// typed for that element (as Numba does), with x a variable of its own in
+// each copy. The copies sit in a loop of len(tup) iterations, copy k under
+// `if $i == k`, so that break, continue and the else block keep their
+// meaning.
+void FunctionTyper::literalUnroll(const ast::ForStmt *f, const ast::CallExpr *call, Block &out) {
+  if (call->args.size() != 1 || !call->keywords.empty()) {
+    typingError(call->loc, "literal_unroll() takes one tuple");
+    return;
+  }
+  Expr *t = expr(call->args[0]);
+  if (!known(t)) return;
+  if (!t->type->isTuple()) {
+    unsupported(call->args[0]->loc,
+                fmt::format("literal_unroll() unrolls a tuple, not {}", t->type->str()));
+    return;
+  }
+  Var *seq = temp(t, out);
+  size_t n = t->type->elements().size();
+  Var *iv = newVar(fmt::format("$i{}", tempCounter_++), tc_.int64(), f->loc);
+  ForRange *loop = indexLoop(iv, constInt(int64_t(n), f->iter->loc), f->loc);
+  std::set<std::string> names;
+  collectTargets(f->target, names);
+  std::map<std::string, std::string> saved = renames_;
+  ++loopDepth_;
+  for (size_t k = 0; k < n; ++k) {
+    for (const std::string &nm : names)
+      renames_[nm] = fmt::format("{}$u{}.{}.{}", nm, f->target->loc.line, f->target->loc.col, k);
+    Block then;
+    assignTarget(f->target, ir_.tupleGet(varRef(seq, f->iter->loc), unsigned(k), f->target->loc),
+                 then);
+    block(f->body, then);
+    Expr *cond = ir_.binary(BinOp::Eq, varRef(iv, f->loc), constInt(int64_t(k), f->loc), f->loc);
+    loop->body.push_back(ir_.ifStmt(cond, std::move(then), {}, f->loc));
+  }
+  --loopDepth_;
+  renames_ = std::move(saved);
+  block(f->orelse, loop->orelse);
+  out.push_back(loop);
 }
 
 // ---------------------------------------------------------------------------

@@ -166,6 +166,14 @@ class FunctionTyper final : public TyperServices {
   void stmt(const ast::Stmt *s, Block &out);
   void assignTarget(const ast::Expr *target, Expr *value, Block &out);
   void forLoop(const ast::ForStmt *f, Block &out);
+  void literalUnroll(const ast::ForStmt *f, const ast::CallExpr *call, Block &out);
+  // Names read and assigned under another name: the target of a
+  // literal_unroll loop, one variable per element (its own type).
+  std::map<std::string, std::string> renames_;
+  const std::string &localName(const std::string &n) const {
+    auto r = renames_.find(n);
+    return r == renames_.end() ? n : r->second;
+  }
   bool checkParallelBody(const ast::StmtList &body, unsigned nestedLoops);
   void returnStmt(const ast::ReturnStmt *r, Block &out);
   void raiseStmt(const ast::RaiseStmt *r, Block &out);
@@ -182,6 +190,8 @@ class FunctionTyper final : public TyperServices {
   Expr *subscript(const ast::SubscriptExpr *s);
   Expr *call(const ast::CallExpr *c);
   Expr *intIndex(const ast::Expr *e, Expr *v);
+  bool indexList(const ast::Expr *index, std::vector<const ast::Expr *> &idx,
+                 std::vector<Expr *> &typed);
 
  public:
   // TyperServices, for Builtins.cpp.

@@ -23,6 +23,7 @@ _LAZY = {
     "jit": ("kjit.dispatcher", "jit"),
     "njit": ("kjit.dispatcher", "njit"),
     "prange": ("kjit.dispatcher", "prange"),
+    "literal_unroll": ("kjit.dispatcher", "literal_unroll"),
     "vectorize": ("kjit.vectorize", "vectorize"),
     "typeof": ("kjit.typeof", "typeof"),
     "np": ("kjit.np", None),

@@ -19,7 +19,7 @@ import numpy as np
 from kjit import _kjit
 from kjit import types as kt
 
-__all__ = ["jit", "njit", "prange", "Dispatcher"]
+__all__ = ["jit", "njit", "prange", "literal_unroll", "Dispatcher"]
 
 _OPTIONS = {"nopython", "nogil", "cache", "parallel", "fastmath", "boundscheck", "error_model",
             "inline", "looplift", "forceobj", "locals", "no_cpython_wrapper", "no_cfunc_wrapper",
@@ -30,6 +30,12 @@ _OPTIONS = {"nopython", "nogil", "cache", "parallel", "fastmath", "boundscheck",
 def prange(*args):
     """``range`` that ``@jit(parallel=True)`` may run in parallel."""
     return range(*args)
+
+
+def literal_unroll(container):
+    """In a kernel, ``for x in literal_unroll(tup):`` runs the body once per
+    element of the tuple, typed for that element; in Python, the tuple."""
+    return container
 
 
 _MODULES = {math: "math", cmath: "cmath", np: "numpy"}
@@ -117,6 +123,8 @@ class _Resolver:
             return ("unsupported", f"class {v.__name__}")
         if v is prange:
             return ("function", "kjit.prange")
+        if v is literal_unroll:
+            return ("function", "kjit.literal_unroll")
         vec = sys.modules.get("kjit.vectorize")
         if vec is not None:
             # A @vectorize ufunc for the CPU: called on scalars, its scalar
@@ -137,8 +145,8 @@ class _Resolver:
                 return ("function", "cmath." + name)
             if isinstance(v, np.ufunc) or v is getattr(np, name, None):
                 return ("function", "numpy." + name)
-            if getattr(v, "__name__", "") == "prange" and mod in ("numba", "numba.misc.special"):
-                return ("function", "kjit.prange")
+            if name in ("prange", "literal_unroll") and (mod or "").startswith("numba"):
+                return ("function", "kjit." + name)
             return ("unsupported", f"function {getattr(v, '__qualname__', name)} (not a kjit function: decorate it with @jit)")
         if getattr(type(v), "__name__", "") == "prange":
             return ("function", "kjit.prange")

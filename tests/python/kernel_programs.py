@@ -19,7 +19,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tools", "gpu"))
 
-from kjit import cuda, float32, float64, int32, int64  # noqa: E402
+from kjit import cuda, float32, float64, int32, int64, literal_unroll  # noqa: E402
 from kjit.cuda.random import (create_xoroshiro128p_states, xoroshiro128p_normal_float64,  # noqa: E402
                               xoroshiro128p_uniform_float32, xoroshiro128p_uniform_float64)
 import seed_kernels as S  # noqa: E402
@@ -789,6 +789,74 @@ def frexp_ldexp_remainder():
         check(out[:, 0], np.ldexp(m, 3), rtol=0, atol=0)
         want = [math.remainder(float(y * dt(9)), float(y + dt(0.75))) for y in b]
         check(out[:, 1], np.array(want, dt))
+
+
+UNROLLED = (np.float64([1.0, 2.5]), np.float64([[1.0, 1.5], [2.0, 3.0]]), np.int32([3, 4, 5]))
+
+
+@cuda.jit
+def literal_unroll_kernel(out, t):
+    i = 0
+    for arr in literal_unroll(UNROLLED):  # arrays of several types, a body per element
+        out[i] = arr.sum()
+        i += 1
+    for x in literal_unroll(t):  # int64, float64, complex128, bool
+        if i == 4:
+            i += 1
+            continue
+        out[i] = abs(x) * 2
+        i += 1
+
+
+@program
+def literal_unroll_tuples():
+    out = np.zeros(7)
+    literal_unroll_kernel[1, 1](out, (3, 2.5, 1 + 2j, True))
+    check(out, np.array([a.sum() for a in UNROLLED] + [6, 0, abs(1 + 2j) * 2, 2]))
+
+
+@cuda.jit
+def complex_pow_kernel(r, x, y):
+    i = cuda.grid(1)
+    if i < r.shape[0]:
+        r[i, 0] = x[i] ** y[i]
+        r[i, 1] = pow(x[i], 2)
+        r[i, 2] = x[i] ** 3
+        v = x[i]
+        v **= 0.5
+        r[i, 3] = v
+
+
+@program
+def complex_pow():
+    for dt in (np.complex64, np.complex128):
+        x = (rng.random(8) - 0.5 + 1j * (rng.random(8) - 0.5)).astype(dt)
+        y = (rng.random(8) * 3 - 1 + 1j * (rng.random(8) - 0.5)).astype(dt)
+        x[0], y[0], y[1], y[2] = 0, 1.5, 0, 2
+        r = np.zeros((8, 4), dt)
+        complex_pow_kernel[1, 8](r, x, y)
+        rtol = 1e-5 if dt == np.complex64 else 1e-12
+        check(r[:, 0], np.array([complex(a) ** complex(b) for a, b in zip(x, y)], dt), rtol=rtol)
+        check(r[:, 1], x * x, rtol=rtol)
+        check(r[:, 2], x ** 3, rtol=rtol)
+        check(r[:, 3], x ** 0.5, rtol=rtol)
+
+
+@cuda.jit
+def tuple_variable_index_kernel(out, a):
+    gid = cuda.grid(2)
+    if gid[0] < out.shape[0] and gid[1] < out.shape[1]:
+        out[gid] = a[gid] * 2
+        out[gid] += 1
+        cuda.atomic.add(out, gid, 0.5)
+
+
+@program
+def array_indexed_by_tuple_variable():
+    a = rng.random((6, 5))
+    out = np.zeros_like(a)
+    tuple_variable_index_kernel[(2, 2), (4, 4)](out, a)
+    check(out, a * 2 + 1.5)
 
 
 # Last: on a GPU a failed bounds check is a kernel fault, after which CUDA
