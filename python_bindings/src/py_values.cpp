@@ -169,7 +169,9 @@ bool writeValue(PyObject *o, const Type *t, unsigned char *dst) {
     } else if (t->bits() == 64) {
       std::memcpy(dst, &v, 8);
     } else {
-      return false;
+      // float16: IEEE half, rounded to nearest even (Python's own packing,
+      // as struct's 'e' format); little-endian, as the devices are.
+      if (PyFloat_Pack2(v, reinterpret_cast<char *>(dst), 1) != 0) return false;
     }
     return true;
   }

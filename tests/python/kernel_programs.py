@@ -569,6 +569,21 @@ def launch_config_error():
 
 # ---- @vectorize(target="cuda") ------------------------------------------------------------
 
+@cuda.jit("void(float16[:], float16, float16)")
+def add_half(out, a, b):
+    out[0] = a + b
+
+
+@program
+def float16_scalar_arguments():
+    # np.float16 scalars passed to a kernel, eager (float16 declared) and lazy.
+    out = np.zeros(1, np.float16)
+    add_half[1, 1](out, np.float16(1.5), np.float16(2.25))
+    check(out, np.array([3.75], np.float16))
+    add_half[1, 1](out, 0.5, 0.25)  # Python floats convert to the declared float16
+    check(out, np.array([0.75], np.float16))
+
+
 from kjit import vectorize  # noqa: E402
 
 
