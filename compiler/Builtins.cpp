@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstring>
 
+#include "compiler/CmathSource.h"
+
 namespace kjit {
 
 using namespace ir;
@@ -124,8 +126,10 @@ std::optional<GlobalValue> moduleAttribute(const std::string &module, const std:
     return std::nullopt;
   }
   if (module == "cmath") {
-    static const char *const fns[] = {"sqrt", "exp",   "log",   "phase",   "polar",
-                                      "rect", "isnan", "isinf", "isfinite"};
+    static const char *const fns[] = {"sqrt", "exp",   "log",   "log10",    "phase", "polar",
+                                      "rect", "isnan", "isinf", "isfinite", "cos",   "cosh",
+                                      "sin",  "sinh",  "tan",   "tanh",     "acos",  "acosh",
+                                      "asin", "asinh", "atan",  "atanh"};
     for (const char *f : fns)
       if (attr == f) return fnValue("cmath." + attr);
     return std::nullopt;
@@ -552,19 +556,34 @@ Expr *CallTyper::cmath(const std::string &f) {
   auto &a = site.args;
   std::string name = "cmath." + f;
   if (!noKeywords(name)) return ts.constOf(nullptr, loc);
+  // The functions written in the kernel language (CmathSource.cpp) work on
+  // complex128; the result has the argument's precision.
+  auto library = [&](const std::string &fn, std::vector<Expr *> args, const Type *ct) -> Expr * {
+    Expr *r = ts.callFunction(cmathFunction(fn), std::move(args), loc);
+    return r ? ts.convert(r, ct) : ts.constOf(nullptr, loc);
+  };
+  auto complexArg = [&](Expr *e) { return e->type->isComplex() ? e->type : tc.complexTy(128); };
   if (f == "rect") {
     if (!arity(name, 2, 2)) return ts.constOf(nullptr, loc);
     Expr *r = ts.convert(needNumber(a[0], name), tc.float64());
     Expr *phi = ts.convert(needNumber(a[1], name), tc.float64());
-    Expr *re = ts.binary(ast::BinaryOp::Mul, r,
-                         ts.intrinsic(IntrinsicId::Cos, {phi}, tc.float64(), loc), loc);
-    Expr *im = ts.binary(ast::BinaryOp::Mul, r,
-                         ts.intrinsic(IntrinsicId::Sin, {phi}, tc.float64(), loc), loc);
-    return ts.intrinsic(IntrinsicId::ComplexMake, {re, im}, tc.complexTy(128), loc);
+    return library("rect", {r, phi}, tc.complexTy(128));
+  }
+  if (f == "log" && a.size() == 2) {
+    if (!needNumber(a[0], name)->type || !needNumber(a[1], name)->type)
+      return ts.constOf(nullptr, loc);
+    const Type *ct = unify(tc, complexArg(a[0]), complexArg(a[1]));
+    return library("log_base",
+                   {ts.convert(a[0], tc.complexTy(128)), ts.convert(a[1], tc.complexTy(128))}, ct);
   }
   if (!arity(name, 1, 1) || !needNumber(a[0], name)->type) return ts.constOf(nullptr, loc);
-  const Type *ct = a[0]->type->isComplex() ? a[0]->type : tc.complexTy(128);
+  const Type *ct = complexArg(a[0]);
   const Type *ft = ct->complexPart();
+  static const char *const written[] = {"exp",   "sqrt", "log10", "cos",  "cosh",
+                                        "sin",   "sinh", "tan",   "tanh", "acos",
+                                        "acosh", "asin", "asinh", "atan", "atanh"};
+  for (const char *w : written)
+    if (f == w) return library(f, {ts.convert(a[0], tc.complexTy(128))}, ct);
   Expr *z = ts.convert(a[0], ct);
   Expr *re = ts.intrinsic(IntrinsicId::Real, {z}, ft, loc);
   Expr *im = ts.intrinsic(IntrinsicId::Imag, {z}, ft, loc);
@@ -578,23 +597,7 @@ Expr *CallTyper::cmath(const std::string &f) {
   if (f == "polar") {
     return ir.tupleMake({absz, phase}, loc);
   }
-  if (f == "exp") {
-    Expr *e = un(IntrinsicId::Exp, re);
-    return mk(ts.binary(ast::BinaryOp::Mul, e, un(IntrinsicId::Cos, im), loc),
-              ts.binary(ast::BinaryOp::Mul, e, un(IntrinsicId::Sin, im), loc));
-  }
   if (f == "log") return mk(un(IntrinsicId::Log, absz), phase);
-  if (f == "sqrt") {
-    // sqrt(z) = sqrt((|z| + re) / 2) + i copysign(sqrt((|z| - re) / 2), im)
-    Expr *half = ts.convert(ts.constFloat(0.5, loc), ft);
-    Expr *r =
-        un(IntrinsicId::Sqrt,
-           ts.binary(ast::BinaryOp::Mul, ts.binary(ast::BinaryOp::Add, absz, re, loc), half, loc));
-    Expr *i =
-        un(IntrinsicId::Sqrt,
-           ts.binary(ast::BinaryOp::Mul, ts.binary(ast::BinaryOp::Sub, absz, re, loc), half, loc));
-    return mk(r, ts.intrinsic(IntrinsicId::Copysign, {i, im}, ft, loc));
-  }
   if (f == "isnan" || f == "isinf" || f == "isfinite") {
     IntrinsicId id = f == "isnan"   ? IntrinsicId::IsNan
                      : f == "isinf" ? IntrinsicId::IsInf

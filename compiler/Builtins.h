@@ -46,6 +46,10 @@ class TyperServices {
   virtual bool cudaTarget() const = 0;
   // A performance warning (reported once, by the final typing pass).
   virtual void performanceWarning(SourceLoc loc, std::string msg) = 0;
+  // A call of a kjit function (specialised for the arguments' types); null
+  // with diagnostics when it does not type.
+  virtual ir::Expr *callFunction(std::shared_ptr<FunctionSource> fn, std::vector<ir::Expr *> args,
+                                 SourceLoc loc) = 0;
 };
 
 // The float32 expression inside `e` that NumPy's rules promoted to float64

@@ -220,6 +220,14 @@ class FunctionTyper final : public TyperServices {
     return prog_.specialize(it->second, args, loc, nullptr, literals);
   }
   bool boundscheck() const { return src_->boundscheck || ctx_.checkBounds; }
+  Expr *callFunction(std::shared_ptr<FunctionSource> fn, std::vector<Expr *> args,
+                     SourceLoc loc) override {
+    std::vector<const Type *> types;
+    for (Expr *a : args) types.push_back(a->type);
+    Function *f = specializeCallee(prog_.jitFunctionType(std::move(fn)), types, loc);
+    if (!f || !f->returnType) return nullptr;
+    return ir_.call(f, std::move(args), loc);
+  }
   bool cudaTarget() const override { return prog_.target == Target::CUDA; }
   void performanceWarning(SourceLoc loc, std::string msg) override {
     if (final_) ctx_.diags.warning(DiagCategory::Performance, loc, std::move(msg));
