@@ -318,22 +318,35 @@ class DeviceNDArray(_kjit.DeviceArrayBase):
         return (2, _kjit.cuda_current())
 
 
+def from_cuda_array_interface(desc, owner=None, sync=True):
+    """A DeviceNDArray viewing the memory a ``__cuda_array_interface__``
+    dictionary describes, kept alive by ``owner``. A stream in ``desc``
+    becomes the array's stream (an external stream), synchronized first when
+    ``sync`` and ``config.CUDA_ARRAY_INTERFACE_SYNC`` are true (Numba's rule)."""
+    from kjit import config
+    from kjit.cuda.api import external_stream
+    if desc.get("mask") is not None:
+        raise NotImplementedError("Masked arrays are not supported")
+    dtype = np.dtype(desc["typestr"])
+    shape = tuple(desc["shape"])
+    strides = desc.get("strides") or _c_strides(shape, dtype.itemsize)
+    ptr, readonly = desc["data"]
+    stream_ptr = desc.get("stream")
+    if stream_ptr is not None:
+        stream = external_stream(stream_ptr)
+        if sync and config.CUDA_ARRAY_INTERFACE_SYNC:
+            stream.synchronize()
+    else:
+        stream = 0
+    return DeviceNDArray(shape, strides, dtype, stream, _ptr=ptr or 0, _owner=owner, _readonly=bool(readonly))
+
+
 def as_cuda_array(obj, sync=True):
     """A DeviceNDArray viewing the memory of an object with
     ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), without a copy."""
     if isinstance(obj, DeviceNDArray):
         return obj
-    cai = obj.__cuda_array_interface__
-    if cai.get("mask") is not None:
-        raise NotImplementedError("masked arrays")
-    dtype = np.dtype(cai["typestr"])
-    shape = tuple(cai["shape"])
-    strides = cai.get("strides") or _c_strides(shape, dtype.itemsize)
-    ptr, readonly = cai["data"]
-    stream = cai.get("stream")
-    if sync and stream not in (None, 0):
-        _kjit.CudaStream(int(stream)).synchronize()
-    return DeviceNDArray(shape, strides, dtype, _ptr=ptr or 0, _owner=obj, _readonly=bool(readonly))
+    return from_cuda_array_interface(obj.__cuda_array_interface__, owner=obj, sync=sync)
 
 
 def is_cuda_array(obj):
