@@ -93,3 +93,32 @@ def test_cuda_array_interface_streams_and_sync():
     with pytest.raises(NotImplementedError, match="Masked arrays are not supported"):
         cuda.from_cuda_array_interface(desc)
     assert cuda.to_device(np.arange(10.0))[::-1].alloc_size == 80
+
+
+def test_gpu_device_arrays_follow_the_same_rules(fake_driver):
+    """The GPU's DeviceNDArray (through the fake CUDA driver) gives the same
+    answers: split, bind, ravel, 2-d transpose, alloc_size, negative strides."""
+    import os
+    import subprocess
+    import sys
+    code = '''
+import numpy as np
+from kjit import cuda
+d = cuda.to_device(np.arange(10.0))
+assert [p.size for p in d.split(4)] == [4, 4, 2]
+s = cuda.stream()
+assert d.bind(s).stream is s and d[::-1].alloc_size == 80
+assert cuda.device_array(0).__cuda_array_interface__["data"][0] == 0
+for call, exc in ((lambda: d[::2].ravel(), NotImplementedError), (lambda: d[::-1].copy_to_host(), NotImplementedError),
+                  (lambda: cuda.device_array((2, 3, 4)).T, NotImplementedError)):
+    try:
+        call()
+        raise SystemExit("no error")
+    except exc:
+        pass
+print("ok")
+'''
+    env = dict(os.environ, KJIT_CUDA_DRIVER=fake_driver, KJIT_DEVICE="cuda",
+               PYTHONPATH=os.path.join(os.path.dirname(__file__), "..", "..", "python_bindings"))
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
+    assert r.returncode == 0 and "ok" in r.stdout, r.stdout + r.stderr
