@@ -73,7 +73,7 @@ else:
     # wait for the driver's start-up.
     _HOST_API = ("Device", "DeviceNDArray", "Event", "Stream", "as_cuda_array", "close", "current_context",
                  "default_stream", "detect", "device_array", "device_array_like", "event", "event_elapsed_time",
-                 "external_stream", "from_dlpack", "get_current_device", "gpus", "is_available", "is_cuda_array",
+                 "external_stream", "from_cuda_array_interface", "from_dlpack", "get_current_device", "gpus", "is_available", "is_cuda_array",
                  "legacy_default_stream", "list_devices", "managed_array", "mapped", "mapped_array", "mapped_array_like",
                  "per_thread_default_stream", "pinned", "pinned_array", "pinned_array_like", "select_device",
                  "stream", "synchronize", "to_device")

@@ -4,7 +4,8 @@ import contextlib
 import numpy as np
 
 from kjit import _kjit
-from kjit.cuda.devicearray import (DeviceNDArray, ManagedNDArray, MappedNDArray, as_cuda_array, from_dlpack,
+from kjit.cuda.devicearray import (DeviceNDArray, ManagedNDArray, MappedNDArray, as_cuda_array,
+                                   from_cuda_array_interface, from_dlpack,
                                    host_array, is_cuda_array)
 from kjit.cuda.errors import CudaSupportError
 
@@ -245,6 +246,8 @@ class Stream(_kjit.CudaStream):
     """A CUDA stream (``cuda.stream()``); kernels and copies on one stream
     run in order."""
 
+    external = False  # True for external_stream's (not owned by kjit)
+
     def __int__(self):
         return self.handle
 
@@ -283,7 +286,9 @@ def per_thread_default_stream():
 
 def external_stream(ptr):
     _require()
-    return Stream(int(ptr))
+    s = Stream(int(ptr))
+    s.external = True
+    return s
 
 
 class Event(_kjit.CudaEvent):

@@ -227,14 +227,48 @@ class DeviceNDArray(_kjit.DeviceArrayBase):
             raise
         return self._view(*self._from_stand_in(v))
 
-    def ravel(self, order="C"):
-        return self.reshape(-1, order=order)
+    def ravel(self, order="C", stream=0):
+        """Numba's rule (as the CPU device's arrays): 'C' of a C-contiguous
+        array, 'F' of an F-contiguous one, 'A' and 'K' of either."""
+        if order not in ("C", "F", "A", "K"):
+            raise ValueError("order not C|F|A")
+        fl = self._stand_in().flags
+        if order in "CAK" and fl.c_contiguous:
+            return self.reshape(-1, order="C")
+        if order in "FAK" and fl.f_contiguous:
+            return self.reshape(-1, order="F")
+        raise NotImplementedError("ravel on non-contiguous array")
+
+    def bind(self, stream=0):
+        """The same array with ``stream`` as its stream."""
+        return DeviceNDArray(self.shape, self.strides, self.dtype, stream, self._memory, _ptr=self._ptr,
+                             _owner=self._owner, _readonly=self._readonly)
+
+    def split(self, section, stream=0):
+        """1-d arrays of unit stride: views of ``section`` elements each."""
+        if self.ndim != 1:
+            raise ValueError("only support 1d array")
+        if self.strides[0] != self.itemsize:
+            raise ValueError("only support unit stride")
+        return [self[i:i + section].bind(stream or self.stream) for i in range(0, self.size, section)]
+
+    @property
+    def alloc_size(self):
+        """The bytes the array spans (Numba's ``alloc_size``)."""
+        return _span(self.shape, self.strides, self.itemsize)[1]
 
     @property
     def T(self):
         return self.transpose()
 
     def transpose(self, axes=None):
+        """Numba's rule: the identity permutation, or 2-d arrays only."""
+        if axes and tuple(axes) == tuple(range(self.ndim)):
+            return self
+        if self.ndim != 2:
+            raise NotImplementedError("transposing a non-2D DeviceNDArray isn't supported")
+        if axes is not None and set(axes) != set(range(self.ndim)):
+            raise ValueError(f"invalid axes list {axes!r}")
         return self._view(*self._from_stand_in(self._stand_in().transpose(axes)))
 
     def view(self, dtype):
@@ -243,6 +277,8 @@ class DeviceNDArray(_kjit.DeviceArrayBase):
     # ---- copies ------------------------------------------------------------------
     def copy_to_host(self, ary=None, stream=0):
         """To a NumPy array (``ary``, or a new one); waits for the copy."""
+        if any(s < 0 for s in self.strides):
+            raise NotImplementedError(f"D->H copy not implemented for negative strides: {self.strides}")
         stream = stream or self.stream
         if self.is_c_contiguous() or self.is_f_contiguous():
             order = "C" if self.is_c_contiguous() else "F"
@@ -302,7 +338,7 @@ class DeviceNDArray(_kjit.DeviceArrayBase):
         s = self.stream
         handle = getattr(s, "handle", s) if s else None
         return {"shape": self.shape, "strides": None if c else self.strides, "typestr": self.dtype.str,
-                "data": (self._ptr, self._readonly), "version": 3,
+                "data": (self._ptr if self.size else 0, self._readonly), "version": 3,
                 "stream": handle if handle not in (0, None) else None}
 
     def __dlpack__(self, stream=None, max_version=None, dl_device=None, copy=None):
@@ -318,22 +354,35 @@ class DeviceNDArray(_kjit.DeviceArrayBase):
         return (2, _kjit.cuda_current())
 
 
+def from_cuda_array_interface(desc, owner=None, sync=True):
+    """A DeviceNDArray viewing the memory a ``__cuda_array_interface__``
+    dictionary describes, kept alive by ``owner``. A stream in ``desc``
+    becomes the array's stream (an external stream), synchronized first when
+    ``sync`` and ``config.CUDA_ARRAY_INTERFACE_SYNC`` are true (Numba's rule)."""
+    from kjit import config
+    from kjit.cuda.api import external_stream
+    if desc.get("mask") is not None:
+        raise NotImplementedError("Masked arrays are not supported")
+    dtype = np.dtype(desc["typestr"])
+    shape = tuple(desc["shape"])
+    strides = desc.get("strides") or _c_strides(shape, dtype.itemsize)
+    ptr, readonly = desc["data"]
+    stream_ptr = desc.get("stream")
+    if stream_ptr is not None:
+        stream = external_stream(stream_ptr)
+        if sync and config.CUDA_ARRAY_INTERFACE_SYNC:
+            stream.synchronize()
+    else:
+        stream = 0
+    return DeviceNDArray(shape, strides, dtype, stream, _ptr=ptr or 0, _owner=owner, _readonly=bool(readonly))
+
+
 def as_cuda_array(obj, sync=True):
     """A DeviceNDArray viewing the memory of an object with
     ``__cuda_array_interface__`` (CuPy, PyTorch, Numba), without a copy."""
     if isinstance(obj, DeviceNDArray):
         return obj
-    cai = obj.__cuda_array_interface__
-    if cai.get("mask") is not None:
-        raise NotImplementedError("masked arrays")
-    dtype = np.dtype(cai["typestr"])
-    shape = tuple(cai["shape"])
-    strides = cai.get("strides") or _c_strides(shape, dtype.itemsize)
-    ptr, readonly = cai["data"]
-    stream = cai.get("stream")
-    if sync and stream not in (None, 0):
-        _kjit.CudaStream(int(stream)).synchronize()
-    return DeviceNDArray(shape, strides, dtype, _ptr=ptr or 0, _owner=obj, _readonly=bool(readonly))
+    return from_cuda_array_interface(obj.__cuda_array_interface__, owner=obj, sync=sync)
 
 
 def is_cuda_array(obj):

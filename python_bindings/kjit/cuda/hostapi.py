@@ -28,7 +28,7 @@ __all__ = ["is_available", "gpus", "list_devices", "select_device", "get_current
            "synchronize", "close", "detect", "to_device", "device_array", "device_array_like", "pinned_array",
            "pinned_array_like", "mapped_array", "mapped_array_like", "managed_array", "pinned", "mapped", "stream", "default_stream",
            "legacy_default_stream", "per_thread_default_stream", "external_stream", "event", "event_elapsed_time",
-           "as_cuda_array", "is_cuda_array", "from_dlpack", "DeviceNDArray", "Stream", "Event", "Device"]
+           "as_cuda_array", "from_cuda_array_interface", "is_cuda_array", "from_dlpack", "DeviceNDArray", "Stream", "Event", "Device"]
 
 _device_name = "kjit host device"
 
@@ -84,6 +84,53 @@ class _IncompatibleArrays(ValueError, TypeError):
     as Numba raises for dtypes)."""
 
 
+_ERRMSG_CONTIGUOUS = ("Array contains non-contiguous buffer and cannot be transferred as a single "
+                      "memory region. Please ensure contiguous buffer with numpy .ascontiguousarray()")
+
+
+def _array_core(a):
+    """The array without its broadcast (zero-stride) axes (Numba's array_core)."""
+    if not a.strides or not a.size:
+        return a
+    return a[tuple(0 if s == 0 else slice(None) for s in a.strides)]
+
+
+def _sentry_contiguous(a):
+    """Numba's rule for a copy: the array's core is one block of memory."""
+    core = _array_core(a)
+    if not core.flags.c_contiguous and not core.flags.f_contiguous:
+        raise ValueError(_ERRMSG_CONTIGUOUS)
+
+
+def _check_compatible(a, b):
+    """Numba's check before a copy: dtype, shape and strides (without
+    length-1 axes) are the same."""
+    asq, bsq = a.squeeze(), b.squeeze()
+    if a.dtype != b.dtype:
+        raise _IncompatibleArrays(f"incompatible dtype: {a.dtype} vs. {b.dtype}")
+    if asq.shape != bsq.shape:
+        raise _IncompatibleArrays(f"incompatible shape: {a.shape} vs. {b.shape}")
+    if a.size and asq.strides != bsq.strides:
+        raise ValueError(f"incompatible strides: {a.strides} vs. {b.strides}")
+
+
+def _stream_given(stream):
+    """Whether a stream argument names a stream (0 and None do not)."""
+    return stream is not None and not (isinstance(stream, int) and not isinstance(stream, Stream) and stream == 0)
+
+
+def _device_copy(a):
+    """The device's copy of host array ``a``: as Numba, broadcast
+    (zero-stride) axes stay broadcast, only the distinct elements are copied."""
+    if a.size and any(s == 0 and n > 1 for n, s in zip(a.shape, a.strides)):
+        keep = tuple(0 if (s == 0 and n > 1) else slice(None) for n, s in zip(a.shape, a.strides))
+        core = np.array(a[keep], copy=True, order="K")
+        it = iter(core.strides)
+        strides = tuple(0 if k == 0 else next(it) for k in keep)
+        return np.lib.stride_tricks.as_strided(core, a.shape, strides)
+    return np.array(a, copy=True, order="K")
+
+
 # ---- device arrays -------------------------------------------------------------------
 class DeviceNDArray:
     """An array in the device's memory, which here is host memory.
@@ -94,11 +141,19 @@ class DeviceNDArray:
     __cuda_memory__ = True
     __cuda_ndarray__ = True
 
-    def __init__(self, ary, stream=0):
-        if not isinstance(ary, np.ndarray):
-            raise TypeError(f"DeviceNDArray wraps a NumPy array, not {type(ary).__name__}")
-        if type(ary) is not np.ndarray:
-            ary = ary.view(np.ndarray)
+    def __init__(self, shape, strides=None, dtype=None, stream=0, gpu_data=None):
+        """Numba's constructor, ``DeviceNDArray(shape, strides, dtype, stream=0)``
+        (new zeroed memory); ``DeviceNDArray(ndarray, stream)`` wraps that memory."""
+        if isinstance(shape, np.ndarray):
+            ary = shape
+            if strides is not None:  # DeviceNDArray(ary, stream)
+                stream = strides
+            if type(ary) is not np.ndarray:
+                ary = ary.view(np.ndarray)
+        elif gpu_data is not None:
+            raise TypeError("DeviceNDArray: gpu_data is not supported on this device")
+        else:
+            ary = _new_array(shape, np.float64 if dtype is None else dtype, strides)
         self._ary = ary
         self.stream = stream
 
@@ -113,8 +168,9 @@ class DeviceNDArray:
         it: the data pointer is a host address (this device's memory)."""
         a = self._ary
         return {"shape": a.shape, "strides": None if a.flags.c_contiguous else a.strides,
-                "typestr": a.dtype.str, "data": (a.__array_interface__["data"][0], not a.flags.writeable),
-                "version": 3, "stream": None}
+                "typestr": a.dtype.str,
+                "data": (a.__array_interface__["data"][0] if a.size else 0, not a.flags.writeable),
+                "version": 3, "stream": int(self.stream) if _stream_given(self.stream) else None}
 
     @property
     def _numba_type_(self):
@@ -144,7 +200,11 @@ class DeviceNDArray:
 
     @property
     def alloc_size(self):
-        return self._ary.nbytes
+        """The bytes the array spans (Numba's ``alloc_size``)."""
+        a = self._ary
+        if not a.size:
+            return 0
+        return sum((n - 1) * abs(s) for n, s in zip(a.shape, a.strides)) + a.itemsize
 
     @property
     def strides(self):
@@ -208,15 +268,20 @@ class DeviceNDArray:
         return r  # one element: a scalar, as Numba gives
 
     def __setitem__(self, idx, value):
-        if isinstance(value, DeviceNDArray):
-            value = value._ary
-        self._ary[self._basic_index(idx)] = value
+        self.setitem(idx, value)
 
     def getitem(self, item, stream=0):
         return self[item]
 
     def setitem(self, key, value, stream=0):
-        self[key] = value
+        """``self[key] = value`` on ``stream``; with neither a stream given
+        nor one bound to the array, synchronizes the default stream after,
+        as Numba does."""
+        if isinstance(value, DeviceNDArray):
+            value = value._ary
+        self._ary[self._basic_index(key)] = value
+        if not _stream_given(stream) and not _stream_given(self.stream):
+            default_stream().synchronize()
 
     def reshape(self, *newshape, order="C"):
         if len(newshape) == 1 and not isinstance(newshape[0], (int, np.integer)):
@@ -228,15 +293,35 @@ class DeviceNDArray:
             raise NotImplementedError("this reshape would need a copy of a non-contiguous device array")
         return self._wrap(v)
 
-    def ravel(self, order="C"):
-        return self.reshape(-1, order=order)
+    def ravel(self, order="C", stream=0):
+        """A 1-d view (Numba's rule): order 'C' of a C-contiguous array, 'F'
+        of an F-contiguous one, 'A' (and 'K') of either; other arrays raise
+        NotImplementedError (a copy would be needed)."""
+        if order not in ("C", "F", "A", "K"):
+            raise ValueError("order not C|F|A")
+        a = self._ary
+        if order in "CAK" and a.flags.c_contiguous:
+            v = a.reshape(-1, order="C")
+        elif order in "FAK" and a.flags.f_contiguous:
+            v = a.reshape(-1, order="F")
+        else:
+            raise NotImplementedError("ravel on non-contiguous array")
+        return DeviceNDArray(v, stream or self.stream)
 
     @property
     def T(self):
         return self.transpose()
 
     def transpose(self, axes=None):
-        return self._wrap(self._ary.transpose(axes) if axes is not None else self._ary.T)
+        """Numba's rule: the identity permutation, or 2-d arrays only."""
+        a = self._ary
+        if axes and tuple(axes) == tuple(range(a.ndim)):
+            return self
+        if a.ndim != 2:
+            raise NotImplementedError("transposing a non-2D DeviceNDArray isn't supported")
+        if axes is not None and set(axes) != set(range(a.ndim)):
+            raise ValueError(f"invalid axes list {axes!r}")
+        return self._wrap(a.transpose(axes) if axes is not None else a.T)
 
     def view(self, dtype):
         return self._wrap(self._ary.view(as_dtype(dtype)))
@@ -254,6 +339,8 @@ class DeviceNDArray:
     def copy_to_host(self, ary=None, stream=0):
         """A new NumPy array with the contents, or the contents copied into
         ``ary`` (same shape, or same size, and same dtype), returned."""
+        if any(s < 0 for s in self._ary.strides):
+            raise NotImplementedError(f"D->H copy not implemented for negative strides: {self._ary.strides}")
         if ary is None:
             return np.array(self._ary, copy=True, order="K")
         if isinstance(ary, DeviceNDArray):
@@ -274,14 +361,19 @@ class DeviceNDArray:
     def copy_to_device(self, ary, stream=0):
         """Copies a host array, or another device array, of the same shape
         (or the same shape without axes of length 1) and dtype into this one."""
-        src = ary._ary if isinstance(ary, DeviceNDArray) else np.asarray(ary)
-        if src.dtype != self.dtype:
-            raise _IncompatibleArrays(f"incompatible dtype: {src.dtype} vs. {self.dtype}")
-        if src.shape != self.shape:
-            if src.squeeze().shape != self._ary.squeeze().shape:
-                raise _IncompatibleArrays(f"incompatible shape: {src.shape} vs. {self.shape}")
-            src = src.reshape(self.shape)
-        np.copyto(self._ary, src)
+        if self._ary.size == 0:
+            return
+        _sentry_contiguous(self._ary)
+        dst = _array_core(self._ary)
+        if isinstance(ary, DeviceNDArray) or (not isinstance(ary, np.ndarray)
+                                              and hasattr(ary, "__cuda_array_interface__")):
+            src = as_cuda_array(ary)._ary
+            _sentry_contiguous(src)
+            src = _array_core(src)
+        else:  # a host array: its core, in this array's order (a copy where needed)
+            src = np.asarray(_array_core(np.asarray(ary)), order="C" if dst.flags.c_contiguous else "F")
+        _check_compatible(dst, src)
+        np.copyto(dst, src.reshape(dst.shape))
 
     def copy_to_host_like(self):
         return self.copy_to_host()
@@ -308,7 +400,7 @@ def to_device(obj, stream=0, copy=True, to=None):
         return to
     a = _host_data(obj)
     if copy:
-        d = np.array(a, copy=True, order="K")
+        d = _device_copy(a)
     else:
         d = np.zeros_like(a, order="K")
     if type(d) is not np.ndarray:
@@ -399,6 +491,27 @@ class _InterfaceHolder:
                                     "descr": iface.get("descr", [("", iface["typestr"])]), "version": 3}
 
 
+def from_cuda_array_interface(desc, owner=None, sync=True):
+    """A device array viewing the memory a ``__cuda_array_interface__``
+    dictionary describes (here a host address), kept alive by ``owner``.
+    A stream in ``desc`` becomes the array's stream (an external stream),
+    synchronized first when ``sync`` and ``config.CUDA_ARRAY_INTERFACE_SYNC``
+    are true, as Numba does."""
+    from kjit import config
+    if desc.get("mask") is not None:
+        raise NotImplementedError("Masked arrays are not supported")
+    stream_ptr = desc.get("stream")
+    if stream_ptr is not None:
+        stream = external_stream(stream_ptr)
+        if sync and config.CUDA_ARRAY_INTERFACE_SYNC:
+            stream.synchronize()
+    else:
+        stream = 0
+    if desc["data"][0] == 0 or 0 in tuple(desc["shape"]):
+        return DeviceNDArray(np.empty(tuple(desc["shape"]), np.dtype(desc["typestr"])), stream)
+    return DeviceNDArray(np.asarray(_InterfaceHolder(owner, desc)), stream)
+
+
 def as_cuda_array(obj, sync=True):
     """``obj`` as a device array without a copy: this device's arrays, and
     objects with ``__cuda_array_interface__`` (as in Numba's simulator, the
@@ -409,11 +522,7 @@ def as_cuda_array(obj, sync=True):
     if iface is None:
         raise TypeError(f"as_cuda_array: {type(obj).__name__} is not an array of the {_device_name} "
                         "and has no __cuda_array_interface__ (use cuda.to_device for host arrays)")
-    if iface.get("mask") is not None:
-        raise NotImplementedError("as_cuda_array: masked arrays are not supported")
-    if iface["data"][0] == 0 or 0 in tuple(iface["shape"]):
-        return DeviceNDArray(np.empty(tuple(iface["shape"]), np.dtype(iface["typestr"])))
-    return DeviceNDArray(np.asarray(_InterfaceHolder(obj, iface)))
+    return from_cuda_array_interface(iface, owner=obj, sync=sync)
 
 
 def from_dlpack(obj):
@@ -630,8 +739,9 @@ class Stream:
     stream is always idle: ``synchronize()`` returns at once and
     ``query()`` is True."""
 
-    def __init__(self, handle=None):
+    def __init__(self, handle=None, external=False):
         self.handle = next(_stream_ids) if handle is None else int(handle)
+        self.external = bool(external)  # made by external_stream (not owned by kjit)
 
     def synchronize(self):
         pass
@@ -692,7 +802,7 @@ def per_thread_default_stream():
 
 
 def external_stream(ptr):
-    return Stream(int(ptr))
+    return Stream(int(ptr), external=True)
 
 
 class Event:

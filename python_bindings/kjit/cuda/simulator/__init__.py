@@ -16,7 +16,7 @@ import types as _types
 from kjit import devices as _devices
 from kjit.cuda import hostapi as _hostapi
 from kjit.cuda.errors import CudaAPIError, CudaDriverError, CudaSupportError, LaunchConfigError
-from kjit.cuda.hostapi import (Device, DeviceNDArray, Event, Stream, as_cuda_array, close, current_context,
+from kjit.cuda.hostapi import (Device, DeviceNDArray, Event, Stream, as_cuda_array, close, from_cuda_array_interface, current_context,
                                default_stream, detect, device_array, device_array_like, event, event_elapsed_time,
                                external_stream, from_dlpack, get_current_device, gpus, is_available, is_cuda_array,
                                legacy_default_stream, list_devices, managed_array, mapped, mapped_array,
@@ -47,7 +47,7 @@ __all__ = [
     "declare_device", "CUSource", "PTXSource", "Cubin", "Fatbin", "Object", "Archive", "LTOIR",
     "jit", "CUDAKernel", "device_kind", "compile_ptx", "compile_ptx_for_current_device",
     "CudaSupportError", "CudaDriverError", "CudaAPIError", "LaunchConfigError", "BarrierError",
-    "Device", "DeviceNDArray", "Event", "Stream", "as_cuda_array", "close", "current_context", "default_stream",
+    "Device", "DeviceNDArray", "Event", "Stream", "as_cuda_array", "close", "from_cuda_array_interface", "current_context", "default_stream",
     "detect", "device_array", "device_array_like", "event", "event_elapsed_time", "external_stream", "from_dlpack",
     "get_current_device", "gpus", "is_available", "is_cuda_array", "legacy_default_stream", "list_devices",
     "managed_array", "mapped", "mapped_array", "mapped_array_like", "per_thread_default_stream", "pinned", "pinned_array",

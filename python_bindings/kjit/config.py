@@ -1,0 +1,21 @@
+"""Settings Numba reads from its ``config`` module, read here from the
+environment once (``KJIT_<NAME>``, or ``NUMBA_<NAME>``) and changeable at
+run time by assigning the attribute.
+
+``CUDA_ARRAY_INTERFACE_SYNC`` (default 1): a consumer of an object's
+``__cuda_array_interface__`` that names a stream (``cuda.as_cuda_array``,
+``cuda.from_cuda_array_interface``, a kernel launch) synchronizes that
+stream first, as the interface's version 3 asks. 0 turns that off.
+"""
+import os
+
+
+def _env_int(name, default):
+    for prefix in ("KJIT_", "NUMBA_"):
+        v = os.environ.get(prefix + name)
+        if v not in (None, ""):
+            return int(v)
+    return default
+
+
+CUDA_ARRAY_INTERFACE_SYNC = _env_int("CUDA_ARRAY_INTERFACE_SYNC", 1)
