@@ -45,8 +45,9 @@ def test_copies_need_contiguous_compatible_arrays():
     c = np.arange(8).reshape(2, 4)
     with pytest.raises(ValueError, match="incompatible strides"):
         cuda.to_device(c).copy_to_device(cuda.to_device(np.asfortranarray(c)))
-    with pytest.raises(NotImplementedError, match="D->H copy not implemented for negative strides"):
-        cuda.to_device(np.arange(10.0))[::-1].copy_to_host()
+    # Where kjit does more than Numba (docs/differences.md): a view with
+    # negative strides copies to the host (Numba raises NotImplementedError).
+    np.testing.assert_array_equal(cuda.to_device(np.arange(10.0))[::-1].copy_to_host(), np.arange(10.0)[::-1])
 
 
 def test_broadcast_arrays_stay_broadcast():
@@ -97,7 +98,7 @@ def test_cuda_array_interface_streams_and_sync():
 
 def test_gpu_device_arrays_follow_the_same_rules(fake_driver):
     """The GPU's DeviceNDArray (through the fake CUDA driver) gives the same
-    answers: split, bind, ravel, 2-d transpose, alloc_size, negative strides."""
+    answers: split, bind, ravel, 2-d transpose, alloc_size."""
     import os
     import subprocess
     import sys
@@ -109,7 +110,7 @@ assert [p.size for p in d.split(4)] == [4, 4, 2]
 s = cuda.stream()
 assert d.bind(s).stream is s and d[::-1].alloc_size == 80
 assert cuda.device_array(0).__cuda_array_interface__["data"][0] == 0
-for call, exc in ((lambda: d[::2].ravel(), NotImplementedError), (lambda: d[::-1].copy_to_host(), NotImplementedError),
+for call, exc in ((lambda: d[::2].ravel(), NotImplementedError),
                   (lambda: cuda.device_array((2, 3, 4)).T, NotImplementedError)):
     try:
         call()

@@ -277,8 +277,6 @@ class DeviceNDArray(_kjit.DeviceArrayBase):
     # ---- copies ------------------------------------------------------------------
     def copy_to_host(self, ary=None, stream=0):
         """To a NumPy array (``ary``, or a new one); waits for the copy."""
-        if any(s < 0 for s in self.strides):
-            raise NotImplementedError(f"D->H copy not implemented for negative strides: {self.strides}")
         stream = stream or self.stream
         if self.is_c_contiguous() or self.is_f_contiguous():
             order = "C" if self.is_c_contiguous() else "F"

@@ -339,8 +339,6 @@ class DeviceNDArray:
     def copy_to_host(self, ary=None, stream=0):
         """A new NumPy array with the contents, or the contents copied into
         ``ary`` (same shape, or same size, and same dtype), returned."""
-        if any(s < 0 for s in self._ary.strides):
-            raise NotImplementedError(f"D->H copy not implemented for negative strides: {self._ary.strides}")
         if ary is None:
             return np.array(self._ary, copy=True, order="K")
         if isinstance(ary, DeviceNDArray):
