@@ -357,21 +357,13 @@ def from_cuda_array_interface(desc, owner=None, sync=True):
     dictionary describes, kept alive by ``owner``. A stream in ``desc``
     becomes the array's stream (an external stream), synchronized first when
     ``sync`` and ``config.CUDA_ARRAY_INTERFACE_SYNC`` are true (Numba's rule)."""
-    from kjit import config
     from kjit.cuda.api import external_stream
-    if desc.get("mask") is not None:
-        raise NotImplementedError("Masked arrays are not supported")
+    from kjit.cuda.interface import consumer_stream
+    stream = consumer_stream(desc, sync, external_stream)
     dtype = np.dtype(desc["typestr"])
     shape = tuple(desc["shape"])
     strides = desc.get("strides") or _c_strides(shape, dtype.itemsize)
     ptr, readonly = desc["data"]
-    stream_ptr = desc.get("stream")
-    if stream_ptr is not None:
-        stream = external_stream(stream_ptr)
-        if sync and config.CUDA_ARRAY_INTERFACE_SYNC:
-            stream.synchronize()
-    else:
-        stream = 0
     return DeviceNDArray(shape, strides, dtype, stream, _ptr=ptr or 0, _owner=owner, _readonly=bool(readonly))
 
 

@@ -495,16 +495,8 @@ def from_cuda_array_interface(desc, owner=None, sync=True):
     A stream in ``desc`` becomes the array's stream (an external stream),
     synchronized first when ``sync`` and ``config.CUDA_ARRAY_INTERFACE_SYNC``
     are true, as Numba does."""
-    from kjit import config
-    if desc.get("mask") is not None:
-        raise NotImplementedError("Masked arrays are not supported")
-    stream_ptr = desc.get("stream")
-    if stream_ptr is not None:
-        stream = external_stream(stream_ptr)
-        if sync and config.CUDA_ARRAY_INTERFACE_SYNC:
-            stream.synchronize()
-    else:
-        stream = 0
+    from kjit.cuda.interface import consumer_stream
+    stream = consumer_stream(desc, sync, external_stream)
     if desc["data"][0] == 0 or 0 in tuple(desc["shape"]):
         return DeviceNDArray(np.empty(tuple(desc["shape"]), np.dtype(desc["typestr"])), stream)
     return DeviceNDArray(np.asarray(_InterfaceHolder(owner, desc)), stream)

@@ -25,6 +25,7 @@ import threading
 import numpy as np
 
 from kjit import types as kt
+from kjit.vectorize.cuda_ufunc import loop_index_lines
 from kjit.vectorize.signatures import _dtype, _parse_layout, _scalar_type, parse_signature
 
 _TPB = 256
@@ -137,12 +138,7 @@ class CUDAGUFunc:
         lines = [f"def {kname}({', '.join(names)}, n):",
                  "    i = cuda.grid(1)",
                  "    if i < n:"]
-        if nloop:
-            lines.append("        r = i")
-            for d in range(nloop - 1, 0, -1):
-                lines.append(f"        i{d} = r % {first_out}.shape[{d}]")
-                lines.append(f"        r = r // {first_out}.shape[{d}]")
-            lines.append("        i0 = r")
+        lines += loop_index_lines(nloop, first_out)
         passed = []
         for k, (name, plan) in enumerate(zip(names, plans)):
             if plan is None:

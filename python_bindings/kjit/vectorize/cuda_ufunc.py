@@ -72,6 +72,21 @@ def _plan_key(args, out, stream):
 
 
 
+
+def loop_index_lines(nd, out):
+    """Lines of a generated kernel (in its `if i < n:` block) that turn the
+    flat thread index `i` into loop indices i0 .. i{nd-1} over the shape of
+    the array named `out` (C order). CUDA ufuncs and gufuncs share them."""
+    if nd == 0:
+        return []
+    if nd == 1:
+        return ["        i0 = i"]
+    lines = ["        r = i"]
+    for d in range(nd - 1, 0, -1):
+        lines.append(f"        i{d} = r % {out}.shape[{d}]")
+        lines.append(f"        r = r // {out}.shape[{d}]")
+    return lines + ["        i0 = r"]
+
 class CUDAUFunc:
     """What ``@vectorize(target='cuda')`` makes (Numba's CUDAUFuncDispatcher)."""
 
@@ -139,14 +154,7 @@ class CUDAUFunc:
         lines = [f"def {kname}({', '.join(names)}, out, n):",
                  "    i = cuda.grid(1)",
                  "    if i < n:"]
-        if nd == 1:
-            lines.append("        i0 = i")
-        else:
-            lines.append("        r = i")
-            for d in range(nd - 1, 0, -1):
-                lines.append(f"        i{d} = r % out.shape[{d}]")
-                lines.append(f"        r = r // out.shape[{d}]")
-            lines.append("        i0 = r")
+        lines += loop_index_lines(nd, "out")
         operands = []
         for j, (name, inp) in enumerate(zip(names, inputs)):
             if inp is None:
