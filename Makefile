@@ -27,9 +27,13 @@ build: configure
 	cmake --build $(BUILD)
 
 # ctest runs the Catch2 unit tests and the lit goldens; pytest runs last so
-# that its summary line closes the output.
+# that its summary line closes the output. The Python tests run twice: with
+# kjit reading every function's bytecode (KJIT_FRONTEND=bytecode;
+# --assert=plain keeps pytest from rewriting the bytecode of the functions
+# the tests define), then as users run it, source first.
 test: deps build
 	cd $(BUILD) && ctest --output-on-failure
+	KJIT_FRONTEND=bytecode $(PYTHON) -m pytest -q --assert=plain -p no:cacheprovider tests/python
 	$(PYTHON) -m pytest -q tests/python
 
 unit: build

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "compiler/Context.h"
+#include "frontend/SourceMap.h"
 
 namespace kjit {
 
@@ -24,10 +25,12 @@ void fingerprint(const FunctionSource &fn, std::set<uint64_t> &visited, std::str
                      fn.numpyErrors);
   out += fn.text;
   out += "\n";
+  if (fn.sourceMap) out += fn.sourceMap->fingerprint();
   Context ctx;
   ParseOptions opts;
   opts.onlyFunction = fn.name;
   opts.lambdas = fn.name == "<lambda>";
+  opts.sourceMap = fn.sourceMap.get();
   ast::Module m = ctx.parse(fn.filename, fn.text, fn.firstLine, opts);
   std::set<std::string> names;  // sorted: the text is deterministic
   for (const ast::FunctionDef *f : m.functions) collectNames(f, names);

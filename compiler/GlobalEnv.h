@@ -16,6 +16,7 @@
 namespace kjit {
 
 struct FunctionSource;
+struct SourceMap;
 
 struct GlobalValue {
   enum class Kind {
@@ -72,6 +73,9 @@ struct FunctionSource {
   std::string filename;
   std::string text;  // the function's text (or a whole module's)
   uint32_t firstLine = 1;
+  // Set when `text` was rebuilt from bytecode: where its nodes are in the
+  // user's file (frontend/SourceMap.h).
+  std::shared_ptr<const SourceMap> sourceMap;
   uint64_t identity = 0;  // distinguishes functions with equal names
   // For name "<lambda>": the parameter names, to tell the lambdas of one
   // source line apart.

@@ -411,6 +411,7 @@ const ast::FunctionDef *ProgramTyper::definition(const FunctionSource &fn) {
   ParseOptions opts;
   opts.onlyFunction = fn.name;
   opts.lambdas = fn.name == "<lambda>";
+  opts.sourceMap = fn.sourceMap.get();
   ast::Module m = ctx.parse(fn.filename, fn.text, fn.firstLine, opts);
   const ast::FunctionDef *def = m.findFunction(fn.name);
   if (opts.lambdas) {

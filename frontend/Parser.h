@@ -31,6 +31,10 @@ struct ParseOptions {
   // `f = njit(lambda x: x + 1)`): every lambda expression in it becomes a
   // function named "<lambda>" whose body returns the lambda's expression.
   bool lambdas = false;
+  // The text was written by the bytecode frontend: after parsing, every
+  // location moves through this map into the user's file (SourceMap.h;
+  // applied by Context::parse, which registers the user's file).
+  const struct SourceMap *sourceMap = nullptr;
 };
 
 ast::Module parseModule(ast::ASTContext &ctx, const SourceManager &sm, uint32_t fileId,

@@ -51,6 +51,15 @@ class DiagnosticEngine {
   bool hasErrors() const { return errorCount_ != 0; }
   unsigned errorCount() const { return errorCount_; }
   const std::vector<Diagnostic> &diagnostics() const { return diags_; }
+  // Rewrites the locations of the diagnostics from index `from` on (and of
+  // their notes) with f(SourceLoc) -> SourceLoc.
+  template <class F>
+  void relocate(size_t from, F &&f) {
+    for (size_t i = from; i < diags_.size(); ++i) {
+      diags_[i].loc = f(diags_[i].loc);
+      for (Diagnostic &n : diags_[i].notes) n.loc = f(n.loc);
+    }
+  }
   // Keep at most this many errors (a cascade helps nobody). The first error
   // past the limit is replaced by the note "too many errors emitted, stopping
   // now"; it and every diagnostic after it are dropped.

@@ -7,11 +7,15 @@ Globals the body names are resolved here, at compile time, and frozen:
 numbers, tuples of numbers and strings become constants; modules, NumPy
 functions, dtypes, exception classes and other kjit functions resolve by name.
 """
+import ast as _ast
 import builtins
 import cmath
 import inspect
+import linecache
 import math
+import os as _os
 import sys
+import textwrap
 import types as _pytypes
 
 import numpy as np
@@ -166,6 +170,59 @@ class _Resolver:
 Dispatcher = _kjit.Dispatcher
 
 
+def _source_matches(func, text):
+    """Whether `text` (read from the file) still defines `func`: the file may
+    have been edited since the function was defined. The name and the
+    parameters must agree (the body may differ from the bytecode: import
+    hooks such as pytest's rewrite it)."""
+    code = func.__code__
+    try:
+        tree = _ast.parse(textwrap.dedent(text))
+    except SyntaxError:
+        return code.co_name == "<lambda>"  # a lambda's line may be part of a statement
+    params = list(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
+    for node in _ast.walk(tree):
+        if isinstance(node, (_ast.FunctionDef, _ast.Lambda)):
+            if isinstance(node, _ast.FunctionDef) and node.name != code.co_name:
+                continue
+            if isinstance(node, _ast.Lambda) and code.co_name != "<lambda>":
+                continue
+            a = node.args
+            if [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs] == params:
+                return True
+    return False
+
+
+def function_text(func):
+    """(file name, text, line of the text's first line, source map) of a
+    function to compile: its source text, or where there is none (python -c,
+    the interactive prompt, exec, a function unpickled in another process)
+    or it no longer matches the code object, a text rebuilt from the code
+    object's bytecode with a map to the user's positions (kjit.bytecode).
+    KJIT_FRONTEND=bytecode uses the bytecode for every function."""
+    filename = getattr(getattr(func, "__code__", None), "co_filename", None) or "<unknown>"
+    why = None
+    if _os.environ.get("KJIT_FRONTEND", "source") != "bytecode":
+        try:
+            lines, first = inspect.getsourcelines(func)
+            text = "".join(lines)
+            if _source_matches(func, text):
+                return inspect.getsourcefile(func) or filename, text, first, None
+            why = "its file no longer holds it"
+        except (OSError, TypeError) as e:
+            why = str(e)
+    from kjit import bytecode
+    error = None
+    try:
+        text, entries = bytecode.function_source(func)
+    except bytecode.Unsupported as e:
+        # Reported when the function compiles, as a parse error would be.
+        text, entries = bytecode.stub_source(func), []
+        error = bytecode.error_location(func, e, why)
+    file_text = "".join(linecache.getlines(filename))
+    return filename, text, 1, (filename, file_text, func.__code__.co_firstlineno, entries, error)
+
+
 def _make_dispatcher(func, options, signatures=()):
     unknown = set(options) - _OPTIONS
     if unknown:
@@ -174,15 +231,10 @@ def _make_dispatcher(func, options, signatures=()):
         raise TypeError("forceobj=True is not supported: kjit compiles in nopython mode only")
     if options.get("nopython") is False:
         raise TypeError("nopython=False is not supported: kjit compiles in nopython mode only")
-    try:
-        lines, first = inspect.getsourcelines(func)
-    except (OSError, TypeError) as e:
-        raise OSError(f"kjit compiles a function from its source, and the source of {func.__qualname__}() cannot "
-                      f"be read ({e}): define it in a file (not with exec, or python -c, or at the "
-                      "interactive prompt without a file)") from e
-    filename = inspect.getsourcefile(func) or "<unknown>"
+    filename, text, first, source_map = function_text(func)
     resolver = _Resolver(func)
-    d = Dispatcher(func, func.__name__, filename, "".join(lines), first, resolver, dict(options))
+    d = Dispatcher(func, func.__name__, filename, text, first, resolver, dict(options), source_map)
+    d._frontend = "source" if source_map is None else "bytecode"
     resolver.dispatcher = d
     d.py_func = func
     d.targetoptions = dict(options)
@@ -205,7 +257,11 @@ def _dispatcher_repr(self):
 
 
 def _inspect_types(self, file=None):
-    """Print (or write to ``file``) the typed IR of every specialisation."""
+    """Print (or write to ``file``) the typed IR of every specialisation.
+    A function kjit read from its bytecode (it has no source text) says so
+    in a first line."""
+    if getattr(self, "_frontend", "source") == "bytecode":
+        print(f"# {self.__name__}: read from its bytecode", file=file)
     print(self._inspect_types_text(), file=file)
 
 

@@ -40,7 +40,8 @@ void marshal(const jit::CompileResult &c, PyObject **argv, size_t n, Marshalled 
 class Dispatcher {
  public:
   Dispatcher(pybind11::object pyfunc, std::string name, std::string filename, std::string text,
-             uint32_t firstLine, pybind11::object resolver, pybind11::dict options);
+             uint32_t firstLine, pybind11::object resolver, pybind11::dict options,
+             pybind11::object sourceMap = pybind11::none());
 
   jit::JitFunction &function() { return *fn_; }
   const std::shared_ptr<jit::JitFunction> &functionPtr() const { return fn_; }

@@ -16,6 +16,7 @@
 #include <memory>
 
 #include "compiler/Signature.h"
+#include "frontend/SourceMap.h"
 #include "frontend/support/KernelAbi.h"
 #include "py_common.h"
 #include "py_dispatcher.h"
@@ -80,13 +81,35 @@ jit::CudaOptions cudaOptions(const pybind11::dict &options) {
 
 Dispatcher::Dispatcher(pybind11::object pyfunc, std::string name, std::string filename,
                        std::string text, uint32_t firstLine, pybind11::object resolver,
-                       pybind11::dict options)
+                       pybind11::dict options, pybind11::object sourceMap)
     : pyfunc_(std::move(pyfunc)), resolver_(std::move(resolver)) {
   auto source = std::make_shared<FunctionSource>();
   source->name = std::move(name);
   source->filename = std::move(filename);
   source->text = std::move(text);
   source->firstLine = firstLine;
+  if (!sourceMap.is_none()) {
+    // (user's file name, its text or "", the def's line, [(8 ints), ...]):
+    // the text was rebuilt from bytecode (kjit/bytecode).
+    auto t = sourceMap.cast<pybind11::tuple>();
+    auto map = std::make_shared<SourceMap>();
+    map->filename = t[0].cast<std::string>();
+    map->fileText = t[1].cast<std::string>();
+    map->defLine = t[2].cast<uint32_t>();
+    for (pybind11::handle e : t[3].cast<pybind11::list>()) {
+      auto v = e.cast<std::array<uint32_t, 8>>();
+      map->entries.push_back({v[0], v[1], v[2], v[3], v[4], v[5], v[6], v[7]});
+    }
+    if (t.size() > 4 && !t[4].is_none()) {
+      // (message, line, column, end column): reported at compile time.
+      auto e = t[4].cast<pybind11::tuple>();
+      map->error = e[0].cast<std::string>();
+      map->errorLine = e[1].cast<uint32_t>();
+      map->errorCol = e[2].cast<uint32_t>();
+      map->errorEndCol = e[3].cast<uint32_t>();
+    }
+    source->sourceMap = std::move(map);
+  }
   source->identity = reinterpret_cast<uint64_t>(this);
   source->fastmath =
       fastmathFlags(options.contains("fastmath") ? pybind11::object(options["fastmath"])
@@ -475,9 +498,10 @@ void define_jit(pybind11::module_ &m) {
   auto cls =
       py::class_<Dispatcher, std::shared_ptr<Dispatcher>>(m, "Dispatcher", py::dynamic_attr())
           .def(py::init<py::object, std::string, std::string, std::string, uint32_t, py::object,
-                        py::dict>(),
+                        py::dict, py::object>(),
                py::arg("pyfunc"), py::arg("name"), py::arg("filename"), py::arg("source"),
-               py::arg("first_line"), py::arg("resolver"), py::arg("options"))
+               py::arg("first_line"), py::arg("resolver"), py::arg("options"),
+               py::arg("source_map") = py::none())
           .def(
               "compile",
               [](Dispatcher &d, const std::string &sig) { d.function().hostDeclare(sig); },

@@ -589,13 +589,6 @@ def test_non_native_byte_order_is_refused():
     assert f(big.astype("<f8")) == 0.0
 
 
-def test_a_function_without_source_says_why():
-    ns = {}
-    exec("def f(x):\n    return x + 1\n", ns)  # noqa: S102 - no file: no source to read
-    with pytest.raises(OSError, match=r"kjit compiles a function from its source.*define it in a file"):
-        njit(ns["f"])
-
-
 def test_tuples_looped_over_and_indexed_at_run_time():
     @njit
     def f(x):

@@ -1,0 +1,378 @@
+"""Instructions, basic blocks and the loop structure of a code object.
+
+The bytecode frontend reads a function's code object with ``dis`` (CPython
+3.11 to 3.13), cuts it into basic blocks, undoes CPython's inversion of
+``while`` loops (the condition is compiled twice: once before the body, once
+at its end, jumping back), and finds the loops (back edges, natural loops)
+and post-dominators the structurer needs.
+"""
+import dis
+import sys
+
+PY = sys.version_info[:2]
+
+
+class Unsupported(Exception):
+    """Bytecode the frontend cannot rebuild; `instr` locates it."""
+
+    def __init__(self, message, instr=None):
+        super().__init__(message)
+        self.instr = instr
+
+
+def _norm(opname):
+    """The opname with the jump direction removed (3.11 spells it)."""
+    return opname.replace("_FORWARD", "").replace("_BACKWARD", "")
+
+
+_COND_JUMPS = {
+    "POP_JUMP_IF_TRUE", "POP_JUMP_IF_FALSE", "POP_JUMP_IF_NONE", "POP_JUMP_IF_NOT_NONE",
+    "JUMP_IF_TRUE_OR_POP", "JUMP_IF_FALSE_OR_POP",
+}
+_UNCOND_JUMPS = {"JUMP_FORWARD", "JUMP_BACKWARD", "JUMP_BACKWARD_NO_INTERRUPT", "JUMP",
+                 "JUMP_NO_INTERRUPT", "JUMP_ABSOLUTE"}
+_TERMINAL = {"RETURN_VALUE", "RETURN_CONST", "RAISE_VARARGS", "RERAISE"}
+_SKIP = {"CACHE", "EXTENDED_ARG", "RESUME", "NOP", "PRECALL", "MAKE_CELL", "COPY_FREE_VARS",
+         "NOT_TAKEN"}
+
+
+_STATEMENT_ENDS = {"POP_TOP", "RETURN_VALUE", "RETURN_CONST", "RAISE_VARARGS", "FOR_ITER",
+                   "GET_ITER", "END_FOR", "DELETE_FAST"}
+
+
+def is_cond_jump(ins):
+    return _norm(ins.opname) in _COND_JUMPS
+
+
+def is_uncond_jump(ins):
+    return _norm(ins.opname) in _UNCOND_JUMPS or ins.opname in _UNCOND_JUMPS
+
+
+def is_terminal(ins):
+    return ins.opname in _TERMINAL
+
+
+def jump_target(ins):
+    return ins.argval
+
+
+class Block:
+    __slots__ = ("id", "start", "instrs", "succs", "preds", "fall", "target")
+
+    def __init__(self, id_, start):
+        self.id = id_
+        self.start = start
+        self.instrs = []
+        self.succs = []
+        self.preds = []
+        self.fall = None    # the next block when control falls through (or None)
+        self.target = None  # the jump target block (or None)
+
+    @property
+    def last(self):
+        return self.instrs[-1]
+
+    def __repr__(self):
+        return f"<block {self.id} @{self.start}>"
+
+
+class CFG:
+    def __init__(self, code):
+        self.code = code
+        if PY < (3, 11):
+            raise Unsupported(
+                f"kjit reads bytecode on CPython 3.11 to 3.13, not {sys.version.split()[0]}: "
+                "define the function in a file so that kjit can read its source")
+        instrs = [i for i in dis.get_instructions(code) if i.opname != "CACHE"]
+        self.all_instrs = instrs
+        if code.co_flags & (0x20 | 0x80 | 0x100 | 0x200):  # generator, coroutine
+            yields = [i for i in instrs if i.opname in ("YIELD_VALUE", "RETURN_GENERATOR")]
+            raise Unsupported("generators ('yield') are not supported in kernels",
+                              (yields or instrs or [None])[-1])
+        try:
+            table = dis._parse_exception_table(code)
+        except Exception:  # noqa: BLE001 - older layouts
+            table = []
+        if table:
+            first = min(e.start for e in table)
+            at = next((i for i in instrs if i.offset >= first), instrs[0])
+            ops = {i.opname for i in instrs}
+            if "BEFORE_WITH" in ops:
+                why = "'with' statements are not supported in kernels"
+            elif "LOAD_FAST_AND_CLEAR" in ops:
+                why = "comprehensions are not supported in kernels; write a loop"
+            else:
+                why = ("try/except is not supported in kernels; check the condition with 'if' and "
+                       "raise, or return an error code")
+            raise Unsupported(why, at)
+        self.instrs = [i for i in instrs if i.opname not in _SKIP or i.is_jump_target]
+        self.index = {ins.offset: k for k, ins in enumerate(self.instrs)}
+        self.redirect = {}
+        self._uninvert_whiles()
+        self._build_blocks()
+        self._stack_depths()
+        self._dominators()
+        self._loops()
+
+    # -- while-loop un-inversion -------------------------------------------
+    def _next_offset(self, offset):
+        """The offset of the first kept instruction at or after `offset`."""
+        for ins in self.instrs:
+            if ins.offset >= offset:
+                return ins.offset
+        return None
+
+    def _uninvert_whiles(self):
+        """CPython compiles ``while c: body`` as ``if c: do { body } while c``.
+        Where the condition at the bottom repeats the guard before the body,
+        the bottom copy is replaced by a jump to the guard, so that the guard
+        is the loop's single head (and ``continue``, which jumps there, is an
+        ordinary edge)."""
+        ins = self.instrs
+        self.guards = {}  # guard start offset -> body start offset
+        for k, back in enumerate(ins):
+            if _norm(back.opname) not in ("JUMP", "POP_JUMP_IF_TRUE", "POP_JUMP_IF_FALSE",
+                                          "POP_JUMP_IF_NONE", "POP_JUMP_IF_NOT_NONE"):
+                continue
+            if not back.opname.endswith("BACKWARD") and not (
+                    back.opname.startswith("POP_JUMP") and back.argval < back.offset):
+                continue
+            h = self._next_offset(back.argval)
+            hk = self.index.get(h)
+            if hk is None or hk == 0:
+                continue
+            guard_end = ins[hk - 1]
+            if not is_cond_jump(guard_end) or guard_end.opname.startswith("JUMP_IF"):
+                continue
+            exit_ = guard_end.argval
+            # The bottom: either `... cond-jump(exit) ; JUMP_BACKWARD h` (3.12+)
+            # or `... cond-jump-backward(h)` falling through to `exit` (3.11).
+            if is_uncond_jump(back):
+                if k == 0 or not is_cond_jump(ins[k - 1]):
+                    continue
+                bend = k - 1
+                if _norm(ins[bend].opname) != _norm(guard_end.opname) or ins[bend].argval != exit_:
+                    continue
+            else:
+                if k + 1 >= len(ins) or ins[k + 1].offset != self._next_offset(exit_):
+                    continue
+                flip = {"POP_JUMP_IF_TRUE": "POP_JUMP_IF_FALSE", "POP_JUMP_IF_FALSE": "POP_JUMP_IF_TRUE",
+                        "POP_JUMP_IF_NONE": "POP_JUMP_IF_NOT_NONE",
+                        "POP_JUMP_IF_NOT_NONE": "POP_JUMP_IF_NONE"}
+                if flip.get(_norm(back.opname)) != _norm(guard_end.opname):
+                    continue
+                bend = k
+            # Walk back over the two copies while they match.
+            n = 1
+            while True:
+                gi, bi = hk - 1 - n, bend - n
+                if gi < 0 or bi <= hk - 1:
+                    break
+                a, b = ins[gi], ins[bi]
+                if a.opname.startswith("STORE") or a.opname in _STATEMENT_ENDS:
+                    break  # the guard is an expression: it starts after a statement
+                if _norm(a.opname) != _norm(b.opname):
+                    break
+                if is_cond_jump(a) or is_uncond_jump(a):
+                    ta, tb = self._next_offset(a.argval), self._next_offset(b.argval)
+                    if not (ta == tb or (ta == h and tb == h)):
+                        break
+                elif a.argval != b.argval or a.arg != b.arg:
+                    break
+                n += 1
+            g0, d0 = ins[hk - n], ins[bend - n + 1]
+            if g0.offset >= d0.offset:
+                continue
+            # The guard must start a statement: nothing left on the stack by
+            # the instructions before it (checked later by the depths).
+            self.redirect[d0.offset] = g0.offset
+            self.guards[g0.offset] = h
+
+    # -- blocks ---------------------------------------------------------------
+    def _build_blocks(self):
+        ins = self.instrs
+        leaders = {ins[0].offset}
+        for k, i in enumerate(ins):
+            if is_cond_jump(i) or is_uncond_jump(i) or i.opname == "FOR_ITER":
+                leaders.add(self._next_offset(i.argval))
+                if k + 1 < len(ins):
+                    leaders.add(ins[k + 1].offset)
+            elif is_terminal(i) and k + 1 < len(ins):
+                leaders.add(ins[k + 1].offset)
+            if i.opname == "FOR_ITER":
+                leaders.add(i.offset)
+        for a, b in self.redirect.items():
+            leaders.add(a)
+            leaders.add(b)
+        leaders.discard(None)
+        self.blocks = []
+        self.at = {}
+        for i in ins:
+            if i.offset in leaders:
+                b = Block(len(self.blocks), i.offset)
+                self.blocks.append(b)
+                self.at[i.offset] = b
+            self.blocks[-1].instrs.append(i)
+
+        def block_of(offset):
+            off = self._next_offset(offset)
+            off = self.redirect.get(off, off)
+            return self.at[off]
+
+        self.block_of = block_of
+        for k, b in enumerate(self.blocks):
+            last = b.last
+            nxt = self.blocks[k + 1] if k + 1 < len(self.blocks) else None
+            if nxt is not None and nxt.start in self.redirect:
+                nxt = self.at[self.redirect[nxt.start]]
+            if is_uncond_jump(last):
+                b.target = block_of(last.argval)
+            elif is_cond_jump(last) or last.opname == "FOR_ITER":
+                b.target = block_of(last.argval)
+                b.fall = nxt
+            elif not is_terminal(last):
+                b.fall = nxt
+            for s in (b.fall, b.target):
+                if s is not None and s not in b.succs:
+                    b.succs.append(s)
+        # Only what is reachable from the entry counts.
+        seen, todo = set(), [self.blocks[0]]
+        while todo:
+            b = todo.pop()
+            if b.id in seen:
+                continue
+            seen.add(b.id)
+            todo.extend(b.succs)
+        self.reachable = [b for b in self.blocks if b.id in seen]
+        for b in self.reachable:
+            for s in b.succs:
+                s.preds.append(b)
+
+    # -- stack depths ----------------------------------------------------------
+    def _stack_depths(self):
+        depth = {self.blocks[0].id: 0}
+        todo = [self.blocks[0]]
+        while todo:
+            b = todo.pop()
+            d = depth[b.id]
+            for i in b.instrs[:-1]:
+                d += dis.stack_effect(i.opcode, i.arg) if i.opcode >= dis.HAVE_ARGUMENT else \
+                    dis.stack_effect(i.opcode)
+            last = b.last
+            outs = []
+            if last.opcode >= dis.HAVE_ARGUMENT:
+                jd = dis.stack_effect(last.opcode, last.arg, jump=True)
+                fd = dis.stack_effect(last.opcode, last.arg, jump=False)
+            else:
+                jd = fd = dis.stack_effect(last.opcode)
+            if last.opname == "FOR_ITER" and PY >= (3, 12):
+                jd = -1  # the exit (END_FOR is skipped over)
+            if b.target is not None:
+                outs.append((b.target, d + jd))
+            if b.fall is not None:
+                outs.append((b.fall, d + fd))
+            for s, sd in outs:
+                if s.id not in depth:
+                    depth[s.id] = sd
+                    todo.append(s)
+        self.depth = depth
+
+    # -- dominators and loops ----------------------------------------------------
+    def _dominators(self):
+        blocks = self.reachable
+        order = self._rpo()
+        idom = {order[0].id: order[0].id}
+        pos = {b.id: k for k, b in enumerate(order)}
+
+        def intersect(a, b):
+            while a != b:
+                while pos[a] > pos[b]:
+                    a = idom[a]
+                while pos[b] > pos[a]:
+                    b = idom[b]
+            return a
+
+        changed = True
+        while changed:
+            changed = False
+            for b in order[1:]:
+                ps = [p.id for p in b.preds if p.id in idom]
+                if not ps:
+                    continue
+                new = ps[0]
+                for p in ps[1:]:
+                    new = intersect(p, new)
+                if idom.get(b.id) != new:
+                    idom[b.id] = new
+                    changed = True
+        self.idom = idom
+        self.rpo = order
+        del blocks
+
+    def _rpo(self):
+        seen, out = set(), []
+
+        def visit(b):
+            stack = [(b, iter(b.succs))]
+            seen.add(b.id)
+            while stack:
+                node, it = stack[-1]
+                for s in it:
+                    if s.id not in seen:
+                        seen.add(s.id)
+                        stack.append((s, iter(s.succs)))
+                        break
+                else:
+                    stack.pop()
+                    out.append(node)
+
+        visit(self.blocks[0])
+        return out[::-1]
+
+    def dominates(self, a, b):
+        while True:
+            if a == b:
+                return True
+            nb = self.idom.get(b)
+            if nb is None or nb == b:
+                return False
+            b = nb
+
+    def _loops(self):
+        """Natural loops: header block id -> set of body block ids."""
+        self.loops = {}
+        for b in self.reachable:
+            for s in b.succs:
+                if self.dominates(s.id, b.id):
+                    body = self.loops.setdefault(s.id, {s.id})
+                    todo = [b]
+                    while todo:
+                        n = todo.pop()
+                        if n.id in body:
+                            continue
+                        body.add(n.id)
+                        todo.extend(n.preds)
+        byid = {b.id: b for b in self.blocks}
+        self.byid = byid
+
+
+def postdominators(nodes, succs):
+    """Post-dominator sets over `nodes` (ids); succs(n) gives successor ids,
+    the exit node being "EXIT" (which every path reaches)."""
+    allnodes = set(nodes) | {"EXIT"}
+    pdom = {n: set(allnodes) for n in allnodes}
+    pdom["EXIT"] = {"EXIT"}
+    changed = True
+    order = list(nodes)[::-1]
+    while changed:
+        changed = False
+        for n in order:
+            ss = succs(n)
+            if not ss:
+                new = {n, "EXIT"}
+            else:
+                new = set.intersection(*(pdom[s] for s in ss)) | {n}
+            if new != pdom[n]:
+                pdom[n] = new
+                changed = True
+    return pdom

@@ -1,0 +1,369 @@
+"""Functions without source: kjit rebuilds them from their bytecode.
+
+kjit compiles a function from its source text. Where there is none (``python
+-c``, the interactive prompt, ``exec``, a function unpickled in another
+process) or the file no longer holds it, kjit reads the code object instead
+(kjit/bytecode): the same parser, typer and code generator run on a text
+rebuilt from the bytecode, and every location moves back to the user's file,
+line and column. ``KJIT_FRONTEND=bytecode`` uses the bytecode for every
+function (the whole test suite passes that way too).
+"""
+import io
+import linecache
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import kjit
+from kjit import cuda, errors, njit
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
+
+
+def from_text(text, name, filename="<generated>", register=False, env=None):
+    """The function `name` defined by exec of `text` (no file to read).
+    register=True puts the text in linecache, as IPython does."""
+    text = textwrap.dedent(text)
+    if register:
+        linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+    ns = dict(env or {})
+    exec(compile(text, filename, "exec"), ns)  # noqa: S102 - a function without a file
+    return ns[name]
+
+
+def typed_ir(f):
+    out = io.StringIO()
+    f.inspect_types(file=out)
+    return out.getvalue()
+
+
+# ---- functions made by exec ---------------------------------------------------
+
+PROGRAM = """
+def collatz_steps(n, limit):
+    steps = 0
+    while n != 1 and steps < limit:
+        if n % 2 == 0:
+            n //= 2
+        else:
+            n = 3 * n + 1
+        steps += 1
+    else:
+        steps = -steps
+    return steps
+
+def first_negative(a):
+    for i in range(a.shape[0]):
+        if a[i] < 0:
+            break
+    else:
+        return -1
+    return i
+
+def clipped_sum(a, lo, hi):
+    s = 0.0
+    for x in a:
+        if not lo <= x < hi:
+            continue
+        s += x if x > 0 else -x
+    return s
+
+def mixed(a, b):
+    x, y = b, a
+    t = a if a > b else b
+    both = a > 0 and b > 0
+    either = a > 0 or b > 0
+    assert t >= x or t >= y, "max is at least both"
+    return x - y, t, both, either
+"""
+
+
+def test_functions_made_by_exec_compile_from_bytecode():
+    ns_src = textwrap.dedent(PROGRAM)
+    for name, args in [("collatz_steps", (27, 1000)), ("collatz_steps", (27, 10)),
+                       ("first_negative", (np.array([1.0, 2.0, -3.0, 4.0]),)),
+                       ("first_negative", (np.array([1.0, 2.0]),)),
+                       ("clipped_sum", (np.array([-3.0, -1.0, 0.5, 2.0, 7.0]), -2.0, 5.0)),
+                       ("mixed", (3, -4)), ("mixed", (-1.5, 2.5))]:
+        py = from_text(ns_src, name)
+        f = njit(py)
+        assert f._frontend == "bytecode"
+        assert f(*args) == py(*args), name
+
+
+def test_inspect_types_says_the_function_was_read_from_bytecode(monkeypatch):
+    monkeypatch.delenv("KJIT_FRONTEND", raising=False)
+    f = njit(from_text("def inc(x):\n    return x + 1\n", "inc"))
+    assert f(2) == 3
+    assert "# inc: read from its bytecode\n" in typed_ir(f)
+
+    @njit
+    def g(x):
+        return x + 1
+
+    g(2)
+    assert g._frontend == "source" and "bytecode" not in typed_ir(g)
+
+
+def test_an_exec_generated_kernel_runs_on_every_device(run_on_device):
+    # Libraries build kernels from templates with exec: the CPU device, the
+    # simulator and the GPU path (PTX) all take them.
+    program = """
+        import numpy as np
+        from kjit import cuda
+        TEMPLATE = '''
+        def scale_{name}(a, out):
+            i = cuda.grid(1)
+            if i < a.size:
+                out[i] = a[i] {op} {k}
+        '''
+        ns = {"cuda": cuda}
+        for name, op, k in [("mul", "*", 3), ("add", "+", 10)]:
+            exec(TEMPLATE.format(name=name, op=op, k=k), ns)
+        a = np.arange(8.0)
+        out = np.zeros(8)
+        cuda.jit(ns["scale_mul"])[1, 32](a, out)
+        assert (out == a * 3).all(), out
+        cuda.jit(ns["scale_add"])[1, 32](a, out)
+        assert (out == a + 10).all(), out
+        ptx = cuda.compile_ptx(ns["scale_mul"], "void(float64[::1], float64[::1])")[0]
+        assert ".entry" in ptx or ".visible" in ptx
+        print("ok")
+    """
+    for device in ("cpu", "sim"):
+        assert run_on_device(program, device=device).stdout.strip() == "ok"
+
+
+# ---- no file at all: python -c and the prompt -----------------------------------
+
+SCRIPT = """\
+import numpy as np
+from kjit import njit, cuda
+
+@njit
+def total(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        s += a[i] * a[i]
+    return s
+
+@cuda.jit
+def double(a):
+    i = cuda.grid(1)
+    if i < a.size:
+        a[i] *= 2
+
+a = np.arange(4.0)
+double[1, 4](a)
+print(total(a))
+"""
+
+
+def _env():
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python_bindings"), KJIT_DEVICE="cpu")
+    env.pop("KJIT_FRONTEND", None)
+    return env
+
+
+def test_python_dash_c():
+    r = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, env=_env(), timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip() == "56.0"
+
+
+def test_the_interactive_prompt_through_a_pipe():
+    # `python3 -i` reading from a pipe: each statement typed at the prompt.
+    session = SCRIPT.replace("\ns = ", "\n    s = ") + "\n"
+    r = subprocess.run([sys.executable, "-i", "-q"], input=session, capture_output=True, text=True, env=_env(),
+                       timeout=300)
+    assert "56.0" in r.stdout, r.stdout + r.stderr
+    assert "Error" not in r.stderr, r.stderr
+
+
+def test_errors_in_python_dash_c_name_the_line_and_column():
+    script = "from kjit import njit\n@njit\ndef f(x):\n    return x.nothing\nf(1)\n"
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=_env(), timeout=300)
+    assert r.returncode == 1
+    assert "kjit.errors.TypingError: <string>:4:12: error: int64 has no attribute 'nothing'" in r.stderr
+
+
+# ---- locations -----------------------------------------------------------------------
+
+
+def test_errors_point_at_the_users_line_and_column():
+    text = """
+    def f(a, n):
+        s = 0
+        for i in range(n):
+            s += a[i] + "text"
+        return s
+    """
+    f = njit(from_text(text, "f", filename="<kernels>", register=True))
+    with pytest.raises(errors.TypingError) as ei:
+        f(np.zeros(3), 3)
+    e = ei.value
+    assert (e.filename, e.lineno, e.col) == ("<kernels>", 5, 14)
+    # The line is known (linecache): the message shows it with a caret.
+    assert str(e).splitlines()[1:] == ['  File "<kernels>", line 5', '    s += a[i] + "text"', '         ^^^^^^^^^^^^^']
+
+
+def test_without_the_text_errors_still_name_file_line_and_column():
+    f = njit(from_text("def f(x):\n    y = x + 1\n    return y.real.imag.nothing\n", "f", filename="<nowhere>"))
+    with pytest.raises(errors.TypingError) as ei:
+        f(2)
+    assert (ei.value.filename, ei.value.lineno) == ("<nowhere>", 3)
+    assert str(ei.value).startswith("<nowhere>:3:")
+
+
+def test_unsupported_bytecode_is_reported_when_the_function_compiles():
+    text = """
+    def f(a):
+        try:
+            a[0] = 1
+        except Exception:
+            pass
+    """
+    f = njit(from_text(text, "f", filename="<tries>"))  # decorating works, as with source
+    with pytest.raises(errors.UnsupportedError) as ei:
+        f(np.zeros(2))
+    assert ei.value.msg.startswith("try/except is not supported in kernels")
+    assert (ei.value.filename, ei.value.lineno) == ("<tries>", 4)
+
+
+def test_an_edited_file_falls_back_to_the_bytecode(tmp_path, monkeypatch):
+    mod = tmp_path / "edited_mod.py"
+    mod.write_text("def f(x):\n    return x * 2\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import edited_mod
+    mod.write_text("# the file changed after import\ndef g(y, z):\n    return y - z\n")
+    linecache.checkcache(str(mod))
+    f = njit(edited_mod.f)
+    assert f._frontend == "bytecode"
+    assert f(21) == 42
+
+
+# ---- one typed IR either way ----------------------------------------------------------
+
+
+def corpus_while(a, n):
+    i = 0
+    while i < n and a[i] >= 0:
+        i += 1
+        if a[i - 1] == 3:
+            break
+        if a[i - 1] == 4:
+            continue
+        a[i - 1] = 2
+    else:
+        i = -1
+    return i
+
+
+def corpus_for(a):
+    s = 0.0
+    for i in range(a.shape[0]):
+        if i == 2:
+            continue
+        if a[i] < 0:
+            break
+        s += a[i]
+    else:
+        s = -s
+    return s
+
+
+def corpus_nested(a):
+    t = 0.0
+    for i in range(a.shape[0]):
+        for j in range(i, a.shape[0]):
+            if a[i] > a[j]:
+                t += a[i] - a[j]
+            elif a[i] == a[j]:
+                t += 1
+            else:
+                t -= 1
+    return t
+
+
+def corpus_expressions(x, y):
+    a = x if x > y else y
+    b = x > 0 and y > 0
+    c = 0 <= x < 10
+    d = -x ** 2 + (x + y) * (x - y) // 3 % 7
+    e = not (x > y)
+    f = x if (x > 0 and y > 0) else -y
+    return a, b, c, d, e, f
+
+
+def corpus_assignments(a):
+    x, y = a[0], a[1]
+    x, y = y, x
+    p = q = x + y
+    a[0] += p
+    a[1] -= q
+    return x, y
+
+
+def corpus_early_return(a, n):
+    for i in range(n):
+        if a[i] == 0:
+            return i
+    return -1
+
+
+def corpus_if_chain(x):
+    if x < 0:
+        r = -1
+    elif x == 0:
+        r = 0
+    elif x < 10:
+        r = 1
+    else:
+        r = 2
+    return r
+
+
+def corpus_while_true(n):
+    i = 0
+    while True:
+        i += 1
+        if i * i > n:
+            break
+    return i
+
+
+def corpus_raise(x):
+    if x < 0:
+        raise ValueError("negative")
+    return x
+
+
+CORPUS = [
+    (corpus_while, (np.array([1, 2, 5, 4, 3, 0, -1]), 6)),
+    (corpus_for, (np.array([1.0, 2.0, 5.0, -4.0, 3.0]),)),
+    (corpus_nested, (np.array([1.0, 3.0, 2.0, 3.0]),)),
+    (corpus_expressions, (3, 2)),
+    (corpus_expressions, (1.5, -2.5)),
+    (corpus_assignments, (np.array([1.0, 2.0]),)),
+    (corpus_early_return, (np.array([3, 0, 1]), 3)),
+    (corpus_if_chain, (5,)),
+    (corpus_while_true, (50,)),
+    (corpus_raise, (2.0,)),
+]
+
+
+@pytest.mark.parametrize("func,args", CORPUS, ids=[f"{f.__name__}-{k}" for k, (f, _) in enumerate(CORPUS)])
+def test_the_typed_ir_from_bytecode_equals_the_one_from_source(func, args, monkeypatch):
+    monkeypatch.delenv("KJIT_FRONTEND", raising=False)
+    src = njit(func)
+    monkeypatch.setenv("KJIT_FRONTEND", "bytecode")
+    byc = njit(func)
+    assert (src._frontend, byc._frontend) == ("source", "bytecode")
+    copies = [[a.copy() if isinstance(a, np.ndarray) else a for a in args] for _ in range(2)]
+    assert src(*copies[0]) == byc(*copies[1])
+    assert typed_ir(byc).replace(f"# {func.__name__}: read from its bytecode\n", "") == typed_ir(src)
