@@ -40,6 +40,10 @@ _STATEMENT_ENDS = {"POP_TOP", "RETURN_VALUE", "RETURN_CONST", "RAISE_VARARGS", "
                    "GET_ITER", "END_FOR", "DELETE_FAST"}
 
 
+_FLIP = {"POP_JUMP_IF_TRUE": "POP_JUMP_IF_FALSE", "POP_JUMP_IF_FALSE": "POP_JUMP_IF_TRUE",
+         "POP_JUMP_IF_NONE": "POP_JUMP_IF_NOT_NONE", "POP_JUMP_IF_NOT_NONE": "POP_JUMP_IF_NONE"}
+
+
 def is_cond_jump(ins):
     return _norm(ins.opname) in _COND_JUMPS
 
@@ -105,7 +109,7 @@ class CFG:
                 why = ("try/except is not supported in kernels; check the condition with 'if' and "
                        "raise, or return an error code")
             raise Unsupported(why, at)
-        self.instrs = [i for i in instrs if i.opname not in _SKIP or i.is_jump_target]
+        self.instrs = [i for i in instrs if i.opname not in _SKIP]
         self.index = {ins.offset: k for k, ins in enumerate(self.instrs)}
         self.redirect = {}
         self._uninvert_whiles()
@@ -122,6 +126,28 @@ class CFG:
                 return ins.offset
         return None
 
+    def _normalized(self, lo, hi):
+        """Instructions [lo, hi) as (operation, operand, first index) triples
+        in which `cond-jump L; JUMP T; L:` reads as the inverted condition
+        jumping to T (CPython writes a jump back that way), jump directions
+        are dropped and jump targets are instruction offsets."""
+        ins = self.instrs
+        out = []
+        k = lo
+        while k < hi:
+            i = ins[k]
+            if is_cond_jump(i) and k + 1 < hi and is_uncond_jump(ins[k + 1]) and k + 2 < len(ins) and \
+                    self._next_offset(i.argval) == ins[k + 2].offset and i.opname.startswith("POP_JUMP"):
+                out.append((_FLIP[_norm(i.opname)], self._next_offset(ins[k + 1].argval), k))
+                k += 2
+                continue
+            if is_cond_jump(i) or is_uncond_jump(i):
+                out.append((_norm(i.opname), self._next_offset(i.argval), k))
+            else:
+                out.append((i.opname, (i.arg, repr(i.argval)), k))
+            k += 1
+        return out
+
     def _uninvert_whiles(self):
         """CPython compiles ``while c: body`` as ``if c: do { body } while c``.
         Where the condition at the bottom repeats the guard before the body,
@@ -131,60 +157,38 @@ class CFG:
         ins = self.instrs
         self.guards = {}  # guard start offset -> body start offset
         for k, back in enumerate(ins):
-            if _norm(back.opname) not in ("JUMP", "POP_JUMP_IF_TRUE", "POP_JUMP_IF_FALSE",
-                                          "POP_JUMP_IF_NONE", "POP_JUMP_IF_NOT_NONE"):
-                continue
-            if not back.opname.endswith("BACKWARD") and not (
-                    back.opname.startswith("POP_JUMP") and back.argval < back.offset):
+            if not (back.opname.endswith("BACKWARD") or (is_cond_jump(back) and back.argval < back.offset)):
                 continue
             h = self._next_offset(back.argval)
             hk = self.index.get(h)
-            if hk is None or hk == 0:
+            if hk is None or hk == 0 or not is_cond_jump(ins[hk - 1]) or ins[hk - 1].opname.startswith("JUMP_IF"):
                 continue
-            guard_end = ins[hk - 1]
-            if not is_cond_jump(guard_end) or guard_end.opname.startswith("JUMP_IF"):
+            exit_ = self._next_offset(ins[hk - 1].argval)
+            guard = self._normalized(0, hk)
+            bottom = self._normalized(hk, k + 1)
+            if not guard or not bottom:
                 continue
-            exit_ = guard_end.argval
-            # The bottom: either `... cond-jump(exit) ; JUMP_BACKWARD h` (3.12+)
-            # or `... cond-jump-backward(h)` falling through to `exit` (3.11).
-            if is_uncond_jump(back):
-                if k == 0 or not is_cond_jump(ins[k - 1]):
-                    continue
-                bend = k - 1
-                if _norm(ins[bend].opname) != _norm(guard_end.opname) or ins[bend].argval != exit_:
-                    continue
+            # The bottom's end, read as the guard's: `cond X; JUMP h` (3.12+)
+            # or `cond-back h` falling through to X (3.11).
+            last = bottom[-1]
+            if last[0] == "JUMP" and last[1] == h:
+                bottom = bottom[:-1]
+            elif last[0] in _FLIP and last[1] == h and k + 1 < len(ins) and ins[k + 1].offset == exit_:
+                bottom = bottom[:-1] + [(_FLIP[last[0]], exit_, last[2])]
             else:
-                if k + 1 >= len(ins) or ins[k + 1].offset != self._next_offset(exit_):
-                    continue
-                flip = {"POP_JUMP_IF_TRUE": "POP_JUMP_IF_FALSE", "POP_JUMP_IF_FALSE": "POP_JUMP_IF_TRUE",
-                        "POP_JUMP_IF_NONE": "POP_JUMP_IF_NOT_NONE",
-                        "POP_JUMP_IF_NOT_NONE": "POP_JUMP_IF_NONE"}
-                if flip.get(_norm(back.opname)) != _norm(guard_end.opname):
-                    continue
-                bend = k
-            # Walk back over the two copies while they match.
-            n = 1
-            while True:
-                gi, bi = hk - 1 - n, bend - n
-                if gi < 0 or bi <= hk - 1:
-                    break
-                a, b = ins[gi], ins[bi]
-                if a.opname.startswith("STORE") or a.opname in _STATEMENT_ENDS:
-                    break  # the guard is an expression: it starts after a statement
-                if _norm(a.opname) != _norm(b.opname):
-                    break
-                if is_cond_jump(a) or is_uncond_jump(a):
-                    ta, tb = self._next_offset(a.argval), self._next_offset(b.argval)
-                    if not (ta == tb or (ta == h and tb == h)):
-                        break
-                elif a.argval != b.argval or a.arg != b.arg:
+                continue
+            n = 0
+            while n < len(guard) and n < len(bottom):
+                a, b = guard[-1 - n], bottom[-1 - n]
+                op = ins[a[2]].opname
+                if op.startswith("STORE") or op in _STATEMENT_ENDS or a[:2] != b[:2]:
                     break
                 n += 1
-            g0, d0 = ins[hk - n], ins[bend - n + 1]
+            if n == 0 or guard[-1][:2] != bottom[-1][:2] or guard[-1][1] != exit_:
+                continue
+            g0, d0 = ins[guard[-n][2]], ins[bottom[-n][2]]
             if g0.offset >= d0.offset:
                 continue
-            # The guard must start a statement: nothing left on the stack by
-            # the instructions before it (checked later by the depths).
             self.redirect[d0.offset] = g0.offset
             self.guards[g0.offset] = h
 

@@ -141,6 +141,7 @@ class Decompiler:
         self.copied = set()   # ids of expressions duplicated with COPY
         self.emitting = set()  # loop heads being emitted
         self.came = None  # the jump instruction that led to the current block
+        self._returns = None
 
     # -- entry ---------------------------------------------------------------
     def function(self):
@@ -224,11 +225,11 @@ class Decompiler:
                     ctx.threaded = b
                     return out, None
             if idx == 0 and b.id in self.cfg.loops and b.id not in self.emitting:
-                stmt, nb, nstack = self.loop(b, stack, ctx)
+                stmt, nb, nidx, nstack = self.loop(b, stack, ctx)
                 out.append(stmt)
                 if nb is None:
                     return out, None
-                b, idx, stack = nb, 0, nstack
+                b, idx, stack = nb, nidx, nstack
                 continue
             res = self.run(b, idx, stack, out, ctx)
             kind = res[0]
@@ -258,10 +259,15 @@ class Decompiler:
                 # No join: one branch goes inside the `if`, the other follows.
                 # Inside: an explicit break/continue, else the branch laid out
                 # first (the source's `if` body follows its test).
+                nt, nf = self._natural(tb, ti, ctx), self._natural(fb, fi, ctx)
                 if st and sf:
                     inside_t = st == "B" or sf != "B"
                 elif st or sf:
                     inside_t = bool(st)
+                elif nt != nf:
+                    inside_t = nf  # the end of the loop's body follows the `if`
+                elif self._bare_return(tb, ti) != self._bare_return(fb, fi):
+                    inside_t = self._bare_return(fb, fi)  # a copy of the function's last return
                 else:
                     inside_t = tb is not None and (fb is None or (tb.start, ti) <= (fb.start, fi))
                 if not inside_t:
@@ -316,6 +322,34 @@ class Decompiler:
         self.came = None
         return node
 
+    def _natural(self, b, idx, ctx):
+        """Whether the path at `b` is the jump back at the end of the loop."""
+        if b is None or ctx.header is None:
+            return False
+        ops = [i.opname for i in b.instrs[idx:] if i.opname not in ("NOP",)]
+        return len(ops) == 1 and b.target is ctx.header and self._natural_end(b, ctx)
+
+    def _bare_return(self, b, idx):
+        """Whether the path at `b` only returns a constant that other paths
+        return too: a copy CPython made of the function's last `return`."""
+        if b is None:
+            return False
+        ins = [i for i in b.instrs[idx:] if i.opname not in ("POP_TOP", "NOP")]
+        if [i.opname for i in ins] not in (["RETURN_CONST"], ["LOAD_CONST", "RETURN_VALUE"]):
+            return False
+        if self._returns is None:
+            self._returns = {}
+            instrs = self.cfg.instrs
+            for k, i in enumerate(instrs):
+                if i.opname == "RETURN_CONST":
+                    key = repr(i.argval)
+                elif i.opname == "RETURN_VALUE" and k and instrs[k - 1].opname == "LOAD_CONST":
+                    key = repr(instrs[k - 1].argval)
+                else:
+                    continue
+                self._returns[key] = self._returns.get(key, 0) + 1
+        return self._returns.get(repr(ins[0].argval), 0) >= 2
+
     def _terminal(self, b, ctx):
         """Whether every path from `b` ends in a return or raise without
         reaching the loop's head, its follow or another loop."""
@@ -341,7 +375,7 @@ class Decompiler:
             ops = [i.opname for i in b.instrs if i.opname not in ("POP_TOP", "NOP")]
             if not ops and b.fall is not None:
                 b = b.fall
-            elif ops == ["JUMP_FORWARD"] and b.target is not None:
+            elif len(ops) == 1 and ops[0].startswith("JUMP") and b.target is not None:
                 b = b.target
             else:
                 break
@@ -375,6 +409,9 @@ class Decompiler:
 
     def _assert(self, cond, t, f, ctx):
         """`assert c, msg`: the false branch raises AssertionError."""
+        tb = t[0]
+        if tb is not None and t[1] == 0 and tb.instrs and tb.instrs[0].opname == "LOAD_ASSERTION_ERROR":
+            cond, t, f = _negate(cond), f, t
         fb, fi, fs = f
         if fb is None or fi != 0 or not fb.instrs or fb.instrs[0].opname != "LOAD_ASSERTION_ERROR":
             return None
@@ -486,18 +523,17 @@ class Decompiler:
             # The else clause: the normal exit, when it is not the follow.
             if exit_pos is not None:
                 eb, ei = exit_pos
-                if follow is not None and eb is follow and ei == 0:
-                    pass
-                elif follow is None and not breaks and body_ctx.threaded is None:
+                if follow is not None and eb is follow:
+                    return node, eb, ei, after_stack
+                if follow is None and not breaks and body_ctx.threaded is None:
                     # No break: what follows the loop is the exit itself.
-                    return node, eb, after_stack if ei == 0 else None
-                else:
-                    orelse, st = self.seq(eb, ei, after_stack, ctx, follow)
-                    node.orelse = orelse
+                    return node, eb, ei, after_stack
+                orelse, st = self.seq(eb, ei, after_stack, ctx, follow)
+                node.orelse = orelse
             nxt = follow if follow is not None else body_ctx.threaded
             if nxt is None:
-                return node, None, None
-            return node, nxt, after_stack
+                return node, None, 0, None
+            return node, nxt, 0, after_stack
         finally:
             self.emitting.discard(h.id)
 
@@ -856,9 +892,18 @@ class Decompiler:
             else:
                 func, args = y, [x] + args
             npos = len(args) - len(kwnames)
+            if any(isinstance(a, FuncObj) for a in args[:npos]):
+                # A decorator applied to an inner def: kept as a call of it.
+                fobj = next(a for a in args[:npos] if isinstance(a, FuncObj))
+                if npos == 1 and not kwnames:
+                    node = _at(ast.Call(func=func, args=[fobj], keywords=[]), ins)
+                    push(node)
+                    return False
             keywords = [ast.keyword(arg=n, value=v) for n, v in zip(kwnames, args[npos:])]
             for kw, v in zip(keywords, args[npos:]):
                 _span(kw, v, v)
+            args = [self.lambda_expr(a) if isinstance(a, FuncObj) and a.code.co_name == "<lambda>" else a
+                    for a in args]
             if isinstance(func, FuncObj):
                 raise Unsupported("comprehensions are not supported in kernels; write a loop", ins)
             node = _at(ast.Call(func=func, args=args[:npos], keywords=keywords), ins)
@@ -966,7 +1011,7 @@ class Decompiler:
                 return
             raise Unsupported("kjit could not rebuild this function definition", ins)
         if isinstance(v, ast.Call) and len(v.args) == 1 and isinstance(v.args[0], FuncObj) and \
-                isinstance(target, ast.Name):
+                v.args[0].code.co_name != "<lambda>" and isinstance(target, ast.Name):
             out.append(self.inner_function(v.args[0], target.id, [v.func]))
             return
         v = self._value(v)
@@ -1122,6 +1167,11 @@ _INVERSE = {ast.Is: ast.IsNot, ast.IsNot: ast.Is, ast.In: ast.NotIn, ast.NotIn: 
 def _negate(cond):
     if isinstance(cond, ast.UnaryOp) and isinstance(cond.op, ast.Not):
         return cond.operand
+    if isinstance(cond, ast.BoolOp) and any(isinstance(v, ast.UnaryOp) and isinstance(v.op, ast.Not)
+                                            for v in cond.values):
+        op = ast.Or() if isinstance(cond.op, ast.And) else ast.And()
+        node = ast.BoolOp(op=op, values=[_negate(v) for v in cond.values])
+        return _span(node, cond, cond)
     if isinstance(cond, ast.Compare) and len(cond.ops) == 1 and type(cond.ops[0]) in _INVERSE:
         node = ast.Compare(left=cond.left, ops=[_INVERSE[type(cond.ops[0])]()], comparators=cond.comparators)
         return _span(node, cond, cond)
