@@ -8,6 +8,7 @@ PKGS=(
   libzstd-dev zlib1g-dev libxml2-dev libedit-dev libcurl4-openssl-dev libffi-dev
   pybind11-dev libfmt-dev catch2
   python3-dev python3-numpy python3-pytest python3-numba
+  python3-dask python3-distributed python3-cloudpickle
 )
 missing=()
 for p in "${PKGS[@]}"; do

@@ -243,6 +243,7 @@ def _make_dispatcher(func, options, signatures=()):
     d.__doc__ = func.__doc__
     d.__module__ = func.__module__
     d.__wrapped__ = func
+    d._eager_signatures = tuple(signatures)
     for sig in signatures:
         d.compile(kt.signature_text(sig))
     return d
@@ -277,6 +278,12 @@ def _inspect_asm(self, signature=None):
     return code if signature is None else code[signature]
 
 
+def _dispatcher_reduce(self):
+    from kjit import serialize
+    return serialize.reduce_dispatcher(self)
+
+
+Dispatcher.__reduce__ = _dispatcher_reduce
 Dispatcher.__get__ = _dispatcher_get
 Dispatcher.__repr__ = _dispatcher_repr
 Dispatcher.inspect_types = _inspect_types

@@ -107,6 +107,8 @@ class CUDAKernel(_kjit.KernelBase):
         self.py_func = func
         self.device = device
         self.targetoptions = dict(options, device=device)
+        self._pickle_options = dict(options, device=device)
+        self._pickle_signatures = [kt.signature_text(s) for s in signatures]
         self.specializations = {}  # (cc, argument types) -> the kernel specialize() made
         self._specialized = False
         maxreg, threads, blocks = _launch_annotations(options)
@@ -329,6 +331,11 @@ class CUDAKernel(_kjit.KernelBase):
         super().__init_subclass__(**kwargs)
         if "__getitem__" not in cls.__dict__:
             _kjit._install_kernel_subscript(cls)
+
+    def __reduce__(self):
+        # By value, as Numba pickles kernels (kjit/serialize.py).
+        from kjit import serialize
+        return serialize.reduce_kernel(self)
 
     def _launcher_for(self, config):
         if self.device:

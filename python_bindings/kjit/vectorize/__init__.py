@@ -71,7 +71,12 @@ def guvectorize(*args, **kws):
     target = kws.get("target", "cpu")
     if target == "cuda":
         # Numba's checks and words (options, return types) at the decorator.
-        return lambda func: CUDAGUFunc(func, layout, sigs, kws)
+        def cuda_wrap(func):
+            g = CUDAGUFunc(func, layout, sigs, kws)
+            g._kjit_origin = (func, (tuple(sigs), layout), dict(kws), "guvectorize")
+            return g
+
+        return cuda_wrap
     unknown = set(kws) - _OPTIONS
     if unknown:
         raise TypeError(f"unknown @guvectorize option(s): {', '.join(sorted(unknown))}")
@@ -84,6 +89,7 @@ def guvectorize(*args, **kws):
         g = GUFunc(func, layout, target == "parallel", kws, dynamic=not sigs)
         for sig in sigs:
             g.add(sig)
+        g._kjit_origin = (func, (tuple(sigs), layout), dict(kws), "guvectorize")
         return g
 
     return wrap
@@ -108,6 +114,19 @@ def _make(func, sigs, kws):
             loops.add(ret, args)
         # With signatures, as Numba's: no more loops are compiled, and
         # NumPy's rules pick among these.
-        return DUFunc(loops, frozen=bool(signatures))
-    return CUDAUFunc(func, signatures, bool(kws.get("fastmath")), kws.get("identity"))
+        u = DUFunc(loops, frozen=bool(signatures))
+    else:
+        u = CUDAUFunc(func, signatures, bool(kws.get("fastmath")), kws.get("identity"))
+    u._kjit_origin = (func, tuple(sigs), dict(kws), "vectorize")
+    return u
+
+
+def _reduce_vectorized(self):
+    from kjit import serialize
+    return serialize.reduce_vectorized(self)
+
+
+for _cls in (DUFunc, CUDAUFunc, GUFunc, CUDAGUFunc):
+    _cls.__reduce__ = _reduce_vectorized
+del _cls
 

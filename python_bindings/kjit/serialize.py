@@ -1,0 +1,156 @@
+"""Jitted functions that travel: pickling ``@njit`` functions, ``@cuda.jit``
+kernels and ``@vectorize`` / ``@guvectorize`` objects.
+
+As in Numba, a kjit function pickles by value: its Python function (the code
+object, by ``marshal``; the globals it names; its defaults and closure), its
+options and its eager signatures. Unpickled in another process (a
+``multiprocessing`` worker started with spawn, a Dask worker), the decorator
+is applied again there; that process compiles on first use, from the source
+if it can read the file, else from the bytecode (kjit.bytecode). Modules
+among the globals travel by name, other kjit functions by value, the rest
+as pickle does. Within one process, unpickling gives back the same object.
+"""
+import builtins
+import importlib
+import marshal
+import pickle
+import sys
+import types
+import uuid
+import weakref
+
+_LIVE = weakref.WeakValueDictionary()  # id -> the object made in this process
+
+
+class _ModuleRef:
+    def __init__(self, name):
+        self.name = name
+
+    def __reduce__(self):
+        return (_import, (self.name,))
+
+
+def _import(name):
+    return importlib.import_module(name)
+
+
+def _names(code):
+    out = set(code.co_names)
+    for c in code.co_consts:
+        if isinstance(c, types.CodeType):
+            out |= _names(c)
+    return out
+
+
+def _picklable(value):
+    if isinstance(value, types.ModuleType):
+        return _ModuleRef(value.__name__)
+    return value
+
+
+def reduce_function(func):
+    """The arguments of rebuild_function: `func` by value."""
+    code = func.__code__
+    globs = {}
+    for name in sorted(_names(code)):
+        if name in func.__globals__:
+            globs[name] = _picklable(func.__globals__[name])
+    closure = None
+    if func.__closure__:
+        closure = tuple(_picklable(c.cell_contents) for c in func.__closure__)
+    return (marshal.dumps(code), globs, func.__name__, func.__qualname__, func.__defaults__, closure,
+            func.__module__, sys.version_info[:2])
+
+
+def rebuild_function(code, globs, name, qualname, defaults, closure, module, version):
+    if tuple(version) != sys.version_info[:2]:
+        raise pickle.UnpicklingError(
+            f"this kjit function was pickled by Python {version[0]}.{version[1]}; its bytecode cannot be "
+            f"read by Python {sys.version_info[0]}.{sys.version_info[1]}")
+    g = {"__builtins__": builtins, "__name__": module}
+    # The defining module's globals when it is importable here (kernels
+    # see later additions to it, as in the process that made them).
+    mod = sys.modules.get(module)
+    if mod is not None and module != "__main__":
+        g = mod.__dict__
+    g = dict(g)
+    g.update(globs)
+    cells = tuple(types.CellType(v) for v in closure) if closure is not None else None
+    f = types.FunctionType(marshal.loads(code), g, name, defaults, cells)
+    f.__qualname__ = qualname
+    f.__module__ = module
+    return f
+
+
+def _key(obj):
+    k = getattr(obj, "_pickle_id", None)
+    if k is None:
+        k = uuid.uuid4().hex
+        obj._pickle_id = k
+        _LIVE[k] = obj
+    return k
+
+
+def _remember(key, make):
+    obj = _LIVE.get(key)
+    if obj is None:
+        obj = make()
+        try:
+            obj._pickle_id = key
+            _LIVE[key] = obj
+        except (AttributeError, TypeError):
+            pass
+    return obj
+
+
+def reduce_dispatcher(d):
+    """``@jit`` functions (kjit's Dispatcher)."""
+    from kjit import types as kt
+    sigs = [kt.signature_text(s) for s in getattr(d, "_eager_signatures", ())]
+    return (_rebuild_dispatcher, (_key(d), reduce_function(d.py_func), dict(d.targetoptions), tuple(sigs)))
+
+
+def _rebuild_dispatcher(key, func, options, sigs):
+    from kjit.dispatcher import _make_dispatcher
+
+    def make():
+        return _make_dispatcher(rebuild_function(*func), options, sigs)
+
+    return _remember(key, make)
+
+
+def reduce_kernel(k):
+    """``@cuda.jit`` kernels and device functions."""
+    return (_rebuild_kernel, (_key(k), reduce_function(k.py_func), dict(k._pickle_options),
+                              tuple(k._pickle_signatures)))
+
+
+def _rebuild_kernel(key, func, options, sigs):
+    from kjit import cuda
+
+    def make():
+        f = rebuild_function(*func)
+        if not sigs:
+            return cuda.jit(**options)(f)
+        return cuda.jit(sigs[0] if len(sigs) == 1 else list(sigs), **options)(f)
+
+    return _remember(key, make)
+
+
+def reduce_vectorized(obj):
+    """``@vectorize`` and ``@guvectorize`` objects: the decorator again."""
+    func, args, kws, kind = obj._kjit_origin
+    return (_rebuild_vectorized, (_key(obj), reduce_function(func), args, dict(kws), kind))
+
+
+def _rebuild_vectorized(key, func, args, kws, kind):
+    from kjit import guvectorize, vectorize
+
+    def make():
+        f = rebuild_function(*func)
+        if kind == "vectorize":
+            return vectorize(list(args), **kws)(f)
+        sigs, layout = args
+        return guvectorize(list(sigs), layout, **kws)(f)
+
+    return _remember(key, make)
