@@ -715,7 +715,9 @@ class Decompiler:
         if op == "LOAD_CONST" or op == "LOAD_SMALL_INT":
             push(_const(ins.argval, ins) if not hasattr(ins.argval, "co_code") else ins.argval)
         elif op == "RETURN_CONST":
-            out.append(_at(ast.Return(value=_const(ins.argval, ins)), ins))
+            node = _at(ast.Return(value=_const(ins.argval, ins)), ins)
+            node._implicit = ins.argval is None and self._copied_position(ins, 1)
+            out.append(node)
             return True
         elif op in ("LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_DEREF", "LOAD_CLOSURE", "LOAD_NAME",
                     "LOAD_FAST_BORROW", "LOAD_CLASSDEREF"):
@@ -801,7 +803,7 @@ class Decompiler:
             uop = {"UNARY_NEGATIVE": ast.USub, "UNARY_POSITIVE": ast.UAdd, "UNARY_INVERT": ast.Invert,
                    "UNARY_NOT": ast.Not}[op]()
             push(_at(ast.UnaryOp(op=uop, operand=v), ins))
-        elif op == "CALL_INTRINSIC_1":
+        elif op == "CALL_INTRINSIC_1" and ins.argrepr != "INTRINSIC_LIST_TO_TUPLE":
             v = pop()
             if ins.argrepr == "INTRINSIC_UNARY_POSITIVE":
                 push(_at(ast.UnaryOp(op=ast.UAdd(), operand=v), ins))
@@ -916,8 +918,11 @@ class Decompiler:
             func = x if y is NULL else y
             if x is NULL:
                 func = y
-            star = _span(ast.Starred(value=posargs, ctx=ast.Load()), posargs, posargs)
             keywords = [ast.keyword(arg=None, value=kw)] if kw is not None else []
+            if isinstance(posargs, ast.Tuple) and getattr(posargs, "_from_list", False) and kw is None:
+                push(_at(ast.Call(func=func, args=list(posargs.elts), keywords=[]), ins))
+                return False
+            star = _span(ast.Starred(value=posargs, ctx=ast.Load()), posargs, posargs)
             push(_at(ast.Call(func=func, args=[star], keywords=keywords), ins))
         elif op == "MAKE_FUNCTION":
             code = pop()
@@ -956,7 +961,9 @@ class Decompiler:
             stack[-1], stack[-arg] = stack[-arg], stack[-1]
         elif op == "RETURN_VALUE":
             v = pop()
-            out.append(_span(_at(ast.Return(value=v), ins), _pos_node(ins), v))
+            node = _span(_at(ast.Return(value=v), ins), _pos_node(ins), v)
+            node._implicit = isinstance(v, ast.Constant) and v.value is None and self._copied_position(ins, 2)
+            out.append(node)
             return True
         elif op == "RAISE_VARARGS":
             cause = pop() if arg == 2 else None
@@ -974,6 +981,18 @@ class Decompiler:
                               "the name in the kernel", ins)
         elif op in ("DELETE_FAST", "DELETE_SUBSCR", "DELETE_ATTR", "DELETE_GLOBAL", "DELETE_DEREF"):
             raise Unsupported("'del' statements are not supported in kernels", ins)
+        elif op == "LIST_APPEND" and isinstance(stack[-1 - arg] if len(stack) > arg else None, ast.List) \
+                and not getattr(stack[-1 - arg], "_comprehension", False):
+            # A call with many arguments: CPython builds their list.
+            v = pop()
+            stack[-arg].elts.append(v)
+        elif op == "LIST_TO_TUPLE" or (op == "CALL_INTRINSIC_1" and ins.argrepr == "INTRINSIC_LIST_TO_TUPLE"):
+            v = pop()
+            if not isinstance(v, ast.List):
+                raise Unsupported("starred expressions ('*x') are not supported in kernels", ins)
+            t = _span(ast.Tuple(elts=v.elts, ctx=ast.Load()), v, v)
+            t._from_list = True
+            push(t)
         elif op in ("LOAD_FAST_AND_CLEAR", "LIST_APPEND", "SET_ADD", "MAP_ADD"):
             raise Unsupported("comprehensions are not supported in kernels; write a loop", ins)
         else:
@@ -1047,6 +1066,18 @@ class Decompiler:
         node._run = self._next_store(ins)
         node._pairs = [(depth, target, v)]
         out.append(node)
+
+    def _copied_position(self, ins, back):
+        """Whether the `return None` ending at `ins` has the position of the
+        instruction before it: CPython's implicit return at the end of a
+        function (an explicit one has the position of its own text)."""
+        instrs = self.cfg.all_instrs
+        k = next((j for j, i in enumerate(instrs) if i.offset == ins.offset), None)
+        if k is None or k - back < 0:
+            return False
+        prev = instrs[k - back]
+        return getattr(prev, "positions", None) == getattr(instrs[k - back + 1], "positions", None) and \
+            prev.opname not in ("RESUME", "NOP")
 
     def _next_store(self, ins):
         """The offset of the instruction right after `ins` when it is a plain
@@ -1248,11 +1279,31 @@ def _tidy(body, top_level=False):
     if top_level and out and isinstance(out[-1], ast.Return) and isinstance(out[-1].value, ast.Constant) \
             and out[-1].value.value is None and _implicit_return(out[-1]):
         out.pop()
+    if top_level:
+        out = _fold_implicit_returns(out)
     return out
 
 
 def _implicit_return(ret):
     return True
+
+
+def _fold_implicit_returns(body):
+    """`if c: A; return` followed by the rest of the function, where the
+    `return` is CPython's copy of the implicit one: `if c: A else: rest`
+    (how an if/elif/else at the end of a function compiles)."""
+    for k in range(len(body) - 1, -1, -1):
+        s = body[k]
+        if not isinstance(s, ast.If):
+            continue
+        if s.orelse:
+            s.orelse = _fold_implicit_returns(s.orelse)
+        if s.body and isinstance(s.body[-1], ast.Return) and getattr(s.body[-1], "_implicit", False) \
+                and len(s.body) > 1 and not s.orelse and k + 1 < len(body):
+            s.body = _fold_implicit_returns(s.body[:-1])
+            s.orelse = _fold_implicit_returns(body[k + 1:])
+            body = body[:k + 1]
+    return body
 
 
 def _tidy_loop(body):
