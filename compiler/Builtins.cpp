@@ -353,7 +353,14 @@ class CallTyper {
     const Type *dt = dtypeArg(dtypeExpr, dflt);
     if (!dt) return ts.constOf(nullptr, loc);
     const Type *at = tc.array(dt, unsigned(dims.size()), Layout::C);
+    if (dt->isRecord() && (fillValue || fill > 0))
+      return unsupported(
+          fmt::format("{}() of a record dtype is not supported; np.empty and "
+                      "np.zeros are",
+                      fname));
     Expr *arr = ts.intrinsic(IntrinsicId::ArrayAlloc, dims, at, loc);
+    if (dt->isRecord() && fill == 0)  // every byte zero: the fill value is a null record
+      return ts.intrinsic(IntrinsicId::ArrayFill, {arr, ts.constOf(dt, loc)}, at, loc);
     if (fillValue)
       return ts.intrinsic(IntrinsicId::ArrayFill, {arr, ts.convert(fillValue, dt)}, at, loc);
     if (fill < 0) return arr;
@@ -375,6 +382,8 @@ class CallTyper {
       return fail(fmt::format("{}() needs an array, not {}", which, a->type->str()));
     }
     const Type *dt = a->type->dtype();
+    if (dt->isRecord())
+      return fail(fmt::format("{}() needs an array of numbers, not {}", which, a->type->str()));
     if (which == "sum" || which == "prod") {
       const Type *acc = dt;
       if (dt->isBool() || dt->isInt()) acc = tc.intTy(64, dt->isInt() ? dt->isSigned() : true);

@@ -168,12 +168,13 @@ Call *Builder::call(Function *callee, std::vector<Expr *> args, SourceLoc loc) {
 }
 
 Intrinsic *Builder::intrinsic(IntrinsicId id, std::vector<Expr *> args, const Type *type,
-                              SourceLoc loc, SubOp subOp) {
+                              SourceLoc loc, SubOp subOp, std::string text) {
   auto *in = arena_.make<Intrinsic>(loc);
   in->id = id;
   in->args = std::move(args);
   in->subOp = subOp;
   in->type = type;
+  in->text = std::move(text);
   return checked(in);
 }
 

@@ -69,8 +69,9 @@ class Builder {
                             SourceLoc loc);  // one element type, int64 index
   Call *call(Function *callee, std::vector<Expr *> args,
              SourceLoc loc);  // of the callee's return type
+  // `text`: Intrinsic::text (a record intrinsic's field, an extern call's name).
   Intrinsic *intrinsic(IntrinsicId id, std::vector<Expr *> args, const Type *type, SourceLoc loc,
-                       SubOp subOp = SubOp::None);
+                       SubOp subOp = SubOp::None, std::string text = {});
 
   // ---- statements ----
   Assign *assign(Var *var, Expr *value, SourceLoc loc);

@@ -143,6 +143,7 @@ class NodeChecker {
       return;
     }
     case Kind::ArrayLoad: {
+      // (An element of an array of records is a reference to it.)
       auto *l = cast<ArrayLoad>(&e);
       if (const Type *dtype = arrayAccess(e, l->array, l->indices); dtype && dtype != e.type)
         problem(e.loc,
@@ -241,6 +242,19 @@ class NodeChecker {
                                    intrinsicName(subOpInfo(in->subOp).intrinsic)));
       else if (hasSubOps && in->subOp == SubOp::None)
         problem(e.loc, fmt::format("intrinsic {} without a sub-operation", intrinsicName(in->id)));
+      if (in->id >= IntrinsicId::RecordGet && in->id <= IntrinsicId::RecordArrayField &&
+          !in->args.empty() && in->args[0] && in->args[0]->type) {
+        const Type *rt = in->args[0]->type;
+        if (in->id == IntrinsicId::RecordArrayField) rt = rt->isArray() ? rt->dtype() : nullptr;
+        if (!rt || !rt->isRecord())
+          problem(e.loc, fmt::format("intrinsic {} of {}, expected {}", intrinsicName(in->id),
+                                     str(in->args[0]->type),
+                                     in->id == IntrinsicId::RecordArrayField ? "an array of records"
+                                                                             : "a record"));
+        else if (!rt->field(in->text))
+          problem(e.loc, fmt::format("intrinsic {} of field '{}', which {} does not have",
+                                     intrinsicName(in->id), in->text, str(rt)));
+      }
       return;
     }
     default:

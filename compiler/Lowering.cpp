@@ -48,6 +48,7 @@ llvm::Type *ProgramLowering::lt(const Type *t) {
     return llvm::StructType::get(C, {p, p});
   }
   case TypeKind::Array: return arrayTy(t->ndim());
+  case TypeKind::Record: return llvm::PointerType::getUnqual(C);  // a reference to its bytes
   case TypeKind::Tuple: {
     std::vector<llvm::Type *> elems;
     for (const Type *e : t->elements()) elems.push_back(lt(e));
@@ -65,6 +66,11 @@ llvm::Type *ProgramLowering::memTy(const Type *t) {
     return llvm::StructType::get(C, elems);
   }
   return lt(t);
+}
+
+llvm::Type *ProgramLowering::elemTy(const Type *t) {
+  if (t->isRecord()) return llvm::ArrayType::get(llvm::Type::getInt8Ty(C), uint64_t(itemSize(t)));
+  return memTy(t);
 }
 
 llvm::Constant *ProgramLowering::cstr(const std::string &s) {

@@ -66,6 +66,7 @@ llvm::Value *FunctionLowering::arrayLoad(const ArrayLoad *l) {
   llvm::Value *addr =
       elementAddress(desc, l->array->type, idx, l->wraparound, l->boundscheck, l->loc);
   const Type *dt = l->array->type->dtype();
+  if (dt->isRecord()) return addr;  // a record element: a reference to it
   return fromMem(B.CreateLoad(P.memTy(dt), addr), dt);
 }
 
@@ -76,7 +77,18 @@ void FunctionLowering::arrayStore(const Store *s) {
   llvm::Value *v = expr(s->value);
   llvm::Value *addr =
       elementAddress(desc, s->array->type, idx, s->wraparound, s->boundscheck, s->loc);
-  B.CreateStore(toMem(v, s->array->type->dtype()), addr);
+  const Type *dt = s->array->type->dtype();
+  if (dt->isRecord()) {
+    copyRecord(addr, v, dt);
+    return;
+  }
+  B.CreateStore(toMem(v, dt), addr);
+}
+
+void FunctionLowering::copyRecord(llvm::Value *dst, llvm::Value *src, const Type *rec) {
+  // memmove: a[i] = a[i] copies a record onto itself.
+  llvm::MaybeAlign a(uint64_t(dtypeAlign(rec)));
+  B.CreateMemMove(dst, a, src, a, uint64_t(itemSize(rec)));
 }
 
 llvm::Value *FunctionLowering::arrayView(const ArrayView *v) {
@@ -240,6 +252,13 @@ llvm::Value *FunctionLowering::arrayIntrinsic(const Intrinsic *in) {
   }
   case IntrinsicId::ArrayFill: {
     llvm::Value *arr = expr(in->args[0]);
+    if (t->dtype()->isRecord()) {  // np.zeros of records: every byte zero
+      llvm::MaybeAlign a(uint64_t(dtypeAlign(t->dtype())));
+      forEachElement(arr, in->args[0]->type, [&](llvm::Value *addr, llvm::Value *) {
+        B.CreateMemSet(addr, B.getInt8(0), uint64_t(itemSize(t->dtype())), a);
+      });
+      return arr;
+    }
     llvm::Value *v = toMem(expr(in->args[1]), t->dtype());
     forEachElement(arr, in->args[0]->type,
                    [&](llvm::Value *addr, llvm::Value *) { B.CreateStore(v, addr); });
@@ -252,9 +271,12 @@ llvm::Value *FunctionLowering::arrayIntrinsic(const Intrinsic *in) {
     for (unsigned k = 0; k < st->ndim(); ++k) dims.push_back(shapeOf(src, k));
     llvm::Value *dst = allocate(t, dims, in->loc);
     llvm::Value *dstData = dataOf(dst);
-    llvm::Type *et = P.memTy(t->dtype());
+    llvm::Type *et = P.elemTy(t->dtype());
     forEachElement(src, st, [&](llvm::Value *addr, llvm::Value *flatIdx) {
-      B.CreateStore(B.CreateLoad(et, addr), B.CreateGEP(et, dstData, flatIdx));
+      if (t->dtype()->isRecord())
+        copyRecord(B.CreateGEP(et, dstData, flatIdx), addr, t->dtype());
+      else
+        B.CreateStore(B.CreateLoad(et, addr), B.CreateGEP(et, dstData, flatIdx));
     });
     return dst;
   }
@@ -349,6 +371,84 @@ llvm::Value *FunctionLowering::arrayIntrinsic(const Intrinsic *in) {
   }
   default: return zeroOf(t);
   }
+}
+
+// ---- records -----------------------------------------------------------------------
+
+llvm::Value *FunctionLowering::recordIntrinsic(const Intrinsic *in) {
+  const Type *t = in->type;
+  if (in->id == IntrinsicId::RecordArrayField) {
+    // The array's descriptor, moved to the field, with a nested array's
+    // axes (C order within the element) after the array's own.
+    const Type *at = in->args[0]->type;
+    const RecordField &f = *at->dtype()->field(in->text);
+    llvm::Value *src = expr(in->args[0]);
+    llvm::Value *out = llvm::UndefValue::get(P.lt(t));
+    out = B.CreateInsertValue(out, B.CreateExtractValue(src, {0u}), {0u});
+    out = B.CreateInsertValue(out, B.CreateGEP(B.getInt8Ty(), dataOf(src), i64(f.offset)), {1u});
+    unsigned nd = at->ndim();
+    for (unsigned k = 0; k < nd; ++k) {
+      out = B.CreateInsertValue(out, shapeOf(src, k), {2u, k});
+      out = B.CreateInsertValue(out, strideOf(src, k), {3u, k});
+    }
+    int64_t stride = itemSize(f.dtype);
+    for (size_t k = f.shape.size(); k-- > 0;) {
+      out = B.CreateInsertValue(out, i64(f.shape[k]), {2u, nd + unsigned(k)});
+      out = B.CreateInsertValue(out, i64(stride), {3u, nd + unsigned(k)});
+      stride *= f.shape[k];
+    }
+    return out;
+  }
+  const Type *rec = in->args[0]->type;
+  const RecordField &f = *rec->field(in->text);
+  llvm::Value *addr = B.CreateGEP(B.getInt8Ty(), expr(in->args[0]), i64(f.offset));
+  llvm::Align align(uint64_t(fieldAccessAlign(rec, f)));
+  // A nested array: its C-contiguous descriptor over the record's bytes.
+  auto nested = [&]() {
+    unsigned nd = unsigned(f.shape.size());
+    llvm::Value *desc = llvm::Constant::getNullValue(P.arrayTy(nd));
+    desc = B.CreateInsertValue(desc, addr, {1u});
+    int64_t stride = itemSize(f.dtype);
+    for (unsigned k = nd; k-- > 0;) {
+      desc = B.CreateInsertValue(desc, i64(f.shape[k]), {2u, k});
+      desc = B.CreateInsertValue(desc, i64(stride), {3u, k});
+      stride *= f.shape[k];
+    }
+    return desc;
+  };
+  if (in->id == IntrinsicId::RecordGet) {
+    if (!f.shape.empty()) return nested();
+    if (f.dtype->isRecord()) return addr;  // a nested record: a reference
+    return fromMem(B.CreateAlignedLoad(P.memTy(f.dtype), addr, align), f.dtype);
+  }
+  // RecordSet
+  const Expr *value = in->args[1];
+  llvm::Value *v = expr(value);
+  if (f.shape.empty()) {
+    if (f.dtype->isRecord())
+      copyRecord(addr, v, f.dtype);
+    else
+      B.CreateAlignedStore(toMem(v, f.dtype), addr, align);
+    return zeroOf(t);
+  }
+  // An array into a nested array: the same shape, element by element.
+  const Type *vt = value->type;
+  llvm::Value *differs = B.getFalse();
+  for (unsigned k = 0; k < vt->ndim(); ++k)
+    differs = B.CreateOr(differs, B.CreateICmpNE(shapeOf(v, k), i64(f.shape[k])));
+  std::string shape;
+  for (size_t k = 0; k < f.shape.size(); ++k) shape += (k ? ", " : "") + std::to_string(f.shape[k]);
+  raiseIf(differs, "ValueError",
+          fmt::format("the array assigned to field '{}' must have its shape ({}{})", f.name, shape,
+                      f.shape.size() == 1 ? "," : ""),
+          in->loc);
+  llvm::Type *et = P.memTy(f.dtype);
+  const Type *st = vt->dtype();
+  forEachElement(v, vt, [&](llvm::Value *src, llvm::Value *flat) {
+    llvm::Value *x = convert(fromMem(B.CreateLoad(P.memTy(st), src), st), st, f.dtype);
+    B.CreateAlignedStore(toMem(x, f.dtype), B.CreateGEP(et, addr, flat), align);
+  });
+  return zeroOf(t);
 }
 
 }  // namespace kjit::lowering

@@ -90,7 +90,7 @@ llvm::Value *FunctionLowering::cudaIntrinsic(const Intrinsic *in) {
   case IntrinsicId::SharedArray:
   case IntrinsicId::LocalArray: {
     const Type *dt = t->dtype();
-    llvm::Type *et = P.memTy(dt);
+    llvm::Type *et = P.elemTy(dt);
     int64_t n = 1;
     std::vector<int64_t> dims;
     for (const Expr *a : in->args) {
@@ -99,7 +99,9 @@ llvm::Value *FunctionLowering::cudaIntrinsic(const Intrinsic *in) {
     }
     llvm::Value *data;
     if (in->id == IntrinsicId::LocalArray) {
-      data = entryAlloca(llvm::ArrayType::get(et, uint64_t(n)), "local.array");
+      llvm::AllocaInst *a = entryAlloca(llvm::ArrayType::get(et, uint64_t(n)), "local.array");
+      if (dt->isRecord()) a->setAlignment(llvm::Align(16));  // (its bytes are an i8 array)
+      data = a;
       P.cpuLocalBytes += n * int64_t(P.M.getDataLayout().getTypeAllocSize(et));
     } else if (dims.empty()) {
       // Dynamic shared memory: sized by the launch; the length is what fits.

@@ -54,6 +54,9 @@ class ProgramLowering {
 
   llvm::Type *lt(const Type *t);     // the register form
   llvm::Type *memTy(const Type *t);  // the memory form (bool as i8)
+  // What an array element of dtype `t` is in memory: the memory form, or
+  // a record's bytes.
+  llvm::Type *elemTy(const Type *t);
   llvm::StructType *arrayTy(unsigned ndim);
   llvm::Constant *cstr(const std::string &s);
   llvm::FunctionCallee runtime(const char *name);
@@ -163,6 +166,10 @@ class FunctionLowering {
   void forEachElement(llvm::Value *desc, const Type *arrTy,
                       const std::function<void(llvm::Value *, llvm::Value *)> &body);
   llvm::Value *arrayIntrinsic(const ir::Intrinsic *in);
+  // Records: field reads and writes, the fields of arrays of records, and
+  // the copy of a record's bytes.
+  llvm::Value *recordIntrinsic(const ir::Intrinsic *in);
+  void copyRecord(llvm::Value *dst, llvm::Value *src, const Type *rec);
   // An IndexError for `index` on `axis` (of length `n`): on the host through
   // the runtime, on the GPU a trap.
   void indexError(llvm::Value *index, unsigned axis, llvm::Value *n, SourceLoc loc);

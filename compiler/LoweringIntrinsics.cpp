@@ -410,6 +410,9 @@ llvm::Value *FunctionLowering::intrinsic(const Intrinsic *in) {
   case IntrinsicId::ArrayProd:
   case IntrinsicId::ArrayMin:
   case IntrinsicId::ArrayMax: return arrayIntrinsic(in);
+  case IntrinsicId::RecordGet:
+  case IntrinsicId::RecordSet:
+  case IntrinsicId::RecordArrayField: return recordIntrinsic(in);
   default: break;
   }
   std::vector<llvm::Value *> args;

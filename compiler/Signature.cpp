@@ -44,6 +44,19 @@ class SigParser {
   }
 
   const Type *type() {
+    ws();
+    if (p + 1 < s.size() && s[p] == 'R' && std::isdigit(static_cast<unsigned char>(s[p + 1]))) {
+      // A record, spelled by its spec (kjit.types.Record's name).
+      size_t start = p;
+      const Type *r = parseRecordSpec(tc, s, p);
+      if (!r) {
+        p = start;
+        return failAt("malformed record type"), nullptr;
+      }
+      ws();
+      if (p < s.size() && s[p] == '[') return arraySuffix(r);
+      return r;
+    }
     std::string id = ident();
     if (id.empty()) {
       failAt("expected a type");

@@ -1,7 +1,8 @@
 // Signature.h - Numba's signature strings: "float64(float64[:], int64)",
 // "void(int32[:, ::1], float32)", "int64(UniTuple(int64, 2))", and single
 // types ("float32[:, ::1]"). Array layouts: [:] any, [::1] C (last axis
-// contiguous), [::1, :] F.
+// contiguous), [::1, :] F. A record type is spelled by its spec
+// (compiler/Types.h, recordSpec): what kjit.types.Record writes.
 #pragma once
 
 #include <string>

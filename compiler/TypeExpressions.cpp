@@ -393,9 +393,13 @@ Expr *FunctionTyper::attribute(const ast::AttributeExpr *a) {
       return ir_.intrinsic(IntrinsicId::ArrayTranspose, {v},
                            tc_.array(t->dtype(), t->ndim(), l, t->readonly()), a->loc);
     }
+    // The field of every element of an array of records (Numba's ary.field).
+    if (t->dtype()->isRecord())
+      if (Expr *f = recordArrayField(v, a->attr, a->loc)) return f;
     // Methods: a.sum() etc. are typed at the call.
     return constOf(tc_.function("array." + a->attr), a->loc);
   }
+  if (t->isRecord()) return recordGet(v, a->attr, a->loc);
   if (t->isComplex() || t->isFloat() || t->isInt() || t->isBool()) {
     if (a->attr == "real" || a->attr == "imag") {
       if (!t->isComplex()) {
@@ -449,7 +453,15 @@ Expr *FunctionTyper::subscript(const ast::SubscriptExpr *s) {
                          fmt::format("tuple index {} out of range for {}", c->i, t->str()));
     return ir_.tupleGet(v, unsigned(k), s->loc);
   }
+  if (t->isRecord()) return recordSubscript(v, s);
   if (!t->isArray()) return typingError(s->loc, fmt::format("{} is not subscriptable", t->str()));
+  if (t->dtype()->isRecord() && ast::isa<ast::StrLit>(s->index)) {
+    // ary['field']: as ary.field (Numba's static_getitem on arrays of records).
+    const std::string &field = ast::cast<ast::StrLit>(s->index)->value;
+    if (Expr *f = recordArrayField(v, field, s->loc)) return f;
+    return typingError(s->index->loc,
+                       fmt::format("{} has no field '{}'", t->dtype()->str(), field));
+  }
   std::vector<Expr *> typed;
   if (!indexList(s->index, idx, typed)) return unknown(s->loc);
   if (idx.size() > t->ndim())

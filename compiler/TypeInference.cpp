@@ -181,7 +181,7 @@ Expr *FunctionTyper::fromGlobal(const GlobalValue &g, const std::string &name, S
   case K::Module: return constOf(tc_.module(g.name), loc);
   case K::Function: return constOf(tc_.function(g.name), loc);
   case K::Dtype: {
-    const Type *s = tc_.scalarByName(g.name);
+    const Type *s = tc_.dtypeByName(g.name);  // a scalar, or a record's spec
     if (!s)
       return unsupported(
           loc,
@@ -191,7 +191,7 @@ Expr *FunctionTyper::fromGlobal(const GlobalValue &g, const std::string &name, S
   case K::ExceptionClass: return constOf(tc_.exceptionClass(g.name), loc);
   case K::JitFunction: return constOf(prog_.jitFunctionType(g.fn), loc);
   case K::Array: {
-    const Type *dt = tc_.scalarByName(g.name == "bool" ? "bool_" : g.name);
+    const Type *dt = tc_.dtypeByName(g.name == "bool" ? "bool_" : g.name);
     if (!dt)
       return unsupported(
           loc, fmt::format("global array '{}' has dtype {}, which kernels do not support", name,

@@ -59,6 +59,23 @@ void FunctionTyper::assignVar(const std::string &source, Expr *value, SourceLoc 
   out.push_back(ir_.assign(info.var, castTo(value, info.type), loc));
 }
 
+// r.a op= v, r['a'] op= v: the record is evaluated once (Python evaluates
+// the target's object first, then the value). `object` is the record when
+// the caller typed it already. False when the target is not a record's
+// field (true when its object could not be typed: an error was reported).
+bool FunctionTyper::augAssignField(const ast::AugAssignStmt *a, Expr *object, Block &out) {
+  Expr *rec = object;
+  std::string field;
+  if (!recordTarget(a->target, rec, field)) return !known(rec);  // (an error was reported)
+  Expr *rhs = expr(a->value);
+  if (!known(rec) || !known(rhs)) return true;
+  Var *recVar = isa<VarRef>(rec) ? cast<VarRef>(rec)->var : temp(rec, out);
+  Expr *cur = recordGet(varRef(recVar, a->loc), field, a->target->loc);
+  Expr *result = binary(a->op, cur, rhs, a->loc);
+  if (known(result)) recordSet(varRef(recVar, a->loc), field, result, a->loc, out);
+  return true;
+}
+
 void FunctionTyper::block(const ast::StmtList &in, Block &out) {
   for (const ast::Stmt *s : in) stmt(s, out);
 }
@@ -99,6 +116,12 @@ void FunctionTyper::assignTarget(const ast::Expr *target, Expr *value, Block &ou
       expr(s->index);
       return;
     }
+    if (arr->type->isRecord()) {  // r['a'] = v, r[0] = v
+      Expr *rec = arr;
+      std::string field;
+      if (recordTarget(target, rec, field) && known(rec)) recordSet(rec, field, value, loc, out);
+      return;
+    }
     if (!arr->type->isArray()) {
       typingError(s->value->loc, fmt::format("cannot assign to an item of {}; only arrays support "
                                              "item assignment",
@@ -136,6 +159,16 @@ void FunctionTyper::assignTarget(const ast::Expr *target, Expr *value, Block &ou
       return;
     }
     const Type *dt = arr->type->dtype();
+    if (dt->isRecord() || value->type->isRecord()) {
+      // a[i] = record: the record's bytes are copied into the element.
+      if (value->type != dt) {
+        typingError(loc, fmt::format("cannot store a value of type {} into an element of {}",
+                                     value->type->str(), arr->type->str()));
+        return;
+      }
+      out.push_back(ir_.store(arr, std::move(indices), value, loc, boundscheck()));
+      return;
+    }
     if (value->type->isArray() || value->type->isTuple() || !value->type->isNumber()) {
       typingError(loc, fmt::format("cannot store a value of type {} into an element of {}",
                                    value->type->str(), arr->type->str()));
@@ -160,7 +193,16 @@ void FunctionTyper::assignTarget(const ast::Expr *target, Expr *value, Block &ou
     return;
   }
   if (ast::isa<ast::AttributeExpr>(target)) {
-    unsupported(loc, "assignment to attributes is not supported in kernels");
+    Expr *rec = nullptr;
+    std::string field;
+    if (recordTarget(target, rec, field)) {  // r.a = v
+      if (known(rec) && known(value)) recordSet(rec, field, value, loc, out);
+      return;
+    }
+    if (known(rec))
+      unsupported(loc, fmt::format("assignment to attributes is not supported in kernels (only "
+                                   "to the fields of records; this is {})",
+                                   rec->type->str()));
     return;
   }
   unsupported(loc, "unsupported assignment target");
@@ -205,6 +247,10 @@ void FunctionTyper::stmt(const ast::Stmt *s, Block &out) {
     if (auto *sub = ast::dyn_cast<ast::SubscriptExpr>(a->target)) {
       // a[i] op= v: evaluate the array and the indices once.
       Expr *arr = expr(sub->value);
+      if (known(arr) && arr->type->isRecord()) {
+        augAssignField(a, arr, out);
+        return;
+      }
       Expr *rhs = expr(a->value);
       if (!known(arr) || !known(rhs)) return;
       if (!arr->type->isArray()) {
@@ -245,7 +291,10 @@ void FunctionTyper::stmt(const ast::Stmt *s, Block &out) {
       assignVar(n->name, binary(a->op, cur, rhs, a->loc), a->loc, out);
       return;
     }
-    unsupported(a->loc, "augmented assignment to attributes is not supported in kernels");
+    if (augAssignField(a, nullptr, out)) return;
+    unsupported(a->loc,
+                "augmented assignment to attributes is not supported in kernels (only "
+                "to the fields of records)");
     return;
   }
   case NK::IfStmt: {

@@ -193,6 +193,28 @@ class FunctionTyper final : public TyperServices {
   bool indexList(const ast::Expr *index, std::vector<const ast::Expr *> &idx,
                  std::vector<Expr *> &typed);
 
+  // ---- records (TypeRecords.cpp) ----
+  // The type a field reads as: its scalar or record type, or a C view of a
+  // nested array.
+  const Type *fieldValueType(const RecordField &f, bool readonly);
+  // The field `name` of `rec`, or null after an error (no such field; on
+  // CUDA, a field at an offset its type's alignment does not divide).
+  const RecordField *findField(const Type *rec, const std::string &name, SourceLoc loc);
+  // The field a record subscript names: a constant string, or a constant
+  // position; nullopt after an error.
+  std::optional<std::string> fieldNameOf(const Type *rec, Expr *index, SourceLoc loc);
+  Expr *recordGet(Expr *rec, const std::string &name, SourceLoc loc);
+  Expr *recordSubscript(Expr *rec, const ast::SubscriptExpr *s);
+  // ary.name for an array of records; null when the record has no such field.
+  Expr *recordArrayField(Expr *ary, const std::string &name, SourceLoc loc);
+  void recordSet(Expr *rec, const std::string &name, Expr *value, SourceLoc loc, Block &out);
+  // Whether `target` (r.a, r['a'], r[0]) is a field of a record: then `rec`
+  // is the record (unknown after an error) and `name` the field. `rec`
+  // comes in as the target's object when the caller typed it, else null
+  // (typed here; out: that value even when it is no record).
+  bool recordTarget(const ast::Expr *target, Expr *&rec, std::string &name);
+  bool augAssignField(const ast::AugAssignStmt *a, Expr *object, Block &out);
+
  public:
   // TyperServices, for Builtins.cpp.
   Context &context() override { return ctx_; }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 
 #include "frontend/support/KernelAbi.h"
 
@@ -24,11 +25,11 @@ TypeContext::TypeContext() {
   bool_ = intern(std::move(b));
 }
 
-const Type *TypeContext::intern(std::unique_ptr<Type> t) {
-  auto it = types_.find(t->name_);
+const Type *TypeContext::intern(std::unique_ptr<Type> t, const std::string &key) {
+  auto it = types_.find(key);
   if (it != types_.end()) return it->second.get();
   const Type *raw = t.get();
-  types_.emplace(t->name_, std::move(t));
+  types_.emplace(key, std::move(t));
   return raw;
 }
 
@@ -206,6 +207,137 @@ const Type *TypeContext::scalarByName(const std::string &n) {
   return complexTy(e->bits);
 }
 
+const Type *TypeContext::dtypeByName(const std::string &n) {
+  if (!n.empty() && n[0] == 'R') {
+    size_t p = 0;
+    const Type *t = parseRecordSpec(*this, n, p);
+    return t && p == n.size() ? t : nullptr;
+  }
+  return scalarByName(n);
+}
+
+// ---- records -----------------------------------------------------------------------
+
+namespace {
+
+std::string shapeText(const std::vector<int64_t> &shape, const char *sep) {
+  std::string s;
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? sep : "") + std::to_string(shape[i]);
+  return s;
+}
+
+}  // namespace
+
+std::string fieldTypeName(const RecordField &f) {
+  if (f.shape.empty()) return f.dtype->str();
+  // Python's tuple: (5,) or (3, 2).
+  std::string t = "(" + shapeText(f.shape, ", ") + (f.shape.size() == 1 ? ",)" : ")");
+  return fmt::format("nestedarray({}, {})", f.dtype->str(), t);
+}
+
+const Type *TypeContext::record(std::vector<RecordField> fields, int64_t size, bool aligned) {
+  std::stable_sort(fields.begin(), fields.end(), [](const RecordField &a, const RecordField &b) {
+    return a.offset != b.offset ? a.offset < b.offset : a.name < b.name;
+  });
+  std::string spec = fmt::format("R{}{}{{", size, aligned ? 'a' : 'u');
+  std::string name = "Record(";
+  for (size_t i = 0; i < fields.size(); ++i) {
+    const RecordField &f = fields[i];
+    spec += fmt::format("{}{}:{}@{}:", i ? ";" : "", f.name.size(), f.name, f.offset);
+    if (!f.shape.empty()) spec += "[" + shapeText(f.shape, ",") + "]";
+    spec += f.dtype->isRecord() ? recordSpec(f.dtype) : f.dtype->str();
+    name +=
+        fmt::format("{}{}[type={};offset={}]", i ? "," : "", f.name, fieldTypeName(f), f.offset);
+  }
+  spec += "}";
+  name += fmt::format(";{};{})", size, aligned ? "True" : "False");
+  auto t = std::make_unique<Type>();
+  t->kind_ = TypeKind::Record;
+  t->fields_ = std::move(fields);
+  t->size_ = size;
+  t->aligned_ = aligned;
+  t->symbol_ = spec;
+  t->name_ = std::move(name);
+  // Keyed by the spec, which no printed name can equal (names have no '{').
+  return intern(std::move(t), spec);
+}
+
+const std::string &recordSpec(const Type *record) { return record->symbol(); }
+
+namespace {
+
+bool readNumber(const std::string &s, size_t &p, int64_t &out) {
+  size_t b = p;
+  while (p < s.size() && std::isdigit(static_cast<unsigned char>(s[p]))) ++p;
+  if (b == p || p - b > 18) return false;
+  out = std::stoll(s.substr(b, p - b));
+  return true;
+}
+
+}  // namespace
+
+const Type *parseRecordSpec(TypeContext &tc, const std::string &s, size_t &p) {
+  int64_t size = 0;
+  if (p >= s.size() || s[p] != 'R') return nullptr;
+  ++p;
+  if (!readNumber(s, p, size) || p + 1 >= s.size()) return nullptr;
+  char flag = s[p++];
+  if ((flag != 'a' && flag != 'u') || s[p++] != '{') return nullptr;
+  std::vector<RecordField> fields;
+  while (p < s.size() && s[p] != '}') {
+    if (!fields.empty() && s[p++] != ';') return nullptr;
+    RecordField f;
+    int64_t len = 0;
+    if (!readNumber(s, p, len) || p >= s.size() || s[p++] != ':' || p + size_t(len) > s.size())
+      return nullptr;
+    f.name = s.substr(p, size_t(len));
+    p += size_t(len);
+    if (p >= s.size() || s[p++] != '@' || !readNumber(s, p, f.offset) || p >= s.size() ||
+        s[p++] != ':')
+      return nullptr;
+    if (p < s.size() && s[p] == '[') {
+      ++p;
+      for (;;) {
+        int64_t d = 0;
+        if (!readNumber(s, p, d) || p >= s.size()) return nullptr;
+        f.shape.push_back(d);
+        if (s[p] == ']') break;
+        if (s[p++] != ',') return nullptr;
+      }
+      ++p;
+    }
+    if (p < s.size() && s[p] == 'R') {
+      f.dtype = parseRecordSpec(tc, s, p);
+    } else {
+      size_t b = p;
+      while (p < s.size() && (std::isalnum(static_cast<unsigned char>(s[p])) || s[p] == '_')) ++p;
+      f.dtype = tc.scalarByName(s.substr(b, p - b));
+    }
+    if (!f.dtype) return nullptr;
+    fields.push_back(std::move(f));
+  }
+  if (p >= s.size()) return nullptr;
+  ++p;  // '}'
+  return tc.record(std::move(fields), size, flag == 'a');
+}
+
+int64_t dtypeAlign(const Type *dtype) {
+  if (!dtype->isRecord()) return int64_t(valueAlign(dtype));
+  if (!dtype->recordAligned()) return 1;
+  int64_t a = 1;
+  for (const RecordField &f : dtype->fields()) a = std::max(a, dtypeAlign(f.dtype));
+  return a;
+}
+
+int64_t fieldAccessAlign(const Type *record, const RecordField &f) {
+  int64_t natural = dtypeAlign(f.dtype);
+  // The largest power of two that divides both the offset and the size
+  // (the start of the next element of an array of these records).
+  uint64_t both = uint64_t(f.offset) | uint64_t(record->recordSize());
+  int64_t kept = both ? int64_t(both & (~both + 1)) : natural;
+  return std::max<int64_t>(1, std::min(natural, kept));
+}
+
 // ---- promotion ---------------------------------------------------------------
 
 // NumPy's promote_types for bool/int/float/complex scalars.
@@ -283,10 +415,14 @@ const Type *unify(TypeContext &tc, const Type *a, const Type *b) {
 
 // ---- sizes in memory ------------------------------------------------------------
 
-int64_t itemSize(const Type *dtype) { return int64_t(abi::scalarBytes(dtype->bits())); }
+int64_t itemSize(const Type *dtype) {
+  if (dtype->isRecord()) return dtype->recordSize();
+  return int64_t(abi::scalarBytes(dtype->bits()));
+}
 
 size_t valueAlign(const Type *t) {
   if (t->isArray()) return abi::kArrayAlign;
+  if (t->isRecord()) return abi::kPointerBytes;
   if (t->isTuple()) {
     size_t a = 1;
     for (const Type *e : t->elements()) a = std::max(a, valueAlign(e));
@@ -298,6 +434,7 @@ size_t valueAlign(const Type *t) {
 
 size_t valueSize(const Type *t) {
   if (t->isArray()) return abi::arrayDescBytes(t->ndim());
+  if (t->isRecord()) return abi::kPointerBytes;
   if (t->isTuple()) {
     size_t off = 0, a = valueAlign(t);
     for (const Type *e : t->elements()) {

@@ -14,6 +14,9 @@
 //                     (strides in bytes, like NumPy) plus the owner pointer
 //                     that keeps allocated memory alive (see runtime/)
 //   tuple             an LLVM struct of the element values
+//   record            a pointer to the record's bytes (NumPy's layout: the
+//                     fields at the offsets the dtype gives), as in Numba: a
+//                     record read from an array is a reference into it
 //   none              no value
 // Compile-time-only types (modules, functions, dtypes, string literals,
 // exception classes) have no run-time value.
@@ -36,6 +39,7 @@ enum class TypeKind : uint8_t {
   Complex,
   Array,
   Tuple,
+  Record,     // a NumPy structured dtype's element (Numba's Record)
   Range,      // range(...) objects, consumed by for loops
   Module,     // math, numpy, kjit.cuda ...: compile-time only
   Function,   // a builtin or a global function value: compile-time only
@@ -45,6 +49,17 @@ enum class TypeKind : uint8_t {
 };
 
 enum class Layout : uint8_t { C, F, A };
+
+class Type;
+
+// A field of a record: a scalar, a nested record, or a nested array of
+// either (`shape` not empty: C order, as NumPy's subarray dtypes).
+struct RecordField {
+  std::string name;
+  const Type *dtype = nullptr;
+  std::vector<int64_t> shape;
+  int64_t offset = 0;
+};
 
 class Type {
  public:
@@ -65,6 +80,7 @@ class Type {
   bool isArray() const { return kind_ == TypeKind::Array; }
   bool isTuple() const { return kind_ == TypeKind::Tuple; }
   bool isNone() const { return kind_ == TypeKind::None; }
+  bool isRecord() const { return kind_ == TypeKind::Record; }
   // bool, int, float or complex
   bool isNumber() const { return kind_ >= TypeKind::Bool && kind_ <= TypeKind::Complex; }
   // Has a value at run time.
@@ -85,8 +101,21 @@ class Type {
   const Type *complexPart() const { return elem_; }
 
   // Module/Function/Dtype/ExceptionClass/StringLit: the name (math, sqrt,
-  // float32, ValueError) or the string's value.
+  // float32, ValueError) or the string's value. Record: its layout spec
+  // (recordSpec below).
   const std::string &symbol() const { return symbol_; }
+
+  // Record: the fields in order of offset (then name), the size in bytes
+  // (NumPy's itemsize) and whether NumPy aligned it (dtype.isalignedstruct).
+  const std::vector<RecordField> &fields() const { return fields_; }
+  int64_t recordSize() const { return size_; }
+  bool recordAligned() const { return aligned_; }
+  // The field named `name`, or null.
+  const RecordField *field(const std::string &name) const {
+    for (const RecordField &f : fields_)
+      if (f.name == name) return &f;
+    return nullptr;
+  }
 
  private:
   friend class TypeContext;
@@ -98,6 +127,9 @@ class Type {
   Layout layout_ = Layout::A;
   bool readonly_ = false;
   std::vector<const Type *> elems_;
+  std::vector<RecordField> fields_;
+  int64_t size_ = 0;
+  bool aligned_ = false;
   std::string symbol_;
   std::string name_;
 };
@@ -123,13 +155,24 @@ class TypeContext {
   const Type *dtypeOf(const Type *scalar);
   const Type *stringLit(const std::string &value);
   const Type *exceptionClass(const std::string &name);
+  // The record of these fields (sorted here by offset, then name), `size`
+  // bytes, aligned as NumPy's align=True made it or not. Interned by its
+  // whole layout: two dtypes that differ in anything get two types.
+  const Type *record(std::vector<RecordField> fields, int64_t size, bool aligned);
 
   // The scalar type named by a NumPy/Numba name: int32, float64, bool_,
   // complex128, intp, uint8 ...; nullptr when it names none.
   const Type *scalarByName(const std::string &name);
+  // A scalar name or a record spec (an array element's type, a dtype=
+  // given by name); nullptr when it is neither.
+  const Type *dtypeByName(const std::string &name);
 
  private:
-  const Type *intern(std::unique_ptr<Type> t);
+  const Type *intern(std::unique_ptr<Type> t, const std::string &key);
+  const Type *intern(std::unique_ptr<Type> t) {
+    std::string key = t->name_;
+    return intern(std::move(t), key);
+  }
   std::map<std::string, std::unique_ptr<Type>> types_;  // keyed by printed name
   const Type *void_;
   const Type *none_;
@@ -159,5 +202,28 @@ const Type *arithmeticResult(TypeContext &tc, const Type *a, const Type *b);
 int64_t itemSize(const Type *dtype);
 size_t valueSize(const Type *t);
 size_t valueAlign(const Type *t);
+
+// ---- records ----------------------------------------------------------------------
+// A record's spec: its whole layout in one string, the record's part of an
+// argument type key, of a signature and of a global's description
+// (runtime/jit/TypeKeys.h):
+//   record := 'R' size ('a' aligned | 'u') '{' field (';' field)* '}'
+//   field  := len ':' name '@' offset ':' ftype     (len: the name's bytes)
+//   ftype  := ['[' dim (',' dim)* ']'] (record | scalar name)
+// e.g. R16a{1:a@0:float64;1:b@8:int32;1:c@12:[2,2]uint8}.
+const std::string &recordSpec(const Type *record);
+// The record (or scalar, with allowScalar) spelled at text[p]; p moves
+// past it. Null (p unspecified) when the text is not one.
+const Type *parseRecordSpec(TypeContext &tc, const std::string &text, size_t &p);
+// A dtype's alignment as NumPy gives it: a scalar's size (complex: a
+// part's), a record's largest field alignment when it is aligned, else 1.
+int64_t dtypeAlign(const Type *dtype);
+// The alignment a load or store of field `f` of `record` can count on,
+// given the record's start is aligned for the record: the field's own
+// alignment, lowered when the offset or the itemsize does not keep it.
+int64_t fieldAccessAlign(const Type *record, const RecordField &f);
+// Numba's name of a field's type: float64, nestedarray(float32, (3, 2)),
+// Record(...).
+std::string fieldTypeName(const RecordField &f);
 
 }  // namespace kjit

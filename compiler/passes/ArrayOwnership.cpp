@@ -47,9 +47,10 @@ class ArrayOwnership {
     default: return false;
     }
   }
+  // (A record may be a reference into an array.)
   static bool holdsArray(const Type *t) {
     if (!t) return false;
-    if (t->isArray()) return true;
+    if (t->isArray() || t->isRecord()) return true;
     if (t->isTuple())
       for (const Type *e : t->elements())
         if (holdsArray(e)) return true;
@@ -79,8 +80,8 @@ class ArrayOwnership {
     case Kind::VarRef:
       if (!keepsNoReference) owned[cast<VarRef>(e)->var->id] = 0;
       return;
-    case Kind::ArrayLoad:
-      expr(cast<ArrayLoad>(e)->array, true);
+    case Kind::ArrayLoad:  // an element of an array of records refers to the array
+      expr(cast<ArrayLoad>(e)->array, !e->type || !e->type->isRecord());
       for (const Expr *i : cast<ArrayLoad>(e)->indices) expr(i, false);
       return;
     case Kind::Call: {

@@ -8,6 +8,8 @@
 //   complexN            two floatN/2, aligned as one of them
 //   array               ArrayDesc, below
 //   tuple               the x86-64 C layout of a struct of its elements
+//   record              a pointer to the record's bytes (8 bytes): in NumPy's
+//                       layout, the fields at the dtype's offsets
 //   none                one (unused) byte
 #pragma once
 
@@ -23,6 +25,7 @@ namespace kjit {
 namespace abi {
 constexpr size_t scalarBytes(unsigned bits) { return bits / 8; }
 constexpr size_t scalarAlign(unsigned bits, bool complex) { return complex ? bits / 16 : bits / 8; }
+constexpr size_t kPointerBytes = 8;  // a record value: a pointer to its bytes
 }  // namespace abi
 
 // ---- arrays ------------------------------------------------------------------

@@ -154,13 +154,32 @@ class _Resolver:
             return ("unsupported", f"function {getattr(v, '__qualname__', name)} (not a kjit function: decorate it with @jit)")
         if getattr(type(v), "__name__", "") == "prange":
             return ("function", "kjit.prange")
+        if isinstance(v, np.dtype):  # dtype=np.dtype(...), a structured dtype
+            name = self._dtype_name(v)
+            return ("dtype", name) if name else ("unsupported", f"numpy.dtype {v}")
         if isinstance(v, np.ndarray):
-            if v.ndim == 0 or v.dtype.kind not in "biufc":
+            name = self._dtype_name(v.dtype)
+            if v.ndim == 0 or name is None:
                 return ("unsupported", f"numpy.ndarray of {v.ndim} dimensions and dtype {v.dtype}")
             # Frozen, as in Numba: a read-only copy of today's contents.
             c = np.ascontiguousarray(v)
-            return ("array", (c.dtype.name, tuple(c.shape), c.tobytes()))
+            return ("array", (name, tuple(c.shape), c.tobytes()))
         return ("unsupported", type(v).__name__)
+
+    @staticmethod
+    def _dtype_name(dtype):
+        """The compiler's name of a dtype kernels can use (a scalar's name, a
+        record's spec), or None."""
+        if dtype.kind in "biufc":
+            return dtype.name
+        if dtype.fields is None:
+            return None
+        from kjit.errors import NumbaNotImplementedError
+        from kjit.np.numpy_support import from_dtype
+        try:
+            return from_dtype(dtype).name
+        except NumbaNotImplementedError:
+            return None
 
 
 # A kjit function is a _kjit.Dispatcher: its type's call slot is the C++ call

@@ -17,7 +17,8 @@ Every scalar alias of ``numba.types`` names the same object as in Numba
 
 __all__ = [
     "Type", "Number", "Integer", "Float", "Complex", "Boolean", "NoneType", "Array", "Signature",
-    "BaseTuple", "UniTuple", "Tuple", "NamedTuple", "NamedUniTuple", "CPointer", "void", "none",
+    "BaseTuple", "UniTuple", "Tuple", "NamedTuple", "NamedUniTuple", "CPointer", "Record", "NestedArray",
+    "void", "none",
     "boolean", "bool_", "b1", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
     "uint64", "intp", "uintp", "intc", "uintc", "ssize_t", "size_t", "float16", "float32", "float64",
     "double", "float_", "half", "complex64", "complex128", "complex_", "cfloat", "cdouble",
@@ -26,6 +27,9 @@ __all__ = [
     "f8", "c8", "c16", "integer_domain", "real_domain", "complex_domain", "number_domain",
     "signed_domain", "unsigned_domain",
 ]
+
+
+from collections import namedtuple
 
 
 class Type:
@@ -161,6 +165,87 @@ class Array(Type):
 
     def __getitem__(self, item):
         raise TypeError("an array type cannot be indexed again")
+
+    def __call__(self, *args):
+        if all(isinstance(a, Type) for a in args):
+            return Signature(self, args)
+        raise TypeError(f"{self}() takes types (a signature)")
+
+
+class NestedArray(Array):
+    """``NestedArray(dtype, shape)``: the type of a record's array field
+    (``('j', np.float32, (3, 2))``), as Numba's: a C-contiguous array of
+    that shape; str() is ``nestedarray(float32, (3, 2))``."""
+
+    def __init__(self, dtype, shape):
+        self.shape = tuple(int(n) for n in shape)
+        super().__init__(dtype, len(self.shape), "C")
+        self.nitems = 1
+        for n in self.shape:
+            self.nitems *= n
+
+    def __repr__(self):
+        return f"nestedarray({self.dtype}, {self.shape})"
+
+    __str__ = __repr__
+
+    @property
+    def key(self):
+        return (self.dtype.key, self.shape)
+
+
+class _RecordField(namedtuple("_RecordField", "type,offset,alignment,title")):
+    """A field of a ``Record``: its type, offset, alignment (None) and title."""
+
+
+class Record(Type):
+    """A NumPy structured dtype's element type (Numba's ``Record``), made by
+    ``kjit.np.numpy_support.from_dtype(dtype)`` and by ``kjit.typeof`` of a
+    structured scalar. ``.fields`` maps a name to ``(type, offset,
+    alignment, title)``; ``.size`` is the itemsize, ``.aligned`` whether the
+    dtype was made with ``align=True``; ``.dtype`` is the NumPy dtype.
+    str() is Numba's name (``Record(a[type=float64;offset=0],...;16;True)``);
+    ``.name``, the signature spelling, is the record's layout spec (kjit's
+    compiler reads it: ``from_dtype(dt)[::1]`` works in a signature)."""
+
+    mutable = True
+
+    def __init__(self, dtype, spec, numba_name, fields):
+        super().__init__(spec)
+        self.dtype = dtype
+        self._numba_name = numba_name
+        self.fields = dict(fields)
+        self.size = dtype.itemsize
+        self.aligned = bool(dtype.isalignedstruct)
+        self.bitwidth = self.size * 8
+
+    def __repr__(self):
+        return self._numba_name
+
+    __str__ = __repr__
+
+    def __len__(self):
+        return len(self.fields)
+
+    def offset(self, key):
+        return self.fields[key].offset
+
+    def typeof(self, key):
+        return self.fields[key].type
+
+    def alignof(self, key):
+        return self.fields[key].alignment
+
+    def has_titles(self):
+        return any(f.title is not None for f in self.fields.values())
+
+    def is_title(self, key):
+        return self.fields[key].title == key
+
+    @property
+    def members(self):
+        """(name, type) of each field, in order of offset."""
+        return [(k, f.type) for k, f in sorted(self.fields.items(), key=lambda kv: kv[1].offset)]
 
     def __call__(self, *args):
         if all(isinstance(a, Type) for a in args):

@@ -10,6 +10,7 @@
 #include <memory>
 #include <string>
 
+#include "py_values.h"
 #include "runtime/cuda/CudaRuntime.h"
 #include "runtime/jit/TypeKeys.h"
 
@@ -39,7 +40,8 @@ struct DeviceArray {
   uint64_t ptr = 0;
   int nd = 0;
   int64_t shape[kMaxDims] = {0}, strides[kMaxDims] = {0};
-  char code = 0;  // dtype (py_values.h)
+  char code = 0;     // dtype (py_values.h)
+  std::string dkey;  // the dtype's key: the code, or a record's spec; empty: none
   int64_t itemsize = 0;
   pybind11::object dtype;
   pybind11::object stream;  // the stream it was made on (0 when the default)
@@ -60,6 +62,7 @@ struct DeviceArray {
     }
     pybind11::dtype d = pybind11::dtype::from_args(dt);
     code = jit::codeOfTypeNum(d.num());
+    dkey = dtypeKeyOf(d.ptr());
     itemsize = d.itemsize();
     dtype = d;
     stream = std::move(st);

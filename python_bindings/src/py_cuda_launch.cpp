@@ -39,6 +39,15 @@ struct HostCopy {
   size_t bytes = 0;
 };
 
+// A record argument (a NumPy structured scalar) copied to the device for a
+// launch, and back into the scalar's bytes after it (as numba-cuda does).
+struct RecordCopy {
+  pybind11::object scalar;  // keeps the bytes alive
+  char *bytes = nullptr;
+  size_t size = 0;
+  std::shared_ptr<cuda::Allocation> mem;
+};
+
 // One argument's device view: pointer, shape, strides.
 struct ArrayView {
   uint64_t ptr = 0;
@@ -76,13 +85,20 @@ class Launcher {
               fmt::format("argument {} of kernel '{}' is a device array of a CUDA context "
                           "that was lost or closed",
                           i + 1, core_->name()));
-        if (!d->code || d->nd < 1)
-          throw pybind11::type_error(fmt::format(
-              "argument {} of kernel '{}': device arrays of dtype {} and {} "
-              "dimensions cannot be kernel arguments",
-              i + 1, core_->name(), pybind11::str(d->dtype).cast<std::string>(), d->nd));
+        if (d->dkey.empty() || d->nd < 1) {
+          std::string why;
+          dtypeKeyOf(d->dtype.ptr(), &why);
+          throw pybind11::type_error(
+              fmt::format("argument {} of kernel '{}': device arrays of dtype {} and {} "
+                          "dimensions cannot be kernel arguments{}",
+                          i + 1, core_->name(), pybind11::str(d->dtype).cast<std::string>(), d->nd,
+                          d->nd < 1 || why.empty() ? "" : " (" + why + ")"));
+        }
         viewOf(*d, views[i]);
-        jit::appendArrayKey(key, d->code, d->nd, d->layout(), d->readonly);
+        if (d->code)
+          jit::appendArrayKey(key, d->code, d->nd, d->layout(), d->readonly);
+        else  // an array of records
+          jit::appendArrayKey(key, d->dkey, d->nd, d->layout(), d->readonly);
         continue;
       }
       if (appendScalarKey(o, key)) continue;
@@ -98,9 +114,21 @@ class Launcher {
     uint64_t words[kMaxArgs * (1 + 2 * kMaxDims) + 1];
     std::vector<std::vector<unsigned char>> aggregates;
     void *params[kMaxArgs * (1 + 2 * kMaxDims) + 1];
+    std::vector<RecordCopy> records;
     size_t w = 0;
     for (size_t i = 0; i < n; ++i) {
       const Type *t = e.compiled->args[i];
+      if (t->isRecord()) {
+        words[w] = recordArgument(scalars[i], t, records);
+        params[w] = &words[w];
+        ++w;
+        continue;
+      }
+      if (holdsRecord(t))
+        throw pybind11::type_error(
+            fmt::format("argument {} of kernel '{}': a tuple that holds records cannot be a "
+                        "kernel argument on the GPU; pass the records as arguments of their own",
+                        i + 1, core_->name()));
       if (t->isArray()) {
         words[w] = views[i].ptr;
         params[w] = &words[w];
@@ -133,6 +161,7 @@ class Launcher {
                          unsigned(config_.sharedBytes), stream_, params, nullptr),
         "cuLaunchKernel");
     rt().launched(*e.kernel);
+    for (RecordCopy &r : records) copyOutRaw(r.bytes, r.mem->dptr, r.size);
     for (HostCopy &c : copies) {
       if (!c.host) continue;
       copyOut(c.contiguous, c.mem->dptr, c.bytes, stream_);
@@ -151,6 +180,44 @@ class Launcher {
   std::string paramName(size_t i) const {
     const std::vector<std::string> &p = core_->function().source()->paramNames;
     return i < p.size() ? p[i] : std::string();
+  }
+
+  static bool holdsRecord(const Type *t) {
+    if (t->isRecord()) return true;
+    if (t->isTuple())
+      for (const Type *e : t->elements())
+        if (holdsRecord(e)) return true;
+    return false;
+  }
+
+  // The device copy of a record argument: its address.
+  uint64_t recordArgument(PyObject *o, const Type *t, std::vector<RecordCopy> &records) {
+    RecordCopy r;
+    r.scalar = pybind11::reinterpret_borrow<pybind11::object>(o);
+    r.bytes = recordBytes(o);
+    r.size = size_t(t->recordSize());
+    r.mem = rt().allocate(std::max<size_t>(r.size, 1), cuda::Allocation::Kind::Device);
+    const cuda::Api &api = rt().api();
+    if (r.size) {
+      if (stream_)
+        rt().check(api.MemcpyHtoDAsync(r.mem->dptr, r.bytes, r.size, stream_), "cuMemcpyHtoDAsync");
+      else
+        rt().check(api.MemcpyHtoD(r.mem->dptr, r.bytes, r.size), "cuMemcpyHtoD");
+    }
+    records.push_back(r);
+    return r.mem->dptr;
+  }
+
+  void copyOutRaw(char *dst, uint64_t src, size_t n) {
+    if (!n) return;
+    const cuda::Api &api = rt().api();
+    pybind11::gil_scoped_release nogil;
+    if (stream_) {
+      rt().check(api.MemcpyDtoHAsync(dst, src, n, stream_), "cuMemcpyDtoHAsync");
+      rt().check(api.StreamSynchronize(stream_), "cuStreamSynchronize");
+    } else {
+      rt().check(api.MemcpyDtoH(dst, src, n), "cuMemcpyDtoH");
+    }
   }
 
   static void viewOf(const DeviceArray &d, ArrayView &v) {
@@ -209,7 +276,8 @@ class Launcher {
     }
     if (!isNumpy)
       throw jit::typeError(
-          jit::cannotTakeMessage("kernel '" + core_->name() + "'", i, paramName(i), typeNameOf(o)));
+          jit::cannotTakeMessage("kernel '" + core_->name() + "'", i, paramName(i), typeNameOf(o)) +
+          whyNoKey(o));
     // A host array: copied in, launched on, copied back (as Numba does).
     if (!core_->warnedCopy) {
       core_->warnedCopy = true;
@@ -294,18 +362,20 @@ class Launcher {
       throw pybind11::type_error(
           fmt::format("argument {} of kernel '{}': arrays of 1 to {} dimensions", i + 1,
                       core_->name(), kMaxDims));
-    char code = jit::codeOfTypeNum(dt.num());
-    if (!code || dt.byteorder() == '>')
+    std::string why;
+    const std::string &dkey = dtypeKeyOf(dt.ptr(), &why);
+    if (dkey.empty())
       throw pybind11::type_error(
-          fmt::format("argument {} of kernel '{}': unsupported dtype {}", i + 1, core_->name(),
-                      pybind11::str(pybind11::handle(dt)).cast<std::string>()));
+          fmt::format("argument {} of kernel '{}': unsupported dtype {}{}", i + 1, core_->name(),
+                      pybind11::str(pybind11::handle(dt)).cast<std::string>(),
+                      dt.attr("names").is_none() ? "" : " (" + why + ")"));
     v.ptr = ptr;
     v.nd = int(shape.size());
     for (int k = 0; k < v.nd; ++k) {
       v.shape[k] = shape[size_t(k)].cast<int64_t>();
       v.strides[k] = strides[size_t(k)].cast<int64_t>();
     }
-    jit::appendArrayKey(key, code, v.nd,
+    jit::appendArrayKey(key, dkey, v.nd,
                         DeviceArray::layoutOf(v.nd, v.shape, v.strides, dt.itemsize()), readonly);
   }
 

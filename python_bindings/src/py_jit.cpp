@@ -184,7 +184,8 @@ std::string Dispatcher::argumentKey(PyObject **argv, size_t n, bool kernel) cons
       if (PyErr_Occurred()) throw pybind11::error_already_set();
       throw jit::typeError(jit::cannotTakeMessage(jit::Caller{name(), kernel}.describe(), i,
                                                   i < params.size() ? params[i] : std::string(),
-                                                  typeNameOf(argv[i])));
+                                                  typeNameOf(argv[i])) +
+                           whyNoKey(argv[i]));
     }
   }
   return key;
@@ -276,6 +277,15 @@ pybind11::object Dispatcher::toPython(const Type *t, unsigned char *p, KjitCallC
     double *d = reinterpret_cast<double *>(p);
     return pybind11::reinterpret_steal<pybind11::object>(PyComplex_FromDoubles(d[0], d[1]));
   }
+  if (t->isRecord()) {
+    // A record (a reference to its bytes): a copy of them, as Numba boxes
+    // a record.
+    char *bytes;
+    std::memcpy(&bytes, p, sizeof(char *));
+    pybind11::bytes copy(bytes, size_t(t->recordSize()));
+    return pybind11::module_::import("kjit.np.numpy_support")
+        .attr("_record_from_bytes")(recordSpec(t), copy);
+  }
   if (t->isTuple()) {
     pybind11::tuple out(t->elements().size());
     size_t off = 0;
@@ -313,7 +323,7 @@ pybind11::object Dispatcher::toPython(const Type *t, unsigned char *p, KjitCallC
         base = all;
       }
     }
-    pybind11::dtype dt(numpyDtypeName(t->dtype()));
+    pybind11::dtype dt = numpyDtypeOf(t->dtype());
     pybind11::array out(dt, shape, strides, data, base);
     if (t->readonly()) out.attr("flags").attr("writeable") = false;
     return out;
@@ -570,12 +580,16 @@ void define_jit(pybind11::module_ &m) {
                  for (py::handle a : args) argv.push_back(a.ptr());
                  return d.argumentKey(argv.data(), argv.size(), true);
                })
+          // Each type's name, or for a type that holds records "key:" and its
+          // key (kjit.np.numpy_support._type_of_key reads it).
           .def("_cuda_resolved_types",
                [](Dispatcher &d, const std::string &key) {
                  TypeContext tc;
                  std::vector<std::string> names;
-                 for (const Type *t : jit::typesOfKey(tc, d.function().cudaResolve(key)))
-                   names.push_back(t->str());
+                 for (const Type *t : jit::typesOfKey(tc, d.function().cudaResolve(key))) {
+                   std::string k = jit::keyOfType(t);
+                   names.push_back(k.find('R') != std::string::npos ? "key:" + k : t->str());
+                 }
                  return names;
                })
           .def("_cuda_declare",

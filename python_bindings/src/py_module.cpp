@@ -70,4 +70,5 @@ PYBIND11_MODULE(_kjit, m) {
   kjit::py::define_ufunc(m);
   kjit::py::define_launch(m);
   kjit::py::define_cuda(m);
+  kjit::py::define_records(m);
 }

@@ -4,9 +4,12 @@
 #include <fmt/format.h>
 #include <pybind11/numpy.h>
 
+#include <array>
 #include <cstring>
+#include <map>
 #include <vector>
 
+#include "py_common.h"
 #include "runtime/jit/TypeKeys.h"
 
 namespace kjit::py {
@@ -32,7 +35,134 @@ const NumpyScalarTypes &numpyScalars() {
   return s;
 }
 
+// numpy.void's C layout (NumPy's PyVoidScalarObject, the same in 1.x and
+// 2.x): the scalar's bytes are at obval.
+struct VoidScalar {
+  PyObject_VAR_HEAD char *obval;
+  PyObject *descr;
+  int flags;
+  PyObject *base;
+};
+
+PyTypeObject *voidType() {
+  static PyTypeObject *t =
+      reinterpret_cast<PyTypeObject *>(pybind11::module_::import("numpy").attr("void").ptr());
+  return t;
+}
+
+// The record type of a structured dtype, in `tc`; null (with why) when a
+// field has no kjit type.
+const Type *recordOf(TypeContext &tc, pybind11::handle dt, std::string &why);
+
+// The element type of a field's dtype (a scalar, a record, or a subarray's
+// base, whose shape goes to `shape`).
+const Type *fieldDtype(TypeContext &tc, pybind11::handle dt, std::vector<int64_t> &shape,
+                       std::string &why) {
+  pybind11::object sub = dt.attr("subdtype");
+  if (!sub.is_none()) {
+    pybind11::tuple bs = sub;
+    for (auto d : pybind11::tuple(bs[1])) shape.push_back(d.cast<int64_t>());
+    std::vector<int64_t> inner;
+    const Type *t = fieldDtype(tc, bs[0], inner, why);
+    shape.insert(shape.end(), inner.begin(), inner.end());
+    return t;
+  }
+  if (!dt.attr("names").is_none()) return recordOf(tc, dt, why);
+  auto *descr = pybind11::detail::array_descriptor_proxy(dt.ptr());
+  char code = jit::codeOfTypeNum(descr->type_num);
+  std::string kind = pybind11::str(dt.attr("kind"));
+  if (!code || descr->byteorder == '>') {
+    if (descr->byteorder == '>')
+      why = "a big-endian field";
+    else if (kind == "S" || kind == "U")
+      why = "a string field (kjit's records hold numbers, records and arrays of them)";
+    else
+      why = "a field of dtype " + pybind11::str(dt).cast<std::string>() +
+            " (kjit's records hold numbers, records and arrays of them)";
+    return nullptr;
+  }
+  return jit::typeOfCode(tc, code);
+}
+
+const Type *recordOf(TypeContext &tc, pybind11::handle dt, std::string &why) {
+  if (dt.attr("hasobject").cast<bool>()) {
+    why = "dtypes that contain object are not supported";
+    return nullptr;
+  }
+  pybind11::dict fields = dt.attr("fields");
+  std::vector<RecordField> out;
+  for (auto n : pybind11::tuple(dt.attr("names"))) {
+    pybind11::tuple info = fields[n];
+    RecordField f;
+    f.name = n.cast<std::string>();
+    f.offset = info[1].cast<int64_t>();
+    f.dtype = fieldDtype(tc, info[0], f.shape, why);
+    if (!f.dtype) {
+      why += " ('" + f.name + "')";
+      return nullptr;
+    }
+    out.push_back(std::move(f));
+  }
+  return tc.record(std::move(out), dt.attr("itemsize").cast<int64_t>(),
+                   dt.attr("isalignedstruct").cast<bool>());
+}
+
 }  // namespace
+
+const std::string &dtypeKeyOf(PyObject *descrObj, std::string *why) {
+  static const std::string none;
+  static const auto codes = [] {  // each dtype code as a string
+    std::array<std::string, 256> t;
+    for (int c = 0; c < 256; ++c) t[size_t(c)] = std::string(1, char(c));
+    return t;
+  }();
+  auto *descr = pybind11::detail::array_descriptor_proxy(descrObj);
+  if (char code = jit::codeOfTypeNum(descr->type_num); code && descr->byteorder != '>')
+    return codes[static_cast<unsigned char>(code)];
+  // A structured dtype: its record's spec, made once per dtype object (the
+  // dtype is kept alive, so that its address names it).
+  static std::map<PyObject *, std::string> specs;
+  if (auto it = specs.find(descrObj); it != specs.end()) return it->second;
+  if (descr->kind != 'V' || pybind11::handle(descrObj).attr("names").is_none()) {
+    if (why) *why = "kjit has no type for this dtype";
+    return none;
+  }
+  TypeContext tc;
+  std::string reason;
+  const Type *rec = recordOf(tc, pybind11::handle(descrObj), reason);
+  if (!rec) {
+    if (why) *why = reason;
+    return none;
+  }
+  if (specs.size() >= 4096) {  // many dtypes made on the fly: start again
+    for (auto &kv : specs) Py_DECREF(kv.first);
+    specs.clear();
+  }
+  Py_INCREF(descrObj);
+  return specs.emplace(descrObj, recordSpec(rec)).first->second;
+}
+
+bool isRecordScalar(PyObject *o) { return PyObject_TypeCheck(o, voidType()); }
+
+std::string whyNoKey(PyObject *o) {
+  PyObject *descr = nullptr;
+  if (isRecordScalar(o))
+    descr = reinterpret_cast<VoidScalar *>(o)->descr;
+  else if (pybind11::detail::npy_api::get().PyArray_Check_(o))
+    descr = pybind11::detail::array_proxy(o)->descr;
+  if (!descr || pybind11::detail::array_descriptor_proxy(descr)->kind != 'V') return "";
+  std::string why;
+  if (!dtypeKeyOf(descr, &why).empty()) return "";
+  return fmt::format(" of dtype {} ({})", pybind11::str(descr).cast<std::string>(), why);
+}
+
+char *recordBytes(PyObject *o) { return reinterpret_cast<VoidScalar *>(o)->obval; }
+
+pybind11::object numpyDtypeOf(const Type *t) {
+  if (t->isRecord())
+    return pybind11::module_::import("kjit.np.numpy_support").attr("_dtype_of_spec")(recordSpec(t));
+  return pybind11::dtype(numpyDtypeName(t));
+}
 
 // ---- argument type keys ---------------------------------------------------
 // One character per scalar kind; arrays are 'A' + dtype + ndim + layout +
@@ -66,13 +196,18 @@ bool appendKey(PyObject *o, std::string &key) {
   if (api.PyArray_Check_(o)) {
     auto *arr = pybind11::detail::array_proxy(o);
     auto *descr = pybind11::detail::array_descriptor_proxy(arr->descr);
-    char code = jit::codeOfTypeNum(descr->type_num);
-    if (!code || arr->nd == 0 || arr->nd > 9) return false;
-    if (descr->byteorder == '>') return false;  // big-endian data: not this machine's numbers
+    if (arr->nd == 0 || arr->nd > 9) return false;
     int flags = arr->flags;
     constexpr int C_CONTIG = 0x1, F_CONTIG = 0x2, WRITEABLE = 0x400;
     char layout = (flags & C_CONTIG) ? 'C' : (flags & F_CONTIG) ? 'F' : 'A';
-    jit::appendArrayKey(key, code, arr->nd, layout, !(flags & WRITEABLE));
+    char code = jit::codeOfTypeNum(descr->type_num);
+    if (code && descr->byteorder != '>') {  // (big-endian data: not this machine's numbers)
+      jit::appendArrayKey(key, code, arr->nd, layout, !(flags & WRITEABLE));
+      return true;
+    }
+    const std::string &dkey = dtypeKeyOf(arr->descr);  // an array of records
+    if (dkey.empty()) return false;
+    jit::appendArrayKey(key, dkey, arr->nd, layout, !(flags & WRITEABLE));
     return true;
   }
   if (t == &PyTuple_Type) {
@@ -90,12 +225,24 @@ bool appendKey(PyObject *o, std::string &key) {
       return true;
     }
   }
+  if (isRecordScalar(o)) {  // a structured scalar (arr[0], a recarray's row): a record
+    const std::string &spec = dtypeKeyOf(reinterpret_cast<VoidScalar *>(o)->descr);
+    if (spec.empty() || spec[0] != 'R') return false;
+    key += spec;
+    return true;
+  }
   return false;
 }
 
 // Writes `o` in the memory form of `t` at `dst`; the type was derived from
 // `o` (or is a compatible signature type), so only conversions are checked.
 bool writeValue(PyObject *o, const Type *t, unsigned char *dst) {
+  if (t->isRecord()) {  // a reference to the scalar's bytes: writes reach them
+    if (!isRecordScalar(o)) return false;
+    char *bytes = recordBytes(o);
+    std::memcpy(dst, &bytes, sizeof(void *));
+    return true;
+  }
   if (t->isArray()) {
     auto *arr = pybind11::detail::array_proxy(o);
     auto *p = reinterpret_cast<int64_t *>(dst);
@@ -193,6 +340,91 @@ bool writeValue(PyObject *o, const Type *t, unsigned char *dst) {
 std::string numpyDtypeName(const Type *t) {
   if (t->isBool()) return "bool";
   return t->str();
+}
+
+// ---- records for kjit.np.numpy_support ---------------------------------------
+
+namespace {
+
+// A record's layout as Python rebuilds its dtype: {names, formats, offsets,
+// itemsize, aligned}, each format a scalar's name, a nested layout, or
+// (either, shape) for a nested array.
+pybind11::dict layoutOf(const Type *rec) {
+  pybind11::list names, formats, offsets;
+  for (const RecordField &f : rec->fields()) {
+    names.append(f.name);
+    pybind11::object fmt = f.dtype->isRecord()
+                               ? pybind11::object(layoutOf(f.dtype))
+                               : pybind11::object(pybind11::str(numpyDtypeName(f.dtype)));
+    if (!f.shape.empty()) fmt = pybind11::make_tuple(fmt, pybind11::tuple(pybind11::cast(f.shape)));
+    formats.append(fmt);
+    offsets.append(f.offset);
+  }
+  pybind11::dict d;
+  d["names"] = names;
+  d["formats"] = formats;
+  d["offsets"] = offsets;
+  d["itemsize"] = rec->recordSize();
+  d["aligned"] = rec->recordAligned();
+  return d;
+}
+
+// One type as Python rebuilds it: ("record", spec), ("array", dtype,
+// ndim, layout, readonly), ("tuple", [types]), ("scalar", name), ("none",).
+pybind11::tuple describe(const Type *t) {
+  if (t->isRecord()) return pybind11::make_tuple("record", recordSpec(t));
+  if (t->isArray()) {
+    const char *l = t->layout() == Layout::C ? "C" : t->layout() == Layout::F ? "F" : "A";
+    return pybind11::make_tuple("array", describe(t->dtype()), t->ndim(), l, t->readonly());
+  }
+  if (t->isTuple()) {
+    pybind11::list elems;
+    for (const Type *e : t->elements()) elems.append(describe(e));
+    return pybind11::make_tuple("tuple", elems);
+  }
+  if (t->isNone()) return pybind11::make_tuple("none");
+  return pybind11::make_tuple("scalar", t->str());
+}
+
+const Type *recordOfSpec(TypeContext &tc, const std::string &spec) {
+  const Type *t = tc.dtypeByName(spec);
+  if (!t || !t->isRecord()) throw pybind11::value_error("not a record spec: " + spec);
+  return t;
+}
+
+}  // namespace
+
+void define_records(pybind11::module_ &m) {
+  namespace py = pybind11;
+  m.def(
+      "record_spec",
+      [](py::object dtype) -> py::tuple {
+        std::string why;
+        const std::string &key = dtypeKeyOf(dtype.ptr(), &why);
+        if (key.empty() || key[0] != 'R') return py::make_tuple(py::none(), why);
+        TypeContext tc;
+        return py::make_tuple(key, recordOfSpec(tc, key)->str());
+      },
+      py::arg("dtype"),
+      "(spec, Numba's name) of a structured numpy.dtype's record, or (None, why kjit has no "
+      "type for it)");
+  m.def(
+      "record_layout",
+      [](const std::string &spec) {
+        TypeContext tc;
+        return layoutOf(recordOfSpec(tc, spec));
+      },
+      py::arg("spec"), "the layout of a record spec: names, formats, offsets, itemsize, aligned");
+  m.def(
+      "key_type",
+      [](const std::string &key) {
+        TypeContext tc;
+        size_t p = 0;
+        const Type *t = jit::typeOfKey(tc, key, p);
+        if (!t || p != key.size()) throw py::value_error("not the key of one type: " + key);
+        return describe(t);
+      },
+      py::arg("key"), "the type of one argument's key, as (kind, ...) tuples");
 }
 
 }  // namespace kjit::py

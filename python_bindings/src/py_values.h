@@ -3,6 +3,7 @@
 #pragma once
 
 #include <Python.h>
+#include <pybind11/pybind11.h>
 
 #include <cstddef>
 #include <string>
@@ -15,6 +16,20 @@ namespace kjit::py {
 std::string typeNameOf(PyObject *o);
 // Appends the key of `o` to `key`; false when kernels cannot take it.
 bool appendKey(PyObject *o, std::string &key);
+
+// The dtype key of a NumPy dtype (a numpy.dtype object): its code
+// (runtime/jit/TypeKeys.h), or a structured dtype's record spec; empty when
+// kjit has no type for it, with the reason in `why` when given. Record
+// specs are remembered per dtype object.
+const std::string &dtypeKeyOf(PyObject *descr, std::string *why = nullptr);
+// Why `o`, a NumPy array or structured scalar, has no key (" (a string
+// field ('y'))"), or empty: what a message adds after the type's name.
+std::string whyNoKey(PyObject *o);
+// A NumPy structured scalar (numpy.void, numpy.record): its bytes.
+bool isRecordScalar(PyObject *o);
+char *recordBytes(PyObject *o);
+// The numpy.dtype of an array element of type `t` (a scalar or a record).
+pybind11::object numpyDtypeOf(const Type *t);
 
 constexpr size_t kMaxArgs = 64;
 struct ArgSlot {

@@ -74,6 +74,19 @@ void appendArrayKey(std::string &key, char code, int ndim, char layout, bool rea
   key += readonly ? 'r' : 'w';
 }
 
+void appendArrayKey(std::string &key, const std::string &dtypeKey, int ndim, char layout,
+                    bool readonly) {
+  key += 'A';
+  key += dtypeKey;
+  key += char('0' + ndim);
+  key += layout;
+  key += readonly ? 'r' : 'w';
+}
+
+std::string dtypeKey(const Type *dtype) {
+  return dtype->isRecord() ? recordSpec(dtype) : std::string(1, dtypeCode(dtype));
+}
+
 const Type *typeOfKey(TypeContext &tc, const std::string &key, size_t &p) {
   if (p >= key.size()) return nullptr;
   char c = key[p++];
@@ -85,13 +98,18 @@ const Type *typeOfKey(TypeContext &tc, const std::string &key, size_t &p) {
   case 'D': return tc.complexTy(128);
   case 'n': return tc.none();
   case 'S': return p < key.size() ? typeOfCode(tc, key[p++]) : nullptr;
+  case 'R': return parseRecordSpec(tc, key, --p);
   case 'A': {
-    if (p + 4 > key.size()) return nullptr;
-    const Type *dt = typeOfCode(tc, key[p]);
-    int nd = key[p + 1] - '0';
-    char l = key[p + 2];
-    p += 4;
-    if (!dt || nd < 1 || nd > 9) return nullptr;
+    const Type *dt = nullptr;
+    if (p < key.size() && key[p] == 'R')
+      dt = parseRecordSpec(tc, key, p);
+    else if (p < key.size())
+      dt = typeOfCode(tc, key[p++]);
+    if (!dt || p + 3 > key.size()) return nullptr;
+    int nd = key[p] - '0';
+    char l = key[p + 1];
+    p += 3;
+    if (nd < 1 || nd > 9) return nullptr;
     return tc.array(dt, unsigned(nd),
                     l == 'C'   ? Layout::C
                     : l == 'F' ? Layout::F
@@ -125,9 +143,10 @@ std::vector<const Type *> typesOfKey(TypeContext &tc, const std::string &key) {
 }
 
 std::string keyOfType(const Type *t) {
+  if (t->isRecord()) return recordSpec(t);
   if (t->isArray()) {
     std::string s;
-    appendArrayKey(s, dtypeCode(t->dtype()), int(t->ndim()),
+    appendArrayKey(s, dtypeKey(t->dtype()), int(t->ndim()),
                    t->layout() == Layout::C   ? 'C'
                    : t->layout() == Layout::F ? 'F'
                                               : 'A',
@@ -179,6 +198,7 @@ const Type *sameTypeIn(TypeContext &tc, const Type *t) {
   }
   if (t->kind() == TypeKind::Void) return tc.voidTy();
   if (t->isNone()) return tc.none();
+  if (t->isRecord()) return tc.dtypeByName(recordSpec(t));
   if (t->isBool()) return tc.boolean();
   return tc.scalarByName(t->str());
 }
@@ -247,14 +267,27 @@ Table closeRules() {
 
 }  // namespace
 
+namespace {
+
+// Whether two types (of any TypeContexts) are the same: records by their
+// whole layout, other types by name.
+bool sameType(const Type *a, const Type *b) {
+  if (a->isRecord() || b->isRecord())
+    return a->isRecord() && b->isRecord() && recordSpec(a) == recordSpec(b);
+  return a->str() == b->str();
+}
+
+}  // namespace
+
 Conversion conversion(const Type *from, const Type *to) {
-  if (from == to || from->str() == to->str()) return Conversion::Exact;
+  if (from == to || sameType(from, to)) return Conversion::Exact;
+  if (from->isRecord() || to->isRecord()) return Conversion::None;
   if (from->isNumber() && to->isNumber()) {
     static const Table table = closeRules();  // constant: computed once
     return table[size_t(nodeOf(from))][size_t(nodeOf(to))];
   }
   if (from->isArray() && to->isArray()) {
-    bool ok = from->dtype()->str() == to->dtype()->str() && from->ndim() == to->ndim() &&
+    bool ok = sameType(from->dtype(), to->dtype()) && from->ndim() == to->ndim() &&
               (to->layout() == Layout::A || from->layout() == to->layout()) &&
               (to->readonly() || !from->readonly());
     return ok ? Conversion::Safe : Conversion::None;
@@ -273,7 +306,7 @@ Conversion conversion(const Type *from, const Type *to) {
 // shape[n], strides[n]}.
 
 size_t memAlign(const Type *t) {
-  if (t->isArray()) return 8;
+  if (t->isArray() || t->isRecord()) return 8;
   if (t->isBool() || t->isNone()) return 1;
   if (t->isTuple()) {
     size_t a = 1;
@@ -286,6 +319,7 @@ size_t memAlign(const Type *t) {
 
 size_t memSize(const Type *t) {
   if (t->isArray()) return 16 + 16 * t->ndim();
+  if (t->isRecord()) return 8;  // a pointer to the record's bytes
   if (t->isBool() || t->isNone()) return 1;
   if (t->isTuple()) {
     size_t off = 0, a = memAlign(t);

@@ -5,8 +5,11 @@
 // computed per call without allocating: one character per scalar kind
 // ('d' float, '8' int, '$' an int only uint64 holds, 'b' bool, 'D' complex,
 // 'n' None, 'S' + a dtype code for a NumPy scalar), arrays as 'A' + dtype
-// code + rank + layout (C, F, A) + 'r'/'w', tuples bracketed. The bindings
-// compute keys from Python objects; everything else about keys is here.
+// code + rank + layout (C, F, A) + 'r'/'w', tuples bracketed. A record (a
+// NumPy structured scalar) is its spec, 'R...' (compiler/Types.h,
+// recordSpec), and an array of records has the spec in place of the dtype
+// code. The bindings compute keys from Python objects; everything else
+// about keys is here.
 #pragma once
 
 #include <cstddef>
@@ -23,6 +26,11 @@ const Type *typeOfCode(TypeContext &tc, char c);
 // NumPy's type numbers (NPY_BOOL=0 ... NPY_HALF=23) to dtype codes; 0 if none.
 char codeOfTypeNum(int num);
 void appendArrayKey(std::string &key, char code, int ndim, char layout, bool readonly);
+// The same with an array's dtype key: its code, or a record's spec.
+void appendArrayKey(std::string &key, const std::string &dtypeKey, int ndim, char layout,
+                    bool readonly);
+// An array element's dtype key: the dtype code, or the record's spec.
+std::string dtypeKey(const Type *dtype);
 
 // The type at key[p] (p moves past it); null on a malformed key.
 const Type *typeOfKey(TypeContext &tc, const std::string &key, size_t &p);

@@ -76,7 +76,8 @@ def test_from_dtype_and_as_dtype():
     assert str(numpy_support.from_dtype(np.float32)[::1]) == "array(float32, 1d, C)"
     assert numpy_support.as_dtype(types.intp) == np.dtype(np.int64)
     assert numpy_support.as_dtype(types.boolean) == np.dtype(bool)
-    for unsupported in (np.dtype([("a", np.int32)]), np.dtype("U3"), np.dtype("datetime64[D]")):
+    for unsupported in (np.dtype([("a", np.int32), ("s", "U3")]), np.dtype("U3"),
+                        np.dtype("datetime64[D]")):
         with pytest.raises(NumbaNotImplementedError):
             numpy_support.from_dtype(unsupported)
     with pytest.raises(NotImplementedError):

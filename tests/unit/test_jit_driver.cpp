@@ -34,9 +34,29 @@ TEST_CASE("argument type keys round-trip through types", "[jit][keys]") {
     CHECK(keyOfTypes(ts) == key);
   }
   CHECK(describeKey("SfAd2Fr") == "float32, readonly array(float64, 2d, F)");
-  for (std::string bad : {"x", "A", "Af", "Aq1Cw", "(8", "S", "Af0Cw"}) {
+  for (std::string bad :
+       {"x", "A", "Af", "Aq1Cw", "(8", "S", "Af0Cw", "R8a{", "AR4u{1:z@0:int32}"}) {
     CHECK_THROWS_AS(typesOfKey(tc, bad), JitError);
   }
+}
+
+TEST_CASE("records and arrays of records have keys of their whole layout", "[jit][keys][records]") {
+  TypeContext tc;
+  const std::string rec = "R4u{1:x@0:float16;1:y@2:float16}",
+                    aligned = "R4a{1:x@0:float16;1:y@2:float16}";
+  for (std::string key : {rec, "A" + rec + "1Cw", "8(" + rec + "d)A" + aligned + "2Ar"}) {
+    std::vector<const Type *> ts = typesOfKey(tc, key);
+    CHECK(keyOfTypes(ts) == key);
+  }
+  std::vector<const Type *> a = typesOfKey(tc, rec + aligned);
+  CHECK(a[0] != a[1]);
+  CHECK(conversion(a[0], a[0]) == Conversion::Exact);
+  CHECK(conversion(a[0], a[1]) == Conversion::None);  // no width subtyping
+  CHECK(conversion(tc.array(a[0], 1, Layout::C), tc.array(a[0], 1, Layout::A)) == Conversion::Safe);
+  CHECK(conversion(tc.array(a[0], 1, Layout::C), tc.array(a[1], 1, Layout::A)) == Conversion::None);
+  TypeContext other;
+  CHECK(sameTypeIn(other, a[1])->str() == a[1]->str());
+  CHECK(memSize(a[0]) == 8);
 }
 
 TEST_CASE("conversions follow Numba's casting rules", "[jit][overloads]") {

@@ -376,3 +376,67 @@ TEST_CASE("parseType reads one type", "[types][signature]") {
   CHECK(parseType(tc, "strange", err) == nullptr);
   CHECK(err == "unknown type 'strange' at position 7 of \"strange\"");
 }
+
+TEST_CASE("records: one type per layout, spelled by a spec that parses back", "[types][records]") {
+  TypeContext tc;
+  auto field = [](const char *n, const Type *t, int64_t off, std::vector<int64_t> shape = {}) {
+    RecordField f;
+    f.name = n;
+    f.dtype = t;
+    f.offset = off;
+    f.shape = std::move(shape);
+    return f;
+  };
+  // Given out of order: fields sort by offset.
+  const Type *inner =
+      tc.record({field("s", tc.float64(), 0), field("n", tc.float64(), 8, {6})}, 56, true);
+  const Type *r = tc.record(
+      {field("b", tc.intTy(32), 8), field("a", tc.float64(), 0), field("in", inner, 16)}, 72, true);
+  CHECK(r->str() ==
+        "Record(a[type=float64;offset=0],b[type=int32;offset=8],in[type=Record(s[type=float64;"
+        "offset=0],n[type=nestedarray(float64, (6,));offset=8];56;True);offset=16];72;True)");
+  CHECK(recordSpec(r) ==
+        "R72a{1:a@0:float64;1:b@8:int32;2:in@16:R56a{1:s@0:float64;1:n@8:[6]float64}}");
+  size_t p = 0;
+  CHECK(parseRecordSpec(tc, recordSpec(r), p) == r);
+  CHECK(p == recordSpec(r).size());
+  // The same fields, not aligned: another type.
+  const Type *packed =
+      tc.record({field("a", tc.float64(), 0), field("b", tc.intTy(32), 8), field("in", inner, 16)},
+                72, false);
+  CHECK(packed != r);
+  CHECK(tc.dtypeByName(recordSpec(packed)) == packed);
+  // A name with the spec's punctuation in it: its length says where it ends.
+  const Type *odd = tc.record({field("a;1:b@0}", tc.boolean(), 0)}, 1, false);
+  CHECK(tc.dtypeByName(recordSpec(odd)) == odd);
+  CHECK(itemSize(r) == 72);
+  CHECK(valueSize(r) == 8);  // a record value is a reference
+  CHECK(dtypeAlign(r) == 8);
+  CHECK(dtypeAlign(packed) == 1);
+  // A float64 at offset 0 of a 12-byte record: elements after the first
+  // start 4-aligned, so loads count on 4 bytes.
+  const Type *twelve =
+      tc.record({field("x", tc.float64(), 0), field("y", tc.intTy(32), 8)}, 12, false);
+  CHECK(fieldAccessAlign(twelve, twelve->fields()[0]) == 4);
+  CHECK(fieldAccessAlign(r, r->fields()[0]) == 8);
+  for (std::string bad :
+       {"R", "R8", "R8a", "R8a{", "R8x{}", "R8a{1:a@0:float99}", "R8a{5:a@0:int8}"}) {
+    size_t q = 0;
+    CHECK(parseRecordSpec(tc, bad, q) == nullptr);
+  }
+}
+
+TEST_CASE("a signature spells a record by its spec", "[types][signature][records]") {
+  TypeContext tc;
+  Signature s;
+  std::string err;
+  REQUIRE(
+      parseSignature(tc, "void(R8a{1:x@0:float32;1:y@4:float32}[::1], R4u{1:z@0:int32})", s, err));
+  REQUIRE(s.args.size() == 2);
+  CHECK(s.args[0]->isArray());
+  CHECK(s.args[0]->layout() == Layout::C);
+  CHECK(s.args[0]->dtype()->isRecord());
+  CHECK(s.args[1]->isRecord());
+  CHECK_FALSE(parseSignature(tc, "(R8a{1:x@0:float32)", s, err));
+  CHECK(err == "malformed record type at position 1 of \"(R8a{1:x@0:float32)\"");
+}

@@ -63,6 +63,9 @@ def _type_of_name(name):
     name = name.strip()
     if name in _SCALARS:
         return _SCALARS[name]
+    if name.startswith("key:"):  # a type that holds records, by its key
+        from kjit.np.numpy_support import _type_of_key
+        return _type_of_key(name[4:])
     readonly = name.startswith("readonly ")
     body = name[len("readonly "):] if readonly else name
     if body.startswith("array(") and body.endswith(")"):

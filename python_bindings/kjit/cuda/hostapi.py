@@ -45,6 +45,8 @@ def as_dtype(dtype):
     (``kjit.float32``), a Numba type or a name."""
     if isinstance(dtype, np.dtype):
         return dtype
+    if isinstance(dtype, _kt.Record):
+        return dtype.dtype
     if isinstance(dtype, _kt.Type):
         if isinstance(dtype, (_kt.Array, _kt.UniTuple, _kt.Tuple)) or dtype.name in ("void", "none"):
             raise TypeError(f"{dtype} is not a scalar type")

@@ -6,8 +6,10 @@
     >>> numpy_support.as_dtype(kjit.types.int64)
     dtype('int64')
 
-kjit has types for NumPy's bool, integer, float and complex dtypes only:
-structured (record), string, datetime and object dtypes raise
+kjit has types for NumPy's bool, integer, float and complex dtypes, and
+for structured dtypes whose fields are those, structured dtypes again, or
+arrays of either (``Record``, as Numba's; a subarray dtype is a
+``NestedArray``). String, datetime and object dtypes raise
 ``NumbaNotImplementedError``, as Numba does for a dtype it does not know.
 """
 import numpy as np
@@ -39,7 +41,9 @@ _AS_DTYPE = {t: d for d, t in FROM_DTYPE.items()}
 
 def from_dtype(dtype):
     """The kjit type of a NumPy dtype (or anything ``np.dtype()`` takes:
-    ``np.float32``, ``"int64"``). A kjit type is returned as it is."""
+    ``np.float32``, ``"int64"``). A kjit type is returned as it is. A
+    structured dtype gives a ``Record`` (one per layout: two dtypes that
+    differ only in ``align=True`` give two records, as in Numba)."""
     if isinstance(dtype, types.Type):
         return dtype
     if type(dtype) is type and issubclass(dtype, np.generic):
@@ -49,6 +53,11 @@ def from_dtype(dtype):
             dtype = np.dtype(dtype)
         except TypeError:
             raise NumbaNotImplementedError(dtype) from None
+    if dtype.fields is not None:
+        return _record(dtype)
+    if dtype.subdtype is not None:
+        base, shape = dtype.subdtype
+        return types.NestedArray(from_dtype(base), shape)
     # Byte order does not change the kjit type (NumPy converts on copy).
     t = FROM_DTYPE.get(dtype.newbyteorder("=") if dtype.byteorder not in "=|" else dtype)
     if t is None:
@@ -57,13 +66,81 @@ def from_dtype(dtype):
     return t
 
 
+# Records by (dtype, isalignedstruct): NumPy's dtype equality ignores
+# align=True, which changes the record (Numba keys its cache the same way).
+_RECORDS = {}
+
+
+def _record(dtype):
+    key = (dtype, dtype.isalignedstruct)
+    rec = _RECORDS.get(key)
+    if rec is None:
+        from kjit import _kjit
+        spec, name = _kjit.record_spec(dtype)
+        if spec is None:
+            raise NumbaNotImplementedError(f"{dtype}: kjit has no type for this structured dtype: {name}")
+        fields = {}
+        for fname in dtype.names:
+            fdt, offset = dtype.fields[fname][:2]
+            title = dtype.fields[fname][2] if len(dtype.fields[fname]) > 2 else None
+            fields[fname] = types._RecordField(from_dtype(fdt), offset, None, title)
+        rec = _RECORDS[key] = types.Record(dtype, spec, name, fields)
+    return rec
+
+
+def _dtype_of_layout(layout):
+    def fmt(f):
+        if isinstance(f, dict):
+            return _dtype_of_layout(f)
+        if isinstance(f, tuple):
+            return (fmt(f[0]), f[1])
+        return np.dtype(f)
+    return np.dtype({"names": layout["names"], "formats": [fmt(f) for f in layout["formats"]],
+                     "offsets": layout["offsets"], "itemsize": layout["itemsize"]}, align=layout["aligned"])
+
+
+def _dtype_of_spec(spec):
+    """The NumPy dtype of a record spec (the compiler's spelling of a record)."""
+    from kjit import _kjit
+    return _dtype_of_layout(_kjit.record_layout(spec))
+
+
+def _record_from_bytes(spec, data):
+    """A record returned by a @jit function: a structured scalar holding a
+    copy of its bytes."""
+    return np.frombuffer(bytearray(data), dtype=_dtype_of_spec(spec))[0]
+
+
+def _type_of_key(key):
+    """The kjit type of one argument's type key (kernel.overloads' types that
+    hold records)."""
+    from kjit import _kjit
+
+    def build(d):
+        kind = d[0]
+        if kind == "record":
+            return from_dtype(_dtype_of_spec(d[1]))
+        if kind == "array":
+            return types.Array(build(d[1]), d[2], d[3], readonly=d[4])
+        if kind == "tuple":
+            return types.Tuple([build(e) for e in d[1]])
+        if kind == "none":
+            return types.none
+        return getattr(types, "boolean" if d[1] == "bool" else d[1])
+    return build(_kjit.key_type(key))
+
+
 def as_dtype(nbtype):
-    """The NumPy dtype of a kjit scalar type (an array type gives its
-    element's). ``TypeError`` for types without one, as in Numba."""
+    """The NumPy dtype of a kjit scalar or record type (an array type gives
+    its element's). ``TypeError`` for types without one, as in Numba."""
     if isinstance(nbtype, np.dtype):
         return nbtype
+    if isinstance(nbtype, types.NestedArray):
+        return np.dtype((as_dtype(nbtype.dtype), nbtype.shape))
     if isinstance(nbtype, types.Array):
         nbtype = nbtype.dtype
+    if isinstance(nbtype, types.Record):
+        return nbtype.dtype
     if not isinstance(nbtype, types.Type):
         # A Numba type object (numba installed beside kjit) or a name.
         name = str(nbtype)
