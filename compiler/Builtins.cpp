@@ -142,13 +142,15 @@ std::optional<GlobalValue> moduleAttribute(const std::string &module, const std:
       return g;
     }
     static const char *const fns[] = {
-        "empty",   "zeros",    "ones",     "empty_like", "zeros_like", "ones_like", "full",
-        "arange",  "sum",      "prod",     "min",        "max",        "amin",      "amax",
-        "mean",    "abs",      "absolute", "fabs",       "isnan",      "isinf",     "isfinite",
-        "minimum", "maximum",  "fmin",     "fmax",       "sign",       "square",    "negative",
-        "hypot",   "copysign", "fmod",     "arctan2",    "power",      "round",     "around",
-        "deg2rad", "rad2deg",  "degrees",  "radians",    "copy",       "real",      "imag",
-        "conj"};
+        "empty",   "zeros",   "ones",     "empty_like",    "zeros_like", "ones_like",
+        "full",    "arange",  "sum",      "prod",          "min",        "max",
+        "amin",    "amax",    "mean",     "abs",           "absolute",   "fabs",
+        "isnan",   "isinf",   "isfinite", "minimum",       "maximum",    "fmin",
+        "fmax",    "sign",    "square",   "negative",      "hypot",      "copysign",
+        "fmod",    "arctan2", "power",    "round",         "around",     "deg2rad",
+        "rad2deg", "degrees", "radians",  "copy",          "real",       "imag",
+        "conj",    "all",     "any",      "count_nonzero", "nansum",     "nanprod",
+        "nanmin",  "nanmax",  "nanmean",  "var",           "std"};
     if (findIn(kMathUnary, attr) || findIn(kNumpyUnary, attr)) return fnValue("numpy." + attr);
     for (const char *f : fns)
       if (attr == f) return fnValue("numpy." + attr);
@@ -369,9 +371,24 @@ class CallTyper {
     return ir.tupleMake(std::move(elems), loc);
   }
 
+  // The reductions whose value for a lone number is that number.
+  static bool reducesScalar(const std::string &which) {
+    for (const char *r : {"sum", "prod", "min", "max", "amin", "amax", "mean", "nansum", "nanprod",
+                          "nanmin", "nanmax", "nanmean"})
+      if (which == r) return true;
+    return false;
+  }
+  // The reductions of NumPy's that kernels have: np.NAME(a) (and a.NAME()
+  // where arrays have the method).
+  static bool isReduction(const std::string &f) {
+    return reducesScalar(f) || f == "all" || f == "any" || f == "count_nonzero" || f == "var" ||
+           f == "std";
+  }
+
   Expr *reduction(const std::string &which, Expr *a) {
     if (!a->type->isArray()) {
-      if (a->type->isNumber()) return a;  // np.sum(3.0) is 3.0
+      // np.sum(3.0) is 3.0
+      if (a->type->isNumber() && reducesScalar(which)) return a;
       return fail(fmt::format("{}() needs an array, not {}", which, a->type->str()));
     }
     const Type *dt = a->type->dtype();
@@ -394,6 +411,32 @@ class CallTyper {
       return ts.convert(ts.binary(ast::BinaryOp::Div, sum,
                                   ts.convert(n, ft->isComplex() ? tc.float64() : ft), loc),
                         ft);
+    }
+    if (which == "all" || which == "any")
+      return ts.intrinsic(which == "all" ? IntrinsicId::ArrayAll : IntrinsicId::ArrayAny, {a},
+                          tc.boolean(), loc);
+    if (which == "count_nonzero")
+      return ts.intrinsic(IntrinsicId::ArrayCountNonzero, {a}, tc.int64(), loc);
+    bool inexact = dt->isFloat() || dt->isComplex();
+    if (which == "nansum" || which == "nanprod") {
+      if (!inexact) return reduction(which.substr(3), a);  // no NaNs to leave out
+      return ts.intrinsic(which == "nansum" ? IntrinsicId::ArrayNanSum : IntrinsicId::ArrayNanProd,
+                          {a}, dt, loc);
+    }
+    if (which == "nanmin" || which == "nanmax") {
+      if (dt->isComplex())
+        return unsupported(
+            fmt::format("np.{}() of a complex array is not supported in kernels yet", which));
+      if (!inexact) return reduction(which.substr(3), a);
+      return ts.intrinsic(which == "nanmin" ? IntrinsicId::ArrayNanMin : IntrinsicId::ArrayNanMax,
+                          {a}, dt, loc);
+    }
+    if (which == "nanmean")
+      return ts.intrinsic(IntrinsicId::ArrayNanMean, {a}, inexact ? dt : tc.float64(), loc);
+    if (which == "var" || which == "std") {
+      const Type *ft = dt->isFloat() ? dt : dt->isComplex() ? dt->complexPart() : tc.float64();
+      Expr *var = ts.intrinsic(IntrinsicId::ArrayVar, {a}, ft, loc);
+      return which == "var" ? var : ts.intrinsic(IntrinsicId::Sqrt, {var}, ft, loc);
     }
     return unsupported(fmt::format("{}() is not supported in kernels", which));
   }
@@ -670,8 +713,7 @@ Expr *CallTyper::numpy(const std::string &f) {
                         {ts.convert(start, ct), ts.convert(stop, ct), ts.convert(step, ct)},
                         tc.array(dt, 1, Layout::C), loc);
   }
-  if (f == "sum" || f == "prod" || f == "min" || f == "max" || f == "amin" || f == "amax" ||
-      f == "mean") {
+  if (isReduction(f)) {
     if (!noKeywords(name) || !arity(name, 1, 1)) return ts.constOf(nullptr, loc);
     return reduction(f, a[0]);
   }
@@ -720,7 +762,8 @@ Expr *CallTyper::arrayMethod(const std::string &f) {
   Expr *self = site.args.empty() ? nullptr : site.args[0];
   if (!self) return fail("method call without a receiver");
   std::string name = "array." + f;
-  if (f == "sum" || f == "prod" || f == "min" || f == "max" || f == "mean") {
+  if (f == "sum" || f == "prod" || f == "min" || f == "max" || f == "mean" || f == "all" ||
+      f == "any" || f == "var" || f == "std") {
     if (site.args.size() != 1 || !site.kwargs.empty())
       return unsupported(fmt::format(
           "{}() with an axis or other arguments is not supported in kernels yet", name));

@@ -217,6 +217,60 @@ void FunctionLowering::forEachElement(
   level(0, i64(0));
 }
 
+// Folds every element of the array `arrayExpr`, converted to `t`, into an
+// accumulator of type `t` that starts at `identity` (0 or 1; `init` instead
+// when given); with `skipNan`, elements that are NaN (a complex one: either
+// part) are left out.
+llvm::Value *FunctionLowering::accumulate(
+    const Expr *arrayExpr, const Type *t, double identity, bool skipNan,
+    const std::function<llvm::Value *(llvm::Value *, llvm::Value *)> &step, llvm::Value *init) {
+  const Type *at = arrayExpr->type, *dt = at->dtype();
+  llvm::Value *arr = expr(arrayExpr);
+  if (!init) {
+    if (t->isFloat())
+      init = llvm::ConstantFP::get(P.lt(t), identity);
+    else if (t->isComplex()) {
+      llvm::Type *pt = P.lt(t->complexPart());
+      init = llvm::ConstantStruct::get(
+          llvm::cast<llvm::StructType>(P.lt(t)),
+          {llvm::ConstantFP::get(pt, identity), llvm::ConstantFP::get(pt, 0.0)});
+    } else
+      init = llvm::ConstantInt::get(P.lt(t), uint64_t(identity));
+  }
+  llvm::AllocaInst *acc = entryAlloca(init->getType(), "acc");
+  B.CreateStore(init, acc);
+  forEachElement(arr, at, [&](llvm::Value *addr, llvm::Value *) {
+    llvm::Value *v = fromMem(B.CreateLoad(P.memTy(dt), addr), dt);
+    llvm::Value *isNan = nullptr;
+    if (skipNan && dt->isFloat()) isNan = B.CreateFCmpUNO(v, v);
+    if (skipNan && dt->isComplex()) {
+      llvm::Value *re = B.CreateExtractValue(v, {0}), *im = B.CreateExtractValue(v, {1});
+      isNan = B.CreateOr(B.CreateFCmpUNO(re, re), B.CreateFCmpUNO(im, im));
+    }
+    if (!isNan) {
+      B.CreateStore(step(B.CreateLoad(init->getType(), acc), convert(v, dt, t)), acc);
+      return;
+    }
+    llvm::BasicBlock *take = block("acc.take"), *next = block("acc.next");
+    B.CreateCondBr(isNan, next, take);
+    B.SetInsertPoint(take);
+    B.CreateStore(step(B.CreateLoad(init->getType(), acc), convert(v, dt, t)), acc);
+    B.CreateBr(next);
+    B.SetInsertPoint(next);
+  });
+  return B.CreateLoad(init->getType(), acc);
+}
+
+// x / n for a float or complex x and an int64 count, without the
+// ZeroDivisionError check: 0 / 0 is NaN, as NumPy's mean of nothing.
+llvm::Value *FunctionLowering::divideByCount(llvm::Value *x, llvm::Value *n, const Type *t) {
+  const Type *ft = t->isComplex() ? t->complexPart() : t;
+  llvm::Value *d = B.CreateSIToFP(n, P.lt(ft));
+  if (!t->isComplex()) return B.CreateFDiv(x, d);
+  x = B.CreateInsertValue(x, B.CreateFDiv(B.CreateExtractValue(x, {0}), d), {0});
+  return B.CreateInsertValue(x, B.CreateFDiv(B.CreateExtractValue(x, {1}), d), {1});
+}
+
 llvm::Value *FunctionLowering::arrayIntrinsic(const Intrinsic *in) {
   const Type *t = in->type;
   auto constArg = [&](size_t i) { return unsigned(cast<Const>(in->args[i])->i); };
@@ -287,48 +341,88 @@ llvm::Value *FunctionLowering::arrayIntrinsic(const Intrinsic *in) {
     return arr;
   }
   case IntrinsicId::ArraySum:
-  case IntrinsicId::ArrayProd: {
-    const Type *at = in->args[0]->type;
-    llvm::Value *arr = expr(in->args[0]);
-    bool sum = in->id == IntrinsicId::ArraySum;
-    llvm::AllocaInst *acc = entryAlloca(P.lt(t), "acc");
-    llvm::Value *identity;
-    if (t->isFloat())
-      identity = llvm::ConstantFP::get(P.lt(t), sum ? 0.0 : 1.0);
-    else if (t->isComplex()) {
-      llvm::Type *pt = P.lt(t->complexPart());
-      identity = llvm::ConstantStruct::get(
-          llvm::cast<llvm::StructType>(P.lt(t)),
-          {llvm::ConstantFP::get(pt, sum ? 0.0 : 1.0), llvm::ConstantFP::get(pt, 0.0)});
-    } else
-      identity = llvm::ConstantInt::get(P.lt(t), sum ? 0 : 1);
-    B.CreateStore(identity, acc);
-    const Type *dt = at->dtype();
-    forEachElement(arr, at, [&](llvm::Value *addr, llvm::Value *) {
-      llvm::Value *x = convert(fromMem(B.CreateLoad(P.memTy(dt), addr), dt), dt, t);
-      llvm::Value *a = B.CreateLoad(P.lt(t), acc);
-      llvm::Value *r;
-      if (t->isFloat())
-        r = sum ? B.CreateFAdd(a, x) : B.CreateFMul(a, x);
-      else if (t->isComplex())
-        r = complexBinary(sum ? BinOp::Add : BinOp::Mul, a, x, t, in->loc);
-      else
-        r = sum ? B.CreateAdd(a, x) : B.CreateMul(a, x);
-      B.CreateStore(r, acc);
+  case IntrinsicId::ArrayProd:
+  case IntrinsicId::ArrayNanSum:
+  case IntrinsicId::ArrayNanProd: {
+    bool sum = in->id == IntrinsicId::ArraySum || in->id == IntrinsicId::ArrayNanSum;
+    bool skipNan = in->id == IntrinsicId::ArrayNanSum || in->id == IntrinsicId::ArrayNanProd;
+    return accumulate(in->args[0], t, sum ? 0.0 : 1.0, skipNan,
+                      [&](llvm::Value *a, llvm::Value *x) {
+                        if (t->isFloat()) return sum ? B.CreateFAdd(a, x) : B.CreateFMul(a, x);
+                        if (t->isComplex())
+                          return complexBinary(sum ? BinOp::Add : BinOp::Mul, a, x, t, in->loc);
+                        return sum ? B.CreateAdd(a, x) : B.CreateMul(a, x);
+                      });
+  }
+  case IntrinsicId::ArrayAll:
+  case IntrinsicId::ArrayAny:
+  case IntrinsicId::ArrayCountNonzero: {
+    const Type *dt = in->args[0]->type->dtype();
+    bool all = in->id == IntrinsicId::ArrayAll;
+    return accumulate(
+        in->args[0], dt, 0.0, false,
+        [&](llvm::Value *a, llvm::Value *x) {
+          llvm::Value *truth = truthOf(x, dt);
+          if (in->id == IntrinsicId::ArrayCountNonzero)
+            return B.CreateAdd(a, B.CreateZExt(truth, B.getInt64Ty()));
+          return all ? B.CreateAnd(a, truth) : B.CreateOr(a, truth);
+        },
+        all           ? B.getTrue()
+        : t->isBool() ? B.getFalse()
+                      : i64(0));
+  }
+  case IntrinsicId::ArrayNanMean: {
+    // sum / count over the elements that are not NaN, in the result type.
+    llvm::AllocaInst *count = entryAlloca(B.getInt64Ty(), "count");
+    B.CreateStore(i64(0), count);
+    llvm::Value *sum = accumulate(in->args[0], t, 0.0, true, [&](llvm::Value *a, llvm::Value *x) {
+      B.CreateStore(B.CreateAdd(B.CreateLoad(B.getInt64Ty(), count), i64(1)), count);
+      return t->isComplex() ? complexBinary(BinOp::Add, a, x, t, in->loc) : B.CreateFAdd(a, x);
     });
-    return B.CreateLoad(P.lt(t), acc);
+    return divideByCount(sum, B.CreateLoad(B.getInt64Ty(), count), t);
+  }
+  case IntrinsicId::ArrayVar: {
+    // NumPy's two passes: the mean, then the mean of |x - mean|**2. The
+    // mean is complex for complex arrays; the result is real.
+    const Type *at = in->args[0]->type;
+    const Type *ct = at->dtype()->isComplex() ? at->dtype() : t;
+    llvm::Value *n = i64(1);
+    llvm::Value *arr = expr(in->args[0]);
+    for (unsigned k = 0; k < at->ndim(); ++k) n = B.CreateMul(n, shapeOf(arr, k));
+    auto add = [&](llvm::Value *a, llvm::Value *x) {
+      return ct->isComplex() ? complexBinary(BinOp::Add, a, x, ct, in->loc) : B.CreateFAdd(a, x);
+    };
+    llvm::Value *mean = divideByCount(accumulate(in->args[0], ct, 0.0, false, add), n, ct);
+    llvm::Value *ssd = accumulate(in->args[0], ct, 0.0, false, [&](llvm::Value *a, llvm::Value *x) {
+      if (!ct->isComplex()) {
+        llvm::Value *d = B.CreateFSub(x, mean);
+        return B.CreateFAdd(a, B.CreateFMul(d, d));
+      }
+      // Only the real part of the accumulator is used.
+      llvm::Value *re = B.CreateFSub(B.CreateExtractValue(x, {0}), B.CreateExtractValue(mean, {0}));
+      llvm::Value *im = B.CreateFSub(B.CreateExtractValue(x, {1}), B.CreateExtractValue(mean, {1}));
+      llvm::Value *sq = B.CreateFAdd(B.CreateFMul(re, re), B.CreateFMul(im, im));
+      return B.CreateInsertValue(a, B.CreateFAdd(B.CreateExtractValue(a, {0}), sq), {0});
+    });
+    if (ct->isComplex()) ssd = B.CreateExtractValue(ssd, {0});
+    return divideByCount(ssd, n, t);
   }
   case IntrinsicId::ArrayMin:
-  case IntrinsicId::ArrayMax: {
+  case IntrinsicId::ArrayMax:
+  case IntrinsicId::ArrayNanMin:
+  case IntrinsicId::ArrayNanMax: {
     const Type *at = in->args[0]->type;
     llvm::Value *arr = expr(in->args[0]);
-    bool isMax = in->id == IntrinsicId::ArrayMax;
+    bool isMax = in->id == IntrinsicId::ArrayMax || in->id == IntrinsicId::ArrayNanMax;
+    bool nan = in->id == IntrinsicId::ArrayNanMin || in->id == IntrinsicId::ArrayNanMax;
     llvm::Value *empty = B.getFalse();
     for (unsigned k = 0; k < at->ndim(); ++k)
       empty = B.CreateOr(empty, B.CreateICmpEQ(shapeOf(arr, k), i64(0)));
     raiseIf(empty, "ValueError",
             fmt::format("zero-size array to reduction operation {} which has no identity",
-                        isMax ? "maximum" : "minimum"),
+                        nan     ? (isMax ? "nanmax" : "nanmin")
+                        : isMax ? "maximum"
+                                : "minimum"),
             in->loc);
     llvm::AllocaInst *acc = entryAlloca(P.lt(t), "acc");
     B.CreateStore(fromMem(B.CreateLoad(P.memTy(t), dataOf(arr)), t), acc);
@@ -336,7 +430,10 @@ llvm::Value *FunctionLowering::arrayIntrinsic(const Intrinsic *in) {
       llvm::Value *x = fromMem(B.CreateLoad(P.memTy(t), addr), t);
       llvm::Value *a = B.CreateLoad(P.lt(t), acc);
       llvm::Value *take;
-      if (t->isFloat())  // NaN propagates, as NumPy's min/max
+      if (t->isFloat() && nan)  // NaNs left out: `not x >= a and not isnan(x)`, as Numba
+        take = B.CreateAnd(isMax ? B.CreateFCmpUGT(x, a) : B.CreateFCmpULT(x, a),
+                           B.CreateFCmpORD(x, x));
+      else if (t->isFloat())  // NaN propagates, as NumPy's min/max
         take = B.CreateOr(isMax ? B.CreateFCmpOGT(x, a) : B.CreateFCmpOLT(x, a),
                           B.CreateFCmpUNO(x, x));
       else if (t->isBool() || !t->isSigned())

@@ -127,6 +127,7 @@ class FunctionLowering {
   llvm::Value *exprUncached(const ir::Expr *e);
   llvm::Value *constant(const ir::Const *c);
   llvm::Value *convert(llvm::Value *v, const Type *from, const Type *to);
+  llvm::Value *truthOf(llvm::Value *v, const Type *from);  // a number's truth, as i1
   llvm::Value *unary(const ir::Unary *u);
   llvm::Value *binary(const ir::Binary *b);
   llvm::Value *intBinary(ir::BinOp op, llvm::Value *l, llvm::Value *r, const Type *t,
@@ -163,6 +164,10 @@ class FunctionLowering {
   void forEachElement(llvm::Value *desc, const Type *arrTy,
                       const std::function<void(llvm::Value *, llvm::Value *)> &body);
   llvm::Value *arrayIntrinsic(const ir::Intrinsic *in);
+  llvm::Value *accumulate(const ir::Expr *arrayExpr, const Type *t, double identity, bool skipNan,
+                          const std::function<llvm::Value *(llvm::Value *, llvm::Value *)> &step,
+                          llvm::Value *init = nullptr);
+  llvm::Value *divideByCount(llvm::Value *x, llvm::Value *n, const Type *t);
   // An IndexError for `index` on `axis` (of length `n`): on the host through
   // the runtime, on the GPU a trap.
   void indexError(llvm::Value *index, unsigned axis, llvm::Value *n, SourceLoc loc);

@@ -409,7 +409,16 @@ llvm::Value *FunctionLowering::intrinsic(const Intrinsic *in) {
   case IntrinsicId::ArraySum:
   case IntrinsicId::ArrayProd:
   case IntrinsicId::ArrayMin:
-  case IntrinsicId::ArrayMax: return arrayIntrinsic(in);
+  case IntrinsicId::ArrayMax:
+  case IntrinsicId::ArrayAll:
+  case IntrinsicId::ArrayAny:
+  case IntrinsicId::ArrayCountNonzero:
+  case IntrinsicId::ArrayNanSum:
+  case IntrinsicId::ArrayNanProd:
+  case IntrinsicId::ArrayNanMin:
+  case IntrinsicId::ArrayNanMax:
+  case IntrinsicId::ArrayNanMean:
+  case IntrinsicId::ArrayVar: return arrayIntrinsic(in);
   default: break;
   }
   std::vector<llvm::Value *> args;

@@ -602,13 +602,22 @@ Expr *FunctionTyper::call(const ast::CallExpr *c) {
       literals.push_back(literalArg(a) ? a : nullptr);
       if (a->type->isRuntime()) runtimeArgs.push_back(a);
     }
+    prog_.unresolved.clear();
     Function *f = specializeCallee(ft, types, c->loc, literals);
-    if (!f) return unknown(c->loc);
-    if (!f->returnType) {
-      return typingError(c->loc, fmt::format("recursive call of '{}' needs an explicit signature "
-                                             "in the decorator",
-                                             f->name));
+    // A recursive call whose return type is not known yet: typed in a later
+    // pass, from the returns that do not recurse.
+    for (const SpecKey &k : prog_.unresolved)
+      if (!(k.identity == key_.identity && k.args == key_.args)) waitsFor_.insert(k);
+    if (!prog_.unresolved.empty() && (!f || !f->returnType || final_)) {
+      prog_.unresolved.clear();
+      if (final_)
+        typingError(c->loc, fmt::format("cannot type infer runaway recursion: every path of "
+                                        "'{}' calls itself before it returns a value",
+                                        def_.name));
+      return unknown(c->loc);
     }
+    prog_.unresolved.clear();
+    if (!f) return unknown(c->loc);
     return ir_.call(f, std::move(runtimeArgs), c->loc);
   }
   CallSite site{c->loc, std::move(args), std::move(kwargs), c};

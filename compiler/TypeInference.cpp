@@ -307,10 +307,17 @@ bool FunctionTyper::run() {
   // Passes until the variable types settle, then the final pass, which
   // reports errors and keeps its IR.
   for (int pass = 0; pass < kMaxPasses; ++pass) {
+    waitsFor_.clear();
     beginPass(false);
     block(def_.body, fn_->body);
+    if (!declared_ && returnType_ != fn_->returnType) {
+      // Recursive calls see the return type found so far.
+      fn_->returnType = returnType_;
+      changed_ |= prog_.recursive.count(key_) > 0;
+    }
     if (!changed_) break;
   }
+  if (!waitsFor_.empty()) return true;  // provisional: no final pass
   beginPass(true);
   block(def_.body, fn_->body);
   fn_->returnType = declared_     ? (declared_->kind() == TypeKind::Void ? tc_.none() : declared_)
@@ -432,21 +439,24 @@ const ast::FunctionDef *ProgramTyper::definition(const FunctionSource &fn) {
 Function *ProgramTyper::specialize(std::shared_ptr<FunctionSource> fn,
                                    const std::vector<const Type *> &args, SourceLoc callLoc,
                                    const Type *declaredReturn,
-                                   const std::vector<const Expr *> &literals) {
+                                   const std::vector<const Expr *> &givenLiterals) {
+  // A function that calls itself is not specialised on literal arguments
+  // there (fib(n - 1) with a literal n would specialise without end).
+  std::vector<const Expr *> literals = givenLiterals;
+  for (const SpecKey &k : inProgress)
+    if (k.identity == fn->identity) literals.clear();
   SpecKey key{fn->identity, typeListKey(args)};
   for (size_t i = 0; i < literals.size(); ++i)
     if (literals[i]) key.args += fmt::format("#{}={}", i, literalKey(literals[i]));
   if (auto it = done.find(key); it != done.end()) return it->second;
   if (failed.count(key)) return nullptr;
   if (inProgress.count(key)) {
-    // Recursion: the call is typed from the declared return type, if any.
+    // Recursion: the call has the declared return type, or the one found
+    // so far; none yet means "wait for the next pass".
+    recursive.insert(key);
     Function *f = inProgressFunctions[key];
     if (f && f->returnType) return f;
-    failed.insert(key);
-    ctx.diags.error(DiagCategory::Typing, callLoc,
-                    fmt::format("recursive call of '{}' needs an explicit signature in the "
-                                "decorator",
-                                fn->name));
+    unresolved.insert(key);
     return nullptr;
   }
   inProgress.insert(key);
@@ -482,9 +492,17 @@ Function *ProgramTyper::specialize(std::shared_ptr<FunctionSource> fn,
     f->returnType = declaredReturn->kind() == TypeKind::Void ? ctx.types.none() : declaredReturn;
   inProgressFunctions[key] = f;
   FunctionTyper typer(*this, fn, *def, args, f, declaredReturn, literals);
+  typer.key_ = key;
   typer.isKernel_ = kernel && order.empty() && inProgress.size() == 1;
   bool ok = typer.run();
   inProgress.erase(key);
+  inProgressFunctions.erase(key);
+  if (typer.provisional()) {
+    // Typed again when its callers' return types are known.
+    unresolved = typer.waitsFor();
+    return f->returnType ? f : nullptr;
+  }
+  unresolved.clear();
   if (!ok) {
     failed.insert(key);
     return nullptr;

@@ -51,6 +51,16 @@ class ProgramTyper {
   std::map<uint64_t, const ast::FunctionDef *> definitions;
   std::map<SpecKey, Function *> inProgressFunctions;
   std::set<SpecKey> failed;  // reported once; later requests get null quietly
+  // Recursion without a declared return type, as Numba types it: the return
+  // type comes from the returns that do not recurse, and the passes repeat
+  // until it settles. `recursive` holds the functions a call reached while
+  // they were being typed. When a call reaches one whose return type is not
+  // known yet, specialize gives null and names in `unresolved` the
+  // functions being typed that the answer waits for; a function typed while
+  // one of its callers' types is unknown is provisional: typed again later,
+  // never kept.
+  std::set<SpecKey> recursive;
+  std::set<SpecKey> unresolved;
   bool kernel = false;
   const Type *jitFunctionType(std::shared_ptr<FunctionSource> fn) {
     const Type *t = ctx.types.function(fmt::format("jit:{}:{}", fn->name, fn->identity));
@@ -84,6 +94,11 @@ class FunctionTyper final : public TyperServices {
         literals_(std::move(literals)) {}
 
   bool run();
+  SpecKey key_;  // this specialisation's
+  // After run(): the typing waited for a function still being typed (not
+  // this one), so it was left unfinished (no final pass, no diagnostics).
+  bool provisional() const { return !waitsFor_.empty(); }
+  const std::set<SpecKey> &waitsFor() const { return waitsFor_; }
 
  private:
   ProgramTyper &prog_;
@@ -110,6 +125,7 @@ class FunctionTyper final : public TyperServices {
   std::map<std::string, VarInfo> vars_;
   std::set<std::string> locals_;
   const Type *returnType_ = nullptr;
+  std::set<SpecKey> waitsFor_;  // see provisional()
   SourceLoc firstReturnLoc_;
   unsigned loopDepth_ = 0;
   unsigned tempCounter_ = 0;

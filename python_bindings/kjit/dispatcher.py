@@ -151,11 +151,11 @@ class _Resolver:
         if getattr(type(v), "__name__", "") == "prange":
             return ("function", "kjit.prange")
         if isinstance(v, np.ndarray):
-            if v.ndim == 0 or v.dtype.kind not in "biufc":
+            if v.dtype.kind not in "biufc":
                 return ("unsupported", f"numpy.ndarray of {v.ndim} dimensions and dtype {v.dtype}")
-            # Frozen, as in Numba: a read-only copy of today's contents.
-            c = np.ascontiguousarray(v)
-            return ("array", (c.dtype.name, tuple(c.shape), c.tobytes()))
+            # Frozen, as in Numba: a read-only copy of today's contents (in C
+            # order; 0-d arrays stay 0-d).
+            return ("array", (v.dtype.name, tuple(v.shape), v.tobytes(order="C")))
         return ("unsupported", type(v).__name__)
 
 

@@ -1,0 +1,188 @@
+"""More of Numba's kernel language, on every device: NumPy reductions on
+arrays in kernels and device functions, recursion without a signature,
+enums, and smaller constructs. Each program checks its results with asserts
+against NumPy or Python and prints a last line that the test looks for."""
+import os
+import shutil
+import subprocess
+
+import pytest
+
+DEVICES = ["cpu", "sim"] + (["cuda"] if shutil.which("nvidia-smi") else [])
+
+
+REDUCTIONS = r"""
+import numpy as np
+from kjit import cuda, literal_unroll
+
+nan, inf = np.nan, np.inf
+CASES = (
+    np.float64([1.0, 0.0, inf, nan]),
+    np.float64([[1.0, -1.5], [inf, nan]]),
+    np.float64([nan, -1.5, 2.5, nan, 3.0]),
+    np.float64([nan, nan]),
+    np.int64([[1, 0, 3], [4, 5, 0]]),
+    np.array([True, False, True]),
+    np.float32([0.5, -0.0, 2.0]),
+    np.array(3.0),  # 0-d arrays are globals too
+)
+REAL = CASES[:5]
+
+@cuda.jit(device=True)
+def spread(a):
+    # Reductions work in device functions as in kernels.
+    return np.std(a) + a.var()
+
+@cuda.jit
+def reduce_all(out):
+    i = 0
+    for a in literal_unroll(CASES):
+        out[i, 0] = np.all(a)
+        out[i, 1] = np.any(a)
+        out[i, 2] = np.count_nonzero(a)
+        out[i, 3] = np.nansum(a)
+        out[i, 4] = np.nanprod(a)
+        out[i, 5] = np.nanmean(a)
+        out[i, 6] = np.var(a)
+        out[i, 7] = np.std(a)
+        out[i, 8] = a.all() + 2 * a.any()
+        out[i, 9] = spread(a)
+        i += 1
+
+@cuda.jit
+def nan_extremes(out):
+    i = 0
+    for a in literal_unroll(REAL):
+        out[i, 0] = np.nanmin(a)
+        out[i, 1] = np.nanmax(a)
+        i += 1
+
+import warnings
+warnings.simplefilter("ignore")  # NumPy's (and the simulator's) warnings on NaNs
+out = np.zeros((len(CASES), 10))
+reduce_all[1, 1](out)
+with np.errstate(all="ignore"):
+    want = np.array([[np.all(a), np.any(a), np.count_nonzero(a), np.nansum(a), np.nanprod(a),
+                      np.nanmean(a), np.var(a), np.std(a), a.all() + 2 * a.any(),
+                      np.std(a) + a.var()] for a in CASES])
+assert np.allclose(out, want, equal_nan=True, rtol=1e-6), (out, want)
+ext = np.zeros((5, 2))
+nan_extremes[1, 1](ext)
+with np.errstate(all="ignore"):
+    want = np.array([[np.nanmin(a), np.nanmax(a)] for a in CASES[:5]])
+assert np.array_equal(ext, want, equal_nan=True), (ext, want)
+print("reductions ok")
+"""
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_numpy_reductions_in_kernels(run_on_device, device):
+    r = run_on_device(REDUCTIONS, device=device)
+    assert "reductions ok" in r.stdout
+
+
+RECURSION = r"""
+import numpy as np
+from kjit import cuda
+from kjit.errors import TypingError
+
+# No signature: the return type comes from the returns that do not recurse.
+@cuda.jit(device=True)
+def fib(n):
+    if n < 2:
+        return n
+    return fib(n - 1) + fib(n - 2)
+
+# Mutual recursion.
+@cuda.jit(device=True)
+def is_even(n):
+    if n == 0:
+        return True
+    return is_odd(n - 1)
+
+@cuda.jit(device=True)
+def is_odd(n):
+    if n == 0:
+        return False
+    return is_even(n - 1)
+
+@cuda.jit
+def kernel(r, x):
+    r[0] = fib(x[0])
+    r[1] = is_even(x[0])
+    r[2] = is_odd(x[0] + 1)
+    r[3] = fib(7)
+
+r = np.zeros(4, np.int64)
+kernel[1, 1](r, np.array([10]))
+assert list(r) == [55, 1, 1, 13], r
+
+from kjit import devices
+if not devices.simulator():  # the simulator runs Python, which recurses without end
+    @cuda.jit(device=True)
+    def runaway(x):
+        return runaway(x)
+
+    @cuda.jit
+    def calls_runaway(r):
+        r[0] = runaway(1)
+
+    try:
+        calls_runaway[1, 1](r)
+        raise AssertionError("runaway recursion compiled")
+    except TypingError as e:
+        assert "cannot type infer runaway recursion" in str(e), e
+
+    @cuda.jit(device=True)
+    def growing(n):
+        if n <= 0:
+            return None
+        return (n, growing(n - 1))
+
+    @cuda.jit
+    def calls_growing(r):
+        growing(3)
+
+    try:
+        calls_growing[1, 1](r)
+        raise AssertionError("a growing tuple compiled")
+    except TypingError as e:
+        assert "Return type of recursive function does not converge" in str(e), e
+print("recursion ok")
+"""
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_recursion_without_a_signature(run_on_device, device):
+    r = run_on_device(RECURSION, device=device)
+    assert "recursion ok" in r.stdout
+
+
+PTXAS = shutil.which("ptxas") or ("/usr/local/cuda/bin/ptxas" if os.path.exists("/usr/local/cuda/bin/ptxas") else None)
+
+PTX_PROGRAM = r"""
+import numpy as np
+from kjit import cuda, float64, int64, complex128
+
+@cuda.jit(device=True)
+def fib(n):
+    if n < 2:
+        return n
+    return fib(n - 1) + fib(n - 2)
+
+def reductions(a, b, c, out):
+    out[0] = np.all(a) + np.any(b) + np.count_nonzero(c) + fib(b[0, 0])
+    out[1] = np.nansum(a) + np.nanprod(a) + np.nanmin(a) + np.nanmax(a) + np.nanmean(a)
+    out[2] = np.var(a) + np.std(b) + c.std() + np.nanmean(c).real
+
+ptx, _ = cuda.compile_ptx(reductions, (float64[:], int64[:, :], complex128[:], float64[:]))
+open("kernel.ptx", "w").write(ptx)
+"""
+
+
+@pytest.mark.skipif(PTXAS is None, reason="no ptxas to check the PTX")
+def test_ptx_of_the_constructs_assembles(run_on_device, tmp_path):
+    run_on_device(PTX_PROGRAM, device="cpu", cwd=tmp_path)
+    r = subprocess.run([PTXAS, "-arch=sm_90", str(tmp_path / "kernel.ptx"), "-o", os.devnull],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
