@@ -657,7 +657,7 @@ Expr *CallTyper::numpy(const std::string &f) {
   std::string name = "np." + f;
   if (ts.cudaTarget() &&
       (f == "empty" || f == "zeros" || f == "ones" || f == "full" || f == "arange" ||
-       f == "empty_like" || f == "zeros_like" || f == "ones_like" || f == "copy"))
+       f == "empty_like" || f == "zeros_like" || f == "ones_like"))
     return unsupported(
         fmt::format("{}() allocates memory, which kernels cannot do; use "
                     "cuda.local.array or cuda.shared.array, or pass an array in",
@@ -775,6 +775,53 @@ Expr *CallTyper::arrayMethod(const std::string &f) {
     return ts.intrinsic(IntrinsicId::ArrayCopy, {self}, tc.array(t->dtype(), t->ndim(), Layout::C),
                         loc);
   }
+  if (f == "reshape") {
+    // a.reshape(2, 3), a.reshape((2, 3)), a.reshape(-1): a view of a C array.
+    if (!site.kwargs.empty()) return fail("reshape() takes no keyword arguments in kernels");
+    std::vector<Expr *> dims;
+    for (size_t k = 1; k < site.args.size(); ++k) {
+      Expr *d = site.args[k];
+      if (site.args.size() == 2 && d->type->isTuple()) {
+        for (unsigned e = 0; e < d->type->elements().size(); ++e)
+          dims.push_back(ir.tupleGet(d, e, loc));
+        continue;
+      }
+      dims.push_back(d);
+    }
+    if (dims.empty()) return fail("reshape() needs the new shape");
+    for (Expr *&d : dims) {
+      if (!d->type->isInt())
+        return fail(fmt::format("reshape() dimensions must be integers, not {}", d->type->str()));
+      d = ts.convert(d, tc.int64());
+    }
+    if (self->type->layout() != Layout::C)
+      return unsupported(
+          fmt::format("reshape() of a {} array: kernels reshape C-contiguous arrays "
+                      "only (copy it first)",
+                      self->type->str()));
+    dims.insert(dims.begin(), self);
+    return ts.intrinsic(
+        IntrinsicId::ArrayReshape, std::move(dims),
+        tc.array(self->type->dtype(), unsigned(dims.size() - 1), Layout::C, self->type->readonly()),
+        loc);
+  }
+  if (f == "view") {
+    if (site.args.size() != 2 || !site.kwargs.empty()) return fail("view() takes one dtype");
+    Expr *d = site.args[1];
+    if (d->type->kind() != TypeKind::Dtype)
+      return unsupported(
+          fmt::format("view() takes a NumPy dtype in kernels, not {}", d->type->str()));
+    const Type *st = self->type;
+    if (st->ndim() == 0) return unsupported("view() of a 0-d array is not supported in kernels");
+    const Type *nt = d->type->dtype();
+    if (itemSize(nt) == itemSize(st->dtype()))
+      return ts.intrinsic(IntrinsicId::ArrayViewAs, {self},
+                          tc.array(nt, st->ndim(), st->layout(), st->readonly()), loc);
+    return ts.intrinsic(
+        IntrinsicId::ArrayViewAs, {self},
+        tc.array(nt, st->ndim(), st->layout() == Layout::C ? Layout::C : Layout::A, st->readonly()),
+        loc);
+  }
   if (f == "fill") {
     if (site.args.size() != 2) return fail("fill() takes one value");
     return ts.intrinsic(IntrinsicId::ArrayFill,
@@ -829,6 +876,15 @@ Expr *typeBuiltinCall(TyperServices &ts, const Type *callee, CallSite &site) {
     Expr *negIm =
         ts.binary(ast::BinaryOp::Sub, ts.convert(ts.constInt(0, site.loc), p), im, site.loc);
     return ts.intrinsic(IntrinsicId::ComplexMake, {re, ts.convert(negIm, p)}, x->type, site.loc);
+  }
+  if (mod == "number" && fn == "bit_count") {
+    // int.bit_count(), as numba-cuda has it: cuda.popc of the value.
+    if (!ts.cudaTarget())
+      return ct.unsupported(
+          "int.bit_count() is only available in @cuda.jit kernels and device "
+          "functions");
+    if (site.args.size() != 1) return ct.fail("bit_count() takes no arguments");
+    return ts.intrinsic(IntrinsicId::Popc, {site.args[0]}, site.args[0]->type, site.loc);
   }
   if (fn == "prange" || fn == "literal_unroll")
     return ct.unsupported(fmt::format("{}() can only be used as the iterable of a for loop", fn));

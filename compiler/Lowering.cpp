@@ -502,6 +502,7 @@ std::unique_ptr<llvm::Module> lowerToLLVM(llvm::LLVMContext &llctx, const TypedP
     llvm::Function *fn = P.functions.at(prog.entry);
     fn->setLinkage(llvm::GlobalValue::ExternalLinkage);
     fn->setName(prog.entry->name);
+    lowering::defineDeviceAllocator(P);
   }
   if (P.di) P.di->finalize();
   return mod;

@@ -287,6 +287,62 @@ llvm::Value *FunctionLowering::arrayIntrinsic(const Intrinsic *in) {
     }
     return out;
   }
+  case IntrinsicId::ArrayReshape: {
+    // NumPy's rules: the sizes agree; one dimension may be -1 (inferred).
+    const Type *st = in->args[0]->type;
+    llvm::Value *src = expr(in->args[0]);
+    llvm::Value *size = i64(1);
+    for (unsigned k = 0; k < st->ndim(); ++k) size = B.CreateMul(size, shapeOf(src, k));
+    std::vector<llvm::Value *> dims;
+    llvm::Value *known = i64(1), *unknowns = i64(0), *negative = B.getFalse();
+    for (size_t k = 1; k < in->args.size(); ++k) {
+      llvm::Value *d = expr(in->args[k]);
+      dims.push_back(d);
+      llvm::Value *inferred = B.CreateICmpEQ(d, i64(-1));
+      negative = B.CreateOr(negative, B.CreateICmpSLT(d, i64(-1)));
+      unknowns = B.CreateAdd(unknowns, B.CreateZExt(inferred, B.getInt64Ty()));
+      known = B.CreateMul(known, B.CreateSelect(inferred, i64(1), d));
+    }
+    raiseIf(B.CreateOr(negative, B.CreateICmpUGT(unknowns, i64(1))), "ValueError",
+            "reshape() takes non-negative dimensions and at most one -1", in->loc);
+    llvm::Value *safeKnown = B.CreateSelect(B.CreateICmpEQ(known, i64(0)), i64(1), known);
+    llvm::Value *fill = B.CreateSDiv(size, safeKnown);
+    llvm::Value *total =
+        B.CreateSelect(B.CreateICmpEQ(unknowns, i64(1)), B.CreateMul(known, fill), known);
+    raiseIf(B.CreateICmpNE(total, size), "ValueError", "total size of new array must be unchanged",
+            in->loc);
+    llvm::Value *out = llvm::Constant::getNullValue(P.lt(t));
+    out = B.CreateInsertValue(out, B.CreateExtractValue(src, {0u}), {0u});
+    out = B.CreateInsertValue(out, dataOf(src), {1u});
+    llvm::Value *stride = i64(itemSize(t->dtype()));
+    for (unsigned k = unsigned(dims.size()); k-- > 0;) {
+      llvm::Value *d = B.CreateSelect(B.CreateICmpEQ(dims[k], i64(-1)), fill, dims[k]);
+      out = B.CreateInsertValue(out, d, {2u, k});
+      out = B.CreateInsertValue(out, stride, {3u, k});
+      stride = B.CreateMul(stride, d);
+    }
+    return out;
+  }
+  case IntrinsicId::ArrayViewAs: {
+    // The last dimension is rescaled by the itemsizes; it must be
+    // contiguous and hold a whole number of new items (NumPy's rules).
+    const Type *st = in->args[0]->type;
+    llvm::Value *src = expr(in->args[0]);
+    int64_t from = itemSize(st->dtype()), to = itemSize(t->dtype());
+    if (from == to) return src;
+    unsigned last = st->ndim() - 1;
+    llvm::Value *n = shapeOf(src, last), *stride = strideOf(src, last);
+    llvm::Value *bytes = B.CreateMul(n, i64(from));
+    raiseIf(B.CreateAnd(B.CreateICmpNE(stride, i64(from)), B.CreateICmpSGT(n, i64(1))),
+            "ValueError",
+            "To change to a dtype of a different size, the last axis must be contiguous", in->loc);
+    raiseIf(B.CreateICmpNE(B.CreateSRem(bytes, i64(to)), i64(0)), "ValueError",
+            "When changing to a larger dtype, its size must be a divisor of the total size in "
+            "bytes of the last axis of the array.",
+            in->loc);
+    llvm::Value *out = B.CreateInsertValue(src, B.CreateSDiv(bytes, i64(to)), {2u, last});
+    return B.CreateInsertValue(out, i64(to), {3u, last});
+  }
   case IntrinsicId::ArrayAlloc: {
     std::vector<llvm::Value *> dims;
     for (const Expr *a : in->args) dims.push_back(expr(a));

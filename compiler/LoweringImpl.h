@@ -194,6 +194,7 @@ const char *cMathName(ir::IntrinsicId id);
 // LoweringCuda.cpp
 std::string libdeviceName(ir::IntrinsicId id, bool f32);
 void emitKernelEntry(ProgramLowering &P, const ir::Function &f);
+void defineDeviceAllocator(ProgramLowering &P);  // CUDA: kjit_rt_alloc/free on the device heap
 // LoweringCpuKernel.cpp: the block function and the CpuKernelInfo constant
 // named `infoSymbol`; `thread` is the entry wrapper of `f`.
 void emitCpuKernel(ProgramLowering &P, const ir::Function &f, llvm::Function *thread,

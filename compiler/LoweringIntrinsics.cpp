@@ -403,6 +403,8 @@ llvm::Value *FunctionLowering::intrinsic(const Intrinsic *in) {
   case IntrinsicId::ArrayStride:
   case IntrinsicId::ArrayAlloc:
   case IntrinsicId::ArrayTranspose:
+  case IntrinsicId::ArrayReshape:
+  case IntrinsicId::ArrayViewAs:
   case IntrinsicId::ArrayFill:
   case IntrinsicId::ArrayArange:
   case IntrinsicId::ArrayCopy:

@@ -253,7 +253,13 @@ Expr *FunctionTyper::compareOne(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc) 
       bool same = lt->isNone() && rt->isNone();
       return constBool(op == ast::CmpOp::Is ? same : !same, loc);
     }
-    return unsupported(loc, "'is' is only supported for comparisons with None in kernels");
+    // Numba's rule for immutable values: `is` is `==` between values of one
+    // type, False between values of different types.
+    if (lt != rt) return constBool(op == ast::CmpOp::IsNot, loc);
+    if (!lt->isNumber())
+      return unsupported(
+          loc, fmt::format("'is' between {} values is not supported in kernels", lt->str()));
+    return compareOne(op == ast::CmpOp::Is ? ast::CmpOp::Eq : ast::CmpOp::Ne, l, r, loc);
   }
   if (op == ast::CmpOp::In || op == ast::CmpOp::NotIn)
     return unsupported(loc, "'in' is not supported in kernels yet");
@@ -406,6 +412,8 @@ Expr *FunctionTyper::attribute(const ast::AttributeExpr *a) {
                            t->complexPart(), a->loc);
     }
     if (a->attr == "conjugate") return constOf(tc_.function("number.conjugate"), a->loc);
+    if (a->attr == "bit_count" && t->isInt())
+      return constOf(tc_.function("number.bit_count"), a->loc);
   }
   return typingError(a->loc, fmt::format("{} has no attribute '{}'", t->str(), a->attr));
 }

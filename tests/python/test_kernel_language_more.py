@@ -175,14 +175,66 @@ def reductions(a, b, c, out):
     out[1] = np.nansum(a) + np.nanprod(a) + np.nanmin(a) + np.nanmax(a) + np.nanmean(a)
     out[2] = np.var(a) + np.std(b) + c.std() + np.nanmean(c).real
 
+def copies(a, out):
+    # a.copy() in a kernel allocates from the device heap (malloc/free)
+    b = a.reshape(2, -1).copy()
+    out[0] = b[1, 0] + a.view(np.int64)[0]
+
 ptx, _ = cuda.compile_ptx(reductions, (float64[:], int64[:, :], complex128[:], float64[:]))
+ptx2, _ = cuda.compile_ptx(copies, (float64[::1], float64[:]))
 open("kernel.ptx", "w").write(ptx)
+open("copies.ptx", "w").write(ptx2)
 """
 
 
 @pytest.mark.skipif(PTXAS is None, reason="no ptxas to check the PTX")
 def test_ptx_of_the_constructs_assembles(run_on_device, tmp_path):
     run_on_device(PTX_PROGRAM, device="cpu", cwd=tmp_path)
-    r = subprocess.run([PTXAS, "-arch=sm_90", str(tmp_path / "kernel.ptx"), "-o", os.devnull],
-                       capture_output=True, text=True)
-    assert r.returncode == 0, r.stderr
+    for name in ("kernel.ptx", "copies.ptx"):
+        r = subprocess.run([PTXAS, "-arch=sm_90", str(tmp_path / name), "-o", os.devnull],
+                           capture_output=True, text=True)
+        assert r.returncode == 0, (name, r.stderr)
+
+
+SMALLER = r"""
+import numpy as np
+from kjit import cuda
+
+@cuda.jit
+def small(x, flag, byte_arr, m, ints, out):
+    # int.bit_count(): the number of set bits (cuda.popc)
+    ints[0] = x.bit_count()
+    # `is` between values of one type is `==`; of different types, False
+    ints[1] = (flag is True) + 2 * (x is 1.5) + 4 * (flag is not False)
+    # view(): the same bytes as another dtype; reshape(): a view of a C array
+    ints[2] = byte_arr[4:8].view(np.int32)[0]
+    b = m.reshape(6).reshape(3, -1)
+    # copy(): a new array (on a GPU, from the device heap, freed when the thread returns)
+    c = b.copy()
+    c[0, 0] = 100.0
+    for i in range(3):
+        for j in range(2):
+            out[i, j] = b[i, j] + c[i, j] + np.copy(m)[j, i]
+
+x = np.uint32(0xF0F0)
+byte_arr = np.arange(16, dtype=np.uint8)
+m = np.arange(6.0).reshape(2, 3)
+ints = np.zeros(3, np.int64)
+out = np.zeros((3, 2))
+small[1, 1](x, True, byte_arr, m, ints, out)
+assert ints[0] == 8, ints
+assert ints[1] == 1 + 4, ints
+assert ints[2] == byte_arr[4:8].view(np.int32)[0], ints
+b = m.reshape(3, 2)
+c = b.copy()
+c[0, 0] = 100.0
+assert np.array_equal(out, b + c + m.T), out
+assert m[0, 0] == 0.0  # the copy was written, not the argument
+print("smaller ok")
+"""
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_bit_count_is_view_reshape_copy(run_on_device, device):
+    r = run_on_device(SMALLER, device=device)
+    assert "smaller ok" in r.stdout
