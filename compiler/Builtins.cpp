@@ -243,6 +243,7 @@ class CallTyper {
 
   Expr *needNumber(Expr *e, const std::string &fname) {
     if (e->type->isNumber()) return e;
+    if (e->type->isEnumMember() && e->type->isIntEnum()) return ts.convert(e, e->type->dtype());
     return ts.error(DiagCategory::Typing, e->loc,
                     fmt::format("{}() does not accept {}", fname, e->type->str()));
   }
@@ -840,6 +841,7 @@ Expr *typeBuiltinCall(TyperServices &ts, const Type *callee, CallSite &site) {
       return ct.fail(fmt::format("{}() takes at most one argument", callee->symbol()));
     if (site.args.empty()) return ts.convert(ts.constInt(0, site.loc), callee->dtype());
     Expr *x = site.args[0];
+    if (x->type->isEnumMember() && x->type->isIntEnum()) x = ts.convert(x, x->type->dtype());
     if (!x->type->isNumber())
       return ct.fail(fmt::format("cannot convert {} to {}", x->type->str(), callee->symbol()));
     if (callee->dtype()->isBool()) return ts.truth(x);

@@ -48,6 +48,7 @@ llvm::Type *ProgramLowering::lt(const Type *t) {
     return llvm::StructType::get(C, {p, p});
   }
   case TypeKind::Array: return arrayTy(t->ndim());
+  case TypeKind::EnumMember: return lt(t->dtype());
   case TypeKind::Tuple: {
     std::vector<llvm::Type *> elems;
     for (const Type *e : t->elements()) elems.push_back(lt(e));
@@ -58,6 +59,7 @@ llvm::Type *ProgramLowering::lt(const Type *t) {
 }
 
 llvm::Type *ProgramLowering::memTy(const Type *t) {
+  if (t->isEnumMember()) return memTy(t->dtype());
   if (t->isBool()) return llvm::Type::getInt8Ty(C);
   if (t->isTuple()) {
     std::vector<llvm::Type *> elems;
@@ -220,6 +222,7 @@ void FunctionLowering::checkStatus(llvm::Value *status) {
 
 // Register form (bool as i1) to memory form (bool as i8), through tuples.
 llvm::Value *toMemForm(llvm::IRBuilder<> &B, ProgramLowering &P, llvm::Value *v, const Type *t) {
+  if (t->isEnumMember()) return toMemForm(B, P, v, t->dtype());
   if (t->isBool()) return B.CreateZExt(v, B.getInt8Ty());
   if (t->isTuple()) {
     llvm::Value *r = llvm::UndefValue::get(P.memTy(t));
@@ -232,6 +235,7 @@ llvm::Value *toMemForm(llvm::IRBuilder<> &B, ProgramLowering &P, llvm::Value *v,
 }
 
 llvm::Value *fromMemForm(llvm::IRBuilder<> &B, ProgramLowering &P, llvm::Value *v, const Type *t) {
+  if (t->isEnumMember()) return fromMemForm(B, P, v, t->dtype());
   if (t->isBool()) return B.CreateICmpNE(v, B.getInt8(0));
   if (t->isTuple()) {
     llvm::Value *r = llvm::UndefValue::get(P.lt(t));

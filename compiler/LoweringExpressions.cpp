@@ -76,6 +76,9 @@ llvm::Value *FunctionLowering::truthOf(llvm::Value *v, const Type *from) {
 
 llvm::Value *FunctionLowering::convert(llvm::Value *v, const Type *from, const Type *to) {
   if (from == to) return v;
+  // An enum member is its value.
+  if (from->isEnumMember()) return convert(v, from->dtype(), to);
+  if (to->isEnumMember()) return convert(v, from, to->dtype());
   if (from->isArray() && to->isArray()) return v;
   if (to->isBool()) return truthOf(v, from);
   llvm::Type *dst = P.lt(to);

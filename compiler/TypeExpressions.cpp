@@ -135,6 +135,8 @@ static bool isNegativeConstant(const Expr *e) {
 
 Expr *FunctionTyper::binary(ast::BinaryOp aop, Expr *l, Expr *r, SourceLoc loc) {
   if (!known(l) || !known(r)) return unknown(loc);
+  l = unwrapIntEnum(l);
+  r = unwrapIntEnum(r);
   const Type *lt = l->type, *rt = r->type;
   if (aop == ast::BinaryOp::MatMul)
     return unsupported(loc, "the '@' operator is not supported in kernels yet");
@@ -244,9 +246,39 @@ Expr *FunctionTyper::unary(const ast::UnaryExpr *u) {
   return ir_.unary(u->op == ast::UnaryOp::Neg ? UnOp::Neg : UnOp::Invert, castTo(v, rt), u->loc);
 }
 
+Expr *FunctionTyper::compareEnums(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc) {
+  const Type *lt = l->type, *rt = r->type;
+  bool identity = op == ast::CmpOp::Is || op == ast::CmpOp::IsNot;
+  bool equality = op == ast::CmpOp::Eq || op == ast::CmpOp::Ne;
+  bool negated = op == ast::CmpOp::IsNot || op == ast::CmpOp::Ne;
+  if (lt == rt && (identity || equality)) {
+    // Members of one class: equal values are one member (aliases included).
+    Expr *a = enumValue(l), *b = enumValue(r);
+    if (!a->type->isTuple())
+      return compareOne(negated ? ast::CmpOp::Ne : ast::CmpOp::Eq, a, b, loc);
+    Expr *all = constBool(true, loc);
+    for (unsigned i = 0; i < a->type->elements().size(); ++i) {
+      Expr *eq = compareOne(ast::CmpOp::Eq, ir_.tupleGet(a, i, loc), ir_.tupleGet(b, i, loc), loc);
+      if (!known(eq)) return eq;
+      all = ir_.binary(BinOp::BitAnd, all, eq, loc);
+    }
+    return negated ? ir_.binary(BinOp::Eq, all, constBool(false, loc), loc) : all;
+  }
+  if (identity) return constBool(negated, loc);  // different classes, or a member and a value
+  if (lt->isIntEnum() || rt->isIntEnum()) {
+    // IntEnum members compare as integers (with numbers, and across classes).
+    Expr *a = unwrapIntEnum(l), *b = unwrapIntEnum(r);
+    if (!a->type->isEnumMember() && !b->type->isEnumMember()) return compareOne(op, a, b, loc);
+  }
+  if (equality) return constBool(negated, loc);  // an Enum member equals only its own class's
+  return typingError(loc, fmt::format("'{}' is not supported between {} and {}", ast::spelling(op),
+                                      lt->str(), rt->str()));
+}
+
 Expr *FunctionTyper::compareOne(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc) {
   if (!known(l) || !known(r)) return unknown(loc);
   const Type *lt = l->type, *rt = r->type;
+  if (lt->isEnumMember() || rt->isEnumMember()) return compareEnums(op, l, r, loc);
   if (op == ast::CmpOp::Is || op == ast::CmpOp::IsNot) {
     // Only identity with None has a meaning here; it is known statically.
     if (lt->isNone() || rt->isNone()) {
@@ -402,6 +434,14 @@ Expr *FunctionTyper::attribute(const ast::AttributeExpr *a) {
     // Methods: a.sum() etc. are typed at the call.
     return constOf(tc_.function("array." + a->attr), a->loc);
   }
+  if (t->kind() == TypeKind::EnumClass) return enumMember(t, a->attr, a->loc);
+  if (t->isEnumMember()) {
+    if (a->attr == "value") return enumValue(v);
+    if (a->attr == "name")
+      return unsupported(a->loc,
+                         "the name of an enum member is a string, which kernels cannot use");
+    if (t->isIntEnum()) v = enumValue(v), t = v->type;  // int's attributes
+  }
   if (t->isComplex() || t->isFloat() || t->isInt() || t->isBool()) {
     if (a->attr == "real" || a->attr == "imag") {
       if (!t->isComplex()) {
@@ -433,6 +473,15 @@ Expr *FunctionTyper::subscript(const ast::SubscriptExpr *s) {
   else
     idx.push_back(s->index);
 
+  if (t->kind() == TypeKind::EnumClass) {  // Color['red']
+    Expr *i = idx.size() == 1 ? expr(idx[0]) : nullptr;
+    if (i && !known(i)) return i;
+    if (!i || i->type->kind() != TypeKind::StringLit)
+      return typingError(s->loc, fmt::format("an enum class ({}) is indexed by a constant member "
+                                             "name",
+                                             t->symbol()));
+    return enumMember(t, i->type->symbol(), s->loc);
+  }
   if (t->isTuple()) {
     if (idx.size() != 1 || ast::isa<ast::SliceExpr>(idx[0]))
       return unsupported(s->loc, "tuples can only be indexed by one constant integer in kernels");

@@ -87,6 +87,8 @@ Var *FunctionTyper::temp(Expr *value, Block &out) {
 
 Expr *FunctionTyper::castTo(Expr *e, const Type *t) {
   if (!known(e) || !t || e->type == t) return e;
+  if (e->type->isEnumMember() && (e->type->isIntEnum() || e->type->dtype() == t))
+    return castTo(enumValue(e), t);  // IntEnum members are integers
   if (!e->type->isNumber() || !t->isNumber()) {
     if (e->type->isTuple() && t->isTuple() && e->type->elements().size() == t->elements().size()) {
       std::vector<Expr *> elems;
@@ -131,6 +133,10 @@ Expr *FunctionTyper::castTo(Expr *e, const Type *t) {
 
 Expr *FunctionTyper::truth(Expr *e) {
   if (!known(e)) return e;
+  if (e->type->isEnumMember()) {
+    if (e->type->isIntEnum()) return truth(enumValue(e));
+    return constBool(true, e->loc);  // enum members are true
+  }
   const Type *t = e->type;
   if (t->isBool()) return e;
   if (t->isNumber()) {
@@ -201,6 +207,18 @@ Expr *FunctionTyper::fromGlobal(const GlobalValue &g, const std::string &name, S
     c->shape = g.shape;
     return c;
   }
+  case K::EnumClass: {
+    const Type *cls = tc_.enumClass(g.name, g.i != 0);
+    prog_.enumClasses[g.name] = g;
+    return constOf(cls, loc);
+  }
+  case K::EnumMember: {
+    GlobalValue classValue = g;
+    classValue.kind = K::EnumClass;
+    const Type *cls = tc_.enumClass(g.name, g.i != 0);
+    if (!prog_.enumClasses.count(g.name)) prog_.enumClasses[g.name] = classValue;
+    return enumMember(cls, g.elems.empty() ? std::string() : g.elems[0].name, loc);
+  }
   case K::Unsupported:
     return unsupported(loc, fmt::format("global '{}' is a {}, which kernels cannot use; kernels "
                                         "can use numbers, tuples, NumPy arrays, modules and kjit "
@@ -208,6 +226,22 @@ Expr *FunctionTyper::fromGlobal(const GlobalValue &g, const std::string &name, S
                                         name, g.name));
   }
   return unknown(loc);
+}
+
+// The member `name` of the enum class `cls`: its value, typed as a member.
+Expr *FunctionTyper::enumMember(const Type *cls, const std::string &name, SourceLoc loc) {
+  auto it = prog_.enumClasses.find(cls->symbol());
+  if (it == prog_.enumClasses.end()) return unknown(loc);
+  for (const GlobalValue &m : it->second.elems) {
+    if (m.name != name) continue;
+    Expr *v = fromGlobal(m, cls->symbol() + "." + name, loc);
+    if (!known(v)) return v;
+    if (!v->type->isRuntime())
+      return unsupported(loc, fmt::format("the value of {}.{} ({}) is not one kernels can use",
+                                          cls->symbol(), name, v->type->str()));
+    return ir_.cast(tc_.enumMember(cls->symbol(), v->type, cls->isIntEnum()), v, loc);
+  }
+  return typingError(loc, fmt::format("enum class {} has no member '{}'", cls->symbol(), name));
 }
 
 // ---------------------------------------------------------------------------

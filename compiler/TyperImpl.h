@@ -38,6 +38,8 @@ class ProgramTyper {
   std::set<SpecKey> inProgress;
   std::vector<Function *> order;
   std::map<const Type *, std::shared_ptr<FunctionSource>> jitFunctions;
+  // The enum classes the program names, by qualified name: their members.
+  std::map<std::string, GlobalValue> enumClasses;
   unsigned symbolCounter = 0;
 
   // Types `fn` for `args`; null (with diagnostics) on failure. `literals`
@@ -159,6 +161,14 @@ class FunctionTyper final : public TyperServices {
   }
 
   Expr *castTo(Expr *e, const Type *t);
+  // Enums: a member's value; an IntEnum member as its integer (others as
+  // they are); the member `name` of an enum class (null when none).
+  Expr *enumValue(Expr *e) { return ir_.cast(e->type->dtype(), e, e->loc); }
+  Expr *unwrapIntEnum(Expr *e) {
+    return known(e) && e->type->isEnumMember() && e->type->isIntEnum() ? enumValue(e) : e;
+  }
+  Expr *enumMember(const Type *cls, const std::string &name, SourceLoc loc);
+  Expr *compareEnums(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc);
   void beginPass(bool final);
   void checkReadsBeforeAssignment();
   void markFailed(const ast::Expr *target);

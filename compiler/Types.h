@@ -14,6 +14,7 @@
 //                     (strides in bytes, like NumPy) plus the owner pointer
 //                     that keeps allocated memory alive (see runtime/)
 //   tuple             an LLVM struct of the element values
+//   enum member       its value (the class is in the type)
 //   none              no value
 // Compile-time-only types (modules, functions, dtypes, string literals,
 // exception classes) have no run-time value.
@@ -36,12 +37,14 @@ enum class TypeKind : uint8_t {
   Complex,
   Array,
   Tuple,
-  Range,      // range(...) objects, consumed by for loops
-  Module,     // math, numpy, kjit.cuda ...: compile-time only
-  Function,   // a builtin or a global function value: compile-time only
-  Dtype,      // np.float32 used as a value (dtype=): compile-time only
-  StringLit,  // a string constant (print, raise messages)
+  EnumMember,  // a member of an enum.Enum (IntEnum) class: its value, typed by the class
+  Range,       // range(...) objects, consumed by for loops
+  Module,      // math, numpy, kjit.cuda ...: compile-time only
+  Function,    // a builtin or a global function value: compile-time only
+  Dtype,       // np.float32 used as a value (dtype=): compile-time only
+  StringLit,   // a string constant (print, raise messages)
   ExceptionClass,
+  EnumClass,  // an enum.Enum class used as a value (Color.red, Color['red']): compile-time only
 };
 
 enum class Layout : uint8_t { C, F, A };
@@ -85,8 +88,15 @@ class Type {
   const Type *complexPart() const { return elem_; }
 
   // Module/Function/Dtype/ExceptionClass/StringLit: the name (math, sqrt,
-  // float32, ValueError) or the string's value.
+  // float32, ValueError) or the string's value. EnumClass/EnumMember: the
+  // class's qualified name.
   const std::string &symbol() const { return symbol_; }
+
+  // EnumMember: the type of the members' values (dtype()), and whether the
+  // class is an IntEnum (its members are integers too). EnumClass: the same
+  // for its members.
+  bool isEnumMember() const { return kind_ == TypeKind::EnumMember; }
+  bool isIntEnum() const { return (isEnumMember() || kind_ == TypeKind::EnumClass) && signed_; }
 
  private:
   friend class TypeContext;
@@ -123,6 +133,9 @@ class TypeContext {
   const Type *dtypeOf(const Type *scalar);
   const Type *stringLit(const std::string &value);
   const Type *exceptionClass(const std::string &name);
+  // `cls` is the class's qualified name; values of type `value`.
+  const Type *enumMember(const std::string &cls, const Type *value, bool isIntEnum);
+  const Type *enumClass(const std::string &cls, bool isIntEnum);
 
   // The scalar type named by a NumPy/Numba name: int32, float64, bool_,
   // complex128, intp, uint8 ...; nullptr when it names none.

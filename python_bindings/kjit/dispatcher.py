@@ -9,6 +9,7 @@ functions, dtypes, exception classes and other kjit functions resolve by name.
 """
 import builtins
 import cmath
+import enum
 import inspect
 import math
 import sys
@@ -39,6 +40,23 @@ def literal_unroll(container):
 
 
 _MODULES = {math: "math", cmath: "cmath", np: "numpy"}
+
+
+# The enum classes compiled code has named, by _enum_name: compiled code
+# returns a member as its value, which _enum_member turns back into the member.
+_ENUM_CLASSES = {}
+
+
+def _enum_name(cls):
+    """An enum class's name in types and argument keys: module.qualname."""
+    name = f"{cls.__module__}.{cls.__qualname__}"
+    _ENUM_CLASSES[name] = cls
+    return name
+
+
+def _enum_member(name, value):
+    cls = _ENUM_CLASSES.get(name)
+    return cls(value) if cls is not None else value
 _NUMBA_SCALARS = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
                   "float16", "float32", "float64", "complex64", "complex128"}
 
@@ -113,7 +131,13 @@ class _Resolver:
             return ("dtype", v.name)
         if type(v).__module__.startswith("numba.core.types") and str(v) in _NUMBA_SCALARS:
             return ("dtype", "bool" if str(v) == "bool" else str(v))  # numba.float32 & co
+        if isinstance(v, enum.Enum):
+            return ("enum_member", (_enum_name(type(v)), isinstance(v, enum.IntEnum),
+                                    ((v.name, self.classify(v.value)),)))
         if isinstance(v, type):
+            if issubclass(v, enum.Enum):
+                return ("enum_class", (_enum_name(v), issubclass(v, enum.IntEnum),
+                                       tuple((name, self.classify(m.value)) for name, m in v.__members__.items())))
             if issubclass(v, np.generic):
                 return ("dtype", np.dtype(v).name)
             if issubclass(v, BaseException):

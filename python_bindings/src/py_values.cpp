@@ -32,7 +32,32 @@ const NumpyScalarTypes &numpyScalars() {
   return s;
 }
 
+// enum.Enum and enum.IntEnum.
+struct EnumTypes {
+  PyObject *Enum = nullptr;
+  PyObject *IntEnum = nullptr;
+};
+
+const EnumTypes &enumTypes() {
+  static EnumTypes e = [] {
+    pybind11::module_ m = pybind11::module_::import("enum");
+    return EnumTypes{pybind11::object(m.attr("Enum")).release().ptr(),
+                     pybind11::object(m.attr("IntEnum")).release().ptr()};
+  }();
+  return e;
+}
+
 }  // namespace
+
+// The name types give an enum class (kjit.dispatcher._enum_name, which
+// records the class, so that results convert back to its members).
+static std::string enumClassName(PyObject *cls) {
+  static PyObject *name =  // kept for the process's life, like the types above
+      pybind11::object(pybind11::module_::import("kjit.dispatcher").attr("_enum_name"))
+          .release()
+          .ptr();
+  return pybind11::handle(name)(pybind11::handle(cls)).cast<std::string>();
+}
 
 // ---- argument type keys ---------------------------------------------------
 // One character per scalar kind; arrays are 'A' + dtype + ndim + layout +
@@ -90,12 +115,27 @@ bool appendKey(PyObject *o, std::string &key) {
       return true;
     }
   }
+  // An enum member: its class, then its value.
+  int isEnum = PyObject_IsInstance(o, enumTypes().Enum);
+  if (isEnum < 0) PyErr_Clear();
+  if (isEnum > 0) {
+    PyObject *cls = reinterpret_cast<PyObject *>(t);
+    int isInt = PyObject_IsSubclass(cls, enumTypes().IntEnum);
+    if (isInt < 0) PyErr_Clear();
+    jit::appendEnumKey(key, enumClassName(cls), isInt > 0);
+    pybind11::object value = pybind11::handle(o).attr("value");
+    return appendKey(value.ptr(), key);
+  }
   return false;
 }
 
 // Writes `o` in the memory form of `t` at `dst`; the type was derived from
 // `o` (or is a compatible signature type), so only conversions are checked.
 bool writeValue(PyObject *o, const Type *t, unsigned char *dst) {
+  if (t->isEnumMember()) {
+    pybind11::object value = pybind11::handle(o).attr("value");
+    return writeValue(value.ptr(), t->dtype(), dst);
+  }
   if (t->isArray()) {
     auto *arr = pybind11::detail::array_proxy(o);
     auto *p = reinterpret_cast<int64_t *>(dst);

@@ -98,6 +98,20 @@ const Type *typeOfKey(TypeContext &tc, const std::string &key, size_t &p) {
                                : Layout::A,
                     key[p - 1] == 'r');
   }
+  case 'E': {
+    // An enum member: 'E', 'i' (IntEnum) or 'e', the class's qualified
+    // name as LENGTH:NAME, then the key of its value.
+    if (p >= key.size()) return nullptr;
+    bool isInt = key[p++] == 'i';
+    size_t colon = key.find(':', p);
+    if (colon == std::string::npos) return nullptr;
+    size_t n = std::stoul(key.substr(p, colon - p));
+    if (colon + 1 + n > key.size()) return nullptr;
+    std::string cls = key.substr(colon + 1, n);
+    p = colon + 1 + n;
+    const Type *value = typeOfKey(tc, key, p);
+    return value ? tc.enumMember(cls, value, isInt) : nullptr;
+  }
   case '(': {
     std::vector<const Type *> elems;
     while (p < key.size() && key[p] != ')') {
@@ -124,7 +138,20 @@ std::vector<const Type *> typesOfKey(TypeContext &tc, const std::string &key) {
   return types;
 }
 
+void appendEnumKey(std::string &key, const std::string &cls, bool isIntEnum) {
+  key += 'E';
+  key += isIntEnum ? 'i' : 'e';
+  key += std::to_string(cls.size());
+  key += ':';
+  key += cls;
+}
+
 std::string keyOfType(const Type *t) {
+  if (t->isEnumMember()) {
+    std::string s;
+    appendEnumKey(s, t->symbol(), t->isIntEnum());
+    return s + keyOfType(t->dtype());
+  }
   if (t->isArray()) {
     std::string s;
     appendArrayKey(s, dtypeCode(t->dtype()), int(t->ndim()),
@@ -170,6 +197,8 @@ std::string cannotTakeMessage(const std::string &what, size_t index, const std::
 }
 
 const Type *sameTypeIn(TypeContext &tc, const Type *t) {
+  if (t->isEnumMember())
+    return tc.enumMember(t->symbol(), sameTypeIn(tc, t->dtype()), t->isIntEnum());
   if (t->isArray())
     return tc.array(sameTypeIn(tc, t->dtype()), t->ndim(), t->layout(), t->readonly());
   if (t->isTuple()) {
@@ -273,6 +302,7 @@ Conversion conversion(const Type *from, const Type *to) {
 // shape[n], strides[n]}.
 
 size_t memAlign(const Type *t) {
+  if (t->isEnumMember()) return memAlign(t->dtype());
   if (t->isArray()) return 8;
   if (t->isBool() || t->isNone()) return 1;
   if (t->isTuple()) {
@@ -285,6 +315,7 @@ size_t memAlign(const Type *t) {
 }
 
 size_t memSize(const Type *t) {
+  if (t->isEnumMember()) return memSize(t->dtype());
   if (t->isArray()) return 16 + 16 * t->ndim();
   if (t->isBool() || t->isNone()) return 1;
   if (t->isTuple()) {

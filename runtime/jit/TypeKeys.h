@@ -5,7 +5,8 @@
 // computed per call without allocating: one character per scalar kind
 // ('d' float, '8' int, '$' an int only uint64 holds, 'b' bool, 'D' complex,
 // 'n' None, 'S' + a dtype code for a NumPy scalar), arrays as 'A' + dtype
-// code + rank + layout (C, F, A) + 'r'/'w', tuples bracketed. The bindings
+// code + rank + layout (C, F, A) + 'r'/'w', tuples bracketed, enum members
+// as appendEnumKey's prefix and their value's key. The bindings
 // compute keys from Python objects; everything else about keys is here.
 #pragma once
 
@@ -23,6 +24,9 @@ const Type *typeOfCode(TypeContext &tc, char c);
 // NumPy's type numbers (NPY_BOOL=0 ... NPY_HALF=23) to dtype codes; 0 if none.
 char codeOfTypeNum(int num);
 void appendArrayKey(std::string &key, char code, int ndim, char layout, bool readonly);
+// The start of an enum member's key (its value's key follows): 'E', 'i' for
+// an IntEnum or 'e', and the class's qualified name as LENGTH:NAME.
+void appendEnumKey(std::string &key, const std::string &cls, bool isIntEnum);
 
 // The type at key[p] (p moves past it); null on a malformed key.
 const Type *typeOfKey(TypeContext &tc, const std::string &key, size_t &p);

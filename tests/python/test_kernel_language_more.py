@@ -238,3 +238,90 @@ print("smaller ok")
 def test_bit_count_is_view_reshape_copy(run_on_device, device):
     r = run_on_device(SMALLER, device=device)
     assert "smaller ok" in r.stdout
+
+
+ENUMS = r"""
+import enum
+import numpy as np
+from kjit import cuda, int16, vectorize
+
+class Color(enum.Enum):
+    red = 1
+    green = 2
+
+class Planet(enum.Enum):  # values of any type kernels take: tuples here
+    EARTH = (5.976e24, 6.37814e6)
+    MARS = (6.421e23, 3.3972e6)
+
+class Shape(enum.IntEnum):
+    circle = 2
+    square = 500
+
+class Error(enum.IntEnum):
+    two = 2
+    not_found = 404
+
+@cuda.jit(device=True)
+def pick(pred):
+    # members are returned from device functions
+    return Color.red if pred else Color.green
+
+@cuda.jit
+def compare(a, b, out):
+    # members as arguments: ==, !=, is, is not
+    out[0] = a == b
+    out[1] = a != b
+    out[2] = a is b
+    out[3] = a is not b
+
+@cuda.jit
+def members(x, out):
+    out[0] = Color.red == Color["green"]          # members of the class, by attribute or name
+    out[1] = pick(True) == Color.red
+    out[2] = Planet.MARS.value[1]                 # .value
+    out[3] = x - Error.not_found if x > Shape.square else x + Shape.circle  # IntEnum are ints
+    out[4] = int16(Error.not_found)
+
+pairs = [(Color.red, Color.red), (Color.red, Color.green), (Planet.EARTH, Planet.EARTH),
+         (Planet.EARTH, Planet.MARS), (Shape.circle, Error.two)]
+for a, b in pairs:
+    got = np.zeros(4, np.bool_)
+    compare[1, 1](a, b, got)
+    want = [a == b, a != b, a is b, a is not b]
+    assert list(got) == want, (a, b, got, want)
+out = np.zeros(5)
+members[1, 1](550, out)
+assert list(out) == [0.0, 1.0, 3.3972e6, 550 - 404, 404], out
+
+@vectorize("int64(int64)", target="cuda")
+def classify(x):
+    if x != Error.not_found:
+        return Shape["square"]
+    return Error.two
+
+assert list(classify(np.array([1, 404, 3]))) == [500, 2, 500]
+print("enums ok")
+"""
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_enums_in_kernels(run_on_device, device):
+    r = run_on_device(ENUMS, device=device)
+    assert "enums ok" in r.stdout
+
+
+def test_enum_members_from_jit_functions_are_members():
+    import enum
+
+    from kjit import njit
+
+    class Mood(enum.Enum):
+        happy = 1
+        sad = 2
+
+    @njit
+    def flip(m):
+        return Mood.sad if m == Mood.happy else Mood.happy
+
+    assert flip(Mood.happy) is Mood.sad
+    assert flip(Mood.sad) is Mood.happy
