@@ -71,6 +71,38 @@ const BinaryMath kMathBinary[] = {
     {"fmod", IntrinsicId::Fmod},   {"arctan2", IntrinsicId::Atan2},
     {"power", IntrinsicId::Pow},   {"remainder", IntrinsicId::Remainder}};
 
+// The operator module: functions of two operands as the operators (the
+// in-place spellings too: on numbers they are the same), comparisons, and
+// functions of one operand.
+struct OperatorFn {
+  const char *name;
+  ast::BinaryOp op;
+};
+const OperatorFn kOperatorBinary[] = {
+    {"add", ast::BinaryOp::Add},           {"sub", ast::BinaryOp::Sub},
+    {"mul", ast::BinaryOp::Mul},           {"truediv", ast::BinaryOp::Div},
+    {"floordiv", ast::BinaryOp::FloorDiv}, {"mod", ast::BinaryOp::Mod},
+    {"pow", ast::BinaryOp::Pow},           {"lshift", ast::BinaryOp::LShift},
+    {"rshift", ast::BinaryOp::RShift},     {"and_", ast::BinaryOp::BitAnd},
+    {"or_", ast::BinaryOp::BitOr},         {"xor", ast::BinaryOp::BitXor}};
+struct OperatorCmp {
+  const char *name;
+  ast::CmpOp op;
+};
+const OperatorCmp kOperatorCompare[] = {{"lt", ast::CmpOp::Lt},  {"le", ast::CmpOp::Le},
+                                        {"gt", ast::CmpOp::Gt},  {"ge", ast::CmpOp::Ge},
+                                        {"eq", ast::CmpOp::Eq},  {"ne", ast::CmpOp::Ne},
+                                        {"is_", ast::CmpOp::Is}, {"is_not", ast::CmpOp::IsNot}};
+struct OperatorUnary {
+  const char *name;
+  ast::UnaryOp op;
+};
+const OperatorUnary kOperatorUnary[] = {{"neg", ast::UnaryOp::Neg},
+                                        {"pos", ast::UnaryOp::Pos},
+                                        {"invert", ast::UnaryOp::Invert},
+                                        {"inv", ast::UnaryOp::Invert},
+                                        {"not_", ast::UnaryOp::Not}};
+
 template <class Table>
 const auto *findIn(const Table &t, const std::string &name) {
   for (const auto &e : t)
@@ -115,6 +147,15 @@ std::optional<GlobalValue> moduleAttribute(const std::string &module, const std:
     if (attr == "tau" && module != "numpy") return floatValue(2 * M_PI);
     if (attr == "inf") return floatValue(INFINITY);
     if (attr == "nan") return floatValue(NAN);
+  }
+  if (module == "operator") {
+    std::string base = attr.size() > 1 && attr[0] == 'i' && findIn(kOperatorBinary, attr.substr(1))
+                           ? attr.substr(1)
+                           : attr;
+    if (findIn(kOperatorBinary, base) || findIn(kOperatorCompare, attr) ||
+        findIn(kOperatorUnary, attr) || attr == "abs" || attr == "truth")
+      return fnValue("operator." + attr);
+    return std::nullopt;
   }
   if (module == "math") {
     static const char *const fns[] = {
@@ -443,6 +484,7 @@ class CallTyper {
   }
 
   Expr *builtin(const std::string &f);
+  Expr *operatorFn(const std::string &f);
   Expr *math(const std::string &f);
   Expr *cmath(const std::string &f);
   Expr *numpy(const std::string &f);
@@ -533,6 +575,28 @@ Expr *CallTyper::builtin(const std::string &f) {
     return ts.binary(ast::BinaryOp::Pow, a[0], a[1], loc);
   }
   return unsupported(fmt::format("{}() is not supported in kernels", f));
+}
+
+Expr *CallTyper::operatorFn(const std::string &f) {
+  auto &a = site.args;
+  std::string name = "operator." + f;
+  if (!noKeywords(name)) return ts.constOf(nullptr, loc);
+  if (f == "abs") return builtin("abs");
+  if (const OperatorUnary *u = findIn(kOperatorUnary, f)) {
+    if (!arity(name, 1, 1)) return ts.constOf(nullptr, loc);
+    return ts.unaryOp(u->op, a[0], loc);
+  }
+  if (f == "truth") {
+    if (!arity(name, 1, 1)) return ts.constOf(nullptr, loc);
+    return ts.truth(a[0]);
+  }
+  if (!arity(name, 2, 2)) return ts.constOf(nullptr, loc);
+  if (const OperatorCmp *c = findIn(kOperatorCompare, f)) return ts.compare(c->op, a[0], a[1], loc);
+  // iadd and the other in-place spellings: on numbers, the operator.
+  const OperatorFn *b = findIn(kOperatorBinary, f);
+  if (!b && f.size() > 1 && f[0] == 'i') b = findIn(kOperatorBinary, f.substr(1));
+  if (!b) return unsupported(fmt::format("{}() is not supported in kernels", name));
+  return ts.binary(b->op, a[0], a[1], loc);
 }
 
 Expr *CallTyper::math(const std::string &f) {
@@ -864,6 +928,7 @@ Expr *typeBuiltinCall(TyperServices &ts, const Type *callee, CallSite &site) {
     return typeCudaCall(ts, sym.substr(10), site);
   }
   if (mod == "builtins") return ct.builtin(fn);
+  if (mod == "operator") return ct.operatorFn(fn);
   if (mod == "math") return ct.math(fn);
   if (mod == "cmath") return ct.cmath(fn);
   if (mod == "numpy") return ct.numpy(fn);

@@ -212,38 +212,40 @@ Expr *FunctionTyper::binary(ast::BinaryOp aop, Expr *l, Expr *r, SourceLoc loc) 
 }
 
 Expr *FunctionTyper::unary(const ast::UnaryExpr *u) {
-  Expr *v = expr(u->operand);
+  return unaryOp(u->op, expr(u->operand), u->loc);
+}
+
+Expr *FunctionTyper::unaryOp(ast::UnaryOp op, Expr *v, SourceLoc loc) {
   if (!known(v)) return v;
+  v = unwrapIntEnum(v);
   const Type *t = v->type;
-  if (u->op == ast::UnaryOp::Not) {
+  if (op == ast::UnaryOp::Not) {
     Expr *b = truth(v);
     if (!known(b)) return b;
-    return ir_.unary(UnOp::Not, b, u->loc);
+    return ir_.unary(UnOp::Not, b, loc);
   }
   if (!t->isNumber())
     return typingError(
-        u->loc,
-        fmt::format("bad operand type for unary {}: {}",
-                    ast::spelling(u->op) + (u->op == ast::UnaryOp::Invert ? 0 : 1), t->str()));
+        loc, fmt::format("bad operand type for unary {}: {}",
+                         ast::spelling(op) + (op == ast::UnaryOp::Invert ? 0 : 1), t->str()));
   const Type *rt = t;
   if (t->isBool() || t->isInt()) rt = tc_.intTy(64, t->isInt() ? t->isSigned() : true);
-  if (u->op == ast::UnaryOp::Pos) return castTo(v, rt);
-  if (auto *c = dyn_cast<Const>(castTo(v, rt));
-      c && u->op == ast::UnaryOp::Neg && !rt->isComplex()) {
+  if (op == ast::UnaryOp::Pos) return castTo(v, rt);
+  if (auto *c = dyn_cast<Const>(castTo(v, rt)); c && op == ast::UnaryOp::Neg && !rt->isComplex()) {
     // Fold -constant, so that t[-1] and range(n, 0, -1) see constants.
-    Const *r = constOf(rt, u->loc);
+    Const *r = constOf(rt, loc);
     r->i = int64_t(0 - uint64_t(c->i));
     r->f = -c->f;
     return r;
   }
-  if (u->op == ast::UnaryOp::Invert) {
+  if (op == ast::UnaryOp::Invert) {
     if (t->isBool()) {  // ~True == -2, as in Python
       rt = tc_.int64();
     } else if (!t->isInt()) {
-      return typingError(u->loc, fmt::format("bad operand type for unary ~: {}", t->str()));
+      return typingError(loc, fmt::format("bad operand type for unary ~: {}", t->str()));
     }
   }
-  return ir_.unary(u->op == ast::UnaryOp::Neg ? UnOp::Neg : UnOp::Invert, castTo(v, rt), u->loc);
+  return ir_.unary(op == ast::UnaryOp::Neg ? UnOp::Neg : UnOp::Invert, castTo(v, rt), loc);
 }
 
 Expr *FunctionTyper::compareEnums(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc) {
@@ -435,6 +437,9 @@ Expr *FunctionTyper::attribute(const ast::AttributeExpr *a) {
     return constOf(tc_.function("array." + a->attr), a->loc);
   }
   if (t->kind() == TypeKind::EnumClass) return enumMember(t, a->attr, a->loc);
+  if (t->isTuple())  // a named tuple's field
+    for (size_t i = 0; i < t->fieldNames().size(); ++i)
+      if (t->fieldNames()[i] == a->attr) return ir_.tupleGet(v, unsigned(i), a->loc);
   if (t->isEnumMember()) {
     if (a->attr == "value") return enumValue(v);
     if (a->attr == "name")

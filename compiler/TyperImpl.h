@@ -225,6 +225,10 @@ class FunctionTyper final : public TyperServices {
   Expr *convert(Expr *e, const Type *t) override { return castTo(e, t); }
   Expr *truth(Expr *e) override;
   Expr *binary(ast::BinaryOp op, Expr *l, Expr *r, SourceLoc loc) override;
+  Expr *unaryOp(ast::UnaryOp op, Expr *v, SourceLoc loc) override;
+  Expr *compare(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc) override {
+    return compareOne(op, l, r, loc);
+  }
   Expr *select(Expr *cond, Expr *a, Expr *b, SourceLoc loc) override;
   Expr *error(DiagCategory cat, SourceLoc loc, std::string msg) override {
     if (final_) ctx_.diags.error(cat, loc, std::move(msg));

@@ -90,6 +90,19 @@ const Type *TypeContext::tuple(std::vector<const Type *> elems) {
   return intern(std::move(t));
 }
 
+const Type *TypeContext::namedTuple(const std::string &cls, std::vector<std::string> fields,
+                                    std::vector<const Type *> elems) {
+  auto t = std::make_unique<Type>();
+  t->kind_ = TypeKind::Tuple;
+  std::string s = "NamedTuple(" + cls;
+  for (size_t i = 0; i < elems.size(); ++i) s += ", " + fields[i] + ": " + elems[i]->str();
+  t->name_ = s + ")";
+  t->symbol_ = cls;
+  t->fields_ = std::move(fields);
+  t->elems_ = std::move(elems);
+  return intern(std::move(t));
+}
+
 const Type *TypeContext::range() {
   auto t = std::make_unique<Type>();
   t->kind_ = TypeKind::Range;

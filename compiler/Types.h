@@ -85,6 +85,10 @@ class Type {
 
   // Tuple: element types. Complex: the float type of each part.
   const std::vector<const Type *> &elements() const { return elems_; }
+  // A named tuple (a collections.namedtuple class's instance): a tuple whose
+  // class name is symbol() and whose fields have these names; empty for
+  // other tuples.
+  const std::vector<std::string> &fieldNames() const { return fields_; }
   const Type *complexPart() const { return elem_; }
 
   // Module/Function/Dtype/ExceptionClass/StringLit: the name (math, sqrt,
@@ -108,6 +112,7 @@ class Type {
   Layout layout_ = Layout::A;
   bool readonly_ = false;
   std::vector<const Type *> elems_;
+  std::vector<std::string> fields_;
   std::string symbol_;
   std::string name_;
 };
@@ -127,6 +132,8 @@ class TypeContext {
   const Type *complexTy(unsigned bits);  // 64 or 128
   const Type *array(const Type *dtype, unsigned ndim, Layout layout, bool readonly = false);
   const Type *tuple(std::vector<const Type *> elems);
+  const Type *namedTuple(const std::string &cls, std::vector<std::string> fields,
+                         std::vector<const Type *> elems);
   const Type *range();
   const Type *module(const std::string &name);
   const Type *function(const std::string &name);

@@ -12,6 +12,7 @@ import cmath
 import enum
 import inspect
 import math
+import operator
 import sys
 import types as _pytypes
 
@@ -39,7 +40,7 @@ def literal_unroll(container):
     return container
 
 
-_MODULES = {math: "math", cmath: "cmath", np: "numpy"}
+_MODULES = {math: "math", cmath: "cmath", np: "numpy", operator: "operator"}
 
 
 # The enum classes compiled code has named, by _enum_name: compiled code
@@ -163,6 +164,8 @@ class _Resolver:
             name = getattr(v, "__name__", "")
             if v is getattr(builtins, name, None):
                 return ("function", "builtins." + name)
+            if v is getattr(operator, name, None) and not name.startswith("_"):
+                return ("function", "operator." + name)
             if mod == "math" or v is getattr(math, name, None):
                 return ("function", "math." + name)
             if mod == "cmath" or v is getattr(cmath, name, None):

@@ -115,6 +115,20 @@ bool appendKey(PyObject *o, std::string &key) {
       return true;
     }
   }
+  // A named tuple: its class's name and fields, then its elements.
+  if (PyTuple_Check(o)) {
+    pybind11::handle cls(reinterpret_cast<PyObject *>(t));
+    if (!pybind11::hasattr(cls, "_fields")) return false;
+    std::vector<std::string> fields;
+    for (auto f : pybind11::tuple(cls.attr("_fields"))) fields.push_back(f.cast<std::string>());
+    if (fields.size() != size_t(PyTuple_GET_SIZE(o))) return false;
+    jit::appendNamedTupleKey(key, pybind11::str(cls.attr("__name__")).cast<std::string>(), fields);
+    key += '(';
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(o); ++i)
+      if (!appendKey(PyTuple_GET_ITEM(o, i), key)) return false;
+    key += ')';
+    return true;
+  }
   // An enum member: its class, then its value.
   int isEnum = PyObject_IsInstance(o, enumTypes().Enum);
   if (isEnum < 0) PyErr_Clear();

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 
 #include "runtime/jit/Errors.h"
 
@@ -112,6 +113,33 @@ const Type *typeOfKey(TypeContext &tc, const std::string &key, size_t &p) {
     const Type *value = typeOfKey(tc, key, p);
     return value ? tc.enumMember(cls, value, isInt) : nullptr;
   }
+  case 'N': {
+    // A named tuple: 'N', the class's name and each field's as LENGTH:NAME
+    // after the number of fields and ':', then the tuple's key.
+    auto text = [&]() -> std::optional<std::string> {
+      size_t colon = key.find(':', p);
+      if (colon == std::string::npos) return std::nullopt;
+      size_t n = std::stoul(key.substr(p, colon - p));
+      if (colon + 1 + n > key.size()) return std::nullopt;
+      p = colon + 1 + n;
+      return key.substr(colon + 1, n);
+    };
+    size_t colon = key.find(':', p);
+    if (colon == std::string::npos) return nullptr;
+    size_t count = std::stoul(key.substr(p, colon - p));
+    p = colon + 1;
+    auto cls = text();
+    if (!cls) return nullptr;
+    std::vector<std::string> fields;
+    for (size_t i = 0; i < count; ++i) {
+      auto f = text();
+      if (!f) return nullptr;
+      fields.push_back(*f);
+    }
+    const Type *t = typeOfKey(tc, key, p);
+    if (!t || !t->isTuple() || t->elements().size() != count) return nullptr;
+    return tc.namedTuple(*cls, std::move(fields), t->elements());
+  }
   case '(': {
     std::vector<const Type *> elems;
     while (p < key.size() && key[p] != ')') {
@@ -138,6 +166,15 @@ std::vector<const Type *> typesOfKey(TypeContext &tc, const std::string &key) {
   return types;
 }
 
+void appendNamedTupleKey(std::string &key, const std::string &cls,
+                         const std::vector<std::string> &fields) {
+  key += 'N';
+  key += std::to_string(fields.size());
+  key += ':';
+  key += std::to_string(cls.size()) + ":" + cls;
+  for (const std::string &f : fields) key += std::to_string(f.size()) + ":" + f;
+}
+
 void appendEnumKey(std::string &key, const std::string &cls, bool isIntEnum) {
   key += 'E';
   key += isIntEnum ? 'i' : 'e';
@@ -162,7 +199,9 @@ std::string keyOfType(const Type *t) {
     return s;
   }
   if (t->isTuple()) {
-    std::string s = "(";
+    std::string s;
+    if (!t->fieldNames().empty()) appendNamedTupleKey(s, t->symbol(), t->fieldNames());
+    s += "(";
     for (const Type *e : t->elements()) s += keyOfType(e);
     return s + ")";
   }
@@ -204,6 +243,7 @@ const Type *sameTypeIn(TypeContext &tc, const Type *t) {
   if (t->isTuple()) {
     std::vector<const Type *> e;
     for (const Type *x : t->elements()) e.push_back(sameTypeIn(tc, x));
+    if (!t->fieldNames().empty()) return tc.namedTuple(t->symbol(), t->fieldNames(), e);
     return tc.tuple(e);
   }
   if (t->kind() == TypeKind::Void) return tc.voidTy();

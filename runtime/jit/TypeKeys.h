@@ -27,6 +27,11 @@ void appendArrayKey(std::string &key, char code, int ndim, char layout, bool rea
 // The start of an enum member's key (its value's key follows): 'E', 'i' for
 // an IntEnum or 'e', and the class's qualified name as LENGTH:NAME.
 void appendEnumKey(std::string &key, const std::string &cls, bool isIntEnum);
+// The start of a named tuple's key (the tuple's key follows): 'N', the
+// number of fields, ':', then the class's name and each field's name as
+// LENGTH:NAME.
+void appendNamedTupleKey(std::string &key, const std::string &cls,
+                         const std::vector<std::string> &fields);
 
 // The type at key[p] (p moves past it); null on a malformed key.
 const Type *typeOfKey(TypeContext &tc, const std::string &key, size_t &p);

@@ -325,3 +325,78 @@ def test_enum_members_from_jit_functions_are_members():
 
     assert flip(Mood.happy) is Mood.sad
     assert flip(Mood.sad) is Mood.happy
+
+
+NAMED_TUPLES = r"""
+from collections import namedtuple
+import numpy as np
+from kjit import cuda
+
+Point = namedtuple("Point", ("x", "y", "r"))
+
+@cuda.jit
+def use(out, p):
+    # fields by name, by index, unpacking, len()
+    out[0] = p.x + 10 * p.y
+    out[1] = p.r
+    x, y, r = p
+    out[2] = x + y + r + p[2] + len(p)
+
+out = np.zeros(3)
+use[1, 1](out, Point(1, 2, 2.5))
+assert list(out) == [21.0, 2.5, 1 + 2 + 2.5 + 2.5 + 3], out
+print("named tuples ok")
+"""
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_named_tuples_as_kernel_arguments(run_on_device, device):
+    r = run_on_device(NAMED_TUPLES, device=device)
+    assert "named tuples ok" in r.stdout
+
+
+OPERATOR_MODULE = r"""
+import operator
+import numpy as np
+from kjit import cuda
+
+BINARY = (operator.add, operator.sub, operator.mul, operator.truediv, operator.floordiv,
+          operator.mod, operator.pow, operator.iadd, operator.imul)
+COMPARE = (operator.lt, operator.le, operator.gt, operator.ge, operator.eq, operator.ne)
+
+def kernel_for(op):
+    @cuda.jit
+    def apply(a, b, out):
+        i = cuda.grid(1)
+        if i < out.size:
+            out[i] = op(a[i], b[i])
+    return apply
+
+a = np.array([1.5, -2.0, 3.0, -0.0])
+b = np.array([0.5, 3.0, -2.0, 1.0])
+for op in BINARY + COMPARE:
+    out = np.zeros(4)
+    kernel_for(op)[1, 4](a, b, out)
+    assert np.array_equal(out, op(a.copy(), b)), (op, out)  # iadd would change a
+
+@cuda.jit
+def unary(a, out):
+    i = cuda.grid(1)
+    if i < a.size:
+        out[i, 0] = operator.neg(a[i])
+        out[i, 1] = operator.abs(a[i])
+        out[i, 2] = operator.not_(a[i])
+        out[i, 3] = operator.truth(a[i])
+
+out = np.zeros((4, 4))
+unary[1, 4](a, out)
+want = np.stack([-a, np.abs(a), a == 0, a != 0], axis=1)
+assert np.array_equal(out, want) and np.signbit(out[3, 0]) is np.False_, out
+print("operator ok")
+"""
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_operator_module_functions_in_kernels(run_on_device, device):
+    r = run_on_device(OPERATOR_MODULE, device=device)
+    assert "operator ok" in r.stdout
