@@ -71,6 +71,38 @@ const BinaryMath kMathBinary[] = {
     {"fmod", IntrinsicId::Fmod},   {"arctan2", IntrinsicId::Atan2},
     {"power", IntrinsicId::Pow},   {"remainder", IntrinsicId::Remainder}};
 
+// The operator module: functions of two operands as the operators (the
+// in-place spellings too: on numbers they are the same), comparisons, and
+// functions of one operand.
+struct OperatorFn {
+  const char *name;
+  ast::BinaryOp op;
+};
+const OperatorFn kOperatorBinary[] = {
+    {"add", ast::BinaryOp::Add},           {"sub", ast::BinaryOp::Sub},
+    {"mul", ast::BinaryOp::Mul},           {"truediv", ast::BinaryOp::Div},
+    {"floordiv", ast::BinaryOp::FloorDiv}, {"mod", ast::BinaryOp::Mod},
+    {"pow", ast::BinaryOp::Pow},           {"lshift", ast::BinaryOp::LShift},
+    {"rshift", ast::BinaryOp::RShift},     {"and_", ast::BinaryOp::BitAnd},
+    {"or_", ast::BinaryOp::BitOr},         {"xor", ast::BinaryOp::BitXor}};
+struct OperatorCmp {
+  const char *name;
+  ast::CmpOp op;
+};
+const OperatorCmp kOperatorCompare[] = {{"lt", ast::CmpOp::Lt},  {"le", ast::CmpOp::Le},
+                                        {"gt", ast::CmpOp::Gt},  {"ge", ast::CmpOp::Ge},
+                                        {"eq", ast::CmpOp::Eq},  {"ne", ast::CmpOp::Ne},
+                                        {"is_", ast::CmpOp::Is}, {"is_not", ast::CmpOp::IsNot}};
+struct OperatorUnary {
+  const char *name;
+  ast::UnaryOp op;
+};
+const OperatorUnary kOperatorUnary[] = {{"neg", ast::UnaryOp::Neg},
+                                        {"pos", ast::UnaryOp::Pos},
+                                        {"invert", ast::UnaryOp::Invert},
+                                        {"inv", ast::UnaryOp::Invert},
+                                        {"not_", ast::UnaryOp::Not}};
+
 template <class Table>
 const auto *findIn(const Table &t, const std::string &name) {
   for (const auto &e : t)
@@ -116,6 +148,15 @@ std::optional<GlobalValue> moduleAttribute(const std::string &module, const std:
     if (attr == "inf") return floatValue(INFINITY);
     if (attr == "nan") return floatValue(NAN);
   }
+  if (module == "operator") {
+    std::string base = attr.size() > 1 && attr[0] == 'i' && findIn(kOperatorBinary, attr.substr(1))
+                           ? attr.substr(1)
+                           : attr;
+    if (findIn(kOperatorBinary, base) || findIn(kOperatorCompare, attr) ||
+        findIn(kOperatorUnary, attr) || attr == "abs" || attr == "truth")
+      return fnValue("operator." + attr);
+    return std::nullopt;
+  }
   if (module == "math") {
     static const char *const fns[] = {
         "floor",    "ceil", "trunc", "isnan", "isinf", "isfinite",  "degrees", "radians",
@@ -142,13 +183,15 @@ std::optional<GlobalValue> moduleAttribute(const std::string &module, const std:
       return g;
     }
     static const char *const fns[] = {
-        "empty",   "zeros",    "ones",     "empty_like", "zeros_like", "ones_like", "full",
-        "arange",  "sum",      "prod",     "min",        "max",        "amin",      "amax",
-        "mean",    "abs",      "absolute", "fabs",       "isnan",      "isinf",     "isfinite",
-        "minimum", "maximum",  "fmin",     "fmax",       "sign",       "square",    "negative",
-        "hypot",   "copysign", "fmod",     "arctan2",    "power",      "round",     "around",
-        "deg2rad", "rad2deg",  "degrees",  "radians",    "copy",       "real",      "imag",
-        "conj"};
+        "empty",   "zeros",   "ones",     "empty_like",    "zeros_like", "ones_like",
+        "full",    "arange",  "sum",      "prod",          "min",        "max",
+        "amin",    "amax",    "mean",     "abs",           "absolute",   "fabs",
+        "isnan",   "isinf",   "isfinite", "minimum",       "maximum",    "fmin",
+        "fmax",    "sign",    "square",   "negative",      "hypot",      "copysign",
+        "fmod",    "arctan2", "power",    "round",         "around",     "deg2rad",
+        "rad2deg", "degrees", "radians",  "copy",          "real",       "imag",
+        "conj",    "all",     "any",      "count_nonzero", "nansum",     "nanprod",
+        "nanmin",  "nanmax",  "nanmean",  "var",           "std"};
     if (findIn(kMathUnary, attr) || findIn(kNumpyUnary, attr)) return fnValue("numpy." + attr);
     for (const char *f : fns)
       if (attr == f) return fnValue("numpy." + attr);
@@ -241,6 +284,7 @@ class CallTyper {
 
   Expr *needNumber(Expr *e, const std::string &fname) {
     if (e->type->isNumber()) return e;
+    if (e->type->isEnumMember() && e->type->isIntEnum()) return ts.convert(e, e->type->dtype());
     return ts.error(DiagCategory::Typing, e->loc,
                     fmt::format("{}() does not accept {}", fname, e->type->str()));
   }
@@ -376,9 +420,24 @@ class CallTyper {
     return ir.tupleMake(std::move(elems), loc);
   }
 
+  // The reductions whose value for a lone number is that number.
+  static bool reducesScalar(const std::string &which) {
+    for (const char *r : {"sum", "prod", "min", "max", "amin", "amax", "mean", "nansum", "nanprod",
+                          "nanmin", "nanmax", "nanmean"})
+      if (which == r) return true;
+    return false;
+  }
+  // The reductions of NumPy's that kernels have: np.NAME(a) (and a.NAME()
+  // where arrays have the method).
+  static bool isReduction(const std::string &f) {
+    return reducesScalar(f) || f == "all" || f == "any" || f == "count_nonzero" || f == "var" ||
+           f == "std";
+  }
+
   Expr *reduction(const std::string &which, Expr *a) {
     if (!a->type->isArray()) {
-      if (a->type->isNumber()) return a;  // np.sum(3.0) is 3.0
+      // np.sum(3.0) is 3.0
+      if (a->type->isNumber() && reducesScalar(which)) return a;
       return fail(fmt::format("{}() needs an array, not {}", which, a->type->str()));
     }
     const Type *dt = a->type->dtype();
@@ -404,10 +463,37 @@ class CallTyper {
                                   ts.convert(n, ft->isComplex() ? tc.float64() : ft), loc),
                         ft);
     }
+    if (which == "all" || which == "any")
+      return ts.intrinsic(which == "all" ? IntrinsicId::ArrayAll : IntrinsicId::ArrayAny, {a},
+                          tc.boolean(), loc);
+    if (which == "count_nonzero")
+      return ts.intrinsic(IntrinsicId::ArrayCountNonzero, {a}, tc.int64(), loc);
+    bool inexact = dt->isFloat() || dt->isComplex();
+    if (which == "nansum" || which == "nanprod") {
+      if (!inexact) return reduction(which.substr(3), a);  // no NaNs to leave out
+      return ts.intrinsic(which == "nansum" ? IntrinsicId::ArrayNanSum : IntrinsicId::ArrayNanProd,
+                          {a}, dt, loc);
+    }
+    if (which == "nanmin" || which == "nanmax") {
+      if (dt->isComplex())
+        return unsupported(
+            fmt::format("np.{}() of a complex array is not supported in kernels yet", which));
+      if (!inexact) return reduction(which.substr(3), a);
+      return ts.intrinsic(which == "nanmin" ? IntrinsicId::ArrayNanMin : IntrinsicId::ArrayNanMax,
+                          {a}, dt, loc);
+    }
+    if (which == "nanmean")
+      return ts.intrinsic(IntrinsicId::ArrayNanMean, {a}, inexact ? dt : tc.float64(), loc);
+    if (which == "var" || which == "std") {
+      const Type *ft = dt->isFloat() ? dt : dt->isComplex() ? dt->complexPart() : tc.float64();
+      Expr *var = ts.intrinsic(IntrinsicId::ArrayVar, {a}, ft, loc);
+      return which == "var" ? var : ts.intrinsic(IntrinsicId::Sqrt, {var}, ft, loc);
+    }
     return unsupported(fmt::format("{}() is not supported in kernels", which));
   }
 
   Expr *builtin(const std::string &f);
+  Expr *operatorFn(const std::string &f);
   Expr *math(const std::string &f);
   Expr *cmath(const std::string &f);
   Expr *numpy(const std::string &f);
@@ -498,6 +584,28 @@ Expr *CallTyper::builtin(const std::string &f) {
     return ts.binary(ast::BinaryOp::Pow, a[0], a[1], loc);
   }
   return unsupported(fmt::format("{}() is not supported in kernels", f));
+}
+
+Expr *CallTyper::operatorFn(const std::string &f) {
+  auto &a = site.args;
+  std::string name = "operator." + f;
+  if (!noKeywords(name)) return ts.constOf(nullptr, loc);
+  if (f == "abs") return builtin("abs");
+  if (const OperatorUnary *u = findIn(kOperatorUnary, f)) {
+    if (!arity(name, 1, 1)) return ts.constOf(nullptr, loc);
+    return ts.unaryOp(u->op, a[0], loc);
+  }
+  if (f == "truth") {
+    if (!arity(name, 1, 1)) return ts.constOf(nullptr, loc);
+    return ts.truth(a[0]);
+  }
+  if (!arity(name, 2, 2)) return ts.constOf(nullptr, loc);
+  if (const OperatorCmp *c = findIn(kOperatorCompare, f)) return ts.compare(c->op, a[0], a[1], loc);
+  // iadd and the other in-place spellings: on numbers, the operator.
+  const OperatorFn *b = findIn(kOperatorBinary, f);
+  if (!b && f.size() > 1 && f[0] == 'i') b = findIn(kOperatorBinary, f.substr(1));
+  if (!b) return unsupported(fmt::format("{}() is not supported in kernels", name));
+  return ts.binary(b->op, a[0], a[1], loc);
 }
 
 Expr *CallTyper::math(const std::string &f) {
@@ -623,7 +731,7 @@ Expr *CallTyper::numpy(const std::string &f) {
   std::string name = "np." + f;
   if (ts.cudaTarget() &&
       (f == "empty" || f == "zeros" || f == "ones" || f == "full" || f == "arange" ||
-       f == "empty_like" || f == "zeros_like" || f == "ones_like" || f == "copy"))
+       f == "empty_like" || f == "zeros_like" || f == "ones_like"))
     return unsupported(
         fmt::format("{}() allocates memory, which kernels cannot do; use "
                     "cuda.local.array or cuda.shared.array, or pass an array in",
@@ -679,8 +787,7 @@ Expr *CallTyper::numpy(const std::string &f) {
                         {ts.convert(start, ct), ts.convert(stop, ct), ts.convert(step, ct)},
                         tc.array(dt, 1, Layout::C), loc);
   }
-  if (f == "sum" || f == "prod" || f == "min" || f == "max" || f == "amin" || f == "amax" ||
-      f == "mean") {
+  if (isReduction(f)) {
     if (!noKeywords(name) || !arity(name, 1, 1)) return ts.constOf(nullptr, loc);
     return reduction(f, a[0]);
   }
@@ -729,7 +836,8 @@ Expr *CallTyper::arrayMethod(const std::string &f) {
   Expr *self = site.args.empty() ? nullptr : site.args[0];
   if (!self) return fail("method call without a receiver");
   std::string name = "array." + f;
-  if (f == "sum" || f == "prod" || f == "min" || f == "max" || f == "mean") {
+  if (f == "sum" || f == "prod" || f == "min" || f == "max" || f == "mean" || f == "all" ||
+      f == "any" || f == "var" || f == "std") {
     if (site.args.size() != 1 || !site.kwargs.empty())
       return unsupported(fmt::format(
           "{}() with an axis or other arguments is not supported in kernels yet", name));
@@ -740,6 +848,53 @@ Expr *CallTyper::arrayMethod(const std::string &f) {
     const Type *t = self->type;
     return ts.intrinsic(IntrinsicId::ArrayCopy, {self}, tc.array(t->dtype(), t->ndim(), Layout::C),
                         loc);
+  }
+  if (f == "reshape") {
+    // a.reshape(2, 3), a.reshape((2, 3)), a.reshape(-1): a view of a C array.
+    if (!site.kwargs.empty()) return fail("reshape() takes no keyword arguments in kernels");
+    std::vector<Expr *> dims;
+    for (size_t k = 1; k < site.args.size(); ++k) {
+      Expr *d = site.args[k];
+      if (site.args.size() == 2 && d->type->isTuple()) {
+        for (unsigned e = 0; e < d->type->elements().size(); ++e)
+          dims.push_back(ir.tupleGet(d, e, loc));
+        continue;
+      }
+      dims.push_back(d);
+    }
+    if (dims.empty()) return fail("reshape() needs the new shape");
+    for (Expr *&d : dims) {
+      if (!d->type->isInt())
+        return fail(fmt::format("reshape() dimensions must be integers, not {}", d->type->str()));
+      d = ts.convert(d, tc.int64());
+    }
+    if (self->type->layout() != Layout::C)
+      return unsupported(
+          fmt::format("reshape() of a {} array: kernels reshape C-contiguous arrays "
+                      "only (copy it first)",
+                      self->type->str()));
+    dims.insert(dims.begin(), self);
+    return ts.intrinsic(
+        IntrinsicId::ArrayReshape, std::move(dims),
+        tc.array(self->type->dtype(), unsigned(dims.size() - 1), Layout::C, self->type->readonly()),
+        loc);
+  }
+  if (f == "view") {
+    if (site.args.size() != 2 || !site.kwargs.empty()) return fail("view() takes one dtype");
+    Expr *d = site.args[1];
+    if (d->type->kind() != TypeKind::Dtype)
+      return unsupported(
+          fmt::format("view() takes a NumPy dtype in kernels, not {}", d->type->str()));
+    const Type *st = self->type;
+    if (st->ndim() == 0) return unsupported("view() of a 0-d array is not supported in kernels");
+    const Type *nt = d->type->dtype();
+    if (itemSize(nt) == itemSize(st->dtype()))
+      return ts.intrinsic(IntrinsicId::ArrayViewAs, {self},
+                          tc.array(nt, st->ndim(), st->layout(), st->readonly()), loc);
+    return ts.intrinsic(
+        IntrinsicId::ArrayViewAs, {self},
+        tc.array(nt, st->ndim(), st->layout() == Layout::C ? Layout::C : Layout::A, st->readonly()),
+        loc);
   }
   if (f == "fill") {
     if (site.args.size() != 2) return fail("fill() takes one value");
@@ -759,6 +914,7 @@ Expr *typeBuiltinCall(TyperServices &ts, const Type *callee, CallSite &site) {
       return ct.fail(fmt::format("{}() takes at most one argument", callee->symbol()));
     if (site.args.empty()) return ts.convert(ts.constInt(0, site.loc), callee->dtype());
     Expr *x = site.args[0];
+    if (x->type->isEnumMember() && x->type->isIntEnum()) x = ts.convert(x, x->type->dtype());
     if (!x->type->isNumber())
       return ct.fail(fmt::format("cannot convert {} to {}", x->type->str(), callee->symbol()));
     if (callee->dtype()->isBool()) return ts.truth(x);
@@ -781,6 +937,7 @@ Expr *typeBuiltinCall(TyperServices &ts, const Type *callee, CallSite &site) {
     return typeCudaCall(ts, sym.substr(10), site);
   }
   if (mod == "builtins") return ct.builtin(fn);
+  if (mod == "operator") return ct.operatorFn(fn);
   if (mod == "math") return ct.math(fn);
   if (mod == "cmath") return ct.cmath(fn);
   if (mod == "numpy") return ct.numpy(fn);
@@ -795,6 +952,15 @@ Expr *typeBuiltinCall(TyperServices &ts, const Type *callee, CallSite &site) {
     Expr *negIm =
         ts.binary(ast::BinaryOp::Sub, ts.convert(ts.constInt(0, site.loc), p), im, site.loc);
     return ts.intrinsic(IntrinsicId::ComplexMake, {re, ts.convert(negIm, p)}, x->type, site.loc);
+  }
+  if (mod == "number" && fn == "bit_count") {
+    // int.bit_count(), as numba-cuda has it: cuda.popc of the value.
+    if (!ts.cudaTarget())
+      return ct.unsupported(
+          "int.bit_count() is only available in @cuda.jit kernels and device "
+          "functions");
+    if (site.args.size() != 1) return ct.fail("bit_count() takes no arguments");
+    return ts.intrinsic(IntrinsicId::Popc, {site.args[0]}, site.args[0]->type, site.loc);
   }
   if (fn == "prange" || fn == "literal_unroll")
     return ct.unsupported(fmt::format("{}() can only be used as the iterable of a for loop", fn));

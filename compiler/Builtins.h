@@ -33,6 +33,8 @@ class TyperServices {
   virtual ir::Expr *convert(ir::Expr *e, const Type *t) = 0;
   virtual ir::Expr *truth(ir::Expr *e) = 0;
   virtual ir::Expr *binary(ast::BinaryOp op, ir::Expr *l, ir::Expr *r, SourceLoc loc) = 0;
+  virtual ir::Expr *unaryOp(ast::UnaryOp op, ir::Expr *v, SourceLoc loc) = 0;
+  virtual ir::Expr *compare(ast::CmpOp op, ir::Expr *l, ir::Expr *r, SourceLoc loc) = 0;
   virtual ir::Expr *error(DiagCategory c, SourceLoc loc, std::string msg) = 0;
   virtual ir::Expr *constInt(int64_t v, SourceLoc loc) = 0;
   virtual ir::Expr *constFloat(double v, SourceLoc loc) = 0;

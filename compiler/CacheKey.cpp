@@ -56,6 +56,12 @@ std::string describe(const GlobalValue &g, std::set<uint64_t> &visited) {
     return s + ")";
   }
   case K::Array: return fmt::format("array {} {}", g.name, hashHex(g.bytes));
+  case K::EnumClass:
+  case K::EnumMember: {
+    std::string s = fmt::format("enum {} {} {} (", int(g.kind), g.name, g.i);
+    for (const GlobalValue &e : g.elems) s += e.name + "=" + describe(e, visited) + ",";
+    return s + ")";
+  }
   case K::JitFunction: {
     if (!g.fn) return "jit ?";
     if (!visited.insert(g.fn->identity).second) return "jit " + g.fn->name + " (seen)";

@@ -33,6 +33,9 @@ struct GlobalValue {
     Dtype,           // scalar type name: "float32"
     ExceptionClass,  // "ValueError"
     JitFunction,     // another kjit function: fn is set
+    EnumClass,       // an enum.Enum class: name = its qualified name, i = 1 for an IntEnum,
+                     // elems = its members' values, each with name = the member's name
+    EnumMember,      // a member: as EnumClass, with elems = the one member
     Unsupported,     // a value kernels cannot use: name = its Python type
   };
   Kind kind = Kind::None;

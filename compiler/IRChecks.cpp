@@ -87,9 +87,12 @@ class NodeChecker {
       bool numeric = from->isNumber() && to->isNumber();
       bool arrayView = from->isArray() && to->isArray() && from->dtype() == to->dtype() &&
                        from->ndim() == to->ndim();
-      if (!numeric && !arrayView)
+      bool enumValue = (from->isEnumMember() && from->dtype() == to) ||
+                       (to->isEnumMember() && to->dtype() == from);
+      if (!numeric && !arrayView && !enumValue)
         problem(e.loc,
-                fmt::format("Cast from {} to {}, expected numbers, or arrays of one dtype and ndim",
+                fmt::format("Cast from {} to {}, expected numbers, arrays of one dtype and ndim, "
+                            "or an enum member and its value",
                             str(from), str(to)));
       return;
     }

@@ -49,6 +49,7 @@ llvm::Type *ProgramLowering::lt(const Type *t) {
   }
   case TypeKind::Array: return arrayTy(t->ndim());
   case TypeKind::Record: return llvm::PointerType::getUnqual(C);  // a reference to its bytes
+  case TypeKind::EnumMember: return lt(t->dtype());
   case TypeKind::Tuple: {
     std::vector<llvm::Type *> elems;
     for (const Type *e : t->elements()) elems.push_back(lt(e));
@@ -59,6 +60,7 @@ llvm::Type *ProgramLowering::lt(const Type *t) {
 }
 
 llvm::Type *ProgramLowering::memTy(const Type *t) {
+  if (t->isEnumMember()) return memTy(t->dtype());
   if (t->isBool()) return llvm::Type::getInt8Ty(C);
   if (t->isTuple()) {
     std::vector<llvm::Type *> elems;
@@ -226,6 +228,7 @@ void FunctionLowering::checkStatus(llvm::Value *status) {
 
 // Register form (bool as i1) to memory form (bool as i8), through tuples.
 llvm::Value *toMemForm(llvm::IRBuilder<> &B, ProgramLowering &P, llvm::Value *v, const Type *t) {
+  if (t->isEnumMember()) return toMemForm(B, P, v, t->dtype());
   if (t->isBool()) return B.CreateZExt(v, B.getInt8Ty());
   if (t->isTuple()) {
     llvm::Value *r = llvm::UndefValue::get(P.memTy(t));
@@ -238,6 +241,7 @@ llvm::Value *toMemForm(llvm::IRBuilder<> &B, ProgramLowering &P, llvm::Value *v,
 }
 
 llvm::Value *fromMemForm(llvm::IRBuilder<> &B, ProgramLowering &P, llvm::Value *v, const Type *t) {
+  if (t->isEnumMember()) return fromMemForm(B, P, v, t->dtype());
   if (t->isBool()) return B.CreateICmpNE(v, B.getInt8(0));
   if (t->isTuple()) {
     llvm::Value *r = llvm::UndefValue::get(P.lt(t));
@@ -508,6 +512,7 @@ std::unique_ptr<llvm::Module> lowerToLLVM(llvm::LLVMContext &llctx, const TypedP
     llvm::Function *fn = P.functions.at(prog.entry);
     fn->setLinkage(llvm::GlobalValue::ExternalLinkage);
     fn->setName(prog.entry->name);
+    lowering::defineDeviceAllocator(P);
   }
   if (P.di) P.di->finalize();
   return mod;

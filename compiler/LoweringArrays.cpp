@@ -229,6 +229,60 @@ void FunctionLowering::forEachElement(
   level(0, i64(0));
 }
 
+// Folds every element of the array `arrayExpr`, converted to `t`, into an
+// accumulator of type `t` that starts at `identity` (0 or 1; `init` instead
+// when given); with `skipNan`, elements that are NaN (a complex one: either
+// part) are left out.
+llvm::Value *FunctionLowering::accumulate(
+    const Expr *arrayExpr, const Type *t, double identity, bool skipNan,
+    const std::function<llvm::Value *(llvm::Value *, llvm::Value *)> &step, llvm::Value *init) {
+  const Type *at = arrayExpr->type, *dt = at->dtype();
+  llvm::Value *arr = expr(arrayExpr);
+  if (!init) {
+    if (t->isFloat())
+      init = llvm::ConstantFP::get(P.lt(t), identity);
+    else if (t->isComplex()) {
+      llvm::Type *pt = P.lt(t->complexPart());
+      init = llvm::ConstantStruct::get(
+          llvm::cast<llvm::StructType>(P.lt(t)),
+          {llvm::ConstantFP::get(pt, identity), llvm::ConstantFP::get(pt, 0.0)});
+    } else
+      init = llvm::ConstantInt::get(P.lt(t), uint64_t(identity));
+  }
+  llvm::AllocaInst *acc = entryAlloca(init->getType(), "acc");
+  B.CreateStore(init, acc);
+  forEachElement(arr, at, [&](llvm::Value *addr, llvm::Value *) {
+    llvm::Value *v = fromMem(B.CreateLoad(P.memTy(dt), addr), dt);
+    llvm::Value *isNan = nullptr;
+    if (skipNan && dt->isFloat()) isNan = B.CreateFCmpUNO(v, v);
+    if (skipNan && dt->isComplex()) {
+      llvm::Value *re = B.CreateExtractValue(v, {0}), *im = B.CreateExtractValue(v, {1});
+      isNan = B.CreateOr(B.CreateFCmpUNO(re, re), B.CreateFCmpUNO(im, im));
+    }
+    if (!isNan) {
+      B.CreateStore(step(B.CreateLoad(init->getType(), acc), convert(v, dt, t)), acc);
+      return;
+    }
+    llvm::BasicBlock *take = block("acc.take"), *next = block("acc.next");
+    B.CreateCondBr(isNan, next, take);
+    B.SetInsertPoint(take);
+    B.CreateStore(step(B.CreateLoad(init->getType(), acc), convert(v, dt, t)), acc);
+    B.CreateBr(next);
+    B.SetInsertPoint(next);
+  });
+  return B.CreateLoad(init->getType(), acc);
+}
+
+// x / n for a float or complex x and an int64 count, without the
+// ZeroDivisionError check: 0 / 0 is NaN, as NumPy's mean of nothing.
+llvm::Value *FunctionLowering::divideByCount(llvm::Value *x, llvm::Value *n, const Type *t) {
+  const Type *ft = t->isComplex() ? t->complexPart() : t;
+  llvm::Value *d = B.CreateSIToFP(n, P.lt(ft));
+  if (!t->isComplex()) return B.CreateFDiv(x, d);
+  x = B.CreateInsertValue(x, B.CreateFDiv(B.CreateExtractValue(x, {0}), d), {0});
+  return B.CreateInsertValue(x, B.CreateFDiv(B.CreateExtractValue(x, {1}), d), {1});
+}
+
 llvm::Value *FunctionLowering::arrayIntrinsic(const Intrinsic *in) {
   const Type *t = in->type;
   auto constArg = [&](size_t i) { return unsigned(cast<Const>(in->args[i])->i); };
@@ -244,6 +298,62 @@ llvm::Value *FunctionLowering::arrayIntrinsic(const Intrinsic *in) {
       out = B.CreateInsertValue(out, strideOf(d, nd - 1 - k), {3u, k});
     }
     return out;
+  }
+  case IntrinsicId::ArrayReshape: {
+    // NumPy's rules: the sizes agree; one dimension may be -1 (inferred).
+    const Type *st = in->args[0]->type;
+    llvm::Value *src = expr(in->args[0]);
+    llvm::Value *size = i64(1);
+    for (unsigned k = 0; k < st->ndim(); ++k) size = B.CreateMul(size, shapeOf(src, k));
+    std::vector<llvm::Value *> dims;
+    llvm::Value *known = i64(1), *unknowns = i64(0), *negative = B.getFalse();
+    for (size_t k = 1; k < in->args.size(); ++k) {
+      llvm::Value *d = expr(in->args[k]);
+      dims.push_back(d);
+      llvm::Value *inferred = B.CreateICmpEQ(d, i64(-1));
+      negative = B.CreateOr(negative, B.CreateICmpSLT(d, i64(-1)));
+      unknowns = B.CreateAdd(unknowns, B.CreateZExt(inferred, B.getInt64Ty()));
+      known = B.CreateMul(known, B.CreateSelect(inferred, i64(1), d));
+    }
+    raiseIf(B.CreateOr(negative, B.CreateICmpUGT(unknowns, i64(1))), "ValueError",
+            "reshape() takes non-negative dimensions and at most one -1", in->loc);
+    llvm::Value *safeKnown = B.CreateSelect(B.CreateICmpEQ(known, i64(0)), i64(1), known);
+    llvm::Value *fill = B.CreateSDiv(size, safeKnown);
+    llvm::Value *total =
+        B.CreateSelect(B.CreateICmpEQ(unknowns, i64(1)), B.CreateMul(known, fill), known);
+    raiseIf(B.CreateICmpNE(total, size), "ValueError", "total size of new array must be unchanged",
+            in->loc);
+    llvm::Value *out = llvm::Constant::getNullValue(P.lt(t));
+    out = B.CreateInsertValue(out, B.CreateExtractValue(src, {0u}), {0u});
+    out = B.CreateInsertValue(out, dataOf(src), {1u});
+    llvm::Value *stride = i64(itemSize(t->dtype()));
+    for (unsigned k = unsigned(dims.size()); k-- > 0;) {
+      llvm::Value *d = B.CreateSelect(B.CreateICmpEQ(dims[k], i64(-1)), fill, dims[k]);
+      out = B.CreateInsertValue(out, d, {2u, k});
+      out = B.CreateInsertValue(out, stride, {3u, k});
+      stride = B.CreateMul(stride, d);
+    }
+    return out;
+  }
+  case IntrinsicId::ArrayViewAs: {
+    // The last dimension is rescaled by the itemsizes; it must be
+    // contiguous and hold a whole number of new items (NumPy's rules).
+    const Type *st = in->args[0]->type;
+    llvm::Value *src = expr(in->args[0]);
+    int64_t from = itemSize(st->dtype()), to = itemSize(t->dtype());
+    if (from == to) return src;
+    unsigned last = st->ndim() - 1;
+    llvm::Value *n = shapeOf(src, last), *stride = strideOf(src, last);
+    llvm::Value *bytes = B.CreateMul(n, i64(from));
+    raiseIf(B.CreateAnd(B.CreateICmpNE(stride, i64(from)), B.CreateICmpSGT(n, i64(1))),
+            "ValueError",
+            "To change to a dtype of a different size, the last axis must be contiguous", in->loc);
+    raiseIf(B.CreateICmpNE(B.CreateSRem(bytes, i64(to)), i64(0)), "ValueError",
+            "When changing to a larger dtype, its size must be a divisor of the total size in "
+            "bytes of the last axis of the array.",
+            in->loc);
+    llvm::Value *out = B.CreateInsertValue(src, B.CreateSDiv(bytes, i64(to)), {2u, last});
+    return B.CreateInsertValue(out, i64(to), {3u, last});
   }
   case IntrinsicId::ArrayAlloc: {
     std::vector<llvm::Value *> dims;
@@ -309,48 +419,88 @@ llvm::Value *FunctionLowering::arrayIntrinsic(const Intrinsic *in) {
     return arr;
   }
   case IntrinsicId::ArraySum:
-  case IntrinsicId::ArrayProd: {
-    const Type *at = in->args[0]->type;
-    llvm::Value *arr = expr(in->args[0]);
-    bool sum = in->id == IntrinsicId::ArraySum;
-    llvm::AllocaInst *acc = entryAlloca(P.lt(t), "acc");
-    llvm::Value *identity;
-    if (t->isFloat())
-      identity = llvm::ConstantFP::get(P.lt(t), sum ? 0.0 : 1.0);
-    else if (t->isComplex()) {
-      llvm::Type *pt = P.lt(t->complexPart());
-      identity = llvm::ConstantStruct::get(
-          llvm::cast<llvm::StructType>(P.lt(t)),
-          {llvm::ConstantFP::get(pt, sum ? 0.0 : 1.0), llvm::ConstantFP::get(pt, 0.0)});
-    } else
-      identity = llvm::ConstantInt::get(P.lt(t), sum ? 0 : 1);
-    B.CreateStore(identity, acc);
-    const Type *dt = at->dtype();
-    forEachElement(arr, at, [&](llvm::Value *addr, llvm::Value *) {
-      llvm::Value *x = convert(fromMem(B.CreateLoad(P.memTy(dt), addr), dt), dt, t);
-      llvm::Value *a = B.CreateLoad(P.lt(t), acc);
-      llvm::Value *r;
-      if (t->isFloat())
-        r = sum ? B.CreateFAdd(a, x) : B.CreateFMul(a, x);
-      else if (t->isComplex())
-        r = complexBinary(sum ? BinOp::Add : BinOp::Mul, a, x, t, in->loc);
-      else
-        r = sum ? B.CreateAdd(a, x) : B.CreateMul(a, x);
-      B.CreateStore(r, acc);
+  case IntrinsicId::ArrayProd:
+  case IntrinsicId::ArrayNanSum:
+  case IntrinsicId::ArrayNanProd: {
+    bool sum = in->id == IntrinsicId::ArraySum || in->id == IntrinsicId::ArrayNanSum;
+    bool skipNan = in->id == IntrinsicId::ArrayNanSum || in->id == IntrinsicId::ArrayNanProd;
+    return accumulate(in->args[0], t, sum ? 0.0 : 1.0, skipNan,
+                      [&](llvm::Value *a, llvm::Value *x) {
+                        if (t->isFloat()) return sum ? B.CreateFAdd(a, x) : B.CreateFMul(a, x);
+                        if (t->isComplex())
+                          return complexBinary(sum ? BinOp::Add : BinOp::Mul, a, x, t, in->loc);
+                        return sum ? B.CreateAdd(a, x) : B.CreateMul(a, x);
+                      });
+  }
+  case IntrinsicId::ArrayAll:
+  case IntrinsicId::ArrayAny:
+  case IntrinsicId::ArrayCountNonzero: {
+    const Type *dt = in->args[0]->type->dtype();
+    bool all = in->id == IntrinsicId::ArrayAll;
+    return accumulate(
+        in->args[0], dt, 0.0, false,
+        [&](llvm::Value *a, llvm::Value *x) {
+          llvm::Value *truth = truthOf(x, dt);
+          if (in->id == IntrinsicId::ArrayCountNonzero)
+            return B.CreateAdd(a, B.CreateZExt(truth, B.getInt64Ty()));
+          return all ? B.CreateAnd(a, truth) : B.CreateOr(a, truth);
+        },
+        all           ? B.getTrue()
+        : t->isBool() ? B.getFalse()
+                      : i64(0));
+  }
+  case IntrinsicId::ArrayNanMean: {
+    // sum / count over the elements that are not NaN, in the result type.
+    llvm::AllocaInst *count = entryAlloca(B.getInt64Ty(), "count");
+    B.CreateStore(i64(0), count);
+    llvm::Value *sum = accumulate(in->args[0], t, 0.0, true, [&](llvm::Value *a, llvm::Value *x) {
+      B.CreateStore(B.CreateAdd(B.CreateLoad(B.getInt64Ty(), count), i64(1)), count);
+      return t->isComplex() ? complexBinary(BinOp::Add, a, x, t, in->loc) : B.CreateFAdd(a, x);
     });
-    return B.CreateLoad(P.lt(t), acc);
+    return divideByCount(sum, B.CreateLoad(B.getInt64Ty(), count), t);
+  }
+  case IntrinsicId::ArrayVar: {
+    // NumPy's two passes: the mean, then the mean of |x - mean|**2. The
+    // mean is complex for complex arrays; the result is real.
+    const Type *at = in->args[0]->type;
+    const Type *ct = at->dtype()->isComplex() ? at->dtype() : t;
+    llvm::Value *n = i64(1);
+    llvm::Value *arr = expr(in->args[0]);
+    for (unsigned k = 0; k < at->ndim(); ++k) n = B.CreateMul(n, shapeOf(arr, k));
+    auto add = [&](llvm::Value *a, llvm::Value *x) {
+      return ct->isComplex() ? complexBinary(BinOp::Add, a, x, ct, in->loc) : B.CreateFAdd(a, x);
+    };
+    llvm::Value *mean = divideByCount(accumulate(in->args[0], ct, 0.0, false, add), n, ct);
+    llvm::Value *ssd = accumulate(in->args[0], ct, 0.0, false, [&](llvm::Value *a, llvm::Value *x) {
+      if (!ct->isComplex()) {
+        llvm::Value *d = B.CreateFSub(x, mean);
+        return B.CreateFAdd(a, B.CreateFMul(d, d));
+      }
+      // Only the real part of the accumulator is used.
+      llvm::Value *re = B.CreateFSub(B.CreateExtractValue(x, {0}), B.CreateExtractValue(mean, {0}));
+      llvm::Value *im = B.CreateFSub(B.CreateExtractValue(x, {1}), B.CreateExtractValue(mean, {1}));
+      llvm::Value *sq = B.CreateFAdd(B.CreateFMul(re, re), B.CreateFMul(im, im));
+      return B.CreateInsertValue(a, B.CreateFAdd(B.CreateExtractValue(a, {0}), sq), {0});
+    });
+    if (ct->isComplex()) ssd = B.CreateExtractValue(ssd, {0});
+    return divideByCount(ssd, n, t);
   }
   case IntrinsicId::ArrayMin:
-  case IntrinsicId::ArrayMax: {
+  case IntrinsicId::ArrayMax:
+  case IntrinsicId::ArrayNanMin:
+  case IntrinsicId::ArrayNanMax: {
     const Type *at = in->args[0]->type;
     llvm::Value *arr = expr(in->args[0]);
-    bool isMax = in->id == IntrinsicId::ArrayMax;
+    bool isMax = in->id == IntrinsicId::ArrayMax || in->id == IntrinsicId::ArrayNanMax;
+    bool nan = in->id == IntrinsicId::ArrayNanMin || in->id == IntrinsicId::ArrayNanMax;
     llvm::Value *empty = B.getFalse();
     for (unsigned k = 0; k < at->ndim(); ++k)
       empty = B.CreateOr(empty, B.CreateICmpEQ(shapeOf(arr, k), i64(0)));
     raiseIf(empty, "ValueError",
             fmt::format("zero-size array to reduction operation {} which has no identity",
-                        isMax ? "maximum" : "minimum"),
+                        nan     ? (isMax ? "nanmax" : "nanmin")
+                        : isMax ? "maximum"
+                                : "minimum"),
             in->loc);
     llvm::AllocaInst *acc = entryAlloca(P.lt(t), "acc");
     B.CreateStore(fromMem(B.CreateLoad(P.memTy(t), dataOf(arr)), t), acc);
@@ -358,7 +508,10 @@ llvm::Value *FunctionLowering::arrayIntrinsic(const Intrinsic *in) {
       llvm::Value *x = fromMem(B.CreateLoad(P.memTy(t), addr), t);
       llvm::Value *a = B.CreateLoad(P.lt(t), acc);
       llvm::Value *take;
-      if (t->isFloat())  // NaN propagates, as NumPy's min/max
+      if (t->isFloat() && nan)  // NaNs left out: `not x >= a and not isnan(x)`, as Numba
+        take = B.CreateAnd(isMax ? B.CreateFCmpUGT(x, a) : B.CreateFCmpULT(x, a),
+                           B.CreateFCmpORD(x, x));
+      else if (t->isFloat())  // NaN propagates, as NumPy's min/max
         take = B.CreateOr(isMax ? B.CreateFCmpOGT(x, a) : B.CreateFCmpOLT(x, a),
                           B.CreateFCmpUNO(x, x));
       else if (t->isBool() || !t->isSigned())

@@ -324,13 +324,34 @@ void emitCpuKernel(ProgramLowering &P, const ir::Function &f, llvm::Function *th
   // Inline the body and what it calls, then give kjit.cpu.sreg its values.
   std::set<llvm::Function *> kjitFunctions;
   for (auto &entryFn : P.functions) kjitFunctions.insert(entryFn.second);
+  // Functions on a cycle of calls (recursion) stay calls.
+  std::set<llvm::Function *> recursive;
+  for (llvm::Function *fn : kjitFunctions) {
+    std::set<llvm::Function *> seen;
+    std::vector<llvm::Function *> work{fn};
+    while (!work.empty() && !recursive.count(fn)) {
+      llvm::Function *g = work.back();
+      work.pop_back();
+      for (llvm::BasicBlock &bb : *g)
+        for (llvm::Instruction &inst : bb)
+          if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst)) {
+            llvm::Function *h = call->getCalledFunction();
+            if (h == fn) recursive.insert(fn);
+            if (kjitFunctions.count(h) && seen.insert(h).second) work.push_back(h);
+          }
+    }
+  }
   bool leftCalls = false;
   for (int round = 0; round < 16; ++round) {
     std::vector<llvm::CallInst *> calls;
     for (llvm::BasicBlock &bb : *bf)
       for (llvm::Instruction &inst : bb)
-        if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst))
-          if (kjitFunctions.count(call->getCalledFunction())) calls.push_back(call);
+        if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst)) {
+          if (recursive.count(call->getCalledFunction()))
+            leftCalls = true;
+          else if (kjitFunctions.count(call->getCalledFunction()))
+            calls.push_back(call);
+        }
     if (calls.empty()) break;
     for (llvm::CallInst *call : calls) {
       llvm::InlineFunctionInfo ifi;

@@ -400,6 +400,46 @@ std::string libdeviceName(IntrinsicId id, bool f32) {
   return base ? std::string("__nv_") + base + (f32 ? "f" : "") : std::string();
 }
 
+// Arrays a kernel allocates (a.copy()) come from the device heap (CUDA's
+// malloc): each block has a 16-byte header that links it into a list whose
+// head is the call context's first word, and the kernel frees the list when
+// the thread returns (arrays live until the call returns, as on the host).
+// Freeing one array earlier (kjit_rt_free) is left to that end. With a null
+// context (a device function called from outside kjit) nothing is linked.
+void defineDeviceAllocator(ProgramLowering &P) {
+  llvm::LLVMContext &C = P.C;
+  llvm::Type *ptr = llvm::PointerType::getUnqual(C), *i64 = llvm::Type::getInt64Ty(C);
+  if (llvm::Function *alloc = P.M.getFunction("kjit_rt_alloc"); alloc && alloc->empty()) {
+    llvm::FunctionCallee malloc =
+        P.M.getOrInsertFunction("malloc", llvm::FunctionType::get(ptr, {i64}, false));
+    alloc->setLinkage(llvm::GlobalValue::InternalLinkage);
+    llvm::IRBuilder<> B(llvm::BasicBlock::Create(C, "entry", alloc));
+    llvm::Value *ctx = alloc->getArg(0), *bytes = alloc->getArg(1);
+    llvm::Value *raw = B.CreateCall(malloc, {B.CreateAdd(bytes, B.getInt64(16))});
+    llvm::BasicBlock *fail = llvm::BasicBlock::Create(C, "fail", alloc),
+                     *ok = llvm::BasicBlock::Create(C, "ok", alloc),
+                     *link = llvm::BasicBlock::Create(C, "link", alloc),
+                     *done = llvm::BasicBlock::Create(C, "done", alloc);
+    B.CreateCondBr(B.CreateIsNull(raw), fail, ok);
+    B.SetInsertPoint(fail);
+    B.CreateRet(llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(C)));
+    B.SetInsertPoint(ok);
+    B.CreateStore(llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(C)), raw);
+    B.CreateCondBr(B.CreateIsNull(ctx), done, link);
+    B.SetInsertPoint(link);
+    B.CreateStore(B.CreateLoad(ptr, ctx), raw);
+    B.CreateStore(raw, ctx);
+    B.CreateBr(done);
+    B.SetInsertPoint(done);
+    B.CreateRet(B.CreateGEP(B.getInt8Ty(), raw, B.getInt64(16)));
+  }
+  if (llvm::Function *free = P.M.getFunction("kjit_rt_free"); free && free->empty()) {
+    free->setLinkage(llvm::GlobalValue::InternalLinkage);
+    llvm::IRBuilder<> B(llvm::BasicBlock::Create(C, "entry", free));
+    B.CreateRetVoid();
+  }
+}
+
 // The kernel: `void @name(params...)`, annotated for NVPTX, calling the body.
 // An array argument is flattened into its data pointer, its shape and its
 // strides (as Numba does): NVPTX then knows the pointer is global memory
@@ -423,8 +463,13 @@ void emitKernelEntry(ProgramLowering &P, const ir::Function &f) {
   llvm::IRBuilder<> B(llvm::BasicBlock::Create(C, "entry", k));
   P.describeWrapper(k, f.name, f.loc, B);
   llvm::AllocaInst *slot = B.CreateAlloca(B.getInt8Ty());
+  // The call context: the head of the list of arrays the thread allocates.
+  bool allocates = P.M.getFunction("kjit_rt_alloc") != nullptr;
+  llvm::AllocaInst *arrays = B.CreateAlloca(ptr, nullptr, "arrays");
+  B.CreateStore(llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(C)), arrays);
   std::vector<llvm::Value *> args = {
-      slot, llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(C))};
+      slot, allocates ? llvm::cast<llvm::Value>(arrays)
+                      : llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(C))};
   unsigned next = 0;
   for (const Var *p : f.params) {
     if (!p->type->isArray()) {
@@ -452,6 +497,26 @@ void emitKernelEntry(ProgramLowering &P, const ir::Function &f) {
     args.push_back(desc);
   }
   B.CreateCall(P.functions.at(&f), args);
+  if (allocates) {
+    defineDeviceAllocator(P);
+    llvm::FunctionCallee free =
+        P.M.getOrInsertFunction("free", llvm::FunctionType::get(B.getVoidTy(), {ptr}, false));
+    llvm::BasicBlock *pre = B.GetInsertBlock(), *loop = llvm::BasicBlock::Create(C, "free", k),
+                     *body = llvm::BasicBlock::Create(C, "free.one", k),
+                     *done = llvm::BasicBlock::Create(C, "free.done", k);
+    llvm::Value *first = B.CreateLoad(ptr, arrays);
+    B.CreateBr(loop);
+    B.SetInsertPoint(loop);
+    llvm::PHINode *p = B.CreatePHI(ptr, 2);
+    p->addIncoming(first, pre);
+    B.CreateCondBr(B.CreateIsNull(p), done, body);
+    B.SetInsertPoint(body);
+    llvm::Value *nextBlock = B.CreateLoad(ptr, p);
+    B.CreateCall(free, {p});
+    p->addIncoming(nextBlock, body);
+    B.CreateBr(loop);
+    B.SetInsertPoint(done);
+  }
   B.CreateRetVoid();
   llvm::NamedMDNode *md = P.M.getOrInsertNamedMetadata("nvvm.annotations");
   md->addOperand(

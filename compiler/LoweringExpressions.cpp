@@ -63,18 +63,24 @@ llvm::Value *FunctionLowering::constant(const Const *c) {
   return llvm::Constant::getNullValue(P.lt(t));
 }
 
+llvm::Value *FunctionLowering::truthOf(llvm::Value *v, const Type *from) {
+  if (from->isBool()) return v;
+  if (from->isFloat()) return B.CreateFCmpUNE(v, llvm::ConstantFP::get(v->getType(), 0.0));
+  if (from->isComplex()) {
+    llvm::Value *z = llvm::ConstantFP::get(P.lt(from->complexPart()), 0.0);
+    return B.CreateOr(B.CreateFCmpUNE(B.CreateExtractValue(v, {0}), z),
+                      B.CreateFCmpUNE(B.CreateExtractValue(v, {1}), z));
+  }
+  return B.CreateICmpNE(v, llvm::ConstantInt::get(v->getType(), 0));
+}
+
 llvm::Value *FunctionLowering::convert(llvm::Value *v, const Type *from, const Type *to) {
   if (from == to) return v;
+  // An enum member is its value.
+  if (from->isEnumMember()) return convert(v, from->dtype(), to);
+  if (to->isEnumMember()) return convert(v, from, to->dtype());
   if (from->isArray() && to->isArray()) return v;
-  if (to->isBool()) {
-    if (from->isFloat()) return B.CreateFCmpUNE(v, llvm::ConstantFP::get(v->getType(), 0.0));
-    if (from->isComplex()) {
-      llvm::Value *z = llvm::ConstantFP::get(P.lt(from->complexPart()), 0.0);
-      return B.CreateOr(B.CreateFCmpUNE(B.CreateExtractValue(v, {0}), z),
-                        B.CreateFCmpUNE(B.CreateExtractValue(v, {1}), z));
-    }
-    return B.CreateICmpNE(v, llvm::ConstantInt::get(v->getType(), 0));
-  }
+  if (to->isBool()) return truthOf(v, from);
   llvm::Type *dst = P.lt(to);
   if (to->isComplex()) {
     const Type *part = to->complexPart();

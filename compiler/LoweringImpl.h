@@ -130,6 +130,7 @@ class FunctionLowering {
   llvm::Value *exprUncached(const ir::Expr *e);
   llvm::Value *constant(const ir::Const *c);
   llvm::Value *convert(llvm::Value *v, const Type *from, const Type *to);
+  llvm::Value *truthOf(llvm::Value *v, const Type *from);  // a number's truth, as i1
   llvm::Value *unary(const ir::Unary *u);
   llvm::Value *binary(const ir::Binary *b);
   llvm::Value *intBinary(ir::BinOp op, llvm::Value *l, llvm::Value *r, const Type *t,
@@ -170,6 +171,10 @@ class FunctionLowering {
   // the copy of a record's bytes.
   llvm::Value *recordIntrinsic(const ir::Intrinsic *in);
   void copyRecord(llvm::Value *dst, llvm::Value *src, const Type *rec);
+  llvm::Value *accumulate(const ir::Expr *arrayExpr, const Type *t, double identity, bool skipNan,
+                          const std::function<llvm::Value *(llvm::Value *, llvm::Value *)> &step,
+                          llvm::Value *init = nullptr);
+  llvm::Value *divideByCount(llvm::Value *x, llvm::Value *n, const Type *t);
   // An IndexError for `index` on `axis` (of length `n`): on the host through
   // the runtime, on the GPU a trap.
   void indexError(llvm::Value *index, unsigned axis, llvm::Value *n, SourceLoc loc);
@@ -196,6 +201,7 @@ const char *cMathName(ir::IntrinsicId id);
 // LoweringCuda.cpp
 std::string libdeviceName(ir::IntrinsicId id, bool f32);
 void emitKernelEntry(ProgramLowering &P, const ir::Function &f);
+void defineDeviceAllocator(ProgramLowering &P);  // CUDA: kjit_rt_alloc/free on the device heap
 // LoweringCpuKernel.cpp: the block function and the CpuKernelInfo constant
 // named `infoSymbol`; `thread` is the entry wrapper of `f`.
 void emitCpuKernel(ProgramLowering &P, const ir::Function &f, llvm::Function *thread,

@@ -403,13 +403,24 @@ llvm::Value *FunctionLowering::intrinsic(const Intrinsic *in) {
   case IntrinsicId::ArrayStride:
   case IntrinsicId::ArrayAlloc:
   case IntrinsicId::ArrayTranspose:
+  case IntrinsicId::ArrayReshape:
+  case IntrinsicId::ArrayViewAs:
   case IntrinsicId::ArrayFill:
   case IntrinsicId::ArrayArange:
   case IntrinsicId::ArrayCopy:
   case IntrinsicId::ArraySum:
   case IntrinsicId::ArrayProd:
   case IntrinsicId::ArrayMin:
-  case IntrinsicId::ArrayMax: return arrayIntrinsic(in);
+  case IntrinsicId::ArrayMax:
+  case IntrinsicId::ArrayAll:
+  case IntrinsicId::ArrayAny:
+  case IntrinsicId::ArrayCountNonzero:
+  case IntrinsicId::ArrayNanSum:
+  case IntrinsicId::ArrayNanProd:
+  case IntrinsicId::ArrayNanMin:
+  case IntrinsicId::ArrayNanMax:
+  case IntrinsicId::ArrayNanMean:
+  case IntrinsicId::ArrayVar: return arrayIntrinsic(in);
   case IntrinsicId::RecordGet:
   case IntrinsicId::RecordSet:
   case IntrinsicId::RecordArrayField: return recordIntrinsic(in);

@@ -135,6 +135,8 @@ static bool isNegativeConstant(const Expr *e) {
 
 Expr *FunctionTyper::binary(ast::BinaryOp aop, Expr *l, Expr *r, SourceLoc loc) {
   if (!known(l) || !known(r)) return unknown(loc);
+  l = unwrapIntEnum(l);
+  r = unwrapIntEnum(r);
   const Type *lt = l->type, *rt = r->type;
   if (aop == ast::BinaryOp::MatMul)
     return unsupported(loc, "the '@' operator is not supported in kernels yet");
@@ -210,50 +212,88 @@ Expr *FunctionTyper::binary(ast::BinaryOp aop, Expr *l, Expr *r, SourceLoc loc) 
 }
 
 Expr *FunctionTyper::unary(const ast::UnaryExpr *u) {
-  Expr *v = expr(u->operand);
+  return unaryOp(u->op, expr(u->operand), u->loc);
+}
+
+Expr *FunctionTyper::unaryOp(ast::UnaryOp op, Expr *v, SourceLoc loc) {
   if (!known(v)) return v;
+  v = unwrapIntEnum(v);
   const Type *t = v->type;
-  if (u->op == ast::UnaryOp::Not) {
+  if (op == ast::UnaryOp::Not) {
     Expr *b = truth(v);
     if (!known(b)) return b;
-    return ir_.unary(UnOp::Not, b, u->loc);
+    return ir_.unary(UnOp::Not, b, loc);
   }
   if (!t->isNumber())
     return typingError(
-        u->loc,
-        fmt::format("bad operand type for unary {}: {}",
-                    ast::spelling(u->op) + (u->op == ast::UnaryOp::Invert ? 0 : 1), t->str()));
+        loc, fmt::format("bad operand type for unary {}: {}",
+                         ast::spelling(op) + (op == ast::UnaryOp::Invert ? 0 : 1), t->str()));
   const Type *rt = t;
   if (t->isBool() || t->isInt()) rt = tc_.intTy(64, t->isInt() ? t->isSigned() : true);
-  if (u->op == ast::UnaryOp::Pos) return castTo(v, rt);
-  if (auto *c = dyn_cast<Const>(castTo(v, rt));
-      c && u->op == ast::UnaryOp::Neg && !rt->isComplex()) {
+  if (op == ast::UnaryOp::Pos) return castTo(v, rt);
+  if (auto *c = dyn_cast<Const>(castTo(v, rt)); c && op == ast::UnaryOp::Neg && !rt->isComplex()) {
     // Fold -constant, so that t[-1] and range(n, 0, -1) see constants.
-    Const *r = constOf(rt, u->loc);
+    Const *r = constOf(rt, loc);
     r->i = int64_t(0 - uint64_t(c->i));
     r->f = -c->f;
     return r;
   }
-  if (u->op == ast::UnaryOp::Invert) {
+  if (op == ast::UnaryOp::Invert) {
     if (t->isBool()) {  // ~True == -2, as in Python
       rt = tc_.int64();
     } else if (!t->isInt()) {
-      return typingError(u->loc, fmt::format("bad operand type for unary ~: {}", t->str()));
+      return typingError(loc, fmt::format("bad operand type for unary ~: {}", t->str()));
     }
   }
-  return ir_.unary(u->op == ast::UnaryOp::Neg ? UnOp::Neg : UnOp::Invert, castTo(v, rt), u->loc);
+  return ir_.unary(op == ast::UnaryOp::Neg ? UnOp::Neg : UnOp::Invert, castTo(v, rt), loc);
+}
+
+Expr *FunctionTyper::compareEnums(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc) {
+  const Type *lt = l->type, *rt = r->type;
+  bool identity = op == ast::CmpOp::Is || op == ast::CmpOp::IsNot;
+  bool equality = op == ast::CmpOp::Eq || op == ast::CmpOp::Ne;
+  bool negated = op == ast::CmpOp::IsNot || op == ast::CmpOp::Ne;
+  if (lt == rt && (identity || equality)) {
+    // Members of one class: equal values are one member (aliases included).
+    Expr *a = enumValue(l), *b = enumValue(r);
+    if (!a->type->isTuple())
+      return compareOne(negated ? ast::CmpOp::Ne : ast::CmpOp::Eq, a, b, loc);
+    Expr *all = constBool(true, loc);
+    for (unsigned i = 0; i < a->type->elements().size(); ++i) {
+      Expr *eq = compareOne(ast::CmpOp::Eq, ir_.tupleGet(a, i, loc), ir_.tupleGet(b, i, loc), loc);
+      if (!known(eq)) return eq;
+      all = ir_.binary(BinOp::BitAnd, all, eq, loc);
+    }
+    return negated ? ir_.binary(BinOp::Eq, all, constBool(false, loc), loc) : all;
+  }
+  if (identity) return constBool(negated, loc);  // different classes, or a member and a value
+  if (lt->isIntEnum() || rt->isIntEnum()) {
+    // IntEnum members compare as integers (with numbers, and across classes).
+    Expr *a = unwrapIntEnum(l), *b = unwrapIntEnum(r);
+    if (!a->type->isEnumMember() && !b->type->isEnumMember()) return compareOne(op, a, b, loc);
+  }
+  if (equality) return constBool(negated, loc);  // an Enum member equals only its own class's
+  return typingError(loc, fmt::format("'{}' is not supported between {} and {}", ast::spelling(op),
+                                      lt->str(), rt->str()));
 }
 
 Expr *FunctionTyper::compareOne(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc) {
   if (!known(l) || !known(r)) return unknown(loc);
   const Type *lt = l->type, *rt = r->type;
+  if (lt->isEnumMember() || rt->isEnumMember()) return compareEnums(op, l, r, loc);
   if (op == ast::CmpOp::Is || op == ast::CmpOp::IsNot) {
     // Only identity with None has a meaning here; it is known statically.
     if (lt->isNone() || rt->isNone()) {
       bool same = lt->isNone() && rt->isNone();
       return constBool(op == ast::CmpOp::Is ? same : !same, loc);
     }
-    return unsupported(loc, "'is' is only supported for comparisons with None in kernels");
+    // Numba's rule for immutable values: `is` is `==` between values of one
+    // type, False between values of different types.
+    if (lt != rt) return constBool(op == ast::CmpOp::IsNot, loc);
+    if (!lt->isNumber())
+      return unsupported(
+          loc, fmt::format("'is' between {} values is not supported in kernels", lt->str()));
+    return compareOne(op == ast::CmpOp::Is ? ast::CmpOp::Eq : ast::CmpOp::Ne, l, r, loc);
   }
   if (op == ast::CmpOp::In || op == ast::CmpOp::NotIn)
     return unsupported(loc, "'in' is not supported in kernels yet");
@@ -400,6 +440,17 @@ Expr *FunctionTyper::attribute(const ast::AttributeExpr *a) {
     return constOf(tc_.function("array." + a->attr), a->loc);
   }
   if (t->isRecord()) return recordGet(v, a->attr, a->loc);
+  if (t->kind() == TypeKind::EnumClass) return enumMember(t, a->attr, a->loc);
+  if (t->isTuple())  // a named tuple's field
+    for (size_t i = 0; i < t->fieldNames().size(); ++i)
+      if (t->fieldNames()[i] == a->attr) return ir_.tupleGet(v, unsigned(i), a->loc);
+  if (t->isEnumMember()) {
+    if (a->attr == "value") return enumValue(v);
+    if (a->attr == "name")
+      return unsupported(a->loc,
+                         "the name of an enum member is a string, which kernels cannot use");
+    if (t->isIntEnum()) v = enumValue(v), t = v->type;  // int's attributes
+  }
   if (t->isComplex() || t->isFloat() || t->isInt() || t->isBool()) {
     if (a->attr == "real" || a->attr == "imag") {
       if (!t->isComplex()) {
@@ -410,6 +461,8 @@ Expr *FunctionTyper::attribute(const ast::AttributeExpr *a) {
                            t->complexPart(), a->loc);
     }
     if (a->attr == "conjugate") return constOf(tc_.function("number.conjugate"), a->loc);
+    if (a->attr == "bit_count" && t->isInt())
+      return constOf(tc_.function("number.bit_count"), a->loc);
   }
   return typingError(a->loc, fmt::format("{} has no attribute '{}'", t->str(), a->attr));
 }
@@ -429,6 +482,15 @@ Expr *FunctionTyper::subscript(const ast::SubscriptExpr *s) {
   else
     idx.push_back(s->index);
 
+  if (t->kind() == TypeKind::EnumClass) {  // Color['red']
+    Expr *i = idx.size() == 1 ? expr(idx[0]) : nullptr;
+    if (i && !known(i)) return i;
+    if (!i || i->type->kind() != TypeKind::StringLit)
+      return typingError(s->loc, fmt::format("an enum class ({}) is indexed by a constant member "
+                                             "name",
+                                             t->symbol()));
+    return enumMember(t, i->type->symbol(), s->loc);
+  }
   if (t->isTuple()) {
     if (idx.size() != 1 || ast::isa<ast::SliceExpr>(idx[0]))
       return unsupported(s->loc, "tuples can only be indexed by one constant integer in kernels");
@@ -614,13 +676,22 @@ Expr *FunctionTyper::call(const ast::CallExpr *c) {
       literals.push_back(literalArg(a) ? a : nullptr);
       if (a->type->isRuntime()) runtimeArgs.push_back(a);
     }
+    prog_.unresolved.clear();
     Function *f = specializeCallee(ft, types, c->loc, literals);
-    if (!f) return unknown(c->loc);
-    if (!f->returnType) {
-      return typingError(c->loc, fmt::format("recursive call of '{}' needs an explicit signature "
-                                             "in the decorator",
-                                             f->name));
+    // A recursive call whose return type is not known yet: typed in a later
+    // pass, from the returns that do not recurse.
+    for (const SpecKey &k : prog_.unresolved)
+      if (!(k.identity == key_.identity && k.args == key_.args)) waitsFor_.insert(k);
+    if (!prog_.unresolved.empty() && (!f || !f->returnType || final_)) {
+      prog_.unresolved.clear();
+      if (final_)
+        typingError(c->loc, fmt::format("cannot type infer runaway recursion: every path of "
+                                        "'{}' calls itself before it returns a value",
+                                        def_.name));
+      return unknown(c->loc);
     }
+    prog_.unresolved.clear();
+    if (!f) return unknown(c->loc);
     return ir_.call(f, std::move(runtimeArgs), c->loc);
   }
   CallSite site{c->loc, std::move(args), std::move(kwargs), c};

@@ -87,6 +87,8 @@ Var *FunctionTyper::temp(Expr *value, Block &out) {
 
 Expr *FunctionTyper::castTo(Expr *e, const Type *t) {
   if (!known(e) || !t || e->type == t) return e;
+  if (e->type->isEnumMember() && (e->type->isIntEnum() || e->type->dtype() == t))
+    return castTo(enumValue(e), t);  // IntEnum members are integers
   if (!e->type->isNumber() || !t->isNumber()) {
     if (e->type->isTuple() && t->isTuple() && e->type->elements().size() == t->elements().size()) {
       std::vector<Expr *> elems;
@@ -131,6 +133,10 @@ Expr *FunctionTyper::castTo(Expr *e, const Type *t) {
 
 Expr *FunctionTyper::truth(Expr *e) {
   if (!known(e)) return e;
+  if (e->type->isEnumMember()) {
+    if (e->type->isIntEnum()) return truth(enumValue(e));
+    return constBool(true, e->loc);  // enum members are true
+  }
   const Type *t = e->type;
   if (t->isBool()) return e;
   if (t->isNumber()) {
@@ -201,6 +207,18 @@ Expr *FunctionTyper::fromGlobal(const GlobalValue &g, const std::string &name, S
     c->shape = g.shape;
     return c;
   }
+  case K::EnumClass: {
+    const Type *cls = tc_.enumClass(g.name, g.i != 0);
+    prog_.enumClasses[g.name] = g;
+    return constOf(cls, loc);
+  }
+  case K::EnumMember: {
+    GlobalValue classValue = g;
+    classValue.kind = K::EnumClass;
+    const Type *cls = tc_.enumClass(g.name, g.i != 0);
+    if (!prog_.enumClasses.count(g.name)) prog_.enumClasses[g.name] = classValue;
+    return enumMember(cls, g.elems.empty() ? std::string() : g.elems[0].name, loc);
+  }
   case K::Unsupported:
     return unsupported(loc, fmt::format("global '{}' is a {}, which kernels cannot use; kernels "
                                         "can use numbers, tuples, NumPy arrays, modules and kjit "
@@ -208,6 +226,22 @@ Expr *FunctionTyper::fromGlobal(const GlobalValue &g, const std::string &name, S
                                         name, g.name));
   }
   return unknown(loc);
+}
+
+// The member `name` of the enum class `cls`: its value, typed as a member.
+Expr *FunctionTyper::enumMember(const Type *cls, const std::string &name, SourceLoc loc) {
+  auto it = prog_.enumClasses.find(cls->symbol());
+  if (it == prog_.enumClasses.end()) return unknown(loc);
+  for (const GlobalValue &m : it->second.elems) {
+    if (m.name != name) continue;
+    Expr *v = fromGlobal(m, cls->symbol() + "." + name, loc);
+    if (!known(v)) return v;
+    if (!v->type->isRuntime())
+      return unsupported(loc, fmt::format("the value of {}.{} ({}) is not one kernels can use",
+                                          cls->symbol(), name, v->type->str()));
+    return ir_.cast(tc_.enumMember(cls->symbol(), v->type, cls->isIntEnum()), v, loc);
+  }
+  return typingError(loc, fmt::format("enum class {} has no member '{}'", cls->symbol(), name));
 }
 
 // ---------------------------------------------------------------------------
@@ -307,10 +341,17 @@ bool FunctionTyper::run() {
   // Passes until the variable types settle, then the final pass, which
   // reports errors and keeps its IR.
   for (int pass = 0; pass < kMaxPasses; ++pass) {
+    waitsFor_.clear();
     beginPass(false);
     block(def_.body, fn_->body);
+    if (!declared_ && returnType_ != fn_->returnType) {
+      // Recursive calls see the return type found so far.
+      fn_->returnType = returnType_;
+      changed_ |= prog_.recursive.count(key_) > 0;
+    }
     if (!changed_) break;
   }
+  if (!waitsFor_.empty()) return true;  // provisional: no final pass
   beginPass(true);
   block(def_.body, fn_->body);
   fn_->returnType = declared_     ? (declared_->kind() == TypeKind::Void ? tc_.none() : declared_)
@@ -433,21 +474,24 @@ const ast::FunctionDef *ProgramTyper::definition(const FunctionSource &fn) {
 Function *ProgramTyper::specialize(std::shared_ptr<FunctionSource> fn,
                                    const std::vector<const Type *> &args, SourceLoc callLoc,
                                    const Type *declaredReturn,
-                                   const std::vector<const Expr *> &literals) {
+                                   const std::vector<const Expr *> &givenLiterals) {
+  // A function that calls itself is not specialised on literal arguments
+  // there (fib(n - 1) with a literal n would specialise without end).
+  std::vector<const Expr *> literals = givenLiterals;
+  for (const SpecKey &k : inProgress)
+    if (k.identity == fn->identity) literals.clear();
   SpecKey key{fn->identity, typeListKey(args)};
   for (size_t i = 0; i < literals.size(); ++i)
     if (literals[i]) key.args += fmt::format("#{}={}", i, literalKey(literals[i]));
   if (auto it = done.find(key); it != done.end()) return it->second;
   if (failed.count(key)) return nullptr;
   if (inProgress.count(key)) {
-    // Recursion: the call is typed from the declared return type, if any.
+    // Recursion: the call has the declared return type, or the one found
+    // so far; none yet means "wait for the next pass".
+    recursive.insert(key);
     Function *f = inProgressFunctions[key];
     if (f && f->returnType) return f;
-    failed.insert(key);
-    ctx.diags.error(DiagCategory::Typing, callLoc,
-                    fmt::format("recursive call of '{}' needs an explicit signature in the "
-                                "decorator",
-                                fn->name));
+    unresolved.insert(key);
     return nullptr;
   }
   inProgress.insert(key);
@@ -483,9 +527,17 @@ Function *ProgramTyper::specialize(std::shared_ptr<FunctionSource> fn,
     f->returnType = declaredReturn->kind() == TypeKind::Void ? ctx.types.none() : declaredReturn;
   inProgressFunctions[key] = f;
   FunctionTyper typer(*this, fn, *def, args, f, declaredReturn, literals);
+  typer.key_ = key;
   typer.isKernel_ = kernel && order.empty() && inProgress.size() == 1;
   bool ok = typer.run();
   inProgress.erase(key);
+  inProgressFunctions.erase(key);
+  if (typer.provisional()) {
+    // Typed again when its callers' return types are known.
+    unresolved = typer.waitsFor();
+    return f->returnType ? f : nullptr;
+  }
+  unresolved.clear();
   if (!ok) {
     failed.insert(key);
     return nullptr;

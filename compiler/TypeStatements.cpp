@@ -385,7 +385,12 @@ void FunctionTyper::returnStmt(const ast::ReturnStmt *r, Block &out) {
     } else if (returnType_ != v->type) {
       const Type *u = unify(tc_, returnType_, v->type);
       if (!u) {
-        if (final_) {
+        if (final_ && prog_.recursive.count(key_)) {
+          ctx_.diags.error(DiagCategory::Typing, r->loc,
+                           fmt::format("Return type of recursive function does not converge: "
+                                       "'{}' returns {} and {}",
+                                       def_.name, returnType_->str(), v->type->str()));
+        } else if (final_) {
           ctx_.diags.error(DiagCategory::Typing, r->loc,
                            fmt::format("cannot unify return types {} and {}", returnType_->str(),
                                        v->type->str()));

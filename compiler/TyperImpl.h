@@ -38,6 +38,8 @@ class ProgramTyper {
   std::set<SpecKey> inProgress;
   std::vector<Function *> order;
   std::map<const Type *, std::shared_ptr<FunctionSource>> jitFunctions;
+  // The enum classes the program names, by qualified name: their members.
+  std::map<std::string, GlobalValue> enumClasses;
   unsigned symbolCounter = 0;
 
   // Types `fn` for `args`; null (with diagnostics) on failure. `literals`
@@ -51,6 +53,16 @@ class ProgramTyper {
   std::map<uint64_t, const ast::FunctionDef *> definitions;
   std::map<SpecKey, Function *> inProgressFunctions;
   std::set<SpecKey> failed;  // reported once; later requests get null quietly
+  // Recursion without a declared return type, as Numba types it: the return
+  // type comes from the returns that do not recurse, and the passes repeat
+  // until it settles. `recursive` holds the functions a call reached while
+  // they were being typed. When a call reaches one whose return type is not
+  // known yet, specialize gives null and names in `unresolved` the
+  // functions being typed that the answer waits for; a function typed while
+  // one of its callers' types is unknown is provisional: typed again later,
+  // never kept.
+  std::set<SpecKey> recursive;
+  std::set<SpecKey> unresolved;
   bool kernel = false;
   const Type *jitFunctionType(std::shared_ptr<FunctionSource> fn) {
     const Type *t = ctx.types.function(fmt::format("jit:{}:{}", fn->name, fn->identity));
@@ -84,6 +96,11 @@ class FunctionTyper final : public TyperServices {
         literals_(std::move(literals)) {}
 
   bool run();
+  SpecKey key_;  // this specialisation's
+  // After run(): the typing waited for a function still being typed (not
+  // this one), so it was left unfinished (no final pass, no diagnostics).
+  bool provisional() const { return !waitsFor_.empty(); }
+  const std::set<SpecKey> &waitsFor() const { return waitsFor_; }
 
  private:
   ProgramTyper &prog_;
@@ -110,6 +127,7 @@ class FunctionTyper final : public TyperServices {
   std::map<std::string, VarInfo> vars_;
   std::set<std::string> locals_;
   const Type *returnType_ = nullptr;
+  std::set<SpecKey> waitsFor_;  // see provisional()
   SourceLoc firstReturnLoc_;
   unsigned loopDepth_ = 0;
   unsigned tempCounter_ = 0;
@@ -143,6 +161,14 @@ class FunctionTyper final : public TyperServices {
   }
 
   Expr *castTo(Expr *e, const Type *t);
+  // Enums: a member's value; an IntEnum member as its integer (others as
+  // they are); the member `name` of an enum class (null when none).
+  Expr *enumValue(Expr *e) { return ir_.cast(e->type->dtype(), e, e->loc); }
+  Expr *unwrapIntEnum(Expr *e) {
+    return known(e) && e->type->isEnumMember() && e->type->isIntEnum() ? enumValue(e) : e;
+  }
+  Expr *enumMember(const Type *cls, const std::string &name, SourceLoc loc);
+  Expr *compareEnums(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc);
   void beginPass(bool final);
   void checkReadsBeforeAssignment();
   void markFailed(const ast::Expr *target);
@@ -221,6 +247,10 @@ class FunctionTyper final : public TyperServices {
   Expr *convert(Expr *e, const Type *t) override { return castTo(e, t); }
   Expr *truth(Expr *e) override;
   Expr *binary(ast::BinaryOp op, Expr *l, Expr *r, SourceLoc loc) override;
+  Expr *unaryOp(ast::UnaryOp op, Expr *v, SourceLoc loc) override;
+  Expr *compare(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc) override {
+    return compareOne(op, l, r, loc);
+  }
   Expr *select(Expr *cond, Expr *a, Expr *b, SourceLoc loc) override;
   Expr *error(DiagCategory cat, SourceLoc loc, std::string msg) override {
     if (final_) ctx_.diags.error(cat, loc, std::move(msg));

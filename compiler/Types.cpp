@@ -91,6 +91,19 @@ const Type *TypeContext::tuple(std::vector<const Type *> elems) {
   return intern(std::move(t));
 }
 
+const Type *TypeContext::namedTuple(const std::string &cls, std::vector<std::string> fields,
+                                    std::vector<const Type *> elems) {
+  auto t = std::make_unique<Type>();
+  t->kind_ = TypeKind::Tuple;
+  std::string s = "NamedTuple(" + cls;
+  for (size_t i = 0; i < elems.size(); ++i) s += ", " + fields[i] + ": " + elems[i]->str();
+  t->name_ = s + ")";
+  t->symbol_ = cls;
+  t->fieldNames_ = std::move(fields);
+  t->elems_ = std::move(elems);
+  return intern(std::move(t));
+}
+
 const Type *TypeContext::range() {
   auto t = std::make_unique<Type>();
   t->kind_ = TypeKind::Range;
@@ -111,6 +124,26 @@ KJIT_NAMED_TYPE(function, Function, "Function")
 KJIT_NAMED_TYPE(stringLit, StringLit, "Literal[str]")
 KJIT_NAMED_TYPE(exceptionClass, ExceptionClass, "ExceptionClass")
 #undef KJIT_NAMED_TYPE
+
+const Type *TypeContext::enumMember(const std::string &cls, const Type *value, bool isIntEnum) {
+  auto t = std::make_unique<Type>();
+  t->kind_ = TypeKind::EnumMember;
+  t->elem_ = value;
+  t->signed_ = isIntEnum;
+  t->symbol_ = cls;
+  t->name_ =
+      fmt::format("{}({}, {})", isIntEnum ? "IntEnumMember" : "EnumMember", cls, value->str());
+  return intern(std::move(t));
+}
+
+const Type *TypeContext::enumClass(const std::string &cls, bool isIntEnum) {
+  auto t = std::make_unique<Type>();
+  t->kind_ = TypeKind::EnumClass;
+  t->signed_ = isIntEnum;
+  t->symbol_ = cls;
+  t->name_ = fmt::format("{}({})", isIntEnum ? "IntEnumClass" : "EnumClass", cls);
+  return intern(std::move(t));
+}
 
 const Type *TypeContext::dtypeOf(const Type *scalar) {
   auto t = std::make_unique<Type>();
@@ -389,6 +422,10 @@ const Type *arithmeticResult(TypeContext &tc, const Type *a, const Type *b) {
 const Type *unify(TypeContext &tc, const Type *a, const Type *b) {
   if (a == b) return a;
   if (!a || !b) return a ? a : b;
+  // IntEnum members unify with other integers as their values (Numba's rule).
+  if (a->isEnumMember() && a->isIntEnum() && (b->isNumber() || b->isIntEnum()))
+    return unify(tc, a->dtype(), b);
+  if (b->isEnumMember() && b->isIntEnum() && a->isNumber()) return unify(tc, a, b->dtype());
   if (a->isNumber() && b->isNumber()) {
     if (a->isBool() && b->isBool()) return a;
     if (a->isBool() || b->isBool()) {
@@ -421,6 +458,7 @@ int64_t itemSize(const Type *dtype) {
 }
 
 size_t valueAlign(const Type *t) {
+  if (t->isEnumMember()) return valueAlign(t->dtype());
   if (t->isArray()) return abi::kArrayAlign;
   if (t->isRecord()) return abi::kPointerBytes;
   if (t->isTuple()) {
@@ -433,6 +471,7 @@ size_t valueAlign(const Type *t) {
 }
 
 size_t valueSize(const Type *t) {
+  if (t->isEnumMember()) return valueSize(t->dtype());
   if (t->isArray()) return abi::arrayDescBytes(t->ndim());
   if (t->isRecord()) return abi::kPointerBytes;
   if (t->isTuple()) {

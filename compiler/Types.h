@@ -17,6 +17,7 @@
 //   record            a pointer to the record's bytes (NumPy's layout: the
 //                     fields at the offsets the dtype gives), as in Numba: a
 //                     record read from an array is a reference into it
+//   enum member       its value (the class is in the type)
 //   none              no value
 // Compile-time-only types (modules, functions, dtypes, string literals,
 // exception classes) have no run-time value.
@@ -39,13 +40,15 @@ enum class TypeKind : uint8_t {
   Complex,
   Array,
   Tuple,
-  Record,     // a NumPy structured dtype's element (Numba's Record)
-  Range,      // range(...) objects, consumed by for loops
-  Module,     // math, numpy, kjit.cuda ...: compile-time only
-  Function,   // a builtin or a global function value: compile-time only
-  Dtype,      // np.float32 used as a value (dtype=): compile-time only
-  StringLit,  // a string constant (print, raise messages)
+  Record,      // a NumPy structured dtype's element (Numba's Record)
+  EnumMember,  // a member of an enum.Enum (IntEnum) class: its value, typed by the class
+  Range,       // range(...) objects, consumed by for loops
+  Module,      // math, numpy, kjit.cuda ...: compile-time only
+  Function,    // a builtin or a global function value: compile-time only
+  Dtype,       // np.float32 used as a value (dtype=): compile-time only
+  StringLit,   // a string constant (print, raise messages)
   ExceptionClass,
+  EnumClass,  // an enum.Enum class used as a value (Color.red, Color['red']): compile-time only
 };
 
 enum class Layout : uint8_t { C, F, A };
@@ -98,11 +101,15 @@ class Type {
 
   // Tuple: element types. Complex: the float type of each part.
   const std::vector<const Type *> &elements() const { return elems_; }
+  // A named tuple (a collections.namedtuple class's instance): a tuple whose
+  // class name is symbol() and whose fields have these names; empty for
+  // other tuples.
+  const std::vector<std::string> &fieldNames() const { return fieldNames_; }
   const Type *complexPart() const { return elem_; }
 
   // Module/Function/Dtype/ExceptionClass/StringLit: the name (math, sqrt,
   // float32, ValueError) or the string's value. Record: its layout spec
-  // (recordSpec below).
+  // (recordSpec below). EnumClass/EnumMember: the class's qualified name.
   const std::string &symbol() const { return symbol_; }
 
   // Record: the fields in order of offset (then name), the size in bytes
@@ -117,6 +124,12 @@ class Type {
     return nullptr;
   }
 
+  // EnumMember: the type of the members' values (dtype()), and whether the
+  // class is an IntEnum (its members are integers too). EnumClass: the same
+  // for its members.
+  bool isEnumMember() const { return kind_ == TypeKind::EnumMember; }
+  bool isIntEnum() const { return (isEnumMember() || kind_ == TypeKind::EnumClass) && signed_; }
+
  private:
   friend class TypeContext;
   TypeKind kind_ = TypeKind::Void;
@@ -130,6 +143,7 @@ class Type {
   std::vector<RecordField> fields_;
   int64_t size_ = 0;
   bool aligned_ = false;
+  std::vector<std::string> fieldNames_;  // a named tuple's fields
   std::string symbol_;
   std::string name_;
 };
@@ -149,6 +163,8 @@ class TypeContext {
   const Type *complexTy(unsigned bits);  // 64 or 128
   const Type *array(const Type *dtype, unsigned ndim, Layout layout, bool readonly = false);
   const Type *tuple(std::vector<const Type *> elems);
+  const Type *namedTuple(const std::string &cls, std::vector<std::string> fields,
+                         std::vector<const Type *> elems);
   const Type *range();
   const Type *module(const std::string &name);
   const Type *function(const std::string &name);
@@ -159,6 +175,9 @@ class TypeContext {
   // bytes, aligned as NumPy's align=True made it or not. Interned by its
   // whole layout: two dtypes that differ in anything get two types.
   const Type *record(std::vector<RecordField> fields, int64_t size, bool aligned);
+  // `cls` is the class's qualified name; values of type `value`.
+  const Type *enumMember(const std::string &cls, const Type *value, bool isIntEnum);
+  const Type *enumClass(const std::string &cls, bool isIntEnum);
 
   // The scalar type named by a NumPy/Numba name: int32, float64, bool_,
   // complex128, intp, uint8 ...; nullptr when it names none.

@@ -54,7 +54,8 @@ SourceLoc SourceMap::map(const SourceLoc &gen, uint32_t userFile) const {
 }
 
 std::string SourceMap::fingerprint() const {
-  std::string out = fmt::format("map {} {} {} {}:{}\n", filename, defLine, error, errorLine, errorCol);
+  std::string out =
+      fmt::format("map {} {} {} {}:{}\n", filename, defLine, error, errorLine, errorCol);
   for (const SourceMapEntry &e : entries)
     out += fmt::format("{},{},{},{}>{},{},{},{};", e.genLine, e.genCol, e.genEndLine, e.genEndCol,
                        e.line, e.col, e.endLine, e.endCol);

@@ -66,7 +66,16 @@ class ArrayOwnership {
     case IntrinsicId::ArraySum:
     case IntrinsicId::ArrayProd:
     case IntrinsicId::ArrayMin:
-    case IntrinsicId::ArrayMax: return true;
+    case IntrinsicId::ArrayMax:
+    case IntrinsicId::ArrayAll:
+    case IntrinsicId::ArrayAny:
+    case IntrinsicId::ArrayCountNonzero:
+    case IntrinsicId::ArrayNanSum:
+    case IntrinsicId::ArrayNanProd:
+    case IntrinsicId::ArrayNanMin:
+    case IntrinsicId::ArrayNanMax:
+    case IntrinsicId::ArrayNanMean:
+    case IntrinsicId::ArrayVar: return true;
     default: return false;
     }
   }

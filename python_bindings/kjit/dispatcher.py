@@ -10,10 +10,12 @@ functions, dtypes, exception classes and other kjit functions resolve by name.
 import ast as _ast
 import builtins
 import cmath
+import enum
 import inspect
 import linecache
 import math
 import os as _os
+import operator
 import sys
 import textwrap
 import types as _pytypes
@@ -42,7 +44,24 @@ def literal_unroll(container):
     return container
 
 
-_MODULES = {math: "math", cmath: "cmath", np: "numpy"}
+_MODULES = {math: "math", cmath: "cmath", np: "numpy", operator: "operator"}
+
+
+# The enum classes compiled code has named, by _enum_name: compiled code
+# returns a member as its value, which _enum_member turns back into the member.
+_ENUM_CLASSES = {}
+
+
+def _enum_name(cls):
+    """An enum class's name in types and argument keys: module.qualname."""
+    name = f"{cls.__module__}.{cls.__qualname__}"
+    _ENUM_CLASSES[name] = cls
+    return name
+
+
+def _enum_member(name, value):
+    cls = _ENUM_CLASSES.get(name)
+    return cls(value) if cls is not None else value
 _NUMBA_SCALARS = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64",
                   "float16", "float32", "float64", "complex64", "complex128"}
 
@@ -117,7 +136,13 @@ class _Resolver:
             return ("dtype", v.name)
         if type(v).__module__.startswith("numba.core.types") and str(v) in _NUMBA_SCALARS:
             return ("dtype", "bool" if str(v) == "bool" else str(v))  # numba.float32 & co
+        if isinstance(v, enum.Enum):
+            return ("enum_member", (_enum_name(type(v)), isinstance(v, enum.IntEnum),
+                                    ((v.name, self.classify(v.value)),)))
         if isinstance(v, type):
+            if issubclass(v, enum.Enum):
+                return ("enum_class", (_enum_name(v), issubclass(v, enum.IntEnum),
+                                       tuple((name, self.classify(m.value)) for name, m in v.__members__.items())))
             if issubclass(v, np.generic):
                 return ("dtype", np.dtype(v).name)
             if issubclass(v, BaseException):
@@ -143,6 +168,8 @@ class _Resolver:
             name = getattr(v, "__name__", "")
             if v is getattr(builtins, name, None):
                 return ("function", "builtins." + name)
+            if v is getattr(operator, name, None) and not name.startswith("_"):
+                return ("function", "operator." + name)
             if mod == "math" or v is getattr(math, name, None):
                 return ("function", "math." + name)
             if mod == "cmath" or v is getattr(cmath, name, None):
@@ -159,11 +186,11 @@ class _Resolver:
             return ("dtype", name) if name else ("unsupported", f"numpy.dtype {v}")
         if isinstance(v, np.ndarray):
             name = self._dtype_name(v.dtype)
-            if v.ndim == 0 or name is None:
+            if name is None:
                 return ("unsupported", f"numpy.ndarray of {v.ndim} dimensions and dtype {v.dtype}")
-            # Frozen, as in Numba: a read-only copy of today's contents.
-            c = np.ascontiguousarray(v)
-            return ("array", (name, tuple(c.shape), c.tobytes()))
+            # Frozen, as in Numba: a read-only copy of today's contents (in C
+            # order; 0-d arrays stay 0-d).
+            return ("array", (name, tuple(v.shape), v.tobytes(order="C")))
         return ("unsupported", type(v).__name__)
 
     @staticmethod

@@ -245,6 +245,10 @@ void Dispatcher::raise(KjitCallContext &ctx) {
 pybind11::object Dispatcher::toPython(const Type *t, unsigned char *p, KjitCallContext &ctx,
                                       PyObject **argv, size_t n, Owners &owners) {
   if (t->isNone()) return pybind11::none();
+  if (t->isEnumMember()) {
+    pybind11::object value = toPython(t->dtype(), p, ctx, argv, n, owners);
+    return pybind11::module_::import("kjit.dispatcher").attr("_enum_member")(t->symbol(), value);
+  }
   if (t->isBool()) return pybind11::bool_(p[0] != 0);
   if (t->isInt()) {
     int64_t v = 0;
@@ -428,6 +432,19 @@ std::optional<GlobalValue> Dispatcher::fromClassified(const pybind11::object &re
     g.name = a[0].cast<std::string>();
     g.shape = a[1].cast<std::vector<int64_t>>();
     g.bytes = a[2].cast<std::string>();
+  } else if (kind == "enum_class" || kind == "enum_member") {
+    // (qualified name, is an IntEnum, ((member name, classified value), ...))
+    pybind11::tuple a = t[1];
+    g.kind = kind == "enum_class" ? K::EnumClass : K::EnumMember;
+    g.name = a[0].cast<std::string>();
+    g.i = a[1].cast<bool>();
+    for (auto item : pybind11::tuple(a[2])) {
+      pybind11::tuple m = item.cast<pybind11::tuple>();
+      auto v = fromClassified(resolver, m[1]);
+      if (!v) return std::nullopt;
+      v->name = m[0].cast<std::string>();
+      g.elems.push_back(*v);
+    }
   } else if (kind == "module")
     g.kind = K::Module, g.name = t[1].cast<std::string>();
   else if (kind == "function")

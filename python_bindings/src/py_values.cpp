@@ -107,6 +107,21 @@ const Type *recordOf(TypeContext &tc, pybind11::handle dt, std::string &why) {
                    dt.attr("isalignedstruct").cast<bool>());
 }
 
+// enum.Enum and enum.IntEnum.
+struct EnumTypes {
+  PyObject *Enum = nullptr;
+  PyObject *IntEnum = nullptr;
+};
+
+const EnumTypes &enumTypes() {
+  static EnumTypes e = [] {
+    pybind11::module_ m = pybind11::module_::import("enum");
+    return EnumTypes{pybind11::object(m.attr("Enum")).release().ptr(),
+                     pybind11::object(m.attr("IntEnum")).release().ptr()};
+  }();
+  return e;
+}
+
 }  // namespace
 
 const std::string &dtypeKeyOf(PyObject *descrObj, std::string *why) {
@@ -162,6 +177,16 @@ pybind11::object numpyDtypeOf(const Type *t) {
   if (t->isRecord())
     return pybind11::module_::import("kjit.np.numpy_support").attr("_dtype_of_spec")(recordSpec(t));
   return pybind11::dtype(numpyDtypeName(t));
+}
+
+// The name types give an enum class (kjit.dispatcher._enum_name, which
+// records the class, so that results convert back to its members).
+static std::string enumClassName(PyObject *cls) {
+  static PyObject *name =  // kept for the process's life, like the types above
+      pybind11::object(pybind11::module_::import("kjit.dispatcher").attr("_enum_name"))
+          .release()
+          .ptr();
+  return pybind11::handle(name)(pybind11::handle(cls)).cast<std::string>();
 }
 
 // ---- argument type keys ---------------------------------------------------
@@ -231,6 +256,31 @@ bool appendKey(PyObject *o, std::string &key) {
     key += spec;
     return true;
   }
+  // A named tuple: its class's name and fields, then its elements.
+  if (PyTuple_Check(o)) {
+    pybind11::handle cls(reinterpret_cast<PyObject *>(t));
+    if (!pybind11::hasattr(cls, "_fields")) return false;
+    std::vector<std::string> fields;
+    for (auto f : pybind11::tuple(cls.attr("_fields"))) fields.push_back(f.cast<std::string>());
+    if (fields.size() != size_t(PyTuple_GET_SIZE(o))) return false;
+    jit::appendNamedTupleKey(key, pybind11::str(cls.attr("__name__")).cast<std::string>(), fields);
+    key += '(';
+    for (Py_ssize_t i = 0; i < PyTuple_GET_SIZE(o); ++i)
+      if (!appendKey(PyTuple_GET_ITEM(o, i), key)) return false;
+    key += ')';
+    return true;
+  }
+  // An enum member: its class, then its value.
+  int isEnum = PyObject_IsInstance(o, enumTypes().Enum);
+  if (isEnum < 0) PyErr_Clear();
+  if (isEnum > 0) {
+    PyObject *cls = reinterpret_cast<PyObject *>(t);
+    int isInt = PyObject_IsSubclass(cls, enumTypes().IntEnum);
+    if (isInt < 0) PyErr_Clear();
+    jit::appendEnumKey(key, enumClassName(cls), isInt > 0);
+    pybind11::object value = pybind11::handle(o).attr("value");
+    return appendKey(value.ptr(), key);
+  }
   return false;
 }
 
@@ -242,6 +292,10 @@ bool writeValue(PyObject *o, const Type *t, unsigned char *dst) {
     char *bytes = recordBytes(o);
     std::memcpy(dst, &bytes, sizeof(void *));
     return true;
+  }
+  if (t->isEnumMember()) {
+    pybind11::object value = pybind11::handle(o).attr("value");
+    return writeValue(value.ptr(), t->dtype(), dst);
   }
   if (t->isArray()) {
     auto *arr = pybind11::detail::array_proxy(o);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 
 #include "runtime/jit/Errors.h"
 
@@ -116,6 +117,47 @@ const Type *typeOfKey(TypeContext &tc, const std::string &key, size_t &p) {
                                : Layout::A,
                     key[p - 1] == 'r');
   }
+  case 'E': {
+    // An enum member: 'E', 'i' (IntEnum) or 'e', the class's qualified
+    // name as LENGTH:NAME, then the key of its value.
+    if (p >= key.size()) return nullptr;
+    bool isInt = key[p++] == 'i';
+    size_t colon = key.find(':', p);
+    if (colon == std::string::npos) return nullptr;
+    size_t n = std::stoul(key.substr(p, colon - p));
+    if (colon + 1 + n > key.size()) return nullptr;
+    std::string cls = key.substr(colon + 1, n);
+    p = colon + 1 + n;
+    const Type *value = typeOfKey(tc, key, p);
+    return value ? tc.enumMember(cls, value, isInt) : nullptr;
+  }
+  case 'N': {
+    // A named tuple: 'N', the class's name and each field's as LENGTH:NAME
+    // after the number of fields and ':', then the tuple's key.
+    auto text = [&]() -> std::optional<std::string> {
+      size_t colon = key.find(':', p);
+      if (colon == std::string::npos) return std::nullopt;
+      size_t n = std::stoul(key.substr(p, colon - p));
+      if (colon + 1 + n > key.size()) return std::nullopt;
+      p = colon + 1 + n;
+      return key.substr(colon + 1, n);
+    };
+    size_t colon = key.find(':', p);
+    if (colon == std::string::npos) return nullptr;
+    size_t count = std::stoul(key.substr(p, colon - p));
+    p = colon + 1;
+    auto cls = text();
+    if (!cls) return nullptr;
+    std::vector<std::string> fields;
+    for (size_t i = 0; i < count; ++i) {
+      auto f = text();
+      if (!f) return nullptr;
+      fields.push_back(*f);
+    }
+    const Type *t = typeOfKey(tc, key, p);
+    if (!t || !t->isTuple() || t->elements().size() != count) return nullptr;
+    return tc.namedTuple(*cls, std::move(fields), t->elements());
+  }
   case '(': {
     std::vector<const Type *> elems;
     while (p < key.size() && key[p] != ')') {
@@ -142,8 +184,30 @@ std::vector<const Type *> typesOfKey(TypeContext &tc, const std::string &key) {
   return types;
 }
 
+void appendNamedTupleKey(std::string &key, const std::string &cls,
+                         const std::vector<std::string> &fields) {
+  key += 'N';
+  key += std::to_string(fields.size());
+  key += ':';
+  key += std::to_string(cls.size()) + ":" + cls;
+  for (const std::string &f : fields) key += std::to_string(f.size()) + ":" + f;
+}
+
+void appendEnumKey(std::string &key, const std::string &cls, bool isIntEnum) {
+  key += 'E';
+  key += isIntEnum ? 'i' : 'e';
+  key += std::to_string(cls.size());
+  key += ':';
+  key += cls;
+}
+
 std::string keyOfType(const Type *t) {
   if (t->isRecord()) return recordSpec(t);
+  if (t->isEnumMember()) {
+    std::string s;
+    appendEnumKey(s, t->symbol(), t->isIntEnum());
+    return s + keyOfType(t->dtype());
+  }
   if (t->isArray()) {
     std::string s;
     appendArrayKey(s, dtypeKey(t->dtype()), int(t->ndim()),
@@ -154,7 +218,9 @@ std::string keyOfType(const Type *t) {
     return s;
   }
   if (t->isTuple()) {
-    std::string s = "(";
+    std::string s;
+    if (!t->fieldNames().empty()) appendNamedTupleKey(s, t->symbol(), t->fieldNames());
+    s += "(";
     for (const Type *e : t->elements()) s += keyOfType(e);
     return s + ")";
   }
@@ -189,11 +255,14 @@ std::string cannotTakeMessage(const std::string &what, size_t index, const std::
 }
 
 const Type *sameTypeIn(TypeContext &tc, const Type *t) {
+  if (t->isEnumMember())
+    return tc.enumMember(t->symbol(), sameTypeIn(tc, t->dtype()), t->isIntEnum());
   if (t->isArray())
     return tc.array(sameTypeIn(tc, t->dtype()), t->ndim(), t->layout(), t->readonly());
   if (t->isTuple()) {
     std::vector<const Type *> e;
     for (const Type *x : t->elements()) e.push_back(sameTypeIn(tc, x));
+    if (!t->fieldNames().empty()) return tc.namedTuple(t->symbol(), t->fieldNames(), e);
     return tc.tuple(e);
   }
   if (t->kind() == TypeKind::Void) return tc.voidTy();
@@ -306,6 +375,7 @@ Conversion conversion(const Type *from, const Type *to) {
 // shape[n], strides[n]}.
 
 size_t memAlign(const Type *t) {
+  if (t->isEnumMember()) return memAlign(t->dtype());
   if (t->isArray() || t->isRecord()) return 8;
   if (t->isBool() || t->isNone()) return 1;
   if (t->isTuple()) {
@@ -318,6 +388,7 @@ size_t memAlign(const Type *t) {
 }
 
 size_t memSize(const Type *t) {
+  if (t->isEnumMember()) return memSize(t->dtype());
   if (t->isArray()) return 16 + 16 * t->ndim();
   if (t->isRecord()) return 8;  // a pointer to the record's bytes
   if (t->isBool() || t->isNone()) return 1;

@@ -5,7 +5,8 @@
 // computed per call without allocating: one character per scalar kind
 // ('d' float, '8' int, '$' an int only uint64 holds, 'b' bool, 'D' complex,
 // 'n' None, 'S' + a dtype code for a NumPy scalar), arrays as 'A' + dtype
-// code + rank + layout (C, F, A) + 'r'/'w', tuples bracketed. A record (a
+// code + rank + layout (C, F, A) + 'r'/'w', tuples bracketed, enum members as appendEnumKey's
+// prefix and their value's key. A record (a
 // NumPy structured scalar) is its spec, 'R...' (compiler/Types.h,
 // recordSpec), and an array of records has the spec in place of the dtype
 // code. The bindings compute keys from Python objects; everything else
@@ -31,6 +32,14 @@ void appendArrayKey(std::string &key, const std::string &dtypeKey, int ndim, cha
                     bool readonly);
 // An array element's dtype key: the dtype code, or the record's spec.
 std::string dtypeKey(const Type *dtype);
+// The start of an enum member's key (its value's key follows): 'E', 'i' for
+// an IntEnum or 'e', and the class's qualified name as LENGTH:NAME.
+void appendEnumKey(std::string &key, const std::string &cls, bool isIntEnum);
+// The start of a named tuple's key (the tuple's key follows): 'N', the
+// number of fields, ':', then the class's name and each field's name as
+// LENGTH:NAME.
+void appendNamedTupleKey(std::string &key, const std::string &cls,
+                         const std::vector<std::string> &fields);
 
 // The type at key[p] (p moves past it); null on a malformed key.
 const Type *typeOfKey(TypeContext &tc, const std::string &key, size_t &p);

@@ -286,8 +286,8 @@ TEST_CASE("the verifier: casts, array indices and stored values", "[ir][verifier
         Messages{"Store has 1 indices into a 2-d array, expected one per dimension",
                  "an index of Store is int32, expected int64",
                  "the value of Store is float64, expected float32",
-                 "Cast from array(float32, 2d, C) to float32, expected numbers, or arrays of one "
-                 "dtype and ndim"});
+                 "Cast from array(float32, 2d, C) to float32, expected numbers, arrays of one "
+                 "dtype and ndim, or an enum member and its value"});
 }
 
 TEST_CASE("the verifier: break outside a loop, return of another type", "[ir][verifier]") {

@@ -1,0 +1,402 @@
+"""More of Numba's kernel language, on every device: NumPy reductions on
+arrays in kernels and device functions, recursion without a signature,
+enums, and smaller constructs. Each program checks its results with asserts
+against NumPy or Python and prints a last line that the test looks for."""
+import os
+import shutil
+import subprocess
+
+import pytest
+
+DEVICES = ["cpu", "sim"] + (["cuda"] if shutil.which("nvidia-smi") else [])
+
+
+REDUCTIONS = r"""
+import numpy as np
+from kjit import cuda, literal_unroll
+
+nan, inf = np.nan, np.inf
+CASES = (
+    np.float64([1.0, 0.0, inf, nan]),
+    np.float64([[1.0, -1.5], [inf, nan]]),
+    np.float64([nan, -1.5, 2.5, nan, 3.0]),
+    np.float64([nan, nan]),
+    np.int64([[1, 0, 3], [4, 5, 0]]),
+    np.array([True, False, True]),
+    np.float32([0.5, -0.0, 2.0]),
+    np.array(3.0),  # 0-d arrays are globals too
+)
+REAL = CASES[:5]
+
+@cuda.jit(device=True)
+def spread(a):
+    # Reductions work in device functions as in kernels.
+    return np.std(a) + a.var()
+
+@cuda.jit
+def reduce_all(out):
+    i = 0
+    for a in literal_unroll(CASES):
+        out[i, 0] = np.all(a)
+        out[i, 1] = np.any(a)
+        out[i, 2] = np.count_nonzero(a)
+        out[i, 3] = np.nansum(a)
+        out[i, 4] = np.nanprod(a)
+        out[i, 5] = np.nanmean(a)
+        out[i, 6] = np.var(a)
+        out[i, 7] = np.std(a)
+        out[i, 8] = a.all() + 2 * a.any()
+        out[i, 9] = spread(a)
+        i += 1
+
+@cuda.jit
+def nan_extremes(out):
+    i = 0
+    for a in literal_unroll(REAL):
+        out[i, 0] = np.nanmin(a)
+        out[i, 1] = np.nanmax(a)
+        i += 1
+
+import warnings
+warnings.simplefilter("ignore")  # NumPy's (and the simulator's) warnings on NaNs
+out = np.zeros((len(CASES), 10))
+reduce_all[1, 1](out)
+with np.errstate(all="ignore"):
+    want = np.array([[np.all(a), np.any(a), np.count_nonzero(a), np.nansum(a), np.nanprod(a),
+                      np.nanmean(a), np.var(a), np.std(a), a.all() + 2 * a.any(),
+                      np.std(a) + a.var()] for a in CASES])
+assert np.allclose(out, want, equal_nan=True, rtol=1e-6), (out, want)
+ext = np.zeros((5, 2))
+nan_extremes[1, 1](ext)
+with np.errstate(all="ignore"):
+    want = np.array([[np.nanmin(a), np.nanmax(a)] for a in CASES[:5]])
+assert np.array_equal(ext, want, equal_nan=True), (ext, want)
+print("reductions ok")
+"""
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_numpy_reductions_in_kernels(run_on_device, device):
+    r = run_on_device(REDUCTIONS, device=device)
+    assert "reductions ok" in r.stdout
+
+
+RECURSION = r"""
+import numpy as np
+from kjit import cuda
+from kjit.errors import TypingError
+
+# No signature: the return type comes from the returns that do not recurse.
+@cuda.jit(device=True)
+def fib(n):
+    if n < 2:
+        return n
+    return fib(n - 1) + fib(n - 2)
+
+# Mutual recursion.
+@cuda.jit(device=True)
+def is_even(n):
+    if n == 0:
+        return True
+    return is_odd(n - 1)
+
+@cuda.jit(device=True)
+def is_odd(n):
+    if n == 0:
+        return False
+    return is_even(n - 1)
+
+@cuda.jit
+def kernel(r, x):
+    r[0] = fib(x[0])
+    r[1] = is_even(x[0])
+    r[2] = is_odd(x[0] + 1)
+    r[3] = fib(7)
+
+r = np.zeros(4, np.int64)
+kernel[1, 1](r, np.array([10]))
+assert list(r) == [55, 1, 1, 13], r
+
+from kjit import devices
+if not devices.simulator():  # the simulator runs Python, which recurses without end
+    @cuda.jit(device=True)
+    def runaway(x):
+        return runaway(x)
+
+    @cuda.jit
+    def calls_runaway(r):
+        r[0] = runaway(1)
+
+    try:
+        calls_runaway[1, 1](r)
+        raise AssertionError("runaway recursion compiled")
+    except TypingError as e:
+        assert "cannot type infer runaway recursion" in str(e), e
+
+    @cuda.jit(device=True)
+    def growing(n):
+        if n <= 0:
+            return None
+        return (n, growing(n - 1))
+
+    @cuda.jit
+    def calls_growing(r):
+        growing(3)
+
+    try:
+        calls_growing[1, 1](r)
+        raise AssertionError("a growing tuple compiled")
+    except TypingError as e:
+        assert "Return type of recursive function does not converge" in str(e), e
+print("recursion ok")
+"""
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_recursion_without_a_signature(run_on_device, device):
+    r = run_on_device(RECURSION, device=device)
+    assert "recursion ok" in r.stdout
+
+
+PTXAS = shutil.which("ptxas") or ("/usr/local/cuda/bin/ptxas" if os.path.exists("/usr/local/cuda/bin/ptxas") else None)
+
+PTX_PROGRAM = r"""
+import numpy as np
+from kjit import cuda, float64, int64, complex128
+
+@cuda.jit(device=True)
+def fib(n):
+    if n < 2:
+        return n
+    return fib(n - 1) + fib(n - 2)
+
+def reductions(a, b, c, out):
+    out[0] = np.all(a) + np.any(b) + np.count_nonzero(c) + fib(b[0, 0])
+    out[1] = np.nansum(a) + np.nanprod(a) + np.nanmin(a) + np.nanmax(a) + np.nanmean(a)
+    out[2] = np.var(a) + np.std(b) + c.std() + np.nanmean(c).real
+
+def copies(a, out):
+    # a.copy() in a kernel allocates from the device heap (malloc/free)
+    b = a.reshape(2, -1).copy()
+    out[0] = b[1, 0] + a.view(np.int64)[0]
+
+ptx, _ = cuda.compile_ptx(reductions, (float64[:], int64[:, :], complex128[:], float64[:]))
+ptx2, _ = cuda.compile_ptx(copies, (float64[::1], float64[:]))
+open("kernel.ptx", "w").write(ptx)
+open("copies.ptx", "w").write(ptx2)
+"""
+
+
+@pytest.mark.skipif(PTXAS is None, reason="no ptxas to check the PTX")
+def test_ptx_of_the_constructs_assembles(run_on_device, tmp_path):
+    run_on_device(PTX_PROGRAM, device="cpu", cwd=tmp_path)
+    for name in ("kernel.ptx", "copies.ptx"):
+        r = subprocess.run([PTXAS, "-arch=sm_90", str(tmp_path / name), "-o", os.devnull],
+                           capture_output=True, text=True)
+        assert r.returncode == 0, (name, r.stderr)
+
+
+SMALLER = r"""
+import numpy as np
+from kjit import cuda
+
+@cuda.jit
+def small(x, flag, byte_arr, m, ints, out):
+    # int.bit_count(): the number of set bits (cuda.popc)
+    ints[0] = x.bit_count()
+    # `is` between values of one type is `==`; of different types, False
+    ints[1] = (flag is True) + 2 * (x is 1.5) + 4 * (flag is not False)
+    # view(): the same bytes as another dtype; reshape(): a view of a C array
+    ints[2] = byte_arr[4:8].view(np.int32)[0]
+    b = m.reshape(6).reshape(3, -1)
+    # copy(): a new array (on a GPU, from the device heap, freed when the thread returns)
+    c = b.copy()
+    c[0, 0] = 100.0
+    for i in range(3):
+        for j in range(2):
+            out[i, j] = b[i, j] + c[i, j] + np.copy(m)[j, i]
+
+x = np.uint32(0xF0F0)
+byte_arr = np.arange(16, dtype=np.uint8)
+m = np.arange(6.0).reshape(2, 3)
+ints = np.zeros(3, np.int64)
+out = np.zeros((3, 2))
+small[1, 1](x, True, byte_arr, m, ints, out)
+assert ints[0] == 8, ints
+assert ints[1] == 1 + 4, ints
+assert ints[2] == byte_arr[4:8].view(np.int32)[0], ints
+b = m.reshape(3, 2)
+c = b.copy()
+c[0, 0] = 100.0
+assert np.array_equal(out, b + c + m.T), out
+assert m[0, 0] == 0.0  # the copy was written, not the argument
+print("smaller ok")
+"""
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_bit_count_is_view_reshape_copy(run_on_device, device):
+    r = run_on_device(SMALLER, device=device)
+    assert "smaller ok" in r.stdout
+
+
+ENUMS = r"""
+import enum
+import numpy as np
+from kjit import cuda, int16, vectorize
+
+class Color(enum.Enum):
+    red = 1
+    green = 2
+
+class Planet(enum.Enum):  # values of any type kernels take: tuples here
+    EARTH = (5.976e24, 6.37814e6)
+    MARS = (6.421e23, 3.3972e6)
+
+class Shape(enum.IntEnum):
+    circle = 2
+    square = 500
+
+class Error(enum.IntEnum):
+    two = 2
+    not_found = 404
+
+@cuda.jit(device=True)
+def pick(pred):
+    # members are returned from device functions
+    return Color.red if pred else Color.green
+
+@cuda.jit
+def compare(a, b, out):
+    # members as arguments: ==, !=, is, is not
+    out[0] = a == b
+    out[1] = a != b
+    out[2] = a is b
+    out[3] = a is not b
+
+@cuda.jit
+def members(x, out):
+    out[0] = Color.red == Color["green"]          # members of the class, by attribute or name
+    out[1] = pick(True) == Color.red
+    out[2] = Planet.MARS.value[1]                 # .value
+    out[3] = x - Error.not_found if x > Shape.square else x + Shape.circle  # IntEnum are ints
+    out[4] = int16(Error.not_found)
+
+pairs = [(Color.red, Color.red), (Color.red, Color.green), (Planet.EARTH, Planet.EARTH),
+         (Planet.EARTH, Planet.MARS), (Shape.circle, Error.two)]
+for a, b in pairs:
+    got = np.zeros(4, np.bool_)
+    compare[1, 1](a, b, got)
+    want = [a == b, a != b, a is b, a is not b]
+    assert list(got) == want, (a, b, got, want)
+out = np.zeros(5)
+members[1, 1](550, out)
+assert list(out) == [0.0, 1.0, 3.3972e6, 550 - 404, 404], out
+
+@vectorize("int64(int64)", target="cuda")
+def classify(x):
+    if x != Error.not_found:
+        return Shape["square"]
+    return Error.two
+
+assert list(classify(np.array([1, 404, 3]))) == [500, 2, 500]
+print("enums ok")
+"""
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_enums_in_kernels(run_on_device, device):
+    r = run_on_device(ENUMS, device=device)
+    assert "enums ok" in r.stdout
+
+
+def test_enum_members_from_jit_functions_are_members():
+    import enum
+
+    from kjit import njit
+
+    class Mood(enum.Enum):
+        happy = 1
+        sad = 2
+
+    @njit
+    def flip(m):
+        return Mood.sad if m == Mood.happy else Mood.happy
+
+    assert flip(Mood.happy) is Mood.sad
+    assert flip(Mood.sad) is Mood.happy
+
+
+NAMED_TUPLES = r"""
+from collections import namedtuple
+import numpy as np
+from kjit import cuda
+
+Point = namedtuple("Point", ("x", "y", "r"))
+
+@cuda.jit
+def use(out, p):
+    # fields by name, by index, unpacking, len()
+    out[0] = p.x + 10 * p.y
+    out[1] = p.r
+    x, y, r = p
+    out[2] = x + y + r + p[2] + len(p)
+
+out = np.zeros(3)
+use[1, 1](out, Point(1, 2, 2.5))
+assert list(out) == [21.0, 2.5, 1 + 2 + 2.5 + 2.5 + 3], out
+print("named tuples ok")
+"""
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_named_tuples_as_kernel_arguments(run_on_device, device):
+    r = run_on_device(NAMED_TUPLES, device=device)
+    assert "named tuples ok" in r.stdout
+
+
+OPERATOR_MODULE = r"""
+import operator
+import numpy as np
+from kjit import cuda
+
+BINARY = (operator.add, operator.sub, operator.mul, operator.truediv, operator.floordiv,
+          operator.mod, operator.pow, operator.iadd, operator.imul)
+COMPARE = (operator.lt, operator.le, operator.gt, operator.ge, operator.eq, operator.ne)
+
+def kernel_for(op):
+    @cuda.jit
+    def apply(a, b, out):
+        i = cuda.grid(1)
+        if i < out.size:
+            out[i] = op(a[i], b[i])
+    return apply
+
+a = np.array([1.5, -2.0, 3.0, -0.0])
+b = np.array([0.5, 3.0, -2.0, 1.0])
+for op in BINARY + COMPARE:
+    out = np.zeros(4)
+    kernel_for(op)[1, 4](a, b, out)
+    assert np.array_equal(out, op(a.copy(), b)), (op, out)  # iadd would change a
+
+@cuda.jit
+def unary(a, out):
+    i = cuda.grid(1)
+    if i < a.size:
+        out[i, 0] = operator.neg(a[i])
+        out[i, 1] = operator.abs(a[i])
+        out[i, 2] = operator.not_(a[i])
+        out[i, 3] = operator.truth(a[i])
+
+out = np.zeros((4, 4))
+unary[1, 4](a, out)
+want = np.stack([-a, np.abs(a), a == 0, a != 0], axis=1)
+assert np.array_equal(out, want) and np.signbit(out[3, 0]) is np.False_, out
+print("operator ok")
+"""
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_operator_module_functions_in_kernels(run_on_device, device):
+    r = run_on_device(OPERATOR_MODULE, device=device)
+    assert "operator ok" in r.stdout
