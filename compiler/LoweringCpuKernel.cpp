@@ -299,7 +299,9 @@ void emitCpuKernel(ProgramLowering &P, const ir::Function &f, llvm::Function *th
   std::vector<llvm::StoreInst *> tidStores;
   for (unsigned a = 0; a < 3; ++a) tidStores.push_back(B.CreateStore(tids[a], tidPtr[a]));
   llvm::CallInst *body = B.CreateCall(P.functions.at(&f), callArgs);
-  B.CreateCondBr(B.CreateICmpNE(body, B.getInt32(0)), fail, xNext,
+  // A thread that raised stops the launch; one that ended at an unreported
+  // raise (abi::StatusExit) is done, as one that returned.
+  B.CreateCondBr(B.CreateICmpEQ(body, B.getInt32(abi::StatusRaised)), fail, xNext,
                  llvm::MDBuilder(C).createBranchWeights(1, 1 << 20));
   B.SetInsertPoint(xNext);
   llvm::Value *x1 = B.CreateAdd(x, B.getInt32(1), "", true, true);

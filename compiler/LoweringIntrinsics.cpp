@@ -272,7 +272,7 @@ llvm::Value *FunctionLowering::externCall(const Intrinsic *in) {
               fmt::format("the kernel calls '{}', a device function of cuda.declare_device: "
                           "external CUDA code runs only on a GPU, not on the CPU device",
                           name),
-              in->loc);
+              in->loc, /*always=*/true);
     startDeadBlock();
     return zeroOf(t);
   }

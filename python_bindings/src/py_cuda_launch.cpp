@@ -133,6 +133,9 @@ class Launcher {
                          unsigned(config_.sharedBytes), stream_, params, nullptr),
         "cuLaunchKernel");
     rt().launched(*e.kernel);
+    // debug=True: the launch waits and raises what a thread raised (as Numba).
+    if (core_->function().options().cuda.debug)
+      rt().checkSync(api.StreamSynchronize(stream_), "cuStreamSynchronize");
     for (HostCopy &c : copies) {
       if (!c.host) continue;
       copyOut(c.contiguous, c.mem->dptr, c.bytes, stream_);

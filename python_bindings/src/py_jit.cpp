@@ -34,10 +34,15 @@ jit::JitRuntime &jitRuntime() {
   return *rt;
 }
 
-pybind11::object builtinException(const std::string &name) {
+pybind11::object exceptionClass(const std::string &name) {
   pybind11::module_ builtins = pybind11::module_::import("builtins");
-  return pybind11::hasattr(builtins, name.c_str()) ? builtins.attr(name.c_str())
-                                                   : builtins.attr("RuntimeError");
+  if (name.find('.') == std::string::npos) {
+    if (pybind11::hasattr(builtins, name.c_str())) return builtins.attr(name.c_str());
+  } else {
+    pybind11::dict user = pybind11::module_::import("kjit.errors").attr("_RAISED_CLASSES");
+    if (user.contains(name)) return user[name.c_str()];
+  }
+  return builtins.attr("RuntimeError");
 }
 
 namespace {
@@ -70,9 +75,11 @@ jit::CudaOptions cudaOptions(const pybind11::dict &options) {
   pybind11::dict c = options["_cuda"];
   o.fastmath = option(c, "fastmath");
   o.lineinfo = option(c, "lineinfo");
+  o.debug = option(c, "debug");
   if (c.contains("max_registers")) o.maxRegisters = c["max_registers"].cast<int>();
   if (c.contains("max_threads")) o.maxThreads = c["max_threads"].cast<int>();
   if (c.contains("min_blocks")) o.minBlocks = c["min_blocks"].cast<int>();
+  if (c.contains("max_cluster_rank")) o.maxClusterRank = c["max_cluster_rank"].cast<int>();
   return o;
 }
 
@@ -209,7 +216,7 @@ pybind11::object Dispatcher::invoke(const jit::CompileResult &c, PyObject **argv
 }
 
 void Dispatcher::raise(KjitCallContext &ctx) {
-  pybind11::object cls = builtinException(ctx.excClass);
+  pybind11::object cls = exceptionClass(ctx.excClass);
   pybind11::object exc = ctx.message.empty() ? cls() : cls(ctx.message);
   if (!ctx.file.empty() && pybind11::hasattr(exc, "add_note"))
     exc.attr("add_note")(
@@ -578,6 +585,16 @@ void define_jit(pybind11::module_ &m) {
                  r["shared_mem_per_block"] = c.cpuKernel ? c.cpuKernel->staticSharedBytes : 0;
                  r["local_mem_per_thread"] = c.cpuKernel ? c.cpuKernel->localBytes : 0;
                  return r;
+               })
+          // The variables of the kernel a launch with argument type key `key`
+          // runs and their types (compiled now when needed): on the CPU
+          // device (cc 0) or for compute capability `cc`.
+          .def("_typemap",
+               [](Dispatcher &d, const std::string &key, int cc) {
+                 jit::JitFunction &fn = d.function();
+                 const jit::CompileResult &c =
+                     cc ? fn.cudaKernelFor(fn.cudaResolve(key), cc) : fn.cpuKernelFor(key);
+                 return c.typemap;
                })
           .def("_cuda_keys",
                [](Dispatcher &d) {

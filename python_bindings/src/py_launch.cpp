@@ -136,24 +136,47 @@ class CpuLauncher {
   jit::LaunchConfig launch_;
 
   static void raiseKernelError(const CpuKernelError &e, const std::string &kernel) {
-    pybind11::object cls = builtinException(e.excClass);
-    std::string msg = e.message;
-    if (e.located) {
-      msg += fmt::format(" (in kernel '{}'", kernel);
-      if (!e.file.empty()) msg += fmt::format(" at {}:{}", e.file, e.line);
-      msg += fmt::format(", block ({}, {}, {}), thread ({}, {}, {}))", e.block[0], e.block[1],
-                         e.block[2], e.thread[0], e.thread[1], e.thread[2]);
-    } else {
-      msg += fmt::format(" (in kernel '{}')", kernel);
+    if (!e.located) {  // the launch failed, not a thread
+      pybind11::object cls = exceptionClass(e.excClass);
+      PyErr_SetObject(cls.ptr(), cls(fmt::format("{} (in kernel '{}')", e.message, kernel)).ptr());
+      throw pybind11::error_already_set();
     }
-    PyErr_SetObject(cls.ptr(), cls(msg).ptr());
-    throw pybind11::error_already_set();
+    KernelException k{e.excClass, e.message, kernel, e.file, e.line};
+    for (int a = 0; a < 3; ++a) {
+      k.thread[a] = e.thread[a];
+      k.block[a] = e.block[a];
+    }
+    raiseKernelException(k);
   }
 };
 
 std::array<uint32_t, 3> dims3(const uint32_t d[3]) { return {d[0], d[1], d[2]}; }
 
 }  // namespace
+
+std::string kernelExceptionText(const KernelException &e) {
+  std::string text = fmt::format("In function '{}', ", e.kernel);
+  if (!e.file.empty()) text += fmt::format("file {}, line {}, ", e.file, e.line);
+  text += fmt::format("tid=[{}, {}, {}] ctaid=[{}, {}, {}]", e.thread[0], e.thread[1], e.thread[2],
+                      e.block[0], e.block[1], e.block[2]);
+  if (!e.message.empty()) text += ": " + e.message;
+  return text;
+}
+
+void raiseKernelException(const KernelException &e) {
+  pybind11::object cls = exceptionClass(e.excClass);
+  pybind11::object exc = cls(kernelExceptionText(e));
+  try {
+    exc.attr("kernel") = e.kernel;
+    exc.attr("thread") = pybind11::make_tuple(e.thread[0], e.thread[1], e.thread[2]);
+    exc.attr("block") = pybind11::make_tuple(e.block[0], e.block[1], e.block[2]);
+    exc.attr("lineno") = e.line;
+  } catch (const pybind11::error_already_set &) {
+    // an exception class without a __dict__: the message says the same
+  }
+  PyErr_SetObject(cls.ptr(), exc.ptr());
+  throw pybind11::error_already_set();
+}
 
 void define_launch(pybind11::module_ &m) {
   namespace py = pybind11;
@@ -170,6 +193,20 @@ void define_launch(pybind11::module_ &m) {
       },
       py::arg("kernel"), py::arg("config"),
       "(grid, block, stream, shared bytes) of kernel[config], or LaunchConfigError");
+  m.def(
+      "kernel_exception_text",
+      [](const std::string &kernel, const std::string &file, int line,
+         std::array<int32_t, 3> thread, std::array<int32_t, 3> block, const std::string &message) {
+        KernelException e{"", message, kernel, file, line};
+        for (size_t a = 0; a < 3; ++a) {
+          e.thread[a] = thread[a];
+          e.block[a] = block[a];
+        }
+        return kernelExceptionText(e);
+      },
+      py::arg("kernel"), py::arg("file"), py::arg("line"), py::arg("thread"), py::arg("block"),
+      py::arg("message"),
+      "the message of an exception a kernel's thread raised, as every device writes it");
   m.def(
       "check_launch",
       [](const std::string &kernel, const std::string &device, std::array<uint32_t, 3> grid,

@@ -46,6 +46,19 @@ PyObject *launcherCall(PyObject *self, PyObject *args, PyObject *kwargs) {
   return nullptr;
 }
 
+// An exception a kernel's thread raised (the CPU device's, or one a GPU
+// kernel recorded), raised in Python as Numba does: of its class
+// (exceptionClass), its message after "In function 'k', file F, line L,
+// tid=[x, y, z] ctaid=[x, y, z]"; its .kernel, .thread, .block and .lineno
+// say the same.
+struct KernelException {
+  std::string excClass, message, kernel, file;
+  int line = 0;
+  int32_t thread[3] = {0, 0, 0}, block[3] = {0, 0, 0};
+};
+std::string kernelExceptionText(const KernelException &e);
+[[noreturn]] void raiseKernelException(const KernelException &e);
+
 void define_launch(pybind11::module_ &m);
 
 }  // namespace kjit::py

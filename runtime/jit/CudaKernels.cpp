@@ -52,6 +52,8 @@ void CudaKernels::prepareLaunch(cuda::Runtime &rt, LoadedEntry &e, const LaunchC
   DeviceLimits d = limitsOf(rt, e.device);
   KernelLimits k;
   k.maxThreadsPerBlock = e.kernel->maxThreadsPerBlock;
+  int bound = fn_->options().cuda.maxThreads;
+  if (bound > 0 && k.maxThreadsPerBlock >= bound) k.why = "its launch_bounds";
   k.staticSharedBytes = e.kernel->staticShared;
   checkLaunch(c, d, k, fn_->name());
   if (needsSharedOptin(c, d, k) && e.dynamicSharedSet < int(c.sharedBytes)) {

@@ -69,7 +69,9 @@ void checkLaunch(const LaunchConfig &c, const DeviceLimits &d, const KernelLimit
     throw launchConfigError(fmt::format(
         "{}: {} threads per block ({} x {} x {}) is more than the limit of {}{}", where(), threads,
         c.block[0], c.block[1], c.block[2], limit,
-        kernelBound ? fmt::format(" for this kernel ({})", k.why) : std::string(" of the device")));
+        // What the driver answers when the kernel's .maxntid is exceeded.
+        kernelBound ? fmt::format(" for this kernel ({}): CUDA_ERROR_INVALID_VALUE", k.why)
+                    : std::string(" of the device")));
   int64_t total = int64_t(c.sharedBytes) + k.staticSharedBytes;
   if (total > d.maxSharedOptin)
     throw launchConfigError(

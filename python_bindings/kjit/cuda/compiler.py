@@ -109,12 +109,14 @@ class CUDAKernel(_kjit.KernelBase):
         self.targetoptions = dict(options, device=device)
         self.specializations = {}  # (cc, argument types) -> the kernel specialize() made
         self._specialized = False
-        maxreg, threads, blocks = _launch_annotations(options)
+        maxreg, threads, blocks, cluster = _launch_annotations(options)
         driver_options = {k: v for k, v in options.items() if k in ("fastmath", "boundscheck", "cache")}
         driver_options["_cuda"] = {
             "fastmath": bool(options.get("fastmath")),
             "lineinfo": bool(options.get("lineinfo") or options.get("debug")),
+            "debug": bool(options.get("debug")),
             "max_registers": maxreg, "max_threads": threads, "min_blocks": blocks,
+            "max_cluster_rank": cluster,
         }
         # The dispatcher holds the source and resolves the globals; kernels
         # and the device functions they call share it.
@@ -142,7 +144,8 @@ class CUDAKernel(_kjit.KernelBase):
         return not self.device and device_kind() == "cpu"
 
     def _launch_annotations(self):
-        """(max_registers, max threads per block, min blocks per SM); 0 is unset."""
+        """(max_registers, max threads per block, min blocks per SM, max blocks
+        per cluster); 0 is unset."""
         return _launch_annotations(self.targetoptions)
 
     def compile(self, signature, cc=None):
@@ -399,6 +402,16 @@ class _CompiledKernel:
             self._attrs = a
         return self._attrs
 
+    @property
+    def _type_annotation(self):
+        """Numba's type annotation of the compiled kernel: ``.typemap``, its
+        variables' types by name."""
+        k = self._kernel
+        if k._cpu:
+            k._flush_cpu_declared()
+        names = k._dispatcher._typemap(self._key, 0 if k._cpu else k._device_cc())
+        return _TypeAnnotation({name: _type_of_name(t) for name, t in names})
+
     regs_per_thread = property(lambda self: self._attributes()["regs_per_thread"])
     shared_mem_per_block = property(lambda self: self._attributes()["shared_mem_per_block"])
     local_mem_per_thread = property(lambda self: self._attributes()["local_mem_per_thread"])
@@ -446,23 +459,39 @@ class _CompiledKernel:
                                   text=True).stdout
 
 
+class _TypeAnnotation:
+    """What ``_type_annotation`` of a compiled kernel gives: ``typemap``."""
+
+    def __init__(self, typemap):
+        self.typemap = typemap
+
+    def __repr__(self):
+        return f"<type annotation {self.typemap}>"
+
+
 def _no_launch(*args):
     """What ``kernel.forall(0)`` returns: launches nothing."""
 
 
 def _launch_annotations(options):
-    """(max_registers, max threads per block, min blocks per SM) of the
-    options; 0 is unset."""
+    """(max_registers, max threads per block, min blocks per SM, max blocks
+    per cluster) of the options; 0 is unset. ``launch_bounds`` is Numba's:
+    an int or a tuple of 1 to 3 ints, the PTX directives .maxntid,
+    .minnctapersm and .maxclusterrank (sm_90 and later)."""
     maxreg = int(options.get("max_registers") or 0)
     bounds = options.get("launch_bounds")
     if bounds is None:
-        return maxreg, 0, 0
+        return maxreg, 0, 0, 0
     if isinstance(bounds, int):
-        return maxreg, bounds, 0
+        bounds = (bounds,)
     bounds = tuple(bounds)
-    if not 1 <= len(bounds) <= 2:
-        raise ValueError("launch_bounds is max threads per block, or (max threads, min blocks per SM)")
-    return maxreg, int(bounds[0]), int(bounds[1]) if len(bounds) > 1 else 0
+    if len(bounds) > 3:
+        raise ValueError(f"Got {len(bounds)} launch bounds: {bounds}. A maximum of three are supported: "
+                         "(max_threads_per_block, min_blocks_per_sm, max_blocks_per_cluster)")
+    if not bounds:
+        raise ValueError("launch_bounds needs at least the maximum number of threads per block")
+    threads, blocks, cluster = (tuple(int(b) for b in bounds) + (0, 0))[:3]
+    return maxreg, threads, blocks, cluster
 
 
 _kjit._install_kernel_subscript(CUDAKernel)  # kernel[config]: the C++ lookup
