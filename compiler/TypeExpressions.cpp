@@ -9,6 +9,8 @@
 #include <set>
 
 #include "compiler/Builtins.h"
+#include "compiler/Conversion.h"
+#include "compiler/Signature.h"
 #include "compiler/TyperImpl.h"
 
 namespace kjit::typing {
@@ -508,6 +510,49 @@ Expr *FunctionTyper::subscript(const ast::SubscriptExpr *s) {
                        std::move(specs), s->loc, boundscheck());
 }
 
+// A call of a device function declared with signatures: the arguments
+// convert to the signature they fit best (Numba's rating,
+// compiler/Conversion.h; of two alike, the one declared first, as Numba
+// takes), which is the one compiled; none is a typing error.
+Expr *FunctionTyper::callDeclared(const std::string &name, const Type *fnType,
+                                  const std::vector<std::string> &signatures,
+                                  std::vector<Expr *> args, SourceLoc loc) {
+  std::vector<Signature> sigs(signatures.size());
+  std::vector<const std::vector<const Type *> *> candidates;
+  for (size_t i = 0; i < signatures.size(); ++i) {
+    std::string error;
+    if (!parseSignature(tc_, signatures[i], sigs[i], error))
+      return typingError(loc, fmt::format("device function '{}': {}", name, error));
+    candidates.push_back(&sigs[i].args);
+  }
+  std::vector<const Type *> actual;
+  std::string described;
+  for (Expr *a : args) {
+    actual.push_back(a->type);
+    described += (described.empty() ? "" : ", ") + a->type->str();
+  }
+  std::vector<int> best = bestOverloads(actual, candidates);
+  auto list = [&] {
+    std::string s;
+    for (const std::string &sig : signatures) s += (s.empty() ? "" : ", ") + sig;
+    return s;
+  };
+  if (best.empty())
+    return typingError(
+        loc, fmt::format("Invalid use of type(CUDADispatcher({})) with parameters ({}): device "
+                         "function '{}' was declared for {}, and these arguments convert to none",
+                         name, described, name, list()));
+  const Signature &sig = sigs[size_t(best[0])];
+  for (size_t i = 0; i < args.size(); ++i) {
+    args[i] = castTo(args[i], sig.args[i]);
+    if (!known(args[i])) return unknown(loc);
+  }
+  auto it = prog_.jitFunctions.find(fnType);
+  Function *f = prog_.specialize(it->second, sig.args, loc, sig.ret);
+  if (!f || !f->returnType) return unknown(loc);
+  return ir_.call(f, std::move(args), loc);
+}
+
 Expr *FunctionTyper::call(const ast::CallExpr *c) {
   Expr *callee = expr(c->func);
   if (!known(callee)) {
@@ -588,6 +633,8 @@ Expr *FunctionTyper::call(const ast::CallExpr *c) {
       }
       args = std::move(bound);
     }
+    if (auto d = prog_.declaredSignatures.find(ft); d != prog_.declaredSignatures.end())
+      return callDeclared(src->second->name, ft, d->second, std::move(args), c->loc);
     // Compile-time values (dtypes, functions) and integer literals are
     // passed by specialising the callee on them, as Numba types them as
     // constants; only run-time values are passed at run time.

@@ -38,6 +38,9 @@ class ProgramTyper {
   std::set<SpecKey> inProgress;
   std::vector<Function *> order;
   std::map<const Type *, std::shared_ptr<FunctionSource>> jitFunctions;
+  // The declared signatures of device functions (GlobalValue::signatures),
+  // by their function type: calls convert to the best one.
+  std::map<const Type *, std::vector<std::string>> declaredSignatures;
   unsigned symbolCounter = 0;
 
   // Types `fn` for `args`; null (with diagnostics) on failure. `literals`
@@ -143,6 +146,9 @@ class FunctionTyper final : public TyperServices {
   }
 
   Expr *castTo(Expr *e, const Type *t);
+  Expr *callDeclared(const std::string &name, const Type *fnType,
+                     const std::vector<std::string> &signatures, std::vector<Expr *> args,
+                     SourceLoc loc);
   void beginPass(bool final);
   void checkReadsBeforeAssignment();
   void markFailed(const ast::Expr *target);

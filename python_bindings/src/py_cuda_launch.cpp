@@ -48,8 +48,8 @@ struct ArrayView {
 
 class Launcher {
  public:
-  Launcher(std::shared_ptr<jit::CudaKernels> core, pybind11::object config)
-      : core_(std::move(core)) {
+  Launcher(std::shared_ptr<jit::CudaKernels> core, pybind11::object config, pybind11::object kernel)
+      : core_(std::move(core)), kernel_(std::move(kernel)) {
     ParsedLaunch p = parseLaunch(config, core_->name());
     config_ = p.config;
     streamObj_ = p.stream;
@@ -90,7 +90,10 @@ class Launcher {
     }
     rt().activate();
     const jit::CompileResult *compiled = nullptr;
-    jit::LoadedEntry &e = core_->entry(rt(), key, &compiled);
+    jit::LoadedEntry *hit = core_->find(rt(), key);
+    if (!hit && !core_->compiled(rt(), key))
+      compileForLaunch(kernel_, key, config_, streamObj_, args);
+    jit::LoadedEntry &e = hit ? *hit : core_->entry(rt(), key, &compiled);
     if (compiled) warnPerformance(compiled->warnings, 2);
     core_->prepareLaunch(rt(), e, config_, checkedSerial_);
     // Parameters: arrays flattened (pointer, shape, strides), scalars in
@@ -146,6 +149,7 @@ class Launcher {
 
  private:
   std::shared_ptr<jit::CudaKernels> core_;
+  pybind11::object kernel_;  // a weak reference to the kernel object (compileForLaunch)
   jit::LaunchConfig config_;
   CUstream stream_ = nullptr;
   pybind11::object streamObj_;  // keeps a stream alive while the launcher is cached
@@ -375,7 +379,8 @@ void define_cuda_launch(pybind11::module_ &m) {
   });
   kernelBaseType = kernelBase.ptr();
   auto launcher = py::class_<Launcher>(m, "CudaLauncher")
-                      .def(py::init<std::shared_ptr<jit::CudaKernels>, py::object>());
+                      .def(py::init<std::shared_ptr<jit::CudaKernels>, py::object, py::object>())
+                      .def_property_readonly("args", [](const Launcher &) { return py::none(); });
   reinterpret_cast<PyTypeObject *>(launcher.ptr())->tp_call = launcherCall<Launcher>;
 }
 

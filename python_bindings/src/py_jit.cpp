@@ -412,7 +412,15 @@ std::optional<GlobalValue> Dispatcher::fromClassified(const pybind11::object &re
     g.kind = K::ExceptionClass, g.name = t[1].cast<std::string>();
   else if (kind == "jit") {
     g.kind = K::JitFunction;
-    g.fn = t[1].cast<std::shared_ptr<Dispatcher>>()->function().source();
+    auto d = t[1].cast<std::shared_ptr<Dispatcher>>();
+    g.fn = d->function().source();
+    pybind11::object kernel = pybind11::getattr(t[1], "_cuda_kernel", pybind11::none());
+    if (!kernel.is_none()) {
+      for (auto sig : pybind11::list(kernel.attr("_device_signatures")))
+        g.signatures.push_back(sig.cast<std::string>());
+    } else {
+      g.hostSignatures = d->function().host().eager();
+    }
   } else {
     g.kind = K::Unsupported;
     g.name = t[1].cast<std::string>();
@@ -595,6 +603,23 @@ void define_jit(pybind11::module_ &m) {
                  const jit::CompileResult &c =
                      cc ? fn.cudaKernelFor(fn.cudaResolve(key), cc) : fn.cpuKernelFor(key);
                  return c.typemap;
+               })
+          // Compiles the kernel a launch with argument type key `key` runs on
+          // the CPU device (cc 0) or for compute capability `cc`
+          // (kernel._compile_for_args).
+          .def("_compile_key",
+               [](Dispatcher &d, const std::string &key, int cc) {
+                 jit::JitFunction &fn = d.function();
+                 if (!cc) {
+                   size_t before = fn.cpuKernels().all().size();
+                   const jit::CompileResult &c = fn.cpuKernelFor(key);
+                   if (fn.cpuKernels().all().size() > before) warnPerformance(c.warnings, 3);
+                   return;
+                 }
+                 size_t before = fn.cudaResults().size();
+                 const jit::CompileResult &c = fn.cudaKernelFor(fn.cudaResolve(key), cc);
+                 if (fn.cudaResults().size() > before && !c.fromCache)
+                   warnPerformance(c.warnings, 3);
                })
           .def("_cuda_keys",
                [](Dispatcher &d) {

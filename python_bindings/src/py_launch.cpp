@@ -84,8 +84,12 @@ const char *kCpuDevice = "the CPU device";
 // fibers. The launch is synchronous; the limits are a GPU's.
 class CpuLauncher {
  public:
-  CpuLauncher(std::shared_ptr<Dispatcher> d, pybind11::object config)
-      : d_(std::move(d)), launch_(parseLaunch(config, d_->name()).config) {}
+  CpuLauncher(std::shared_ptr<Dispatcher> d, pybind11::object config, pybind11::object kernel)
+      : d_(std::move(d)), kernel_(std::move(kernel)) {
+    ParsedLaunch p = parseLaunch(config, d_->name());
+    launch_ = p.config;
+    stream_ = p.stream;
+  }
 
   void call(PyObject *args) {
     jit::JitFunction &fn = d_->function();
@@ -106,6 +110,7 @@ class CpuLauncher {
       }
     }
     std::string key = d_->argumentKey(argv, n, true);
+    if (!fn.cpuKernels().find(key)) compileForLaunch(kernel_, key, launch_, stream_, args);
     size_t before = fn.cpuKernels().all().size();
     const jit::CompileResult &c = fn.cpuKernelFor(key);
     if (fn.cpuKernels().all().size() > before) warnPerformance(c.warnings, 2);
@@ -133,7 +138,9 @@ class CpuLauncher {
 
  private:
   std::shared_ptr<Dispatcher> d_;
+  pybind11::object kernel_;  // a weak reference to the kernel object
   jit::LaunchConfig launch_;
+  pybind11::object stream_;
 
   static void raiseKernelError(const CpuKernelError &e, const std::string &kernel) {
     if (!e.located) {  // the launch failed, not a thread
@@ -153,6 +160,17 @@ class CpuLauncher {
 std::array<uint32_t, 3> dims3(const uint32_t d[3]) { return {d[0], d[1], d[2]}; }
 
 }  // namespace
+
+void compileForLaunch(pybind11::handle kernel, const std::string &key, const jit::LaunchConfig &c,
+                      pybind11::handle stream, PyObject *args) {
+  pybind11::object k = kernel(), launch = pybind11::module_::import("kjit.cuda.launchconfig");
+  if (k.is_none()) return;
+  launch.attr("_compile_for_launch")(k, key, dims3(c.grid), dims3(c.block),
+                                     stream.is_none()
+                                         ? pybind11::object(pybind11::int_(0))
+                                         : pybind11::reinterpret_borrow<pybind11::object>(stream),
+                                     c.sharedBytes, pybind11::handle(args));
+}
 
 std::string kernelExceptionText(const KernelException &e) {
   std::string text = fmt::format("In function '{}', ", e.kernel);
@@ -181,7 +199,8 @@ void raiseKernelException(const KernelException &e) {
 void define_launch(pybind11::module_ &m) {
   namespace py = pybind11;
   auto cpu = py::class_<CpuLauncher>(m, "CpuLauncher")
-                 .def(py::init<std::shared_ptr<Dispatcher>, py::object>());
+                 .def(py::init<std::shared_ptr<Dispatcher>, py::object, py::object>())
+                 .def_property_readonly("args", [](const CpuLauncher &) { return py::none(); });
   reinterpret_cast<PyTypeObject *>(cpu.ptr())->tp_call = launcherCall<CpuLauncher>;
   // The simulator: the same parsing and the same checks.
   m.def(

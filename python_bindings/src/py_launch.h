@@ -46,6 +46,14 @@ PyObject *launcherCall(PyObject *self, PyObject *args, PyObject *kwargs) {
   return nullptr;
 }
 
+// A launch whose argument type key `key` has no compiled kernel: calls the
+// kernel's _compile_for_args(*args) (Numba's dispatcher method, which code
+// may wrap) with the launch's configuration current on this thread
+// (kjit.cuda.launchconfig). `kernel` is a weak reference to the kernel
+// object; a kernel gone compiles nothing here (the caller's lookup does).
+void compileForLaunch(pybind11::handle kernel, const std::string &key, const jit::LaunchConfig &c,
+                      pybind11::handle stream, PyObject *args);
+
 // An exception a kernel's thread raised (the CPU device's, or one a GPU
 // kernel recorded), raised in Python as Numba does: of its class
 // (exceptionClass), its message after "In function 'k', file F, line L,

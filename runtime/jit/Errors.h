@@ -19,6 +19,10 @@ struct Caller {
   const std::string &name;
   bool kernel = false;
   std::string describe() const { return kernel ? "kernel '" + name + "'" : name + "()"; }
+  // As Numba's messages name it, after Python's repr of a function.
+  std::string pythonic() const {
+    return "<function " + name + (kernel ? " (a kernel)>" : " (a kjit function)>");
+  }
 };
 
 struct JitError : std::runtime_error {

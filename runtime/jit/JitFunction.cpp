@@ -361,6 +361,13 @@ std::string JitFunction::cudaResolve(const std::string &key) {
   return cudaDeclared_.select(key, Caller{name(), true})->key;
 }
 
+bool JitFunction::cudaHas(const std::string &key, int cc) {
+  std::lock_guard<std::mutex> lock(cudaMutex_);
+  for (auto &c : cuda_)
+    if (c->key == key && c->cc == cc) return true;
+  return false;
+}
+
 CompileResult &JitFunction::cudaKernelFor(const std::string &key, int cc) {
   std::lock_guard<std::mutex> lock(cudaMutex_);
   for (auto &c : cuda_)

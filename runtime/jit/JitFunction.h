@@ -116,6 +116,8 @@ class JitFunction {
   // The kernel for a launch's resolved key, for compute capability `cc`:
   // compiled (or read from the disk cache) now when needed.
   CompileResult &cudaKernelFor(const std::string &key, int cc);
+  // Whether cudaKernelFor(key, cc) has its code in memory already.
+  bool cudaHas(const std::string &key, int cc);
   const std::vector<std::unique_ptr<CompileResult>> &cudaResults() const { return cuda_; }
 
   // What a disk cache key of this function hashes (compiler/CacheKey.h).

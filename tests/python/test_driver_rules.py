@@ -130,9 +130,10 @@ def test_every_device_gives_the_same_answers_and_messages(run_on_device, fake_dr
     assert cpu["overload: no match"][1].startswith(
         "No matching definition for argument type(s) array(int32, 1d, C), int64 in kernel 'store'")
     assert cpu["overload: ambiguous"] == [
-        "TypeError", "Ambiguous overloading for kernel 'either' (array(float64, 1d, C), int64, int64): the "
-        "signatures that fit equally well are:\n    (array(float64, 1d, A), int32, float64)\n"
-        "    (array(float64, 1d, A), float64, int32)"]
+        "TypeError", "Ambiguous overloading for <function either (a kernel)> (Array(float64, 1, 'C', False, "
+        "aligned=True), int64, int64):\n(Array(float64, 1, 'A', False, aligned=True), int32, float64) -> none\n"
+        "(Array(float64, 1, 'A', False, aligned=True), float64, int32) -> none\n(the signatures of kernel "
+        "'either' that fit (array(float64, 1d, C), int64, int64) equally well)"]
     assert cpu["signature: unknown type"][0] == "TypeError" and "float33" in cpu["signature: unknown type"][1]
     assert cpu["signature: argument count"] == [
         "TypeError", "signature \"void(float32[:], int32)\" has 2 arguments but <lambda>() takes 1"]

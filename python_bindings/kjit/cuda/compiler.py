@@ -1,5 +1,6 @@
 """@cuda.jit and cuda.compile_ptx; kernels and their launches."""
 import os
+import weakref
 
 from kjit import _kjit, devices
 
@@ -109,6 +110,7 @@ class CUDAKernel(_kjit.KernelBase):
         self.targetoptions = dict(options, device=device)
         self.specializations = {}  # (cc, argument types) -> the kernel specialize() made
         self._specialized = False
+        self._config_sensitive = set()  # argument types marked by mark_launch_config_sensitive()
         maxreg, threads, blocks, cluster = _launch_annotations(options)
         driver_options = {k: v for k, v in options.items() if k in ("fastmath", "boundscheck", "cache")}
         driver_options["_cuda"] = {
@@ -132,6 +134,9 @@ class CUDAKernel(_kjit.KernelBase):
         # needs no GPU) and close the set of argument types launches take.
         # The CPU device compiles its own code for them at the first launch.
         self._cpu_undeclared = []
+        # A device function's declared signatures: kernels' calls convert to the best (the compiler
+        # reads them through the dispatcher's resolver).
+        self._device_signatures = [kt.signature_text(s) for s in signatures] if device else []
         for sig in signatures:
             sig = kt.signature_text(sig)
             self.compile(sig)
@@ -269,10 +274,24 @@ class CUDAKernel(_kjit.KernelBase):
         """The most threads per block the kernel can launch with (as get_regs_per_thread)."""
         return self._attribute("max_threads_per_block", signature)
 
+    def compile_device(self, args, return_type=None):
+        """Compiles a device function for argument types ``args`` (a tuple of
+        kjit types) for the current device's compute capability (Numba's
+        ``compile_device``): its PTX symbol is ``.fndesc.mangled_name``."""
+        if not self.device:
+            raise RuntimeError(f"{self.__name__} is a kernel; compile_device compiles device functions")
+        sig = return_type(*args) if return_type is not None else tuple(args)
+        text = kt.signature_text(sig)
+        _, _, ptx, resty, typed = self._dispatcher._compile_cuda(text, True, self._device_cc())
+        return _DeviceFunction(self.py_func, text, ptx, _return_type(resty), typed)
+
     def inspect_asm(self, signature=None):
         """The PTX (on the CPU device: the host assembly) for ``signature``;
         without one, a dict by argument types (as Numba's, specialized or
-        not)."""
+        not). A device function's: its PTX for ``signature``."""
+        if self.device and signature is not None:
+            return self.compile_device(signature.args if isinstance(signature, kt.Signature) else
+                                       tuple(signature)).ptx
         if signature is None:
             return {sig: k.inspect_asm() for sig, k in self.overloads.items()}
         return self._overload(signature).inspect_asm()
@@ -280,6 +299,9 @@ class CUDAKernel(_kjit.KernelBase):
     def inspect_sass(self, signature=None):
         """The SASS for ``signature`` (or a dict), through nvdisasm or
         cuobjdump on the PATH."""
+        if self.device:
+            raise RuntimeError(f"Cannot inspect SASS of a device function: {self.__name__} is compiled into "
+                               "the kernels that call it")
         if signature is None:
             return {sig: k.inspect_sass() for sig, k in self.overloads.items()}
         return self._overload(signature).inspect_sass()
@@ -305,8 +327,8 @@ class CUDAKernel(_kjit.KernelBase):
         by argument types (as Numba's)."""
         if signature is None and not self.device:
             return {sig: self.inspect_llvm(kt.void(*sig), cc) for sig in self.overloads}
-        if isinstance(signature, (tuple, list)):
-            signature = kt.void(*signature)
+        if isinstance(signature, (tuple, list)):  # argument types: a kernel returns nothing
+            signature = tuple(signature) if self.device else kt.void(*signature)
         sig = signature or self._only_signature()
         return self._dispatcher._cuda_llvm(kt.signature_text(sig), self.device, _cc_number(cc))
 
@@ -335,17 +357,18 @@ class CUDAKernel(_kjit.KernelBase):
 
     def _launcher_for(self, config):
         if self.device:
-            raise TypeError(f"{self.__name__} is a device function: call it from a kernel")
+            raise RuntimeError(f"Cannot compile a device function as a kernel: {self.__name__} is a device "
+                               "function (@cuda.jit(device=True)); call it from a kernel")
         if not isinstance(config, tuple):
             config = (config,)
         if self._cpu:
             self._flush_cpu_declared()
-            launcher = _kjit.CpuLauncher(self._dispatcher, config)
+            launcher = _kjit.CpuLauncher(self._dispatcher, config, weakref.ref(self))
         elif not _kjit.cuda_available():
             _kjit.launch_config(self.__name__, config)  # a mistake in it is still the first error
             return _NoDevice(self)
         else:
-            launcher = _kjit.CudaLauncher(self._core, config)
+            launcher = _kjit.CudaLauncher(self._core, config, weakref.ref(self))
         try:
             if len(self._launchers) >= 64:
                 self._launchers.clear()
@@ -353,6 +376,38 @@ class CUDAKernel(_kjit.KernelBase):
         except TypeError:  # an unhashable configuration: not cached
             pass
         return launcher
+
+    def _argument_types(self, key):
+        return tuple(_type_of_name(n) for n in self._dispatcher._cuda_resolved_types(key))
+
+    def _compile_for_args(self, *args, **kws):
+        """Compiles the kernel for the types of ``args`` on the device kernels
+        launch on, and returns it (``overloads``' value). A launch calls this
+        when nothing compiled fits its arguments, with its configuration
+        current (kjit.cuda.launchconfig), as numba-cuda's dispatcher does:
+        wrapping it sees each compile a launch causes."""
+        from kjit.cuda import launchconfig
+        cfg = launchconfig.current_launch_config()
+        if cfg is not None and cfg.dispatcher is self:
+            key = cfg._key
+        else:
+            key = self._dispatcher._argument_key(tuple(getattr(a, "_ary", a) for a in args))
+        if self._cpu:
+            self._flush_cpu_declared()
+        self._dispatcher._compile_key(key, 0 if self._cpu else self._device_cc())
+        return _CompiledKernel(self, key, self._argument_types(key))
+
+    def mark_launch_config_sensitive(self):
+        """Marks the kernel being compiled for the current launch as
+        depending on its launch configuration (numba-cuda's API for
+        extensions): its ``launch_config_sensitive`` is then True. kjit
+        compiles one kernel per argument types whatever the configuration."""
+        from kjit.cuda import launchconfig
+        cfg = launchconfig.current_launch_config()
+        if cfg is None or cfg.dispatcher is not self:
+            raise RuntimeError("mark_launch_config_sensitive() must be called on the active dispatcher, "
+                               "while a launch of it compiles")
+        self._config_sensitive.add(self._argument_types(cfg._key))
 
     def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
         """A launcher for ``ntasks`` threads (Numba's ``kernel.forall``)."""
@@ -379,7 +434,7 @@ class _CompiledKernel:
         self._kernel, self._key = kernel, key
         self.argument_types = argument_types
         self.signature = kt.void(*argument_types)
-        self.launch_config_sensitive = False
+        self.launch_config_sensitive = argument_types in kernel._config_sensitive
         self._attrs = None
 
     def __repr__(self):
@@ -457,6 +512,20 @@ class _CompiledKernel:
             subprocess.run(["ptxas", f"-arch=sm_{cc}", src, "-o", cubin], check=True, capture_output=True)
             return subprocess.run(["cuobjdump", "-sass", cubin], check=True, capture_output=True,
                                   text=True).stdout
+
+
+class _DeviceFunction:
+    """What ``compile_device`` returns (Numba's compile result, in part):
+    ``signature``, ``fndesc.mangled_name`` (the function's PTX symbol),
+    ``ptx``, ``typed_ir``."""
+
+    class _FunctionDescriptor:
+        def __init__(self, name, qualname):
+            self.mangled_name, self.qualname = name, qualname
+
+    def __init__(self, func, signature, ptx, return_type, typed):
+        self.signature, self.ptx, self.return_type, self.typed_ir = signature, ptx, return_type, typed
+        self.fndesc = self._FunctionDescriptor(func.__name__, getattr(func, "__qualname__", func.__name__))
 
 
 class _TypeAnnotation:
