@@ -32,7 +32,7 @@ Expr *FunctionTyper::name(const ast::NameExpr *n) {
     return ir_.varRef(info.var, n->loc);
   }
   std::optional<GlobalValue> g = lookupGlobal(n->name);
-  if (!g) return typingError(n->loc, fmt::format("name '{}' is not defined", n->name));
+  if (!g) return typingError(n->loc, fmt::format("NameError: name '{}' is not defined", n->name));
   return fromGlobal(*g, n->name, n->loc);
 }
 
@@ -649,8 +649,20 @@ Expr *FunctionTyper::call(const ast::CallExpr *c) {
       literals.push_back(literalArg(a) ? a : nullptr);
       if (a->type->isRuntime()) runtimeArgs.push_back(a);
     }
+    unsigned errorsBefore = ctx_.diags.errorCount();
     Function *f = specializeCallee(ft, types, c->loc, literals);
-    if (!f) return unknown(c->loc);
+    if (!f) {
+      // An error in the callee's body (not at this call: recursion, arity): say where it was
+      // called.
+      const auto &diags = ctx_.diags.diagnostics();
+      if (ctx_.diags.errorCount() > errorsBefore && !diags.empty() &&
+          (diags.back().loc.line != c->loc.line || diags.back().loc.col != c->loc.col))
+        ctx_.diags.note(c->loc, fmt::format("resolving callee type: type({}(<function {}>)), "
+                                            "called here",
+                                            cudaTarget() ? "CUDADispatcher" : "CPUDispatcher",
+                                            src->second->name));
+      return unknown(c->loc);
+    }
     if (!f->returnType) {
       return typingError(c->loc, fmt::format("recursive call of '{}' needs an explicit signature "
                                              "in the decorator",

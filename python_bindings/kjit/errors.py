@@ -84,3 +84,11 @@ class NumbaValueError(KjitError, ValueError):
 
 class NumbaTypeError(KjitError, TypeError):
     """A type error, with Numba's name."""
+
+
+class UnrecognizedOptionsError(KjitError, TypeError, KeyError):
+    """A decorator option kjit does not know: a TypeError, and a KeyError
+    as Numba's CUDA ufuncs raise it."""
+
+    def __str__(self):  # not KeyError's quoted form
+        return str(self.args[0]) if self.args else ""

@@ -46,10 +46,12 @@ struct ArrayView {
   int64_t shape[kMaxDims], strides[kMaxDims];
 };
 
-class Launcher {
+class Launcher : public LauncherBase {
  public:
-  Launcher(std::shared_ptr<jit::CudaKernels> core, pybind11::object config, pybind11::object kernel)
-      : core_(std::move(core)), kernel_(std::move(kernel)) {
+  Launcher(std::shared_ptr<jit::CudaKernels> core, pybind11::object config,
+           pybind11::object kernelRef)
+      : core_(std::move(core)) {
+    kernel = std::move(kernelRef);
     ParsedLaunch p = parseLaunch(config, core_->name());
     config_ = p.config;
     streamObj_ = p.stream;
@@ -92,7 +94,7 @@ class Launcher {
     const jit::CompileResult *compiled = nullptr;
     jit::LoadedEntry *hit = core_->find(rt(), key);
     if (!hit && !core_->compiled(rt(), key))
-      compileForLaunch(kernel_, key, config_, streamObj_, args);
+      compileForLaunch(kernel, key, config_, streamObj_, args);
     jit::LoadedEntry &e = hit ? *hit : core_->entry(rt(), key, &compiled);
     if (compiled) warnPerformance(compiled->warnings, 2);
     core_->prepareLaunch(rt(), e, config_, checkedSerial_);
@@ -149,7 +151,6 @@ class Launcher {
 
  private:
   std::shared_ptr<jit::CudaKernels> core_;
-  pybind11::object kernel_;  // a weak reference to the kernel object (compileForLaunch)
   jit::LaunchConfig config_;
   CUstream stream_ = nullptr;
   pybind11::object streamObj_;  // keeps a stream alive while the launcher is cached
@@ -379,8 +380,8 @@ void define_cuda_launch(pybind11::module_ &m) {
   });
   kernelBaseType = kernelBase.ptr();
   auto launcher = py::class_<Launcher>(m, "CudaLauncher")
-                      .def(py::init<std::shared_ptr<jit::CudaKernels>, py::object, py::object>())
-                      .def_property_readonly("args", [](const Launcher &) { return py::none(); });
+                      .def(py::init<std::shared_ptr<jit::CudaKernels>, py::object, py::object>());
+  defineLauncherMembers(launcher);
   reinterpret_cast<PyTypeObject *>(launcher.ptr())->tp_call = launcherCall<Launcher>;
 }
 

@@ -33,6 +33,14 @@ int64_t indexValue(PyObject *o) {
   return overflow ? (overflow > 0 ? INT64_MAX : INT64_MIN) : v;
 }
 
+// The items of a grid or block as Numba's messages list them: "[1, 2.0]".
+std::string itemList(pybind11::handle v) {
+  if (!PyTuple_Check(v.ptr()) && !PyList_Check(v.ptr()))
+    return "[" + pybind11::repr(v).cast<std::string>() + "]";
+  return pybind11::repr(pybind11::list(pybind11::reinterpret_borrow<pybind11::object>(v)))
+      .cast<std::string>();
+}
+
 void readDims(pybind11::handle v, uint32_t out[3], const char *what, const std::string &kernel) {
   int64_t n[3];
   size_t count = 0;
@@ -40,14 +48,15 @@ void readDims(pybind11::handle v, uint32_t out[3], const char *what, const std::
     n[count++] = indexValue(v.ptr());
   } else if (PyTuple_Check(v.ptr()) || PyList_Check(v.ptr())) {
     pybind11::sequence s = pybind11::reinterpret_borrow<pybind11::sequence>(v);
-    if (s.size() < 1 || s.size() > 3) jit::setDims(out, n, s.size(), what, kernel);  // says why
+    if (s.size() < 1 || s.size() > 3)
+      jit::setDims(out, n, s.size(), what, kernel, itemList(v));  // says why
     for (pybind11::handle item : s) {
       if (!isIndex(item.ptr()))
-        jit::badDimension(what, pybind11::repr(v).cast<std::string>(), kernel);
+        jit::badDimension(what, pybind11::repr(v).cast<std::string>(), itemList(v), kernel);
       n[count++] = indexValue(item.ptr());
     }
   } else {
-    jit::badDimension(what, pybind11::repr(v).cast<std::string>(), kernel);
+    jit::badDimension(what, pybind11::repr(v).cast<std::string>(), itemList(v), kernel);
   }
   jit::setDims(out, n, count, what, kernel);
 }
@@ -82,10 +91,11 @@ const char *kCpuDevice = "the CPU device";
 // kernel[config] on the CPU device: the blocks run on kjit's thread pool,
 // each block's threads as a loop or, when the kernel synchronises, as
 // fibers. The launch is synchronous; the limits are a GPU's.
-class CpuLauncher {
+class CpuLauncher : public LauncherBase {
  public:
-  CpuLauncher(std::shared_ptr<Dispatcher> d, pybind11::object config, pybind11::object kernel)
-      : d_(std::move(d)), kernel_(std::move(kernel)) {
+  CpuLauncher(std::shared_ptr<Dispatcher> d, pybind11::object config, pybind11::object kernelRef)
+      : d_(std::move(d)) {
+    kernel = std::move(kernelRef);
     ParsedLaunch p = parseLaunch(config, d_->name());
     launch_ = p.config;
     stream_ = p.stream;
@@ -110,7 +120,7 @@ class CpuLauncher {
       }
     }
     std::string key = d_->argumentKey(argv, n, true);
-    if (!fn.cpuKernels().find(key)) compileForLaunch(kernel_, key, launch_, stream_, args);
+    if (!fn.cpuKernels().find(key)) compileForLaunch(kernel, key, launch_, stream_, args);
     size_t before = fn.cpuKernels().all().size();
     const jit::CompileResult &c = fn.cpuKernelFor(key);
     if (fn.cpuKernels().all().size() > before) warnPerformance(c.warnings, 2);
@@ -138,7 +148,6 @@ class CpuLauncher {
 
  private:
   std::shared_ptr<Dispatcher> d_;
-  pybind11::object kernel_;  // a weak reference to the kernel object
   jit::LaunchConfig launch_;
   pybind11::object stream_;
 
@@ -160,6 +169,11 @@ class CpuLauncher {
 std::array<uint32_t, 3> dims3(const uint32_t d[3]) { return {d[0], d[1], d[2]}; }
 
 }  // namespace
+
+void runPreLaunchCallbacks(const LauncherBase &l, PyObject *launcher) {
+  pybind11::object k = l.kernel();
+  for (pybind11::handle cb : pybind11::list(l.preLaunch)) cb(k, pybind11::handle(launcher));
+}
 
 void compileForLaunch(pybind11::handle kernel, const std::string &key, const jit::LaunchConfig &c,
                       pybind11::handle stream, PyObject *args) {
@@ -199,8 +213,8 @@ void raiseKernelException(const KernelException &e) {
 void define_launch(pybind11::module_ &m) {
   namespace py = pybind11;
   auto cpu = py::class_<CpuLauncher>(m, "CpuLauncher")
-                 .def(py::init<std::shared_ptr<Dispatcher>, py::object, py::object>())
-                 .def_property_readonly("args", [](const CpuLauncher &) { return py::none(); });
+                 .def(py::init<std::shared_ptr<Dispatcher>, py::object, py::object>());
+  defineLauncherMembers(cpu);
   reinterpret_cast<PyTypeObject *>(cpu.ptr())->tp_call = launcherCall<CpuLauncher>;
   // The simulator: the same parsing and the same checks.
   m.def(

@@ -519,7 +519,7 @@ def test_without_gpu_cuda_device_raises_cuda_support_error():
 
 def test_kernel_call_without_configuration_raises():
     k = cuda.jit(add_kernel)
-    with pytest.raises(TypeError, match=r"add_kernel\[blocks, threads\]"):
+    with pytest.raises(ValueError, match=r"launch configuration was not specified: .*add_kernel\[blocks, threads\]"):
         k(np.ones(2, np.float32), np.ones(2, np.float32), np.ones(2, np.float32))
 
 

@@ -629,7 +629,7 @@ def test_reduce_streams_print_and_errors(run_on_device):
         check("bad launch configurations", True)
         try:
             plus1(np.zeros(4))
-        except TypeError as err:
+        except ValueError as err:
             check("kernels need a configuration", "plus1[blocks, threads]" in str(err))
         plus1[1, 32](np.zeros(4))    # the launch state is clean after the failures
         check("launches after failures", True)

@@ -169,8 +169,9 @@ TEST_CASE("launch configurations: one message per mistake", "[jit][launch]") {
   } catch (const JitError &e) {
     CHECK(std::string(e.what()) == "kernel 'k': the block along y is 0; it must be at least 1");
   }
-  CHECK_THROWS_WITH(setDims(dims, v, 4, "grid", "k"),
-                    "kernel 'k': the grid must be an int or a tuple of 1 to 3 ints, not 4 ints");
+  CHECK_THROWS_WITH(setDims(dims, v, 4, "grid", "k", "[1, 0, 1, 7]"),
+                    "kernel 'k': the grid must be an int or a tuple of 1 to 3 ints, not 4 ints "
+                    "(griddim must be a sequence of 1, 2 or 3 integers, got [1, 0, 1, 7])");
   CHECK_THROWS_WITH(checkItemCount(1, "k"), Catch::Contains("not 1 item"));
   CHECK_THROWS_WITH(setSharedBytes(c, -1, "k"),
                     "kernel 'k': the dynamic shared memory size cannot be negative (got -1)");

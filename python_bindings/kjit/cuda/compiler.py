@@ -3,6 +3,7 @@ import os
 import weakref
 
 from kjit import _kjit, devices
+from kjit import config as config_module
 
 from kjit import types as kt
 from kjit.cuda.errors import CudaSupportError
@@ -361,6 +362,9 @@ class CUDAKernel(_kjit.KernelBase):
                                "function (@cuda.jit(device=True)); call it from a kernel")
         if not isinstance(config, tuple):
             config = (config,)
+        if self.targetoptions.get("lto"):
+            raise RuntimeError(f"kernel '{self.__name__}': LTO requires nvjitlink, which kjit does not use: "
+                               "compile without lto=True")
         if self._cpu:
             self._flush_cpu_declared()
             launcher = _kjit.CpuLauncher(self._dispatcher, config, weakref.ref(self))
@@ -375,6 +379,8 @@ class CUDAKernel(_kjit.KernelBase):
             self._launchers[config] = launcher
         except TypeError:  # an unhashable configuration: not cached
             pass
+        if config_module.CUDA_LOW_OCCUPANCY_WARNINGS:
+            _warn_low_occupancy(self.__name__, config)
         return launcher
 
     def _argument_types(self, key):
@@ -411,6 +417,8 @@ class CUDAKernel(_kjit.KernelBase):
 
     def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
         """A launcher for ``ntasks`` threads (Numba's ``kernel.forall``)."""
+        if int(ntasks) < 0:
+            raise ValueError(f"Can't create ForAll with negative task count: {self.__name__}.forall({ntasks})")
         if int(ntasks) == 0:
             return _no_launch  # Numba: no tasks, no launch and no error
         tpb = tpb or 128
@@ -419,7 +427,8 @@ class CUDAKernel(_kjit.KernelBase):
     def __call__(self, *args, **kwargs):
         if self.device:
             raise RuntimeError(f"{self.__name__} is a device function: it can only be called from a kernel")
-        raise TypeError(f"a kernel is launched with a configuration: {self.__name__}[blocks, threads](...)")
+        raise ValueError(f"launch configuration was not specified: a kernel is launched as "
+                         f"{self.__name__}[blocks, threads](...)")
 
     def __repr__(self):
         kind = "device function" if self.device else "kernel"
@@ -536,6 +545,18 @@ class _TypeAnnotation:
 
     def __repr__(self):
         return f"<type annotation {self.typemap}>"
+
+
+def _warn_low_occupancy(name, config):
+    """Numba's warning for a grid of fewer than 128 blocks (a GPU with
+    many multiprocessors is then mostly idle)."""
+    grid = _kjit.launch_config(name, config)[0]
+    blocks = grid[0] * grid[1] * grid[2]
+    if blocks < 128:
+        import warnings
+        from kjit.errors import PerformanceWarning
+        warnings.warn(PerformanceWarning(f"Grid size {blocks} will likely result in GPU under-utilization due to "
+                                         f"low occupancy (kernel '{name}')"), stacklevel=3)
 
 
 def _no_launch(*args):
