@@ -23,9 +23,9 @@ void raiseJitError(const jit::JitError &e) {
   case K::Internal: PyErr_SetString(PyExc_RuntimeError, e.what()); return;
   case K::LaunchConfig:
   case K::LaunchConfigType: {
-    pybind11::object type = pybind11::module_::import("kjit.cuda.errors")
-                                .attr(e.kind == K::LaunchConfig ? "LaunchConfigError"
-                                                                : "LaunchConfigTypeError");
+    pybind11::object type =
+        pybind11::module_::import("kjit.cuda.errors")
+            .attr(e.kind == K::LaunchConfig ? "LaunchConfigError" : "LaunchConfigTypeError");
     PyErr_SetObject(type.ptr(), type(e.what()).ptr());
     return;
   }

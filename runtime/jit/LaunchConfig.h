@@ -48,8 +48,8 @@ void setDims(uint32_t out[3], const int64_t *v, size_t n, const char *what,
              const std::string &kernel, const std::string &items = "");
 // A grid or block item that is not an integer (`repr` as Python writes it;
 // `items` the list of the items).
-[[noreturn]] void badDimension(const char *what, const std::string &repr,
-                               const std::string &items, const std::string &kernel);
+[[noreturn]] void badDimension(const char *what, const std::string &repr, const std::string &items,
+                               const std::string &kernel);
 void setSharedBytes(LaunchConfig &c, int64_t bytes, const std::string &kernel);
 
 // Checks a configuration against the device's and the kernel's limits.
