@@ -32,7 +32,7 @@ class ProgramLowering {
   llvm::Module &M;
   const SourceManager &sm;
   std::string prefix;  // of every symbol
-  bool cuda = false;   // NVPTX: the kernel language, libdevice, traps for errors
+  bool cuda = false;   // NVPTX: the kernel language, libdevice, error records
   // The CUDA error model (x // 0 is 0, no ZeroDivisionError): NVPTX and
   // the CPU device.
   bool gpuModel = false;
