@@ -228,12 +228,13 @@ void emitCpuKernel(ProgramLowering &P, const ir::Function &f, llvm::Function *th
   llvm::LLVMContext &C = P.C;
   llvm::Type *ptr = llvm::PointerType::getUnqual(C), *i32 = llvm::Type::getInt32Ty(C);
   llvm::Type *i64 = llvm::Type::getInt64Ty(C);
-  auto *infoTy = llvm::StructType::get(C, {ptr, ptr, i64, i32, i64});
+  auto *infoTy = llvm::StructType::get(C, {ptr, ptr, i64, i32, i64, i64});
   auto emitInfo = [&](llvm::Constant *block) {
     auto *init = llvm::ConstantStruct::get(
         infoTy, {thread, block, llvm::ConstantInt::get(i64, uint64_t(P.cpuSharedBytes)),
                  llvm::ConstantInt::get(i32, P.cpuNeedsFibers ? 1 : 0),
-                 llvm::ConstantInt::get(i64, uint64_t(P.cpuLocalBytes))});
+                 llvm::ConstantInt::get(i64, uint64_t(P.cpuLocalBytes)),
+                 llvm::ConstantInt::get(i64, uint64_t(P.cpuConstBytes))});
     auto *gv = new llvm::GlobalVariable(P.M, infoTy, true, llvm::GlobalValue::ExternalLinkage, init,
                                         infoSymbol);
     gv->setAlignment(llvm::Align(8));
@@ -324,8 +325,32 @@ void emitCpuKernel(ProgramLowering &P, const ir::Function &f, llvm::Function *th
   B.CreateRet(status);
 
   // Inline the body and what it calls, then give kjit.cpu.sreg its values.
+  // A recursive function (one that reaches itself through kjit calls) stays
+  // a call: inlining it again and again would only grow the code.
   std::set<llvm::Function *> kjitFunctions;
   for (auto &entryFn : P.functions) kjitFunctions.insert(entryFn.second);
+  auto callees = [&](llvm::Function *f) {
+    std::vector<llvm::Function *> out;
+    for (llvm::BasicBlock &bb : *f)
+      for (llvm::Instruction &inst : bb)
+        if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst))
+          if (kjitFunctions.count(call->getCalledFunction()))
+            out.push_back(call->getCalledFunction());
+    return out;
+  };
+  for (llvm::Function *f : std::set<llvm::Function *>(kjitFunctions)) {
+    std::set<llvm::Function *> seen;
+    std::vector<llvm::Function *> work = callees(f);
+    bool recursive = false;
+    while (!work.empty() && !recursive) {
+      llvm::Function *g = work.back();
+      work.pop_back();
+      if (g == f) recursive = true;
+      if (!seen.insert(g).second) continue;
+      for (llvm::Function *h : callees(g)) work.push_back(h);
+    }
+    if (recursive) kjitFunctions.erase(f);
+  }
   bool leftCalls = false;
   for (int round = 0; round < 16; ++round) {
     std::vector<llvm::CallInst *> calls;
@@ -340,6 +365,11 @@ void emitCpuKernel(ProgramLowering &P, const ir::Function &f, llvm::Function *th
     }
     if (round == 15) leftCalls = true;
   }
+  for (llvm::BasicBlock &bb : *bf)  // a recursive function's calls read threadIdx from the state
+    for (llvm::Instruction &inst : bb)
+      if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst))
+        for (auto &entryFn : P.functions)
+          if (call->getCalledFunction() == entryFn.second) leftCalls = true;
   std::vector<llvm::CallInst *> sregCalls;
   if (P.cpuSregFn)
     for (llvm::BasicBlock &bb : *bf)

@@ -363,9 +363,8 @@ void emitErrorTables(ProgramLowering &P) {
 }
 
 // print() in a kernel: one vprintf call with a format built at compile time.
-void FunctionLowering::cudaPrint(const Intrinsic *in) {
+std::string vprintfFormat(const Intrinsic *in) {
   std::string fmtText;
-  std::vector<llvm::Value *> vals;
   bool first = true;
   for (const Expr *a : in->args) {
     if (!first) fmtText += " ";
@@ -377,23 +376,51 @@ void FunctionLowering::cudaPrint(const Intrinsic *in) {
       fmtText += "None";
     } else if (t->isBool()) {
       fmtText += "%s";
-      vals.push_back(B.CreateSelect(expr(a), P.cstr("True"), P.cstr("False")));
     } else if (t->isInt()) {
       fmtText += t->isSigned() ? "%lld" : "%llu";
+    } else if (t->isFloat()) {
+      fmtText += "%f";
+    } else if (t->isComplex()) {
+      fmtText += "(%f%+fj)";
+    }
+  }
+  return fmtText + "\n";
+}
+
+// A string constant in the GPU's constant memory (.const, as Numba places
+// its print formats: get_const_mem_size() counts them), as a generic pointer.
+llvm::Constant *ProgramLowering::constString(const std::string &s) {
+  auto it = constStrings_.find(s);
+  if (it != constStrings_.end()) return it->second;
+  llvm::Constant *init = llvm::ConstantDataArray::getString(C, s, true);
+  auto *gv =
+      new llvm::GlobalVariable(M, init->getType(), true, llvm::GlobalValue::PrivateLinkage, init,
+                               ".const_str", nullptr, llvm::GlobalValue::NotThreadLocal, 4);
+  gv->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+  llvm::Constant *generic =
+      llvm::ConstantExpr::getAddrSpaceCast(gv, llvm::PointerType::getUnqual(C));
+  constStrings_[s] = generic;
+  return generic;
+}
+
+void FunctionLowering::cudaPrint(const Intrinsic *in) {
+  std::vector<llvm::Value *> vals;
+  for (const Expr *a : in->args) {
+    const Type *t = a->type;
+    if (t->isBool()) {
+      vals.push_back(B.CreateSelect(expr(a), P.constString("True"), P.constString("False")));
+    } else if (t->isInt()) {
       llvm::Value *v = expr(a);
       vals.push_back(t->isSigned() ? B.CreateSExt(v, B.getInt64Ty())
                                    : B.CreateZExt(v, B.getInt64Ty()));
     } else if (t->isFloat()) {
-      fmtText += "%f";
       vals.push_back(B.CreateFPExt(expr(a), B.getDoubleTy()));
     } else if (t->isComplex()) {
-      fmtText += "(%f%+fj)";
       llvm::Value *v = expr(a);
       vals.push_back(B.CreateFPExt(B.CreateExtractValue(v, {0}), B.getDoubleTy()));
       vals.push_back(B.CreateFPExt(B.CreateExtractValue(v, {1}), B.getDoubleTy()));
     }
   }
-  fmtText += "\n";
   llvm::Type *ptr = llvm::PointerType::getUnqual(C);
   llvm::Value *args = llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(C));
   if (!vals.empty()) {
@@ -407,7 +434,7 @@ void FunctionLowering::cudaPrint(const Intrinsic *in) {
   }
   llvm::FunctionCallee vprintf = P.M.getOrInsertFunction(
       "vprintf", llvm::FunctionType::get(B.getInt32Ty(), {ptr, ptr}, false));
-  B.CreateCall(vprintf, {P.cstr(fmtText), args});
+  B.CreateCall(vprintf, {P.constString(vprintfFormat(in)), args});
 }
 
 // libdevice's name for a math function on the GPU (its C name with `__nv_`),

@@ -46,6 +46,7 @@ class ProgramLowering {
   bool cpuKernel = false;
   bool cpuNeedsFibers = false;  // a barrier or warp operation was lowered
   int64_t cpuSharedBytes = 0;   // static shared arrays, laid out one after another
+  int64_t cpuConstBytes = 0;    // what a GPU's constant memory would hold (arrays, print formats)
   int64_t cpuLocalBytes = 0;    // local arrays of every function: a bound on a thread's
   llvm::Function *cpuSregFn = nullptr;
   llvm::Function *cpuSreg();  // i32 (ptr ctx, i32 k): CpuThreadState::sreg[k]
@@ -63,12 +64,13 @@ class ProgramLowering {
   llvm::Type *memTy(const Type *t);  // the memory form (bool as i8)
   llvm::StructType *arrayTy(unsigned ndim);
   llvm::Constant *cstr(const std::string &s);
+  llvm::Constant *constString(const std::string &s);  // NVPTX: in constant memory
   llvm::FunctionCallee runtime(const char *name);
   llvm::Function *declare(const ir::Function &f);
 
  private:
   std::map<unsigned, llvm::StructType *> arrayTypes_;
-  std::map<std::string, llvm::Constant *> strings_;
+  std::map<std::string, llvm::Constant *> strings_, constStrings_;
 };
 
 class FunctionLowering {
@@ -205,6 +207,8 @@ const char *cMathName(ir::IntrinsicId id);
 // LoweringCuda.cpp
 std::string libdeviceName(ir::IntrinsicId id, bool f32);
 void emitKernelEntry(ProgramLowering &P, const ir::Function &f);
+// The vprintf format of print(...) in a kernel (LoweringCuda.cpp).
+std::string vprintfFormat(const ir::Intrinsic *in);
 // The raise table of a module whose kernels record exceptions
 // (`kjit_error_raises`, abi::ErrorRecordField), after its functions.
 void emitErrorTables(ProgramLowering &P);

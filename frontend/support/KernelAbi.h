@@ -55,13 +55,14 @@ struct CpuThreadState {
 };
 static_assert(sizeof(CpuThreadState) == 80, "CpuThreadState's layout is read by compiled code");
 
-// The constant a compiled CPU kernel exports (LLVM { ptr, ptr, i64, i32, i64 }).
+// The constant a compiled CPU kernel exports (LLVM { ptr, ptr, i64, i32, i64, i64 }).
 struct CpuKernelInfo {
   int32_t (*thread)(void **args, void *ret, void *ctx);  // one GPU thread
   int32_t (*block)(void **args, void *ret, void *ctx);   // a whole block in a loop (null: fibers)
   int64_t staticSharedBytes;
   int32_t needsFibers;
   int64_t localBytes;  // the local arrays of the kernel and what it calls (stack space)
+  int64_t constBytes;  // what a GPU's constant memory would hold: global arrays, print formats
 };
 
 // The operation codes of kjit_cpu_warp(ctx, op, mask, value, arg, ...).

@@ -592,6 +592,7 @@ void define_jit(pybind11::module_ &m) {
                  py::dict r;
                  r["shared_mem_per_block"] = c.cpuKernel ? c.cpuKernel->staticSharedBytes : 0;
                  r["local_mem_per_thread"] = c.cpuKernel ? c.cpuKernel->localBytes : 0;
+                 r["const_mem_size"] = c.cpuKernel ? c.cpuKernel->constBytes : 0;
                  return r;
                })
           // The variables of the kernel a launch with argument type key `key`

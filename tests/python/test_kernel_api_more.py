@@ -28,7 +28,7 @@ import warnings
 import numpy as np
 import pytest
 
-from kjit import _kjit, cuda, errors, float32, int32, jit, void
+from kjit import _kjit, cuda, errors, float32, float64, int32, int64, jit, types, void
 from kjit.cuda import launchconfig
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -435,6 +435,32 @@ def test_a_jit_function_with_signatures_is_refused_in_kernels():
 
     with pytest.raises(errors.TypingError, match="Untyped global name 'cpu_add':.*using cpu function on device"):
         k[1, 1](np.zeros(1, np.int32))
+
+
+def test_constant_memory_of_print_formats_and_global_arrays(tmp_path):
+    # Print formats live in constant memory, as Numba's do; the CPU device reports what a GPU's would hold.
+    @cuda.jit
+    def const_fmt_string(val, to_print):
+        if to_print:
+            print(val)
+
+    const_fmt_string[1, 1](1, False)
+    const_fmt_string[1, 1](1.0, False)
+    sizes = const_fmt_string.get_const_mem_size()
+    assert sizes[(int64, types.boolean)] >= 6                                                 # "%lld\n\0"
+    assert const_fmt_string.get_const_mem_size(void(float64, types.boolean)) >= 4            # "%f\n\0"
+    ptx = cuda.compile_ptx(const_fmt_string.py_func, "void(int64, boolean)")[0]
+    assert ".const .align 1 .b8" in ptx and "cvta.const" in ptx
+    assemble(ptx, tmp_path)
+
+    arr = np.arange(32, dtype=np.int64)
+
+    @cuda.jit(void(int64[::1]))
+    def const_array_use(x):
+        c = cuda.const.array_like(arr)
+        x[cuda.grid(1)] = c[cuda.grid(1)]
+
+    assert const_array_use.get_const_mem_size() >= arr.nbytes
 
 
 # ---- Numba's words in error messages -----------------------------------------------------------------

@@ -456,7 +456,6 @@ class _CompiledKernel:
                 k._flush_cpu_declared()
                 a = dict(k._dispatcher._cpu_attributes(self._key))
                 a["regs_per_thread"] = 0  # no GPU registers on the CPU device
-                a["const_mem_size"] = 0
                 a["max_threads_per_block"] = _launch_annotations(k.targetoptions)[1] or 1024
             elif _kjit.cuda_available():
                 a = dict(k._core._attributes(self._key))
