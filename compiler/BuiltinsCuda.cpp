@@ -4,6 +4,9 @@
 // Numba's (numba/cuda/cudadecl.py): indices and grid() are int32, votes
 // bool, ballot int32, activemask uint32, atomics return the old value.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include <algorithm>
 
 #include "compiler/Builtins.h"
 #include "compiler/Signature.h"
@@ -70,14 +73,38 @@ class CudaTyper {
     return ir.tupleMake(std::move(elems), loc);
   }
 
-  // The shape of shared.array/local.array: constant ints.
-  bool constShape(Expr *shape, std::vector<Expr *> &dims, const std::string &f) {
+  // An argument's type as Numba spells it in its "No implementation of
+  // function" errors: constants as literals, dtypes as classes.
+  static std::string numbaSpelling(const Expr *e) {
+    if (auto *c = dyn_cast<Const>(e); c && c->type && c->type->isInt())
+      return fmt::format("Literal[int]({})", c->i);
+    if (auto *tm = dyn_cast<TupleMake>(e)) {
+      std::vector<std::string> parts;
+      for (const Expr *x : tm->elems) parts.push_back(numbaSpelling(x));
+      bool uniform =
+          std::all_of(parts.begin(), parts.end(), [&](auto &p) { return p == parts[0]; });
+      if (uniform && !parts.empty())
+        return fmt::format("UniTuple({} x {})", parts[0], parts.size());
+      return fmt::format("Tuple({})", fmt::join(parts, ", "));
+    }
+    if (!e->type) return "?";
+    if (e->type->kind() == TypeKind::Dtype)
+      return fmt::format("class({})", e->type->dtype()->str());
+    return e->type->str();
+  }
+
+  // The shape of shared.array/local.array: constant ints. The message has
+  // Numba's words first ("No implementation of function ..."), then kjit's.
+  bool constShape(Expr *shape, Expr *dtype, std::vector<Expr *> &dims, const std::string &f) {
     auto bad = [&]() {
       ts.error(
           DiagCategory::Typing, shape->loc,
-          fmt::format("the shape of cuda.{}() must be a constant integer or a tuple of constant "
-                      "integers (a literal or a global constant), not {}",
-                      f, shape->type ? shape->type->str() : "this expression"));
+          fmt::format("No implementation of function Function(<function {}>) found for "
+                      "signature:\n \n >>> array(shape={}, dtype={})\n \nthe shape of "
+                      "cuda.{}() must be a constant integer or a tuple of constant integers (a "
+                      "literal or a global constant), not {}",
+                      f, numbaSpelling(shape), dtype ? numbaSpelling(dtype) : "none", f,
+                      shape->type ? shape->type->str() : "this expression"));
       return false;
     };
     if (auto v = constInt(shape)) {
@@ -100,6 +127,11 @@ class CudaTyper {
     if (d && d->type && d->type->kind() == TypeKind::StringLit) {
       const std::string &n = d->type->symbol();
       if (const Type *t = tc.scalarByName(n)) return t;
+      ts.error(DiagCategory::Typing, d->loc,
+               fmt::format("Invalid NumPy dtype specified: '{}'; cuda.{}() takes the name of a "
+                           "scalar dtype such as \"float32\"",
+                           n, f));
+      return nullptr;
     }
     ts.error(DiagCategory::Typing, d ? d->loc : loc,
              fmt::format("cuda.{}() needs dtype= a NumPy or kjit scalar type such as float32", f));
@@ -110,7 +142,7 @@ class CudaTyper {
     Expr *shape = arg(0, "shape"), *dtype = arg(1, "dtype");
     if (!shape || !dtype) return fail(fmt::format("cuda.{}() takes shape and dtype", f));
     std::vector<Expr *> dims;
-    if (!constShape(shape, dims, f)) return none();
+    if (!constShape(shape, dtype, dims, f)) return none();
     const Type *dt = dtypeOf(dtype, f);
     if (!dt) return none();
     for (Expr *d : dims) {

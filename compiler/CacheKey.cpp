@@ -67,6 +67,7 @@ std::string describe(const GlobalValue &g, std::set<uint64_t> &visited) {
     if (!visited.insert(g.fn->identity).second) return "jit " + g.fn->name + " (seen)";
     std::string inner;
     fingerprint(*g.fn, visited, inner);
+    for (const std::string &sig : g.signatures) inner += "\nsig " + sig;
     return "jit " + hashHex(inner);
   }
   default: return fmt::format("{} {}", int(g.kind), g.name);

@@ -48,6 +48,12 @@ struct GlobalValue {
   std::vector<int64_t> shape;
   std::string bytes;
   std::shared_ptr<FunctionSource> fn;
+  // JitFunction: the signatures a device function (@cuda.jit(device=True))
+  // was declared with: a call converts its arguments to the best one, as
+  // Numba's does. hostSignatures: a @jit function compiled for explicit
+  // signatures only, which kernels cannot call (as in Numba).
+  std::vector<std::string> signatures;
+  bool hostSignatures = false;
 };
 
 // The source of a function to compile, and how to resolve its globals.

@@ -195,11 +195,14 @@ llvm::AllocaInst *FunctionLowering::entryAlloca(llvm::Type *t, const char *name)
 
 void FunctionLowering::startDeadBlock() { B.SetInsertPoint(block("dead")); }
 
-void FunctionLowering::emitRaise(const std::string &exc, const std::string &msg, SourceLoc loc) {
+void FunctionLowering::emitRaise(const std::string &exc, const std::string &msg, SourceLoc loc,
+                                 bool always) {
+  if (!P.reportRaises && !always) {
+    B.CreateRet(B.getInt32(abi::StatusExit));  // the thread ends, unreported
+    return;
+  }
   if (P.cuda) {
-    // A raise in a kernel stops the kernel (the launch fails).
-    B.CreateIntrinsic(llvm::Intrinsic::trap, {}, {});
-    B.CreateRet(B.getInt32(1));
+    cudaRaise(exc, msg, loc);
     return;
   }
   std::string file = loc.valid() ? P.sm.buffer(loc.file).name : "";
@@ -483,6 +486,7 @@ std::unique_ptr<llvm::Module> lowerToLLVM(llvm::LLVMContext &llctx, const TypedP
   P.cpuKernel = prog.target == Target::CUDA && opts.cpuKernel;
   P.cuda = prog.target == Target::CUDA && !P.cpuKernel;
   P.gpuModel = prog.target == Target::CUDA;
+  P.reportRaises = prog.target != Target::CUDA || prog.debug;
   if (opts.lineinfo) {
     P.di = std::make_unique<llvm::DIBuilder>(*mod);
     std::string path = prog.entry->loc.valid() ? sm.buffer(prog.entry->loc.file).name : "kernel.py";
@@ -499,6 +503,7 @@ std::unique_ptr<llvm::Module> lowerToLLVM(llvm::LLVMContext &llctx, const TypedP
   }
   for (const ir::Function *f : prog.functions) P.declare(*f);
   for (const ir::Function *f : prog.functions) FunctionLowering(P, *f).run();
+  if (P.cuda) lowering::emitErrorTables(P);
   if (P.cpuKernel) {
     llvm::Function *thread = emitEntryWrapper(P, *prog.entry);
     lowering::emitCpuKernel(P, *prog.entry, thread, entrySymbol(prog, opts));

@@ -228,12 +228,13 @@ void emitCpuKernel(ProgramLowering &P, const ir::Function &f, llvm::Function *th
   llvm::LLVMContext &C = P.C;
   llvm::Type *ptr = llvm::PointerType::getUnqual(C), *i32 = llvm::Type::getInt32Ty(C);
   llvm::Type *i64 = llvm::Type::getInt64Ty(C);
-  auto *infoTy = llvm::StructType::get(C, {ptr, ptr, i64, i32, i64});
+  auto *infoTy = llvm::StructType::get(C, {ptr, ptr, i64, i32, i64, i64});
   auto emitInfo = [&](llvm::Constant *block) {
     auto *init = llvm::ConstantStruct::get(
         infoTy, {thread, block, llvm::ConstantInt::get(i64, uint64_t(P.cpuSharedBytes)),
                  llvm::ConstantInt::get(i32, P.cpuNeedsFibers ? 1 : 0),
-                 llvm::ConstantInt::get(i64, uint64_t(P.cpuLocalBytes))});
+                 llvm::ConstantInt::get(i64, uint64_t(P.cpuLocalBytes)),
+                 llvm::ConstantInt::get(i64, uint64_t(P.cpuConstBytes))});
     auto *gv = new llvm::GlobalVariable(P.M, infoTy, true, llvm::GlobalValue::ExternalLinkage, init,
                                         infoSymbol);
     gv->setAlignment(llvm::Align(8));
@@ -299,7 +300,9 @@ void emitCpuKernel(ProgramLowering &P, const ir::Function &f, llvm::Function *th
   std::vector<llvm::StoreInst *> tidStores;
   for (unsigned a = 0; a < 3; ++a) tidStores.push_back(B.CreateStore(tids[a], tidPtr[a]));
   llvm::CallInst *body = B.CreateCall(P.functions.at(&f), callArgs);
-  B.CreateCondBr(B.CreateICmpNE(body, B.getInt32(0)), fail, xNext,
+  // A thread that raised stops the launch; one that ended at an unreported
+  // raise (abi::StatusExit) is done, as one that returned.
+  B.CreateCondBr(B.CreateICmpEQ(body, B.getInt32(abi::StatusRaised)), fail, xNext,
                  llvm::MDBuilder(C).createBranchWeights(1, 1 << 20));
   B.SetInsertPoint(xNext);
   llvm::Value *x1 = B.CreateAdd(x, B.getInt32(1), "", true, true);
@@ -322,6 +325,8 @@ void emitCpuKernel(ProgramLowering &P, const ir::Function &f, llvm::Function *th
   B.CreateRet(status);
 
   // Inline the body and what it calls, then give kjit.cpu.sreg its values.
+  // A recursive function (one that reaches itself through kjit calls) stays
+  // a call: inlining it again and again would only grow the code.
   std::set<llvm::Function *> kjitFunctions;
   for (auto &entryFn : P.functions) kjitFunctions.insert(entryFn.second);
   // Functions on a cycle of calls (recursion) stay calls.
@@ -359,6 +364,11 @@ void emitCpuKernel(ProgramLowering &P, const ir::Function &f, llvm::Function *th
     }
     if (round == 15) leftCalls = true;
   }
+  for (llvm::BasicBlock &bb : *bf)  // a recursive function's calls read threadIdx from the state
+    for (llvm::Instruction &inst : bb)
+      if (auto *call = llvm::dyn_cast<llvm::CallInst>(&inst))
+        for (auto &entryFn : P.functions)
+          if (call->getCalledFunction() == entryFn.second) leftCalls = true;
   std::vector<llvm::CallInst *> sregCalls;
   if (P.cpuSregFn)
     for (llvm::BasicBlock &bb : *bf)

@@ -274,21 +274,28 @@ llvm::Value *FunctionLowering::atomic(const Intrinsic *in) {
   return old;
 }
 
-// A failed bounds check in a kernel: the first failing thread records what
-// and where, then the kernel traps. A trap leaves the CUDA context unusable,
-// so the record goes to host memory the GPU can write (pinned, mapped): the
-// module's global `kjit_error_record` holds its address, set by the runtime
-// after loading the module (null: no record, only the trap).
-// The record, 16 x u32: [0] set to 1 when the rest is written, [1] line,
-// [2] column, [3] axis, [4..5] index (i64), [6..7] axis length (i64),
-// [8..10] threadIdx x/y/z, [11..13] blockIdx x/y/z, [14] file (an index into
-// kjit_error_files: the module's file names, each ended by a NUL byte,
-// counted from 1).
+// Errors in a kernel (a failed bounds check; with debug=True, a raise): the
+// first failing thread records what and where in the module's error record
+// (abi::ErrorRecordField), in host memory the GPU can write (pinned,
+// mapped), and the thread returns; the others go on, as in Numba. No trap:
+// the CUDA context survives, and the runtime raises the recorded exception
+// at the next synchronisation (after the launch for a debug kernel).
 void FunctionLowering::cudaIndexError(llvm::Value *index, unsigned axis, llvm::Value *n,
                                       SourceLoc loc) {
+  cudaRecordError(loc, 0, index, axis, n);
+}
+
+void FunctionLowering::cudaRaise(const std::string &exc, const std::string &msg, SourceLoc loc) {
+  auto site = P.raiseSites.try_emplace(exc + ":" + msg, uint32_t(P.raiseSites.size() + 1)).first;
+  cudaRecordError(loc, site->second, nullptr, 0, nullptr);
+}
+
+void FunctionLowering::cudaRecordError(SourceLoc loc, uint32_t raise, llvm::Value *index,
+                                       unsigned axis, llvm::Value *n) {
+  using namespace abi;
   llvm::Type *i32 = B.getInt32Ty();
   llvm::Type *ptr = llvm::PointerType::getUnqual(C);
-  auto *recTy = llvm::ArrayType::get(i32, 16);
+  auto *recTy = llvm::ArrayType::get(i32, RecWords);
   llvm::GlobalVariable *slot = P.M.getNamedGlobal("kjit_error_record");
   if (!slot) {
     slot = new llvm::GlobalVariable(P.M, ptr, false, llvm::GlobalValue::ExternalLinkage,
@@ -297,7 +304,8 @@ void FunctionLowering::cudaIndexError(llvm::Value *index, unsigned axis, llvm::V
                                     1);
     slot->setAlignment(llvm::Align(8));
     // Which thread records: claimed in device memory (atomics on mapped
-    // host memory are not reliable over PCIe).
+    // host memory are not reliable over PCIe); the runtime clears it after
+    // reporting.
     auto *claimFlag =
         new llvm::GlobalVariable(P.M, i32, false, llvm::GlobalValue::ExternalLinkage, B.getInt32(0),
                                  "kjit_error_claim", nullptr, llvm::GlobalValue::NotThreadLocal, 1);
@@ -310,44 +318,55 @@ void FunctionLowering::cudaIndexError(llvm::Value *index, unsigned axis, llvm::V
                              "kjit_error_files", nullptr, llvm::GlobalValue::NotThreadLocal, 1);
   }
   llvm::Value *base = B.CreateLoad(ptr, B.CreateAddrSpaceCast(slot, ptr), /*isVolatile=*/true);
-  llvm::BasicBlock *claim = block("oob.claim"), *record = block("oob.record"),
-                   *trap = block("oob.trap");
-  B.CreateCondBr(B.CreateIsNull(base), trap, claim);
+  llvm::BasicBlock *claim = block("error.claim"), *record = block("error.record"),
+                   *done = block("error.return");
+  B.CreateCondBr(B.CreateIsNull(base), done, claim);
   B.SetInsertPoint(claim);
   auto field = [&](unsigned k) { return B.CreateConstGEP2_32(recTy, base, 0, k); };
   llvm::Value *claimPtr = B.CreateAddrSpaceCast(P.M.getNamedGlobal("kjit_error_claim"), ptr);
   auto *cx =
       B.CreateAtomicCmpXchg(claimPtr, B.getInt32(0), B.getInt32(1), llvm::MaybeAlign(4),
                             llvm::AtomicOrdering::Monotonic, llvm::AtomicOrdering::Monotonic);
-  B.CreateCondBr(B.CreateExtractValue(cx, {1u}), record, trap);
+  B.CreateCondBr(B.CreateExtractValue(cx, {1u}), record, done);
   B.SetInsertPoint(record);
   auto store = [&](llvm::Value *v, unsigned k) { B.CreateStore(v, field(k), /*isVolatile=*/true); };
-  store(B.getInt32(loc.line), 1);
-  store(B.getInt32(loc.col), 2);
-  store(B.getInt32(axis), 3);
-  store(B.CreateTrunc(index, i32), 4);
-  store(B.CreateTrunc(B.CreateLShr(index, 32), i32), 5);
-  store(B.CreateTrunc(n, i32), 6);
-  store(B.CreateTrunc(B.CreateLShr(n, 32), i32), 7);
+  auto store64 = [&](llvm::Value *v, unsigned k) {
+    store(B.CreateTrunc(v, i32), k);
+    store(B.CreateTrunc(B.CreateLShr(v, 32), i32), k + 1);
+  };
+  llvm::Value *zero64 = B.getInt64(0);
+  store(B.getInt32(loc.line), RecLine);
+  store(B.getInt32(loc.col), RecCol);
+  store(B.getInt32(axis), RecAxis);
+  store64(index ? index : zero64, RecIndex);
+  store64(n ? n : zero64, RecSize);
   for (unsigned a = 0; a < 3; ++a) {
-    store(B.CreateIntrinsic(sreg(IntrinsicId::ThreadIdx, a), {}, {}), 8 + a);
-    store(B.CreateIntrinsic(sreg(IntrinsicId::BlockIdx, a), {}, {}), 11 + a);
+    store(B.CreateIntrinsic(sreg(IntrinsicId::ThreadIdx, a), {}, {}), RecThread + a);
+    store(B.CreateIntrinsic(sreg(IntrinsicId::BlockIdx, a), {}, {}), RecBlock + a);
   }
-  store(B.getInt32(loc.file), 14);
+  store(B.getInt32(loc.file), RecFile);
+  store(B.getInt32(raise), RecRaise);
   B.CreateIntrinsic(llvm::Intrinsic::nvvm_membar_sys, {}, {});
-  store(B.getInt32(1), 0);  // the record is complete
-  B.CreateIntrinsic(llvm::Intrinsic::nvvm_membar_sys, {},
-                    {});  // visible to the host before the trap
-  B.CreateBr(trap);
-  B.SetInsertPoint(trap);
-  B.CreateIntrinsic(llvm::Intrinsic::trap, {}, {});
-  B.CreateRet(B.getInt32(1));
+  store(B.getInt32(1), RecComplete);  // the record is complete
+  B.CreateBr(done);
+  B.SetInsertPoint(done);
+  B.CreateRet(B.getInt32(StatusRaised));
+}
+
+void emitErrorTables(ProgramLowering &P) {
+  if (P.raiseSites.empty()) return;
+  std::vector<const std::string *> byNumber(P.raiseSites.size());
+  for (const auto &[text, number] : P.raiseSites) byNumber[number - 1] = &text;
+  std::string table;
+  for (const std::string *text : byNumber) table += *text + std::string(1, '\0');
+  auto *init = llvm::ConstantDataArray::getString(P.C, table, true);
+  new llvm::GlobalVariable(P.M, init->getType(), true, llvm::GlobalValue::ExternalLinkage, init,
+                           "kjit_error_raises", nullptr, llvm::GlobalValue::NotThreadLocal, 1);
 }
 
 // print() in a kernel: one vprintf call with a format built at compile time.
-void FunctionLowering::cudaPrint(const Intrinsic *in) {
+std::string vprintfFormat(const Intrinsic *in) {
   std::string fmtText;
-  std::vector<llvm::Value *> vals;
   bool first = true;
   for (const Expr *a : in->args) {
     if (!first) fmtText += " ";
@@ -359,23 +378,51 @@ void FunctionLowering::cudaPrint(const Intrinsic *in) {
       fmtText += "None";
     } else if (t->isBool()) {
       fmtText += "%s";
-      vals.push_back(B.CreateSelect(expr(a), P.cstr("True"), P.cstr("False")));
     } else if (t->isInt()) {
       fmtText += t->isSigned() ? "%lld" : "%llu";
+    } else if (t->isFloat()) {
+      fmtText += "%f";
+    } else if (t->isComplex()) {
+      fmtText += "(%f%+fj)";
+    }
+  }
+  return fmtText + "\n";
+}
+
+// A string constant in the GPU's constant memory (.const, as Numba places
+// its print formats: get_const_mem_size() counts them), as a generic pointer.
+llvm::Constant *ProgramLowering::constString(const std::string &s) {
+  auto it = constStrings_.find(s);
+  if (it != constStrings_.end()) return it->second;
+  llvm::Constant *init = llvm::ConstantDataArray::getString(C, s, true);
+  auto *gv =
+      new llvm::GlobalVariable(M, init->getType(), true, llvm::GlobalValue::PrivateLinkage, init,
+                               ".const_str", nullptr, llvm::GlobalValue::NotThreadLocal, 4);
+  gv->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+  llvm::Constant *generic =
+      llvm::ConstantExpr::getAddrSpaceCast(gv, llvm::PointerType::getUnqual(C));
+  constStrings_[s] = generic;
+  return generic;
+}
+
+void FunctionLowering::cudaPrint(const Intrinsic *in) {
+  std::vector<llvm::Value *> vals;
+  for (const Expr *a : in->args) {
+    const Type *t = a->type;
+    if (t->isBool()) {
+      vals.push_back(B.CreateSelect(expr(a), P.constString("True"), P.constString("False")));
+    } else if (t->isInt()) {
       llvm::Value *v = expr(a);
       vals.push_back(t->isSigned() ? B.CreateSExt(v, B.getInt64Ty())
                                    : B.CreateZExt(v, B.getInt64Ty()));
     } else if (t->isFloat()) {
-      fmtText += "%f";
       vals.push_back(B.CreateFPExt(expr(a), B.getDoubleTy()));
     } else if (t->isComplex()) {
-      fmtText += "(%f%+fj)";
       llvm::Value *v = expr(a);
       vals.push_back(B.CreateFPExt(B.CreateExtractValue(v, {0}), B.getDoubleTy()));
       vals.push_back(B.CreateFPExt(B.CreateExtractValue(v, {1}), B.getDoubleTy()));
     }
   }
-  fmtText += "\n";
   llvm::Type *ptr = llvm::PointerType::getUnqual(C);
   llvm::Value *args = llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(C));
   if (!vals.empty()) {
@@ -389,7 +436,7 @@ void FunctionLowering::cudaPrint(const Intrinsic *in) {
   }
   llvm::FunctionCallee vprintf = P.M.getOrInsertFunction(
       "vprintf", llvm::FunctionType::get(B.getInt32Ty(), {ptr, ptr}, false));
-  B.CreateCall(vprintf, {P.cstr(fmtText), args});
+  B.CreateCall(vprintf, {P.constString(vprintfFormat(in)), args});
 }
 
 // libdevice's name for a math function on the GPU (its C name with `__nv_`),

@@ -38,6 +38,7 @@ llvm::Value *FunctionLowering::constant(const Const *c) {
                                         llvm::GlobalValue::PrivateLinkage, init, "const_array",
                                         nullptr, llvm::GlobalValue::NotThreadLocal, P.cuda ? 4 : 0);
     gv->setAlignment(llvm::Align(64));
+    if (P.cpuKernel) P.cpuConstBytes += int64_t(c->bytes->size());  // a GPU's constant memory
     llvm::Value *desc = llvm::Constant::getNullValue(P.lt(t));
     desc = B.CreateInsertValue(desc,
                                P.cuda ? B.CreateAddrSpaceCast(gv, llvm::PointerType::getUnqual(C))

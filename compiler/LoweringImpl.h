@@ -17,6 +17,7 @@
 #include "compiler/IR.h"
 #include "compiler/Lowering.h"
 #include "compiler/TypeInference.h"
+#include "frontend/support/KernelAbi.h"  // abi::Status, the CUDA error record
 
 namespace kjit::lowering {
 
@@ -31,14 +32,21 @@ class ProgramLowering {
   llvm::Module &M;
   const SourceManager &sm;
   std::string prefix;  // of every symbol
-  bool cuda = false;   // NVPTX: the kernel language, libdevice, traps for errors
+  bool cuda = false;   // NVPTX: the kernel language, libdevice, error records
   // The CUDA error model (x // 0 is 0, no ZeroDivisionError): NVPTX and
   // the CPU device.
   bool gpuModel = false;
+  // A kernel's `raise` is reported (debug=True, TypedProgram::debug); else it
+  // ends the thread (abi::StatusExit).
+  bool reportRaises = true;
+  // NVPTX: the exceptions a debug kernel can raise, "Class:message", by
+  // their number in the error record (from 1) (emitErrorTables).
+  std::map<std::string, uint32_t> raiseSites;
   // The CPU device: a kernel lowered for the host (LoweringCpuKernel.cpp).
   bool cpuKernel = false;
   bool cpuNeedsFibers = false;  // a barrier or warp operation was lowered
   int64_t cpuSharedBytes = 0;   // static shared arrays, laid out one after another
+  int64_t cpuConstBytes = 0;    // what a GPU's constant memory would hold (arrays, print formats)
   int64_t cpuLocalBytes = 0;    // local arrays of every function: a bound on a thread's
   llvm::Function *cpuSregFn = nullptr;
   llvm::Function *cpuSreg();  // i32 (ptr ctx, i32 k): CpuThreadState::sreg[k]
@@ -59,12 +67,13 @@ class ProgramLowering {
   llvm::Type *elemTy(const Type *t);
   llvm::StructType *arrayTy(unsigned ndim);
   llvm::Constant *cstr(const std::string &s);
+  llvm::Constant *constString(const std::string &s);  // NVPTX: in constant memory
   llvm::FunctionCallee runtime(const char *name);
   llvm::Function *declare(const ir::Function &f);
 
  private:
   std::map<unsigned, llvm::StructType *> arrayTypes_;
-  std::map<std::string, llvm::Constant *> strings_;
+  std::map<std::string, llvm::Constant *> strings_, constStrings_;
 };
 
 class FunctionLowering {
@@ -82,7 +91,7 @@ class FunctionLowering {
   const ir::Function &F;
   // Division by zero: NumPy's results, not ZeroDivisionError (CUDA, and
   // error_model='numpy').
-  bool numpyErrors() const { return P.gpuModel || F.numpyErrors; }
+  bool numpyErrors() const { return (P.gpuModel && !P.reportRaises) || F.numpyErrors; }
   llvm::Function *LF = nullptr;
   llvm::Value *retPtr = nullptr;
   llvm::Value *ctxPtr = nullptr;
@@ -105,7 +114,11 @@ class FunctionLowering {
   bool terminated() const { return B.GetInsertBlock()->getTerminator() != nullptr; }
   // Raises exc(msg) at loc when `bad` is true, continuing otherwise.
   void raiseIf(llvm::Value *bad, const std::string &exc, const std::string &msg, SourceLoc loc);
-  void emitRaise(const std::string &exc, const std::string &msg, SourceLoc loc);
+  // A Python exception: in a kernel without debug=True, the thread ends
+  // instead (Numba's rule); `always` reports it there too (kjit's own
+  // errors, such as a call the CPU device cannot make).
+  void emitRaise(const std::string &exc, const std::string &msg, SourceLoc loc,
+                 bool always = false);
   void checkStatus(llvm::Value *status);
   llvm::Value *i64(int64_t v) { return B.getInt64(uint64_t(v)); }
   llvm::Value *toMem(llvm::Value *v, const Type *t);
@@ -176,7 +189,7 @@ class FunctionLowering {
                           llvm::Value *init = nullptr);
   llvm::Value *divideByCount(llvm::Value *x, llvm::Value *n, const Type *t);
   // An IndexError for `index` on `axis` (of length `n`): on the host through
-  // the runtime, on the GPU a trap.
+  // the runtime, on the GPU in the module's error record.
   void indexError(llvm::Value *index, unsigned axis, llvm::Value *n, SourceLoc loc);
 
   // ---- CUDA (LoweringCuda.cpp) ----
@@ -184,6 +197,11 @@ class FunctionLowering {
   llvm::Value *atomic(const ir::Intrinsic *in);
   void cudaPrint(const ir::Intrinsic *in);
   void cudaIndexError(llvm::Value *index, unsigned axis, llvm::Value *n, SourceLoc loc);
+  void cudaRaise(const std::string &exc, const std::string &msg, SourceLoc loc);
+  // Fills the error record (the first failing thread only) and returns
+  // StatusRaised: the thread ends, the runtime reports the record.
+  void cudaRecordError(SourceLoc loc, uint32_t raise, llvm::Value *index, unsigned axis,
+                       llvm::Value *n);
 
   // ---- the CPU device (LoweringCpuKernel.cpp) ----
   // The kernel language on the host; null for what is lowered as on the GPU.
@@ -202,6 +220,11 @@ const char *cMathName(ir::IntrinsicId id);
 std::string libdeviceName(ir::IntrinsicId id, bool f32);
 void emitKernelEntry(ProgramLowering &P, const ir::Function &f);
 void defineDeviceAllocator(ProgramLowering &P);  // CUDA: kjit_rt_alloc/free on the device heap
+// The vprintf format of print(...) in a kernel (LoweringCuda.cpp).
+std::string vprintfFormat(const ir::Intrinsic *in);
+// The raise table of a module whose kernels record exceptions
+// (`kjit_error_raises`, abi::ErrorRecordField), after its functions.
+void emitErrorTables(ProgramLowering &P);
 // LoweringCpuKernel.cpp: the block function and the CpuKernelInfo constant
 // named `infoSymbol`; `thread` is the entry wrapper of `f`.
 void emitCpuKernel(ProgramLowering &P, const ir::Function &f, llvm::Function *thread,

@@ -231,6 +231,7 @@ llvm::Value *FunctionLowering::floatPowInt(llvm::Value *a, llvm::Value *b) {
 }
 
 void FunctionLowering::print(const Intrinsic *in) {
+  if (P.cpuKernel) P.cpuConstBytes += int64_t(vprintfFormat(in).size()) + 1;  // as on a GPU
   bool first = true;
   for (const Expr *a : in->args) {
     if (!first) B.CreateCall(P.runtime("kjit_rt_print_str"), {P.cstr(" ")});
@@ -272,7 +273,7 @@ llvm::Value *FunctionLowering::externCall(const Intrinsic *in) {
               fmt::format("the kernel calls '{}', a device function of cuda.declare_device: "
                           "external CUDA code runs only on a GPU, not on the CPU device",
                           name),
-              in->loc);
+              in->loc, /*always=*/true);
     startDeadBlock();
     return zeroOf(t);
   }

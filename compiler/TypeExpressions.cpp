@@ -9,6 +9,8 @@
 #include <set>
 
 #include "compiler/Builtins.h"
+#include "compiler/Conversion.h"
+#include "compiler/Signature.h"
 #include "compiler/TyperImpl.h"
 
 namespace kjit::typing {
@@ -30,7 +32,7 @@ Expr *FunctionTyper::name(const ast::NameExpr *n) {
     return ir_.varRef(info.var, n->loc);
   }
   std::optional<GlobalValue> g = lookupGlobal(n->name);
-  if (!g) return typingError(n->loc, fmt::format("name '{}' is not defined", n->name));
+  if (!g) return typingError(n->loc, fmt::format("NameError: name '{}' is not defined", n->name));
   return fromGlobal(*g, n->name, n->loc);
 }
 
@@ -582,6 +584,49 @@ Expr *FunctionTyper::subscript(const ast::SubscriptExpr *s) {
                        std::move(specs), s->loc, boundscheck());
 }
 
+// A call of a device function declared with signatures: the arguments
+// convert to the signature they fit best (Numba's rating,
+// compiler/Conversion.h; of two alike, the one declared first, as Numba
+// takes), which is the one compiled; none is a typing error.
+Expr *FunctionTyper::callDeclared(const std::string &name, const Type *fnType,
+                                  const std::vector<std::string> &signatures,
+                                  std::vector<Expr *> args, SourceLoc loc) {
+  std::vector<Signature> sigs(signatures.size());
+  std::vector<const std::vector<const Type *> *> candidates;
+  for (size_t i = 0; i < signatures.size(); ++i) {
+    std::string error;
+    if (!parseSignature(tc_, signatures[i], sigs[i], error))
+      return typingError(loc, fmt::format("device function '{}': {}", name, error));
+    candidates.push_back(&sigs[i].args);
+  }
+  std::vector<const Type *> actual;
+  std::string described;
+  for (Expr *a : args) {
+    actual.push_back(a->type);
+    described += (described.empty() ? "" : ", ") + a->type->str();
+  }
+  std::vector<int> best = bestOverloads(actual, candidates);
+  auto list = [&] {
+    std::string s;
+    for (const std::string &sig : signatures) s += (s.empty() ? "" : ", ") + sig;
+    return s;
+  };
+  if (best.empty())
+    return typingError(
+        loc, fmt::format("Invalid use of type(CUDADispatcher({})) with parameters ({}): device "
+                         "function '{}' was declared for {}, and these arguments convert to none",
+                         name, described, name, list()));
+  const Signature &sig = sigs[size_t(best[0])];
+  for (size_t i = 0; i < args.size(); ++i) {
+    args[i] = castTo(args[i], sig.args[i]);
+    if (!known(args[i])) return unknown(loc);
+  }
+  auto it = prog_.jitFunctions.find(fnType);
+  Function *f = prog_.specialize(it->second, sig.args, loc, sig.ret);
+  if (!f || !f->returnType) return unknown(loc);
+  return ir_.call(f, std::move(args), loc);
+}
+
 Expr *FunctionTyper::call(const ast::CallExpr *c) {
   Expr *callee = expr(c->func);
   if (!known(callee)) {
@@ -662,6 +707,8 @@ Expr *FunctionTyper::call(const ast::CallExpr *c) {
       }
       args = std::move(bound);
     }
+    if (auto d = prog_.declaredSignatures.find(ft); d != prog_.declaredSignatures.end())
+      return callDeclared(src->second->name, ft, d->second, std::move(args), c->loc);
     // Compile-time values (dtypes, functions) and integer literals are
     // passed by specialising the callee on them, as Numba types them as
     // constants; only run-time values are passed at run time.
@@ -676,6 +723,7 @@ Expr *FunctionTyper::call(const ast::CallExpr *c) {
       literals.push_back(literalArg(a) ? a : nullptr);
       if (a->type->isRuntime()) runtimeArgs.push_back(a);
     }
+    unsigned errorsBefore = ctx_.diags.errorCount();
     prog_.unresolved.clear();
     Function *f = specializeCallee(ft, types, c->loc, literals);
     // A recursive call whose return type is not known yet: typed in a later
@@ -688,6 +736,18 @@ Expr *FunctionTyper::call(const ast::CallExpr *c) {
         typingError(c->loc, fmt::format("cannot type infer runaway recursion: every path of "
                                         "'{}' calls itself before it returns a value",
                                         def_.name));
+      return unknown(c->loc);
+    }
+    if (!f) {
+      // An error in the callee's body (not at this call: arity, typing): say
+      // where it was called.
+      const auto &diags = ctx_.diags.diagnostics();
+      if (ctx_.diags.errorCount() > errorsBefore && !diags.empty() &&
+          (diags.back().loc.line != c->loc.line || diags.back().loc.col != c->loc.col))
+        ctx_.diags.note(c->loc, fmt::format("resolving callee type: type({}(<function {}>)), "
+                                            "called here",
+                                            cudaTarget() ? "CUDADispatcher" : "CPUDispatcher",
+                                            src->second->name));
       return unknown(c->loc);
     }
     prog_.unresolved.clear();

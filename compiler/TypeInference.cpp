@@ -195,7 +195,18 @@ Expr *FunctionTyper::fromGlobal(const GlobalValue &g, const std::string &name, S
     return constOf(tc_.dtypeOf(s), loc);
   }
   case K::ExceptionClass: return constOf(tc_.exceptionClass(g.name), loc);
-  case K::JitFunction: return constOf(prog_.jitFunctionType(g.fn), loc);
+  case K::JitFunction: {
+    if (g.hostSignatures && prog_.target == Target::CUDA)
+      return typingError(
+          loc, fmt::format("Untyped global name '{}': using cpu function on device with explicit "
+                           "signatures is not supported: a @jit function compiled for its "
+                           "signatures only cannot be called from a kernel; decorate it with "
+                           "@jit (no signature) or @cuda.jit(device=True)",
+                           name));
+    const Type *t = prog_.jitFunctionType(g.fn);
+    if (!g.signatures.empty()) prog_.declaredSignatures[t] = g.signatures;
+    return constOf(t, loc);
+  }
   case K::Array: {
     const Type *dt = tc_.dtypeByName(g.name == "bool" ? "bool_" : g.name);
     if (!dt)

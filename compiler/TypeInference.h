@@ -22,6 +22,11 @@ struct TypedProgram {
   std::vector<ir::Function *> functions;  // callees first, entry last
   Target target = Target::Host;
   bool kernel = false;  // CUDA: the entry is a kernel
+  // CUDA: @cuda.jit(debug=True), as Numba: Python's error model (division by
+  // zero raises) and a `raise` reported by the launch. Without it a `raise`
+  // ends the thread without a report (failed bounds checks are reported
+  // either way).
+  bool debug = false;
 };
 
 // `declaredReturn` (from an explicit signature) fixes the entry's return

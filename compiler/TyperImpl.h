@@ -40,6 +40,9 @@ class ProgramTyper {
   std::map<const Type *, std::shared_ptr<FunctionSource>> jitFunctions;
   // The enum classes the program names, by qualified name: their members.
   std::map<std::string, GlobalValue> enumClasses;
+  // The declared signatures of device functions (GlobalValue::signatures),
+  // by their function type: calls convert to the best one.
+  std::map<const Type *, std::vector<std::string>> declaredSignatures;
   unsigned symbolCounter = 0;
 
   // Types `fn` for `args`; null (with diagnostics) on failure. `literals`
@@ -169,6 +172,9 @@ class FunctionTyper final : public TyperServices {
   }
   Expr *enumMember(const Type *cls, const std::string &name, SourceLoc loc);
   Expr *compareEnums(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc);
+  Expr *callDeclared(const std::string &name, const Type *fnType,
+                     const std::vector<std::string> &signatures, std::vector<Expr *> args,
+                     SourceLoc loc);
   void beginPass(bool final);
   void checkReadsBeforeAssignment();
   void markFailed(const ast::Expr *target);

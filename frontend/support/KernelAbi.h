@@ -58,13 +58,14 @@ struct CpuThreadState {
 };
 static_assert(sizeof(CpuThreadState) == 80, "CpuThreadState's layout is read by compiled code");
 
-// The constant a compiled CPU kernel exports (LLVM { ptr, ptr, i64, i32, i64 }).
+// The constant a compiled CPU kernel exports (LLVM { ptr, ptr, i64, i32, i64, i64 }).
 struct CpuKernelInfo {
   int32_t (*thread)(void **args, void *ret, void *ctx);  // one GPU thread
   int32_t (*block)(void **args, void *ret, void *ctx);   // a whole block in a loop (null: fibers)
   int64_t staticSharedBytes;
   int32_t needsFibers;
   int64_t localBytes;  // the local arrays of the kernel and what it calls (stack space)
+  int64_t constBytes;  // what a GPU's constant memory would hold: global arrays, print formats
 };
 
 // The operation codes of kjit_cpu_warp(ctx, op, mask, value, arg, ...).
@@ -82,6 +83,38 @@ enum class WarpOp : int32_t {
   SyncWarp = 10,
   ActiveMask = 11,  // kjit_cpu_activemask
 };
+
+// ---- status and kernel exceptions ----------------------------------------------
+// What a compiled function returns (compiler/Lowering.h): 0, or 1 when it
+// raised (the exception is recorded for the caller), or, in a kernel
+// without debug=True, 2: a `raise` ended the thread without a report (Numba's
+// rule; the CPU device and the GPU count the thread as finished).
+namespace abi {
+enum Status : int32_t { StatusOk = 0, StatusRaised = 1, StatusExit = 2 };
+
+// The error record of a CUDA module (compiler/LoweringCuda.cpp writes it,
+// runtime/cuda reads it): 16 x u32 in mapped host memory, whose device
+// address the module's global `kjit_error_record` holds (null: none). The
+// first failing thread (claimed through the device global `kjit_error_claim`)
+// writes the fields, then sets RecComplete to 1, and returns. RecRaise is 0
+// for a failed bounds check (RecAxis, RecIndex, RecSize say which), else k
+// for the k-th entry of `kjit_error_raises` ("Class:message", each ended by
+// a NUL byte). RecFile counts from 1 in `kjit_error_files` (the module's
+// file names, each ended by a NUL byte).
+enum ErrorRecordField : unsigned {
+  RecComplete = 0,
+  RecLine = 1,
+  RecCol = 2,
+  RecAxis = 3,
+  RecIndex = 4,   // i64: low word, high word
+  RecSize = 6,    // i64: low word, high word
+  RecThread = 8,  // threadIdx x, y, z
+  RecBlock = 11,  // blockIdx x, y, z
+  RecFile = 14,
+  RecRaise = 15,
+  RecWords = 16
+};
+}  // namespace abi
 
 // ---- runtime entry points ------------------------------------------------------
 // A function compiled code calls by name, and its address, for a JIT's symbol

@@ -6,6 +6,11 @@ run time by assigning the attribute.
 ``__cuda_array_interface__`` that names a stream (``cuda.as_cuda_array``,
 ``cuda.from_cuda_array_interface``, a kernel launch) synchronizes that
 stream first, as the interface's version 3 asks. 0 turns that off.
+
+``CUDA_LOW_OCCUPANCY_WARNINGS`` (default 1, as Numba's): a kernel launch
+configuration of fewer than 128 blocks warns (``PerformanceWarning``:
+"Grid size N will likely result in GPU under-utilization due to low
+occupancy"), once per kernel and configuration. 0 turns that off.
 """
 import os
 
@@ -19,3 +24,4 @@ def _env_int(name, default):
 
 
 CUDA_ARRAY_INTERFACE_SYNC = _env_int("CUDA_ARRAY_INTERFACE_SYNC", 1)
+CUDA_LOW_OCCUPANCY_WARNINGS = _env_int("CUDA_LOW_OCCUPANCY_WARNINGS", 1)

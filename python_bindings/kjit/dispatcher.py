@@ -24,6 +24,7 @@ import numpy as np
 
 from kjit import _kjit
 from kjit import types as kt
+from kjit.errors import _exception_name
 
 __all__ = ["jit", "njit", "prange", "literal_unroll", "Dispatcher"]
 
@@ -146,7 +147,7 @@ class _Resolver:
             if issubclass(v, np.generic):
                 return ("dtype", np.dtype(v).name)
             if issubclass(v, BaseException):
-                return ("exception", v.__name__)
+                return ("exception", _exception_name(v))
             if v in (int, float, bool, complex, range, enumerate, zip):
                 return ("function", "builtins." + v.__name__)
             return ("unsupported", f"class {v.__name__}")

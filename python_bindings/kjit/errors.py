@@ -15,6 +15,24 @@ class KjitError(Exception):
     """Base class of every kjit error."""
 
 
+# The exception classes compiled code names that are not builtins, by the
+# name the compiler knows them by (module.qualname): what a raise of one in a
+# kernel or a compiled function raises in Python (the binding's
+# exceptionClass()).
+_RAISED_CLASSES = {}
+
+
+def _exception_name(cls):
+    """The name compiled code raises exception class ``cls`` by: a builtin's
+    own name, else module.qualname, registered."""
+    import builtins
+    if getattr(builtins, cls.__name__, None) is cls:
+        return cls.__name__
+    name = f"{cls.__module__}.{cls.__qualname__}"
+    _RAISED_CLASSES[name] = cls
+    return name
+
+
 class _LocatedError(KjitError):
     def __init__(self, message, diagnostics=()):
         super().__init__(message)
@@ -66,3 +84,11 @@ class NumbaValueError(KjitError, ValueError):
 
 class NumbaTypeError(KjitError, TypeError):
     """A type error, with Numba's name."""
+
+
+class UnrecognizedOptionsError(KjitError, TypeError, KeyError):
+    """A decorator option kjit does not know: a TypeError, and a KeyError
+    as Numba's CUDA ufuncs raise it."""
+
+    def __str__(self):  # not KeyError's quoted form
+        return str(self.args[0]) if self.args else ""

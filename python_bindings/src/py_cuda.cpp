@@ -21,6 +21,7 @@
 #include "compiler/Types.h"
 #include "cuda_prestart.h"
 #include "py_common.h"
+#include "py_launch.h"
 #include "py_values.h"
 #include "runtime/cuda/CudaRuntime.h"
 
@@ -120,14 +121,23 @@ void joinStartThread() {
 
 void setCudaError(const cuda::Error &e) {
   pybind11::module_ errors = pybind11::module_::import("kjit.cuda.errors");
-  if (auto *f = dynamic_cast<const cuda::KernelFault *>(&e); f && f->excClass == "IndexError") {
-    PyErr_SetString(PyExc_IndexError, e.what());
-    return;
-  }
   const char *cls = e.call == "cuInit" ? "CudaSupportError" : "CudaDriverError";
   pybind11::object type = errors.attr(cls);
   pybind11::object exc = type(e.what(), e.call, e.code, e.name);
   PyErr_SetObject(type.ptr(), exc.ptr());
+}
+
+void setKernelRaised(const cuda::KernelRaised &e) {
+  KernelException k{e.excClass, e.message, e.kernel, e.file, e.line};
+  for (int a = 0; a < 3; ++a) {
+    k.thread[a] = e.thread[a];
+    k.block[a] = e.block[a];
+  }
+  try {
+    raiseKernelException(k);
+  } catch (const pybind11::error_already_set &err) {
+    const_cast<pybind11::error_already_set &>(err).restore();
+  }
 }
 
 CUstream streamHandle(pybind11::handle s) {
@@ -200,9 +210,9 @@ void copyOut(pybind11::handle dst, uint64_t src, size_t n, CUstream s) {
   pybind11::gil_scoped_release nogil;
   if (s) {
     rt().check(rt().api().MemcpyDtoHAsync(b.view.buf, src, n, s), "cuMemcpyDtoHAsync");
-    rt().check(rt().api().StreamSynchronize(s), "cuStreamSynchronize");
+    rt().checkSync(rt().api().StreamSynchronize(s), "cuStreamSynchronize");
   } else {
-    rt().check(rt().api().MemcpyDtoH(b.view.buf, src, n), "cuMemcpyDtoH");
+    rt().checkSync(rt().api().MemcpyDtoH(b.view.buf, src, n), "cuMemcpyDtoH");
   }
 }
 
@@ -384,7 +394,7 @@ struct Stream {
   void synchronize() {
     rt().activate();
     pybind11::gil_scoped_release nogil;
-    rt().check(rt().api().StreamSynchronize(handle), "cuStreamSynchronize");
+    rt().checkSync(rt().api().StreamSynchronize(handle), "cuStreamSynchronize");
   }
   bool query() {
     rt().activate();
@@ -414,7 +424,7 @@ struct Event {
   }
   void synchronize() {
     pybind11::gil_scoped_release nogil;
-    rt().check(rt().api().EventSynchronize(handle), "cuEventSynchronize");
+    rt().checkSync(rt().api().EventSynchronize(handle), "cuEventSynchronize");
   }
   void wait(pybind11::object stream) {
     rt().check(rt().api().StreamWaitEvent(streamOf(stream), handle, 0), "cuStreamWaitEvent");
@@ -493,6 +503,8 @@ void setErrorFromCurrentException() {
     raiseJitError(e);
   } catch (const cuda::Error &e) {
     setCudaError(e);
+  } catch (const cuda::KernelRaised &e) {
+    setKernelRaised(e);
   } catch (const std::exception &e) {
     PyErr_SetString(PyExc_RuntimeError, e.what());
   } catch (...) {
@@ -507,6 +519,8 @@ void define_cuda(pybind11::module_ &m) {
       if (p) std::rethrow_exception(p);
     } catch (const cuda::Error &e) {
       setCudaError(e);
+    } catch (const cuda::KernelRaised &e) {
+      setKernelRaised(e);
     }
   });
   m.def("cuda_available", [] { return rt().available(); });

@@ -24,6 +24,8 @@ cuda::CUstream streamOf(pybind11::handle s);
 void copyIn(uint64_t dst, pybind11::handle src, size_t n, cuda::CUstream s);
 void copyOut(pybind11::handle dst, uint64_t src, size_t n, cuda::CUstream s);
 void setCudaError(const cuda::Error &e);
+// Sets the Python exception for what a kernel recorded (raiseKernelException).
+void setKernelRaised(const cuda::KernelRaised &e);
 
 // Memory as Python holds it (kjit.cuda's arrays keep one).
 struct MemoryHandle {

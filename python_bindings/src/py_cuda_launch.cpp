@@ -55,10 +55,12 @@ struct ArrayView {
   int64_t shape[kMaxDims], strides[kMaxDims];
 };
 
-class Launcher {
+class Launcher : public LauncherBase {
  public:
-  Launcher(std::shared_ptr<jit::CudaKernels> core, pybind11::object config)
+  Launcher(std::shared_ptr<jit::CudaKernels> core, pybind11::object config,
+           pybind11::object kernelRef)
       : core_(std::move(core)) {
+    kernel = std::move(kernelRef);
     ParsedLaunch p = parseLaunch(config, core_->name());
     config_ = p.config;
     streamObj_ = p.stream;
@@ -106,7 +108,10 @@ class Launcher {
     }
     rt().activate();
     const jit::CompileResult *compiled = nullptr;
-    jit::LoadedEntry &e = core_->entry(rt(), key, &compiled);
+    jit::LoadedEntry *hit = core_->find(rt(), key);
+    if (!hit && !core_->compiled(rt(), key))
+      compileForLaunch(kernel, key, config_, streamObj_, args);
+    jit::LoadedEntry &e = hit ? *hit : core_->entry(rt(), key, &compiled);
     if (compiled) warnPerformance(compiled->warnings, 2);
     core_->prepareLaunch(rt(), e, config_, checkedSerial_);
     // Parameters: arrays flattened (pointer, shape, strides), scalars in
@@ -162,6 +167,9 @@ class Launcher {
         "cuLaunchKernel");
     rt().launched(*e.kernel);
     for (RecordCopy &r : records) copyOutRaw(r.bytes, r.mem->dptr, r.size);
+    // debug=True: the launch waits and raises what a thread raised (as Numba).
+    if (core_->function().options().cuda.debug)
+      rt().checkSync(api.StreamSynchronize(stream_), "cuStreamSynchronize");
     for (HostCopy &c : copies) {
       if (!c.host) continue;
       copyOut(c.contiguous, c.mem->dptr, c.bytes, stream_);
@@ -442,7 +450,8 @@ void define_cuda_launch(pybind11::module_ &m) {
   });
   kernelBaseType = kernelBase.ptr();
   auto launcher = py::class_<Launcher>(m, "CudaLauncher")
-                      .def(py::init<std::shared_ptr<jit::CudaKernels>, py::object>());
+                      .def(py::init<std::shared_ptr<jit::CudaKernels>, py::object, py::object>());
+  defineLauncherMembers(launcher);
   reinterpret_cast<PyTypeObject *>(launcher.ptr())->tp_call = launcherCall<Launcher>;
 }
 

@@ -23,9 +23,10 @@ namespace kjit::py {
 
 // The process's compiled-code state (the host JIT, the thread pool).
 jit::JitRuntime &jitRuntime();
-// The builtin exception class compiled code raised by name (RuntimeError
-// for a name that is not one).
-pybind11::object builtinException(const std::string &name);
+// The exception class compiled code raised by name: a builtin's name, or
+// the module.qualname of a user's class that kjit.errors registered when the
+// compiler resolved it (RuntimeError for a name that is neither).
+pybind11::object exceptionClass(const std::string &name);
 
 // Arguments in their memory form, for an entry's `args` array.
 struct Marshalled {

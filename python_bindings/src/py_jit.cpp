@@ -35,10 +35,15 @@ jit::JitRuntime &jitRuntime() {
   return *rt;
 }
 
-pybind11::object builtinException(const std::string &name) {
+pybind11::object exceptionClass(const std::string &name) {
   pybind11::module_ builtins = pybind11::module_::import("builtins");
-  return pybind11::hasattr(builtins, name.c_str()) ? builtins.attr(name.c_str())
-                                                   : builtins.attr("RuntimeError");
+  if (name.find('.') == std::string::npos) {
+    if (pybind11::hasattr(builtins, name.c_str())) return builtins.attr(name.c_str());
+  } else {
+    pybind11::dict user = pybind11::module_::import("kjit.errors").attr("_RAISED_CLASSES");
+    if (user.contains(name)) return user[name.c_str()];
+  }
+  return builtins.attr("RuntimeError");
 }
 
 namespace {
@@ -71,9 +76,11 @@ jit::CudaOptions cudaOptions(const pybind11::dict &options) {
   pybind11::dict c = options["_cuda"];
   o.fastmath = option(c, "fastmath");
   o.lineinfo = option(c, "lineinfo");
+  o.debug = option(c, "debug");
   if (c.contains("max_registers")) o.maxRegisters = c["max_registers"].cast<int>();
   if (c.contains("max_threads")) o.maxThreads = c["max_threads"].cast<int>();
   if (c.contains("min_blocks")) o.minBlocks = c["min_blocks"].cast<int>();
+  if (c.contains("max_cluster_rank")) o.maxClusterRank = c["max_cluster_rank"].cast<int>();
   return o;
 }
 
@@ -233,7 +240,7 @@ pybind11::object Dispatcher::invoke(const jit::CompileResult &c, PyObject **argv
 }
 
 void Dispatcher::raise(KjitCallContext &ctx) {
-  pybind11::object cls = builtinException(ctx.excClass);
+  pybind11::object cls = exceptionClass(ctx.excClass);
   pybind11::object exc = ctx.message.empty() ? cls() : cls(ctx.message);
   if (!ctx.file.empty() && pybind11::hasattr(exc, "add_note"))
     exc.attr("add_note")(
@@ -455,7 +462,15 @@ std::optional<GlobalValue> Dispatcher::fromClassified(const pybind11::object &re
     g.kind = K::ExceptionClass, g.name = t[1].cast<std::string>();
   else if (kind == "jit") {
     g.kind = K::JitFunction;
-    g.fn = t[1].cast<std::shared_ptr<Dispatcher>>()->function().source();
+    auto d = t[1].cast<std::shared_ptr<Dispatcher>>();
+    g.fn = d->function().source();
+    pybind11::object kernel = pybind11::getattr(t[1], "_cuda_kernel", pybind11::none());
+    if (!kernel.is_none()) {
+      for (auto sig : pybind11::list(kernel.attr("_device_signatures")))
+        g.signatures.push_back(sig.cast<std::string>());
+    } else {
+      g.hostSignatures = d->function().host().eager();
+    }
   } else {
     g.kind = K::Unsupported;
     g.name = t[1].cast<std::string>();
@@ -632,7 +647,35 @@ void define_jit(pybind11::module_ &m) {
                  py::dict r;
                  r["shared_mem_per_block"] = c.cpuKernel ? c.cpuKernel->staticSharedBytes : 0;
                  r["local_mem_per_thread"] = c.cpuKernel ? c.cpuKernel->localBytes : 0;
+                 r["const_mem_size"] = c.cpuKernel ? c.cpuKernel->constBytes : 0;
                  return r;
+               })
+          // The variables of the kernel a launch with argument type key `key`
+          // runs and their types (compiled now when needed): on the CPU
+          // device (cc 0) or for compute capability `cc`.
+          .def("_typemap",
+               [](Dispatcher &d, const std::string &key, int cc) {
+                 jit::JitFunction &fn = d.function();
+                 const jit::CompileResult &c =
+                     cc ? fn.cudaKernelFor(fn.cudaResolve(key), cc) : fn.cpuKernelFor(key);
+                 return c.typemap;
+               })
+          // Compiles the kernel a launch with argument type key `key` runs on
+          // the CPU device (cc 0) or for compute capability `cc`
+          // (kernel._compile_for_args).
+          .def("_compile_key",
+               [](Dispatcher &d, const std::string &key, int cc) {
+                 jit::JitFunction &fn = d.function();
+                 if (!cc) {
+                   size_t before = fn.cpuKernels().all().size();
+                   const jit::CompileResult &c = fn.cpuKernelFor(key);
+                   if (fn.cpuKernels().all().size() > before) warnPerformance(c.warnings, 3);
+                   return;
+                 }
+                 size_t before = fn.cudaResults().size();
+                 const jit::CompileResult &c = fn.cudaKernelFor(fn.cudaResolve(key), cc);
+                 if (fn.cudaResults().size() > before && !c.fromCache)
+                   warnPerformance(c.warnings, 3);
                })
           .def("_cuda_keys",
                [](Dispatcher &d) {

@@ -33,6 +33,14 @@ int64_t indexValue(PyObject *o) {
   return overflow ? (overflow > 0 ? INT64_MAX : INT64_MIN) : v;
 }
 
+// The items of a grid or block as Numba's messages list them: "[1, 2.0]".
+std::string itemList(pybind11::handle v) {
+  if (!PyTuple_Check(v.ptr()) && !PyList_Check(v.ptr()))
+    return "[" + pybind11::repr(v).cast<std::string>() + "]";
+  return pybind11::repr(pybind11::list(pybind11::reinterpret_borrow<pybind11::object>(v)))
+      .cast<std::string>();
+}
+
 void readDims(pybind11::handle v, uint32_t out[3], const char *what, const std::string &kernel) {
   int64_t n[3];
   size_t count = 0;
@@ -40,14 +48,15 @@ void readDims(pybind11::handle v, uint32_t out[3], const char *what, const std::
     n[count++] = indexValue(v.ptr());
   } else if (PyTuple_Check(v.ptr()) || PyList_Check(v.ptr())) {
     pybind11::sequence s = pybind11::reinterpret_borrow<pybind11::sequence>(v);
-    if (s.size() < 1 || s.size() > 3) jit::setDims(out, n, s.size(), what, kernel);  // says why
+    if (s.size() < 1 || s.size() > 3)
+      jit::setDims(out, n, s.size(), what, kernel, itemList(v));  // says why
     for (pybind11::handle item : s) {
       if (!isIndex(item.ptr()))
-        jit::badDimension(what, pybind11::repr(v).cast<std::string>(), kernel);
+        jit::badDimension(what, pybind11::repr(v).cast<std::string>(), itemList(v), kernel);
       n[count++] = indexValue(item.ptr());
     }
   } else {
-    jit::badDimension(what, pybind11::repr(v).cast<std::string>(), kernel);
+    jit::badDimension(what, pybind11::repr(v).cast<std::string>(), itemList(v), kernel);
   }
   jit::setDims(out, n, count, what, kernel);
 }
@@ -82,10 +91,15 @@ const char *kCpuDevice = "the CPU device";
 // kernel[config] on the CPU device: the blocks run on kjit's thread pool,
 // each block's threads as a loop or, when the kernel synchronises, as
 // fibers. The launch is synchronous; the limits are a GPU's.
-class CpuLauncher {
+class CpuLauncher : public LauncherBase {
  public:
-  CpuLauncher(std::shared_ptr<Dispatcher> d, pybind11::object config)
-      : d_(std::move(d)), launch_(parseLaunch(config, d_->name()).config) {}
+  CpuLauncher(std::shared_ptr<Dispatcher> d, pybind11::object config, pybind11::object kernelRef)
+      : d_(std::move(d)) {
+    kernel = std::move(kernelRef);
+    ParsedLaunch p = parseLaunch(config, d_->name());
+    launch_ = p.config;
+    stream_ = p.stream;
+  }
 
   void call(PyObject *args) {
     jit::JitFunction &fn = d_->function();
@@ -106,6 +120,7 @@ class CpuLauncher {
       }
     }
     std::string key = d_->argumentKey(argv, n, true);
+    if (!fn.cpuKernels().find(key)) compileForLaunch(kernel, key, launch_, stream_, args);
     size_t before = fn.cpuKernels().all().size();
     const jit::CompileResult &c = fn.cpuKernelFor(key);
     if (fn.cpuKernels().all().size() > before) warnPerformance(c.warnings, 2);
@@ -134,20 +149,20 @@ class CpuLauncher {
  private:
   std::shared_ptr<Dispatcher> d_;
   jit::LaunchConfig launch_;
+  pybind11::object stream_;
 
   static void raiseKernelError(const CpuKernelError &e, const std::string &kernel) {
-    pybind11::object cls = builtinException(e.excClass);
-    std::string msg = e.message;
-    if (e.located) {
-      msg += fmt::format(" (in kernel '{}'", kernel);
-      if (!e.file.empty()) msg += fmt::format(" at {}:{}", e.file, e.line);
-      msg += fmt::format(", block ({}, {}, {}), thread ({}, {}, {}))", e.block[0], e.block[1],
-                         e.block[2], e.thread[0], e.thread[1], e.thread[2]);
-    } else {
-      msg += fmt::format(" (in kernel '{}')", kernel);
+    if (!e.located) {  // the launch failed, not a thread
+      pybind11::object cls = exceptionClass(e.excClass);
+      PyErr_SetObject(cls.ptr(), cls(fmt::format("{} (in kernel '{}')", e.message, kernel)).ptr());
+      throw pybind11::error_already_set();
     }
-    PyErr_SetObject(cls.ptr(), cls(msg).ptr());
-    throw pybind11::error_already_set();
+    KernelException k{e.excClass, e.message, kernel, e.file, e.line};
+    for (int a = 0; a < 3; ++a) {
+      k.thread[a] = e.thread[a];
+      k.block[a] = e.block[a];
+    }
+    raiseKernelException(k);
   }
 };
 
@@ -155,10 +170,51 @@ std::array<uint32_t, 3> dims3(const uint32_t d[3]) { return {d[0], d[1], d[2]}; 
 
 }  // namespace
 
+void runPreLaunchCallbacks(const LauncherBase &l, PyObject *launcher) {
+  pybind11::object k = l.kernel();
+  for (pybind11::handle cb : pybind11::list(l.preLaunch)) cb(k, pybind11::handle(launcher));
+}
+
+void compileForLaunch(pybind11::handle kernel, const std::string &key, const jit::LaunchConfig &c,
+                      pybind11::handle stream, PyObject *args) {
+  pybind11::object k = kernel(), launch = pybind11::module_::import("kjit.cuda.launchconfig");
+  if (k.is_none()) return;
+  launch.attr("_compile_for_launch")(k, key, dims3(c.grid), dims3(c.block),
+                                     stream.is_none()
+                                         ? pybind11::object(pybind11::int_(0))
+                                         : pybind11::reinterpret_borrow<pybind11::object>(stream),
+                                     c.sharedBytes, pybind11::handle(args));
+}
+
+std::string kernelExceptionText(const KernelException &e) {
+  std::string text = fmt::format("In function '{}', ", e.kernel);
+  if (!e.file.empty()) text += fmt::format("file {}, line {}, ", e.file, e.line);
+  text += fmt::format("tid=[{}, {}, {}] ctaid=[{}, {}, {}]", e.thread[0], e.thread[1], e.thread[2],
+                      e.block[0], e.block[1], e.block[2]);
+  if (!e.message.empty()) text += ": " + e.message;
+  return text;
+}
+
+void raiseKernelException(const KernelException &e) {
+  pybind11::object cls = exceptionClass(e.excClass);
+  pybind11::object exc = cls(kernelExceptionText(e));
+  try {
+    exc.attr("kernel") = e.kernel;
+    exc.attr("thread") = pybind11::make_tuple(e.thread[0], e.thread[1], e.thread[2]);
+    exc.attr("block") = pybind11::make_tuple(e.block[0], e.block[1], e.block[2]);
+    exc.attr("lineno") = e.line;
+  } catch (const pybind11::error_already_set &) {
+    // an exception class without a __dict__: the message says the same
+  }
+  PyErr_SetObject(cls.ptr(), exc.ptr());
+  throw pybind11::error_already_set();
+}
+
 void define_launch(pybind11::module_ &m) {
   namespace py = pybind11;
   auto cpu = py::class_<CpuLauncher>(m, "CpuLauncher")
-                 .def(py::init<std::shared_ptr<Dispatcher>, py::object>());
+                 .def(py::init<std::shared_ptr<Dispatcher>, py::object, py::object>());
+  defineLauncherMembers(cpu);
   reinterpret_cast<PyTypeObject *>(cpu.ptr())->tp_call = launcherCall<CpuLauncher>;
   // The simulator: the same parsing and the same checks.
   m.def(
@@ -170,6 +226,20 @@ void define_launch(pybind11::module_ &m) {
       },
       py::arg("kernel"), py::arg("config"),
       "(grid, block, stream, shared bytes) of kernel[config], or LaunchConfigError");
+  m.def(
+      "kernel_exception_text",
+      [](const std::string &kernel, const std::string &file, int line,
+         std::array<int32_t, 3> thread, std::array<int32_t, 3> block, const std::string &message) {
+        KernelException e{"", message, kernel, file, line};
+        for (size_t a = 0; a < 3; ++a) {
+          e.thread[a] = thread[a];
+          e.block[a] = block[a];
+        }
+        return kernelExceptionText(e);
+      },
+      py::arg("kernel"), py::arg("file"), py::arg("line"), py::arg("thread"), py::arg("block"),
+      py::arg("message"),
+      "the message of an exception a kernel's thread raised, as every device writes it");
   m.def(
       "check_launch",
       [](const std::string &kernel, const std::string &device, std::array<uint32_t, 3> grid,

@@ -22,6 +22,33 @@ struct ParsedLaunch {
 // as one item). Throws jit::JitError (LaunchConfigError) on a mistake.
 ParsedLaunch parseLaunch(pybind11::handle config, const std::string &kernel);
 
+// What both launcher classes (the CUDA one, the CPU device's) hold for
+// Python: the kernel (a weak reference) and Numba's pre_launch_callbacks,
+// each called as callback(kernel, launcher) before every launch.
+struct LauncherBase {
+  pybind11::object kernel;  // a weak reference to the kernel object
+  pybind11::list preLaunch;
+};
+void runPreLaunchCallbacks(const LauncherBase &l, PyObject *launcher);
+// The launcher classes' Python-side members: .args (None: no launch's
+// arguments are kept), .pre_launch_callbacks, and pickling, which Numba
+// refuses when there are callbacks.
+template <class L>
+void defineLauncherMembers(pybind11::class_<L> &cls) {
+  cls.def_property_readonly("args", [](const L &) { return pybind11::none(); })
+      .def_property_readonly("pre_launch_callbacks", [](const L &l) { return l.preLaunch; })
+      .def("__reduce__", [](const L &l) -> pybind11::object {
+        if (pybind11::len(l.preLaunch) != 0) {
+          pybind11::object err = pybind11::module_::import("pickle").attr("PicklingError");
+          PyErr_SetString(err.ptr(), "Cannot pickle configured launches with pre-launch callbacks");
+          throw pybind11::error_already_set();
+        }
+        throw pybind11::type_error(
+            "cannot pickle a configured launch: pickle the kernel and "
+            "configure it again after loading");
+      });
+}
+
 // tp_call of a launcher class L (the CUDA one, the CPU device's): from the
 // interpreter's call straight to L::call(args), without pybind11's generic
 // argument handling.
@@ -38,6 +65,7 @@ PyObject *launcherCall(PyObject *self, PyObject *args, PyObject *kwargs) {
       PyErr_SetString(PyExc_TypeError, "kjit launcher used before __init__");
       return nullptr;
     }
+    if (PyList_GET_SIZE(l->preLaunch.ptr()) != 0) runPreLaunchCallbacks(*l, self);
     l->call(args);
     Py_RETURN_NONE;
   } catch (...) {
@@ -45,6 +73,27 @@ PyObject *launcherCall(PyObject *self, PyObject *args, PyObject *kwargs) {
   }
   return nullptr;
 }
+
+// A launch whose argument type key `key` has no compiled kernel: calls the
+// kernel's _compile_for_args(*args) (Numba's dispatcher method, which code
+// may wrap) with the launch's configuration current on this thread
+// (kjit.cuda.launchconfig). `kernel` is a weak reference to the kernel
+// object; a kernel gone compiles nothing here (the caller's lookup does).
+void compileForLaunch(pybind11::handle kernel, const std::string &key, const jit::LaunchConfig &c,
+                      pybind11::handle stream, PyObject *args);
+
+// An exception a kernel's thread raised (the CPU device's, or one a GPU
+// kernel recorded), raised in Python as Numba does: of its class
+// (exceptionClass), its message after "In function 'k', file F, line L,
+// tid=[x, y, z] ctaid=[x, y, z]"; its .kernel, .thread, .block and .lineno
+// say the same.
+struct KernelException {
+  std::string excClass, message, kernel, file;
+  int line = 0;
+  int32_t thread[3] = {0, 0, 0}, block[3] = {0, 0, 0};
+};
+std::string kernelExceptionText(const KernelException &e);
+[[noreturn]] void raiseKernelException(const KernelException &e);
 
 void define_launch(pybind11::module_ &m);
 

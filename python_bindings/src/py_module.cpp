@@ -21,8 +21,11 @@ void raiseJitError(const jit::JitError &e) {
   case K::Type: PyErr_SetString(PyExc_TypeError, e.what()); return;
   case K::Value: PyErr_SetString(PyExc_ValueError, e.what()); return;
   case K::Internal: PyErr_SetString(PyExc_RuntimeError, e.what()); return;
-  case K::LaunchConfig: {
-    pybind11::object type = pybind11::module_::import("kjit.cuda.errors").attr("LaunchConfigError");
+  case K::LaunchConfig:
+  case K::LaunchConfigType: {
+    pybind11::object type =
+        pybind11::module_::import("kjit.cuda.errors")
+            .attr(e.kind == K::LaunchConfig ? "LaunchConfigError" : "LaunchConfigTypeError");
     PyErr_SetObject(type.ptr(), type(e.what()).ptr());
     return;
   }

@@ -159,7 +159,7 @@ void ufuncLoop(char **args, const intptr_t *dims, const intptr_t *steps, void *d
     if (!PyErr_Occurred()) {
       try {
         KjitCallContext &ctx = *ctxs[c];
-        pybind11::object cls = builtinException(ctx.excClass);
+        pybind11::object cls = exceptionClass(ctx.excClass);
         pybind11::object exc = ctx.message.empty() ? cls() : cls(ctx.message);
         if (!ctx.file.empty() && pybind11::hasattr(exc, "add_note"))
           exc.attr("add_note")(fmt::format("raised in the function of ufunc '{}' at {}:{}", L.name,

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 #include <pybind11/numpy.h>
+#include <pybind11/stl.h>
 
 #include <array>
 #include <cstring>

@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "frontend/support/KernelAbi.h"  // the error record
 #include "frontend/support/Options.h"
 
 namespace kjit::cuda {
@@ -225,36 +226,64 @@ void Runtime::check(CUresult r, const char *call) {
               call, r, name);
 }
 
-// A kernel faulted: the context is lost. Say where (from an error record if
-// a kernel wrote one), then make a fresh context for what follows.
+// What a kernel recorded, as the exception to raise (abi::ErrorRecordField).
+static KernelRaised decodeRecord(const LoadedKernel &k, const volatile uint32_t *rec) {
+  using namespace abi;
+  auto i64 = [&](unsigned at) {
+    return int64_t(uint64_t(rec[at]) | (uint64_t(rec[at + 1]) << 32));
+  };
+  uint32_t raise = rec[RecRaise];
+  std::string excClass = "IndexError", message;
+  if (raise == 0) {
+    message = fmt::format("index {} is out of bounds for axis {} with size {}", i64(RecIndex),
+                          rec[RecAxis], i64(RecSize));
+  } else if (raise <= k.raises.size()) {
+    excClass = k.raises[raise - 1].first;
+    message = k.raises[raise - 1].second;
+  } else {
+    excClass = "RuntimeError";
+    message = fmt::format("kernel '{}' recorded exception {}, which its module does not name",
+                          k.name, raise);
+  }
+  KernelRaised e(excClass, message);
+  e.kernel = k.name;
+  uint32_t file = rec[RecFile];
+  e.file = file >= 1 && file <= k.files.size() ? k.files[file - 1] : "";
+  e.line = int(rec[RecLine]);
+  for (unsigned a = 0; a < 3; ++a) {
+    e.thread[a] = int32_t(rec[RecThread + a]);
+    e.block[a] = int32_t(rec[RecBlock + a]);
+  }
+  return e;
+}
+
+void Runtime::reportRaised() {
+  DeviceState &d = devices_.at(size_t(current_));
+  std::erase_if(d.recorded, [](const std::weak_ptr<LoadedKernel> &w) { return w.expired(); });
+  for (auto &w : d.recorded) {
+    auto k = w.lock();
+    volatile uint32_t *rec = k->record;
+    if (k->generation != d.generation || rec[abi::RecComplete] != 1) continue;
+    KernelRaised e = decodeRecord(*k, rec);
+    // Ready for the next exception: the record, then the claim (in the
+    // legacy stream's order, before later launches).
+    rec[abi::RecComplete] = 0;
+    uint32_t zero = 0;
+    check(api_.MemcpyHtoD(k->claim, &zero, sizeof zero), "cuMemcpyHtoD");
+    throw e;
+  }
+}
+
+// A kernel faulted: the context is lost. Say so, naming the kernel last
+// launched, then make a fresh context for what follows.
 void Runtime::fault(CUresult r, const char *call) {
   DeviceState &d = devices_.at(size_t(current_));
   std::string name = errorName(r);
-  std::string message, excClass;
-  for (auto &w : d.kernels) {
-    auto k = w.lock();
-    if (!k || !k->record || k->generation != d.generation) continue;
-    volatile uint32_t *rec = k->record;
-    if (rec[0] != 1) continue;
-    auto i64 = [&](int at) { return int64_t(uint64_t(rec[at]) | (uint64_t(rec[at + 1]) << 32)); };
-    uint32_t fileIndex = rec[14];
-    std::string file =
-        fileIndex >= 1 && fileIndex <= k->files.size() ? k->files[fileIndex - 1] : "<kernel>";
-    message = fmt::format(
-        "index {} is out of bounds for axis {} with size {}, in kernel '{}' at {}:{}:{}, "
-        "thread ({}, {}, {}) of block ({}, {}, {})",
-        i64(4), rec[3], i64(6), k->name, file, rec[1], rec[2], rec[8], rec[9], rec[10], rec[11],
-        rec[12], rec[13]);
-    excClass = "IndexError";
-    break;
-  }
-  if (message.empty()) {
-    const char *text = nullptr;
-    if (api_.GetErrorString) api_.GetErrorString(r, &text);
-    message = fmt::format("kernel '{}' failed: {}{}{} (reported by {})",
-                          lastKernel_.empty() ? "?" : lastKernel_, name, text ? ": " : "",
-                          text ? text : "", call);
-  }
+  const char *text = nullptr;
+  if (api_.GetErrorString) api_.GetErrorString(r, &text);
+  std::string message = fmt::format("kernel '{}' failed: {}{}{} (reported by {})",
+                                    lastKernel_.empty() ? "?" : lastKernel_, name, text ? ": " : "",
+                                    text ? text : "", call);
   // The context is lost. Give it back and reset the device's primary
   // context, so that the next call makes a new one (CUDA allows that when
   // no other library of the process still uses the old context).
@@ -270,10 +299,8 @@ void Runtime::fault(CUresult r, const char *call) {
   d.warm = false;
   d.lost = true;
   ++d.generation;
-  d.kernels.clear();
-  KernelFault f(message, call, r, name);
-  f.excClass = excClass;
-  throw f;
+  d.recorded.clear();
+  throw KernelFault(message, call, r, name);
 }
 
 void Runtime::select(int ordinal) {
@@ -378,7 +405,7 @@ void Runtime::activate() {
 
 void Runtime::synchronize() {
   activate();
-  check(api_.CtxSynchronize(), "cuCtxSynchronize");
+  checkSync(api_.CtxSynchronize(), "cuCtxSynchronize");
 }
 
 void Runtime::close() {
@@ -393,7 +420,7 @@ void Runtime::close() {
     d.pool = nullptr;
     d.warm = false;
     ++d.generation;
-    d.kernels.clear();
+    d.recorded.clear();
   }
   api_.CtxSetCurrent(nullptr);
 }
@@ -524,27 +551,39 @@ std::shared_ptr<LoadedKernel> Runtime::load(const std::string &image, const std:
   size_t slotSize = 0;
   if (api_.ModuleGetGlobal(&slot, &slotSize, k->module, "kjit_error_record") == 0 &&
       slotSize == 8) {
-    auto mem = allocate(16 * sizeof(uint32_t), Allocation::Kind::Mapped);
-    std::memset(mem->host, 0, 16 * sizeof(uint32_t));
+    auto mem = allocate(abi::RecWords * sizeof(uint32_t), Allocation::Kind::Mapped);
+    std::memset(mem->host, 0, abi::RecWords * sizeof(uint32_t));
     k->record = static_cast<uint32_t *>(mem->host);
     CUdeviceptr target = mem->dptr;
     check(api_.MemcpyHtoD(slot, &target, sizeof target), "cuMemcpyHtoD");
-    CUdeviceptr names = 0;
-    size_t namesSize = 0;
-    if (api_.ModuleGetGlobal(&names, &namesSize, k->module, "kjit_error_files") == 0) {
-      std::string bytes(namesSize, '\0');
-      check(api_.MemcpyDtoH(bytes.data(), names, namesSize), "cuMemcpyDtoH");
-      size_t at = 0;
-      while (at < bytes.size()) {
-        size_t end = bytes.find('\0', at);
-        if (end == std::string::npos || end == at) break;
-        k->files.push_back(bytes.substr(at, end - at));
-        at = end + 1;
+    size_t claimSize = 0;
+    check(api_.ModuleGetGlobal(&k->claim, &claimSize, k->module, "kjit_error_claim"),
+          "cuModuleGetGlobal(kjit_error_claim)");
+    // The module's tables: strings, each ended by a NUL byte.
+    auto table = [&](const char *global) {
+      std::vector<std::string> out;
+      CUdeviceptr at = 0;
+      size_t size = 0;
+      if (api_.ModuleGetGlobal(&at, &size, k->module, global) != 0) return out;
+      std::string bytes(size, '\0');
+      check(api_.MemcpyDtoH(bytes.data(), at, size), "cuMemcpyDtoH");
+      for (size_t from = 0; from < bytes.size();) {
+        size_t end = bytes.find('\0', from);
+        if (end == std::string::npos || end == from) break;
+        out.push_back(bytes.substr(from, end - from));
+        from = end + 1;
       }
+      return out;
+    };
+    k->files = table("kjit_error_files");
+    for (const std::string &r : table("kjit_error_raises")) {
+      size_t colon = r.find(':');
+      k->raises.emplace_back(r.substr(0, colon),
+                             colon == std::string::npos ? "" : r.substr(colon + 1));
     }
     k->recordMemory = std::move(mem);
+    d.recorded.push_back(k);
   }
-  d.kernels.push_back(k);
   return k;
 }
 

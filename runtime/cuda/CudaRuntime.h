@@ -4,12 +4,15 @@
 // kernel error records. No CUDA SDK header: the few types the driver API
 // needs are declared here, and every entry point comes from dlopen.
 //
-// Errors are C++ exceptions (cuda::Error, cuda::KernelFault) that the
-// binding turns into Python ones. A kernel fault (trap, illegal address)
-// poisons a CUDA context; the runtime reads the failing module's error
-// record, then gives the context back and makes a new one, so that the
-// process can launch again (allocations of the old context are then gone:
-// each carries its context's generation and is never touched again).
+// Errors are C++ exceptions (cuda::Error, cuda::KernelFault,
+// cuda::KernelRaised) that the binding turns into Python ones. A kernel fault
+// (trap, illegal address) poisons a CUDA context; the runtime gives the
+// context back and makes a new one, so that the process can launch again
+// (allocations of the old context are then gone: each carries its context's
+// generation and is never touched again). An exception a kernel's thread
+// recorded in its module's error record (a failed bounds check; a raise with
+// debug=True) leaves the context alone: the runtime raises it at the next
+// synchronisation (checkSync).
 #pragma once
 
 #include <cstddef>
@@ -52,13 +55,24 @@ class Error : public std::runtime_error {
   std::string name;
 };
 
-// A kernel stopped on a fault. `excClass` is "IndexError" when a bounds
-// check recorded where (file, line, thread, block); otherwise the message
-// names the CUDA error and the kernel last launched.
+// A kernel stopped on a fault: the message names the CUDA error and the
+// kernel last launched.
 class KernelFault : public Error {
  public:
   using Error::Error;
-  std::string excClass;
+};
+
+// An exception a kernel's thread recorded (abi::ErrorRecordField), read at a
+// synchronisation: its class ("IndexError", or what the raise named), its
+// message, and where.
+class KernelRaised : public std::runtime_error {
+ public:
+  KernelRaised(std::string excClass, std::string message)
+      : std::runtime_error(message), excClass(std::move(excClass)), message(std::move(message)) {}
+  std::string excClass, message;
+  std::string kernel, file;
+  int line = 0;
+  int32_t thread[3] = {0, 0, 0}, block[3] = {0, 0, 0};
 };
 
 struct DeviceInfo {
@@ -96,9 +110,11 @@ struct LoadedKernel {
   std::string name;  // the user's kernel name
   int device = 0;
   uint64_t generation = 0;
-  uint32_t *record = nullptr;  // host view of the error record (16 x u32), or null
+  uint32_t *record = nullptr;  // host view of the error record (abi::RecWords u32), or null
   std::shared_ptr<Allocation> recordMemory;
-  std::vector<std::string> files;
+  CUdeviceptr claim = 0;                                    // kjit_error_claim
+  std::vector<std::string> files;                           // kjit_error_files
+  std::vector<std::pair<std::string, std::string>> raises;  // kjit_error_raises: class, message
   int maxThreadsPerBlock = 1024, staticShared = 0, registers = 0;
   int localBytes = 0, constBytes = 0;  // per thread; the module's constant memory
 };
@@ -128,6 +144,16 @@ class Runtime {
   void require() const;
   // Throws Error (or KernelFault for a kernel's fault) when r is not 0.
   void check(CUresult r, const char *call);
+  // check() for a call that waited for the device (a synchronisation, a copy
+  // to the host): then throws KernelRaised for an exception a kernel recorded
+  // (reportRaised).
+  void checkSync(CUresult r, const char *call) {
+    check(r, call);
+    if (recordsPending_) reportRaised();
+  }
+  // Throws KernelRaised when a kernel launched on this device has recorded an
+  // exception, and clears that record for the next one.
+  void reportRaised();
   std::string errorName(CUresult r) const;
 
   int deviceCount() const { return int(devices_.size()); }
@@ -180,6 +206,7 @@ class Runtime {
   void freePooled(const Allocation &a);
   void launched(const LoadedKernel &k) {
     if (lastKernel_ != k.name) lastKernel_ = k.name;
+    if (k.record) recordsPending_ = true;
   }
 
  private:
@@ -188,10 +215,10 @@ class Runtime {
     CUdevice handle = 0;
     CUcontext context = nullptr;
     uint64_t generation = 1;
-    bool lost = false;                                 // a kernel fault cost the device its context
-    bool warm = false;                                 // retained by warmUp() and not used yet
-    CUmemoryPool pool = nullptr;                       // the default memory pool, when used
-    std::vector<std::weak_ptr<LoadedKernel>> kernels;  // to read their records after a fault
+    bool lost = false;            // a kernel fault cost the device its context
+    bool warm = false;            // retained by warmUp() and not used yet
+    CUmemoryPool pool = nullptr;  // the default memory pool, when used
+    std::vector<std::weak_ptr<LoadedKernel>> recorded;  // the kernels with an error record
   };
   Api api_;
   void *lib_ = nullptr;
@@ -202,6 +229,7 @@ class Runtime {
   int current_ = 0;
   std::vector<DeviceState> devices_;
   std::string lastKernel_;
+  bool recordsPending_ = false;  // a kernel with an error record was launched
   std::mutex mutex_;
   std::vector<std::pair<std::string, std::vector<LinkInput>>> links_;  // registerLink
   std::mutex linkMutex_;

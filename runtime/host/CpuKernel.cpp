@@ -443,7 +443,7 @@ bool runFiberBlock(Launch &L, Worker &W, uint64_t b) {
       enter(run, f);
       if (f->wait == Wait::Done) {
         --run.live;
-        if (f->status != 0) {
+        if (f->status == abi::StatusRaised) {  // StatusExit: ended at an unreported raise
           L.fail(raisedBy(f->call, f->state));
           return false;
         }

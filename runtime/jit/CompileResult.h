@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "compiler/Types.h"
@@ -23,8 +24,11 @@ struct CompileResult {
   const Type *ret = nullptr;
   std::string signature;  // "(float64, int64) -> float64"; kernels: "void(float32[:], int64)"
   std::string typedIR;    // inspect_types()
-  std::string warnings;   // rendered performance warnings, for the caller to issue
-  std::string code;       // the PTX of a CUDA compile; the object file of a cached host compile
+  // The entry's variables and their types (Numba's _type_annotation.typemap);
+  // empty for code from the disk cache.
+  std::vector<std::pair<std::string, std::string>> typemap;
+  std::string warnings;  // rendered performance warnings, for the caller to issue
+  std::string code;      // the PTX of a CUDA compile; the object file of a cached host compile
   std::string entrySymbol;
   bool fromCache = false;  // loaded from the disk cache
   int cc = 0;              // CUDA: the compute capability compiled for (90: sm_90)

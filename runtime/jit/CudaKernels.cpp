@@ -21,12 +21,24 @@ DeviceLimits limitsOf(cuda::Runtime &rt, int device) {
   return l;
 }
 
-LoadedEntry &CudaKernels::entry(cuda::Runtime &rt, const std::string &key,
-                                const CompileResult **compiled) {
+LoadedEntry *CudaKernels::find(cuda::Runtime &rt, const std::string &key) {
   int dev = rt.current();
   uint64_t gen = rt.generation(dev);
   for (auto &e : entries_)
-    if (e.device == dev && e.generation == gen && e.key == key) return e;
+    if (e.device == dev && e.generation == gen && e.key == key) return &e;
+  return nullptr;
+}
+
+bool CudaKernels::compiled(cuda::Runtime &rt, const std::string &key) {
+  if (find(rt, key)) return true;
+  const cuda::DeviceInfo &info = rt.info(rt.current());
+  return fn_->cudaHas(fn_->cudaResolve(key), info.ccMajor * 10 + info.ccMinor);
+}
+
+LoadedEntry &CudaKernels::entry(cuda::Runtime &rt, const std::string &key,
+                                const CompileResult **compiled) {
+  if (LoadedEntry *e = find(rt, key)) return *e;
+  int dev = rt.current();
   const cuda::DeviceInfo &info = rt.info(dev);
   size_t before = fn_->cudaResults().size();
   CompileResult &c = fn_->cudaKernelFor(fn_->cudaResolve(key), info.ccMajor * 10 + info.ccMinor);
@@ -52,6 +64,8 @@ void CudaKernels::prepareLaunch(cuda::Runtime &rt, LoadedEntry &e, const LaunchC
   DeviceLimits d = limitsOf(rt, e.device);
   KernelLimits k;
   k.maxThreadsPerBlock = e.kernel->maxThreadsPerBlock;
+  int bound = fn_->options().cuda.maxThreads;
+  if (bound > 0 && k.maxThreadsPerBlock >= bound) k.why = "its launch_bounds";
   k.staticSharedBytes = e.kernel->staticShared;
   checkLaunch(c, d, k, fn_->name());
   if (needsSharedOptin(c, d, k) && e.dynamicSharedSet < int(c.sharedBytes)) {

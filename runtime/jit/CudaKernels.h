@@ -39,6 +39,10 @@ class CudaKernels {
   // current device. `compiled` is set when this call compiled code (its
   // warnings are the caller's to issue).
   LoadedEntry &entry(cuda::Runtime &rt, const std::string &key, const CompileResult **compiled);
+  // The same when loaded already, else null.
+  LoadedEntry *find(cuda::Runtime &rt, const std::string &key);
+  // Whether entry() would compile nothing (loaded, or the PTX made).
+  bool compiled(cuda::Runtime &rt, const std::string &key);
 
   // Checks `c` against the device's and the kernel's limits, once per entry
   // and configuration, and opts in to the dynamic shared memory it needs.

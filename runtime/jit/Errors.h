@@ -19,10 +19,16 @@ struct Caller {
   const std::string &name;
   bool kernel = false;
   std::string describe() const { return kernel ? "kernel '" + name + "'" : name + "()"; }
+  // As Numba's messages name it, after Python's repr of a function.
+  std::string pythonic() const {
+    return "<function " + name + (kernel ? " (a kernel)>" : " (a kjit function)>");
+  }
 };
 
 struct JitError : std::runtime_error {
-  enum class Kind { Type, Value, LaunchConfig, Internal };
+  // LaunchConfigType: an item of a launch configuration that is not an int
+  // (LaunchConfigError, and a TypeError as Numba's).
+  enum class Kind { Type, Value, LaunchConfig, LaunchConfigType, Internal };
   JitError(Kind k, const std::string &msg) : std::runtime_error(msg), kind(k) {}
   Kind kind;
 };
@@ -31,6 +37,9 @@ inline JitError typeError(const std::string &msg) { return JitError(JitError::Ki
 inline JitError valueError(const std::string &msg) { return JitError(JitError::Kind::Value, msg); }
 inline JitError launchConfigError(const std::string &msg) {
   return JitError(JitError::Kind::LaunchConfig, msg);
+}
+inline JitError launchConfigTypeError(const std::string &msg) {
+  return JitError(JitError::Kind::LaunchConfigType, msg);
 }
 inline JitError internalError(const std::string &msg) {
   return JitError(JitError::Kind::Internal, msg);

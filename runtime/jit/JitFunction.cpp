@@ -54,6 +54,13 @@ std::vector<const Type *> remap(TypeContext &tc, const std::vector<const Type *>
   return out;
 }
 
+std::vector<std::pair<std::string, std::string>> typemapOf(const TypedProgram &prog) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto &v : prog.entry->vars)
+    if (v->type) out.emplace_back(v->name, v->type->str());
+  return out;
+}
+
 std::string typedText(const TypedProgram &prog) {
   std::string s;
   for (const ir::Function *f : prog.functions) s += ir::print(*f);
@@ -126,8 +133,8 @@ std::string JitFunction::hostCacheKey(const std::string &key, const Type *declar
   in.argumentKey = key;
   in.declaredReturn = declaredRet ? declaredRet->str() : "";
   in.target = rt_.hostJit().targetDescription();
-  in.options = fmt::format("{} boundscheck={} cuda-fastmath={}", kind, options_.cpuBoundscheck,
-                           options_.cuda.fastmath);
+  in.options = fmt::format("{} boundscheck={} cuda-fastmath={} debug={}", kind,
+                           options_.cpuBoundscheck, options_.cuda.fastmath, options_.cuda.debug);
   return cacheKey(in);
 }
 
@@ -184,6 +191,7 @@ CompileResult &JitFunction::hostCompile(const std::string &key,
     c->ret = sameTypeIn(*c->types, prog.entry->returnType);
     c->signature = "(" + describeTypes(c->args) + ") -> " + c->ret->str();
     c->typedIR = typedText(prog);
+    c->typemap = typemapOf(prog);
     buildHostCode(ctx, prog, ckey, false, *c);
   }
   c->measure();
@@ -208,6 +216,13 @@ std::shared_ptr<FunctionSource> JitFunction::cudaSource() const {
   return copy;
 }
 
+TypedProgram JitFunction::cudaProgram(Context &ctx, const std::vector<const Type *> &args,
+                                      const Type *declaredRet, bool kernel) const {
+  TypedProgram prog = buildTypedProgram(ctx, cudaSource(), args, declaredRet, Target::CUDA, kernel);
+  prog.debug = options_.cuda.debug;
+  return prog;
+}
+
 CompileResult &JitFunction::cpuKernelMiss(const std::string &key) {
   if (CompileResult *c = cpu_.select(key, Caller{name(), true})) return *c;
   return cpuCompile(key);
@@ -225,11 +240,11 @@ CompileResult &JitFunction::cpuCompile(const std::string &key) {
     c->ret = c->types->voidTy();
     Context ctx;
     ctx.checkBounds = options_.cpuBoundscheck;
-    TypedProgram prog = buildTypedProgram(ctx, cudaSource(), remap(ctx.types, c->args), nullptr,
-                                          Target::CUDA, true);
+    TypedProgram prog = cudaProgram(ctx, remap(ctx.types, c->args), nullptr, true);
     if (!prog.entry) failed(ctx);
     c->signature = "(" + describeTypes(c->args) + ")";
     c->typedIR = typedText(prog);
+    c->typemap = typemapOf(prog);
     c->warnings = ctx.diags.render();
     buildHostCode(ctx, prog, ckey, true, *c);
   }
@@ -247,8 +262,7 @@ void JitFunction::cpuDeclare(const std::string &signature) {
 
 std::string JitFunction::inspectCpuKernel(const std::string &key, bool wantAsm) {
   Context ctx;
-  TypedProgram prog =
-      buildTypedProgram(ctx, cudaSource(), typesOfKey(ctx.types, key), nullptr, Target::CUDA, true);
+  TypedProgram prog = cudaProgram(ctx, typesOfKey(ctx.types, key), nullptr, true);
   if (!prog.entry) failed(ctx);
   std::string out, err;
   if (!inspectForHost(ctx, prog, rt_.hostJit(), wantAsm, out, err, true))
@@ -260,9 +274,10 @@ std::string JitFunction::inspectCpuKernel(const std::string &key, bool wantAsm) 
 
 std::string JitFunction::cudaOptionsText(int cc) const {
   const CudaOptions &o = options_.cuda;
-  return fmt::format("sm_{} fastmath={} lineinfo={} maxregs={} bounds={},{} source-fastmath={}", cc,
-                     o.fastmath, o.lineinfo, o.maxRegisters, o.maxThreads, o.minBlocks,
-                     source_->fastmath);
+  return fmt::format(
+      "sm_{} fastmath={} lineinfo={} debug={} maxregs={} bounds={},{},{} source-fastmath={}", cc,
+      o.fastmath, o.lineinfo, o.debug, o.maxRegisters, o.maxThreads, o.minBlocks, o.maxClusterRank,
+      source_->fastmath);
 }
 
 // Whether `t` is, or holds, an empty tuple: NVPTX cannot take an empty
@@ -288,8 +303,7 @@ std::unique_ptr<CompileResult> JitFunction::compileCuda(const std::vector<const 
           device ? "device function" : "kernel"));
   Context ctx;
   const Type *declared = ret ? sameTypeIn(ctx.types, ret) : nullptr;
-  TypedProgram prog =
-      buildTypedProgram(ctx, cudaSource(), remap(ctx.types, args), declared, Target::CUDA, !device);
+  TypedProgram prog = cudaProgram(ctx, remap(ctx.types, args), declared, !device);
   if (!prog.entry) failed(ctx);
   auto c = std::make_unique<CompileResult>();
   c->types = std::make_shared<TypeContext>();
@@ -298,6 +312,7 @@ std::unique_ptr<CompileResult> JitFunction::compileCuda(const std::vector<const 
   c->key = keyOfTypes(c->args);
   c->cc = cc;
   c->typedIR = typedText(prog);
+  c->typemap = typemapOf(prog);
   PtxOptions po;
   po.ccMajor = cc / 10;
   po.ccMinor = cc % 10;
@@ -305,6 +320,7 @@ std::unique_ptr<CompileResult> JitFunction::compileCuda(const std::vector<const 
   po.maxRegisters = options_.cuda.maxRegisters;
   po.maxThreadsPerBlock = options_.cuda.maxThreads;
   po.minBlocksPerSM = options_.cuda.minBlocks;
+  po.maxClusterRank = options_.cuda.maxClusterRank;
   std::string err;
   if (!buildForCuda(ctx, prog, po, options_.cuda.lineinfo, c->code, c->entrySymbol, llvmText, err))
     throw internalError("kjit: " + err);
@@ -343,6 +359,13 @@ void JitFunction::cudaDeclare(const std::string &signature) {
 std::string JitFunction::cudaResolve(const std::string &key) {
   if (!cudaDeclared_.eager()) return key;
   return cudaDeclared_.select(key, Caller{name(), true})->key;
+}
+
+bool JitFunction::cudaHas(const std::string &key, int cc) {
+  std::lock_guard<std::mutex> lock(cudaMutex_);
+  for (auto &c : cuda_)
+    if (c->key == key && c->cc == cc) return true;
+  return false;
 }
 
 CompileResult &JitFunction::cudaKernelFor(const std::string &key, int cc) {

@@ -48,9 +48,12 @@ class JitRuntime {
 struct CudaOptions {
   bool fastmath = false;  // every fast-math flag, and PTX's approximate division and sqrt
   bool lineinfo = false;
-  int maxRegisters = 0;  // 0: unset
-  int maxThreads = 0;    // launch_bounds: max threads per block
-  int minBlocks = 0;     // launch_bounds: min blocks per multiprocessor
+  // Numba's debug=True: Python's error model, raises reported (TypedProgram::debug)
+  bool debug = false;
+  int maxRegisters = 0;    // 0: unset
+  int maxThreads = 0;      // launch_bounds: max threads per block
+  int minBlocks = 0;       // launch_bounds: min blocks per multiprocessor
+  int maxClusterRank = 0;  // launch_bounds: max blocks per cluster
 };
 
 struct JitOptions {
@@ -113,6 +116,8 @@ class JitFunction {
   // The kernel for a launch's resolved key, for compute capability `cc`:
   // compiled (or read from the disk cache) now when needed.
   CompileResult &cudaKernelFor(const std::string &key, int cc);
+  // Whether cudaKernelFor(key, cc) has its code in memory already.
+  bool cudaHas(const std::string &key, int cc);
   const std::vector<std::unique_ptr<CompileResult>> &cudaResults() const { return cuda_; }
 
   // What a disk cache key of this function hashes (compiler/CacheKey.h).
@@ -142,6 +147,9 @@ class JitFunction {
   std::unique_ptr<CompileResult> compileCuda(const std::vector<const Type *> &args, const Type *ret,
                                              bool device, int cc, std::string *llvmText);
   std::shared_ptr<FunctionSource> cudaSource() const;
+  // The typed program of the CUDA target, with @cuda.jit's debug option.
+  TypedProgram cudaProgram(Context &ctx, const std::vector<const Type *> &args,
+                           const Type *declaredRet, bool kernel) const;
   std::string cudaOptionsText(int cc) const;
 };
 

@@ -21,17 +21,22 @@ void checkItemCount(size_t n, const std::string &kernel) {
                     kernel, n, n == 1 ? "" : "s"));
 }
 
-void badDimension(const char *what, const std::string &repr, const std::string &kernel) {
-  throw launchConfigError(fmt::format(
-      "kernel '{}': the {} must be an int or a tuple of 1 to 3 ints, not {}", kernel, what, repr));
+// Numba's words follow kjit's: "griddim must be a sequence of ...".
+void badDimension(const char *what, const std::string &repr, const std::string &items,
+                  const std::string &kernel) {
+  throw launchConfigTypeError(
+      fmt::format("kernel '{}': the {} must be an int or a tuple of 1 to 3 ints, not {} ({}dim "
+                  "must be a sequence of integers, got {})",
+                  kernel, what, repr, what, items));
 }
 
 void setDims(uint32_t out[3], const int64_t *v, size_t n, const char *what,
-             const std::string &kernel) {
+             const std::string &kernel, const std::string &items) {
   if (n < 1 || n > 3)
     throw launchConfigError(
-        fmt::format("kernel '{}': the {} must be an int or a tuple of 1 to 3 ints, not {} ints",
-                    kernel, what, n));
+        fmt::format("kernel '{}': the {} must be an int or a tuple of 1 to 3 ints, not {} ints "
+                    "({}dim must be a sequence of 1, 2 or 3 integers, got {})",
+                    kernel, what, n, what, items));
   out[0] = out[1] = out[2] = 1;
   for (size_t k = 0; k < n; ++k) {
     if (v[k] < 1 || v[k] > 0xffffffffLL)
@@ -69,7 +74,9 @@ void checkLaunch(const LaunchConfig &c, const DeviceLimits &d, const KernelLimit
     throw launchConfigError(fmt::format(
         "{}: {} threads per block ({} x {} x {}) is more than the limit of {}{}", where(), threads,
         c.block[0], c.block[1], c.block[2], limit,
-        kernelBound ? fmt::format(" for this kernel ({})", k.why) : std::string(" of the device")));
+        // What the driver answers when the kernel's .maxntid is exceeded.
+        kernelBound ? fmt::format(" for this kernel ({}): CUDA_ERROR_INVALID_VALUE", k.why)
+                    : std::string(" of the device")));
   int64_t total = int64_t(c.sharedBytes) + k.staticSharedBytes;
   if (total > d.maxSharedOptin)
     throw launchConfigError(

@@ -41,11 +41,14 @@ struct KernelLimits {
 
 // The number of items of a configuration: 2 to 4.
 void checkItemCount(size_t n, const std::string &kernel);
-// A grid or block (`what`) given as 1 to 3 integers (`n` of them in `v`).
+// A grid or block (`what`) given as 1 to 3 integers (`n` of them in `v`;
+// `items`, the list of them as Python writes it, for the message when `n`
+// is not 1 to 3).
 void setDims(uint32_t out[3], const int64_t *v, size_t n, const char *what,
-             const std::string &kernel);
-// A grid or block item that is not an integer (`repr` as Python writes it).
-[[noreturn]] void badDimension(const char *what, const std::string &repr,
+             const std::string &kernel, const std::string &items = "");
+// A grid or block item that is not an integer (`repr` as Python writes it;
+// `items` the list of the items).
+[[noreturn]] void badDimension(const char *what, const std::string &repr, const std::string &items,
                                const std::string &kernel);
 void setSharedBytes(LaunchConfig &c, int64_t bytes, const std::string &kernel);
 

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <array>
 
 #include "runtime/jit/Errors.h"
@@ -16,57 +17,20 @@ void CompileResult::measure() {
   retBytes = ret ? memSize(ret) : 0;
 }
 
-namespace {
-
-// Numba's rating of a candidate: (unsafe, safe, promote) conversions, compared
-// in that order; nullopt-like `ok = false` when an argument does not convert.
-struct Rating {
-  std::array<int, 3> counts{};  // unsafe, safe, promote
-  bool ok = true;
-};
-
-Rating rate(const std::vector<const Type *> &actual, const std::vector<const Type *> &want) {
-  Rating r;
-  if (actual.size() != want.size()) return r.ok = false, r;
-  for (size_t i = 0; i < actual.size() && r.ok; ++i) {
-    switch (conversion(actual[i], want[i])) {
-    case Conversion::Exact: break;
-    case Conversion::Promote: ++r.counts[2]; break;
-    case Conversion::Safe: ++r.counts[1]; break;
-    case Conversion::Unsafe: ++r.counts[0]; break;
-    case Conversion::None: r.ok = false; break;
-    }
-  }
-  return r;
-}
-
-}  // namespace
-
 int chooseOverload(const std::vector<const Type *> &actual,
                    const std::vector<const std::vector<const Type *> *> &candidates,
-                   const std::string &what) {
-  int best = -1;
-  Rating bestRating;
-  std::vector<int> tied;
-  for (size_t i = 0; i < candidates.size(); ++i) {
-    Rating r = rate(actual, *candidates[i]);
-    if (!r.ok) continue;
-    if (best < 0 || r.counts < bestRating.counts) {
-      best = int(i);
-      bestRating = r;
-      tied = {best};
-    } else if (r.counts == bestRating.counts) {
-      tied.push_back(int(i));
-    }
-  }
+                   const Caller &who) {
+  std::vector<int> tied = bestOverloads(actual, candidates);
   if (tied.size() > 1) {
     std::string list;
-    for (int i : tied) list += "\n    (" + describeTypes(*candidates[size_t(i)]) + ")";
+    for (int i : tied)
+      list += "\n(" + numbaReprs(*candidates[size_t(i)]) + ")" + (who.kernel ? " -> none" : "");
     throw typeError(fmt::format(
-        "Ambiguous overloading for {} ({}): the signatures that fit equally well are:{}", what,
-        describeTypes(actual), list));
+        "Ambiguous overloading for {} ({}):{}\n(the signatures of {} that fit "
+        "({}) equally well)",
+        who.pythonic(), numbaReprs(actual), list, who.describe(), describeTypes(actual)));
   }
-  return best;
+  return tied.empty() ? -1 : tied[0];
 }
 
 CompileResult *Specialisations::select(const std::string &key, const Caller &who) {
@@ -76,14 +40,13 @@ CompileResult *Specialisations::select(const std::string &key, const Caller &who
   std::vector<const Type *> actual = typesOfKey(tc, key);
   std::vector<const std::vector<const Type *> *> candidates;
   for (const auto &c : all_) candidates.push_back(&c->args);
-  std::string what = who.describe();
-  int best = chooseOverload(actual, candidates, what);
+  int best = chooseOverload(actual, candidates, who);
   if (best < 0) {
     std::string have;
     for (const auto &c : all_) have += "\n    " + c->signature;
     throw typeError(fmt::format(
         "No matching definition for argument type(s) {} in {}; the signatures compiled are:{}",
-        describeTypes(actual), what, have));
+        describeTypes(actual), who.describe(), have));
   }
   CompileResult *c = all_[size_t(best)].get();
   aliases_.emplace_back(key, c);

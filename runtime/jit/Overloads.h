@@ -22,11 +22,11 @@
 namespace kjit::jit {
 
 // The index in `candidates` of the best one for `actual`, or -1 when none
-// converts; throws JitError (a TypeError) when the best are tied.
-// `what` names the function in the messages ("kernel 'k'", "f()").
+// converts; throws JitError (a TypeError) when the best are tied, in
+// Numba's words (its type reprs, "-> none" for a kernel's).
 int chooseOverload(const std::vector<const Type *> &actual,
                    const std::vector<const std::vector<const Type *> *> &candidates,
-                   const std::string &what);
+                   const Caller &who);
 
 class Specialisations {
  public:

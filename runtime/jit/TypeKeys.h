@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "compiler/Conversion.h"
 #include "compiler/Types.h"
 
 namespace kjit::jit {
@@ -50,6 +51,9 @@ std::string keyOfTypes(const std::vector<const Type *> &ts);
 // "float64, array(float32, 1d, C)": a key's types as messages show them.
 std::string describeKey(const std::string &key);
 std::string describeTypes(const std::vector<const Type *> &ts);
+// The same as Numba's repr() of its types writes them ("Array(float64, 1,
+// 'C', False, aligned=True)"), for messages Numba's users match.
+std::string numbaReprs(const std::vector<const Type *> &ts);
 
 // The message for argument `index` (from 0) of a call or launch whose value
 // has no argument type key: `what` is "f()" or "kernel 'k'", `param` the
@@ -60,13 +64,9 @@ std::string cannotTakeMessage(const std::string &what, size_t index, const std::
 // The type `t` (of another TypeContext) in `tc`.
 const Type *sameTypeIn(TypeContext &tc, const Type *t);
 
-// How a value of type `from` becomes one of type `to`, best first (Numba's
-// typeconv rules: int8 -> int64 promotes, int32 -> float64 is safe, int64 ->
-// float64 and float -> int are unsafe, complex -> real does not convert; an
-// array converts to one of the same dtype and rank with layout 'A', and a
-// writable one to a readonly one, safely).
-enum class Conversion { Exact, Promote, Safe, Unsafe, None };
-Conversion conversion(const Type *from, const Type *to);
+// Numba's conversion rules (compiler/Conversion.h), for the driver's code.
+using kjit::Conversion;
+using kjit::conversion;
 
 // The memory form of a value of `t` (the host C layout of the lowered
 // structs, which NVPTX's parameter space shares).

@@ -264,7 +264,8 @@ bool compileToPtx(llvm::Module &m, const PtxOptions &opts, std::string &ptx, std
       if (!f.isDeclaration() && f.getName().starts_with("__nv_"))
         f.setLinkage(llvm::GlobalValue::InternalLinkage);
   }
-  // Launch annotations on every kernel: .maxnreg, .maxntid, .minnctapersm.
+  // Launch annotations on every kernel: .maxnreg, .maxntid, .minnctapersm,
+  // .maxclusterrank (NVPTX emits the last for sm_90 and later only).
   if (llvm::NamedMDNode *ann = m.getNamedMetadata("nvvm.annotations")) {
     std::vector<llvm::Function *> kernels;
     for (llvm::MDNode *op : ann->operands())
@@ -285,6 +286,7 @@ bool compileToPtx(llvm::Module &m, const PtxOptions &opts, std::string &ptx, std
       annotate(f, "maxnreg", opts.maxRegisters);
       annotate(f, "maxntidx", opts.maxThreadsPerBlock);
       annotate(f, "minctasm", opts.minBlocksPerSM);
+      annotate(f, "maxclusterrank", opts.maxClusterRank);
     }
   }
   // NVVMReflect answers __nvvm_reflect("__CUDA_FTZ") from this flag.

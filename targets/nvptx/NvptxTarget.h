@@ -19,10 +19,12 @@ struct PtxOptions {
   bool fastmath = false;  // flush denormals, approximate division and sqrt
   std::string libdevice;  // path; empty: findLibdevice()
   // Kernel launch annotations (0: none): max_registers, and launch_bounds'
-  // maximum threads per block and minimum blocks per multiprocessor.
+  // maximum threads per block, minimum blocks per multiprocessor and
+  // maximum blocks per cluster (PTX .maxntid, .minnctapersm, .maxclusterrank).
   int maxRegisters = 0;
   int maxThreadsPerBlock = 0;
   int minBlocksPerSM = 0;
+  int maxClusterRank = 0;
 };
 
 // libdevice.10.bc under $CUDA_HOME, /usr/local/cuda, or next to ptxas on

@@ -51,12 +51,12 @@ def test_unknown_global():
     with pytest.raises(errors.TypingError) as ei:
         f(1)
     e = ei.value
-    assert e.msg == "name 'not_defined_anywhere' is not defined"
+    assert e.msg == "NameError: name 'not_defined_anywhere' is not defined"
     assert e.filename == HERE
     assert e.lineno == line_of(uses_unknown, "not_defined_anywhere")
     assert e.lineno - inspect.getsourcelines(uses_unknown)[1] == 1
     assert e.col == 16
-    assert "name 'not_defined_anywhere' is not defined" in str(e)
+    assert "NameError: name 'not_defined_anywhere' is not defined" in str(e)
     assert "return x + not_defined_anywhere" in str(e)
     still_works()
 
@@ -232,7 +232,7 @@ def test_eager_compile_error_is_raised_at_decoration():
 
     with pytest.raises(errors.TypingError) as ei:
         jit("float64(float64)")(bad)
-    assert ei.value.msg == "name 'not_defined_either' is not defined"
+    assert ei.value.msg == "NameError: name 'not_defined_either' is not defined"
     assert ei.value.lineno == line_of(bad, "not_defined_either")
     still_works()
 
@@ -253,7 +253,7 @@ def test_error_in_a_callee_names_the_callee():
     with pytest.raises(errors.TypingError) as ei:
         calls_broken(1)
     e = ei.value
-    assert e.msg == "name 'missing_in_callee' is not defined"
+    assert e.msg == "NameError: name 'missing_in_callee' is not defined"
     assert e.filename == HERE
     assert e.lineno == line_of(broken_callee, "missing_in_callee")
     assert f"{HERE}:{e.lineno}:" in str(e)

@@ -95,28 +95,36 @@ TEST_CASE("overloads: exact first, then fewest unsafe, safe and promoting conver
   const Type *i32 = tc.intTy(32), *i64 = tc.int64(), *f32 = tc.floatTy(32), *f64 = tc.float64();
   std::vector<const Type *> sigF32 = {f32}, sigF64 = {f64}, sigI32 = {i32};
   std::vector<const std::vector<const Type *> *> both = {&sigF32, &sigF64};
-  CHECK(chooseOverload({f64}, both, "f()") == 1);  // exact
-  CHECK(chooseOverload({f32}, both, "f()") == 0);  // exact beats a promotion
-  CHECK(chooseOverload({i32}, both, "f()") == 1);  // int32 -> float64 safe, -> float32 unsafe
+  const std::string name = "f";
+  Caller f{name, false};
+  CHECK(chooseOverload({f64}, both, f) == 1);  // exact
+  CHECK(chooseOverload({f32}, both, f) == 0);  // exact beats a promotion
+  CHECK(chooseOverload({i32}, both, f) == 1);  // int32 -> float64 safe, -> float32 unsafe
   // int64 -> float32 and int64 -> int32 are both unsafe: a tie, reported.
-  CHECK_THROWS_AS(chooseOverload({i64}, {&sigF32, &sigI32}, "f()"), JitError);
+  CHECK_THROWS_AS(chooseOverload({i64}, {&sigF32, &sigI32}, f), JitError);
   std::vector<const std::vector<const Type *> *> none = {&sigI32};
-  CHECK(chooseOverload({tc.complexTy(128)}, none, "f()") == -1);
+  CHECK(chooseOverload({tc.complexTy(128)}, none, f) == -1);
 }
 
 TEST_CASE("two signatures that fit equally well are an ambiguity error", "[jit][overloads]") {
   TypeContext tc;
   const Type *i32 = tc.intTy(32), *i64 = tc.int64(), *f64 = tc.float64();
-  std::vector<const Type *> a = {f64, i32}, b = {i32, f64};
+  std::vector<const Type *> a = {tc.array(f64, 1, Layout::C), f64, i32},
+                            b = {tc.array(f64, 1, Layout::C), i32, f64};
+  const std::string name = "k";
   try {
-    chooseOverload({i64, i64}, {&a, &b}, "kernel 'k'");
+    chooseOverload({tc.array(f64, 1, Layout::C), i64, i64}, {&a, &b}, Caller{name, true});
     FAIL("no ambiguity error");
   } catch (const JitError &e) {
     CHECK(e.kind == JitError::Kind::Type);
+    // Numba's words (its type reprs), then kjit's.
     CHECK(std::string(e.what()) ==
-          "Ambiguous overloading for kernel 'k' (int64, int64): the signatures that fit equally "
-          "well are:\n"
-          "    (float64, int32)\n    (int32, float64)");
+          "Ambiguous overloading for <function k (a kernel)> (Array(float64, 1, 'C', False, "
+          "aligned=True), int64, int64):\n"
+          "(Array(float64, 1, 'C', False, aligned=True), float64, int32) -> none\n"
+          "(Array(float64, 1, 'C', False, aligned=True), int32, float64) -> none\n"
+          "(the signatures of kernel 'k' that fit (array(float64, 1d, C), int64, int64) equally "
+          "well)");
   }
 }
 
@@ -181,8 +189,9 @@ TEST_CASE("launch configurations: one message per mistake", "[jit][launch]") {
   } catch (const JitError &e) {
     CHECK(std::string(e.what()) == "kernel 'k': the block along y is 0; it must be at least 1");
   }
-  CHECK_THROWS_WITH(setDims(dims, v, 4, "grid", "k"),
-                    "kernel 'k': the grid must be an int or a tuple of 1 to 3 ints, not 4 ints");
+  CHECK_THROWS_WITH(setDims(dims, v, 4, "grid", "k", "[1, 0, 1, 7]"),
+                    "kernel 'k': the grid must be an int or a tuple of 1 to 3 ints, not 4 ints "
+                    "(griddim must be a sequence of 1, 2 or 3 integers, got [1, 0, 1, 7])");
   CHECK_THROWS_WITH(checkItemCount(1, "k"), Catch::Contains("not 1 item"));
   CHECK_THROWS_WITH(setSharedBytes(c, -1, "k"),
                     "kernel 'k': the dynamic shared memory size cannot be negative (got -1)");
@@ -204,7 +213,7 @@ TEST_CASE("launch configurations: one message per mistake", "[jit][launch]") {
   CHECK(launchError(c, gpu, bounded) ==
         "kernel 'k' on the CPU device: 256 threads per block (64 x 4 x 1) is more than the limit "
         "of 128 for this "
-        "kernel (its launch_bounds)");
+        "kernel (its launch_bounds): CUDA_ERROR_INVALID_VALUE");
   c.grid[1] = 70000;
   CHECK(launchError(c, gpu) ==
         "kernel 'k' on the CPU device: a grid of 70000 blocks along y is more than the device's "

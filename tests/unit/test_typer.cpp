@@ -322,7 +322,7 @@ TEST_CASE("undefined names and locals without a value", "[typer][diagnostics]") 
         "f", "(int64,)");
     REQUIRE(t.ctx.diags.errorCount() == 1);
     const Diagnostic &d = t.all().at(0);
-    CHECK(d.message == "name 'nothere' is not defined");
+    CHECK(d.message == "NameError: name 'nothere' is not defined");
     CHECK(d.loc.line == 3);
     CHECK(d.loc.col == 16);
     CHECK(d.loc.endCol == 23);

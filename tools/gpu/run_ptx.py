@@ -150,8 +150,8 @@ check("fast_matmul 1024x2048 @ 2048x512 equals nvcc's", same)
 results["timings"]["tiled matmul 1024x2048x512"] = {"kjit_us": t_kjit, "nvcc_us": t_nvcc, "ratio": t_kjit / t_nvcc}
 print(f"tiled matmul: kjit {t_kjit:.1f} us, nvcc {t_nvcc:.1f} us, ratio {t_kjit / t_nvcc:.3f}")
 
-# ---- boundscheck: the record reaches the host although the kernel traps ----------
-# In a subprocess: the trap leaves the CUDA context unusable.
+# ---- boundscheck: the failing thread records and returns (no trap) ---------------
+# In a subprocess, in case the kernel faults after all.
 CHECK = r"""
 import ctypes, sys
 import cupy as cp, numpy as np
@@ -188,8 +188,8 @@ r = subprocess.run([sys.executable, "-c", CHECK, os.path.join(ptx_dir, "checked_
 print(r.stdout.strip(), r.stderr.strip()[-300:])
 line = next(i + 1 for i, text in enumerate(open(os.path.join(HERE, "seed_kernels.py")))
             if "out[i] = a[i + k]" in text)
-check("boundscheck record (line, index, thread) read after the trap",
-      "RECORD_OK" in r.stdout and f"line {line} " in r.stdout)
+check("boundscheck record (line, index, thread) read, the launch not failed",
+      "RECORD_OK" in r.stdout and f"line {line} " in r.stdout and "NO ERROR" in r.stdout)
 
 with open(os.path.join(out_dir, "run_ptx.json"), "w") as f:
     json.dump(results, f, indent=2)

@@ -65,7 +65,8 @@ else:
 
     _start()
     from kjit.cuda.compiler import (CUDAKernel, compile_ptx, compile_ptx_for_current_device, device_kind, jit)
-    from kjit.cuda.errors import CudaAPIError, CudaDriverError, CudaSupportError, LaunchConfigError
+    from kjit.cuda.errors import (CudaAPIError, CudaDriverError, CudaSupportError, LaunchConfigError,
+                                  LaunchConfigTypeError)
     # The host API (device arrays, streams, events, devices) of the device
     # kernels launch on: the CUDA driver's, or, on the CPU device
     # (KJIT_DEVICE=cpu, or no CUDA GPU), the same over host memory. Bound at

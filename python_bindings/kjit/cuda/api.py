@@ -42,6 +42,11 @@ class Device:
     def pci_bus_id(self):
         return self._info["pci_bus_id"]
 
+    @property
+    def supports_float16(self):
+        """Whether the device has float16 arithmetic (compute capability 5.3 and later)."""
+        return tuple(self.compute_capability) >= (5, 3)
+
     def __getattr__(self, attr):
         info = self.__dict__.get("_info", {})
         if attr in info:
@@ -80,6 +85,11 @@ class _Gpus:
     @property
     def current(self):
         return get_current_device()
+
+    @property
+    def lst(self):
+        """The devices, as a list (Numba's ``cuda.gpus.lst``)."""
+        return list(self)
 
     def __repr__(self):
         return f"<{len(self)} CUDA device(s)>"

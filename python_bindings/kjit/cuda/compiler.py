@@ -1,7 +1,9 @@
 """@cuda.jit and cuda.compile_ptx; kernels and their launches."""
 import os
+import weakref
 
 from kjit import _kjit, devices
+from kjit import config as config_module
 
 from kjit import types as kt
 from kjit.cuda.errors import CudaSupportError
@@ -114,12 +116,15 @@ class CUDAKernel(_kjit.KernelBase):
         self._pickle_signatures = [kt.signature_text(s) for s in signatures]
         self.specializations = {}  # (cc, argument types) -> the kernel specialize() made
         self._specialized = False
-        maxreg, threads, blocks = _launch_annotations(options)
+        self._config_sensitive = set()  # argument types marked by mark_launch_config_sensitive()
+        maxreg, threads, blocks, cluster = _launch_annotations(options)
         driver_options = {k: v for k, v in options.items() if k in ("fastmath", "boundscheck", "cache")}
         driver_options["_cuda"] = {
             "fastmath": bool(options.get("fastmath")),
             "lineinfo": bool(options.get("lineinfo") or options.get("debug")),
+            "debug": bool(options.get("debug")),
             "max_registers": maxreg, "max_threads": threads, "min_blocks": blocks,
+            "max_cluster_rank": cluster,
         }
         # The dispatcher holds the source and resolves the globals; kernels
         # and the device functions they call share it.
@@ -135,6 +140,9 @@ class CUDAKernel(_kjit.KernelBase):
         # needs no GPU) and close the set of argument types launches take.
         # The CPU device compiles its own code for them at the first launch.
         self._cpu_undeclared = []
+        # A device function's declared signatures: kernels' calls convert to the best (the compiler
+        # reads them through the dispatcher's resolver).
+        self._device_signatures = [kt.signature_text(s) for s in signatures] if device else []
         for sig in signatures:
             sig = kt.signature_text(sig)
             self.compile(sig)
@@ -147,7 +155,8 @@ class CUDAKernel(_kjit.KernelBase):
         return not self.device and device_kind() == "cpu"
 
     def _launch_annotations(self):
-        """(max_registers, max threads per block, min blocks per SM); 0 is unset."""
+        """(max_registers, max threads per block, min blocks per SM, max blocks
+        per cluster); 0 is unset."""
         return _launch_annotations(self.targetoptions)
 
     def compile(self, signature, cc=None):
@@ -271,10 +280,24 @@ class CUDAKernel(_kjit.KernelBase):
         """The most threads per block the kernel can launch with (as get_regs_per_thread)."""
         return self._attribute("max_threads_per_block", signature)
 
+    def compile_device(self, args, return_type=None):
+        """Compiles a device function for argument types ``args`` (a tuple of
+        kjit types) for the current device's compute capability (Numba's
+        ``compile_device``): its PTX symbol is ``.fndesc.mangled_name``."""
+        if not self.device:
+            raise RuntimeError(f"{self.__name__} is a kernel; compile_device compiles device functions")
+        sig = return_type(*args) if return_type is not None else tuple(args)
+        text = kt.signature_text(sig)
+        _, _, ptx, resty, typed = self._dispatcher._compile_cuda(text, True, self._device_cc())
+        return _DeviceFunction(self.py_func, text, ptx, _return_type(resty), typed)
+
     def inspect_asm(self, signature=None):
         """The PTX (on the CPU device: the host assembly) for ``signature``;
         without one, a dict by argument types (as Numba's, specialized or
-        not)."""
+        not). A device function's: its PTX for ``signature``."""
+        if self.device and signature is not None:
+            return self.compile_device(signature.args if isinstance(signature, kt.Signature) else
+                                       tuple(signature)).ptx
         if signature is None:
             return {sig: k.inspect_asm() for sig, k in self.overloads.items()}
         return self._overload(signature).inspect_asm()
@@ -282,6 +305,9 @@ class CUDAKernel(_kjit.KernelBase):
     def inspect_sass(self, signature=None):
         """The SASS for ``signature`` (or a dict), through nvdisasm or
         cuobjdump on the PATH."""
+        if self.device:
+            raise RuntimeError(f"Cannot inspect SASS of a device function: {self.__name__} is compiled into "
+                               "the kernels that call it")
         if signature is None:
             return {sig: k.inspect_sass() for sig, k in self.overloads.items()}
         return self._overload(signature).inspect_sass()
@@ -307,8 +333,8 @@ class CUDAKernel(_kjit.KernelBase):
         by argument types (as Numba's)."""
         if signature is None and not self.device:
             return {sig: self.inspect_llvm(kt.void(*sig), cc) for sig in self.overloads}
-        if isinstance(signature, (tuple, list)):
-            signature = kt.void(*signature)
+        if isinstance(signature, (tuple, list)):  # argument types: a kernel returns nothing
+            signature = tuple(signature) if self.device else kt.void(*signature)
         sig = signature or self._only_signature()
         return self._dispatcher._cuda_llvm(kt.signature_text(sig), self.device, _cc_number(cc))
 
@@ -342,27 +368,67 @@ class CUDAKernel(_kjit.KernelBase):
 
     def _launcher_for(self, config):
         if self.device:
-            raise TypeError(f"{self.__name__} is a device function: call it from a kernel")
+            raise RuntimeError(f"Cannot compile a device function as a kernel: {self.__name__} is a device "
+                               "function (@cuda.jit(device=True)); call it from a kernel")
         if not isinstance(config, tuple):
             config = (config,)
+        if self.targetoptions.get("lto"):
+            raise RuntimeError(f"kernel '{self.__name__}': LTO requires nvjitlink, which kjit does not use: "
+                               "compile without lto=True")
         if self._cpu:
             self._flush_cpu_declared()
-            launcher = _kjit.CpuLauncher(self._dispatcher, config)
+            launcher = _kjit.CpuLauncher(self._dispatcher, config, weakref.ref(self))
         elif not _kjit.cuda_available():
             _kjit.launch_config(self.__name__, config)  # a mistake in it is still the first error
             return _NoDevice(self)
         else:
-            launcher = _kjit.CudaLauncher(self._core, config)
+            launcher = _kjit.CudaLauncher(self._core, config, weakref.ref(self))
         try:
             if len(self._launchers) >= 64:
                 self._launchers.clear()
             self._launchers[config] = launcher
         except TypeError:  # an unhashable configuration: not cached
             pass
+        if config_module.CUDA_LOW_OCCUPANCY_WARNINGS:
+            _warn_low_occupancy(self.__name__, config)
         return launcher
+
+    def _argument_types(self, key):
+        return tuple(_type_of_name(n) for n in self._dispatcher._cuda_resolved_types(key))
+
+    def _compile_for_args(self, *args, **kws):
+        """Compiles the kernel for the types of ``args`` on the device kernels
+        launch on, and returns it (``overloads``' value). A launch calls this
+        when nothing compiled fits its arguments, with its configuration
+        current (kjit.cuda.launchconfig), as numba-cuda's dispatcher does:
+        wrapping it sees each compile a launch causes."""
+        from kjit.cuda import launchconfig
+        cfg = launchconfig.current_launch_config()
+        if cfg is not None and cfg.dispatcher is self:
+            key = cfg._key
+        else:
+            key = self._dispatcher._argument_key(tuple(getattr(a, "_ary", a) for a in args))
+        if self._cpu:
+            self._flush_cpu_declared()
+        self._dispatcher._compile_key(key, 0 if self._cpu else self._device_cc())
+        return _CompiledKernel(self, key, self._argument_types(key))
+
+    def mark_launch_config_sensitive(self):
+        """Marks the kernel being compiled for the current launch as
+        depending on its launch configuration (numba-cuda's API for
+        extensions): its ``launch_config_sensitive`` is then True. kjit
+        compiles one kernel per argument types whatever the configuration."""
+        from kjit.cuda import launchconfig
+        cfg = launchconfig.current_launch_config()
+        if cfg is None or cfg.dispatcher is not self:
+            raise RuntimeError("mark_launch_config_sensitive() must be called on the active dispatcher, "
+                               "while a launch of it compiles")
+        self._config_sensitive.add(self._argument_types(cfg._key))
 
     def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
         """A launcher for ``ntasks`` threads (Numba's ``kernel.forall``)."""
+        if int(ntasks) < 0:
+            raise ValueError(f"Can't create ForAll with negative task count: {self.__name__}.forall({ntasks})")
         if int(ntasks) == 0:
             return _no_launch  # Numba: no tasks, no launch and no error
         tpb = tpb or 128
@@ -371,7 +437,8 @@ class CUDAKernel(_kjit.KernelBase):
     def __call__(self, *args, **kwargs):
         if self.device:
             raise RuntimeError(f"{self.__name__} is a device function: it can only be called from a kernel")
-        raise TypeError(f"a kernel is launched with a configuration: {self.__name__}[blocks, threads](...)")
+        raise ValueError(f"launch configuration was not specified: a kernel is launched as "
+                         f"{self.__name__}[blocks, threads](...)")
 
     def __repr__(self):
         kind = "device function" if self.device else "kernel"
@@ -386,7 +453,7 @@ class _CompiledKernel:
         self._kernel, self._key = kernel, key
         self.argument_types = argument_types
         self.signature = kt.void(*argument_types)
-        self.launch_config_sensitive = False
+        self.launch_config_sensitive = argument_types in kernel._config_sensitive
         self._attrs = None
 
     def __repr__(self):
@@ -399,7 +466,6 @@ class _CompiledKernel:
                 k._flush_cpu_declared()
                 a = dict(k._dispatcher._cpu_attributes(self._key))
                 a["regs_per_thread"] = 0  # no GPU registers on the CPU device
-                a["const_mem_size"] = 0
                 a["max_threads_per_block"] = _launch_annotations(k.targetoptions)[1] or 1024
             elif _kjit.cuda_available():
                 a = dict(k._core._attributes(self._key))
@@ -408,6 +474,16 @@ class _CompiledKernel:
                                        f"device ({_kjit.cuda_why()})")
             self._attrs = a
         return self._attrs
+
+    @property
+    def _type_annotation(self):
+        """Numba's type annotation of the compiled kernel: ``.typemap``, its
+        variables' types by name."""
+        k = self._kernel
+        if k._cpu:
+            k._flush_cpu_declared()
+        names = k._dispatcher._typemap(self._key, 0 if k._cpu else k._device_cc())
+        return _TypeAnnotation({name: _type_of_name(t) for name, t in names})
 
     regs_per_thread = property(lambda self: self._attributes()["regs_per_thread"])
     shared_mem_per_block = property(lambda self: self._attributes()["shared_mem_per_block"])
@@ -456,23 +532,65 @@ class _CompiledKernel:
                                   text=True).stdout
 
 
+class _DeviceFunction:
+    """What ``compile_device`` returns (Numba's compile result, in part):
+    ``signature``, ``fndesc.mangled_name`` (the function's PTX symbol),
+    ``ptx``, ``typed_ir``."""
+
+    class _FunctionDescriptor:
+        def __init__(self, name, qualname):
+            self.mangled_name, self.qualname = name, qualname
+
+    def __init__(self, func, signature, ptx, return_type, typed):
+        self.signature, self.ptx, self.return_type, self.typed_ir = signature, ptx, return_type, typed
+        self.fndesc = self._FunctionDescriptor(func.__name__, getattr(func, "__qualname__", func.__name__))
+
+
+class _TypeAnnotation:
+    """What ``_type_annotation`` of a compiled kernel gives: ``typemap``."""
+
+    def __init__(self, typemap):
+        self.typemap = typemap
+
+    def __repr__(self):
+        return f"<type annotation {self.typemap}>"
+
+
+def _warn_low_occupancy(name, config):
+    """Numba's warning for a grid of fewer than 128 blocks (a GPU with
+    many multiprocessors is then mostly idle)."""
+    grid = _kjit.launch_config(name, config)[0]
+    blocks = grid[0] * grid[1] * grid[2]
+    if blocks < 128:
+        import warnings
+        from kjit.errors import PerformanceWarning
+        warnings.warn(PerformanceWarning(f"Grid size {blocks} will likely result in GPU under-utilization due to "
+                                         f"low occupancy (kernel '{name}')"), stacklevel=3)
+
+
 def _no_launch(*args):
     """What ``kernel.forall(0)`` returns: launches nothing."""
 
 
 def _launch_annotations(options):
-    """(max_registers, max threads per block, min blocks per SM) of the
-    options; 0 is unset."""
+    """(max_registers, max threads per block, min blocks per SM, max blocks
+    per cluster) of the options; 0 is unset. ``launch_bounds`` is Numba's:
+    an int or a tuple of 1 to 3 ints, the PTX directives .maxntid,
+    .minnctapersm and .maxclusterrank (sm_90 and later)."""
     maxreg = int(options.get("max_registers") or 0)
     bounds = options.get("launch_bounds")
     if bounds is None:
-        return maxreg, 0, 0
+        return maxreg, 0, 0, 0
     if isinstance(bounds, int):
-        return maxreg, bounds, 0
+        bounds = (bounds,)
     bounds = tuple(bounds)
-    if not 1 <= len(bounds) <= 2:
-        raise ValueError("launch_bounds is max threads per block, or (max threads, min blocks per SM)")
-    return maxreg, int(bounds[0]), int(bounds[1]) if len(bounds) > 1 else 0
+    if len(bounds) > 3:
+        raise ValueError(f"Got {len(bounds)} launch bounds: {bounds}. A maximum of three are supported: "
+                         "(max_threads_per_block, min_blocks_per_sm, max_blocks_per_cluster)")
+    if not bounds:
+        raise ValueError("launch_bounds needs at least the maximum number of threads per block")
+    threads, blocks, cluster = (tuple(int(b) for b in bounds) + (0, 0))[:3]
+    return maxreg, threads, blocks, cluster
 
 
 _kjit._install_kernel_subscript(CUDAKernel)  # kernel[config]: the C++ lookup

@@ -7,7 +7,9 @@
 - ``CudaSupportError``: there is no usable CUDA here (no driver, no GPU); a
   ``CudaDriverError`` whose call is ``cuInit``.
 - ``LaunchConfigError``: a launch configuration the device cannot run
-  (checked before launching); also a ``ValueError``.
+  (checked before launching); also a ``ValueError``. Its subclass
+  ``LaunchConfigTypeError`` (also a ``TypeError``): an item that is not an
+  int.
 """
 from kjit.errors import KjitError
 
@@ -35,3 +37,8 @@ class LaunchConfigError(CudaDriverError, ValueError):
 
     def __init__(self, message):
         super().__init__(message, "cuLaunchKernel", 1, "CUDA_ERROR_INVALID_VALUE")
+
+
+class LaunchConfigTypeError(LaunchConfigError, TypeError):
+    """A launch configuration with an item that is not an int (a TypeError,
+    as in Numba)."""

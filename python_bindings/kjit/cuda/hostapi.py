@@ -556,6 +556,7 @@ class Device:
 
     id = 0
     compute_capability = (9, 0)
+    supports_float16 = True  # what a 9.0 GPU reports
     COMPUTE_CAPABILITY_MAJOR = 9
     COMPUTE_CAPABILITY_MINOR = 0
     MAX_THREADS_PER_BLOCK = 1024
@@ -645,6 +646,11 @@ class _Gpus:
     @property
     def current(self):
         return _device
+
+    @property
+    def lst(self):
+        """The devices, as a list (Numba's ``cuda.gpus.lst``)."""
+        return [_device]
 
     def __repr__(self):
         return f"<1 CUDA device(s): '{_device.name}'>"

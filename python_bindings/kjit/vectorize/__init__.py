@@ -36,7 +36,10 @@ By area:
 This package's name is also the decorator's: ``kjit.vectorize`` stays the
 decorator when the package is imported (kjit/__init__.py).
 """
+import warnings
+
 from kjit import types as kt
+from kjit.errors import UnrecognizedOptionsError
 from kjit.vectorize.signatures import _parse_signature, parse_signature  # noqa: F401
 from kjit.vectorize.cpu_ufunc import DUFunc, _CPULoops, scalar_function_of  # noqa: F401
 from kjit.vectorize.cuda_ufunc import CUDAUFunc  # noqa: F401
@@ -100,9 +103,13 @@ _OPTIONS = {"target", "identity", "cache", "nopython", "fastmath", "boundscheck"
 
 def _make(func, sigs, kws):
     unknown = set(kws) - _OPTIONS
-    if unknown:
-        raise TypeError(f"unknown @vectorize option(s): {', '.join(sorted(unknown))}")
     target = kws.get("target", "cpu")
+    if unknown:
+        raise UnrecognizedOptionsError(
+            f"Unrecognized options. {target} vectorize target does not support option: "
+            f"{', '.join(repr(o) for o in sorted(unknown))} (unknown @vectorize option(s))")
+    if target == "cuda" and "nopython" in kws:
+        warnings.warn("nopython kwarg for cuda target is redundant", RuntimeWarning, stacklevel=3)
     if target not in ("cpu", "parallel", "cuda"):
         raise ValueError(f"@vectorize: unknown target {target!r} (kjit has 'cpu', 'parallel' and 'cuda')")
     if kws.get("nopython") is False:

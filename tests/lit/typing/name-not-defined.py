@@ -5,7 +5,7 @@
 def f(n):
     return n + undefined_thing
 
-# CHECK:      {{^}}{{.*}}name-not-defined.py:6:16: error: name 'undefined_thing' is not defined{{$}}
+# CHECK:      {{^}}{{.*}}name-not-defined.py:6:16: error: NameError: name 'undefined_thing' is not defined{{$}}
 # CHECK-NEXT: {{^}}  File "{{.*}}name-not-defined.py", line 6{{$}}
 # CHECK-NEXT: {{^}}    return n + undefined_thing{{$}}
 # CHECK-NEXT: {{^}}               ^^^^^^^^^^^^^^^{{$}}

@@ -11,7 +11,7 @@ def f(a, n):
 # CHECK-NEXT: {{^}}  File "{{.*}}several-errors.py", line 6{{$}}
 # CHECK-NEXT: {{^}}    x = a[1.5]{{$}}
 # CHECK-NEXT: {{^}}          ^^^{{$}}
-# CHECK-NEXT: {{^}}{{.*}}several-errors.py:7:9: error: name 'nothere' is not defined{{$}}
+# CHECK-NEXT: {{^}}{{.*}}several-errors.py:7:9: error: NameError: name 'nothere' is not defined{{$}}
 # CHECK-NEXT: {{^}}  File "{{.*}}several-errors.py", line 7{{$}}
 # CHECK-NEXT: {{^}}    y = nothere{{$}}
 # CHECK-NEXT: {{^}}        ^^^^^^^{{$}}

@@ -8,6 +8,12 @@
 //   FAKE_CUDA_NO_POOLS the device has no stream-ordered memory pool
 //   FAKE_CUDA_LINK_DIR a folder: cuLinkAddData writes each input there as
 //                      link-<n>-<input type>-<name> (the linker's inputs)
+//   FAKE_CUDA_RAISES   every module has an error record (compiler/LoweringCuda.cpp)
+//                      whose raise table is this ("Class:message", ';' between
+//                      entries) and file table "fake.py"
+//   FAKE_CUDA_RAISE    each launch records raise <n> of that table (0: a failed
+//                      bounds check, index 9 of 5) as thread (3, 0, 0) of block
+//                      (1, 0, 0) at line 7, when no thread has claimed the record
 // As in CUDA, the current context is per thread, and allocations, module
 // loads, launches and synchronisations fail without one; primary contexts
 // are counted, and a release below zero fails (logged as ...-UNDERFLOW).
@@ -129,7 +135,36 @@ CUresult cuModuleLoadData(void **m, const void *i) { *m = &mod; return 0; }
 CUresult cuModuleLoadDataEx(void **m, const void *i, unsigned n, int *o, void **v) { NEEDS_CONTEXT; *m = &mod; return 0; }
 CUresult cuModuleUnload(void *m) { return 0; }
 CUresult cuModuleGetFunction(void **f, void *m, const char *n) { *f = &fn; return 0; }
-CUresult cuModuleGetGlobal_v2(unsigned long long *p, size_t *b, void *m, const char *n) { return 500; }
+static unsigned long long errorRecord;  // kjit_error_record: the record's address
+static unsigned errorClaim;             // kjit_error_claim
+static char errorTable[1024];
+CUresult cuModuleGetGlobal_v2(unsigned long long *p, size_t *b, void *m, const char *n) {
+  const char *raises = getenv("FAKE_CUDA_RAISES");
+  if (!raises) return 500;  // CUDA_ERROR_NOT_FOUND
+  if (!strcmp(n, "kjit_error_record")) { *p = (unsigned long long)&errorRecord; *b = 8; return 0; }
+  if (!strcmp(n, "kjit_error_claim")) { *p = (unsigned long long)&errorClaim; *b = 4; return 0; }
+  if (!strcmp(n, "kjit_error_files")) { *p = (unsigned long long)"fake.py"; *b = 8; return 0; }
+  if (!strcmp(n, "kjit_error_raises")) {
+    size_t len = strlen(raises);
+    if (len >= sizeof errorTable) len = sizeof errorTable - 1;
+    for (size_t i = 0; i < len; ++i) errorTable[i] = raises[i] == ';' ? 0 : raises[i];
+    errorTable[len] = 0;
+    *p = (unsigned long long)errorTable;
+    *b = len + 1;
+    return 0;
+  }
+  return 500;
+}
+// What a kernel's failing thread does (abi::ErrorRecordField).
+static void fakeRaise(void) {
+  const char *which = getenv("FAKE_CUDA_RAISE");
+  unsigned *rec = (unsigned *)errorRecord;
+  if (!which || !rec || errorClaim) return;
+  errorClaim = 1;
+  unsigned fields[16] = {0, 7, 3, 0, 9, 0, 5, 0, 3, 0, 0, 1, 0, 0, 1, (unsigned)atoi(which)};
+  memcpy(rec + 1, fields + 1, 15 * sizeof(unsigned));
+  rec[0] = 1;
+}
 CUresult cuLinkCreate_v2(unsigned n, int *o, void **v, void **s) { *s = &mod; return 0; }
 CUresult cuLinkAddData_v2(void *s, int t, void *d, size_t n, const char *nm, unsigned k, int *o, void **v) {
   static int count = 0;
@@ -151,6 +186,7 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned
   static int logging = -1;
   if (logging < 0) logging = getenv("FAKE_CUDA_LOG") != NULL;
   if (logging) logCall("cuLaunchKernel", -1);
+  fakeRaise();
   return 0;
 }
 CUresult cuStreamCreate(void **s, unsigned f) {

@@ -15,7 +15,8 @@ import types as _types
 
 from kjit import devices as _devices
 from kjit.cuda import hostapi as _hostapi
-from kjit.cuda.errors import CudaAPIError, CudaDriverError, CudaSupportError, LaunchConfigError
+from kjit.cuda.errors import (CudaAPIError, CudaDriverError, CudaSupportError, LaunchConfigError,
+                              LaunchConfigTypeError)
 from kjit.cuda.hostapi import (Device, DeviceNDArray, Event, Stream, as_cuda_array, close, from_cuda_array_interface, current_context,
                                default_stream, detect, device_array, device_array_like, event, event_elapsed_time,
                                external_stream, from_dlpack, get_current_device, gpus, is_available, is_cuda_array,
@@ -46,7 +47,7 @@ def device_kind():
 __all__ = [
     "declare_device", "CUSource", "PTXSource", "Cubin", "Fatbin", "Object", "Archive", "LTOIR",
     "jit", "CUDAKernel", "device_kind", "compile_ptx", "compile_ptx_for_current_device",
-    "CudaSupportError", "CudaDriverError", "CudaAPIError", "LaunchConfigError", "BarrierError",
+    "CudaSupportError", "CudaDriverError", "CudaAPIError", "LaunchConfigError", "LaunchConfigTypeError", "BarrierError",
     "Device", "DeviceNDArray", "Event", "Stream", "as_cuda_array", "close", "from_cuda_array_interface", "current_context", "default_stream",
     "detect", "device_array", "device_array_like", "event", "event_elapsed_time", "external_stream", "from_dlpack",
     "get_current_device", "gpus", "is_available", "is_cuda_array", "legacy_default_stream", "list_devices",

@@ -238,6 +238,8 @@ class CUDAKernel:
 
     def forall(self, ntasks, tpb=0, stream=0, sharedmem=0):
         """A launcher for ``ntasks`` threads (Numba's ``kernel.forall``)."""
+        if int(ntasks) < 0:
+            raise ValueError(f"Can't create ForAll with negative task count: {self.__name__}.forall({ntasks})")
         if int(ntasks) == 0:
             return _no_launch  # Numba: no tasks, no launch and no error
         tpb = tpb or 128
@@ -246,7 +248,8 @@ class CUDAKernel:
     def __call__(self, *args, **kwargs):
         if self.device:
             return self.py_func(*args, **kwargs)
-        raise TypeError(f"a kernel is launched with a configuration: {self.__name__}[blocks, threads](...)")
+        raise ValueError(f"launch configuration was not specified: a kernel is launched as "
+                         f"{self.__name__}[blocks, threads](...)")
 
     def __repr__(self):
         kind = "device function" if self.device else "kernel"

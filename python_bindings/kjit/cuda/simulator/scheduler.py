@@ -24,6 +24,7 @@ import traceback
 
 import numpy as np
 
+from kjit import _kjit
 from kjit.cuda.simulator.kernelapi import _tls
 
 # Source files of kernels and device functions: an exception names the
@@ -110,6 +111,9 @@ class _Launch:
         self.stop = False
         self.consts = {}
         self.trace = sys.gettrace()
+        # debug=True: NumPy's division by zero raises (FloatingPointError), as
+        # in Numba's simulator; compiled kernels raise ZeroDivisionError.
+        self.errstate = {"divide": "raise"} if kernel.targetoptions.get("debug") else {}
         self.sequential = False
         self.states = []
         bx, by = bdim[0], bdim[1]
@@ -157,18 +161,22 @@ class _Launch:
         func, args = self.func, self.args
         prev = _tls.s
         try:
-            for bid in self._blocks():
-                self._new_block(bid)
-                for s in self.states:
-                    s.bid = bid
-                    _tls.s = s
-                    try:
-                        func(*args)
-                    except BaseException as e:  # noqa: B036 - reported with the thread, in run()
-                        self.error = (e, bid, s.tid)
-                        return
+            with np.errstate(**self.errstate):
+                self._run_blocks_sequentially(func, args)
         finally:
             _tls.s = prev
+
+    def _run_blocks_sequentially(self, func, args):
+        for bid in self._blocks():
+            self._new_block(bid)
+            for s in self.states:
+                s.bid = bid
+                _tls.s = s
+                try:
+                    func(*args)
+                except BaseException as e:  # noqa: B036 - reported with the thread, in run()
+                    self.error = (e, bid, s.tid)
+                    return
 
     def _run_threads(self):
         workers = _take_workers(self.nthreads)
@@ -205,7 +213,11 @@ class _Launch:
         if trace is not None:  # a debugger's breakpoints apply in the simulated threads too
             sys.settrace(trace)
         try:
-            self.func(*self.args)
+            if self.errstate:
+                with np.errstate(**self.errstate):
+                    self.func(*self.args)
+            else:
+                self.func(*self.args)
         except _Abort:
             pass
         except BaseException as e:  # noqa: B036 - any failure of the kernel stops the launch
@@ -260,19 +272,16 @@ class _Launch:
         e, bid, tid = self.error
         if bid is None:
             raise e
-        name = self.kernel.__name__
-        where = f"in kernel '{name}', block {_fmt3(bid)}, thread {_fmt3(tid)}"
         line = None
         for fs in reversed(traceback.extract_tb(e.__traceback__)):
             if os.path.abspath(fs.filename) in _user_files:
                 line = fs
                 break
-        if line is not None:
-            where += f"\n    File \"{line.filename}\", line {line.lineno}, in {line.name}"
-            if line.line:
-                where += f": {line.line.strip()}"
         msg = str(e.args[0]) if len(e.args) == 1 else (str(e) if e.args else "")
-        text = f"{msg}\n    {where}" if msg else where
+        # Numba's words, as the compiled devices write them; the innermost
+        # line of kernel code (a device function's, maybe) is the one named.
+        text = _kjit.kernel_exception_text(self.kernel.__name__, line.filename if line else "",
+                                           line.lineno if line else 0, tid, bid, msg)
         try:
             new = type(e)(text)
             if str(new) != text and not isinstance(e, KeyError):

@@ -1,0 +1,593 @@
+"""The kernel object's API, launch checks, errors and exceptions as
+numba-cuda has them.
+
+- Exceptions in kernels follow Numba's rule: without ``debug=True`` a
+  ``raise`` (a user's raise, a tuple index out of range, a division by zero
+  under the Python error model) ends the thread without a report; with
+  ``debug=True`` the launch raises the exception's own class (a user's class
+  too), its message after "In function 'k', file F, line L, tid=[x, y, z]
+  ctaid=[x, y, z]". Failed bounds checks are reported either way. On a GPU
+  the failing thread records the exception in host memory and returns (no
+  trap: the CUDA context survives); the runtime raises it at the next
+  synchronisation (right after the launch for a debug kernel).
+- ``launch_bounds`` with 1 to 3 values (PTX .maxntid, .minnctapersm,
+  .maxclusterrank); the dispatcher's internals numba-cuda's tests use
+  (``_compile_for_args`` and ``kjit.cuda.launchconfig``,
+  ``_type_annotation``, ``compile_device``); declared device-function
+  signatures; Numba's words in error messages.
+
+Programs run on the CPU device and in the simulator (run_on_device); PTX is
+checked with ptxas when it is installed; the GPU's launch path runs on the
+fake driver (tests/python/fake_cuda)."""
+import os
+import pickle
+import shutil
+import subprocess
+import warnings
+
+import numpy as np
+import pytest
+
+from kjit import _kjit, cuda, errors, float32, float64, int32, int64, jit, types, void
+from kjit.cuda import launchconfig
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+gpu = pytest.mark.skipif(not _kjit.cuda_available(), reason="no CUDA GPU here")
+
+
+def _ptxas():
+    for path in (os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "ptxas"),
+                 shutil.which("ptxas") or ""):
+        if path and os.path.exists(path):
+            return path
+    return None
+
+
+def assemble(ptx, tmp_path, arch="sm_90"):
+    """ptxas accepts the PTX (skipped, never passed, without ptxas)."""
+    ptxas = _ptxas()
+    if not ptxas:
+        pytest.skip("ptxas is not installed")
+    src = tmp_path / "k.ptx"
+    src.write_text(ptx)
+    r = subprocess.run([ptxas, f"-arch={arch}", str(src), "-o", str(tmp_path / "k.cubin")],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+
+
+# ---- exceptions in kernels: Numba's rule, on the CPU device and in the simulator ---------------
+
+EXCEPTIONS = """
+import numpy as np
+from kjit import cuda
+
+class MyError(Exception):
+    pass
+
+def user_raise(a, x):
+    i = cuda.grid(1)
+    if i == x:
+        raise MyError("foo")
+    a[i] = 1.0
+
+def tuple_index(a):
+    x = cuda.threadIdx.x
+    if x == 2:
+        a[0] = a.shape[-x]      # a 1-d array: index -2 is out of range
+    a[x + 1] = 1.0
+
+def divide(r, x, y):
+    r[0] = y[0] / x[0]
+    r[1] = y[0]
+
+def report(what, f):
+    try:
+        f()
+        print(what, "none")
+    except Exception as e:
+        print(what, type(e).__name__, "|", e, "|", getattr(e, "thread", None), getattr(e, "block", None))
+
+debug = cuda.jit(debug=True, opt=False)
+report("user", lambda: debug(user_raise)[2, 32](np.zeros(64), 37))
+report("tuple", lambda: debug(tuple_index)[1, 3](np.zeros(4)))
+r = np.zeros(2)
+report("divide", lambda: debug(divide)[1, 1](r, np.zeros(1), np.ones(1)))
+print("divide left", r.tolist())
+
+a = np.zeros(64)
+report("quiet user", lambda: cuda.jit(user_raise)[2, 32](a, 37))
+print("quiet user left", a[36], a[37], a[38])
+a = np.zeros(4)
+report("quiet tuple", lambda: cuda.jit(tuple_index)[1, 3](a))
+print("quiet tuple left", a.tolist())
+r = np.zeros(2)
+report("quiet divide", lambda: cuda.jit(divide)[1, 1](r, np.zeros(1), np.ones(1)))
+print("quiet divide left", r.tolist())
+
+@cuda.jit(device=True)
+def checked(x):
+    if x < 0:
+        raise ValueError("negative")
+    return x
+
+@cuda.jit(debug=True)
+def calls_device(a):
+    a[0] = checked(a[1])
+
+report("device function", lambda: calls_device[1, 1](np.array([0.0, -1.0])))
+
+@cuda.jit(boundscheck=True)
+def oob(a):
+    a[cuda.threadIdx.x] = 1.0
+
+report("bounds", lambda: oob[1, 8](np.zeros(5)))
+"""
+
+
+def _line(out, prefix):
+    return next(ln for ln in out.splitlines() if ln.startswith(prefix + " "))
+
+
+@pytest.mark.parametrize("device", ["cpu", "sim"])
+def test_debug_kernels_raise_the_exception_with_numbas_words(run_on_device, device):
+    out = run_on_device(EXCEPTIONS, device=device).stdout
+    user = _line(out, "user")
+    # The user's own class, its message after the thread's place, as Numba writes it.
+    assert user.startswith("user MyError | In function 'user_raise', file "), user
+    path = user.split("file ", 1)[1].split(",")[0]
+    assert path.endswith(".py") and os.path.isabs(path)
+    assert user.endswith(", line 11, tid=[5, 0, 0] ctaid=[1, 0, 0]: foo | (5, 0, 0) (1, 0, 0)"), user
+    assert _line(out, "tuple").startswith(f"tuple IndexError | In function 'tuple_index', file {path}, line 17, "
+                                          "tid=[2, 0, 0] ctaid=[0, 0, 0]: tuple index out of range")
+    # debug=True is Python's error model: the division raises and the thread stops there. The simulator
+    # divides with NumPy (errors raised), as Numba's simulator does: FloatingPointError.
+    divide = _line(out, "divide")
+    exc = "ZeroDivisionError" if device == "cpu" else "FloatingPointError"
+    assert divide.startswith(f"divide {exc} | In function 'divide', file {path}, line 21, "), divide
+    assert "divide left [0.0, 0.0]" in out
+    assert _line(out, "device function").startswith(
+        "device function ValueError | In function 'calls_device', file ") and ": negative |" in out
+    assert _line(out, "bounds").startswith("bounds IndexError | In function 'oob', file ")
+    assert "tid=[5, 0, 0] ctaid=[0, 0, 0]: index 5 is out of bounds for axis 0 with size 5" in out
+
+
+def test_without_debug_a_raise_ends_the_thread_unreported(run_on_device):
+    # Numba's rule on a GPU (and kjit's CPU device): the thread returns, the others go on.
+    out = run_on_device(EXCEPTIONS, device="cpu").stdout
+    assert "quiet user none" in out and "quiet user left 1.0 0.0 1.0" in out
+    assert "quiet tuple none" in out and "quiet tuple left [0.0, 1.0, 1.0, 0.0]" in out
+    # Without debug the error model is NumPy's: inf, and the thread goes on.
+    assert "quiet divide none" in out and "quiet divide left [inf, 1.0]" in out
+
+
+def test_the_simulator_raises_whatever_debug_says(run_on_device):
+    # As Numba's simulator: exceptions in simulated threads are raised.
+    out = run_on_device(EXCEPTIONS, device="sim").stdout
+    assert _line(out, "quiet user").startswith("quiet user MyError | In function 'user_raise'")
+
+
+# ---- exceptions in kernels: the GPU's code --------------------------------------------------------
+
+class MyKernelError(Exception):
+    pass
+
+
+def test_debug_raise_records_and_returns_without_a_trap(tmp_path):
+    @cuda.jit("void(int32, float64[::1])", debug=True)
+    def k(x, a):
+        if x == 1:
+            raise MyKernelError("foo")
+        a[0] = 1.0 / a[1]           # Python's error model: ZeroDivisionError
+        a[2] = a.shape[x]           # IndexError: tuple index out of range
+
+    ptx = k.inspect_ptx()
+    assert "trap;" not in ptx
+    for g in ("kjit_error_record", "kjit_error_claim", "kjit_error_files", "kjit_error_raises"):
+        assert f" {g}" in ptx, g
+    # The raise table: "Class:message" by number; a user's class by its module and name.
+    table = ptx.split("kjit_error_raises[", 1)[1].split("{", 1)[1].split("}", 1)[0]
+    text = bytes(int(b) for b in table.split(",")).decode()
+    assert text.split("\0") == [f"{__name__}.MyKernelError:foo", "ZeroDivisionError:division by zero",
+                                "IndexError:tuple index out of range"]
+    assemble(ptx, tmp_path)
+
+
+def test_without_debug_a_raise_is_a_plain_return(tmp_path):
+    @cuda.jit("void(int32, float64[::1])")
+    def k(x, a):
+        if x == 1:
+            raise ValueError("never reported")
+        a[0] = 1.0
+
+    ptx = k.inspect_ptx()
+    assert "trap;" not in ptx and "kjit_error" not in ptx
+    assemble(ptx, tmp_path)
+
+
+FAKE_GPU = """
+import numpy as np
+from kjit import cuda
+d = cuda.to_device(np.zeros(4))
+
+@cuda.jit(debug=True)
+def debug_kernel(a):
+    a[0] = 1.0
+
+try:
+    debug_kernel[1, 32](d)        # a debug kernel: the launch waits and raises
+    print("no raise")
+except ValueError as e:
+    print("launch:", type(e).__name__, e, e.thread, e.block)
+
+@cuda.jit
+def plain(a):
+    a[0] = 1.0
+
+plain[1, 32](d)                   # recorded again (the claim was cleared), reported at the next synchronisation
+print("launched")
+try:
+    cuda.synchronize()
+except ValueError as e:
+    print("synchronize:", e)
+cuda.synchronize()                # reported once
+print("context alive:", d.copy_to_host().tolist())
+"""
+
+
+def test_recorded_exceptions_reach_python_on_the_gpu_launch_path(fake_driver, run_on_device):
+    # The fake driver has every module hold an error record and has each launch record
+    # raise 1 of its table, as a kernel's failing thread does.
+    r = run_on_device(FAKE_GPU, device="cuda", env={
+        "KJIT_CUDA_DRIVER": fake_driver, "FAKE_CUDA_RAISES": "ValueError:bad value;IndexError:x",
+        "FAKE_CUDA_RAISE": "1"})
+    out = r.stdout
+    assert "launch: ValueError In function 'debug_kernel', file fake.py, line 7, tid=[3, 0, 0] " \
+           "ctaid=[1, 0, 0]: bad value (3, 0, 0) (1, 0, 0)" in out, out
+    assert "launched" in out and "synchronize: In function 'plain', file fake.py, line 7, " in out, out
+    assert "context alive: [0.0, 0.0, 0.0, 0.0]" in out, out
+
+
+def test_a_failed_bounds_check_is_reported_at_the_next_synchronisation(fake_driver, run_on_device):
+    r = run_on_device("""
+        import numpy as np
+        from kjit import cuda
+        @cuda.jit(boundscheck=True)
+        def k(a):
+            a[cuda.threadIdx.x] = 1.0
+        d = cuda.to_device(np.zeros(5))
+        k[1, 8](d)
+        try:
+            d.copy_to_host()
+        except IndexError as e:
+            print("copy:", e)
+    """, device="cuda", env={"KJIT_CUDA_DRIVER": fake_driver, "FAKE_CUDA_RAISES": "", "FAKE_CUDA_RAISE": "0"})
+    assert "copy: In function 'k', file fake.py, line 7, tid=[3, 0, 0] ctaid=[1, 0, 0]: index 9 is out of " \
+           "bounds for axis 0 with size 5" in r.stdout, r.stdout
+
+
+@gpu
+def test_debug_raise_on_the_gpu():
+    @cuda.jit(debug=True)
+    def k(a, x):
+        i = cuda.grid(1)
+        if i == x:
+            raise MyKernelError("foo")
+        a[i] = 1.0
+
+    a = cuda.to_device(np.zeros(64))
+    with pytest.raises(MyKernelError, match=r"tid=\[5, 0, 0\] ctaid=\[1, 0, 0\]: foo"):
+        k[2, 32](a, 37)
+    k[2, 32](a, 100)  # the context goes on
+    assert a.copy_to_host().sum() == 64
+
+
+# ---- launch_bounds -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("bounds, directives, absent", [
+    (128, [".maxntid 128, 1, 1"], [".minnctapersm", ".maxclusterrank"]),
+    ((128,), [".maxntid 128, 1, 1"], [".minnctapersm", ".maxclusterrank"]),
+    ((128, 2), [".maxntid 128, 1, 1", ".minnctapersm 2"], [".maxclusterrank"]),
+    ((128, 2, 4), [".maxntid 128, 1, 1", ".minnctapersm 2", ".maxclusterrank 4"], []),
+])
+def test_launch_bounds_are_ptx_directives(bounds, directives, absent, tmp_path):
+    @cuda.jit("void()", launch_bounds=bounds)
+    def f():
+        pass
+
+    ptx = f.inspect_ptx()
+    for d in directives:
+        assert d in ptx, d
+    for d in absent:
+        assert d not in ptx, d
+    assemble(ptx, tmp_path)
+
+
+def test_four_launch_bounds_are_refused():
+    with pytest.raises(ValueError, match=r"Got 4 launch bounds: \(128, 2, 4, 8\)\. A maximum of three"):
+        cuda.jit("void()", launch_bounds=(128, 2, 4, 8))(lambda: None)
+
+
+def test_launching_more_threads_than_the_bound(run_on_device):
+    # The driver refuses it (CUDA_ERROR_INVALID_VALUE); kjit checks first, on every device.
+    r = run_on_device("""
+        from kjit import cuda
+        @cuda.jit(launch_bounds=128)
+        def f():
+            pass
+        f[1, 128]()
+        try:
+            f[1, 256]()
+        except cuda.LaunchConfigError as e:
+            print(e.name, "|", e)
+    """)
+    assert "CUDA_ERROR_INVALID_VALUE | kernel 'f' on the CPU device: 256 threads per block (256 x 1 x 1) is " \
+           "more than the limit of 128 for this kernel (its launch_bounds): CUDA_ERROR_INVALID_VALUE" in r.stdout
+
+
+# ---- the dispatcher's internals ---------------------------------------------------------------------
+
+def test_a_launch_that_compiles_calls_compile_for_args_under_its_configuration():
+    @cuda.jit
+    def f(x):
+        x[0] = 1
+
+    arr = np.zeros(1, dtype=np.int32)
+    original = f._compile_for_args
+    with launchconfig.capture_compile_config(f) as capture:
+        f[1, 2](arr)
+    cfg = capture["config"]
+    assert cfg.dispatcher is f and cfg.griddim == (1, 1, 1) and cfg.blockdim == (2, 1, 1)
+    assert "_compile_for_args" not in f.__dict__ and f._compile_for_args.__func__ is original.__func__
+    assert launchconfig.current_launch_config() is None
+    with pytest.raises(RuntimeError, match="No launch config set for this thread"):
+        launchconfig.ensure_current_launch_config()
+    # Compiled now: a launch compiles nothing, so nothing is captured.
+    with launchconfig.capture_compile_config(f) as capture:
+        f[1, 2](arr)
+    assert capture["config"] is None
+    assert f[1, 2].args is None
+
+
+def test_mark_launch_config_sensitive():
+    @cuda.jit
+    def f(x):
+        x[0] = 1
+
+    orig = f._compile_for_args
+
+    def wrapped(*args, **kws):
+        launchconfig.ensure_current_launch_config().dispatcher.mark_launch_config_sensitive()
+        return orig(*args, **kws)
+
+    f._compile_for_args = wrapped
+    f[1, 1](np.zeros(1, dtype=np.int32))
+    assert next(iter(f.overloads.values())).launch_config_sensitive
+    with pytest.raises(RuntimeError, match="must be called on the active dispatcher"):
+        f.mark_launch_config_sensitive()
+
+
+def test_type_annotation_gives_the_kernels_variables():
+    @cuda.jit(void(int32[::1]))
+    def f(x):
+        s = cuda.shared.array(10, dtype="int32")
+        t = (1, 2.5)
+        s[0] = x[0]
+        x[0] = s[0] + int32(t[0])
+
+    typemap = next(iter(f.overloads.values()))._type_annotation.typemap
+    assert typemap["s"].dtype == int32 and typemap["s"].ndim == 1
+    assert str(typemap["t"]) == "Tuple(int64, float64)"
+
+
+def test_compile_device_and_inspecting_device_functions():
+    @cuda.jit(device=True)
+    def foo(x, y):
+        return x + y
+
+    cres = foo.compile_device((int32, int32))
+    assert "foo" in cres.fndesc.mangled_name
+    assert cres.fndesc.mangled_name in foo.inspect_asm((int32, int32))
+    assert cres.fndesc.mangled_name in foo.inspect_llvm((int32, int32))
+    with pytest.raises(RuntimeError, match="Cannot inspect SASS of a device function"):
+        foo.inspect_sass((int32, int32))
+    with pytest.raises(RuntimeError, match="Cannot compile a device function as a kernel"):
+        foo[1, 1]()
+
+
+def add(x, y):
+    return x + y
+
+
+def test_declared_device_signatures_convert_the_arguments():
+    def kernel_for(sigs):
+        add_device = cuda.jit(sigs, device=True)(add)
+
+        @cuda.jit
+        def f(r, x, y):
+            r[0] = add_device(x, y)
+        return f
+
+    f = kernel_for(["(int64, int64)"])
+    r = np.zeros(1, dtype=np.int64)
+    f[1, 1](r, 1.5, 2.5)             # converted to int64 (unsafely): 1 + 2
+    assert r[0] == 3
+    f = kernel_for(["(int64, int64)", "(float64, float64)"])
+    r = np.zeros(1)
+    f[1, 1](r, np.int32(1), 2.5)     # int32 -> float64 is safe
+    assert r[0] == 3.5
+    f = kernel_for(["(float32, float64)", "(float64, float32)"])
+    f[1, 1](r, 1.5, 2.5)             # two alike: the first declared, as Numba
+    assert r[0] == 4.0
+    f = kernel_for(["(int64, int64)", "(float64, float64)"])
+    with pytest.raises(errors.TypingError, match=r"Invalid use of type\(CUDADispatcher\(add\)\) with parameters "
+                                                 r"\(complex128, complex128\)"):
+        f[1, 1](np.zeros(1, np.complex128), 1j, 1j)
+
+
+def test_a_jit_function_with_signatures_is_refused_in_kernels():
+    @jit("(int32, int32)")
+    def cpu_add(a, b):
+        return a + b
+
+    @cuda.jit
+    def k(a):
+        a[0] = cpu_add(a[0], 1)
+
+    with pytest.raises(errors.TypingError, match="Untyped global name 'cpu_add':.*using cpu function on device"):
+        k[1, 1](np.zeros(1, np.int32))
+
+
+def test_constant_memory_of_print_formats_and_global_arrays(tmp_path):
+    # Print formats live in constant memory, as Numba's do; the CPU device reports what a GPU's would hold.
+    @cuda.jit
+    def const_fmt_string(val, to_print):
+        if to_print:
+            print(val)
+
+    const_fmt_string[1, 1](1, False)
+    const_fmt_string[1, 1](1.0, False)
+    sizes = const_fmt_string.get_const_mem_size()
+    assert sizes[(int64, types.boolean)] >= 6                                                 # "%lld\n\0"
+    assert const_fmt_string.get_const_mem_size(void(float64, types.boolean)) >= 4            # "%f\n\0"
+    ptx = cuda.compile_ptx(const_fmt_string.py_func, "void(int64, boolean)")[0]
+    assert ".const .align 1 .b8" in ptx and "cvta.const" in ptx
+    assemble(ptx, tmp_path)
+
+    arr = np.arange(32, dtype=np.int64)
+
+    @cuda.jit(void(int64[::1]))
+    def const_array_use(x):
+        c = cuda.const.array_like(arr)
+        x[cuda.grid(1)] = c[cuda.grid(1)]
+
+    assert const_array_use.get_const_mem_size() >= arr.nbytes
+
+
+# ---- Numba's words in error messages -----------------------------------------------------------------
+
+def noop(x):
+    pass
+
+
+def test_launch_configuration_messages():
+    k = cuda.jit(noop)
+    with pytest.raises(ValueError, match=r"griddim must be a sequence of 1, 2 or 3 integers, got \[1, 2, 3, 4\]"):
+        k[(1, 2, 3, 4), (5, 6)]
+    with pytest.raises(ValueError, match=r"blockdim must be a sequence of 1, 2 or 3 integers, got \[3, 4, 5, 6\]"):
+        k[(1, 2), (3, 4, 5, 6)]
+    with pytest.raises(TypeError, match=r"griddim must be a sequence of integers, got \[2\.0\]") as ei:
+        k[2.0, 3]
+    assert isinstance(ei.value, cuda.LaunchConfigError)  # kjit's class, a ValueError too
+    with pytest.raises(TypeError, match=r"blockdim must be a sequence of integers, got \[3\.0\]"):
+        k[2, 3.0]
+    with pytest.raises(ValueError, match=r"launch configuration was not specified: a kernel is launched as "
+                                         r"noop\[blocks, threads\]"):
+        k(0)
+    with pytest.raises(ValueError, match="Can't create ForAll with negative task count"):
+        k.forall(-1)
+    with pytest.raises(RuntimeError, match="LTO requires nvjitlink"):
+        cuda.jit(lto=True)(noop)[1, 1](0)
+
+
+def test_a_name_undefined_in_a_device_function():
+    @cuda.jit(device=True)
+    def dev_func(x):
+        return floor(x)  # noqa: F821 - not imported, on purpose
+
+    @cuda.jit
+    def kernel_func():
+        dev_func(1.5)
+
+    with pytest.raises(errors.TypingError) as ei:
+        kernel_func[1, 1]()
+    text = str(ei.value)
+    assert "NameError: name 'floor' is not defined" in text
+    assert "resolving callee type: type(CUDADispatcher(<function dev_func>)), called here" in text
+    assert f"{__file__}:" in text  # still kjit's located form
+
+
+def test_shared_array_shape_and_dtype_messages():
+    def non_constant(A):
+        sa = cuda.shared.array(shape=(1, A[0]), dtype=float32)
+        A[0, 0] = sa[0, 0]
+
+    with pytest.raises(errors.TypingError) as ei:
+        cuda.jit((float32[:, :],))(non_constant)
+    assert "No implementation of function Function(<function shared.array" in str(ei.value)
+    assert "found for signature:\n \n >>> array(shape=Tuple(Literal[int](1), array(float32, 1d, A)), " \
+           "dtype=class(float32))" in str(ei.value)
+    assert "must be a constant integer or a tuple of constant integers" in str(ei.value)
+
+    def bad_dtype(x):
+        s = cuda.shared.array(10, dtype="int33")
+        s[0] = x[0]
+
+    with pytest.raises(errors.TypingError, match="Invalid NumPy dtype specified: 'int33'"):
+        cuda.jit(void(int32[::1]))(bad_dtype)
+
+
+def add_kernel(r, x, y):
+    r[0] = x + y
+
+
+def test_ambiguous_overloads_in_numbas_words():
+    f = cuda.jit(["(float64[::1], float32, float64)", "(float64[::1], float64, float32)",
+                  "(float64[::1], int64, int64)"])(add_kernel)
+    with pytest.raises(TypeError) as ei:
+        f[1, 1](np.zeros(1), 1.0, 2.0)
+    assert str(ei.value).startswith(
+        "Ambiguous overloading for <function add_kernel (a kernel)> (Array(float64, 1, 'C', False, aligned=True), "
+        "float64, float64):\n(Array(float64, 1, 'C', False, aligned=True), float32, float64) -> none\n"
+        "(Array(float64, 1, 'C', False, aligned=True), float64, float32) -> none\n")
+
+
+def test_cuda_vectorize_options():
+    from kjit import vectorize
+
+    with pytest.raises(KeyError, match="Unrecognized options"):
+        vectorize(["float32(float32, float32)"], target="cuda", nonexistent=2)(add)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        vectorize(["float32(float32, float32)"], target="cuda", nopython=True)(add)
+    assert [(w.category, str(w.message)) for w in caught] == [
+        (RuntimeWarning, "nopython kwarg for cuda target is redundant")]
+
+
+def test_low_occupancy_warning():
+    from kjit import config
+
+    @cuda.jit
+    def fill(a):
+        a[cuda.grid(1)] = 1.0
+
+    a = cuda.to_device(np.zeros(128 * 32))
+    with pytest.warns(errors.NumbaPerformanceWarning, match="Grid size 4 will likely result in GPU under-utilization "
+                                                            "due to low occupancy"):
+        fill[4, 32]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        fill[128, 32](a)                # 128 blocks: no warning
+        saved, config.CUDA_LOW_OCCUPANCY_WARNINGS = config.CUDA_LOW_OCCUPANCY_WARNINGS, 0
+        try:
+            fill[2, 64]
+        finally:
+            config.CUDA_LOW_OCCUPANCY_WARNINGS = saved
+
+
+def test_devices_and_configured_launches():
+    assert cuda.get_current_device().supports_float16
+    assert len(cuda.gpus.lst) == len(cuda.gpus) >= 1
+
+    @cuda.jit
+    def foo(arr):
+        arr[0] += 1
+
+    cfg = foo[5, 8]
+    seen = []
+    cfg.pre_launch_callbacks.append(lambda kernel, launch: seen.append((kernel, launch)))
+    a = cuda.to_device(np.zeros(1))
+    cfg(a)
+    assert seen == [(foo, cfg)]
+    with pytest.raises(pickle.PicklingError, match="Cannot pickle configured launches with pre-launch callbacks"):
+        pickle.dumps(cfg)
+    cfg.pre_launch_callbacks.clear()
