@@ -589,11 +589,9 @@ llvm::Value *FunctionLowering::recordIntrinsic(const Intrinsic *in) {
   llvm::Value *differs = B.getFalse();
   for (unsigned k = 0; k < vt->ndim(); ++k)
     differs = B.CreateOr(differs, B.CreateICmpNE(shapeOf(v, k), i64(f.shape[k])));
-  std::string shape;
-  for (size_t k = 0; k < f.shape.size(); ++k) shape += (k ? ", " : "") + std::to_string(f.shape[k]);
   raiseIf(differs, "ValueError",
-          fmt::format("the array assigned to field '{}' must have its shape ({}{})", f.name, shape,
-                      f.shape.size() == 1 ? "," : ""),
+          fmt::format("the array assigned to field '{}' must have its shape {}", f.name,
+                      shapeTupleText(f.shape)),
           in->loc);
   llvm::Type *et = P.memTy(f.dtype);
   const Type *st = vt->dtype();

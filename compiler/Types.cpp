@@ -261,11 +261,13 @@ std::string shapeText(const std::vector<int64_t> &shape, const char *sep) {
 
 }  // namespace
 
+std::string shapeTupleText(const std::vector<int64_t> &shape) {
+  return "(" + shapeText(shape, ", ") + (shape.size() == 1 ? ",)" : ")");
+}
+
 std::string fieldTypeName(const RecordField &f) {
   if (f.shape.empty()) return f.dtype->str();
-  // Python's tuple: (5,) or (3, 2).
-  std::string t = "(" + shapeText(f.shape, ", ") + (f.shape.size() == 1 ? ",)" : ")");
-  return fmt::format("nestedarray({}, {})", f.dtype->str(), t);
+  return fmt::format("nestedarray({}, {})", f.dtype->str(), shapeTupleText(f.shape));
 }
 
 const Type *TypeContext::record(std::vector<RecordField> fields, int64_t size, bool aligned) {

@@ -244,5 +244,7 @@ int64_t fieldAccessAlign(const Type *record, const RecordField &f);
 // Numba's name of a field's type: float64, nestedarray(float32, (3, 2)),
 // Record(...).
 std::string fieldTypeName(const RecordField &f);
+// A shape as Python writes the tuple: (5,), (3, 2).
+std::string shapeTupleText(const std::vector<int64_t> &shape);
 
 }  // namespace kjit

@@ -31,21 +31,13 @@ using cuda::CUstream;
 
 namespace {
 
-// A host array copied to the device for a launch, and back after it.
+// A host array (or a record argument's bytes) copied to the device for a
+// launch, and back after it.
 struct HostCopy {
   pybind11::object host;        // what to copy back into (null: read-only)
   pybind11::object contiguous;  // the contiguous array copied
   std::shared_ptr<cuda::Allocation> mem;
   size_t bytes = 0;
-};
-
-// A record argument (a NumPy structured scalar) copied to the device for a
-// launch, and back into the scalar's bytes after it (as numba-cuda does).
-struct RecordCopy {
-  pybind11::object scalar;  // keeps the bytes alive
-  char *bytes = nullptr;
-  size_t size = 0;
-  std::shared_ptr<cuda::Allocation> mem;
 };
 
 // One argument's device view: pointer, shape, strides.
@@ -119,12 +111,11 @@ class Launcher : public LauncherBase {
     uint64_t words[kMaxArgs * (1 + 2 * kMaxDims) + 1];
     std::vector<std::vector<unsigned char>> aggregates;
     void *params[kMaxArgs * (1 + 2 * kMaxDims) + 1];
-    std::vector<RecordCopy> records;
     size_t w = 0;
     for (size_t i = 0; i < n; ++i) {
       const Type *t = e.compiled->args[i];
       if (t->isRecord()) {
-        words[w] = recordArgument(scalars[i], t, records);
+        words[w] = recordArgument(scalars[i], t, copies);
         params[w] = &words[w];
         ++w;
         continue;
@@ -166,7 +157,6 @@ class Launcher : public LauncherBase {
                          unsigned(config_.sharedBytes), stream_, params, nullptr),
         "cuLaunchKernel");
     rt().launched(*e.kernel);
-    for (RecordCopy &r : records) copyOutRaw(r.bytes, r.mem->dptr, r.size);
     // debug=True: the launch waits and raises what a thread raised (as Numba).
     if (core_->function().options().cuda.debug)
       rt().checkSync(api.StreamSynchronize(stream_), "cuStreamSynchronize");
@@ -198,34 +188,18 @@ class Launcher : public LauncherBase {
     return false;
   }
 
-  // The device copy of a record argument: its address.
-  uint64_t recordArgument(PyObject *o, const Type *t, std::vector<RecordCopy> &records) {
-    RecordCopy r;
-    r.scalar = pybind11::reinterpret_borrow<pybind11::object>(o);
-    r.bytes = recordBytes(o);
-    r.size = size_t(t->recordSize());
-    r.mem = rt().allocate(std::max<size_t>(r.size, 1), cuda::Allocation::Kind::Device);
-    const cuda::Api &api = rt().api();
-    if (r.size) {
-      if (stream_)
-        rt().check(api.MemcpyHtoDAsync(r.mem->dptr, r.bytes, r.size, stream_), "cuMemcpyHtoDAsync");
-      else
-        rt().check(api.MemcpyHtoD(r.mem->dptr, r.bytes, r.size), "cuMemcpyHtoD");
-    }
-    records.push_back(r);
-    return r.mem->dptr;
-  }
-
-  void copyOutRaw(char *dst, uint64_t src, size_t n) {
-    if (!n) return;
-    const cuda::Api &api = rt().api();
-    pybind11::gil_scoped_release nogil;
-    if (stream_) {
-      rt().check(api.MemcpyDtoHAsync(dst, src, n, stream_), "cuMemcpyDtoHAsync");
-      rt().check(api.StreamSynchronize(stream_), "cuStreamSynchronize");
-    } else {
-      rt().check(api.MemcpyDtoH(dst, src, n), "cuMemcpyDtoH");
-    }
+  // A record argument (a NumPy structured scalar): its bytes copied to the
+  // device for the launch and back after it, as numba-cuda does; returns
+  // the device copy's address.
+  uint64_t recordArgument(PyObject *o, const Type *t, std::vector<HostCopy> &copies) {
+    HostCopy c;
+    c.bytes = size_t(t->recordSize());
+    c.host = pybind11::memoryview::from_memory(recordBytes(o), pybind11::ssize_t(c.bytes));
+    c.contiguous = c.host;
+    c.mem = rt().allocate(std::max<size_t>(c.bytes, 1), cuda::Allocation::Kind::Device);
+    copyIn(c.mem->dptr, c.host, c.bytes, stream_);
+    copies.push_back(c);
+    return c.mem->dptr;
   }
 
   static void viewOf(const DeviceArray &d, ArrayView &v) {

@@ -303,3 +303,16 @@ def test_njit_takes_and_returns_records():
     assert host_record(a[2]) == 7.0 + 2 and a[2]["b"] == 7.0  # the argument is the array's row
     z, c = host_alloc(3)
     assert z.dtype == packed and list(z["b"]) == [0, 2.5, 0] and list(c["a"]) == [7, 0, 0]
+
+
+@njit
+def host_assign_nested(r, src):
+    r["j"] = src
+
+
+def test_njit_nested_array_assignment_checks_the_shape():
+    r = np.zeros(1, recordwith2darray)
+    host_assign_nested(r[0], np.arange(6, dtype=np.float64).reshape(3, 2))  # converts float64 to float32
+    assert r[0]["j"].tolist() == [[0, 1], [2, 3], [4, 5]]
+    with pytest.raises(ValueError, match=r"the array assigned to field 'j' must have its shape \(3, 2\)"):
+        host_assign_nested(r[0], np.zeros((2, 3)))
