@@ -543,6 +543,8 @@ Expr *CallTyper::builtin(const std::string &f) {
     if (a[0]->type->isComplex() && f != "bool")
       return fail(fmt::format("cannot convert complex to {}", f));
     if (f == "bool") return ts.truth(a[0]);
+    // Numba's float(): a float keeps its type (float(float32) is float32).
+    if (f == "float" && a[0]->type->isFloat()) return a[0];
     return ts.convert(a[0], f == "int" ? tc.int64() : tc.float64());
   }
   if (f == "round") {
@@ -816,6 +818,8 @@ Expr *CallTyper::numpy(const std::string &f) {
   }
   if (f == "negative") {
     if (!arity(name, 1, 1)) return ts.constOf(nullptr, loc);
+    if (a[0]->type->isFloat() || a[0]->type->isComplex())
+      return ts.unaryOp(ast::UnaryOp::Neg, a[0], loc);  // -0.0 for 0.0
     return ts.binary(ast::BinaryOp::Sub, ts.convert(ts.constInt(0, loc), a[0]->type), a[0], loc);
   }
   if (f == "deg2rad" || f == "radians" || f == "rad2deg" || f == "degrees")
@@ -940,8 +944,7 @@ Expr *typeBuiltinCall(TyperServices &ts, const Type *callee, CallSite &site) {
     const Type *p = x->type->complexPart();
     Expr *re = ts.intrinsic(IntrinsicId::Real, {x}, p, site.loc);
     Expr *im = ts.intrinsic(IntrinsicId::Imag, {x}, p, site.loc);
-    Expr *negIm =
-        ts.binary(ast::BinaryOp::Sub, ts.convert(ts.constInt(0, site.loc), p), im, site.loc);
+    Expr *negIm = ts.unaryOp(ast::UnaryOp::Neg, im, site.loc);  // -(+0.0) is -0.0
     return ts.intrinsic(IntrinsicId::ComplexMake, {re, ts.convert(negIm, p)}, x->type, site.loc);
   }
   if (mod == "number" && fn == "bit_count") {
