@@ -438,6 +438,17 @@ f = np.array([0.0, 1.5], np.float32)
 conj[1, 1](z, out, f)
 assert np.signbit(out[0].imag) and np.signbit(out[0].real), out  # -(+0.0) is -0.0
 assert f[0] == 1.5
+
+@cuda.jit
+def rounding(x, n, out):
+    out[0] = round(x[0], n)  # x itself when x * 10**n overflows, as Numba's
+
+big = np.array([np.finfo(np.float32).max], np.float32)
+r = np.zeros(1, np.float32)
+rounding[1, 1](big, 300, r)
+assert r[0] == big[0], r
+rounding[1, 1](np.array([1234.5678], np.float32), -2, r)
+assert r[0] == 1200.0, r
 print("complex parts ok")
 """
 
