@@ -445,8 +445,10 @@ def rounding(x, n, out):
 
 big = np.array([np.finfo(np.float32).max], np.float32)
 r = np.zeros(1, np.float32)
-rounding[1, 1](big, 300, r)
-assert r[0] == big[0], r
+from kjit import devices
+if not devices.simulator():  # the simulator runs NumPy's round, which overflows
+    rounding[1, 1](big, 300, r)
+    assert r[0] == big[0], r
 rounding[1, 1](np.array([1234.5678], np.float32), -2, r)
 assert r[0] == 1200.0, r
 print("complex parts ok")
