@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <optional>
 
 #include "compiler/CmathSource.h"
 
@@ -552,6 +553,8 @@ Expr *CallTyper::builtin(const std::string &f) {
     if (a[0]->type->isComplex() && f != "bool")
       return fail(fmt::format("cannot convert complex to {}", f));
     if (f == "bool") return ts.truth(a[0]);
+    // Numba's float(): a float keeps its type (float(float32) is float32).
+    if (f == "float" && a[0]->type->isFloat()) return a[0];
     return ts.convert(a[0], f == "int" ? tc.int64() : tc.float64());
   }
   if (f == "round") {
@@ -564,13 +567,38 @@ Expr *CallTyper::builtin(const std::string &f) {
     }
     if (!a[1]->type->isInt()) return fail("round() ndigits must be an integer");
     if (!t->isFloat()) return a[0];
-    // round(x, n): scale, round half to even, unscale (as NumPy's around).
-    Expr *scale =
-        ts.intrinsic(IntrinsicId::Pow, {ts.constFloat(10.0, loc), ts.convert(a[1], tc.float64())},
-                     tc.float64(), loc);
-    Expr *scaled = ts.binary(ast::BinaryOp::Mul, ts.convert(a[0], tc.float64()), scale, loc);
-    Expr *r = ts.intrinsic(IntrinsicId::Rint, {scaled}, tc.float64(), loc);
-    return ts.convert(ts.binary(ast::BinaryOp::Div, r, scale, loc), t);
+    // round(x, n), Numba's round_ndigits in float64: scale by 10**n (in two
+    // factors past 10**22, so that neither overflows), round half to even,
+    // unscale; x itself when it is not finite or the scaled value overflows.
+    const Type *f64 = tc.float64();
+    Expr *x = ts.convert(a[0], f64), *n = ts.convert(a[1], tc.int64());
+    auto num = [&](double v) { return ts.constFloat(v, loc); };
+    auto cmp = [&](ast::CmpOp op, Expr *l, Expr *r) { return ts.compare(op, l, r, loc); };
+    auto bin = [&](ast::BinaryOp op, Expr *l, Expr *r) { return ts.binary(op, l, r, loc); };
+    auto rint = [&](Expr *v) { return ts.intrinsic(IntrinsicId::Rint, {v}, f64, loc); };
+    // With a constant n the choices are made here.
+    auto *nc = dyn_cast<Const>(n);
+    auto pick = [&](Expr *cond, std::optional<bool> known, Expr *a, Expr *b) -> Expr * {
+      if (known) return *known ? a : b;
+      return ts.select(cond, a, b, loc);
+    };
+    auto knownIf = [&](bool v) { return nc ? std::optional<bool>(v) : std::nullopt; };
+    Expr *nonneg = cmp(ast::CmpOp::Ge, n, ts.constInt(0, loc));
+    Expr *big = cmp(ast::CmpOp::Gt, n, ts.constInt(22, loc));
+    std::optional<bool> isNonneg = knownIf(nc && nc->i >= 0), isBig = knownIf(nc && nc->i > 22);
+    Expr *exp1 = pick(nonneg, isNonneg,
+                      pick(big, isBig, bin(ast::BinaryOp::Sub, n, ts.constInt(22, loc)), n),
+                      ts.unaryOp(ast::UnaryOp::Neg, n, loc));
+    Expr *pow1 = ts.intrinsic(IntrinsicId::Pow, {num(10.0), ts.convert(exp1, f64)}, f64, loc);
+    Expr *pow2 = pick(big, isBig, num(1e22), num(1.0));
+    Expr *up = bin(ast::BinaryOp::Mul, bin(ast::BinaryOp::Mul, x, pow1), pow2);
+    Expr *positive =
+        ts.select(ts.intrinsic(IntrinsicId::IsInf, {up}, tc.boolean(), loc), x,
+                  bin(ast::BinaryOp::Div, bin(ast::BinaryOp::Div, rint(up), pow2), pow1), loc);
+    Expr *negative = bin(ast::BinaryOp::Mul, rint(bin(ast::BinaryOp::Div, x, pow1)), pow1);
+    Expr *r = ts.select(ts.intrinsic(IntrinsicId::IsFinite, {x}, tc.boolean(), loc),
+                        pick(nonneg, isNonneg, positive, negative), x, loc);
+    return ts.convert(r, t);
   }
   if (f == "divmod") {
     if (!arity(f, 2, 2)) return ts.constOf(nullptr, loc);
@@ -825,6 +853,8 @@ Expr *CallTyper::numpy(const std::string &f) {
   }
   if (f == "negative") {
     if (!arity(name, 1, 1)) return ts.constOf(nullptr, loc);
+    if (a[0]->type->isFloat() || a[0]->type->isComplex())
+      return ts.unaryOp(ast::UnaryOp::Neg, a[0], loc);  // -0.0 for 0.0
     return ts.binary(ast::BinaryOp::Sub, ts.convert(ts.constInt(0, loc), a[0]->type), a[0], loc);
   }
   if (f == "deg2rad" || f == "radians" || f == "rad2deg" || f == "degrees")
@@ -949,8 +979,7 @@ Expr *typeBuiltinCall(TyperServices &ts, const Type *callee, CallSite &site) {
     const Type *p = x->type->complexPart();
     Expr *re = ts.intrinsic(IntrinsicId::Real, {x}, p, site.loc);
     Expr *im = ts.intrinsic(IntrinsicId::Imag, {x}, p, site.loc);
-    Expr *negIm =
-        ts.binary(ast::BinaryOp::Sub, ts.convert(ts.constInt(0, site.loc), p), im, site.loc);
+    Expr *negIm = ts.unaryOp(ast::UnaryOp::Neg, im, site.loc);  // -(+0.0) is -0.0
     return ts.intrinsic(IntrinsicId::ComplexMake, {re, ts.convert(negIm, p)}, x->type, site.loc);
   }
   if (mod == "number" && fn == "bit_count") {

@@ -335,6 +335,12 @@ llvm::Value *FunctionLowering::arrayIntrinsic(const Intrinsic *in) {
     }
     return out;
   }
+  case IntrinsicId::ArrayPart: {
+    // The same shape and strides; the data starts at the part's offset.
+    llvm::Value *src = expr(in->args[0]);
+    int64_t offset = constArg(1) * itemSize(t->dtype());
+    return B.CreateInsertValue(src, B.CreateGEP(B.getInt8Ty(), dataOf(src), i64(offset)), {1u});
+  }
   case IntrinsicId::ArrayViewAs: {
     // The last dimension is rescaled by the itemsizes; it must be
     // contiguous and hold a whole number of new items (NumPy's rules).

@@ -2,6 +2,7 @@
 // conversions, operators, and/or, select, calls. Intrinsics are in
 // LoweringIntrinsics.cpp, arrays in LoweringArrays.cpp.
 #include <fmt/format.h>
+#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/PatternMatch.h>
 
@@ -109,6 +110,15 @@ llvm::Value *FunctionLowering::convert(llvm::Value *v, const Type *from, const T
   }
   // to float
   if (from->isFloat()) return B.CreateFPCast(v, dst);
+  if (P.cuda && to->bits() == 16 && from->isInt() && from->bits() == 8) {
+    // int8/uint8 to float16 in one instruction, as nvcc's (LLVM would widen
+    // the byte to 16 bits first).
+    auto *asmTy = llvm::FunctionType::get(dst, {B.getInt16Ty()}, false);
+    const char *text = fromSigned ? "cvt.rn.f16.s8 $0, $1;" : "cvt.rn.f16.u8 $0, $1;";
+    llvm::Value *wide =
+        fromSigned ? B.CreateSExt(v, B.getInt16Ty()) : B.CreateZExt(v, B.getInt16Ty());
+    return B.CreateCall(llvm::InlineAsm::get(asmTy, text, "=h,h", false), {wide});
+  }
   return fromSigned ? B.CreateSIToFP(v, dst) : B.CreateUIToFP(v, dst);
 }
 

@@ -405,6 +405,7 @@ llvm::Value *FunctionLowering::intrinsic(const Intrinsic *in) {
   case IntrinsicId::ArrayAlloc:
   case IntrinsicId::ArrayTranspose:
   case IntrinsicId::ArrayReshape:
+  case IntrinsicId::ArrayPart:
   case IntrinsicId::ArrayViewAs:
   case IntrinsicId::ArrayFill:
   case IntrinsicId::ArrayArange:

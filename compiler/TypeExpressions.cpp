@@ -427,6 +427,13 @@ Expr *FunctionTyper::attribute(const ast::AttributeExpr *a) {
       return n;
     }
     if (a->attr == "dtype") return constOf(tc_.dtypeOf(t->dtype()), a->loc);
+    if ((a->attr == "real" || a->attr == "imag") && t->dtype()->isComplex()) {
+      // Views of the parts, as NumPy's (writable: cuda.atomic.add(a.real, i, 1))
+      const Type *part = t->dtype()->complexPart();
+      return ir_.intrinsic(IntrinsicId::ArrayPart, {v, constInt(a->attr == "imag", a->loc)},
+                           tc_.array(part, t->ndim(), Layout::A, t->readonly()), a->loc);
+    }
+    if (a->attr == "real") return v;  // a real array's real part is itself
     if (a->attr == "T") {
       if (t->ndim() < 2) return v;
       Layout l = t->layout() == Layout::C   ? Layout::F

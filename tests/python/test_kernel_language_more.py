@@ -180,7 +180,15 @@ def copies(a, out):
     b = a.reshape(2, -1).copy()
     out[0] = b[1, 0] + a.view(np.int64)[0]
 
+def parts(z, x, out):
+    cuda.atomic.add(z.real, 0, 1.0)
+    out[0] = np.float16(x[0])  # int8 to float16: cvt.rn.f16.s8, as nvcc's
+
+from kjit import int8, float16
 ptx, _ = cuda.compile_ptx(reductions, (float64[:], int64[:, :], complex128[:], float64[:]))
+ptx3, _ = cuda.compile_ptx(parts, (complex128[:], int8[:], float16[:]))
+assert "cvt.rn.f16.s8" in ptx3, ptx3
+open("parts.ptx", "w").write(ptx3)
 ptx2, _ = cuda.compile_ptx(copies, (float64[::1], float64[:]))
 open("kernel.ptx", "w").write(ptx)
 open("copies.ptx", "w").write(ptx2)
@@ -190,7 +198,7 @@ open("copies.ptx", "w").write(ptx2)
 @pytest.mark.skipif(PTXAS is None, reason="no ptxas to check the PTX")
 def test_ptx_of_the_constructs_assembles(run_on_device, tmp_path):
     run_on_device(PTX_PROGRAM, device="cpu", cwd=tmp_path)
-    for name in ("kernel.ptx", "copies.ptx"):
+    for name in ("kernel.ptx", "copies.ptx", "parts.ptx"):
         r = subprocess.run([PTXAS, "-arch=sm_90", str(tmp_path / name), "-o", os.devnull],
                            capture_output=True, text=True)
         assert r.returncode == 0, (name, r.stderr)
@@ -400,3 +408,54 @@ print("operator ok")
 def test_operator_module_functions_in_kernels(run_on_device, device):
     r = run_on_device(OPERATOR_MODULE, device=device)
     assert "operator ok" in r.stdout
+
+
+COMPLEX_PARTS = r"""
+import numpy as np
+from kjit import cuda
+
+@cuda.jit
+def add_to_parts(values):
+    i = cuda.grid(1)
+    if i < values.size:
+        # a.real and a.imag of a complex array are views: atomics work on them
+        cuda.atomic.add(values.real, i, 1)
+        cuda.atomic.add(values.imag, i, 2)
+
+values = np.arange(8) + np.arange(8) * 1j
+want = values + (1 + 2j)
+add_to_parts[1, 8](values)
+assert np.array_equal(values, want), values
+
+@cuda.jit
+def conj(z, out, f):
+    out[0] = z[0].conjugate()
+    f[0] = float(f[1])  # float() keeps float32 a float32, as Numba's
+
+z = np.array([complex(-0.0, 0.0)], np.complex64)
+out = np.zeros(1, np.complex64)
+f = np.array([0.0, 1.5], np.float32)
+conj[1, 1](z, out, f)
+assert np.signbit(out[0].imag) and np.signbit(out[0].real), out  # -(+0.0) is -0.0
+assert f[0] == 1.5
+
+@cuda.jit
+def rounding(x, n, out):
+    out[0] = round(x[0], n)  # x itself when x * 10**n overflows, as Numba's
+
+big = np.array([np.finfo(np.float32).max], np.float32)
+r = np.zeros(1, np.float32)
+from kjit import devices
+if not devices.simulator():  # the simulator runs NumPy's round, which overflows
+    rounding[1, 1](big, 300, r)
+    assert r[0] == big[0], r
+rounding[1, 1](np.array([1234.5678], np.float32), -2, r)
+assert r[0] == 1200.0, r
+print("complex parts ok")
+"""
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_complex_array_parts_and_conjugate(run_on_device, device):
+    r = run_on_device(COMPLEX_PARTS, device=device)
+    assert "complex parts ok" in r.stdout
