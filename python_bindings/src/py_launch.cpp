@@ -114,8 +114,17 @@ class CpuLauncher : public LauncherBase {
     for (size_t i = 0; i < n; ++i) {
       argv[i] = PyTuple_GET_ITEM(args, Py_ssize_t(i));
       // A device array of the CPU device (kjit.cuda.hostapi) is a NumPy array underneath.
-      if (!PyArray_CheckExact_(argv[i]) && PyObject_HasAttrString(argv[i], "_ary")) {
+      if (PyArray_CheckExact_(argv[i])) continue;
+      if (PyObject_HasAttrString(argv[i], "_ary")) {
         held.push_back(pybind11::reinterpret_borrow<pybind11::object>(argv[i]).attr("_ary"));
+        argv[i] = held.back().ptr();
+      } else if (!pybind11::isinstance<pybind11::array>(argv[i]) &&
+                 PyObject_HasAttrString(argv[i], "__cuda_array_interface__")) {
+        // Another library's array (here, host memory): a view, its stream
+        // synchronised first as Numba's consumers do (kjit/cuda/interface.py).
+        pybind11::object view = pybind11::module_::import("kjit.cuda.hostapi")
+                                    .attr("as_cuda_array")(pybind11::handle(argv[i]));
+        held.push_back(view.attr("_ary"));
         argv[i] = held.back().ptr();
       }
     }

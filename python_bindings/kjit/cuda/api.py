@@ -211,7 +211,7 @@ def mapped_array(shape, dtype=np.float64, strides=None, order="C", stream=0, por
     """A NumPy array in page-locked host memory mapped into the GPU's
     address space: kernels read and write it directly."""
     _require()
-    return host_array("mapped", shape, dtype, strides, order, MappedNDArray)
+    return host_array("mapped", shape, dtype, strides, order, MappedNDArray, stream)
 
 
 def mapped_array_like(ary, stream=0, portable=False, wc=False):
@@ -223,7 +223,7 @@ def mapped_array_like(ary, stream=0, portable=False, wc=False):
 def managed_array(shape, dtype=np.float64, strides=None, order="C", stream=0, attach_global=True):
     """A NumPy array in managed (unified) memory, usable by host and kernels."""
     _require()
-    return host_array("managed", shape, dtype, strides, order, ManagedNDArray)
+    return host_array("managed", shape, dtype, strides, order, ManagedNDArray, stream)
 
 
 @contextlib.contextmanager

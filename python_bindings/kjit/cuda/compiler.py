@@ -372,9 +372,6 @@ class CUDAKernel(_kjit.KernelBase):
                                "function (@cuda.jit(device=True)); call it from a kernel")
         if not isinstance(config, tuple):
             config = (config,)
-        if self.targetoptions.get("lto"):
-            raise RuntimeError(f"kernel '{self.__name__}': LTO requires nvjitlink, which kjit does not use: "
-                               "compile without lto=True")
         if self._cpu:
             self._flush_cpu_declared()
             launcher = _kjit.CpuLauncher(self._dispatcher, config, weakref.ref(self))

@@ -393,14 +393,17 @@ class _HostMemoryArray(np.ndarray):
 
     def __array_finalize__(self, obj):
         self._kjit_memory = getattr(obj, "_kjit_memory", None)
+        self._kjit_stream = getattr(obj, "_kjit_stream", 0)
 
     @property
     def __cuda_array_interface__(self):
         mem = self._kjit_memory
         offset = self.__array_interface__["data"][0] - mem.host_pointer
+        s = self._kjit_stream  # the stream it was made on, as Numba exports it
+        handle = getattr(s, "handle", s) if s else None
         return {"shape": self.shape, "strides": None if self.flags.c_contiguous else self.strides,
                 "typestr": self.dtype.str, "data": (mem.device_pointer + offset, False), "version": 3,
-                "stream": None}
+                "stream": handle if handle not in (0, None) else None}
 
 
 class MappedNDArray(_HostMemoryArray):
@@ -411,7 +414,7 @@ class ManagedNDArray(_HostMemoryArray):
     pass
 
 
-def host_array(kind, shape, dtype, strides, order, cls=None):
+def host_array(kind, shape, dtype, strides, order, cls=None, stream=0):
     dtype = np.dtype(dtype)
     shape = _shape_tuple(shape)
     if strides is None:
@@ -422,4 +425,5 @@ def host_array(kind, shape, dtype, strides, order, cls=None):
     if cls is not None:
         a = a.view(cls)
         a._kjit_memory = mem
+        a._kjit_stream = stream
     return a

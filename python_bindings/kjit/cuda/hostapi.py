@@ -445,9 +445,33 @@ def pinned_array_like(ary):
     return pinned_array(a.shape, a.dtype, _contiguous_strides_like(a), _order_like(a))
 
 
+class _MappedArray(np.ndarray):
+    """What ``mapped_array`` and ``managed_array`` give: a NumPy array that
+    kernels take directly (here, as every host array), exporting
+    ``__cuda_array_interface__`` with the stream it was made on, as Numba's
+    mapped and managed arrays do."""
+
+    def __array_finalize__(self, obj):
+        self._kjit_stream = getattr(obj, "_kjit_stream", 0)
+
+    @property
+    def __cuda_array_interface__(self):
+        s = self._kjit_stream
+        return {"shape": self.shape, "strides": None if self.flags.c_contiguous else self.strides,
+                "typestr": self.dtype.str,
+                "data": (self.__array_interface__["data"][0] if self.size else 0, not self.flags.writeable),
+                "version": 3, "stream": int(s) if _stream_given(s) else None}
+
+
+def _mapped(a, stream):
+    a = a.view(_MappedArray)
+    a._kjit_stream = stream
+    return a
+
+
 def mapped_array(shape, dtype=np.float64, strides=None, order="C", stream=0, portable=False, wc=False):
     """A host array that kernels also take directly (here, every host array)."""
-    return _new_array(shape, dtype, strides, order)
+    return _mapped(_new_array(shape, dtype, strides, order), stream)
 
 
 def mapped_array_like(ary, stream=0, portable=False, wc=False):
@@ -458,7 +482,7 @@ def mapped_array_like(ary, stream=0, portable=False, wc=False):
 
 def managed_array(shape, dtype=np.float64, strides=None, order="C", stream=0, attach_global=True):
     """A host array in "managed" memory, usable by host and kernels."""
-    return _new_array(shape, dtype, strides, order)
+    return _mapped(_new_array(shape, dtype, strides, order), stream)
 
 
 @contextlib.contextmanager

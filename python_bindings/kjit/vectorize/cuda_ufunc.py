@@ -231,8 +231,12 @@ class CUDAUFunc:
         from kjit import cuda
         if len(args) != self.nin:
             raise TypeError(f"ufunc '{self.__name__}' takes {self.nin} arguments ({len(args)} given)")
-        # Sequences are arrays, as NumPy's ufuncs take them.
-        args = [np.asarray(a) if isinstance(a, (list, tuple)) else a for a in args]
+        # Sequences are arrays, as NumPy's ufuncs take them; another library's
+        # device arrays (__cuda_array_interface__) are viewed as kjit's.
+        def view(a):
+            return cuda.as_cuda_array(a) if cuda.is_cuda_array(a) and not hasattr(a, "copy_to_host") else a
+        args = [np.asarray(a) if isinstance(a, (list, tuple)) else view(a) for a in args]
+        out = None if out is None else view(out)
         kinds = []  # per input: "device", "host" or "scalar"
         for j, a in enumerate(args):
             if cuda.is_cuda_array(a):
