@@ -208,11 +208,11 @@ class Launcher : public LauncherBase {
     std::memcpy(v.shape, d.shape, sizeof(int64_t) * size_t(d.nd));
     std::memcpy(v.strides, d.strides, sizeof(int64_t) * size_t(d.nd));
   }
-  // Numbers, NumPy scalars, tuples of them: as @jit types them.
+  // Numbers, NumPy scalars, tuples of them (named tuples too), IntEnum
+  // members: as @jit types them.
   static bool appendScalarKey(PyObject *o, std::string &key) {
-    PyTypeObject *t = Py_TYPE(o);
-    if (t == &PyFloat_Type || t == &PyLong_Type || t == &PyBool_Type || t == &PyComplex_Type ||
-        PyObject_TypeCheck(o, &PyGenericArrType_Type()) || t == &PyTuple_Type) {
+    if (PyFloat_Check(o) || PyLong_Check(o) || PyComplex_Check(o) || PyTuple_Check(o) ||
+        PyObject_TypeCheck(o, &PyGenericArrType_Type())) {
       size_t mark = key.size();
       if (appendKey(o, key)) return true;
       key.resize(mark);
@@ -256,10 +256,16 @@ class Launcher : public LauncherBase {
         return;
       }
     }
-    if (!isNumpy)
+    if (!isNumpy) {
+      // Other values @jit types (enum members): their keys.
+      size_t mark = key.size();
+      if (appendKey(o, key)) return;
+      key.resize(mark);
+      PyErr_Clear();
       throw jit::typeError(
           jit::cannotTakeMessage("kernel '" + core_->name() + "'", i, paramName(i), typeNameOf(o)) +
           whyNoKey(o));
+    }
     // A host array: copied in, launched on, copied back (as Numba does).
     if (!core_->warnedCopy) {
       core_->warnedCopy = true;

@@ -343,6 +343,10 @@ def corpus_raise(x):
     return x
 
 
+# On CPython 3.12 and later, `break` followed by `return` compiles to a copy
+# of the return inside the loop: these come back as equivalent, not equal.
+EXITS_COPIED_BY_312 = {corpus_while, corpus_for}
+
 CORPUS = [
     (corpus_while, (np.array([1, 2, 5, 4, 3, 0, -1]), 6)),
     (corpus_for, (np.array([1.0, 2.0, 5.0, -4.0, 3.0]),)),
@@ -366,4 +370,7 @@ def test_the_typed_ir_from_bytecode_equals_the_one_from_source(func, args, monke
     assert (src._frontend, byc._frontend) == ("source", "bytecode")
     copies = [[a.copy() if isinstance(a, np.ndarray) else a for a in args] for _ in range(2)]
     assert src(*copies[0]) == byc(*copies[1])
+    if sys.version_info >= (3, 12) and func in EXITS_COPIED_BY_312:
+        pytest.skip("CPython 3.12 copies this loop's exit into its break: the same meaning, another IR "
+                    "(docs/language.md)")
     assert typed_ir(byc).replace(f"# {func.__name__}: read from its bytecode\n", "") == typed_ir(src)

@@ -459,3 +459,28 @@ print("complex parts ok")
 def test_complex_array_parts_and_conjugate(run_on_device, device):
     r = run_on_device(COMPLEX_PARTS, device=device)
     assert "complex parts ok" in r.stdout
+
+
+def test_enum_members_and_named_tuples_reach_the_gpu_launch_path(run_on_device, fake_driver):
+    # The GPU launcher takes the argument kinds the CPU device takes (the fake
+    # driver runs no kernel: the launch itself must go through).
+    r = run_on_device("""
+        import collections, enum
+        import numpy as np
+        from kjit import cuda
+
+        class Color(enum.IntEnum):
+            red = 1
+            blue = 2
+
+        Point = collections.namedtuple("Point", ["x", "y"])
+
+        @cuda.jit
+        def use(out, c, p):
+            out[0] = c + p.x + p.y
+
+        out = cuda.device_array(1, np.int64)
+        use[1, 1](out, Color.blue, Point(3, 4))
+        print("launched")
+    """, device="cuda", env={"KJIT_CUDA_DRIVER": fake_driver})
+    assert r.stdout.strip() == "launched"

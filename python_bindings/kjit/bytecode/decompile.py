@@ -1288,20 +1288,35 @@ def _implicit_return(ret):
     return True
 
 
+def _same_return(a, b):
+    """Two returns that are one statement of the source: CPython copied it
+    (the copy keeps the original's position)."""
+    return isinstance(a, ast.Return) and isinstance(b, ast.Return) and _same(a, b) and \
+        getattr(a, "lineno", None) is not None and \
+        (a.lineno, a.col_offset) == (getattr(b, "lineno", None), getattr(b, "col_offset", None))
+
+
 def _fold_implicit_returns(body):
     """`if c: A; return` followed by the rest of the function, where the
-    `return` is CPython's copy of the implicit one: `if c: A else: rest`
-    (how an if/elif/else at the end of a function compiles)."""
+    `return` is CPython's copy of the implicit one or of the function's last
+    `return`: `if c: A else: rest` (how an if/elif/else at the end of a
+    function compiles)."""
     for k in range(len(body) - 1, -1, -1):
         s = body[k]
         if not isinstance(s, ast.If):
             continue
         if s.orelse:
             s.orelse = _fold_implicit_returns(s.orelse)
-        if s.body and isinstance(s.body[-1], ast.Return) and getattr(s.body[-1], "_implicit", False) \
-                and len(s.body) > 1 and not s.orelse and k + 1 < len(body):
+        if not (s.body and len(s.body) > 1 and not s.orelse and k + 1 < len(body)):
+            continue
+        last, rest = s.body[-1], body[k + 1:]
+        if len(rest) > 1 and _same_return(last, rest[-1]):
             s.body = _fold_implicit_returns(s.body[:-1])
-            s.orelse = _fold_implicit_returns(body[k + 1:])
+            s.orelse = _fold_implicit_returns(rest[:-1])
+            body = body[:k + 1] + [rest[-1]]
+        elif isinstance(last, ast.Return) and getattr(last, "_implicit", False):
+            s.body = _fold_implicit_returns(s.body[:-1])
+            s.orelse = _fold_implicit_returns(rest)
             body = body[:k + 1]
     return body
 
