@@ -459,3 +459,34 @@ print("complex parts ok")
 def test_complex_array_parts_and_conjugate(run_on_device, device):
     r = run_on_device(COMPLEX_PARTS, device=device)
     assert "complex parts ok" in r.stdout
+
+
+SPLIT_VARIABLES = r"""
+import numpy as np
+from kjit import cuda
+
+@cuda.jit
+def retyped(res, arr, B):
+    # A name whose assignments no read shares is several variables, each of
+    # its own type (Numba's SSA): the loop's int t, then the array t.
+    for t in range(1, 3):
+        for idx in range(2):
+            t = B
+            res[idx] = t[0]
+    # arr is 2-d, then 1-d inside the loop, then 2-d again.
+    for i in range(1):
+        arr = arr.reshape(arr.size)
+        arr = arr.reshape(3, 2)
+    res[2] = arr[2, 1]
+
+res = np.zeros(3)
+retyped[1, 1](res, np.arange(6.0).reshape(2, 3), np.array([7.0]))
+assert list(res) == [7.0, 7.0, 5.0], res
+print("split ok")
+"""
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_variables_retyped_in_separate_webs(run_on_device, device):
+    r = run_on_device(SPLIT_VARIABLES, device=device)
+    assert "split ok" in r.stdout
