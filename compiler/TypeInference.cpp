@@ -449,7 +449,7 @@ namespace {
 
 class VariableWebs {
  public:
-  explicit VariableWebs(ast::FunctionDef &def) : def_(def) {
+  explicit VariableWebs(ast::FunctionDef &def) {
     collectLocals(def.body, locals_);
     for (const ast::Param &p : def.params) locals_.insert(p.name);
     State entry;
@@ -475,7 +475,6 @@ class VariableWebs {
     return r;
   }
 
-  ast::FunctionDef &def_;
   std::set<std::string> locals_;
   std::vector<std::string> defVar_;             // by def id
   std::vector<ast::NameExpr *> defNode_;        // by def id (null: a parameter)
