@@ -295,6 +295,36 @@ class CudaTyper {
     if (op == "hfma")
       return arity(f, 3, 3) ? ts.intrinsic(IntrinsicId::Fma, {arg(0), arg(1), arg(2)}, h, loc)
                             : none();
+    // The functions of one value: computed in float32, rounded to float16.
+    static const struct {
+      const char *name;
+      IntrinsicId id;
+    } math[] = {{"hsin", IntrinsicId::Sin},     {"hcos", IntrinsicId::Cos},
+                {"hlog", IntrinsicId::Log},     {"hlog2", IntrinsicId::Log2},
+                {"hlog10", IntrinsicId::Log10}, {"hexp", IntrinsicId::Exp},
+                {"hexp2", IntrinsicId::Exp2},   {"hsqrt", IntrinsicId::Sqrt},
+                {"hceil", IntrinsicId::Ceil},   {"hfloor", IntrinsicId::Floor},
+                {"htrunc", IntrinsicId::Trunc}, {"hrint", IntrinsicId::Rint}};
+    const Type *f32 = tc.floatTy(32);
+    auto single = [&](Expr *v) { return ts.convert(ts.convert(v, h), f32); };
+    for (const auto &e : math)
+      if (op == e.name)
+        return arity(f, 1, 1) ? ts.convert(ts.intrinsic(e.id, {single(site.args[0])}, f32, loc), h)
+                              : none();
+    if (op == "hexp10" || op == "hrcp" || op == "hrsqrt") {
+      if (!arity(f, 1, 1)) return none();
+      Expr *x = single(site.args[0]);
+      Expr *one = ts.convert(ts.constFloat(1.0, loc), f32);
+      Expr *r;
+      if (op == "hexp10")
+        r = ts.intrinsic(IntrinsicId::Pow, {ts.convert(ts.constFloat(10.0, loc), f32), x}, f32,
+                         loc);
+      else if (op == "hrcp")
+        r = ir.binary(ir::BinOp::Div, one, x, loc);
+      else
+        r = ir.binary(ir::BinOp::Div, one, ts.intrinsic(IntrinsicId::Sqrt, {x}, f32, loc), loc);
+      return ts.convert(r, h);
+    }
     return unsupported(fmt::format("cuda.{}() is not supported yet", f));
   }
 

@@ -20,7 +20,8 @@
 //   already wrapped for negative values unless the typer proved them
 //   non-negative (`wraparound` false) and checked only when `boundscheck`.
 // - Variables are function-local and typed once (Python scoping: any name
-//   assigned in a function is local to all of it).
+//   assigned in a function is local to all of it); assignments whose values
+//   no read shares are separate variables (`x.1`), as in Numba's SSA.
 #pragma once
 
 #include <cstdint>

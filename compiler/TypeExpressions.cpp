@@ -266,7 +266,7 @@ Expr *FunctionTyper::compareEnums(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc
       if (!known(eq)) return eq;
       all = ir_.binary(BinOp::BitAnd, all, eq, loc);
     }
-    return negated ? ir_.binary(BinOp::Eq, all, constBool(false, loc), loc) : all;
+    return negated ? ir_.unary(UnOp::Not, all, loc) : all;
   }
   if (identity) return constBool(negated, loc);  // different classes, or a member and a value
   if (lt->isIntEnum() || rt->isIntEnum()) {

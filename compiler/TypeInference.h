@@ -4,7 +4,8 @@
 // Typing follows Numba's rules (docs/types.md): literals are int64, float64,
 // complex128; integer arithmetic is done in 64 bits; mixed int/float promotes
 // as NumPy does; a variable's type is the unification of every value assigned
-// to it. Errors are diagnostics with locations (category Typing or
+// to it that can reach a common read (other assignments are other variables).
+// Errors are diagnostics with locations (category Typing or
 // Unsupported); the result's entry is null when any was reported.
 #pragma once
 

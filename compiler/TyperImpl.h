@@ -301,6 +301,10 @@ std::string literalKey(const Expr *e);
 // an exception class, a string).
 bool compileTimeArg(const Type *t);
 
+// Renames the variables of `def` whose assignments form separate webs (no
+// read sees values of two of them): each web is a variable of its own type.
+void splitVariables(ast::FunctionDef &def);
+
 // Every name assigned anywhere in the function is local to all of it.
 void collectLocals(const ast::StmtList &body, std::set<std::string> &out);
 void collectTargets(const ast::Expr *t, std::set<std::string> &out);

@@ -183,6 +183,7 @@ def copies(a, out):
 def parts(z, x, out):
     cuda.atomic.add(z.real, 0, 1.0)
     out[0] = np.float16(x[0])  # int8 to float16: cvt.rn.f16.s8, as nvcc's
+    out[1] = cuda.fp16.hsin(out[0]) + cuda.fp16.hexp10(out[0]) + cuda.fp16.hrsqrt(out[0])
 
 from kjit import int8, float16
 ptx, _ = cuda.compile_ptx(reductions, (float64[:], int64[:, :], complex128[:], float64[:]))
@@ -484,3 +485,65 @@ def test_enum_members_and_named_tuples_reach_the_gpu_launch_path(run_on_device, 
         print("launched")
     """, device="cuda", env={"KJIT_CUDA_DRIVER": fake_driver})
     assert r.stdout.strip() == "launched"
+
+
+SPLIT_VARIABLES = r"""
+import numpy as np
+from kjit import cuda
+
+@cuda.jit
+def retyped(res, arr, B):
+    # A name whose assignments no read shares is several variables, each of
+    # its own type (Numba's SSA): the loop's int t, then the array t.
+    for t in range(1, 3):
+        for idx in range(2):
+            t = B
+            res[idx] = t[0]
+    # arr is 2-d, then 1-d inside the loop, then 2-d again.
+    for i in range(1):
+        arr = arr.reshape(arr.size)
+        arr = arr.reshape(3, 2)
+    res[2] = arr[2, 1]
+
+res = np.zeros(3)
+retyped[1, 1](res, np.arange(6.0).reshape(2, 3), np.array([7.0]))
+assert list(res) == [7.0, 7.0, 5.0], res
+print("split ok")
+"""
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_variables_retyped_in_separate_webs(run_on_device, device):
+    r = run_on_device(SPLIT_VARIABLES, device=device)
+    assert "split ok" in r.stdout
+
+
+FP16_MATH = r"""
+import numpy as np
+from kjit import cuda
+
+@cuda.jit
+def half_math(x, out):
+    i = cuda.grid(1)
+    if i < x.size:
+        out[i, 0] = cuda.fp16.hsin(x[i])
+        out[i, 1] = cuda.fp16.hlog2(x[i])
+        out[i, 2] = cuda.fp16.hexp10(x[i])
+        out[i, 3] = cuda.fp16.hrsqrt(x[i])
+        out[i, 4] = cuda.fp16.hrcp(x[i])
+        out[i, 5] = cuda.fp16.hfloor(x[i])
+
+x = np.array([0.5, 1.25, 2.0, 3.5], np.float16)
+out = np.zeros((4, 6), np.float16)
+half_math[1, 4](x, out)
+f = x.astype(np.float32)
+want = np.stack([np.sin(f), np.log2(f), 10 ** f, 1 / np.sqrt(f), 1 / f, np.floor(f)], axis=1)
+assert np.allclose(out.astype(np.float32), want, rtol=1e-3), (out, want)
+print("fp16 ok")
+"""
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_fp16_math_functions(run_on_device, device):
+    r = run_on_device(FP16_MATH, device=device)
+    assert "fp16 ok" in r.stdout

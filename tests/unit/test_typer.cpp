@@ -128,7 +128,7 @@ TEST_CASE("a variable's type unifies its assignments", "[typer]") {
       "    for i in range(n):\n"
       "        acc += 0.5\n"
       "        flag = i\n"
-      "    return acc\n",
+      "    return acc + flag\n",
       "f", "(int64,)");
   CHECK(t.returnType() == "float64");
   CHECK(t.varType("acc") == "float64");

@@ -438,4 +438,11 @@ fp16 = _ns("fp16",
            hle=lambda a, b: bool(_h(a) <= _h(b)), hlt=lambda a, b: bool(_h(a) < _h(b)),
            hmax=lambda a, b: _h(max(_h(a), _h(b))), hmin=lambda a, b: _h(min(_h(a), _h(b))),
            habs=lambda a: _h(abs(_h(a))), hneg=lambda a: _h(-_h(a)),
-           hfma=lambda a, b, c: _h(float(a) * float(b) + float(c)))
+           hfma=lambda a, b, c: _h(float(a) * float(b) + float(c)),
+           # functions of one value, computed in float32 as compiled kernels do
+           **{name: (lambda fn: lambda a: _h(fn(np.float32(a))))(fn) for name, fn in (
+               ("hsin", np.sin), ("hcos", np.cos), ("hlog", np.log), ("hlog2", np.log2),
+               ("hlog10", np.log10), ("hexp", np.exp), ("hexp2", np.exp2), ("hsqrt", np.sqrt),
+               ("hceil", np.ceil), ("hfloor", np.floor), ("htrunc", np.trunc), ("hrint", np.rint),
+               ("hexp10", lambda v: np.float32(10) ** v), ("hrcp", lambda v: np.float32(1) / v),
+               ("hrsqrt", lambda v: np.float32(1) / np.sqrt(v)))})
