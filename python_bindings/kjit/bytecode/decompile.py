@@ -254,6 +254,17 @@ class Decompiler:
                 jb = "B"
             else:
                 jb = self.cfg.byid[join]
+            if jb is None and id(cond) in self.copied:
+                # A value (`a and b`, `a < b < c`) whose paths each return it:
+                # CPython copied the `return` into both.
+                tstmts, _ = self.seq(tb, ti, ts, ctx, None)
+                fstmts, _ = self.seq(fb, fi, fs, ctx, None)
+                if len(tstmts) == 1 and len(fstmts) == 1 and isinstance(tstmts[0], ast.Return) and \
+                        isinstance(fstmts[0], ast.Return) and tstmts[0].value is not None and \
+                        fstmts[0].value is not None:
+                    value = _value_if(cond, tstmts[0].value, fstmts[0].value)
+                    out.append(_span(ast.Return(value=value), tstmts[0], value))
+                    return out, None
             st, sf = self._short(tb, ti, ts, ctx), self._short(fb, fi, fs, ctx)
             if jb is None or (jb in ("C", "B") and (st or sf) and not (st and sf)):
                 # No join: one branch goes inside the `if`, the other follows.
@@ -894,13 +905,15 @@ class Decompiler:
             else:
                 func, args = y, [x] + args
             npos = len(args) - len(kwnames)
-            if any(isinstance(a, FuncObj) for a in args[:npos]):
+            if any(isinstance(a, FuncObj) and a.code.co_name != "<lambda>" for a in args[:npos]):
                 # A decorator applied to an inner def: kept as a call of it.
-                fobj = next(a for a in args[:npos] if isinstance(a, FuncObj))
+                fobj = next(a for a in args[:npos] if isinstance(a, FuncObj) and a.code.co_name != "<lambda>")
                 if npos == 1 and not kwnames:
                     node = _at(ast.Call(func=func, args=[fobj], keywords=[]), ins)
                     push(node)
                     return False
+            args = [self.lambda_expr(a) if isinstance(a, FuncObj) and a.code.co_name == "<lambda>" else a
+                    for a in args]
             keywords = [ast.keyword(arg=n, value=v) for n, v in zip(kwnames, args[npos:])]
             for kw, v in zip(keywords, args[npos:]):
                 _span(kw, v, v)
