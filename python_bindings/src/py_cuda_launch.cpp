@@ -120,6 +120,12 @@ class Launcher : public LauncherBase {
         ++w;
         continue;
       }
+      if (holdsArray(t))
+        // The tuple's arrays would reach the GPU as host pointers.
+        throw pybind11::type_error(
+            fmt::format("argument {} of kernel '{}': a tuple that holds arrays cannot be a "
+                        "kernel argument on the GPU yet; pass the arrays as arguments of their own",
+                        i + 1, core_->name()));
       if (holdsRecord(t))
         throw pybind11::type_error(
             fmt::format("argument {} of kernel '{}': a tuple that holds records cannot be a "
@@ -178,6 +184,13 @@ class Launcher : public LauncherBase {
   std::string paramName(size_t i) const {
     const std::vector<std::string> &p = core_->function().source()->paramNames;
     return i < p.size() ? p[i] : std::string();
+  }
+
+  static bool holdsArray(const Type *t) {
+    if (!t->isTuple()) return false;
+    for (const Type *e : t->elements())
+      if (e->isArray() || holdsArray(e)) return true;
+    return false;
   }
 
   static bool holdsRecord(const Type *t) {

@@ -547,3 +547,25 @@ print("fp16 ok")
 def test_fp16_math_functions(run_on_device, device):
     r = run_on_device(FP16_MATH, device=device)
     assert "fp16 ok" in r.stdout
+
+
+def test_a_tuple_of_arrays_is_refused_on_the_gpu_not_a_fault(run_on_device, fake_driver):
+    # The CPU device and the simulator take tuples of arrays; the GPU launcher
+    # does not copy the arrays inside a tuple yet: a TypeError, not an illegal
+    # address that would lose the CUDA context.
+    r = run_on_device("""
+        import numpy as np
+        from kjit import cuda
+
+        @cuda.jit
+        def f(x):
+            i = cuda.grid(1)
+            if i < len(x[0]):
+                x[0][i] = x[1][i]
+
+        try:
+            f[1, 4]((np.zeros(4), np.ones(4)))
+        except TypeError as e:
+            print(e)
+    """, device="cuda", env={"KJIT_CUDA_DRIVER": fake_driver})
+    assert "a tuple that holds arrays cannot be a kernel argument on the GPU yet" in r.stdout
