@@ -69,6 +69,10 @@ struct IntrinsicInfo {
 const IntrinsicInfo &intrinsicInfo(IntrinsicId id);
 inline const char *intrinsicName(IntrinsicId id) { return intrinsicInfo(id).name; }
 inline int intrinsicArity(IntrinsicId id) { return intrinsicInfo(id).arity; }
+// The reductions over every element of an array (sum, prod, min, max, all,
+// any, count_nonzero, the nan* family, var): they read the array and keep
+// no reference to it.
+bool isArrayReduction(IntrinsicId id);
 struct SubOpInfo {
   IntrinsicId intrinsic;
   const char *name;        // as printed: atomic.add

@@ -24,6 +24,25 @@ const SubOpInfo subOps[] = {
 
 const IntrinsicInfo &intrinsicInfo(IntrinsicId id) { return intrinsics[unsigned(id)]; }
 
+bool isArrayReduction(IntrinsicId id) {
+  switch (id) {
+  case IntrinsicId::ArraySum:
+  case IntrinsicId::ArrayProd:
+  case IntrinsicId::ArrayMin:
+  case IntrinsicId::ArrayMax:
+  case IntrinsicId::ArrayAll:
+  case IntrinsicId::ArrayAny:
+  case IntrinsicId::ArrayCountNonzero:
+  case IntrinsicId::ArrayNanSum:
+  case IntrinsicId::ArrayNanProd:
+  case IntrinsicId::ArrayNanMin:
+  case IntrinsicId::ArrayNanMax:
+  case IntrinsicId::ArrayNanMean:
+  case IntrinsicId::ArrayVar: return true;
+  default: return false;
+  }
+}
+
 const SubOpInfo &subOpInfo(SubOp op) { return subOps[unsigned(op)]; }
 
 SubOp subOpNamed(IntrinsicId id, const std::string &name) {

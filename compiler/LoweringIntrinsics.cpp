@@ -309,6 +309,7 @@ llvm::Value *FunctionLowering::intrinsic(const Intrinsic *in) {
       if (llvm::Value *v = cpuKernelIntrinsic(in)) return v;
     return cudaIntrinsic(in);
   }
+  if (isArrayReduction(in->id)) return arrayIntrinsic(in);
   switch (in->id) {
   case IntrinsicId::Print:
     if (P.cuda)
@@ -409,20 +410,7 @@ llvm::Value *FunctionLowering::intrinsic(const Intrinsic *in) {
   case IntrinsicId::ArrayViewAs:
   case IntrinsicId::ArrayFill:
   case IntrinsicId::ArrayArange:
-  case IntrinsicId::ArrayCopy:
-  case IntrinsicId::ArraySum:
-  case IntrinsicId::ArrayProd:
-  case IntrinsicId::ArrayMin:
-  case IntrinsicId::ArrayMax:
-  case IntrinsicId::ArrayAll:
-  case IntrinsicId::ArrayAny:
-  case IntrinsicId::ArrayCountNonzero:
-  case IntrinsicId::ArrayNanSum:
-  case IntrinsicId::ArrayNanProd:
-  case IntrinsicId::ArrayNanMin:
-  case IntrinsicId::ArrayNanMax:
-  case IntrinsicId::ArrayNanMean:
-  case IntrinsicId::ArrayVar: return arrayIntrinsic(in);
+  case IntrinsicId::ArrayCopy: return arrayIntrinsic(in);
   case IntrinsicId::RecordGet:
   case IntrinsicId::RecordSet:
   case IntrinsicId::RecordArrayField: return recordIntrinsic(in);

@@ -62,21 +62,8 @@ class ArrayOwnership {
     switch (id) {
     case IntrinsicId::ArrayShape:
     case IntrinsicId::ArrayStride:
-    case IntrinsicId::ArrayCopy:
-    case IntrinsicId::ArraySum:
-    case IntrinsicId::ArrayProd:
-    case IntrinsicId::ArrayMin:
-    case IntrinsicId::ArrayMax:
-    case IntrinsicId::ArrayAll:
-    case IntrinsicId::ArrayAny:
-    case IntrinsicId::ArrayCountNonzero:
-    case IntrinsicId::ArrayNanSum:
-    case IntrinsicId::ArrayNanProd:
-    case IntrinsicId::ArrayNanMin:
-    case IntrinsicId::ArrayNanMax:
-    case IntrinsicId::ArrayNanMean:
-    case IntrinsicId::ArrayVar: return true;
-    default: return false;
+    case IntrinsicId::ArrayCopy: return true;
+    default: return isArrayReduction(id);
     }
   }
   // Every child of `n` keeps a reference to what it reads.

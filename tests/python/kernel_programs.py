@@ -8,11 +8,9 @@ tests/python/test_kernels_devices.py runs it once per device present.
 The sizes are small so that the simulator (one Python thread per GPU thread)
 runs them in seconds; each program checks its result against NumPy.
 """
-import json
 import math
 import os
 import sys
-import traceback
 
 import numpy as np
 
@@ -23,6 +21,8 @@ from kjit import cuda, float32, float64, int32, int64, literal_unroll  # noqa: E
 from kjit.cuda.random import (create_xoroshiro128p_states, xoroshiro128p_normal_float64,  # noqa: E402
                               xoroshiro128p_uniform_float32, xoroshiro128p_uniform_float64)
 import seed_kernels as S  # noqa: E402
+
+import program_runner  # noqa: E402
 
 rng = np.random.default_rng(7)
 PROGRAMS = {}
@@ -889,19 +889,5 @@ def seed_checked_copy_raises_index_error():
     raise AssertionError("no IndexError")
 
 
-def main():
-    only = sys.argv[1:]
-    results = {}
-    for name, fn in PROGRAMS.items():
-        if only and name not in only:
-            continue
-        try:
-            fn()
-            results[name] = "ok"
-        except Exception as e:  # reported, the next program runs
-            results[name] = f"{type(e).__name__}: {e}\n{traceback.format_exc(limit=3)}"
-    print("KJIT-RESULTS " + json.dumps(results))
-
-
 if __name__ == "__main__":
-    main()
+    program_runner.main(PROGRAMS)

@@ -8,12 +8,9 @@ runs it once per device present. Attribute access (r.a) is written on
 np.recarray rows, which the simulator (Python running the kernel) supports;
 plain structured arrays are indexed by field name.
 """
-import json
-import sys
-import traceback
-
 import numpy as np
 
+import program_runner  # next to this file
 from kjit import cuda
 from kjit.np import numpy_support as nps
 
@@ -320,19 +317,5 @@ def records_differing_in_alignment_compile_apart():
         assert str(a[0][0].dtype).endswith(";4;False)") and str(b[0][0].dtype).endswith(";4;True)")
 
 
-def main():
-    only = sys.argv[1:]
-    results = {}
-    for name, fn in PROGRAMS.items():
-        if only and name not in only:
-            continue
-        try:
-            fn()
-            results[name] = "ok"
-        except Exception as e:  # reported, the next program runs
-            results[name] = f"{type(e).__name__}: {e}\n{traceback.format_exc(limit=4)}"
-    print("KJIT-RESULTS " + json.dumps(results))
-
-
 if __name__ == "__main__":
-    main()
+    program_runner.main(PROGRAMS)

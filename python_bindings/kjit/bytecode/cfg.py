@@ -56,10 +56,6 @@ def is_terminal(ins):
     return ins.opname in _TERMINAL
 
 
-def jump_target(ins):
-    return ins.argval
-
-
 class Block:
     __slots__ = ("id", "start", "instrs", "succs", "preds", "fall", "target")
 
@@ -155,7 +151,6 @@ class CFG:
         is the loop's single head (and ``continue``, which jumps there, is an
         ordinary edge)."""
         ins = self.instrs
-        self.guards = {}  # guard start offset -> body start offset
         for k, back in enumerate(ins):
             if not (back.opname.endswith("BACKWARD") or (is_cond_jump(back) and back.argval < back.offset)):
                 continue
@@ -190,7 +185,6 @@ class CFG:
             if g0.offset >= d0.offset:
                 continue
             self.redirect[d0.offset] = g0.offset
-            self.guards[g0.offset] = h
 
     # -- blocks ---------------------------------------------------------------
     def _build_blocks(self):
@@ -283,7 +277,6 @@ class CFG:
 
     # -- dominators and loops ----------------------------------------------------
     def _dominators(self):
-        blocks = self.reachable
         order = self._rpo()
         idom = {order[0].id: order[0].id}
         pos = {b.id: k for k, b in enumerate(order)}
@@ -311,7 +304,6 @@ class CFG:
                     changed = True
         self.idom = idom
         self.rpo = order
-        del blocks
 
     def _rpo(self):
         seen, out = set(), []

@@ -148,36 +148,25 @@ class Emitter:
             self.block(s.body, indent + 1)
             if len(s.orelse) == 1 and isinstance(s.orelse[0], ast.If):
                 self.stmt(s.orelse[0], indent, "elif")
-            elif s.orelse:
-                self.w(pad + "else:")
-                self.nl()
-                self.block(s.orelse, indent + 1)
+            else:
+                self.else_clause(s.orelse, indent)
             return
-        if isinstance(s, ast.While):
-            self.w("while ")
-            self.expr(s.test, _TUPLE + 1)
+        if isinstance(s, (ast.While, ast.For)):
+            if isinstance(s, ast.While):
+                self.w("while ")
+                self.expr(s.test, _TUPLE + 1)
+                orig = _shifted(s.test, 6)
+            else:
+                self.w("for ")
+                self.target(s.target)
+                self.w(" in ")
+                self.expr(s.iter, _TUPLE + 1)
+                orig = _shifted(s.target, 4)
             self.w(":")
-            self.record(s, start, _shifted(s.test, 6))
+            self.record(s, start, orig)
             self.nl()
             self.block(s.body, indent + 1)
-            if s.orelse:
-                self.w(pad + "else:")
-                self.nl()
-                self.block(s.orelse, indent + 1)
-            return
-        if isinstance(s, ast.For):
-            self.w("for ")
-            self.target(s.target)
-            self.w(" in ")
-            self.expr(s.iter, _TUPLE + 1)
-            self.w(":")
-            self.record(s, start, _shifted(s.target, 4))
-            self.nl()
-            self.block(s.body, indent + 1)
-            if s.orelse:
-                self.w(pad + "else:")
-                self.nl()
-                self.block(s.orelse, indent + 1)
+            self.else_clause(s.orelse, indent)
             return
         if isinstance(s, ast.Assign):
             for t in s.targets:
@@ -219,6 +208,12 @@ class Emitter:
             raise TypeError(f"cannot write {type(s).__name__}")
         self.record(s, start)
         self.nl()
+
+    def else_clause(self, stmts, indent):
+        if stmts:
+            self.w("    " * indent + "else:")
+            self.nl()
+            self.block(stmts, indent + 1)
 
     def target(self, t):
         if isinstance(t, ast.Tuple):

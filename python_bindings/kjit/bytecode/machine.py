@@ -1,0 +1,479 @@
+"""The stack machine of the bytecode frontend: one instruction at a time,
+on a stack of expressions (and markers), producing statements; stores
+become assignments, tuple assignments, augmented assignments, loop targets
+and nested functions.
+"""
+import ast
+
+from kjit.bytecode.cfg import PY, Unsupported
+from kjit.bytecode.nodes import (_BINOPS, _CMPOPS, NULL, FuncObj, Iter, LoopItem, UnpackGroup, UnpackItem,
+                                 _at, _const, _none_to_absent, _pos_node, _same_target, _span)
+
+
+class StackMachine:
+    """Instruction semantics; the structurer (decompile.Decompiler) drives it."""
+
+    def step(self, ins, stack, out, ctx):
+        """Runs one instruction; returns True when the path ends here."""
+        op = ins.opname
+        arg = ins.arg
+        push = stack.append
+
+        def pop():
+            if not stack:
+                raise Unsupported("kjit could not follow the stack in this bytecode", ins)
+            return stack.pop()
+
+        if op in ("NOP", "RESUME", "PRECALL", "MAKE_CELL", "COPY_FREE_VARS", "EXTENDED_ARG",
+                  "CACHE", "NOT_TAKEN", "TO_BOOL", "END_FOR"):
+            return False
+        if op == "LOAD_CONST" or op == "LOAD_SMALL_INT":
+            push(_const(ins.argval, ins) if not hasattr(ins.argval, "co_code") else ins.argval)
+        elif op == "RETURN_CONST":
+            node = _at(ast.Return(value=_const(ins.argval, ins)), ins)
+            node._implicit = ins.argval is None and self._copied_position(ins, 1)
+            out.append(node)
+            return True
+        elif op in ("LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_DEREF", "LOAD_CLOSURE", "LOAD_NAME",
+                    "LOAD_FAST_BORROW", "LOAD_CLASSDEREF"):
+            push(_at(ast.Name(id=ins.argval, ctx=ast.Load()), ins))
+        elif op in ("LOAD_FAST_LOAD_FAST", "LOAD_FAST_BORROW_LOAD_FAST_BORROW"):
+            a, b = ins.argval
+            push(_at(ast.Name(id=a, ctx=ast.Load()), ins))
+            push(_at(ast.Name(id=b, ctx=ast.Load()), ins))
+        elif op == "LOAD_GLOBAL":
+            if arg is not None and arg & 1:
+                if PY >= (3, 13):
+                    push(_at(ast.Name(id=ins.argval, ctx=ast.Load()), ins))
+                    push(NULL)
+                    return False
+                push(NULL)
+            push(_at(ast.Name(id=ins.argval, ctx=ast.Load()), ins))
+        elif op == "PUSH_NULL":
+            push(NULL)
+        elif op == "LOAD_ASSERTION_ERROR":
+            push(_at(ast.Name(id="AssertionError", ctx=ast.Load()), ins))
+        elif op in ("LOAD_ATTR", "LOAD_METHOD"):
+            obj = pop()
+            name = ins.argval
+            node = _span(_at(ast.Attribute(value=obj, attr=name, ctx=ast.Load()), ins), obj, _pos_node(ins))
+            method = op == "LOAD_METHOD" or (PY >= (3, 12) and arg is not None and arg & 1)
+            if method:
+                if PY >= (3, 13):
+                    push(node)
+                    push(NULL)
+                    return False
+                push(NULL)
+            push(node)
+        elif op in ("STORE_FAST", "STORE_DEREF", "STORE_GLOBAL", "STORE_NAME"):
+            v = pop()
+            self.depth = len(stack)
+            self.store(_at(ast.Name(id=ins.argval, ctx=ast.Store()), ins), v, out, ctx, ins)
+        elif op in ("STORE_FAST_STORE_FAST",):
+            a, b = ins.argval
+            v = pop()
+            self.store(_at(ast.Name(id=a, ctx=ast.Store()), ins), v, out, ctx, ins)
+            v = pop()
+            self.store(_at(ast.Name(id=b, ctx=ast.Store()), ins), v, out, ctx, ins)
+        elif op == "STORE_FAST_LOAD_FAST":
+            a, b = ins.argval
+            v = pop()
+            self.store(_at(ast.Name(id=a, ctx=ast.Store()), ins), v, out, ctx, ins)
+            push(_at(ast.Name(id=b, ctx=ast.Load()), ins))
+        elif op == "STORE_SUBSCR":
+            index = pop()
+            container = pop()
+            v = pop()
+            tgt = _span(ast.Subscript(value=container, slice=index, ctx=ast.Store()), container, _pos_node(ins))
+            self.store(tgt, v, out, ctx, ins)
+        elif op == "STORE_SLICE":
+            stop_ = pop()
+            start_ = pop()
+            container = pop()
+            v = pop()
+            sl = ast.Slice(lower=_none_to_absent(start_), upper=_none_to_absent(stop_), step=None)
+            _span(sl, start_, stop_)
+            tgt = _span(ast.Subscript(value=container, slice=sl, ctx=ast.Store()), container, _pos_node(ins))
+            self.store(tgt, v, out, ctx, ins)
+        elif op == "STORE_ATTR":
+            obj = pop()
+            v = pop()
+            tgt = _span(_at(ast.Attribute(value=obj, attr=ins.argval, ctx=ast.Store()), ins), obj, _pos_node(ins))
+            self.store(tgt, v, out, ctx, ins)
+        elif op == "BINARY_OP":
+            rhs = pop()
+            lhs = pop()
+            sym = ins.argrepr
+            inplace = sym.endswith("=") and sym not in ("==",)
+            base = sym[:-1] if inplace else sym
+            if base not in _BINOPS:
+                raise Unsupported(f"unsupported operator {sym}", ins)
+            node = _at(ast.BinOp(left=lhs, op=_BINOPS[base](), right=rhs), ins)
+            node._inplace = inplace
+            push(node)
+        elif op in ("BINARY_ADD", "BINARY_SUBTRACT"):
+            raise Unsupported(f"unsupported instruction {op}", ins)
+        elif op in ("UNARY_NEGATIVE", "UNARY_POSITIVE", "UNARY_INVERT", "UNARY_NOT"):
+            v = pop()
+            uop = {"UNARY_NEGATIVE": ast.USub, "UNARY_POSITIVE": ast.UAdd, "UNARY_INVERT": ast.Invert,
+                   "UNARY_NOT": ast.Not}[op]()
+            push(_at(ast.UnaryOp(op=uop, operand=v), ins))
+        elif op == "CALL_INTRINSIC_1" and ins.argrepr != "INTRINSIC_LIST_TO_TUPLE":
+            v = pop()
+            if ins.argrepr == "INTRINSIC_UNARY_POSITIVE":
+                push(_at(ast.UnaryOp(op=ast.UAdd(), operand=v), ins))
+            else:
+                raise Unsupported("this construct (%s) is not supported in kjit functions read "
+                                  "from bytecode" % ins.argrepr, ins)
+        elif op == "COMPARE_OP":
+            rhs = pop()
+            lhs = pop()
+            sym = str(ins.argval)
+            sym = sym[5:-1] if sym.startswith("bool(") else sym
+            push(_at(ast.Compare(left=lhs, ops=[_CMPOPS[sym]()], comparators=[rhs]), ins))
+        elif op == "IS_OP":
+            rhs = pop()
+            lhs = pop()
+            push(_at(ast.Compare(left=lhs, ops=[ast.IsNot() if arg else ast.Is()], comparators=[rhs]), ins))
+        elif op == "CONTAINS_OP":
+            rhs = pop()
+            lhs = pop()
+            push(_at(ast.Compare(left=lhs, ops=[ast.NotIn() if arg else ast.In()], comparators=[rhs]), ins))
+        elif op == "BINARY_SUBSCR":
+            index = pop()
+            container = pop()
+            push(_span(_at(ast.Subscript(value=container, slice=index, ctx=ast.Load()), ins), container,
+                       _pos_node(ins)))
+        elif op == "BINARY_SLICE":
+            stop_ = pop()
+            start_ = pop()
+            container = pop()
+            sl = _span(ast.Slice(lower=_none_to_absent(start_), upper=_none_to_absent(stop_), step=None),
+                       start_, stop_)
+            push(_span(_at(ast.Subscript(value=container, slice=sl, ctx=ast.Load()), ins), container,
+                       _pos_node(ins)))
+        elif op == "BUILD_SLICE":
+            step_ = pop() if arg == 3 else None
+            stop_ = pop()
+            start_ = pop()
+            sl = ast.Slice(lower=_none_to_absent(start_), upper=_none_to_absent(stop_),
+                           step=_none_to_absent(step_) if step_ is not None else None)
+            _span(sl, start_, step_ if step_ is not None else stop_)
+            push(sl)
+        elif op in ("BUILD_TUPLE", "BUILD_LIST"):
+            elts = [pop() for _ in range(arg)][::-1]
+            cls = ast.Tuple if op == "BUILD_TUPLE" else ast.List
+            node = _at(cls(elts=elts, ctx=ast.Load()), ins)
+            if elts:
+                _span(node, elts[0], elts[-1])
+                if cls is ast.List:
+                    _at(node, ins)
+            push(node)
+        elif op == "LIST_EXTEND":
+            seqv = pop()
+            lst = stack[-(arg)] if arg else None
+            if isinstance(lst, ast.List) and isinstance(seqv, ast.Tuple):
+                lst.elts.extend(seqv.elts)
+            else:
+                raise Unsupported("starred expressions ('*x') are not supported in kernels", ins)
+        elif op == "UNPACK_SEQUENCE":
+            v = pop()
+            group = UnpackGroup(v, arg, ins)
+            if isinstance(v, UnpackItem):
+                group.parent = (v.group, v.index)
+            for i in reversed(range(arg)):
+                push(UnpackItem(group, i))
+        elif op == "UNPACK_EX":
+            raise Unsupported("starred expressions ('*x') are not supported in kernels", ins)
+        elif op == "KW_NAMES":
+            self.kwnames = self.code.co_consts[ins.arg]
+        elif op in ("CALL", "CALL_KW"):
+            kwnames = ()
+            if op == "CALL_KW":
+                kwnames = pop()
+                kwnames = kwnames.value if isinstance(kwnames, ast.Constant) else \
+                    tuple(e.value for e in kwnames.elts)
+            elif self.kwnames is not None:
+                kwnames = self.kwnames
+                self.kwnames = None
+            args = [pop() for _ in range(arg)][::-1]
+            x = pop()
+            y = pop()
+            if x is NULL:
+                func = y
+            elif y is NULL:
+                func = x
+            else:
+                func, args = y, [x] + args
+            npos = len(args) - len(kwnames)
+            if any(isinstance(a, FuncObj) and a.code.co_name != "<lambda>" for a in args[:npos]):
+                # A decorator applied to an inner def: kept as a call of it.
+                fobj = next(a for a in args[:npos] if isinstance(a, FuncObj) and a.code.co_name != "<lambda>")
+                if npos == 1 and not kwnames:
+                    node = _at(ast.Call(func=func, args=[fobj], keywords=[]), ins)
+                    push(node)
+                    return False
+            args = [self.lambda_expr(a) if isinstance(a, FuncObj) and a.code.co_name == "<lambda>" else a
+                    for a in args]
+            keywords = [ast.keyword(arg=n, value=v) for n, v in zip(kwnames, args[npos:])]
+            for kw, v in zip(keywords, args[npos:]):
+                _span(kw, v, v)
+            args = [self.lambda_expr(a) if isinstance(a, FuncObj) and a.code.co_name == "<lambda>" else a
+                    for a in args]
+            if isinstance(func, FuncObj):
+                raise Unsupported("comprehensions are not supported in kernels; write a loop", ins)
+            node = _at(ast.Call(func=func, args=args[:npos], keywords=keywords), ins)
+            push(node)
+        elif op == "CALL_FUNCTION_EX":
+            kw = pop() if arg & 1 else None
+            posargs = pop()
+            x = pop()
+            y = pop() if stack and (stack[-1] is NULL or PY < (3, 13)) else NULL
+            func = x if y is NULL else y
+            if x is NULL:
+                func = y
+            keywords = [ast.keyword(arg=None, value=kw)] if kw is not None else []
+            if isinstance(posargs, ast.Tuple) and getattr(posargs, "_from_list", False) and kw is None:
+                push(_at(ast.Call(func=func, args=list(posargs.elts), keywords=[]), ins))
+                return False
+            star = _span(ast.Starred(value=posargs, ctx=ast.Load()), posargs, posargs)
+            push(_at(ast.Call(func=func, args=[star], keywords=keywords), ins))
+        elif op == "MAKE_FUNCTION":
+            code = pop()
+            defaults = None
+            if PY < (3, 13):
+                if arg & 0x08:
+                    pop()  # closure cells
+                if arg & 0x04:
+                    pop()  # annotations
+                if arg & 0x02:
+                    pop()  # keyword-only defaults
+                if arg & 0x01:
+                    defaults = pop()
+            push(FuncObj(code, defaults, ins))
+        elif op == "SET_FUNCTION_ATTRIBUTE":
+            fn = pop()
+            v = pop()
+            if arg & 0x01 and isinstance(fn, FuncObj):
+                fn.defaults = v
+            push(fn)
+        elif op == "GET_ITER":
+            v = pop()
+            push(Iter(v))
+        elif op == "POP_TOP":
+            v = pop()
+            if v is NULL or isinstance(v, (Iter, LoopItem)) or id(v) in self.copied:
+                return False
+            if isinstance(v, ast.expr):
+                out.append(_span(ast.Expr(value=v), v, v))
+            return False
+        elif op == "COPY":
+            v = stack[-arg]
+            self.copied.add(id(v))
+            push(v)
+        elif op == "SWAP":
+            stack[-1], stack[-arg] = stack[-arg], stack[-1]
+        elif op == "RETURN_VALUE":
+            v = pop()
+            node = _span(_at(ast.Return(value=v), ins), _pos_node(ins), v)
+            node._implicit = isinstance(v, ast.Constant) and v.value is None and self._copied_position(ins, 2)
+            out.append(node)
+            return True
+        elif op == "RAISE_VARARGS":
+            cause = pop() if arg == 2 else None
+            exc = pop() if arg >= 1 else None
+            out.append(_at(ast.Raise(exc=exc, cause=cause), ins))
+            return True
+        elif op == "FORMAT_VALUE" or op == "BUILD_STRING" or op == "FORMAT_SIMPLE":
+            raise Unsupported("f-strings are not supported in kernels; pass the values to print() as separate "
+                              "arguments", ins)
+        elif op in ("BUILD_MAP", "BUILD_CONST_KEY_MAP", "BUILD_SET", "DICT_UPDATE", "SET_UPDATE"):
+            raise Unsupported("dict literals are not supported in kernels" if op.startswith(("BUILD_MAP", "BUILD_CONST", "DICT"))
+                              else "set literals are not supported in kernels", ins)
+        elif op in ("IMPORT_NAME", "IMPORT_FROM"):
+            raise Unsupported("import statements are not supported inside kernels; import at module level and use "
+                              "the name in the kernel", ins)
+        elif op in ("DELETE_FAST", "DELETE_SUBSCR", "DELETE_ATTR", "DELETE_GLOBAL", "DELETE_DEREF"):
+            raise Unsupported("'del' statements are not supported in kernels", ins)
+        elif op == "LIST_APPEND" and isinstance(stack[-1 - arg] if len(stack) > arg else None, ast.List) \
+                and not getattr(stack[-1 - arg], "_comprehension", False):
+            # A call with many arguments: CPython builds their list.
+            v = pop()
+            stack[-arg].elts.append(v)
+        elif op == "LIST_TO_TUPLE" or (op == "CALL_INTRINSIC_1" and ins.argrepr == "INTRINSIC_LIST_TO_TUPLE"):
+            v = pop()
+            if not isinstance(v, ast.List):
+                raise Unsupported("starred expressions ('*x') are not supported in kernels", ins)
+            t = _span(ast.Tuple(elts=v.elts, ctx=ast.Load()), v, v)
+            t._from_list = True
+            push(t)
+        elif op in ("LOAD_FAST_AND_CLEAR", "LIST_APPEND", "SET_ADD", "MAP_ADD"):
+            raise Unsupported("comprehensions are not supported in kernels; write a loop", ins)
+        else:
+            raise Unsupported(f"the instruction {op} is not supported in kjit functions read "
+                              "from bytecode", ins)
+        return False
+
+    def store(self, target, v, out, ctx, ins):
+        """STORE of `v` into `target`: a statement, a loop target, a part of
+        a tuple assignment or an augmented assignment."""
+        if isinstance(v, LoopItem):
+            if ctx is None or ctx.kind != "for" or ctx.target is not None:
+                raise Unsupported("kjit could not rebuild this for loop from its bytecode", ins)
+            ctx.target = target
+            return
+        if isinstance(v, UnpackItem):
+            g = v.group
+            g.targets[v.index] = target
+            if any(t is None for t in g.targets):
+                return
+            tup = ast.Tuple(elts=g.targets, ctx=ast.Store())
+            _span(tup, g.targets[0], g.targets[-1])
+            if g.parent is not None:
+                pg, pi = g.parent
+                self.store(tup, UnpackItem(pg, pi), out, ctx, ins)
+                return
+            if isinstance(g.value, LoopItem):
+                self.store(tup, g.value, out, ctx, ins)
+                return
+            out.append(_span(ast.Assign(targets=[tup], value=g.value), tup, g.value))
+            return
+        if isinstance(v, FuncObj) and v.code.co_name != "<lambda>":
+            if isinstance(target, ast.Name):
+                out.append(self.inner_function(v, target.id, []))
+                return
+            raise Unsupported("kjit could not rebuild this function definition", ins)
+        if isinstance(v, ast.Call) and len(v.args) == 1 and isinstance(v.args[0], FuncObj) and \
+                v.args[0].code.co_name != "<lambda>" and isinstance(target, ast.Name):
+            out.append(self.inner_function(v.args[0], target.id, [v.func]))
+            return
+        v = self._value(v)
+        # `a = b = v`: the same value stored twice.
+        if out and isinstance(out[-1], ast.Assign) and out[-1].value is v and id(v) in self.copied:
+            out[-1].targets.append(target)
+            return
+        # Augmented assignment: an in-place operator whose left is the target.
+        if isinstance(v, ast.BinOp) and getattr(v, "_inplace", False) and _same_target(v.left, target):
+            node = ast.AugAssign(target=target, op=v.op, value=v.right)
+            _span(node, target, v.right)
+            node.lineno, node.col_offset = getattr(v, "lineno", None), getattr(v, "col_offset", None)
+            if node.lineno is None:
+                del node.lineno
+            out.append(node)
+            return
+        # `a, b = x, y` compiles to stores of values already on the stack.
+        depth = getattr(self, "depth", 0)
+        if out and isinstance(out[-1], ast.Assign) and getattr(out[-1], "_run", None) == ins.offset:
+            # Values pushed in the source's order: the deepest is the first.
+            prev = out[-1]
+            pairs = sorted(prev._pairs + [(depth, target, v)], key=lambda p: p[0])
+            prev._pairs = pairs
+            tt = ast.Tuple(elts=[p[1] for p in pairs], ctx=ast.Store())
+            vt = ast.Tuple(elts=[p[2] for p in pairs], ctx=ast.Load())
+            _span(tt, tt.elts[0], tt.elts[-1])
+            _span(vt, vt.elts[0], vt.elts[-1])
+            prev.targets, prev.value = [tt], vt
+            _span(prev, tt, vt)
+            prev._run = self._next_store(ins)
+            return
+        node = _span(ast.Assign(targets=[target], value=v), target, v)
+        node._run = self._next_store(ins)
+        node._pairs = [(depth, target, v)]
+        out.append(node)
+
+    def _copied_position(self, ins, back):
+        """Whether the `return None` ending at `ins` has the position of the
+        instruction before it: CPython's implicit return at the end of a
+        function (an explicit one has the position of its own text)."""
+        instrs = self.cfg.all_instrs
+        k = next((j for j, i in enumerate(instrs) if i.offset == ins.offset), None)
+        if k is None or k - back < 0:
+            return False
+        prev = instrs[k - back]
+        return getattr(prev, "positions", None) == getattr(instrs[k - back + 1], "positions", None) and \
+            prev.opname not in ("RESUME", "NOP")
+
+    def _next_store(self, ins):
+        """The offset of the instruction right after `ins` when it is a plain
+        store (a run of stores assigns values already on the stack)."""
+        instrs = self.cfg.instrs
+        k = self.cfg.index.get(ins.offset)
+        if k is None or k + 1 >= len(instrs):
+            return None
+        nxt = instrs[k + 1]
+        if nxt.opname in ("STORE_FAST", "STORE_DEREF", "STORE_GLOBAL", "STORE_NAME") and not nxt.is_jump_target:
+            return nxt.offset
+        return None
+
+    def _value(self, v):
+        if isinstance(v, (Iter, LoopItem, UnpackItem, FuncObj)) or v is NULL:
+            if isinstance(v, FuncObj):
+                return self.lambda_expr(v)
+            raise Unsupported("kjit could not follow the stack in this bytecode")
+        self._fix(v)
+        return v
+
+    def _fix(self, node):
+        """Lambdas inside expressions."""
+        for field, value in ast.iter_fields(node):
+            if isinstance(value, FuncObj):
+                setattr(node, field, self.lambda_expr(value))
+            elif isinstance(value, list):
+                for i, x in enumerate(value):
+                    if isinstance(x, FuncObj):
+                        value[i] = self.lambda_expr(x)
+                    elif isinstance(x, ast.AST):
+                        self._fix(x)
+            elif isinstance(value, ast.AST):
+                self._fix(value)
+
+    # -- nested functions -----------------------------------------------------------------------
+    def _args(self, code, defaults):
+        nargs = code.co_argcount
+        nkw = code.co_kwonlyargcount
+        names = code.co_varnames
+        args = [ast.arg(arg=n) for n in names[:nargs]]
+        kwonly = [ast.arg(arg=n) for n in names[nargs:nargs + nkw]]
+        vararg = kwarg = None
+        k = nargs + nkw
+        if code.co_flags & 0x04:
+            vararg = ast.arg(arg=names[k])
+            k += 1
+        if code.co_flags & 0x08:
+            kwarg = ast.arg(arg=names[k])
+        dflt = []
+        if defaults is not None:
+            if isinstance(defaults, ast.Tuple):
+                dflt = list(defaults.elts)
+            elif isinstance(defaults, tuple):
+                dflt = [ast.Constant(value=d) for d in defaults]
+        return ast.arguments(posonlyargs=[], args=args, vararg=vararg, kwonlyargs=kwonly,
+                             kw_defaults=[None] * len(kwonly), kwarg=kwarg, defaults=dflt)
+
+    def definition(self, code, defaults, name, decorators=(), instr=None):
+        """The FunctionDef of `code` (a Lambda when it is one), rebuilt by a
+        structurer of its own; at `instr` (MAKE_FUNCTION) when nested."""
+        body = type(self)(code).function()
+        args = self._args(code, defaults)
+        if code.co_name == "<lambda>":
+            if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:
+                raise Unsupported("kjit could not rebuild this lambda from its bytecode", instr)
+            node = ast.Lambda(args=args, body=body[0].value)
+        else:
+            node = ast.FunctionDef(name=name, args=args, body=body, decorator_list=list(decorators),
+                                   returns=None)
+        if instr is not None:
+            _at(node, instr)
+        if instr is None or isinstance(node, ast.FunctionDef):
+            node.lineno = code.co_firstlineno
+        if instr is None:
+            node.col_offset = 0
+        return node
+
+    def inner_function(self, fn, name, decorators):
+        return self.definition(fn.code, fn.defaults, name, decorators, fn.instr)
+
+    def lambda_expr(self, fn):
+        if fn.code.co_name != "<lambda>":
+            raise Unsupported("kjit could not rebuild this function value from its bytecode", fn.instr)
+        return self.definition(fn.code, fn.defaults, "<lambda>", (), fn.instr)
