@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "compiler/CmathSource.h"
+#include "compiler/UfuncSource.h"
 
 namespace kjit {
 
@@ -67,10 +68,11 @@ struct BinaryMath {
   IntrinsicId id;
 };
 const BinaryMath kMathBinary[] = {
-    {"atan2", IntrinsicId::Atan2}, {"pow", IntrinsicId::Pow},
-    {"hypot", IntrinsicId::Hypot}, {"copysign", IntrinsicId::Copysign},
-    {"fmod", IntrinsicId::Fmod},   {"arctan2", IntrinsicId::Atan2},
-    {"power", IntrinsicId::Pow},   {"remainder", IntrinsicId::Remainder}};
+    {"atan2", IntrinsicId::Atan2},        {"pow", IntrinsicId::Pow},
+    {"hypot", IntrinsicId::Hypot},        {"copysign", IntrinsicId::Copysign},
+    {"fmod", IntrinsicId::Fmod},          {"arctan2", IntrinsicId::Atan2},
+    {"power", IntrinsicId::Pow},          {"remainder", IntrinsicId::Remainder},
+    {"nextafter", IntrinsicId::Nextafter}};
 
 // The operator module: functions of two operands as the operators (the
 // in-place spellings too: on numbers they are the same), comparisons, and
@@ -159,9 +161,10 @@ std::optional<GlobalValue> moduleAttribute(const std::string &module, const std:
     return std::nullopt;
   }
   if (module == "math") {
-    static const char *const fns[] = {
-        "floor",    "ceil", "trunc", "isnan", "isinf", "isfinite",  "degrees", "radians",
-        "copysign", "fmod", "atan2", "pow",   "hypot", "remainder", "ldexp",   "frexp"};
+    static const char *const fns[] = {"floor",    "ceil",    "trunc",   "isnan",     "isinf",
+                                      "isfinite", "degrees", "radians", "copysign",  "fmod",
+                                      "atan2",    "pow",     "hypot",   "remainder", "ldexp",
+                                      "frexp",    "exp2",    "cbrt",    "nextafter", "modf"};
     if (findIn(kMathUnary, attr)) return fnValue("math." + attr);
     for (const char *f : fns)
       if (attr == f) return fnValue("math." + attr);
@@ -184,15 +187,19 @@ std::optional<GlobalValue> moduleAttribute(const std::string &module, const std:
       return g;
     }
     static const char *const fns[] = {
-        "empty",   "zeros",   "ones",     "empty_like",    "zeros_like", "ones_like",
-        "full",    "arange",  "sum",      "prod",          "min",        "max",
-        "amin",    "amax",    "mean",     "abs",           "absolute",   "fabs",
-        "isnan",   "isinf",   "isfinite", "minimum",       "maximum",    "fmin",
-        "fmax",    "sign",    "square",   "negative",      "hypot",      "copysign",
-        "fmod",    "arctan2", "power",    "round",         "around",     "deg2rad",
-        "rad2deg", "degrees", "radians",  "copy",          "real",       "imag",
-        "conj",    "all",     "any",      "count_nonzero", "nansum",     "nanprod",
-        "nanmin",  "nanmax",  "nanmean",  "var",           "std"};
+        "empty",         "zeros",       "ones",        "empty_like",    "zeros_like",  "ones_like",
+        "full",          "arange",      "sum",         "prod",          "min",         "max",
+        "amin",          "amax",        "mean",        "abs",           "absolute",    "fabs",
+        "isnan",         "isinf",       "isfinite",    "minimum",       "maximum",     "fmin",
+        "fmax",          "sign",        "square",      "negative",      "hypot",       "copysign",
+        "fmod",          "arctan2",     "power",       "round",         "around",      "deg2rad",
+        "rad2deg",       "degrees",     "radians",     "copy",          "real",        "imag",
+        "conj",          "all",         "any",         "count_nonzero", "nansum",      "nanprod",
+        "nanmin",        "nanmax",      "nanmean",     "var",           "std",         "positive",
+        "invert",        "bitwise_not", "bitwise_and", "bitwise_or",    "bitwise_xor", "left_shift",
+        "right_shift",   "equal",       "not_equal",   "less",          "less_equal",  "greater",
+        "greater_equal", "logical_and", "logical_or",  "logical_xor",   "logical_not", "add",
+        "subtract",      "multiply",    "conjugate",   "nextafter"};
     if (findIn(kMathUnary, attr) || findIn(kNumpyUnary, attr)) return fnValue("numpy." + attr);
     for (const char *f : fns)
       if (attr == f) return fnValue("numpy." + attr);
@@ -493,6 +500,270 @@ class CallTyper {
     return unsupported(fmt::format("{}() is not supported in kernels", which));
   }
 
+  // z.conjugate(): the imaginary part negated (-(+0.0) is -0.0); real
+  // numbers are their own conjugate.
+  Expr *conjugateOf(Expr *x) {
+    if (!x->type->isComplex()) return x;
+    const Type *p = x->type->complexPart();
+    Expr *re = ts.intrinsic(IntrinsicId::Real, {x}, p, loc);
+    Expr *im = ts.intrinsic(IntrinsicId::Imag, {x}, p, loc);
+    Expr *negIm = ts.unaryOp(ast::UnaryOp::Neg, im, loc);
+    return ts.intrinsic(IntrinsicId::ComplexMake, {re, ts.convert(negIm, p)}, x->type, loc);
+  }
+
+  // NumPy's order of complex numbers: by real part, then imaginary part.
+  Expr *complexCompare(ast::CmpOp op, Expr *x, Expr *y) {
+    const Type *ct = promoteNumeric(tc, x->type, y->type);
+    const Type *p = ct->complexPart();
+    x = ts.convert(x, ct);
+    y = ts.convert(y, ct);
+    Expr *xr = ts.intrinsic(IntrinsicId::Real, {x}, p, loc);
+    Expr *xi = ts.intrinsic(IntrinsicId::Imag, {x}, p, loc);
+    Expr *yr = ts.intrinsic(IntrinsicId::Real, {y}, p, loc);
+    Expr *yi = ts.intrinsic(IntrinsicId::Imag, {y}, p, loc);
+    if (op == ast::CmpOp::Eq || op == ast::CmpOp::Ne) return ts.compare(op, x, y, loc);
+    ast::CmpOp strict = op == ast::CmpOp::Le   ? ast::CmpOp::Lt
+                        : op == ast::CmpOp::Ge ? ast::CmpOp::Gt
+                                               : op;
+    return ts.binary(ast::BinaryOp::BitOr, ts.compare(strict, xr, yr, loc),
+                     ts.binary(ast::BinaryOp::BitAnd, ts.compare(ast::CmpOp::Eq, xr, yr, loc),
+                               ts.compare(op, xi, yi, loc), loc),
+                     loc);
+  }
+
+  Expr *isNanValue(Expr *x) {
+    if (x->type->isFloat()) return ts.intrinsic(IntrinsicId::IsNan, {x}, tc.boolean(), loc);
+    const Type *p = x->type->complexPart();
+    return ts.binary(
+        ast::BinaryOp::BitOr,
+        ts.intrinsic(IntrinsicId::IsNan, {ts.intrinsic(IntrinsicId::Real, {x}, p, loc)},
+                     tc.boolean(), loc),
+        ts.intrinsic(IntrinsicId::IsNan, {ts.intrinsic(IntrinsicId::Imag, {x}, p, loc)},
+                     tc.boolean(), loc),
+        loc);
+  }
+
+  // np.maximum/np.minimum propagate a NaN from either operand; np.fmax/np.fmin
+  // return the other operand. Complex numbers order as NumPy's.
+  Expr *numpyMinMax(const std::string &f) {
+    std::string name = "np." + f;
+    if (!arity(name, 2, 2)) return ts.constOf(nullptr, loc);
+    Expr *x = needNumber(site.args[0], name), *y = needNumber(site.args[1], name);
+    if (!x->type || !y->type) return ts.constOf(nullptr, loc);
+    bool isMax = f == "maximum" || f == "fmax", propagate = f == "maximum" || f == "minimum";
+    const Type *t = promoteNumeric(tc, x->type, y->type);
+    x = ts.convert(x, t);
+    y = ts.convert(y, t);
+    if (t->isComplex()) {
+      Expr *xn = isNanValue(x), *yn = isNanValue(y);
+      Expr *better = complexCompare(isMax ? ast::CmpOp::Ge : ast::CmpOp::Le, x, y);
+      Expr *pickX = propagate
+                        ? ts.binary(ast::BinaryOp::BitOr, xn,
+                                    ts.binary(ast::BinaryOp::BitAnd,
+                                              ts.unaryOp(ast::UnaryOp::Not, yn, loc), better, loc),
+                                    loc)
+                        : ts.binary(ast::BinaryOp::BitOr, yn,
+                                    ts.binary(ast::BinaryOp::BitAnd,
+                                              ts.unaryOp(ast::UnaryOp::Not, xn, loc), better, loc),
+                                    loc);
+      return ts.select(pickX, x, y, loc);
+    }
+    // Min/Max keep x unless y is strictly better: a NaN x stays.
+    Expr *m = ts.intrinsic(isMax ? IntrinsicId::Max : IntrinsicId::Min, {x, y}, t, loc);
+    if (!t->isFloat()) return m;
+    if (propagate) return ts.select(isNanValue(y), y, m, loc);
+    return ts.select(isNanValue(x), y, m, loc);
+  }
+
+  // NumPy's scalar ufuncs beyond math's: operators, comparisons, logic,
+  // NumPy's min/max, and the complex forms of the math functions. Null when
+  // `f` is none of them.
+  Expr *numpyScalarUfunc(const std::string &f) {
+    auto &a = site.args;
+    std::string name = "np." + f;
+    static const OperatorFn kBinary[] = {
+        {"add", ast::BinaryOp::Add},           {"subtract", ast::BinaryOp::Sub},
+        {"multiply", ast::BinaryOp::Mul},      {"bitwise_and", ast::BinaryOp::BitAnd},
+        {"bitwise_or", ast::BinaryOp::BitOr},  {"bitwise_xor", ast::BinaryOp::BitXor},
+        {"left_shift", ast::BinaryOp::LShift}, {"right_shift", ast::BinaryOp::RShift}};
+    static const OperatorCmp kCompare[] = {
+        {"equal", ast::CmpOp::Eq},   {"not_equal", ast::CmpOp::Ne},
+        {"less", ast::CmpOp::Lt},    {"less_equal", ast::CmpOp::Le},
+        {"greater", ast::CmpOp::Gt}, {"greater_equal", ast::CmpOp::Ge}};
+    static const char *const kComplexMath[][2] = {
+        {"sin", "sin"},     {"cos", "cos"},       {"tan", "tan"},       {"sinh", "sinh"},
+        {"cosh", "cosh"},   {"tanh", "tanh"},     {"arcsin", "asin"},   {"arccos", "acos"},
+        {"arctan", "atan"}, {"arcsinh", "asinh"}, {"arccosh", "acosh"}, {"arctanh", "atanh"},
+        {"exp", "exp"},     {"log", "log"},       {"log10", "log10"},   {"sqrt", "sqrt"}};
+    auto numbers = [&](size_t n) {
+      if (!arity(name, n, n)) return false;
+      for (Expr *x : a)
+        if (!needNumber(x, name)->type) return false;
+      return true;
+    };
+    if (const OperatorFn *b = findIn(kBinary, f)) {
+      if (!numbers(2)) return ts.constOf(nullptr, loc);
+      if (b->op != ast::BinaryOp::Add && b->op != ast::BinaryOp::Sub && b->op != ast::BinaryOp::Mul)
+        for (Expr *x : a)
+          if (!x->type->isInt() && !x->type->isBool())
+            return ts.error(
+                DiagCategory::Typing, x->loc,
+                fmt::format("{}() takes integers or booleans, not {}", name, x->type->str()));
+      Expr *x = a[0]->type->isEnumMember() ? ts.convert(a[0], a[0]->type->dtype()) : a[0];
+      Expr *y = a[1]->type->isEnumMember() ? ts.convert(a[1], a[1]->type->dtype()) : a[1];
+      return ts.binary(b->op, x, y, loc);
+    }
+    if (const OperatorCmp *c = findIn(kCompare, f)) {
+      if (!numbers(2)) return ts.constOf(nullptr, loc);
+      Expr *x = needNumber(a[0], name), *y = needNumber(a[1], name);
+      if (x->type->isComplex() || y->type->isComplex()) return complexCompare(c->op, x, y);
+      return ts.compare(c->op, x, y, loc);
+    }
+    if (f == "logical_and" || f == "logical_or" || f == "logical_xor") {
+      if (!numbers(2)) return ts.constOf(nullptr, loc);
+      Expr *x = ts.truth(a[0]), *y = ts.truth(a[1]);
+      if (f == "logical_xor") return ts.compare(ast::CmpOp::Ne, x, y, loc);
+      return ts.binary(f == "logical_and" ? ast::BinaryOp::BitAnd : ast::BinaryOp::BitOr, x, y,
+                       loc);
+    }
+    if (f == "logical_not") {
+      if (!numbers(1)) return ts.constOf(nullptr, loc);
+      return ts.unaryOp(ast::UnaryOp::Not, ts.truth(a[0]), loc);
+    }
+    if (f == "invert" || f == "bitwise_not") {
+      if (!numbers(1)) return ts.constOf(nullptr, loc);
+      Expr *x = needNumber(a[0], name);
+      if (x->type->isBool()) return ts.unaryOp(ast::UnaryOp::Not, x, loc);
+      if (!x->type->isInt())
+        return fail(fmt::format("{}() takes integers or booleans, not {}", name, x->type->str()));
+      return ts.unaryOp(ast::UnaryOp::Invert, x, loc);
+    }
+    if (f == "positive") {
+      if (!numbers(1)) return ts.constOf(nullptr, loc);
+      return needNumber(a[0], name);
+    }
+    if (f == "conj" || f == "conjugate") {
+      if (!numbers(1)) return ts.constOf(nullptr, loc);
+      return conjugateOf(needNumber(a[0], name));
+    }
+    if (f == "minimum" || f == "maximum" || f == "fmin" || f == "fmax") return numpyMinMax(f);
+    if (a.size() == 1 && a[0]->type->isComplex()) {
+      for (const auto &m : kComplexMath)
+        if (f == m[0]) return cmath(m[1]);
+      if (f == "log2") {
+        // log(z) / log(2), part by part (a complex product would make
+        // NaNs of the infinities log(0) has).
+        Expr *l = cmath("log");
+        if (!l->type) return l;
+        const Type *p = l->type->complexPart();
+        Expr *k = ts.convert(ts.constFloat(1.0 / M_LN2, loc), p);
+        auto part = [&](IntrinsicId id) {
+          return ts.convert(ts.binary(ast::BinaryOp::Mul, ts.intrinsic(id, {l}, p, loc), k, loc),
+                            p);
+        };
+        return ts.intrinsic(IntrinsicId::ComplexMake,
+                            {part(IntrinsicId::Real), part(IntrinsicId::Imag)}, l->type, loc);
+      }
+    }
+    return nullptr;
+  }
+
+  // NumPy's ufuncs that kernels have, by their number of inputs (0: not one).
+  static unsigned ufuncInputs(const std::string &f) {
+    static const char *const unary[] = {
+        "abs",    "absolute",    "fabs",        "isnan",   "isinf",    "isfinite", "sign",
+        "square", "negative",    "positive",    "deg2rad", "rad2deg",  "degrees",  "radians",
+        "invert", "bitwise_not", "logical_not", "conj",    "conjugate"};
+    static const char *const binary[] = {
+        "arctan2",     "hypot",       "copysign",    "fmod",       "power",         "minimum",
+        "maximum",     "fmin",        "fmax",        "add",        "subtract",      "multiply",
+        "bitwise_and", "bitwise_or",  "bitwise_xor", "left_shift", "right_shift",   "equal",
+        "not_equal",   "less",        "less_equal",  "greater",    "greater_equal", "logical_and",
+        "logical_or",  "logical_xor", "nextafter"};
+    if (f == "erf" || f == "erfc" || f == "gamma" || f == "lgamma") return 0;
+    if (findIn(kMathUnary, f) || findIn(kNumpyUnary, f)) return 1;
+    for (const char *u : unary)
+      if (f == u) return 1;
+    for (const char *b : binary)
+      if (f == b) return 2;
+    return 0;
+  }
+
+  // np.sin(a, out), np.add(a, b, out=c), and on the CPU np.sin(a): a loop
+  // (UfuncSource.cpp) that broadcasts the operands and applies the scalar
+  // ufunc to each element.
+  Expr *ufuncOnArrays(const std::string &f, unsigned nin) {
+    std::string name = "np." + f;
+    if (!onlyKeywords(name, {"out"})) return ts.constOf(nullptr, loc);
+    std::vector<Expr *> in = site.args;
+    Expr *out = keyword("out");
+    if (!out && in.size() == nin + 1) {
+      out = in.back();
+      in.pop_back();
+    }
+    if (in.size() != nin)
+      return fail(fmt::format("{}() takes {} input{} and an optional output array ({} given)", name,
+                              nin, nin == 1 ? "" : "s", site.args.size()));
+    if (out && !out->type->isArray())
+      return ts.error(
+          DiagCategory::Typing, out->loc,
+          fmt::format("{}(): the output must be an array, not {}", name, out->type->str()));
+    if (out && out->type->readonly())
+      return ts.error(DiagCategory::Typing, out->loc,
+                      fmt::format("{}(): the output array is read-only", name));
+    UfuncLoopSpec spec;
+    spec.ufunc = f;
+    unsigned nd = 0;
+    std::vector<Expr *> elements;  // stand-ins for one element of each operand
+    for (Expr *x : in) {
+      if (x->type->isArray()) {
+        if (x->type->ndim() == 0)
+          return ts.error(DiagCategory::Unsupported, x->loc,
+                          fmt::format("{}() of a 0-d array is not supported yet", name));
+        spec.inputs.push_back(x->type->ndim());
+        nd = std::max(nd, x->type->ndim());
+        elements.push_back(ts.constOf(x->type->dtype(), x->loc));
+      } else {
+        spec.inputs.push_back(0);
+        elements.push_back(ts.constOf(x->type, x->loc));
+      }
+    }
+    // Type one element first, so that an operand the ufunc does not take is
+    // reported here, at the user's call.
+    CallSite one = site;
+    one.args = elements;
+    one.kwargs.clear();
+    CallTyper element(ts, one);
+    Expr *probe = element.numpy(f);
+    if (!probe || !probe->type) return ts.constOf(nullptr, loc);
+    if (out) {
+      if (out->type->ndim() == 0)
+        return ts.error(DiagCategory::Unsupported, out->loc,
+                        fmt::format("{}() into a 0-d array is not supported yet", name));
+      if (out->type->ndim() < nd)
+        return ts.error(
+            DiagCategory::Typing, out->loc,
+            fmt::format("{}(): the output array has {} dimension{}, fewer than "
+                        "the operands' {}",
+                        name, out->type->ndim(), out->type->ndim() == 1 ? "" : "s", nd));
+      spec.ndim = out->type->ndim();
+    } else {
+      if (ts.cudaTarget())
+        return unsupported(
+            fmt::format("{0}() on arrays in kernels needs an output array, {0}(..., out): kernels "
+                        "cannot allocate memory",
+                        name));
+      if (!probe->type->isNumber())
+        return fail(fmt::format("{}() gives {}, which no array holds", name, probe->type->str()));
+      spec.ndim = nd;
+      spec.allocateDtype = probe->type->isBool() ? "bool_" : probe->type->str();
+    }
+    std::vector<Expr *> args = in;
+    if (out) args.push_back(out);
+    Expr *r = ts.callFunction(ufuncLoopFunction(spec), std::move(args), loc);
+    return r ? r : ts.constOf(nullptr, loc);
+  }
+
   Expr *builtin(const std::string &f);
   Expr *operatorFn(const std::string &f);
   Expr *math(const std::string &f);
@@ -653,6 +924,26 @@ Expr *CallTyper::math(const std::string &f) {
   if (const BinaryMath *b = findIn(kMathBinary, f)) {
     if (!arity(name, 2, 2)) return ts.constOf(nullptr, loc);
     return mathBinary(b->id, name, a[0], a[1]);
+  }
+  if (f == "exp2" || f == "cbrt") {  // Python 3.11's
+    if (!arity(name, 1, 1)) return ts.constOf(nullptr, loc);
+    return mathUnary(findIn(kNumpyUnary, f)->id, name, a[0]);
+  }
+  if (f == "modf") {
+    // (fraction, integral part), both with x's sign: modf(-3.0) is
+    // (-0.0, -3.0), modf(inf) is (0.0, inf).
+    if (!arity(name, 1, 1) || !needNumber(a[0], name)->type) return ts.constOf(nullptr, loc);
+    if (a[0]->type->isComplex()) return fail(fmt::format("{}() of a complex number", name));
+    const Type *t = mathFloat(a[0]->type);
+    Expr *x = ts.convert(a[0], t);
+    Expr *whole = ts.intrinsic(IntrinsicId::Trunc, {x}, t, loc);
+    Expr *frac = ts.select(
+        ts.intrinsic(IntrinsicId::IsInf, {x}, tc.boolean(), loc),
+        ts.intrinsic(IntrinsicId::Copysign, {ts.convert(ts.constFloat(0.0, loc), t), x}, t, loc),
+        ts.intrinsic(IntrinsicId::Copysign,
+                     {ts.convert(ts.binary(ast::BinaryOp::Sub, x, whole, loc), t), x}, t, loc),
+        loc);
+    return ir.tupleMake({frac, whole}, loc);
   }
   if (f == "ldexp" || f == "frexp") {
     // Numba's signatures: ldexp(float, int32) -> float,
@@ -819,12 +1110,20 @@ Expr *CallTyper::numpy(const std::string &f) {
     if (!noKeywords(name) || !arity(name, 1, 1)) return ts.constOf(nullptr, loc);
     return reduction(f, a[0]);
   }
+  if (unsigned nin = ufuncInputs(f)) {
+    for (auto &[k, v] : site.kwargs)
+      if (k == "out" && v->type->isArray()) return ufuncOnArrays(f, nin);
+    for (Expr *x : a)
+      if (x->type->isArray()) return ufuncOnArrays(f, nin);
+    if (a.size() == nin + 1 && a[nin]->type->isArray()) return ufuncOnArrays(f, nin);
+  }
   if (!noKeywords(name)) return ts.constOf(nullptr, loc);
   for (Expr *x : a)
     if (x->type->isArray())
       return unsupported(fmt::format(
           "{}() on arrays is not supported in kernels yet; write the loop, or use @vectorize",
           name));
+  if (Expr *r = numpyScalarUfunc(f)) return r;
   if (const UnaryMath *u = findIn(kMathUnary, f);
       u && f != "gamma" && f != "lgamma" && f != "erf" && f != "erfc") {
     if (!arity(name, 1, 1)) return ts.constOf(nullptr, loc);
@@ -843,10 +1142,6 @@ Expr *CallTyper::numpy(const std::string &f) {
     return builtin("abs");
   }
   if (f == "isnan" || f == "isinf" || f == "isfinite") return math(f);
-  if (f == "minimum" || f == "maximum" || f == "fmin" || f == "fmax") {
-    if (!arity(name, 2, 2)) return ts.constOf(nullptr, loc);
-    return minMax(f == "maximum" || f == "fmax", name);
-  }
   if (f == "square") {
     if (!arity(name, 1, 1)) return ts.constOf(nullptr, loc);
     return ts.binary(ast::BinaryOp::Mul, a[0], a[0], loc);
@@ -975,12 +1270,7 @@ Expr *typeBuiltinCall(TyperServices &ts, const Type *callee, CallSite &site) {
   if (mod == "number" && fn == "conjugate") {
     Expr *x = site.args.empty() ? nullptr : site.args[0];
     if (!x) return ct.fail("conjugate() without a receiver");
-    if (!x->type->isComplex()) return x;
-    const Type *p = x->type->complexPart();
-    Expr *re = ts.intrinsic(IntrinsicId::Real, {x}, p, site.loc);
-    Expr *im = ts.intrinsic(IntrinsicId::Imag, {x}, p, site.loc);
-    Expr *negIm = ts.unaryOp(ast::UnaryOp::Neg, im, site.loc);  // -(+0.0) is -0.0
-    return ts.intrinsic(IntrinsicId::ComplexMake, {re, ts.convert(negIm, p)}, x->type, site.loc);
+    return ct.conjugateOf(x);
   }
   if (mod == "number" && fn == "bit_count") {
     // int.bit_count(), as numba-cuda has it: cuda.popc of the value.

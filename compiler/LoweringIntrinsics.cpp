@@ -54,6 +54,7 @@ const char *cMathName(IntrinsicId id) {
   case IntrinsicId::Hypot: return "hypot";
   case IntrinsicId::Fmod: return "fmod";
   case IntrinsicId::Remainder: return "remainder";
+  case IntrinsicId::Nextafter: return "nextafter";
   default: return nullptr;
   }
 }

@@ -165,3 +165,7 @@ def map_layout(val):
     if val.flags["F_CONTIGUOUS"]:
         return "F"
     return "A"
+
+
+# NumPy's version as (major, minor), as numba.np.numpy_support has it.
+numpy_version = tuple(int(p) for p in np.__version__.split(".")[:2])

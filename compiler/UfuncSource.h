@@ -1,0 +1,30 @@
+// UfuncSource.h - NumPy ufuncs on arrays, as loops written in the kernel
+// language: np.sin(a, out) in a kernel is a call of a generated function that
+// loops over out's shape, broadcasting the operands, and calls np.sin on
+// each element.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "compiler/GlobalEnv.h"
+
+namespace kjit {
+
+struct UfuncLoopSpec {
+  std::string ufunc;              // the NumPy name: "sin", "add", ...
+  std::vector<unsigned> inputs;   // each operand's ndim; 0 for a scalar
+  unsigned ndim = 0;              // the result's ndim
+  std::string allocateDtype;      // empty: the last argument is `out`;
+                                  // else the NumPy dtype of a new result
+};
+
+// The loop for `spec`: `ufunc_loop(a0, ..., [out])`, returning the result
+// array. One function per spec, made once.
+std::shared_ptr<FunctionSource> ufuncLoopFunction(const UfuncLoopSpec &spec);
+
+// The source text of that function (for tests and for reading).
+std::string ufuncLoopSource(const UfuncLoopSpec &spec);
+
+}  // namespace kjit
