@@ -249,8 +249,10 @@ llvm::Value *FunctionLowering::atomic(const Intrinsic *in) {
     break;
   }
   if (rmw != Op::BAD_BINOP) return B.CreateAtomicRMW(rmw, addr, v, llvm::MaybeAlign(), order);
-  // Float max/min: a compare-and-swap loop on the bits. max/min propagate
-  // NaN (a NaN stored stays; a NaN value wins); nanmax/nanmin ignore NaN.
+  // Float max/min: a compare-and-swap loop on the bits. max/min, as
+  // Numba's: only a number strictly beyond the stored one replaces it (a
+  // NaN stored stays, a NaN value is ignored); nanmax/nanmin also replace a
+  // stored NaN with a number.
   bool propagate = in->subOp == SubOp::AtomicMax || in->subOp == SubOp::AtomicMin;
   llvm::Type *it = B.getIntNTy(dt->bits());
   llvm::BasicBlock *pre = B.GetInsertBlock(), *loop = block("atomic.cas"),
@@ -263,7 +265,7 @@ llvm::Value *FunctionLowering::atomic(const Intrinsic *in) {
   llvm::Value *old = B.CreateBitCast(oldBits, P.lt(dt));
   llvm::Value *better = isMax ? B.CreateFCmpOGT(v, old) : B.CreateFCmpOLT(v, old);
   llvm::Value *take =
-      propagate ? B.CreateAnd(B.CreateOr(better, B.CreateFCmpUNO(v, v)), B.CreateFCmpORD(old, old))
+      propagate ? better
                 : B.CreateOr(better, B.CreateAnd(B.CreateFCmpUNO(old, old), B.CreateFCmpORD(v, v)));
   llvm::Value *newBits = B.CreateBitCast(B.CreateSelect(take, v, old), it);
   auto *cx = B.CreateAtomicCmpXchg(addr, oldBits, newBits, llvm::MaybeAlign(), order, order);

@@ -293,15 +293,12 @@ def _rmw(op):
 
 
 def _max(old, v):
-    if isinstance(old, (float, np.floating)):
-        # NaN propagates: a NaN stored stays, a NaN value wins (as compiled).
-        return v if ((v > old or _isnan(v)) and not _isnan(old)) else old
+    # As compiled (and as Numba's): a NaN stored stays, a NaN value is
+    # ignored; only a strictly larger number replaces the stored one.
     return v if v > old else old
 
 
 def _min(old, v):
-    if isinstance(old, (float, np.floating)):
-        return v if ((v < old or _isnan(v)) and not _isnan(old)) else old
     return v if v < old else old
 
 
