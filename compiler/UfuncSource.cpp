@@ -60,9 +60,8 @@ std::string ufuncLoopSource(const UfuncLoopSpec &spec) {
   for (size_t k = 0; k < spec.inputs.size(); ++k) params += fmt::format("a{}, ", k);
   params += allocate ? "" : "out";
   if (allocate) params.resize(params.size() - 2);
-  std::string mismatch =
-      fmt::format("raise ValueError(\"np.{}(): operands could not be broadcast together\")",
-                  spec.ufunc);
+  std::string mismatch = fmt::format(
+      "raise ValueError(\"np.{}(): operands could not be broadcast together\")", spec.ufunc);
   std::string s = "import numpy as np\n\n\ndef ufunc_loop(" + params + "):\n";
   if (allocate) {
     for (unsigned j = 0; j < n; ++j) s += fmt::format("    n{} = 1\n", j);

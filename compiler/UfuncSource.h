@@ -13,11 +13,11 @@
 namespace kjit {
 
 struct UfuncLoopSpec {
-  std::string ufunc;              // the NumPy name: "sin", "add", ...
-  std::vector<unsigned> inputs;   // each operand's ndim; 0 for a scalar
-  unsigned ndim = 0;              // the result's ndim
-  std::string allocateDtype;      // empty: the last argument is `out`;
-                                  // else the NumPy dtype of a new result
+  std::string ufunc;             // the NumPy name: "sin", "add", ...
+  std::vector<unsigned> inputs;  // each operand's ndim; 0 for a scalar
+  unsigned ndim = 0;             // the result's ndim
+  std::string allocateDtype;     // empty: the last argument is `out`;
+                                 // else the NumPy dtype of a new result
 };
 
 // The loop for `spec`: `ufunc_loop(a0, ..., [out])`, returning the result
