@@ -29,9 +29,9 @@ GlobalValue floatValue(double v) {
   return g;
 }
 
-const char *const kBuiltinFunctions[] = {"range",  "len",   "abs",   "min",       "max",
-                                         "int",    "float", "bool",  "complex",   "round",
-                                         "divmod", "pow",   "print", "enumerate", "zip"};
+const char *const kBuiltinFunctions[] = {"range", "len",       "abs",     "min",   "max",    "int",
+                                         "float", "bool",      "complex", "round", "divmod", "pow",
+                                         "print", "enumerate", "zip",     "tuple"};
 
 const char *const kExceptions[] = {"Exception",         "ValueError",          "IndexError",
                                    "KeyError",          "TypeError",           "RuntimeError",
@@ -786,6 +786,19 @@ Expr *CallTyper::builtin(const std::string &f) {
   if (!noKeywords(f)) return ts.constOf(nullptr, loc);
   if (f == "range" || f == "enumerate" || f == "zip")
     return unsupported(f + "() can only be used as the iterable of a for loop in kernels");
+  if (f == "tuple") {
+    // tuple(t) of a tuple: its elements (a named tuple's too); tuple(): ().
+    if (!arity(f, 0, 1)) return ts.constOf(nullptr, loc);
+    if (a.empty()) return ir.tupleMake({}, loc);
+    if (!a[0]->type->isTuple())
+      return unsupported(fmt::format(
+          "tuple() of {} is not supported in kernels; tuple() takes a tuple", a[0]->type->str()));
+    if (a[0]->type->fieldNames().empty()) return a[0];
+    std::vector<Expr *> elems;
+    for (unsigned i = 0; i < a[0]->type->elements().size(); ++i)
+      elems.push_back(ir.tupleGet(a[0], i, loc));
+    return ir.tupleMake(std::move(elems), loc);
+  }
   if (f == "len") {
     if (!arity(f, 1, 1)) return ts.constOf(nullptr, loc);
     if (a[0]->type->isArray())

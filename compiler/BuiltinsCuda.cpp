@@ -330,7 +330,76 @@ class CudaTyper {
 
   Expr *call(const std::string &f);
   Expr *declared(const std::string &f);
+  Expr *vector(const std::string &f);
 };
+
+// CUDA's vector types: "float32x4" (int8 ... uint64, float32, float64; 1 to
+// 4 elements) or CUDA C's name ("float4", "double2", "short2", "ulonglong3":
+// the C types' widths on 64-bit Linux). The canonical name, its base type's
+// name and the number of elements; n == 0 when `f` names none.
+struct VectorTypeName {
+  std::string name, base;
+  unsigned n = 0;
+};
+VectorTypeName vectorTypeName(const std::string &f) {
+  VectorTypeName v;
+  if (f.size() < 2 || f.back() < '1' || f.back() > '4') return v;
+  unsigned n = unsigned(f.back() - '0');
+  std::string prefix = f.substr(0, f.size() - 1);
+  static const char *const bases[] = {"int8",   "int16",  "int32",  "int64",   "uint8",
+                                      "uint16", "uint32", "uint64", "float32", "float64"};
+  static const char *const aliases[][2] = {
+      {"char", "int8"},      {"short", "int16"},      {"int", "int32"},     {"long", "int64"},
+      {"longlong", "int64"}, {"uchar", "uint8"},      {"ushort", "uint16"}, {"uint", "uint32"},
+      {"ulong", "uint64"},   {"ulonglong", "uint64"}, {"float", "float32"}, {"double", "float64"}};
+  if (prefix.size() > 1 && prefix.back() == 'x') {
+    for (const char *b : bases)
+      if (prefix.substr(0, prefix.size() - 1) == b) v.base = b;
+  } else {
+    for (const auto &a : aliases)
+      if (prefix == a[0]) v.base = a[1];
+  }
+  if (v.base.empty()) return v;
+  v.name = v.base + "x" + std::to_string(n);
+  v.n = n;
+  return v;
+}
+
+// cuda.float32x4(x, y, z, w): a named tuple of the fields x, y, z, w; each
+// argument a number or a vector of the same base type, whose fields it
+// spreads (cuda.float32x4(v2, z, w)).
+Expr *CudaTyper::vector(const std::string &f) {
+  VectorTypeName v = vectorTypeName(f);
+  const Type *base = tc.scalarByName(v.base);
+  if (!site.kwargs.empty()) return fail(fmt::format("cuda.{}() takes no keyword arguments", f));
+  std::vector<Expr *> elems;
+  for (Expr *x : site.args) {
+    const Type *t = x->type;
+    VectorTypeName xv = t->isTuple() ? vectorTypeName(t->symbol()) : VectorTypeName{};
+    if (xv.n && xv.name == t->symbol()) {
+      if (xv.base != v.base)
+        return ts.error(DiagCategory::Typing, x->loc,
+                        fmt::format("cuda.{}() takes {} elements or vectors of them, not {}", f,
+                                    v.base, t->symbol()));
+      for (unsigned i = 0; i < xv.n; ++i) elems.push_back(ir.tupleGet(x, i, x->loc));
+      continue;
+    }
+    if (!t->isNumber())
+      return ts.error(DiagCategory::Typing, x->loc,
+                      fmt::format("cuda.{}() takes {} elements or vectors of them, not {}", f,
+                                  v.base, t->str()));
+    elems.push_back(ts.convert(x, base));
+  }
+  if (elems.size() != v.n)
+    return fail(fmt::format("cuda.{}() takes {} element{} ({} given)", f, v.n, v.n == 1 ? "" : "s",
+                            elems.size()));
+  static const char *const fields[] = {"x", "y", "z", "w"};
+  std::vector<std::string> names(fields, fields + v.n);
+  std::vector<const Type *> types(v.n, base);
+  TupleMake *t = ir.tupleMake(std::move(elems), loc);
+  t->type = tc.namedTuple(v.name, std::move(names), std::move(types));
+  return t;
+}
 
 // A function of cuda.declare_device: the callee's symbol is
 // "kjit.cuda.declared:ABI:NAME:SIGNATURE" (python_bindings/kjit/cuda/linking.py).
@@ -369,6 +438,7 @@ Expr *CudaTyper::declared(const std::string &f) {
 Expr *CudaTyper::call(const std::string &f) {
   auto &a = site.args;
   if (f.rfind("declared:", 0) == 0) return declared(f);
+  if (vectorTypeName(f).n) return vector(f);
   if (f == "grid") return axes(IntrinsicId::GridPos, f);
   if (f == "gridsize") return axes(IntrinsicId::GridSize, f);
   if (f == "syncthreads") {

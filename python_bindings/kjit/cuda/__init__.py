@@ -104,6 +104,10 @@ else:
 from kjit.cuda.profiling import is_float16_supported, profile_start, profile_stop, profiling  # noqa: E402
 from kjit.cuda.linking import (LTOIR, Archive, Cubin, CUSource, Fatbin, Object, PTXSource,  # noqa: E402
                                declare_device)
+from kjit.cuda.vector_types import constructors as _vector_constructors  # noqa: E402
+
+# cuda.float32x4, cuda.float4, ... (kjit/cuda/vector_types.py)
+globals().update(_vector_constructors())
 
 
 def __getattr__(name):

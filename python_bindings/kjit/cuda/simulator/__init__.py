@@ -61,6 +61,11 @@ __all__ = [
     "threadfence", "threadfence_block", "threadfence_system", "threadIdx", "warpsize",
 ]
 
+from kjit.cuda.vector_types import constructors as _vector_constructors  # noqa: E402
+
+globals().update(_vector_constructors())  # cuda.float32x4, cuda.float4, ...
+__all__ += sorted(_vector_constructors())
+
 
 def _laneid(self):
     s = _kernelapi._tls.s
