@@ -776,12 +776,80 @@ Expr *CallTyper::builtin(const std::string &f) {
   auto &a = site.args;
   if (f == "print") {
     if (!onlyKeywords(f, {})) return ts.constOf(nullptr, loc);
-    for (Expr *x : a)
-      if (!x->type->isNumber() && x->type->kind() != TypeKind::StringLit && !x->type->isNone())
-        return ts.error(DiagCategory::Unsupported, x->loc,
-                        fmt::format("print() in kernels takes numbers and constant strings, not {}",
-                                    x->type->str()));
-    return ts.intrinsic(IntrinsicId::Print, a, tc.none(), loc);
+    // Tuples (and cuda.threadIdx and the other dim3 values) print as
+    // Python prints them: their elements become items of their own, with
+    // the punctuation as string pieces; Intrinsic::text says which item
+    // follows a space (' ') and which is glued to the one before ('.').
+    std::vector<Expr *> items;
+    std::string glue;
+    std::function<bool(Expr *, bool)> add = [&](Expr *x, bool spaced) -> bool {
+      auto piece = [&](const char *text, bool sp) {
+        items.push_back(ts.constOf(tc.stringLit(text), x->loc));
+        glue += sp ? ' ' : '.';
+      };
+      if (x->type->kind() == TypeKind::Module) {
+        static const struct {
+          const char *name;
+          IntrinsicId id;
+        } dims[] = {{"kjit.cuda.threadIdx", IntrinsicId::ThreadIdx},
+                    {"kjit.cuda.blockIdx", IntrinsicId::BlockIdx},
+                    {"kjit.cuda.blockDim", IntrinsicId::BlockDim},
+                    {"kjit.cuda.gridDim", IntrinsicId::GridDim}};
+        for (const auto &d : dims) {
+          if (x->type->symbol() != d.name || !ts.cudaTarget()) continue;
+          std::vector<Expr *> xyz;
+          for (int axis = 0; axis < 3; ++axis)
+            xyz.push_back(
+                ts.intrinsic(d.id, {ts.constInt(axis, x->loc)}, tc.intTy(32, true), x->loc));
+          return add(ir.tupleMake(std::move(xyz), x->loc), spaced);
+        }
+      }
+      if (x->type->isTuple() && x->type->fieldNames().empty()) {
+        std::function<bool(const Expr *)> reread = [&](const Expr *e) {
+          if (isa<VarRef>(e) || isa<Const>(e)) return true;
+          if (auto *g = dyn_cast<TupleGet>(e)) return !g->dynIndex && reread(g->tuple);
+          return false;
+        };
+        if (!isa<TupleMake>(x) && !reread(x)) {
+          ts.error(DiagCategory::Unsupported, x->loc,
+                   "print() of a tuple in kernels takes a variable or a tuple display; assign the "
+                   "value to a variable first");
+          return false;
+        }
+        size_t n = x->type->elements().size();
+        piece("(", spaced);
+        for (size_t i = 0; i < n; ++i) {
+          if (i > 0) piece(",", false);
+          Expr *e = isa<TupleMake>(x) ? cast<TupleMake>(x)->elems[i]
+                                      : static_cast<Expr *>(ir.tupleGet(x, unsigned(i), x->loc));
+          if (!add(e, i > 0)) return false;
+        }
+        piece(n == 1 ? ",)" : ")", false);
+        return true;
+      }
+      if (!x->type->isNumber() && x->type->kind() != TypeKind::StringLit && !x->type->isNone()) {
+        ts.error(DiagCategory::Unsupported, x->loc,
+                 fmt::format("print() in kernels takes numbers, constant strings and tuples of "
+                             "them, not {}",
+                             x->type->str()));
+        return false;
+      }
+      items.push_back(x);
+      glue += spaced ? ' ' : '.';
+      return true;
+    };
+    for (size_t i = 0; i < a.size(); ++i)
+      if (!add(a[i], i > 0)) return ts.constOf(nullptr, loc);
+    size_t values = 0;
+    for (Expr *x : items) values += x->type->isComplex() ? 2 : x->type->isNumber() ? 1 : 0;
+    if (ts.cudaTarget() && values > 32)  // LoweringImpl.h's kMaxPrintfValues
+      ts.performanceWarning(loc,
+                            "CUDA print() cannot print more than 32 items. The raw format "
+                            "string will be emitted by the kernel instead.");
+    bool plain = glue.find('.') == std::string::npos;
+    Intrinsic *in = ts.intrinsic(IntrinsicId::Print, std::move(items), tc.none(), loc);
+    if (!plain) in->text = glue;
+    return in;
   }
   if (!noKeywords(f)) return ts.constOf(nullptr, loc);
   if (f == "range" || f == "enumerate" || f == "zip")

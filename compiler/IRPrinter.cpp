@@ -108,6 +108,8 @@ std::string expr(const Expr *e) {
     if (in->subOp != SubOp::None)
       name = name + "." + subOpInfo(in->subOp).name;  // shfl_sync.down, atomic.add
     if (in->id == IntrinsicId::ExternCall) name += " " + in->text;
+    if (in->id == IntrinsicId::Print && !in->text.empty())
+      name += fmt::format(" {:?}", in->text);  // which items are glued
     if (in->id >= IntrinsicId::RecordGet && in->id <= IntrinsicId::RecordArrayField)
       name += fmt::format(" {:?}", in->text);  // the field
     return fmt::format("({}{}) : {}", name, list(in->args), e->type ? e->type->str() : "?");

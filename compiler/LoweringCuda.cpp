@@ -367,12 +367,25 @@ void emitErrorTables(ProgramLowering &P) {
 }
 
 // print() in a kernel: one vprintf call with a format built at compile time.
+bool printSpaceBefore(const Intrinsic *in, size_t i) {
+  return i > 0 && (in->text.empty() || in->text[i] == ' ');
+}
+
+size_t printfValueCount(const Intrinsic *in) {
+  size_t n = 0;
+  for (const Expr *a : in->args)
+    if (a->type->isComplex())
+      n += 2;
+    else if (a->type->isNumber())
+      ++n;
+  return n;
+}
+
 std::string vprintfFormat(const Intrinsic *in) {
   std::string fmtText;
-  bool first = true;
-  for (const Expr *a : in->args) {
-    if (!first) fmtText += " ";
-    first = false;
+  for (size_t i = 0; i < in->args.size(); ++i) {
+    const Expr *a = in->args[i];
+    if (printSpaceBefore(in, i)) fmtText += " ";
     const Type *t = a->type;
     if (t->kind() == TypeKind::StringLit) {
       for (char c : t->symbol()) fmtText += c == '%' ? std::string("%%") : std::string(1, c);
@@ -438,6 +451,15 @@ void FunctionLowering::cudaPrint(const Intrinsic *in) {
   }
   llvm::FunctionCallee vprintf = P.M.getOrInsertFunction(
       "vprintf", llvm::FunctionType::get(B.getInt32Ty(), {ptr, ptr}, false));
+  if (vals.size() > kMaxPrintfValues) {
+    // vprintf takes at most 32 values (CUDA C's printf too): the kernel
+    // prints the format itself, as Numba's does (the typer warned).
+    std::string raw;
+    for (char c : vprintfFormat(in)) raw += c == '%' ? std::string("%%") : std::string(1, c);
+    B.CreateCall(vprintf, {P.constString(raw),
+                           llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(C))});
+    return;
+  }
   B.CreateCall(vprintf, {P.constString(vprintfFormat(in)), args});
 }
 
@@ -494,12 +516,21 @@ void defineDeviceAllocator(ProgramLowering &P) {
 // strides (as Numba does): NVPTX then knows the pointer is global memory
 // (ld.global/st.global, as nvcc's) and no aggregate is copied through the
 // parameter space. Scalars and tuples are passed as they are.
+// A tuple of nothing (an empty tuple, or tuples of them): no bytes to pass.
+static bool holdsNothing(const Type *t) {
+  if (!t->isTuple()) return false;
+  for (const Type *e : t->elements())
+    if (!holdsNothing(e)) return false;
+  return true;
+}
+
 void emitKernelEntry(ProgramLowering &P, const ir::Function &f) {
   llvm::LLVMContext &C = P.C;
   llvm::Type *ptr = llvm::PointerType::getUnqual(C);
   llvm::Type *i64 = llvm::Type::getInt64Ty(C);
   std::vector<llvm::Type *> params;
   for (const Var *p : f.params) {
+    if (holdsNothing(p->type)) continue;  // no parameter: NVPTX takes no empty aggregate
     if (!p->type->isArray()) {
       params.push_back(P.lt(p->type));
       continue;
@@ -521,6 +552,10 @@ void emitKernelEntry(ProgramLowering &P, const ir::Function &f) {
                       : llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(C))};
   unsigned next = 0;
   for (const Var *p : f.params) {
+    if (holdsNothing(p->type)) {
+      args.push_back(llvm::Constant::getNullValue(P.lt(p->type)));
+      continue;
+    }
     if (!p->type->isArray()) {
       llvm::Value *a = k->getArg(next++);
       a->setName(p->name);

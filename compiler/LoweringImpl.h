@@ -222,6 +222,12 @@ void emitKernelEntry(ProgramLowering &P, const ir::Function &f);
 void defineDeviceAllocator(ProgramLowering &P);  // CUDA: kjit_rt_alloc/free on the device heap
 // The vprintf format of print(...) in a kernel (LoweringCuda.cpp).
 std::string vprintfFormat(const ir::Intrinsic *in);
+// print(): whether item i follows a space (tuples glue their punctuation),
+// and how many values vprintf would take (a complex number is two); past
+// kMaxPrintfValues a kernel prints the raw format, as CUDA's printf limits.
+bool printSpaceBefore(const ir::Intrinsic *in, size_t i);
+size_t printfValueCount(const ir::Intrinsic *in);
+constexpr size_t kMaxPrintfValues = 32;
 // The raise table of a module whose kernels record exceptions
 // (`kjit_error_raises`, abi::ErrorRecordField), after its functions.
 void emitErrorTables(ProgramLowering &P);

@@ -233,10 +233,17 @@ llvm::Value *FunctionLowering::floatPowInt(llvm::Value *a, llvm::Value *b) {
 
 void FunctionLowering::print(const Intrinsic *in) {
   if (P.cpuKernel) P.cpuConstBytes += int64_t(vprintfFormat(in).size()) + 1;  // as on a GPU
-  bool first = true;
-  for (const Expr *a : in->args) {
-    if (!first) B.CreateCall(P.runtime("kjit_rt_print_str"), {P.cstr(" ")});
-    first = false;
+  if (P.cpuKernel && printfValueCount(in) > kMaxPrintfValues) {
+    // As a GPU's vprintf: the raw format (without its newline; print_end adds it).
+    std::string raw = vprintfFormat(in);
+    raw.pop_back();
+    B.CreateCall(P.runtime("kjit_rt_print_str"), {P.cstr(raw)});
+    B.CreateCall(P.runtime("kjit_rt_print_end"), {});
+    return;
+  }
+  for (size_t i = 0; i < in->args.size(); ++i) {
+    const Expr *a = in->args[i];
+    if (printSpaceBefore(in, i)) B.CreateCall(P.runtime("kjit_rt_print_str"), {P.cstr(" ")});
     const Type *t = a->type;
     if (t->kind() == TypeKind::StringLit) {
       B.CreateCall(P.runtime("kjit_rt_print_str"), {P.cstr(t->symbol())});

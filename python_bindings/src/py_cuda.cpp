@@ -122,7 +122,7 @@ void joinStartThread() {
 void setCudaError(const cuda::Error &e) {
   pybind11::module_ errors = pybind11::module_::import("kjit.cuda.errors");
   const char *cls = e.call == "cuInit" ? "CudaSupportError" : "CudaDriverError";
-  pybind11::object type = errors.attr(cls);
+  pybind11::object type = errors.attr("_error_class")(cls);
   pybind11::object exc = type(e.what(), e.call, e.code, e.name);
   PyErr_SetObject(type.ptr(), exc.ptr());
 }

@@ -53,7 +53,8 @@ class Launcher : public LauncherBase {
            pybind11::object kernelRef)
       : core_(std::move(core)) {
     kernel = std::move(kernelRef);
-    ParsedLaunch p = parseLaunch(config, core_->name());
+    configure(config, core_->name());
+    const ParsedLaunch &p = parsed;
     config_ = p.config;
     streamObj_ = p.stream;
     if (!p.stream.is_none() &&
@@ -120,12 +121,12 @@ class Launcher : public LauncherBase {
         ++w;
         continue;
       }
-      if (holdsArray(t))
-        // The tuple's arrays would reach the GPU as host pointers.
-        throw pybind11::type_error(
-            fmt::format("argument {} of kernel '{}': a tuple that holds arrays cannot be a "
-                        "kernel argument on the GPU yet; pass the arrays as arguments of their own",
-                        i + 1, core_->name()));
+      if (holdsArray(t)) {
+        aggregates.emplace_back(jit::memSize(t) + 16, 0);
+        writeTupleOfArrays(scalars[i], t, aggregates.back().data(), i, copies, keep);
+        params[w++] = aggregates.back().data();
+        continue;
+      }
       if (holdsRecord(t))
         throw pybind11::type_error(
             fmt::format("argument {} of kernel '{}': a tuple that holds records cannot be a "
@@ -141,6 +142,7 @@ class Launcher : public LauncherBase {
           std::memcpy(&words[w], &views[i].strides[k], 8), params[w] = &words[w];
         continue;
       }
+      if (t->isTuple() && jit::memSize(t) == 0) continue;  // (), ((), ()): no parameter
       unsigned char *dst;
       if (jit::memSize(t) <= 8) {
         words[w] = 0;
@@ -191,6 +193,43 @@ class Launcher : public LauncherBase {
     for (const Type *e : t->elements())
       if (e->isArray() || holdsArray(e)) return true;
     return false;
+  }
+
+  // A tuple that holds arrays, in the memory form @jit gives it
+  // (py_values.cpp writeValue), each array's descriptor pointing at device
+  // memory: a host array's copy made for this launch (copied back after it,
+  // as a host array argument is), or another library's device array.
+  void writeTupleOfArrays(PyObject *o, const Type *t, unsigned char *dst, size_t i,
+                          std::vector<HostCopy> &copies, std::vector<pybind11::object> &keep) {
+    if (t->isArray()) {
+      ArrayView v;
+      std::string key;
+      if (DeviceArray *d = asDeviceArray(o))
+        viewOf(*d, v);
+      else
+        arrayArgument(o, i, key, v, copies, keep);
+      auto *p = reinterpret_cast<int64_t *>(dst);
+      p[0] = 0;  // no meminfo on the GPU
+      std::memcpy(&p[1], &v.ptr, 8);
+      for (int k = 0; k < v.nd; ++k) p[2 + k] = v.shape[k], p[2 + v.nd + k] = v.strides[k];
+      return;
+    }
+    if (!t->isTuple()) {
+      if (!writeValue(o, t, dst)) {
+        if (PyErr_Occurred()) throw pybind11::error_already_set();
+        throw pybind11::type_error(fmt::format("kernel '{}': cannot convert argument {} to {}",
+                                               core_->name(), i + 1, t->str()));
+      }
+      return;
+    }
+    size_t off = 0;
+    for (size_t k = 0; k < t->elements().size(); ++k) {
+      const Type *e = t->elements()[k];
+      size_t align = jit::memAlign(e);
+      off = (off + align - 1) / align * align;
+      writeTupleOfArrays(PyTuple_GET_ITEM(o, Py_ssize_t(k)), e, dst + off, i, copies, keep);
+      off += jit::memSize(e);
+    }
   }
 
   static bool holdsRecord(const Type *t) {

@@ -96,9 +96,9 @@ class CpuLauncher : public LauncherBase {
   CpuLauncher(std::shared_ptr<Dispatcher> d, pybind11::object config, pybind11::object kernelRef)
       : d_(std::move(d)) {
     kernel = std::move(kernelRef);
-    ParsedLaunch p = parseLaunch(config, d_->name());
-    launch_ = p.config;
-    stream_ = p.stream;
+    configure(config, d_->name());
+    launch_ = parsed.config;
+    stream_ = parsed.stream;
   }
 
   void call(PyObject *args) {

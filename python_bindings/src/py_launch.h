@@ -28,6 +28,13 @@ ParsedLaunch parseLaunch(pybind11::handle config, const std::string &kernel);
 struct LauncherBase {
   pybind11::object kernel;  // a weak reference to the kernel object
   pybind11::list preLaunch;
+  pybind11::object subscript;  // the configuration as given (kernel[subscript])
+  ParsedLaunch parsed;         // ... and as read
+
+  void configure(pybind11::object config, const std::string &name) {
+    parsed = parseLaunch(config, name);
+    subscript = std::move(config);
+  }
 };
 void runPreLaunchCallbacks(const LauncherBase &l, PyObject *launcher);
 // The launcher classes' Python-side members: .args (None: no launch's
@@ -35,17 +42,29 @@ void runPreLaunchCallbacks(const LauncherBase &l, PyObject *launcher);
 // refuses when there are callbacks.
 template <class L>
 void defineLauncherMembers(pybind11::class_<L> &cls) {
+  auto dim3 = [](const uint32_t *v) { return pybind11::make_tuple(v[0], v[1], v[2]); };
   cls.def_property_readonly("args", [](const L &) { return pybind11::none(); })
       .def_property_readonly("pre_launch_callbacks", [](const L &l) { return l.preLaunch; })
+      .def_property_readonly("griddim", [dim3](const L &l) { return dim3(l.parsed.config.grid); })
+      .def_property_readonly("blockdim", [dim3](const L &l) { return dim3(l.parsed.config.block); })
+      .def_property_readonly("sharedmem", [](const L &l) { return l.parsed.config.sharedBytes; })
+      .def_property_readonly("stream",  // 0 when none was given, as Numba's
+                             [](const L &l) -> pybind11::object {
+                               if (l.parsed.stream.is_none()) return pybind11::int_(0);
+                               return l.parsed.stream;
+                             })
+      // Pickled as kernel[configuration]: the kernel by value (kjit/serialize.py).
       .def("__reduce__", [](const L &l) -> pybind11::object {
         if (pybind11::len(l.preLaunch) != 0) {
           pybind11::object err = pybind11::module_::import("pickle").attr("PicklingError");
           PyErr_SetString(err.ptr(), "Cannot pickle configured launches with pre-launch callbacks");
           throw pybind11::error_already_set();
         }
-        throw pybind11::type_error(
-            "cannot pickle a configured launch: pickle the kernel and "
-            "configure it again after loading");
+        pybind11::object k = l.kernel();
+        if (k.is_none())
+          throw pybind11::type_error("cannot pickle a configured launch whose kernel is gone");
+        return pybind11::make_tuple(pybind11::module_::import("operator").attr("getitem"),
+                                    pybind11::make_tuple(k, l.subscript));
       });
 }
 

@@ -25,7 +25,8 @@ void raiseJitError(const jit::JitError &e) {
   case K::LaunchConfigType: {
     pybind11::object type =
         pybind11::module_::import("kjit.cuda.errors")
-            .attr(e.kind == K::LaunchConfig ? "LaunchConfigError" : "LaunchConfigTypeError");
+            .attr("_error_class")(e.kind == K::LaunchConfig ? "LaunchConfigError"
+                                                            : "LaunchConfigTypeError");
     PyErr_SetObject(type.ptr(), type(e.what()).ptr());
     return;
   }

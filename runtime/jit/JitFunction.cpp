@@ -280,9 +280,17 @@ std::string JitFunction::cudaOptionsText(int cc) const {
       source_->fastmath);
 }
 
-// Whether `t` is, or holds, an empty tuple: NVPTX cannot take an empty
-// aggregate as a parameter (LLVM aborts: "Empty parameter types are not
-// supported"), so such an argument is refused before LLVM sees it.
+// Whether `t` holds an empty tuple beside values: NVPTX cannot take an
+// empty aggregate inside a parameter (LLVM aborts: "Empty parameter types
+// are not supported"), so such an argument is refused before LLVM sees it.
+// A kernel's argument that is only empty tuples, ((), ()), has no parameter
+// (LoweringCuda.cpp); a device function's has one, so it is refused too.
+static bool holdsNothing(const Type *t) {
+  if (!t->isTuple()) return false;
+  for (const Type *e : t->elements())
+    if (!holdsNothing(e)) return false;
+  return true;
+}
 static bool holdsEmptyTuple(const Type *t) {
   if (!t->isTuple()) return false;
   if (t->elements().empty()) return true;
@@ -295,7 +303,7 @@ std::unique_ptr<CompileResult> JitFunction::compileCuda(const std::vector<const 
                                                         const Type *ret, bool device, int cc,
                                                         std::string *llvmText) {
   for (size_t i = 0; i < args.size(); ++i)
-    if (holdsEmptyTuple(args[i]))
+    if (holdsEmptyTuple(args[i]) && (device || !holdsNothing(args[i])))
       throw typeError(fmt::format(
           "{} '{}': argument {} ({}) is or holds an empty tuple, which a CUDA {} cannot take as "
           "a parameter; leave the argument out",

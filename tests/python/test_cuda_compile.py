@@ -17,7 +17,7 @@ import numpy as np
 import pytest
 
 import kjit
-from kjit import _kjit, cuda, errors, float32, float64, int32, int64, uint32
+from kjit import _kjit, cuda, errors, float16, float32, float64, int32, int64, uint32
 
 HERE = os.path.abspath(__file__)
 
@@ -282,13 +282,23 @@ def test_inspect_types_and_llvm(capsys):
         k.inspect_lto_ptx()
 
 
-def test_inspect_lto_ptx_says_there_is_no_nvjitlink():
-    @cuda.jit("void(float32[:])", lto=True)
-    def k(a):
-        a[0] = 1.0
+def test_inspect_lto_ptx_is_the_whole_program_ptx():
+    # kjit compiles a kernel and the device functions it calls as one
+    # module, so its PTX is the link-time-optimised program: the device
+    # function is inlined and its float16 arithmetic is in the kernel.
+    @cuda.jit(device=True)
+    def twice(x):
+        return cuda.fp16.hadd(x, x)
 
-    with pytest.raises(RuntimeError, match="Link time optimization requires nvJitLink"):
-        k.inspect_lto_ptx((float32[:],))
+    @cuda.jit("void(float16[:], float16)", lto=True)
+    def k(a, b):
+        a[0] = twice(b)
+
+    ptx = k.inspect_lto_ptx((float16[:], float16))
+    assert ".visible .entry" in ptx
+    assert "add.f16" in ptx
+    assert "call.uni" not in ptx  # nothing left to link
+    assert list(k.inspect_lto_ptx()) == [(float16[:], float16)]
 
 
 # ---- compile_ptx and device functions ----------------------------------------------

@@ -324,6 +324,32 @@ def test_launching_more_threads_than_the_bound(run_on_device):
            "more than the limit of 128 for this kernel (its launch_bounds): CUDA_ERROR_INVALID_VALUE" in r.stdout
 
 
+@pytest.mark.parametrize("device", ["cpu", "sim"])
+def test_driver_errors_are_cuda_core_errors_for_numba_cuda_programs(run_on_device, device):
+    # numba-cuda raises cuda.core's CUDAError; a program that imported it
+    # catches kjit's driver errors with it (a stand-in module here).
+    r = run_on_device("""
+        import sys, types
+        for name in ("cuda", "cuda.core", "cuda.core._utils", "cuda.core._utils.cuda_utils"):
+            sys.modules[name] = types.ModuleType(name)
+        class CUDAError(Exception):
+            pass
+        sys.modules["cuda.core._utils.cuda_utils"].CUDAError = CUDAError
+        from kjit import cuda
+        @cuda.jit(launch_bounds=128)
+        def f():
+            pass
+        try:
+            f[1, 256]()
+        except CUDAError as e:
+            assert isinstance(e, cuda.LaunchConfigError) and isinstance(e, ValueError), type(e).__mro__
+            print("caught", type(e).__name__, e.name)
+        import kjit.cuda.errors as ce
+        assert ce.CUDAError is ce.CudaDriverError
+    """, device=device)
+    assert "caught LaunchConfigError CUDA_ERROR_INVALID_VALUE" in r.stdout
+
+
 # ---- the dispatcher's internals ---------------------------------------------------------------------
 
 def test_a_launch_that_compiles_calls_compile_for_args_under_its_configuration():
@@ -590,6 +616,19 @@ def test_devices_and_configured_launches():
     with pytest.raises(pickle.PicklingError, match="Cannot pickle configured launches with pre-launch callbacks"):
         pickle.dumps(cfg)
     cfg.pre_launch_callbacks.clear()
+    # Without callbacks a configured launch pickles as kernel[configuration].
+    assert (cfg.griddim, cfg.blockdim, cfg.sharedmem, cfg.stream) == ((5, 1, 1), (8, 1, 1), 0, 0)
+    again = pickle.loads(pickle.dumps(cfg))
+    assert (again.griddim, again.blockdim) == ((5, 1, 1), (8, 1, 1))
+
+    @cuda.jit
+    def mark(out):
+        out[cuda.grid(1)] = 1
+
+    launch = pickle.loads(pickle.dumps(mark[5, 8]))
+    out = np.zeros(40)
+    launch(out)
+    assert out.sum() == 40
 
 
 # ---- other libraries' arrays (__cuda_array_interface__) ------------------------------------------------

@@ -127,8 +127,9 @@ def test_unknown_compute_capability_is_clamped(run_on_device):
     assert "still running" in r.stdout
 
 
-def test_empty_tuple_argument_is_refused(run_on_device):
-    # NVPTX takes no empty parameter: a clear TypeError, not an abort.
+def test_empty_tuple_arguments(run_on_device):
+    # NVPTX takes no empty parameter: a kernel's () has none; a device
+    # function's, or () beside values, is a clear TypeError, not an abort.
     r = run_on_device("""
     import numpy as np
     from kjit import cuda
@@ -142,8 +143,11 @@ def test_empty_tuple_argument_is_refused(run_on_device):
     def e(t, x):
         x[0] = 1
     key = e._dispatcher._argument_key(((), np.zeros(2, np.int32)))
+    ptx = e._dispatcher._cuda_kernel_for(key, 90)[2]  # a kernel takes (): no parameter for it
+    assert ptx.count(".param .") == 3, ptx      # x: pointer, shape, stride
+    key = e._dispatcher._argument_key((((), 1), np.zeros(2, np.int32)))
     try:
-        e._dispatcher._cuda_kernel_for(key, 90)      # what a GPU launch compiles
+        e._dispatcher._cuda_kernel_for(key, 90)      # () beside a value: refused
         raise AssertionError("compiled")
     except TypeError as ex:
         assert "empty tuple" in str(ex), ex

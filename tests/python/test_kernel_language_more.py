@@ -3,6 +3,7 @@ arrays in kernels and device functions, recursion without a signature,
 enums, and smaller constructs. Each program checks its results with asserts
 against NumPy or Python and prints a last line that the test looks for."""
 import os
+import re
 import shutil
 import subprocess
 
@@ -549,23 +550,120 @@ def test_fp16_math_functions(run_on_device, device):
     assert "fp16 ok" in r.stdout
 
 
-def test_a_tuple_of_arrays_is_refused_on_the_gpu_not_a_fault(run_on_device, fake_driver):
-    # The CPU device and the simulator take tuples of arrays; the GPU launcher
-    # does not copy the arrays inside a tuple yet: a TypeError, not an illegal
-    # address that would lose the CUDA context.
+TUPLE_ARGUMENTS = r"""
+import numpy as np
+from kjit import cuda
+
+@cuda.jit
+def add(x):                       # a tuple of arrays: the first is written
+    i = cuda.grid(1)
+    if i < len(x[0]):
+        x[0][i] = x[1][i] + x[2][i]
+
+x0 = np.zeros(10)
+add[1, 10]((x0, np.ones(10), np.full(10, 3.0)))
+assert (x0 == 4.0).all(), x0
+
+@cuda.jit
+def mixed(r, x):                  # arrays, numbers and tuples nested
+    r[0] = x[0][0]
+    r[1] = x[0][1]
+    r[2] = x[1]
+    r[3] = x[2][0]
+    r[4] = x[2][1]
+
+r = np.zeros(5, dtype=np.int64)
+mixed[1, 1](r, (np.array([7, 8]), 9, (10, 11)))
+assert r.tolist() == [7, 8, 9, 10, 11], r
+
+@cuda.jit
+def lengths(r, x, y):             # empty tuples: no parameter at all on the GPU
+    r[0] = len(x)
+    r[1] = len(y)
+    r[2] = len(y[0])
+
+r = np.ones(3, dtype=np.int64)
+lengths[1, 1](r, (), ((), (), ()))
+assert r.tolist() == [0, 3, 0], r
+print("tuples ok")
+"""
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_tuples_of_arrays_and_empty_tuples_as_kernel_arguments(run_on_device, device):
+    r = run_on_device(TUPLE_ARGUMENTS, device=device)
+    assert "tuples ok" in r.stdout
+
+
+def test_the_gpu_launcher_copies_the_arrays_inside_a_tuple(run_on_device, fake_driver, tmp_path):
+    # The fake driver runs no kernel, so the values are checked on a GPU
+    # (above); here: each host array of the tuple is copied to the device and
+    # the launch happens, and the kernel's PTX takes the tuple as one
+    # aggregate and the empty tuple not at all.
+    log = tmp_path / "calls.log"
     r = run_on_device("""
         import numpy as np
         from kjit import cuda
 
         @cuda.jit
-        def f(x):
+        def f(x, e):
             i = cuda.grid(1)
             if i < len(x[0]):
-                x[0][i] = x[1][i]
+                x[0][i] = x[1][i] + len(e)
 
-        try:
-            f[1, 4]((np.zeros(4), np.ones(4)))
-        except TypeError as e:
-            print(e)
-    """, device="cuda", env={"KJIT_CUDA_DRIVER": fake_driver})
-    assert "a tuple that holds arrays cannot be a kernel argument on the GPU yet" in r.stdout
+        f[1, 4]((np.zeros(4), np.ones(4)), ())
+        ptx = next(iter(f.inspect_asm().values()))
+        entry = ptx[ptx.index(".entry"):ptx.index(")")]
+        assert entry.count(".param") == 1, entry
+        print("launched")
+    """, device="cuda", env={"KJIT_CUDA_DRIVER": fake_driver, "FAKE_CUDA_LOG": str(log)})
+    assert "launched" in r.stdout
+    calls = log.read_text().splitlines()
+    assert sum(c.startswith("cuLaunchKernel") for c in calls) == 1, calls
+    assert sum(c.startswith("cuMemAlloc") for c in calls) >= 2, calls
+
+
+PRINT_TUPLES = r"""
+import warnings
+from kjit import cuda
+
+@cuda.jit
+def show(t):
+    print(t)
+    print("nested", (1, ((2, 4), 3.5), (4,), 5), ())
+
+@cuda.jit
+def where():
+    print(cuda.threadIdx)
+
+@cuda.jit
+def many():
+    print(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22, 23, 24,
+          25, 26, 27, 28, 29, 30, 31, 32, 33)
+
+show[1, 1]((1, 2))
+cuda.synchronize()
+where[1, (2, 1, 2)]()
+cuda.synchronize()
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    many[1, 1]()
+    cuda.synchronize()
+print("warned:", [str(w.message) for w in caught if "32 items" in str(w.message)])
+"""
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_print_of_tuples_and_dim3_as_python_prints_them(run_on_device, device):
+    r = run_on_device(PRINT_TUPLES, device=device)
+    lines = r.stdout.splitlines()
+    assert "(1, 2)" in lines
+    nested = [l for l in lines if l.startswith("nested")]
+    assert len(nested) == 1 and re.fullmatch(r"nested \(1, \(\(2, 4\), 3\.50*\), \(4,\), 5\) \(\)", nested[0]), nested
+    assert sorted(l for l in lines if l.startswith("(0") or l.startswith("(1,"))[:4] == \
+        ["(0, 0, 0)", "(0, 0, 1)", "(1, 0, 0)", "(1, 0, 1)"], lines
+    if device != "sim":  # the simulator prints with Python's print, which has no limit
+        assert " ".join(["%lld"] * 33) in r.stdout, r.stdout
+        warned = [l for l in lines if l.startswith("warned:")]
+        assert "CUDA print() cannot print more than 32 items. The raw format string will be emitted by the " \
+               "kernel instead." in warned[0], r.stdout

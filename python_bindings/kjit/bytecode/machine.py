@@ -233,7 +233,8 @@ class StackMachine:
             if x is NULL:
                 func = y
             keywords = [ast.keyword(arg=None, value=kw)] if kw is not None else []
-            if isinstance(posargs, ast.Tuple) and getattr(posargs, "_from_list", False) and kw is None:
+            if isinstance(posargs, ast.Tuple) and kw is None and (
+                    getattr(posargs, "_from_list", False) or getattr(posargs, "_from_const", False)):
                 push(_at(ast.Call(func=func, args=list(posargs.elts), keywords=[]), ins))
                 return False
             star = _span(ast.Starred(value=posargs, ctx=ast.Load()), posargs, posargs)

@@ -97,7 +97,9 @@ def _same(a, b):
 
 def _const(value, ins):
     if isinstance(value, tuple):
-        return _at(ast.Tuple(elts=[_const(v, ins) for v in value], ctx=ast.Load()), ins)
+        t = _at(ast.Tuple(elts=[_const(v, ins) for v in value], ctx=ast.Load()), ins)
+        t._from_const = True  # f(*t) is f(a, b, ...): how CPython calls with many constants
+        return t
     if isinstance(value, frozenset):
         raise Unsupported("set literals are not supported in kernels", ins)
     return _at(ast.Constant(value=value), ins)

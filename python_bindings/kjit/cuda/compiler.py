@@ -313,9 +313,9 @@ class CUDAKernel(_kjit.KernelBase):
         return self._overload(signature).inspect_sass()
 
     def inspect_lto_ptx(self, signature=None):
-        """Numba's link-time-optimised PTX: kjit links no LTO-IR (no
-        nvJitLink), so this raises as Numba without nvJitLink does; a dict
-        (empty) when nothing is compiled."""
+        """The link-time-optimised PTX for ``signature`` (kernels made with
+        ``lto=True``): kjit's PTX, which is whole-program optimised already;
+        without a signature a dict by argument types."""
         if signature is None:
             return {sig: k.inspect_lto_ptx() for sig, k in self.overloads.items()}
         return self._overload(signature).inspect_lto_ptx()
@@ -501,10 +501,19 @@ class _CompiledKernel:
         return self._ptx(cc)
 
     def inspect_lto_ptx(self, cc=None):
-        """As Numba's without nvJitLink (kjit has no link-time optimisation)."""
+        """The PTX after link-time optimisation, as Numba's with nvJitLink.
+        kjit compiles a kernel and every Python device function it calls
+        as one LLVM module, optimised as a whole, so its PTX is already the
+        link-time-optimised program: this is that PTX (on the CPU device too,
+        for the current or given compute capability). Code given with
+        ``link=`` is linked by the driver and appears as ``.extern``
+        declarations."""
         if not self._kernel.targetoptions.get("lto"):
             raise RuntimeError("LTO is not enabled")
-        raise RuntimeError("Link time optimization requires nvJitLink.")
+        k = self._kernel
+        if k._cpu:
+            cc = cc or (9, 0)
+        return self._ptx(cc)
 
     def inspect_sass(self):
         """The SASS of the kernel, through nvdisasm or cuobjdump (CUDA's

@@ -10,7 +10,16 @@
   (checked before launching); also a ``ValueError``. Its subclass
   ``LaunchConfigTypeError`` (also a ``TypeError``): an item that is not an
   int.
+
+numba-cuda raises the ``CUDAError`` of NVIDIA's ``cuda.core`` package for
+failed driver calls. When the program has imported that package, kjit
+raises its driver errors as subclasses of both kjit's class and that
+``CUDAError`` (``_error_class``), so code written for numba-cuda catches
+them; kjit itself never imports it. ``CUDAError`` here is
+``CudaDriverError``.
 """
+import sys
+
 from kjit.errors import KjitError
 
 
@@ -23,6 +32,7 @@ class CudaDriverError(KjitError, RuntimeError):
 
 
 CudaAPIError = CudaDriverError
+CUDAError = CudaDriverError
 
 
 class CudaSupportError(CudaDriverError):
@@ -42,3 +52,21 @@ class LaunchConfigError(CudaDriverError, ValueError):
 class LaunchConfigTypeError(LaunchConfigError, TypeError):
     """A launch configuration with an item that is not an int (a TypeError,
     as in Numba)."""
+
+
+_FOREIGN_MODULE = "cuda.core._utils.cuda_utils"
+_combined = {}
+
+
+def _error_class(name):
+    """The class to raise for kjit's driver error ``name``: the class itself,
+    or, when the program has imported ``cuda.core``, a subclass that is also
+    its ``CUDAError`` (made once per class)."""
+    cls = globals()[name]
+    foreign = getattr(sys.modules.get(_FOREIGN_MODULE), "CUDAError", None)
+    if not (isinstance(foreign, type) and issubclass(foreign, BaseException)) or issubclass(cls, foreign):
+        return cls
+    key = (cls, foreign)
+    if key not in _combined:
+        _combined[key] = type(cls.__name__, (cls, foreign), {"__module__": __name__, "__qualname__": cls.__qualname__})
+    return _combined[key]

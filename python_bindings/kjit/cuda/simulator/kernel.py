@@ -167,10 +167,13 @@ class CUDAKernel:
         return self._real.inspect_ptx(signature)
 
     def inspect_lto_ptx(self, signature=None):
-        """As Numba's without nvJitLink: kjit has no link-time optimisation."""
-        if signature is None and not self.overloads:
+        """The whole-program PTX kjit compiles (see CUDAKernel's); the
+        simulator tracks no overloads, so without a signature: {}."""
+        if not self.targetoptions.get("lto"):
+            raise RuntimeError("LTO is not enabled")
+        if signature is None:
             return {}
-        raise RuntimeError("Link time optimization requires nvJitLink.")
+        return self._real.inspect_ptx(signature)
 
     # As Numba's simulator: no overloads are tracked, specialize() is the
     # kernel itself, and the compiled-kernel attributes (registers, memory

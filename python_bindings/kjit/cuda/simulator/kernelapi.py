@@ -63,8 +63,14 @@ def _dim3(name, field):
             return getattr(s, field)[i]
         return property(get)
 
+    def text(self):  # inside a kernel print() shows (x, y, z), as compiled kernels do
+        s = _tls.s
+        if s is None:
+            return f"<kjit.cuda.{name} (kernel language, simulated)>"
+        return str(tuple(int(v) for v in getattr(s, field)))
+
     cls = type("_KernelOnly", (), {"__slots__": (), "x": axis(0), "y": axis(1), "z": axis(2), "_name": name,
-                                   "__repr__": lambda self: f"<kjit.cuda.{name} (kernel language, simulated)>"})
+                                   "__repr__": text})
     return cls()
 
 
