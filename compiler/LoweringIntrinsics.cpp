@@ -2,6 +2,7 @@
 // print; the GPU ones are in LoweringCuda.cpp, the array ones in
 // LoweringArrays.cpp.
 #include <fmt/format.h>
+#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/PatternMatch.h>
 
@@ -88,7 +89,16 @@ llvm::Value *FunctionLowering::mathCall(IntrinsicId id, std::vector<llvm::Value 
   case IntrinsicId::Log: return llvmIntrinsic(llvm::Intrinsic::log);
   case IntrinsicId::Log2: return llvmIntrinsic(llvm::Intrinsic::log2);
   case IntrinsicId::Log10: return llvmIntrinsic(llvm::Intrinsic::log10);
-  case IntrinsicId::Fabs: return llvmIntrinsic(llvm::Intrinsic::fabs);
+  case IntrinsicId::Fabs:
+    if (P.cuda && ft->isHalfTy()) {
+      // abs.f16 in one instruction (NVPTX would go through float32).
+      auto *asmTy = llvm::FunctionType::get(B.getInt16Ty(), {B.getInt16Ty()}, false);
+      llvm::Value *bits = B.CreateBitCast(args[0], B.getInt16Ty());
+      llvm::Value *r =
+          B.CreateCall(llvm::InlineAsm::get(asmTy, "abs.f16 $0, $1;", "=h,h", false), {bits});
+      return B.CreateBitCast(r, ft);
+    }
+    return llvmIntrinsic(llvm::Intrinsic::fabs);
   case IntrinsicId::Floor: return llvmIntrinsic(llvm::Intrinsic::floor);
   case IntrinsicId::Ceil: return llvmIntrinsic(llvm::Intrinsic::ceil);
   case IntrinsicId::Trunc: return llvmIntrinsic(llvm::Intrinsic::trunc);
@@ -345,7 +355,7 @@ llvm::Value *FunctionLowering::intrinsic(const Intrinsic *in) {
     if (at->isComplex())
       return mathCall(IntrinsicId::Hypot,
                       {B.CreateExtractValue(v, {0}), B.CreateExtractValue(v, {1})}, t);
-    if (at->isFloat()) return B.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v);
+    if (at->isFloat()) return mathCall(IntrinsicId::Fabs, {v}, at);
     if (!at->isSigned()) return v;
     return B.CreateSelect(B.CreateICmpSLT(v, llvm::ConstantInt::get(v->getType(), 0)),
                           B.CreateNeg(v), v);

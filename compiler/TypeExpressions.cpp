@@ -18,6 +18,8 @@ namespace kjit::typing {
 Expr *FunctionTyper::name(const ast::NameExpr *n) {
   if (auto b = boundParams_.find(n->name); b != boundParams_.end())
     return boundParam(b->second, n->loc);
+  if (auto f = nestedFns_.find(n->name); f != nestedFns_.end())
+    return f->second ? constOf(f->second, n->loc) : unknown(n->loc);
   if (locals_.count(n->name)) {
     const std::string &nm = localName(n->name);
     VarInfo &info = vars_[nm];
@@ -643,10 +645,36 @@ Expr *FunctionTyper::call(const ast::CallExpr *c) {
   std::vector<Expr *> args;
   std::vector<std::pair<std::string, Expr *>> kwargs;
   bool ok = true;
-  for (const ast::Expr *a : c->args) {
-    Expr *v = expr(a);
+  for (size_t i = 0; i < c->args.size(); ++i) {
+    Expr *v = expr(c->args[i]);
     ok &= known(v);
-    args.push_back(v);
+    if (!known(v) || !c->isStarred(i)) {
+      args.push_back(v);
+      continue;
+    }
+    // f(*t): the tuple's elements, read from t (a variable, a constant or a
+    // tuple display, so that reading each element evaluates nothing twice).
+    if (!v->type->isTuple()) {
+      ok = false;
+      unsupported(v->loc, fmt::format("'*' argument unpacking in kernels takes a tuple, not {}",
+                                      v->type->str()));
+      continue;
+    }
+    if (auto *t = dyn_cast<TupleMake>(v)) {
+      args.insert(args.end(), t->elems.begin(), t->elems.end());
+      continue;
+    }
+    if (!isa<VarRef>(v) && !isa<Const>(v) &&
+        !(isa<TupleGet>(v) && !cast<TupleGet>(v)->dynIndex &&
+          isa<VarRef>(cast<TupleGet>(v)->tuple))) {
+      ok = false;
+      unsupported(v->loc,
+                  "'*' argument unpacking in kernels takes a variable or a tuple "
+                  "display; assign the value to a variable first");
+      continue;
+    }
+    for (size_t k = 0; k < v->type->elements().size(); ++k)
+      args.push_back(ir_.tupleGet(v, unsigned(k), v->loc));
   }
   for (const ast::Keyword &k : c->keywords) {
     Expr *v = expr(k.value);
@@ -670,16 +698,28 @@ Expr *FunctionTyper::call(const ast::CallExpr *c) {
     if (!def && !kwargs.empty())
       return unsupported(c->loc,
                          "keyword arguments in calls of this kjit function are not supported");
-    if (def && (!kwargs.empty() || args.size() < def->params.size())) {
+    // *args: the positional arguments past the others, packed in a tuple.
+    bool varargs = def && !def->params.empty() && def->params.back().varargs;
+    size_t named = def ? def->params.size() - (varargs ? 1 : 0) : 0;
+    Expr *packed = nullptr;
+    if (varargs) {
+      std::vector<Expr *> extra;
+      if (args.size() > named) {
+        extra.assign(args.begin() + long(named), args.end());
+        args.resize(named);
+      }
+      packed = ir_.tupleMake(std::move(extra), c->loc);
+    }
+    if (def && (!kwargs.empty() || args.size() < named)) {
       // Keyword arguments and defaults bound to positions, as Python does;
       // a default must be a constant (a number, a bool, None or a string).
       const std::string &fname = src->second->name;
-      std::vector<Expr *> bound(std::max(args.size(), def->params.size()), nullptr);
+      std::vector<Expr *> bound(std::max(args.size(), named), nullptr);
       std::copy(args.begin(), args.end(), bound.begin());
       for (auto &[name, v] : kwargs) {
         size_t k = 0;
-        while (k < def->params.size() && def->params[k].name != name) ++k;
-        if (k == def->params.size())
+        while (k < named && def->params[k].name != name) ++k;
+        if (k == named)
           return typingError(
               v->loc, fmt::format("{}() got an unexpected keyword argument '{}'", fname, name));
         if (bound[k])
@@ -687,13 +727,12 @@ Expr *FunctionTyper::call(const ast::CallExpr *c) {
               v->loc, fmt::format("{}() got multiple values for argument '{}'", fname, name));
         bound[k] = v;
       }
-      for (size_t k = 0; k < def->params.size(); ++k) {
+      for (size_t k = 0; k < named; ++k) {
         if (bound[k]) continue;
         const ast::Expr *d = def->params[k].defaultValue;
         if (!d) {
           size_t missing = 0;
-          for (size_t j = k; j < def->params.size(); ++j)
-            missing += !bound[j] && !def->params[j].defaultValue;
+          for (size_t j = k; j < named; ++j) missing += !bound[j] && !def->params[j].defaultValue;
           Expr *err = typingError(
               c->loc, fmt::format("{}() missing {} required positional argument{}: '{}'", fname,
                                   missing, missing == 1 ? "" : "s", def->params[k].name));
@@ -714,6 +753,7 @@ Expr *FunctionTyper::call(const ast::CallExpr *c) {
       }
       args = std::move(bound);
     }
+    if (packed) args.push_back(packed);
     if (auto d = prog_.declaredSignatures.find(ft); d != prog_.declaredSignatures.end())
       return callDeclared(src->second->name, ft, d->second, std::move(args), c->loc);
     // Compile-time values (dtypes, functions) and integer literals are

@@ -311,6 +311,7 @@ void FunctionTyper::beginPass(bool final) {
   fn_->body.clear();
   fn_->params.clear();
   fn_->vars.clear();
+  nestedFns_.clear();
   for (auto &[n, info] : vars_) info.var = nullptr;
   for (size_t i = 0; i < def_.params.size(); ++i) {
     const ast::Param &p = def_.params[i];
@@ -438,8 +439,8 @@ void FunctionTyper::checkReadsBeforeAssignment() {
             collectLocals(f->body, defined);  // the back edge
             walk(f->body, defined);
             walk(f->orelse, defined);
-          } else if (ast::isa<ast::FunctionDef>(s)) {
-            continue;
+          } else if (auto *d = ast::dyn_cast<ast::FunctionDef>(s)) {
+            defined.insert(d->name);  // a nested function (TypeNestedDefs.cpp)
           } else {
             reads(s, defined);
           }
@@ -706,6 +707,17 @@ Function *ProgramTyper::specialize(std::shared_ptr<FunctionSource> fn,
     ctx.diags.error(DiagCategory::Compile, callLoc,
                     fmt::format("cannot find the source of function '{}'", fn->name));
     failed.insert(key);
+    return nullptr;
+  }
+  if (!def->params.empty() && def->params.back().varargs && order.empty() &&
+      inProgress.size() == 1) {
+    // The function called from Python (a kernel, a @jit function) gets its
+    // arguments one by one; *args packs them only in calls from jitted code.
+    ctx.diags.error(DiagCategory::Unsupported, def->params.back().loc,
+                    "*args parameters are supported in functions called from kernels and jitted "
+                    "functions, not in the function called from Python; list the parameters");
+    failed.insert(key);
+    inProgress.erase(key);
     return nullptr;
   }
   if (args.size() != def->params.size()) {

@@ -346,11 +346,7 @@ void FunctionTyper::stmt(const ast::Stmt *s, Block &out) {
                              {ir_.raise("AssertionError", message, s->loc)}, {}, s->loc));
     return;
   }
-  case NK::FunctionDef:
-    unsupported(s->loc,
-                "nested functions are not supported in kernels yet; define the function "
-                "at module level and decorate it");
-    return;
+  case NK::FunctionDef: nestedDef(ast::cast<ast::FunctionDef>(s)); return;
   case NK::ImportStmt: return;  // reported by the parser
   default: unsupported(s->loc, "unsupported statement"); return;
   }
@@ -659,6 +655,12 @@ void FunctionTyper::enumerateOrZip(const ast::ForStmt *f, const ast::CallExpr *c
 
 void FunctionTyper::forLoop(const ast::ForStmt *f, Block &out) {
   const ast::CallExpr *call = ast::dyn_cast<ast::CallExpr>(f->iter);
+  if (call && !call->starred.empty()) {
+    unsupported(call->loc,
+                "'*' argument unpacking in the iterable of a for loop is not "
+                "supported in kernels; pass the arguments");
+    return;
+  }
   Expr *callee = call ? expr(call->func) : nullptr;
   if (call && !known(callee)) return;  // already reported
   std::string fname = callee && known(callee) && callee->type->kind() == TypeKind::Function

@@ -54,6 +54,8 @@ class ProgramTyper {
   // The definition of `fn` in its source (parsed once), or null.
   const ast::FunctionDef *definition(const FunctionSource &fn);
   std::map<uint64_t, const ast::FunctionDef *> definitions;
+  // Nested defs made function values (TypeNestedDefs.cpp), once each.
+  std::map<const ast::FunctionDef *, std::shared_ptr<FunctionSource>> nestedSources;
   std::map<SpecKey, Function *> inProgressFunctions;
   std::set<SpecKey> failed;  // reported once; later requests get null quietly
   // Recursion without a declared return type, as Numba types it: the return
@@ -121,6 +123,11 @@ class FunctionTyper final : public TyperServices {
   std::vector<const Expr *> literals_;
   std::map<std::string, size_t> boundParams_;
   Expr *boundParam(size_t i, SourceLoc loc);
+  // The nested defs seen so far in this pass: name -> function type; reads
+  // of the name are that function (TypeNestedDefs.cpp); null when its
+  // captures were refused (reported there).
+  std::map<std::string, const Type *> nestedFns_;
+  void nestedDef(const ast::FunctionDef *d);
 
  public:
   bool isKernel_ = false;  // the entry of a CUDA kernel program

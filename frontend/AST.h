@@ -162,6 +162,8 @@ struct CallExpr : Expr {
   Expr *func = nullptr;
   std::vector<Expr *> args;
   std::vector<Keyword> keywords;
+  std::vector<bool> starred;  // f(a, *t): parallel to args (empty when none is)
+  bool isStarred(size_t i) const { return i < starred.size() && starred[i]; }
 };
 struct AttributeExpr : Expr {
   KJIT_AST_NODE(AttributeExpr, Expr)
@@ -194,6 +196,7 @@ struct Param {
   SourceLoc loc;
   Expr *annotation = nullptr;
   Expr *defaultValue = nullptr;
+  bool varargs = false;  // *name: the last parameter, a tuple of the extra positionals
 };
 struct LambdaExpr : Expr {
   KJIT_AST_NODE(LambdaExpr, Expr)

@@ -155,6 +155,7 @@ class ExprPrinter {
   void printParams(const std::vector<Param> &ps, std::string &out) {
     for (size_t i = 0; i < ps.size(); ++i) {
       if (i) out += ", ";
+      if (ps[i].varargs) out += '*';
       out += ps[i].name;
       if (ps[i].annotation) {
         out += ": ";
@@ -238,7 +239,10 @@ class ExprPrinter {
       auto *c = cast<CallExpr>(e);
       out += "(call ";
       print(c->func, out);
-      list(c->args, out);
+      for (size_t i = 0; i < c->args.size(); ++i) {
+        out += c->isStarred(i) ? " *" : " ";
+        print(c->args[i], out);
+      }
       for (const Keyword &k : c->keywords) {
         out += " (kw ";
         out += k.name;

@@ -291,7 +291,18 @@ void Parser::parseParams(std::vector<Param> &params, TokKind close, bool allowAn
   bool sawDefault = false;
   bool keywordOnly = false;  // after '*' or '*args', defaults may be left out
   while (!at(close)) {
-    if (at(TokKind::Star) || at(TokKind::DoubleStar)) {
+    if (close == TokKind::RParen && at(TokKind::Star) && ahead(1).is(TokKind::Identifier) &&
+        (ahead(2).is(close) || (ahead(2).is(TokKind::Comma) && ahead(3).is(close)))) {
+      // *args as the last parameter: the extra positional arguments, a tuple.
+      advance();
+      Param prm;
+      prm.loc = cur().loc;
+      prm.name = std::string(advance().text);
+      prm.varargs = true;
+      if (!seen.insert(prm.name).second)
+        fail(prm.loc, fmt::format("duplicate argument '{}' in function definition", prm.name));
+      params.push_back(std::move(prm));
+    } else if (at(TokKind::Star) || at(TokKind::DoubleStar)) {
       SourceLoc start = cur().loc;
       bool two = at(TokKind::DoubleStar);
       keywordOnly |= !two;
@@ -299,10 +310,12 @@ void Parser::parseParams(std::vector<Param> &params, TokKind close, bool allowAn
       if (at(TokKind::Identifier)) advance();
       unsupported(spanFrom(start),
                   two ? "**kwargs parameters are not supported in kernels; list the parameters"
-                      : (prev().is(TokKind::Star)
-                             ? "keyword-only parameters ('*') are not supported in kernels"
-                             : "*args parameters are not supported in kernels; list the "
-                               "parameters"));
+                  : prev().is(TokKind::Star)
+                      ? "keyword-only parameters ('*') are not supported in kernels"
+                  : close == TokKind::RParen
+                      ? "parameters after *args are not supported in kernels; list the "
+                        "parameters"
+                      : "*args parameters are not supported in kernels; list the parameters");
     } else if (at(TokKind::Slash)) {
       unsupported(cur().loc, "positional-only parameters ('/') are not supported in kernels");
       advance();

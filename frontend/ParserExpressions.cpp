@@ -312,13 +312,21 @@ Expr *Parser::parseCallArgs(Expr *func, SourceLoc start) {
   auto *c = make<CallExpr>(start);
   c->func = func;
   while (!at(TokKind::RParen)) {
-    if (at(TokKind::Star) || at(TokKind::DoubleStar)) {
+    if (at(TokKind::Star)) {
+      // f(*t): t's elements as positional arguments (the typer expands a tuple).
       SourceLoc s = cur().loc;
-      bool two = at(TokKind::DoubleStar);
+      advance();
+      Expr *arg = parseTest();
+      if (!c->keywords.empty())
+        fail(spanFrom(s), "iterable argument unpacking follows keyword argument unpacking");
+      c->starred.resize(c->args.size(), false);
+      c->starred.push_back(true);
+      c->args.push_back(arg);
+    } else if (at(TokKind::DoubleStar)) {
+      SourceLoc s = cur().loc;
       advance();
       parseTest();
-      unsupported(spanFrom(s), two ? "'**' argument unpacking is not supported in kernels"
-                                   : "'*' argument unpacking is not supported in kernels");
+      unsupported(spanFrom(s), "'**' argument unpacking is not supported in kernels");
     } else if (at(TokKind::Identifier) && ahead(1).is(TokKind::Assign)) {
       Keyword kw;
       kw.loc = cur().loc;

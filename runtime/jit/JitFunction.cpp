@@ -280,35 +280,28 @@ std::string JitFunction::cudaOptionsText(int cc) const {
       source_->fastmath);
 }
 
-// Whether `t` holds an empty tuple beside values: NVPTX cannot take an
-// empty aggregate inside a parameter (LLVM aborts: "Empty parameter types
-// are not supported"), so such an argument is refused before LLVM sees it.
-// A kernel's argument that is only empty tuples, ((), ()), has no parameter
-// (LoweringCuda.cpp); a device function's has one, so it is refused too.
+// Whether `t` is a tuple of nothing ((), ((), ())): NVPTX cannot take a
+// parameter of no bytes (LLVM aborts: "Empty parameter types are not
+// supported"). A kernel has no parameter for such an argument
+// (LoweringCuda.cpp); a device function compiled on its own would need one,
+// so it is refused before LLVM sees it. An empty tuple beside values has
+// bytes, and is a parameter like any aggregate.
 static bool holdsNothing(const Type *t) {
   if (!t->isTuple()) return false;
   for (const Type *e : t->elements())
     if (!holdsNothing(e)) return false;
   return true;
 }
-static bool holdsEmptyTuple(const Type *t) {
-  if (!t->isTuple()) return false;
-  if (t->elements().empty()) return true;
-  for (const Type *e : t->elements())
-    if (holdsEmptyTuple(e)) return true;
-  return false;
-}
 
 std::unique_ptr<CompileResult> JitFunction::compileCuda(const std::vector<const Type *> &args,
                                                         const Type *ret, bool device, int cc,
                                                         std::string *llvmText) {
   for (size_t i = 0; i < args.size(); ++i)
-    if (holdsEmptyTuple(args[i]) && (device || !holdsNothing(args[i])))
+    if (device && holdsNothing(args[i]))
       throw typeError(fmt::format(
-          "{} '{}': argument {} ({}) is or holds an empty tuple, which a CUDA {} cannot take as "
-          "a parameter; leave the argument out",
-          device ? "device function" : "kernel", name(), i + 1, args[i]->str(),
-          device ? "device function" : "kernel"));
+          "device function '{}': argument {} ({}) is an empty tuple, which a CUDA device "
+          "function compiled on its own cannot take as a parameter; leave the argument out",
+          name(), i + 1, args[i]->str()));
   Context ctx;
   const Type *declared = ret ? sameTypeIn(ctx.types, ret) : nullptr;
   TypedProgram prog = cudaProgram(ctx, remap(ctx.types, args), declared, !device);

@@ -706,3 +706,27 @@ def test_cpu_device_launches_take_other_librarys_arrays(run_on_device):
     """)
     assert "syncs 2 1.0 2.0" in r.stdout and "syncs off 0" in r.stdout and "no streams 0" in r.stdout
     assert "empty ok" in r.stdout
+
+
+def test_device_array_setitem_synchronizes_only_without_a_stream(run_on_device, fake_driver):
+    # Numba's rule: `darr[k] = v` runs on the default stream and waits for it;
+    # `darr.setitem(k, v, stream=s)` is queued on s and does not wait.
+    r = run_on_device("""
+        import numpy as np
+        from unittest.mock import patch
+        from kjit import cuda
+
+        darr = cuda.to_device(np.arange(5))
+        with patch.object(cuda.cudadrv.driver.Stream, "synchronize", return_value=None) as waited:
+            darr[0] = 10
+        waited.assert_called_once()
+        for s in (cuda.stream(), cuda.default_stream(), cuda.legacy_default_stream(),
+                  cuda.per_thread_default_stream()):
+            with patch.object(cuda.cudadrv.driver.Stream, "synchronize", return_value=None) as waited:
+                darr.setitem(1, 20, stream=s)
+            waited.assert_not_called()
+        darr[2:4] = 7
+        assert darr.copy_to_host().tolist() == [10, 20, 7, 7, 4]
+        print("setitem ok")
+    """, device="cuda", env={"KJIT_CUDA_DRIVER": fake_driver})
+    assert "setitem ok" in r.stdout

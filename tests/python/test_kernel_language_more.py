@@ -667,3 +667,94 @@ def test_print_of_tuples_and_dim3_as_python_prints_them(run_on_device, device):
         warned = [l for l in lines if l.startswith("warned:")]
         assert "CUDA print() cannot print more than 32 items. The raw format string will be emitted by the " \
                "kernel instead." in warned[0], r.stdout
+
+
+NESTED_AND_VARARGS = r"""
+import numpy as np
+from kjit import cuda
+
+G = 123
+
+@cuda.jit(device=True)
+def consumer(func, *args):          # *args: the extra arguments, a tuple
+    return func(*args)
+
+@cuda.jit(device=True)
+def total(*xs):
+    s = 0
+    for k in range(len(xs)):
+        s += xs[k]
+    return s + len(xs)
+
+@cuda.jit(device=True)
+def count(*xs):
+    return len(xs)
+
+@cuda.jit(device=True)
+def impl(x):
+    y = 10                          # a constant, assigned once: captured
+
+    def inner(z):                   # a nested function is a function value
+        return y + z + G
+
+    def twice(f, v):
+        return f(f(v))
+
+    return consumer(inner, x) + twice(inner, 1) + consumer(count) + consumer(total, 1, 2, 3)
+
+@cuda.jit
+def kernel(out, x):
+    t = (x, 2)
+    out[0] = impl(x)
+    out[1] = total(*t)              # f(*t): the tuple's elements
+    out[2] = count()
+
+out = np.zeros(3, dtype=np.int64)
+kernel[1, 1](out, 5)
+assert out.tolist() == [(10 + 5 + 123) + (10 + (10 + 1 + 123) + 123) + 0 + 9, 9, 0], out
+print("nested ok")
+"""
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_nested_functions_as_values_and_star_args(run_on_device, device):
+    r = run_on_device(NESTED_AND_VARARGS, device=device)
+    assert "nested ok" in r.stdout
+
+
+CAPTURES = r"""
+import numpy as np
+from kjit import cuda
+
+@cuda.jit
+def two_definitions(out, n):
+    if n > 1:
+        x = 3
+    else:
+        x = 6
+    def inner():
+        return x
+    out[0] = inner()
+
+@cuda.jit
+def not_a_constant(out, n):
+    x = n * 2
+    def inner():
+        return x
+    out[0] = inner()
+
+for k in (two_definitions, not_a_constant):
+    try:
+        k[1, 1](np.zeros(1, dtype=np.int64), 2)
+    except Exception as e:
+        print(type(e).__name__, e)
+"""
+
+
+def test_nested_functions_capture_constants_only(run_on_device):
+    # Numba's rule for closures that may escape, with its messages.
+    r = run_on_device(CAPTURES, device="cpu")
+    assert "TypingError" in r.stdout
+    assert "Cannot capture a constant value for variable 'x' as there are multiple definitions present." in r.stdout
+    assert "Cannot capture the non-constant value associated with variable 'x' in a function that may " \
+           "escape." in r.stdout

@@ -138,8 +138,10 @@ TEST_CASE("parameter rules", "[parser]") {
              Catch::Contains("parameter without a default follows parameter with a default"));
   CHECK_THAT(diagsOf("def f(a, a):\n    pass\n"),
              Catch::Contains("duplicate argument 'a' in function definition"));
-  CHECK_THAT(diagsOf("def f(*args):\n    pass\n"),
-             Catch::Contains("*args parameters are not supported"));
+  CHECK(diagsOf("def f(a, *args):\n    return g(a, *args)\n").empty());
+  CHECK(exprOf("f(a, *t)") == "(call f a *t)");
+  CHECK_THAT(diagsOf("def f(*args, b):\n    pass\n"),
+             Catch::Contains("parameters after *args are not supported"));
 }
 
 TEST_CASE("deep nesting is an error, not a stack overflow", "[parser]") {

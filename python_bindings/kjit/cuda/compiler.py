@@ -172,7 +172,9 @@ class CUDAKernel(_kjit.KernelBase):
 
     @property
     def signatures(self):
-        return [sig for sig, _ in self._compiled]
+        # A kernel returns nothing: void(...), also when compiled at a launch.
+        return [("void(" + sig[len("none("):]) if sig.startswith("none(") and not self.device else sig
+                for sig, _ in self._compiled]
 
     # ---- Numba's dispatcher: overloads, specialize, kernel attributes ----------------------
     @property
@@ -208,8 +210,6 @@ class CUDAKernel(_kjit.KernelBase):
                 keys.append(key)
         out = {}
         for key in keys:
-            if not key:
-                continue
             types = tuple(_type_of_name(n) for n in self._dispatcher._cuda_resolved_types(key))
             if types not in out:
                 out[types] = _CompiledKernel(self, key, types)
@@ -246,6 +246,12 @@ class CUDAKernel(_kjit.KernelBase):
             return None
         args = signature.args if isinstance(signature, kt.Signature) else tuple(signature) \
             if isinstance(signature, (tuple, list)) else None
+        if isinstance(signature, str):  # an item of .signatures
+            text = kt.signature_text(signature)
+            for types, k in self.overloads.items():
+                if kt.signature_text(kt.void(*types)) == text:
+                    return k
+            raise KeyError(f"{self.__name__} was not compiled for {signature}")
         if args is None:
             raise TypeError(f"a kernel's compiled variants are named by a signature (void(float32[::1])) or "
                             f"its argument types, not {signature!r}")

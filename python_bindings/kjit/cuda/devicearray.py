@@ -16,6 +16,11 @@ from kjit import _kjit
 _INDEX_TYPES = (slice, type(Ellipsis), type(None))
 
 
+def _stream_given(stream):
+    """Whether a stream argument names a stream (0 and None do not)."""
+    return stream is not None and not (isinstance(stream, int) and stream == 0)
+
+
 def _shape_tuple(shape):
     if isinstance(shape, (int, np.integer)):
         return (int(shape),)
@@ -175,32 +180,49 @@ class DeviceNDArray(_kjit.DeviceArrayBase):
         return self._view(ptr, shape, strides)
 
     def __setitem__(self, idx, value):
+        self.setitem(idx, value)
+
+    def setitem(self, key, value, stream=0):
+        """``self[key] = value`` queued on ``stream`` (else the array's own);
+        with neither, on the default stream, synchronized after (Numba's
+        rule)."""
+        s = stream if _stream_given(stream) else self.stream
+        synchronous = not _stream_given(s)
+        if synchronous:
+            from kjit.cuda import api
+            s = api.default_stream()
+        self._assign(key, value, s)
+        if synchronous:
+            s.synchronize()
+
+    def _assign(self, idx, value, stream):
         ptr, shape, strides = self._index(idx)
         view = self._view(ptr, shape, strides) if shape else None
         if isinstance(value, DeviceNDArray):
             if view is None or value.shape != view.shape or not (view.is_c_contiguous() and value.is_c_contiguous()):
                 value = value.copy_to_host()
             else:
-                _kjit.cuda_memcpy_dtod(ptr, value._ptr, view.nbytes, self.stream)
+                _kjit.cuda_memcpy_dtod(ptr, value._ptr, view.nbytes, stream)
                 return
         if view is None:
             host = np.asarray(value, dtype=self.dtype).reshape(())
-            _kjit.cuda_memcpy_htod(ptr, np.ascontiguousarray(host), self.dtype.itemsize, self.stream)
+            _kjit.cuda_memcpy_htod(ptr, np.ascontiguousarray(host), self.dtype.itemsize, stream)
             return
-        view._write(np.broadcast_to(np.asarray(value, dtype=self.dtype), shape))
+        view._write(np.broadcast_to(np.asarray(value, dtype=self.dtype), shape), stream)
 
-    def _write(self, host):
+    def _write(self, host, stream=None):
         """Copies a host array of this shape into this (possibly strided) view."""
+        stream = self.stream if stream is None else stream
         if self.is_c_contiguous():
-            _kjit.cuda_memcpy_htod(self._ptr, np.ascontiguousarray(host), self.nbytes, self.stream)
+            _kjit.cuda_memcpy_htod(self._ptr, np.ascontiguousarray(host), self.nbytes, stream)
         elif self.is_f_contiguous():
-            _kjit.cuda_memcpy_htod(self._ptr, np.asfortranarray(host), self.nbytes, self.stream)
+            _kjit.cuda_memcpy_htod(self._ptr, np.asfortranarray(host), self.nbytes, stream)
         else:  # strided: through the host, over the bytes it spans
             lo, nbytes = _span(self.shape, self.strides, self.itemsize)
             buf = np.empty(nbytes, np.uint8)
-            _kjit.cuda_memcpy_dtoh(buf, self._ptr + lo, nbytes, self.stream)
+            _kjit.cuda_memcpy_dtoh(buf, self._ptr + lo, nbytes, stream)
             np.ndarray(self.shape, self.dtype, buffer=buf, offset=-lo, strides=self.strides)[...] = host
-            _kjit.cuda_memcpy_htod(self._ptr + lo, buf, nbytes, self.stream)
+            _kjit.cuda_memcpy_htod(self._ptr + lo, buf, nbytes, stream)
 
     def reshape(self, *newshape, order="C"):
         if len(newshape) == 1 and not isinstance(newshape[0], (int, np.integer)):
