@@ -730,3 +730,53 @@ def test_device_array_setitem_synchronizes_only_without_a_stream(run_on_device, 
         print("setitem ok")
     """, device="cuda", env={"KJIT_CUDA_DRIVER": fake_driver})
     assert "setitem ok" in r.stdout
+
+
+def test_gpu_device_arrays_follow_numbas_layout_and_copy_rules(run_on_device, fake_driver):
+    # On the GPU launch path (the fake driver's memory is host memory).
+    r = run_on_device("""
+        import numpy as np
+        from kjit import cuda
+        from kjit.cuda.cudadrv import devicearray
+
+        # NumPy's flags: an axis of length 1 has any stride.
+        for shape in ((1, 4), (4, 1)):
+            for order in "CF":
+                a = np.ndarray(shape, order=order)
+                d = cuda.to_device(a)
+                assert (d.flags["C_CONTIGUOUS"], d.flags["F_CONTIGUOUS"]) == \\
+                    (a.flags.c_contiguous, a.flags.f_contiguous), (shape, order)
+        wide = devicearray.DeviceNDArray((1, 10), (800, 8), np.float64)
+        assert wide.flags["C_CONTIGUOUS"] and wide.flags["F_CONTIGUOUS"]
+
+        # A broadcast array stays broadcast on the device (layout A, stride 0).
+        b = cuda.to_device(np.broadcast_to(np.array([7]), (10,)))
+        assert b.strides == (0,) and b._numba_type_.layout == "A"
+        assert b.copy_to_host().tolist() == [7] * 10
+
+        # Copies need one block of memory and, between device arrays, equal strides.
+        f = cuda.to_device(np.arange(25).reshape(5, 5, order="F"))
+        for bad in (lambda: f[2].copy_to_device(np.full(5, 5)),
+                    lambda: cuda.to_device(np.arange(20)).copy_to_device(cuda.to_device(np.arange(20))[::2])):
+            try:
+                bad()
+                raise AssertionError("copied")
+            except ValueError as e:
+                assert str(e) == devicearray.errmsg_contiguous_buffer, e
+        c = np.arange(125).reshape(5, 5, 5)
+        try:
+            cuda.to_device(c).copy_to_device(cuda.to_device(np.asfortranarray(c)))
+            raise AssertionError("copied")
+        except ValueError as e:
+            assert str(e) == f"incompatible strides: {c.strides} vs. {np.asfortranarray(c).strides}", e
+
+        # Shapes are integers.
+        for shape in (np.array([1.1]), [1.1], (1.1, 2.2)):
+            try:
+                cuda.device_array(shape=shape)
+                raise AssertionError("made")
+            except TypeError:
+                pass
+        print("rules ok")
+    """, device="cuda", env={"KJIT_CUDA_DRIVER": fake_driver})
+    assert "rules ok" in r.stdout

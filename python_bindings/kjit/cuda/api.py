@@ -177,7 +177,24 @@ def to_device(obj, stream=0, copy=True, to=None):
     if to is not None:
         to.copy_to_device(obj, stream=stream)
         return to
-    a = _host(obj)
+    a = np.asarray(obj)
+    if a.size and any(st == 0 and n > 1 for n, st in zip(a.shape, a.strides)):
+        # As Numba: broadcast (zero-stride) axes stay broadcast on the
+        # device; only the distinct elements are copied.
+        keep = tuple(0 if (st == 0 and n > 1) else slice(None) for n, st in zip(a.shape, a.strides))
+        core = np.ascontiguousarray(a[keep])
+        strides, k = [], 0
+        for n, st in zip(a.shape, a.strides):
+            if st == 0 and n > 1:
+                strides.append(0)
+            else:
+                strides.append(core.strides[k])
+                k += 1
+        d = DeviceNDArray(a.shape, tuple(strides), a.dtype, stream=stream)
+        if copy:
+            _kjit.cuda_memcpy_htod(d._ptr, core, core.nbytes, stream)
+        return d
+    a = _host(a)
     d = DeviceNDArray(a.shape, a.strides, a.dtype, stream=stream)
     if copy and a.nbytes:
         _kjit.cuda_memcpy_htod(d._ptr, a, a.nbytes, stream)

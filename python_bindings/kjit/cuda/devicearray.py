@@ -12,6 +12,7 @@ import operator
 import numpy as np
 
 from kjit import _kjit
+from kjit.cuda import copy_rules
 
 _INDEX_TYPES = (slice, type(Ellipsis), type(None))
 
@@ -24,7 +25,12 @@ def _stream_given(stream):
 def _shape_tuple(shape):
     if isinstance(shape, (int, np.integer)):
         return (int(shape),)
-    return tuple(int(s) for s in shape)
+    out = []
+    for s in shape:
+        if not isinstance(s, (int, np.integer)):
+            raise TypeError(f"array shapes are integers, not {type(s).__name__} ({s!r})")
+        out.append(int(s))
+    return tuple(out)
 
 
 def _c_strides(shape, itemsize):
@@ -116,11 +122,15 @@ class DeviceNDArray(_kjit.DeviceArrayBase):
             raise TypeError("len() of a 0-d device array")
         return self.shape[0]
 
+    def _layout_standin(self):
+        return copy_rules.layout_standin(self.shape, self.strides, self.dtype)
+
+    # NumPy's rules (relaxed strides: an axis of length 1 has any stride), as Numba's.
     def is_c_contiguous(self):
-        return self._layout == "C"
+        return self._layout == "C" or self._layout_standin().flags.c_contiguous
 
     def is_f_contiguous(self):
-        return self._layout == "F" or (self.ndim <= 1 and self._layout == "C")
+        return self._layout == "F" or self._layout_standin().flags.f_contiguous
 
     @property
     def flags(self):
@@ -323,14 +333,20 @@ class DeviceNDArray(_kjit.DeviceArrayBase):
         return ary
 
     def copy_to_device(self, ary, stream=0):
-        """From a host array (or another device array) of the same shape."""
+        """From a host array (or another device array) of the same shape.
+        Numba's rules: both must be one block of memory (broadcast axes
+        aside); a device array must also have the same strides."""
         stream = stream or self.stream
+        if self.size == 0:
+            return
+        copy_rules._sentry_contiguous(self._layout_standin())
         if isinstance(ary, DeviceNDArray) or hasattr(ary, "__cuda_array_interface__"):
             src = as_cuda_array(ary)
-            if src.nbytes != self.nbytes:
-                raise ValueError("copy_to_device: the arrays differ in size")
-            if not (src.is_c_contiguous() and self.is_c_contiguous()):
-                raise NotImplementedError("device-to-device copies of non-contiguous arrays")
+            copy_rules._sentry_contiguous(src._layout_standin())
+            copy_rules._check_compatible(copy_rules._array_core(self._layout_standin()),
+                                         copy_rules._array_core(src._layout_standin()))
+            if src.nbytes != self.nbytes or not (src.is_c_contiguous() or src.is_f_contiguous()):
+                raise NotImplementedError("device-to-device copies of broadcast arrays")
             _kjit.cuda_memcpy_dtod(self._ptr, src._ptr, self.nbytes, stream)
             return
         host = np.asarray(ary)

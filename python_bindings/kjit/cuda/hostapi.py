@@ -22,6 +22,7 @@ from collections import namedtuple
 import numpy as np
 
 from kjit import types as _kt
+from kjit.cuda.copy_rules import _IncompatibleArrays, _array_core, _check_compatible, _sentry_contiguous
 from kjit.cuda.errors import CudaAPIError
 
 __all__ = ["is_available", "gpus", "list_devices", "select_device", "get_current_device", "current_context",
@@ -79,41 +80,6 @@ def _new_array(shape, dtype, strides=None, order="C"):
     hi = sum((n - 1) * s for n, s in zip(shape, strides) if s > 0)
     buf = np.zeros(hi - lo + dtype.itemsize, np.uint8)
     return np.ndarray(shape, dtype, buffer=buf, offset=-lo, strides=strides)
-
-
-class _IncompatibleArrays(ValueError, TypeError):
-    """Arrays of different shapes or dtypes (a ValueError, and a TypeError
-    as Numba raises for dtypes)."""
-
-
-_ERRMSG_CONTIGUOUS = ("Array contains non-contiguous buffer and cannot be transferred as a single "
-                      "memory region. Please ensure contiguous buffer with numpy .ascontiguousarray()")
-
-
-def _array_core(a):
-    """The array without its broadcast (zero-stride) axes (Numba's array_core)."""
-    if not a.strides or not a.size:
-        return a
-    return a[tuple(0 if s == 0 else slice(None) for s in a.strides)]
-
-
-def _sentry_contiguous(a):
-    """Numba's rule for a copy: the array's core is one block of memory."""
-    core = _array_core(a)
-    if not core.flags.c_contiguous and not core.flags.f_contiguous:
-        raise ValueError(_ERRMSG_CONTIGUOUS)
-
-
-def _check_compatible(a, b):
-    """Numba's check before a copy: dtype, shape and strides (without
-    length-1 axes) are the same."""
-    asq, bsq = a.squeeze(), b.squeeze()
-    if a.dtype != b.dtype:
-        raise _IncompatibleArrays(f"incompatible dtype: {a.dtype} vs. {b.dtype}")
-    if asq.shape != bsq.shape:
-        raise _IncompatibleArrays(f"incompatible shape: {a.shape} vs. {b.shape}")
-    if a.size and asq.strides != bsq.strides:
-        raise ValueError(f"incompatible strides: {a.strides} vs. {b.strides}")
 
 
 def _stream_given(stream):

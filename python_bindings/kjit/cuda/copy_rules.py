@@ -1,0 +1,47 @@
+"""Numba's rules for copies between host and device arrays, one copy for
+the GPU's device arrays (kjit.cuda.devicearray) and the CPU device's
+(kjit.cuda.hostapi). They work on NumPy arrays; a GPU array brings a
+stand-in of its shape and strides (DeviceNDArray._layout_standin)."""
+import numpy as np
+
+
+class _IncompatibleArrays(ValueError, TypeError):
+    """Arrays of different shapes or dtypes (a ValueError, and a TypeError
+    as Numba raises for dtypes)."""
+
+
+_ERRMSG_CONTIGUOUS = ("Array contains non-contiguous buffer and cannot be transferred as a single "
+                      "memory region. Please ensure contiguous buffer with numpy .ascontiguousarray()")
+
+
+def _array_core(a):
+    """The array without its broadcast (zero-stride) axes (Numba's array_core)."""
+    if not a.strides or not a.size:
+        return a
+    return a[tuple(0 if s == 0 else slice(None) for s in a.strides)]
+
+
+def _sentry_contiguous(a):
+    """Numba's rule for a copy: the array's core is one block of memory."""
+    core = _array_core(a)
+    if not core.flags.c_contiguous and not core.flags.f_contiguous:
+        raise ValueError(_ERRMSG_CONTIGUOUS)
+
+
+def _check_compatible(a, b):
+    """Numba's check before a copy: dtype, shape and strides (without
+    length-1 axes) are the same."""
+    asq, bsq = a.squeeze(), b.squeeze()
+    if a.dtype != b.dtype:
+        raise _IncompatibleArrays(f"incompatible dtype: {a.dtype} vs. {b.dtype}")
+    if asq.shape != bsq.shape:
+        raise _IncompatibleArrays(f"incompatible shape: {a.shape} vs. {b.shape}")
+    if a.size and asq.strides != bsq.strides:
+        raise ValueError(f"incompatible strides: {a.strides} vs. {b.strides}")
+
+
+def layout_standin(shape, strides, dtype):
+    """A NumPy array of this shape, strides and dtype over one element of
+    memory: its flags and views follow NumPy's rules (relaxed strides);
+    its elements are never read."""
+    return np.lib.stride_tricks.as_strided(np.zeros(1, dtype), shape, strides, writeable=False)
