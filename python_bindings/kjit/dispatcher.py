@@ -86,14 +86,21 @@ class _Resolver:
         self.dispatcher = None  # set by the Dispatcher: the function's own name
         self.globals = func.__globals__
         self.closure = {}
+        self._empty_cells = {}  # assigned after the decorator ran: read when compiling
         if func.__closure__:
             for name, cell in zip(func.__code__.co_freevars, func.__closure__):
                 try:
                     self.closure[name] = cell.cell_contents
-                except ValueError:  # an empty cell: assigned later
-                    pass
+                except ValueError:
+                    self._empty_cells[name] = cell
 
     def __call__(self, name):
+        if name in self._empty_cells:
+            try:
+                self.closure[name] = self._empty_cells[name].cell_contents
+            except ValueError:  # still unassigned: as Python, a NameError
+                return None
+            del self._empty_cells[name]
         if name in self.closure:
             return self.classify(self.closure[name])
         if name in self.globals:

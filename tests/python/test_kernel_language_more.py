@@ -758,3 +758,37 @@ def test_nested_functions_capture_constants_only(run_on_device):
     assert "Cannot capture a constant value for variable 'x' as there are multiple definitions present." in r.stdout
     assert "Cannot capture the non-constant value associated with variable 'x' in a function that may " \
            "escape." in r.stdout
+
+
+LATE_CLOSURE = r"""
+import numpy as np
+from kjit import cuda, njit
+
+def make():
+    @cuda.jit
+    def k(out):
+        out[0] = func(2.0)          # defined below, after the decorator ran
+
+    @njit
+    def h(x):
+        return func(x) + 1
+
+    @cuda.jit(device=True)
+    def func(x):
+        return 1.0 / x
+
+    return k, h
+
+k, h = make()
+out = np.zeros(1)
+k[1, 1](out)
+assert out[0] == 0.5 and h(4.0) == 1.25, (out, h(4.0))
+print("late ok")
+"""
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_closure_variables_assigned_after_the_decorator_are_read_at_compile_time(run_on_device, device):
+    # As Numba: a kernel names a function of the enclosing scope defined later.
+    r = run_on_device(LATE_CLOSURE, device=device)
+    assert "late ok" in r.stdout
