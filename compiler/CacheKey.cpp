@@ -1,11 +1,13 @@
 #include "compiler/CacheKey.h"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <functional>
 #include <set>
 
 #include "compiler/Context.h"
+#include "compiler/TyperImpl.h"
 #include "frontend/SourceMap.h"
 
 namespace kjit {
@@ -33,7 +35,16 @@ void fingerprint(const FunctionSource &fn, std::set<uint64_t> &visited, std::str
   opts.sourceMap = fn.sourceMap.get();
   ast::Module m = ctx.parse(fn.filename, fn.text, fn.firstLine, opts);
   std::set<std::string> names;  // sorted: the text is deterministic
-  for (const ast::FunctionDef *f : m.functions) collectNames(f, names);
+  for (const ast::FunctionDef *f : m.functions) {
+    // The names it reads as globals: not its parameters and locals (a
+    // global of the same name, a device array say, is not part of it).
+    std::set<std::string> read, bound;
+    collectNames(f, read);
+    for (const ast::Param &p : f->params) bound.insert(p.name);
+    typing::collectLocals(f->body, bound);
+    for (const std::string &n : read)
+      if (!bound.count(n)) names.insert(n);
+  }
   for (const std::string &n : names) {
     if (!fn.lookup) break;
     std::optional<GlobalValue> g = fn.lookup(n);
@@ -56,6 +67,9 @@ std::string describe(const GlobalValue &g, std::set<uint64_t> &visited) {
     return s + ")";
   }
   case K::Array: return fmt::format("array {} {}", g.name, hashHex(g.bytes));
+  case K::DeviceArray:  // the address is compiled in
+    return fmt::format("device array {} {} {} {:#x} {}", g.name, fmt::join(g.shape, ","),
+                       fmt::join(g.strides, ","), uint64_t(g.i), g.isUnsigned);
   case K::EnumClass:
   case K::EnumMember: {
     std::string s = fmt::format("enum {} {} {} (", int(g.kind), g.name, g.i);

@@ -28,6 +28,8 @@ struct GlobalValue {
     Tuple,
     String,
     Array,           // frozen NumPy array: dtype name, shape, bytes (C order)
+    DeviceArray,     // a device array, by reference: dtype name, shape, strides, address
+                     // (i), read-only (isUnsigned)
     Module,          // name: "math", "cmath", "numpy", "kjit", "kjit.cuda"
     Function,        // qualified name: "builtins.range", "math.sqrt", "numpy.zeros"
     Dtype,           // scalar type name: "float32"
@@ -46,6 +48,7 @@ struct GlobalValue {
   std::vector<GlobalValue> elems;
   // Array constants.
   std::vector<int64_t> shape;
+  std::vector<int64_t> strides;  // DeviceArray
   std::string bytes;
   std::shared_ptr<FunctionSource> fn;
   // JitFunction: the signatures a device function (@cuda.jit(device=True))

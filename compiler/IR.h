@@ -159,9 +159,12 @@ struct Const : Expr {
   int64_t i = 0;  // ints and bools (uint64 as its bit pattern)
   double f = 0;   // floats; complex real part
   double im = 0;  // complex imaginary part
-  // A frozen global array (read-only, C order): its bytes and shape.
+  // A frozen global array (read-only, C order): its bytes and shape. A
+  // device array captured by reference (no bytes): its address (i), shape
+  // and strides in bytes.
   std::shared_ptr<const std::string> bytes;
   std::vector<int64_t> shape;
+  std::vector<int64_t> strides;
 };
 struct VarRef : Expr {
   KJIT_IR_NODE(VarRef, Expr)

@@ -58,6 +58,8 @@ std::string expr(const Expr *e) {
     if (t->isComplex()) return fmt::format("({}+{}j)", c->f, c->im);
     if (t->isNone()) return "None";
     if (t->kind() == TypeKind::StringLit) return fmt::format("{:?}", t->symbol());
+    if (t->isArray() && !c->bytes)
+      return fmt::format("(device array {:#x}) : {}", uint64_t(c->i), t->str());
     return t->str();
   }
   case Kind::VarRef: return cast<VarRef>(e)->var->name;

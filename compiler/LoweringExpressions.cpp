@@ -53,6 +53,17 @@ llvm::Value *FunctionLowering::constant(const Const *c) {
     }
     return desc;
   }
+  if (t->isArray()) {
+    // A device array captured by reference: its address, shape and strides.
+    llvm::Value *desc = llvm::Constant::getNullValue(P.lt(t));
+    desc = B.CreateInsertValue(desc, B.CreateIntToPtr(i64(c->i), llvm::PointerType::getUnqual(C)),
+                               {1u});
+    for (unsigned k = 0; k < unsigned(c->shape.size()); ++k) {
+      desc = B.CreateInsertValue(desc, i64(c->shape[k]), {2u, k});
+      desc = B.CreateInsertValue(desc, i64(c->strides[k]), {3u, k});
+    }
+    return desc;
+  }
   if (t->isBool()) return B.getInt1(c->i != 0);
   if (t->isInt()) return B.getIntN(t->bits(), uint64_t(c->i));
   if (t->isFloat()) return llvm::ConstantFP::get(P.lt(t), c->f);

@@ -218,6 +218,32 @@ Expr *FunctionTyper::fromGlobal(const GlobalValue &g, const std::string &name, S
     c->shape = g.shape;
     return c;
   }
+  case K::DeviceArray: {
+    // Numba's capture of a device array: its memory by reference (the
+    // address is compiled in), writable unless the array is read-only.
+    const Type *dt = tc_.dtypeByName(g.name == "bool" ? "bool_" : g.name);
+    if (!dt)
+      return unsupported(
+          loc, fmt::format("global device array '{}' has dtype {}, which kernels do not support",
+                           name, g.name));
+    int64_t item = itemSize(dt), expect = item;
+    bool c = true, f = true;
+    for (size_t k = g.shape.size(); k-- > 0;) {
+      if (g.shape[k] != 1 && g.strides[k] != expect) c = false;
+      expect *= g.shape[k];
+    }
+    expect = item;
+    for (size_t k = 0; k < g.shape.size(); ++k) {
+      if (g.shape[k] != 1 && g.strides[k] != expect) f = false;
+      expect *= g.shape[k];
+    }
+    Layout layout = c ? Layout::C : f ? Layout::F : Layout::A;
+    Const *a = constOf(tc_.array(dt, unsigned(g.shape.size()), layout, g.isUnsigned), loc);
+    a->i = g.i;
+    a->shape = g.shape;
+    a->strides = g.strides;
+    return a;
+  }
   case K::EnumClass: {
     const Type *cls = tc_.enumClass(g.name, g.i != 0);
     prog_.enumClasses[g.name] = g;

@@ -7,7 +7,10 @@ by file, with the first line of its reason.
 
 RESULTS_DIR holds one JSON file per test file ({"tests": {nodeid:
 {"outcome", "reason"}}, "collect_errors": [...]}), as the suite's runner
-writes them."""
+writes them. The runner records a test whose unittest subTests failed as
+passed (pytest reports each failed subtest, then the test itself as
+passed); the pytest logs beside RESULTS_DIR (../logs/<file>.log) name those
+subtests, and this report counts such a test as failed."""
 import collections
 import glob
 import json
@@ -25,8 +28,50 @@ def short(reason):
     return reason.strip()[:180] or "(no message)"
 
 
+def failed_subtests(log_path):
+    """{test name (Class::test): first error line} of the subtests the
+    pytest log shows failing ("_ Class.test (params) _" sections)."""
+    out = {}
+    if not os.path.exists(log_path):
+        return out
+    current = None
+    for line in open(log_path, errors="replace"):
+        m = re.match(r"^_+ (\w+)\.(\w+) \(.*\) _+$", line.rstrip("\n"))
+        if m:
+            current = f"{m.group(1)}::{m.group(2)}"
+            out.setdefault(current, "")
+            continue
+        if line.startswith("_") or line.startswith("="):
+            current = None
+        elif current and not out[current] and line.startswith("E   "):
+            out[current] = line[4:].strip()
+    return out
+
+
+def load(folder):
+    """{nodeid: (outcome, reason)} of a run, subtest failures counted."""
+    tests = {}
+    for path in sorted(glob.glob(os.path.join(folder, "*.json"))):
+        data = json.load(open(path))
+        log = os.path.join(os.path.dirname(os.path.abspath(folder)), "logs",
+                           os.path.basename(path)[:-5] + ".log")
+        subs = failed_subtests(log)
+        for nodeid, t in data["tests"].items():
+            outcome, reason = t["outcome"] or "error", t.get("reason", "")
+            sub = subs.get(nodeid.split("::", 1)[-1])
+            if outcome == "passed" and sub is not None:
+                outcome, reason = "failed", "a subtest failed: " + sub
+            tests[nodeid] = (outcome, reason)
+    return tests
+
+
 def main():
     folder, title = sys.argv[1], sys.argv[2]
+    subtests = {}
+    for path in sorted(glob.glob(os.path.join(folder, "*.json"))):
+        log = os.path.join(os.path.dirname(os.path.abspath(folder)), "logs",
+                           os.path.basename(path)[:-5] + ".log")
+        subtests[path] = failed_subtests(log)
     totals = collections.Counter()
     per_file = {}
     failures = collections.defaultdict(list)
@@ -36,6 +81,10 @@ def main():
         counts = per_file.setdefault(name, collections.Counter())
         for nodeid, t in sorted(data["tests"].items()):
             outcome = t["outcome"] or "error"
+            sub = subtests[path].get(nodeid.split("::", 1)[-1])
+            if outcome == "passed" and sub is not None:
+                t = dict(t, reason="a subtest failed: " + sub)
+                outcome = "failed"
             totals[outcome] += 1
             counts[outcome] += 1
             if outcome in ("failed", "error"):
@@ -50,6 +99,8 @@ def main():
     print("| file | passed | failed | errors | skipped |\n|---|---|---|---|---|")
     for name, c in sorted(per_file.items()):
         print(f"| {name} | {c['passed']} | {c['failed']} | {c['error']} | {c['skipped']} |")
+    print("\n(A test counts as failed when one of its subtests failed, which the runner's "
+          "own summary counts as passed.)")
     print("\nEvery test that fails, with the first line of its reason:\n")
     for name in sorted(failures):
         print(f"## {name} ({len(failures[name])})\n")

@@ -98,9 +98,9 @@ class _Resolver:
         if name in self._empty_cells:
             try:
                 self.closure[name] = self._empty_cells[name].cell_contents
-            except ValueError:  # still unassigned: as Python, a NameError
-                return None
-            del self._empty_cells[name]
+                del self._empty_cells[name]
+            except ValueError:  # still unassigned: the function itself (below) or a NameError
+                pass
         if name in self.closure:
             return self.classify(self.closure[name])
         if name in self.globals:
@@ -192,6 +192,23 @@ class _Resolver:
         if isinstance(v, np.dtype):  # dtype=np.dtype(...), a structured dtype
             name = self._dtype_name(v)
             return ("dtype", name) if name else ("unsupported", f"numpy.dtype {v}")
+        cai = None if isinstance(v, np.ndarray) else getattr(v, "__cuda_array_interface__", None)
+        if isinstance(cai, dict):
+            # A device array (kjit's, or another library's): captured by
+            # reference, as Numba does: kernels read and write its memory.
+            dtype = np.dtype(cai["typestr"])
+            name = self._dtype_name(dtype)
+            if name is None:
+                return ("unsupported", f"device array of dtype {dtype}")
+            shape = tuple(int(n) for n in cai["shape"])
+            strides = cai.get("strides")
+            if strides is None:
+                strides, acc = [], dtype.itemsize
+                for n in reversed(shape):
+                    strides.insert(0, acc)
+                    acc *= max(n, 1)
+            ptr, readonly = cai["data"]
+            return ("device_array", (name, shape, tuple(int(s) for s in strides), int(ptr or 0), bool(readonly)))
         if isinstance(v, np.ndarray):
             name = self._dtype_name(v.dtype)
             if name is None:

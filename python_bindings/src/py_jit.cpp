@@ -439,6 +439,15 @@ std::optional<GlobalValue> Dispatcher::fromClassified(const pybind11::object &re
     g.name = a[0].cast<std::string>();
     g.shape = a[1].cast<std::vector<int64_t>>();
     g.bytes = a[2].cast<std::string>();
+  } else if (kind == "device_array") {
+    // (dtype name, shape, strides in bytes, address, read-only)
+    pybind11::tuple a = t[1];
+    g.kind = K::DeviceArray;
+    g.name = a[0].cast<std::string>();
+    g.shape = a[1].cast<std::vector<int64_t>>();
+    g.strides = a[2].cast<std::vector<int64_t>>();
+    g.i = int64_t(a[3].cast<uint64_t>());
+    g.isUnsigned = a[4].cast<bool>();
   } else if (kind == "enum_class" || kind == "enum_member") {
     // (qualified name, is an IntEnum, ((member name, classified value), ...))
     pybind11::tuple a = t[1];

@@ -792,3 +792,57 @@ def test_closure_variables_assigned_after_the_decorator_are_read_at_compile_time
     # As Numba: a kernel names a function of the enclosing scope defined later.
     r = run_on_device(LATE_CLOSURE, device=device)
     assert "late ok" in r.stdout
+
+
+DEVICE_ARRAY_GLOBALS = r"""
+import numpy as np
+from kjit import cuda
+
+table = cuda.to_device(np.array([1.0, 2.0, 3.0, 4.0], dtype=np.float32))
+grid2 = cuda.to_device(np.arange(6, dtype=np.int64).reshape(2, 3))
+counts = cuda.to_device(np.zeros(4, dtype=np.int32))
+
+@cuda.jit(device=True)
+def scaled(i):
+    return table[i] * 2                 # a device array global, read
+
+@cuda.jit
+def kernel(out):
+    i = cuda.grid(1)
+    if i < out.size:
+        out[i] = scaled(i) + grid2[1, i % 3]
+        counts[i] = i + 10              # ... and written: captured by reference
+
+out = cuda.device_array(4, dtype=np.float32)
+kernel[1, 4](out)
+assert out.copy_to_host().tolist() == [5.0, 8.0, 11.0, 11.0], out.copy_to_host()
+assert counts.copy_to_host().tolist() == [10, 11, 12, 13]
+table.copy_to_device(np.array([0.0, 0.0, 0.0, 1.0], dtype=np.float32))
+kernel[1, 4](out)                       # the same memory, new contents
+assert out.copy_to_host().tolist() == [3.0, 4.0, 5.0, 5.0], out.copy_to_host()
+print("captured ok")
+"""
+
+
+@pytest.mark.parametrize("device", [d for d in DEVICES if d != "sim"])
+def test_device_arrays_as_globals_are_captured_by_reference(run_on_device, device):
+    # Numba's rule; the simulator does not capture device arrays (as Numba's).
+    r = run_on_device(DEVICE_ARRAY_GLOBALS, device=device)
+    assert "captured ok" in r.stdout
+
+
+def test_a_captured_device_array_is_its_address_in_the_ptx(run_on_device, fake_driver):
+    r = run_on_device("""
+        import numpy as np
+        from kjit import cuda
+        table = cuda.to_device(np.arange(4, dtype=np.float32))
+
+        def k(out):
+            out[0] = table[3]
+
+        ptx, _ = cuda.compile_ptx(k, "void(float32[:])")
+        address = table.__cuda_array_interface__["data"][0]
+        assert str(address) in ptx or hex(address) in ptx or str(address + 12) in ptx, ptx
+        print("address ok")
+    """, device="cuda", env={"KJIT_CUDA_DRIVER": fake_driver})
+    assert "address ok" in r.stdout
