@@ -239,6 +239,15 @@ class CudaTyper {
 
   Expr *vote(SubOp mode, const std::string &f) {
     if (!arity(f, 2, 2)) return none();
+    // Numba's checks and words: an integer mask, an integer or bool predicate.
+    if (!site.args[0]->type->isInt() || site.args[0]->type->isBool())
+      return ts.error(DiagCategory::Typing, site.args[0]->loc,
+                      fmt::format("cuda.{}(): Mask type must be an integer, not {}", f,
+                                  site.args[0]->type->str()));
+    if (!site.args[1]->type->isInt() && !site.args[1]->type->isBool())
+      return ts.error(DiagCategory::Typing, site.args[1]->loc,
+                      fmt::format("cuda.{}(): Predicate must be an integer or boolean, not {}", f,
+                                  site.args[1]->type->str()));
     Expr *pred = ts.truth(site.args[1]);
     return ir.intrinsic(IntrinsicId::VoteSync, {ts.convert(site.args[0], i32()), pred},
                         mode == SubOp::VoteBallot ? i32() : tc.boolean(), loc, mode);

@@ -120,7 +120,14 @@ llvm::Value *FunctionLowering::convert(llvm::Value *v, const Type *from, const T
     return fromSigned ? B.CreateSExtOrTrunc(v, dst) : B.CreateZExtOrTrunc(v, dst);
   }
   // to float
-  if (from->isFloat()) return B.CreateFPCast(v, dst);
+  if (from->isFloat()) {
+    if (!P.cuda && to->bits() == 16 && from->bits() == 64)
+      // x86-64 has no float64 -> float16 instruction and LLVM would call
+      // compiler-rt's __truncdfhf2, which the JIT does not have: kjit's
+      // runtime rounds once, to nearest even (HostRuntime.cpp).
+      return B.CreateBitCast(B.CreateCall(P.runtime("kjit_rt_f64_to_f16"), {v}), dst);
+    return B.CreateFPCast(v, dst);
+  }
   if (P.cuda && to->bits() == 16 && from->isInt() && from->bits() == 8) {
     // int8/uint8 to float16 in one instruction, as nvcc's (LLVM would widen
     // the byte to 16 bits first).

@@ -3,7 +3,10 @@
 against kjit (docs/compat.md): the totals, then every test that failed,
 by file, with the first line of its reason.
 
-    tools/compat_report.py RESULTS_DIR TITLE > docs/compat.md
+    tools/compat_report.py RESULTS_DIR TITLE [--parity LABEL OTHER_RESULTS_DIR ...] > docs/compat.md
+
+--parity adds, for each other run (the CPU device's, the simulator's), the
+tests that pass in RESULTS_DIR's run (the GPU's) and fail in that one.
 
 RESULTS_DIR holds one JSON file per test file ({"tests": {nodeid:
 {"outcome", "reason"}}, "collect_errors": [...]}), as the suite's runner
@@ -65,8 +68,20 @@ def load(folder):
     return tests
 
 
+def parity(gpu, label, other_folder):
+    """The tests that pass on the GPU and fail in the other run."""
+    other = load(other_folder)
+    lost = sorted((k, other[k][1]) for k, (outcome, _) in gpu.items()
+                  if outcome == "passed" and k in other and other[k][0] in ("failed", "error"))
+    print(f"## Passing on the GPU, failing {label} ({len(lost)})\n")
+    for nodeid, reason in lost:
+        print(f"- `{nodeid}`: {short(reason).replace('|', '/')}")
+    print()
+
+
 def main():
     folder, title = sys.argv[1], sys.argv[2]
+    others = sys.argv[3:]
     subtests = {}
     for path in sorted(glob.glob(os.path.join(folder, "*.json"))):
         log = os.path.join(os.path.dirname(os.path.abspath(folder)), "logs",
@@ -107,6 +122,12 @@ def main():
         for test, reason in failures[name]:
             print(f"- `{test}`: {reason.replace('|', '/')}")
         print()
+    if others:
+        print("# The other devices\n")
+        gpu = load(folder)
+        while len(others) >= 3 and others[0] == "--parity":
+            parity(gpu, others[1], others[2])
+            others = others[3:]
 
 
 if __name__ == "__main__":

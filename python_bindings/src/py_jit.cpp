@@ -278,6 +278,11 @@ pybind11::object Dispatcher::toPython(const Type *t, unsigned char *p, KjitCallC
   }
   if (t->isFloat()) {
     if (t->bits() == 32) return pybind11::float_(double(*reinterpret_cast<float *>(p)));
+    if (t->bits() == 16) {  // IEEE half, little-endian (Python's own unpacking)
+      double v = PyFloat_Unpack2(reinterpret_cast<const char *>(p), 1);
+      if (v == -1.0 && PyErr_Occurred()) throw pybind11::error_already_set();
+      return pybind11::float_(v);
+    }
     return pybind11::float_(*reinterpret_cast<double *>(p));
   }
   if (t->isComplex()) {

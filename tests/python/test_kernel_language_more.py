@@ -846,3 +846,39 @@ def test_a_captured_device_array_is_its_address_in_the_ptx(run_on_device, fake_d
         print("address ok")
     """, device="cuda", env={"KJIT_CUDA_DRIVER": fake_driver})
     assert "address ok" in r.stdout
+
+
+FLOAT64_TO_FLOAT16 = r"""
+import numpy as np
+from kjit import cuda, njit
+
+@cuda.jit
+def convert(a, out):
+    i = cuda.grid(1)
+    if i < a.size:
+        out[i] = a[i]                   # float64 -> float16: rounded once, to nearest even
+
+rng = np.random.default_rng(1)
+vals = np.concatenate([rng.standard_normal(4000) * 10.0 ** rng.integers(-9, 6, 4000),
+                       [0.0, np.inf, np.nan, 65504.0, 65519.99, 65520.0, 2.0**-24, 2.0**-25, 3 * 2.0**-26,
+                        2.0**-14 * (1 - 2.0**-11), 1 + 2.0**-11, 1 + 3 * 2.0**-11, 5e-324]])
+vals = np.concatenate([vals, -vals])
+out = np.zeros(vals.size, np.float16)
+convert[(vals.size + 127) // 128, 128](vals, out)
+want = vals.astype(np.float16)
+same = (out.view(np.uint16) == want.view(np.uint16)) | (np.isnan(out) & np.isnan(want))
+assert same.all(), vals[~same][:5]
+
+@njit
+def half(x):
+    return np.float16(x)                # a float16 result reaches Python as its value
+
+assert half(1.0 + 3 * 2.0**-11) == float(np.float16(1.0 + 3 * 2.0**-11)) and half(70000.0) == np.inf
+print("float16 ok")
+"""
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_float64_to_float16_rounds_as_numpy(run_on_device, device):
+    r = run_on_device(FLOAT64_TO_FLOAT16, device=device)
+    assert "float16 ok" in r.stdout

@@ -157,3 +157,40 @@ def test_cuda_host_api_names(run_on_device, device):
         assert out.sum() == 4
         print("ok")
     """, device=device)
+
+
+def test_carray_and_farray_view_memory_at_a_pointer():
+    import ctypes
+    from kjit import types
+    from kjit.np.numpy_support import carray, farray
+    a = np.arange(6, dtype=np.float32)
+    p = a.ctypes.data_as(ctypes.POINTER(ctypes.c_float))
+    c = carray(p, (2, 3))                   # the pointer's type gives the dtype
+    c[0, 0] = 9                             # a view: no copy
+    assert a[0] == 9 and c.tolist() == [[9, 1, 2], [3, 4, 5]]
+    f = farray(a.ctypes.data, (2, 3), dtype=types.float32)  # an address needs a dtype
+    assert f.flags.f_contiguous and f.tolist() == [[9, 2, 4], [1, 3, 5]]
+    with pytest.raises(TypeError, match="mismatching dtype"):
+        carray(p, 3, dtype=np.int32)
+    with pytest.raises(TypeError, match="a dtype is needed"):
+        carray(a.ctypes.data, 3)
+
+
+def test_auto_device_and_array_like_follow_numba(run_on_device):
+    r = run_on_device("""
+        import numpy as np
+        from kjit import cuda
+        d, copied = cuda.devicearray.auto_device(np.arange(4.0))
+        assert copied and d.copy_to_host().tolist() == [0, 1, 2, 3]
+        try:
+            cuda.devicearray.auto_device(np.arange(10.0)[:-1:2])   # not one block of memory
+            raise AssertionError("copied")
+        except ValueError as e:
+            assert "non-contiguous buffer" in str(e), e
+        # *_array_like of a strided view: contiguous, the axes in the view's order (NumPy's empty_like)
+        view = cuda.device_array((10, 12), order="F")[::2, ::2]
+        for like in (cuda.device_array_like, cuda.pinned_array_like, cuda.mapped_array_like):
+            assert like(view).strides == np.zeros((10, 12), order="F")[::2, ::2].copy(order="K").strides, like
+        print("like ok")
+    """, device="cpu")
+    assert "like ok" in r.stdout

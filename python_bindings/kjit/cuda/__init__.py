@@ -116,6 +116,9 @@ def __getattr__(name):
     if name in ("random", "cudadrv"):
         import importlib
         return importlib.import_module("kjit.cuda." + name)
+    if name == "devicearray":  # Numba's cuda.devicearray (auto_device, DeviceNDArray ...) off the GPU
+        import importlib
+        return importlib.import_module("kjit.cuda.cudadrv.devicearray")
     if not _SIM and (name in _HOST_API or name == "_api"):
         _bind_host_api()
         return globals()[name]

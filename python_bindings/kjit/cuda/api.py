@@ -207,11 +207,18 @@ def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
     return DeviceNDArray(shape, strides, dtype, stream=stream, order=order)
 
 
-def device_array_like(ary, stream=0):
+def _like(ary):
+    """(shape, dtype, strides, order) of a new array like ``ary`` (NumPy's
+    empty_like, as Numba's ``*_array_like``)."""
+    from kjit.cuda.copy_rules import layout_like
     a = ary if isinstance(ary, DeviceNDArray) else np.asarray(ary)
-    order = "F" if (a.is_f_contiguous() if isinstance(a, DeviceNDArray) else a.flags.f_contiguous) and a.ndim > 1 \
-        and not (a.is_c_contiguous() if isinstance(a, DeviceNDArray) else a.flags.c_contiguous) else "C"
-    return device_array(a.shape, a.dtype, order=order, stream=stream)
+    strides, order = layout_like(a.shape, a.strides, a.dtype)
+    return a.shape, a.dtype, strides, order
+
+
+def device_array_like(ary, stream=0):
+    shape, dtype, strides, order = _like(ary)
+    return device_array(shape, dtype, strides=strides, order=order, stream=stream)
 
 
 def pinned_array(shape, dtype=np.float64, strides=None, order="C"):
@@ -221,7 +228,8 @@ def pinned_array(shape, dtype=np.float64, strides=None, order="C"):
 
 
 def pinned_array_like(ary):
-    return pinned_array(ary.shape, ary.dtype, order="F" if ary.flags.f_contiguous and not ary.flags.c_contiguous else "C")
+    shape, dtype, strides, order = _like(ary)
+    return pinned_array(shape, dtype, strides, order)
 
 
 def mapped_array(shape, dtype=np.float64, strides=None, order="C", stream=0, portable=False, wc=False):
@@ -233,8 +241,8 @@ def mapped_array(shape, dtype=np.float64, strides=None, order="C", stream=0, por
 
 def mapped_array_like(ary, stream=0, portable=False, wc=False):
     """A mapped array (``mapped_array``) of the shape, dtype and order of ``ary``."""
-    a = np.asarray(ary)
-    return mapped_array(a.shape, a.dtype, order="F" if a.flags.f_contiguous and not a.flags.c_contiguous else "C", stream=stream, portable=portable, wc=wc)
+    shape, dtype, strides, order = _like(ary)
+    return mapped_array(shape, dtype, strides, order, stream=stream, portable=portable, wc=wc)
 
 
 def managed_array(shape, dtype=np.float64, strides=None, order="C", stream=0, attach_global=True):

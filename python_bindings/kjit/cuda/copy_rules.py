@@ -40,8 +40,38 @@ def _check_compatible(a, b):
         raise ValueError(f"incompatible strides: {a.strides} vs. {b.strides}")
 
 
+def shape_tuple(shape):
+    """A shape as a tuple of ints: an int, or a sequence (a NumPy array
+    too) of integers; anything else is a TypeError, as in Numba."""
+    if isinstance(shape, (int, np.integer)):
+        return (int(shape),)
+    out = []
+    for s in shape:
+        if not isinstance(s, (int, np.integer)):
+            raise TypeError(f"array shapes are integers, not {type(s).__name__} ({s!r})")
+        out.append(int(s))
+    return tuple(out)
+
+
 def layout_standin(shape, strides, dtype):
     """A NumPy array of this shape, strides and dtype over one element of
     memory: its flags and views follow NumPy's rules (relaxed strides);
     its elements are never read."""
     return np.lib.stride_tricks.as_strided(np.zeros(1, dtype), shape, strides, writeable=False)
+
+
+def layout_like(shape, strides, dtype):
+    """The (strides, order) of a new contiguous array like one of this
+    layout, as NumPy's ``empty_like`` (order 'K': the axes keep the order of
+    their strides); strides None when the order says it."""
+    a = layout_standin(shape, strides, dtype)
+    order = "F" if a.flags.f_contiguous and not a.flags.c_contiguous else "C"
+    if a.flags.c_contiguous or a.flags.f_contiguous or a.ndim <= 1:
+        return None, order
+    perm = sorted(range(a.ndim), key=lambda i: abs(a.strides[i]))
+    out = [0] * a.ndim
+    s = a.dtype.itemsize
+    for i in perm:
+        out[i] = s
+        s *= a.shape[i]
+    return tuple(out), order

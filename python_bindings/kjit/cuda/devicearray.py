@@ -13,6 +13,7 @@ import numpy as np
 
 from kjit import _kjit
 from kjit.cuda import copy_rules
+from kjit.cuda.copy_rules import shape_tuple as _shape_tuple
 
 _INDEX_TYPES = (slice, type(Ellipsis), type(None))
 
@@ -20,17 +21,6 @@ _INDEX_TYPES = (slice, type(Ellipsis), type(None))
 def _stream_given(stream):
     """Whether a stream argument names a stream (0 and None do not)."""
     return stream is not None and not (isinstance(stream, int) and stream == 0)
-
-
-def _shape_tuple(shape):
-    if isinstance(shape, (int, np.integer)):
-        return (int(shape),)
-    out = []
-    for s in shape:
-        if not isinstance(s, (int, np.integer)):
-            raise TypeError(f"array shapes are integers, not {type(s).__name__} ({s!r})")
-        out.append(int(s))
-    return tuple(out)
 
 
 def _c_strides(shape, itemsize):
@@ -465,3 +455,9 @@ def host_array(kind, shape, dtype, strides, order, cls=None, stream=0):
         a._kjit_memory = mem
         a._kjit_stream = stream
     return a
+
+
+def auto_device(obj, stream=0, copy=True, user_explicit=False):
+    """Numba's ``cuda.devicearray.auto_device`` (kjit.cuda.cudadrv.devicearray)."""
+    from kjit.cuda.cudadrv.devicearray import auto_device as auto
+    return auto(obj, stream=stream, copy=copy, user_explicit=user_explicit)

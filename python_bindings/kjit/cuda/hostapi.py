@@ -22,7 +22,8 @@ from collections import namedtuple
 import numpy as np
 
 from kjit import types as _kt
-from kjit.cuda.copy_rules import _IncompatibleArrays, _array_core, _check_compatible, _sentry_contiguous
+from kjit.cuda.copy_rules import (_IncompatibleArrays, _array_core, _check_compatible, _sentry_contiguous,
+                                   shape_tuple as _shape_tuple)
 from kjit.cuda.errors import CudaAPIError
 
 __all__ = ["is_available", "gpus", "list_devices", "select_device", "get_current_device", "current_context",
@@ -55,12 +56,6 @@ def as_dtype(dtype):
     if type(dtype).__module__.startswith("numba"):
         return np.dtype(str(dtype))
     return np.dtype(dtype)
-
-
-def _shape_tuple(shape):
-    if isinstance(shape, (int, np.integer)):
-        return (int(shape),)
-    return tuple(int(s) for s in shape)
 
 
 def _new_array(shape, dtype, strides=None, order="C"):
@@ -443,7 +438,8 @@ def mapped_array(shape, dtype=np.float64, strides=None, order="C", stream=0, por
 def mapped_array_like(ary, stream=0, portable=False, wc=False):
     """A mapped array (``mapped_array``) of the shape, dtype and order of ``ary``."""
     a = _host_data(ary)
-    return mapped_array(a.shape, a.dtype, order=_order_like(a), stream=stream, portable=portable, wc=wc)
+    return mapped_array(a.shape, a.dtype, _contiguous_strides_like(a), _order_like(a), stream=stream,
+                        portable=portable, wc=wc)
 
 
 def managed_array(shape, dtype=np.float64, strides=None, order="C", stream=0, attach_global=True):

@@ -17,7 +17,7 @@ import numpy as np
 from kjit import types
 from kjit.errors import NumbaNotImplementedError
 
-__all__ = ["from_dtype", "as_dtype", "is_arrayscalar", "map_layout", "FROM_DTYPE"]
+__all__ = ["from_dtype", "as_dtype", "is_arrayscalar", "map_layout", "carray", "farray", "FROM_DTYPE"]
 
 FROM_DTYPE = {
     np.dtype("bool"): types.boolean,
@@ -169,3 +169,40 @@ def map_layout(val):
 
 # NumPy's version as (major, minor), as numba.np.numpy_support has it.
 numpy_version = tuple(int(p) for p in np.__version__.split(".")[:2])
+
+
+def _pointer_array(ptr, shape, dtype, order):
+    import ctypes
+    if isinstance(shape, (int, np.integer)):
+        shape = (int(shape),)
+    shape = tuple(int(n) for n in shape)
+    if isinstance(ptr, ctypes._Pointer):
+        pointee = np.dtype(ptr._type_)
+        if dtype is not None and np.dtype(as_dtype(dtype) if isinstance(dtype, types.Type) else dtype) != pointee:
+            raise TypeError(f"mismatching dtype '{dtype}' for pointer {ptr}")
+        dtype, address = pointee, ctypes.cast(ptr, ctypes.c_void_p).value or 0
+    elif isinstance(ptr, ctypes.c_void_p):
+        address = ptr.value or 0
+    elif isinstance(ptr, (int, np.integer)):
+        address = int(ptr)
+    else:
+        raise TypeError(f"expected a ctypes pointer or an address, got {type(ptr).__name__}")
+    if dtype is None:
+        raise TypeError("a dtype is needed for an untyped pointer")
+    dtype = np.dtype(as_dtype(dtype) if isinstance(dtype, types.Type) else dtype)
+    size = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+    buf = (ctypes.c_char * size).from_address(address) if size else bytearray()
+    return np.ndarray(shape, dtype, buffer=buf, order=order)
+
+
+def carray(ptr, shape, dtype=None):
+    """A NumPy array over the memory at ``ptr`` (a ctypes pointer, or an
+    address with ``dtype``), in C order, as Numba's ``carray`` on the host;
+    the memory is not copied. (In kernels, where Numba also offers it over a
+    ``CPointer``, kjit has no pointers yet.)"""
+    return _pointer_array(ptr, shape, dtype, "C")
+
+
+def farray(ptr, shape, dtype=None):
+    """As ``carray``, in Fortran order."""
+    return _pointer_array(ptr, shape, dtype, "F")

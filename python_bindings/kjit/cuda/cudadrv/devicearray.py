@@ -57,4 +57,6 @@ def auto_device(obj, stream=0, copy=True, user_explicit=False):
         return cuda.as_cuda_array(obj), False
     if not isinstance(obj, np.ndarray):
         obj = np.asarray(obj)
+    from kjit.cuda.copy_rules import _sentry_contiguous
+    _sentry_contiguous(obj)  # Numba's rule: one block of memory (broadcast axes aside)
     return cuda.to_device(obj, stream=stream, copy=copy), True
