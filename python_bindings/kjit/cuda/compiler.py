@@ -173,8 +173,14 @@ class CUDAKernel(_kjit.KernelBase):
     @property
     def signatures(self):
         # A kernel returns nothing: void(...), also when compiled at a launch.
-        return [("void(" + sig[len("none("):]) if sig.startswith("none(") and not self.device else sig
-                for sig, _ in self._compiled]
+        out = [("void(" + sig[len("none("):]) if sig.startswith("none(") and not self.device else sig
+               for sig, _ in self._compiled]
+        if self._cpu and not self.device:  # and what the CPU device's launches compiled
+            for types in self.overloads:
+                text = kt.signature_text(kt.void(*types))
+                if text not in out:
+                    out.append(text)
+        return out
 
     # ---- Numba's dispatcher: overloads, specialize, kernel attributes ----------------------
     @property
