@@ -301,6 +301,24 @@ Expr *FunctionTyper::compareOne(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc) 
   }
   if (op == ast::CmpOp::In || op == ast::CmpOp::NotIn)
     return unsupported(loc, "'in' is not supported in kernels yet");
+  bool ls = lt->kind() == TypeKind::StringLit, rs = rt->kind() == TypeKind::StringLit;
+  if (ls && rs) {
+    // Constant strings (a literal argument, `value == "1"`): known now, as
+    // Python compares them (code point order is the UTF-8 bytes' order).
+    int c = lt->symbol().compare(rt->symbol());
+    switch (op) {
+    case ast::CmpOp::Eq: return constBool(c == 0, loc);
+    case ast::CmpOp::Ne: return constBool(c != 0, loc);
+    case ast::CmpOp::Lt: return constBool(c < 0, loc);
+    case ast::CmpOp::Le: return constBool(c <= 0, loc);
+    case ast::CmpOp::Gt: return constBool(c > 0, loc);
+    case ast::CmpOp::Ge: return constBool(c >= 0, loc);
+    default: break;
+    }
+  }
+  if ((ls || rs) && (op == ast::CmpOp::Eq || op == ast::CmpOp::Ne) &&
+      (lt->isNumber() || rt->isNumber() || lt->isNone() || rt->isNone()))
+    return constBool(op == ast::CmpOp::Ne, loc);  // a string never equals a number
   if (!lt->isNumber() || !rt->isNumber())
     return typingError(loc, fmt::format("cannot compare {} and {}", lt->str(), rt->str()));
   const Type *t = promoteNumeric(tc_, lt, rt);

@@ -115,7 +115,10 @@ def main():
     for name, c in sorted(per_file.items()):
         print(f"| {name} | {c['passed']} | {c['failed']} | {c['error']} | {c['skipped']} |")
     print("\n(A test counts as failed when one of its subtests failed, which the runner's "
-          "own summary counts as passed.)")
+          "own summary counts as passed.)\n")
+    reasons = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "docs", "compat_reasons.md")
+    if os.path.exists(reasons):  # the causes, written by hand after each run
+        print(open(reasons).read().rstrip())
     print("\nEvery test that fails, with the first line of its reason:\n")
     for name in sorted(failures):
         print(f"## {name} ({len(failures[name])})\n")

@@ -882,3 +882,60 @@ print("float16 ok")
 def test_float64_to_float16_rounds_as_numpy(run_on_device, device):
     r = run_on_device(FLOAT64_TO_FLOAT16, device=device)
     assert "float16 ok" in r.stdout
+
+
+KERNEL_CALLS_KERNEL = r"""
+import numpy as np
+from kjit import cuda
+
+@cuda.jit                   # no device=True: called from a kernel, it is a device function
+def ten():
+    return 10
+
+@cuda.jit
+def k(out):
+    out[0] = ten() + 1
+
+out = np.zeros(1, dtype=np.int64)
+k[1, 1](out)
+assert out[0] == 11, out
+print("call ok")
+"""
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_a_kernel_object_called_from_a_kernel_is_a_device_function(run_on_device, device):
+    r = run_on_device(KERNEL_CALLS_KERNEL, device=device)
+    assert "call ok" in r.stdout
+
+
+STRING_ARGUMENTS = r"""
+import numpy as np
+from kjit import cuda
+
+@cuda.jit(device=True)
+def load(out, mode):
+    if mode == "ones":              # a constant string argument: decided at compile time
+        out[cuda.threadIdx.x] = 1.0
+    elif mode != "zeros" and mode < "z":
+        out[cuda.threadIdx.x] = 2.0
+    else:
+        out[cuda.threadIdx.x] = 0.0
+
+@cuda.jit
+def kernel(a, b, c):
+    load(a, "ones")
+    load(b, "twos")
+    load(c, "zeros")
+
+a, b, c = (np.full(4, -1.0) for _ in range(3))
+kernel[1, 4](a, b, c)
+assert (a == 1).all() and (b == 2).all() and (c == 0).all(), (a, b, c)
+print("strings ok")
+"""
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_constant_string_arguments_compare_at_compile_time(run_on_device, device):
+    r = run_on_device(STRING_ARGUMENTS, device=device)
+    assert "strings ok" in r.stdout

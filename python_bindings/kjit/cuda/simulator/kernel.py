@@ -249,7 +249,10 @@ class CUDAKernel:
         return self[(int(ntasks) + tpb - 1) // tpb, tpb, stream, sharedmem]
 
     def __call__(self, *args, **kwargs):
-        if self.device:
+        from kjit.cuda.simulator import kernelapi
+        # A kernel called from a (simulated) kernel runs as a device function,
+        # as compiled kernels call it.
+        if self.device or kernelapi._tls.s is not None:
             return self.py_func(*args, **kwargs)
         raise ValueError(f"launch configuration was not specified: a kernel is launched as "
                          f"{self.__name__}[blocks, threads](...)")
