@@ -939,3 +939,27 @@ print("strings ok")
 def test_constant_string_arguments_compare_at_compile_time(run_on_device, device):
     r = run_on_device(STRING_ARGUMENTS, device=device)
     assert "strings ok" in r.stdout
+
+
+ROUND_AND_LDEXP = r"""
+import math
+import numpy as np
+from kjit import cuda, float32, int32, void
+
+@cuda.jit(void(float32[:], float32, int32))
+def kernel(out, c, n):
+    out[0] = round(c, n)            # float32, halfway at 3 digits: the devices' rounding
+    out[1] = math.ldexp(c, n)       # an int32 exponent (Python's math refuses NumPy integers)
+
+out = np.zeros(2, dtype=np.float32)
+kernel[1, 1](out, 0.3425, 3)
+assert out[0] == np.float32(0.343) and out[1] == np.float32(0.3425 * 8), out
+print("round ok")
+"""
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_round_and_ldexp_agree_on_every_device(run_on_device, device):
+    # The simulator runs these through kjit's compiled scalar functions.
+    r = run_on_device(ROUND_AND_LDEXP, device=device)
+    assert "round ok" in r.stdout

@@ -253,7 +253,8 @@ class CUDAKernel:
         # A kernel called from a (simulated) kernel runs as a device function,
         # as compiled kernels call it.
         if self.device or kernelapi._tls.s is not None:
-            return self.py_func(*args, **kwargs)
+            from kjit.cuda.simulator.pyfuncs import simulated
+            return simulated(self.py_func)(*args, **kwargs)
         raise ValueError(f"launch configuration was not specified: a kernel is launched as "
                          f"{self.__name__}[blocks, threads](...)")
 

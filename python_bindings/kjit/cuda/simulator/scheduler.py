@@ -97,7 +97,8 @@ def _same(a, b):
 class _Launch:
     def __init__(self, kernel, gdim, bdim, sharedmem, args):
         self.kernel = kernel
-        self.func = kernel.py_func
+        from kjit.cuda.simulator.pyfuncs import simulated
+        self.func = simulated(kernel.py_func)
         self.args = args
         self.gdim, self.bdim = gdim, bdim
         self.sharedmem = sharedmem
