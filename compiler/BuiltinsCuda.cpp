@@ -61,7 +61,12 @@ class CudaTyper {
   Expr *axes(IntrinsicId id, const std::string &f) {
     if (!arity(f, 1, 1)) return none();
     std::optional<int64_t> n = constInt(site.args[0]);
-    if (!n || *n < 1 || *n > 3)
+    if (!n)  // Numba's words name its exception class
+      return ts.error(DiagCategory::Typing, site.args[0]->loc,
+                      fmt::format("cuda.{}() takes a constant 1, 2 or 3, not a value known only "
+                                  "when the kernel runs (RequireLiteralValue)",
+                                  f));
+    if (*n < 1 || *n > 3)
       return ts.error(DiagCategory::Typing, site.args[0]->loc,
                       fmt::format("cuda.{}() takes a constant 1, 2 or 3", f));
     // int64, as numba-cuda types them: a grid may hold 2^31 threads or more.

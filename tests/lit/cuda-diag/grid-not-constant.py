@@ -9,7 +9,7 @@ def kernel(a, n):
     i = cuda.grid(n)
     a[0] = i
 
-# CHECK:      {{^}}{{.*}}grid-not-constant.py:9:19: error: cuda.grid() takes a constant 1, 2 or 3{{$}}
+# CHECK:      {{^}}{{.*}}grid-not-constant.py:9:19: error: cuda.grid() takes a constant 1, 2 or 3, not a value known only when the kernel runs (RequireLiteralValue){{$}}
 # CHECK-NEXT: {{^}}  File "{{.*}}grid-not-constant.py", line 9{{$}}
 # CHECK-NEXT: {{^}}    i = cuda.grid(n){{$}}
 # CHECK-NEXT: {{^}}                  ^{{$}}
