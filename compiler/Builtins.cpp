@@ -788,14 +788,7 @@ Expr *CallTyper::builtin(const std::string &f) {
         glue += sp ? ' ' : '.';
       };
       if (x->type->kind() == TypeKind::Module) {
-        static const struct {
-          const char *name;
-          IntrinsicId id;
-        } dims[] = {{"kjit.cuda.threadIdx", IntrinsicId::ThreadIdx},
-                    {"kjit.cuda.blockIdx", IntrinsicId::BlockIdx},
-                    {"kjit.cuda.blockDim", IntrinsicId::BlockDim},
-                    {"kjit.cuda.gridDim", IntrinsicId::GridDim}};
-        for (const auto &d : dims) {
+        for (const Dim3Namespace &d : dim3Namespaces()) {
           if (x->type->symbol() != d.name || !ts.cudaTarget()) continue;
           std::vector<Expr *> xyz;
           for (int axis = 0; axis < 3; ++axis)

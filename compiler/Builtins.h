@@ -75,5 +75,12 @@ ir::Expr *typeBuiltinCall(TyperServices &ts, const Type *callee, CallSite &site)
 ir::Expr *typeCudaAttribute(TyperServices &ts, const std::string &module, const std::string &attr,
                             SourceLoc loc, bool cudaTarget);
 ir::Expr *typeCudaCall(TyperServices &ts, const std::string &fn, CallSite &site);
+// cuda.threadIdx, blockIdx, blockDim, gridDim: the module name and the
+// intrinsic that reads an axis (its argument: 0, 1 or 2).
+struct Dim3Namespace {
+  const char *name;
+  ir::IntrinsicId id;
+};
+const std::vector<Dim3Namespace> &dim3Namespaces();
 
 }  // namespace kjit

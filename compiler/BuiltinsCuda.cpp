@@ -587,14 +587,7 @@ Expr *typeCudaAttribute(TyperServices &ts, const std::string &module, const std:
       return cudaTarget ? ts.convert(ts.constInt(32, loc), i32) : onlyInKernels(attr);
     return nullptr;
   }
-  static const struct {
-    const char *name;
-    IntrinsicId id;
-  } dims[] = {{"kjit.cuda.threadIdx", IntrinsicId::ThreadIdx},
-              {"kjit.cuda.blockIdx", IntrinsicId::BlockIdx},
-              {"kjit.cuda.blockDim", IntrinsicId::BlockDim},
-              {"kjit.cuda.gridDim", IntrinsicId::GridDim}};
-  for (const auto &d : dims) {
+  for (const Dim3Namespace &d : dim3Namespaces()) {
     if (module != d.name) continue;
     int axis = attr == "x" ? 0 : attr == "y" ? 1 : attr == "z" ? 2 : -1;
     if (axis < 0)
@@ -605,6 +598,14 @@ Expr *typeCudaAttribute(TyperServices &ts, const std::string &module, const std:
     return ts.intrinsic(d.id, {ts.constInt(axis, loc)}, i32, loc);
   }
   return nullptr;
+}
+
+const std::vector<Dim3Namespace> &dim3Namespaces() {
+  static const std::vector<Dim3Namespace> dims = {{"kjit.cuda.threadIdx", IntrinsicId::ThreadIdx},
+                                                  {"kjit.cuda.blockIdx", IntrinsicId::BlockIdx},
+                                                  {"kjit.cuda.blockDim", IntrinsicId::BlockDim},
+                                                  {"kjit.cuda.gridDim", IntrinsicId::GridDim}};
+  return dims;
 }
 
 Expr *typeCudaCall(TyperServices &ts, const std::string &fn, CallSite &site) {

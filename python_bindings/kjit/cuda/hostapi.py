@@ -23,7 +23,7 @@ import numpy as np
 
 from kjit import types as _kt
 from kjit.cuda.copy_rules import (_IncompatibleArrays, _array_core, _check_compatible, _sentry_contiguous,
-                                   shape_tuple as _shape_tuple)
+                                   layout_like, shape_tuple as _shape_tuple)
 from kjit.cuda.errors import CudaAPIError
 
 __all__ = ["is_available", "gpus", "list_devices", "select_device", "get_current_device", "current_context",
@@ -376,19 +376,11 @@ def device_array(shape, dtype=np.float64, strides=None, order="C", stream=0):
 
 
 def _contiguous_strides_like(a):
-    if a.flags.c_contiguous or a.flags.f_contiguous or a.ndim <= 1:
-        return None
-    perm = sorted(range(a.ndim), key=lambda i: abs(a.strides[i]))
-    strides = [0] * a.ndim
-    s = a.dtype.itemsize
-    for i in perm:
-        strides[i] = s
-        s *= a.shape[i]
-    return tuple(strides)
+    return layout_like(a.shape, a.strides, a.dtype)[0]
 
 
 def _order_like(a):
-    return "F" if a.flags.f_contiguous and not a.flags.c_contiguous else "C"
+    return layout_like(a.shape, a.strides, a.dtype)[1]
 
 
 def device_array_like(ary, stream=0):
