@@ -398,12 +398,21 @@ def bench_lib(name, lib):
 
 
 # The kernels are defined in this file, so kjit can read their source.
+# BENCH_NUMBA_FIRST=1 runs numba-cuda's rows before kjit's, to see what the
+# order does to a pair of figures.
+def bench_numba():
+    if ncuda is not None:
+        try:
+            bench_lib("numba", ncuda)
+        except Exception as e:  # noqa: BLE001
+            print("numba rows failed:", type(e).__name__, str(e)[:300])
+
+
+if os.environ.get("BENCH_NUMBA_FIRST") == "1":
+    bench_numba()
 bench_lib("kjit", cuda)
-if ncuda is not None:
-    try:
-        bench_lib("numba", ncuda)
-    except Exception as e:  # noqa: BLE001
-        print("numba rows failed:", type(e).__name__, str(e)[:300])
+if os.environ.get("BENCH_NUMBA_FIRST") != "1":
+    bench_numba()
 if cp is not None:
     xc = cp.asarray(x_h)
     float(cp.sum(xc))

@@ -31,6 +31,7 @@
 
 #include "frontend/support/Options.h"
 #include "targets/Codegen.h"
+#include "targets/nvptx/BranchFp64Selects.h"
 #include "targets/nvptx/NarrowIntegers.h"
 
 extern "C" {
@@ -308,6 +309,7 @@ bool compileToPtx(llvm::Module &m, const PtxOptions &opts, std::string &ptx, std
   }
   optimizeO3(m, *tm);
   nvptx::narrowIntegers(m);
+  nvptx::branchFp64Selects(m);
   if (llvm::verifyModule(m, &vos)) {
     error = "internal error: narrowing loop counters made invalid LLVM IR:\n" + verify;
     return false;
