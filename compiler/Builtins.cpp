@@ -6,6 +6,7 @@
 #include <cstring>
 #include <optional>
 
+#include "compiler/ArrayExprs.h"
 #include "compiler/CmathSource.h"
 #include "compiler/UfuncSource.h"
 
@@ -199,7 +200,8 @@ std::optional<GlobalValue> moduleAttribute(const std::string &module, const std:
         "invert",        "bitwise_not", "bitwise_and", "bitwise_or",    "bitwise_xor", "left_shift",
         "right_shift",   "equal",       "not_equal",   "less",          "less_equal",  "greater",
         "greater_equal", "logical_and", "logical_or",  "logical_xor",   "logical_not", "add",
-        "subtract",      "multiply",    "conjugate",   "nextafter"};
+        "subtract",      "multiply",    "conjugate",   "nextafter",     "true_divide", "divide",
+        "floor_divide",  "remainder",   "mod",         "where"};
     if (findIn(kMathUnary, attr) || findIn(kNumpyUnary, attr)) return fnValue("numpy." + attr);
     for (const char *f : fns)
       if (attr == f) return fnValue("numpy." + attr);
@@ -581,11 +583,19 @@ class CallTyper {
   Expr *numpyScalarUfunc(const std::string &f) {
     auto &a = site.args;
     std::string name = "np." + f;
-    static const OperatorFn kBinary[] = {
-        {"add", ast::BinaryOp::Add},           {"subtract", ast::BinaryOp::Sub},
-        {"multiply", ast::BinaryOp::Mul},      {"bitwise_and", ast::BinaryOp::BitAnd},
-        {"bitwise_or", ast::BinaryOp::BitOr},  {"bitwise_xor", ast::BinaryOp::BitXor},
-        {"left_shift", ast::BinaryOp::LShift}, {"right_shift", ast::BinaryOp::RShift}};
+    static const OperatorFn kBinary[] = {{"add", ast::BinaryOp::Add},
+                                         {"subtract", ast::BinaryOp::Sub},
+                                         {"multiply", ast::BinaryOp::Mul},
+                                         {"bitwise_and", ast::BinaryOp::BitAnd},
+                                         {"bitwise_or", ast::BinaryOp::BitOr},
+                                         {"bitwise_xor", ast::BinaryOp::BitXor},
+                                         {"left_shift", ast::BinaryOp::LShift},
+                                         {"right_shift", ast::BinaryOp::RShift},
+                                         {"true_divide", ast::BinaryOp::Div},
+                                         {"divide", ast::BinaryOp::Div},
+                                         {"floor_divide", ast::BinaryOp::FloorDiv},
+                                         {"remainder", ast::BinaryOp::Mod},
+                                         {"mod", ast::BinaryOp::Mod}};
     static const OperatorCmp kCompare[] = {
         {"equal", ast::CmpOp::Eq},   {"not_equal", ast::CmpOp::Ne},
         {"less", ast::CmpOp::Lt},    {"less_equal", ast::CmpOp::Le},
@@ -603,7 +613,9 @@ class CallTyper {
     };
     if (const OperatorFn *b = findIn(kBinary, f)) {
       if (!numbers(2)) return ts.constOf(nullptr, loc);
-      if (b->op != ast::BinaryOp::Add && b->op != ast::BinaryOp::Sub && b->op != ast::BinaryOp::Mul)
+      if (b->op == ast::BinaryOp::BitAnd || b->op == ast::BinaryOp::BitOr ||
+          b->op == ast::BinaryOp::BitXor || b->op == ast::BinaryOp::LShift ||
+          b->op == ast::BinaryOp::RShift)
         for (Expr *x : a)
           if (!x->type->isInt() && !x->type->isBool())
             return ts.error(
@@ -675,11 +687,12 @@ class CallTyper {
         "square", "negative",    "positive",    "deg2rad", "rad2deg",  "degrees",  "radians",
         "invert", "bitwise_not", "logical_not", "conj",    "conjugate"};
     static const char *const binary[] = {
-        "arctan2",     "hypot",       "copysign",    "fmod",       "power",         "minimum",
-        "maximum",     "fmin",        "fmax",        "add",        "subtract",      "multiply",
-        "bitwise_and", "bitwise_or",  "bitwise_xor", "left_shift", "right_shift",   "equal",
-        "not_equal",   "less",        "less_equal",  "greater",    "greater_equal", "logical_and",
-        "logical_or",  "logical_xor", "nextafter"};
+        "arctan2",     "hypot",       "copysign",    "fmod",        "power",         "minimum",
+        "maximum",     "fmin",        "fmax",        "add",         "subtract",      "multiply",
+        "bitwise_and", "bitwise_or",  "bitwise_xor", "left_shift",  "right_shift",   "equal",
+        "not_equal",   "less",        "less_equal",  "greater",     "greater_equal", "logical_and",
+        "logical_or",  "logical_xor", "nextafter",   "true_divide", "divide",        "floor_divide",
+        "remainder",   "mod"};
     if (f == "erf" || f == "erfc" || f == "gamma" || f == "lgamma") return 0;
     if (findIn(kMathUnary, f) || findIn(kNumpyUnary, f)) return 1;
     for (const char *u : unary)
@@ -687,6 +700,55 @@ class CallTyper {
     for (const char *b : binary)
       if (f == b) return 2;
     return 0;
+  }
+
+  // How NumPy (as Numba) picks the loop of ufunc `f` (ArrayExprs.h).
+  static UfuncKind ufuncKind(const std::string &f) {
+    static const char *const predicate[] = {
+        "isnan", "isinf", "isfinite", "logical_not", "logical_and", "logical_or", "logical_xor"};
+    static const char *const compare[] = {"equal",      "not_equal", "less",
+                                          "less_equal", "greater",   "greater_equal"};
+    static const char *const floats[] = {"true_divide", "divide",    "arctan2", "hypot",
+                                         "copysign",    "nextafter", "deg2rad", "rad2deg",
+                                         "degrees",     "radians",   "fabs"};
+    for (const char *n : predicate)
+      if (f == n) return UfuncKind::Predicate;
+    for (const char *n : compare)
+      if (f == n) return UfuncKind::Compare;
+    for (const char *n : floats)
+      if (f == n) return UfuncKind::FloatMath;
+    if (f == "abs" || f == "absolute") return UfuncKind::Absolute;
+    if (findIn(kMathUnary, f) || findIn(kNumpyUnary, f)) return UfuncKind::FloatMath;
+    return UfuncKind::Arithmetic;
+  }
+
+  // np.sqrt(a), np.add(a, 2.0), np.sin(a, out=b) on the CPU: an array
+  // expression (ArrayExprs.h), fused with its operands'.
+  Expr *ufuncArrayExpr(const std::string &f, unsigned nin) {
+    std::string name = "np." + f;
+    if (!onlyKeywords(name, {"out"})) return ts.constOf(nullptr, loc);
+    std::vector<Expr *> in = site.args;
+    Expr *out = keyword("out");
+    if (!out && in.size() == nin + 1) {
+      out = in.back();
+      in.pop_back();
+    }
+    if (in.size() != nin)
+      return fail(fmt::format("{}() takes {} input{} and an optional output array ({} given)", name,
+                              nin, nin == 1 ? "" : "s", site.args.size()));
+    std::string text = name + "(";
+    for (unsigned k = 0; k < nin; ++k) text += fmt::format("{}{{{}}}", k ? ", " : "", k);
+    text += ")";
+    return arrayOperation(
+        ts, ufuncKind(f), text, in,
+        [&](std::vector<Expr *> e) {
+          CallSite one = site;
+          one.args = std::move(e);
+          one.kwargs.clear();
+          CallTyper element(ts, one);
+          return element.numpy(f);
+        },
+        loc, out);
   }
 
   // np.sin(a, out), np.add(a, b, out=c), and on the CPU np.sin(a): a loop
@@ -870,6 +932,16 @@ Expr *CallTyper::builtin(const std::string &f) {
     return fail(fmt::format("object of type {} has no len()", a[0]->type->str()));
   }
   if (f == "abs") {
+    if (a.size() == 1 && a[0]->type->isArray() && !ts.cudaTarget())
+      return arrayOperation(
+          ts, UfuncKind::Absolute, "abs({0})", a,
+          [&](std::vector<Expr *> e) {
+            CallSite one = site;
+            one.args = std::move(e);
+            CallTyper element(ts, one);
+            return element.builtin("abs");
+          },
+          loc);
     if (!arity(f, 1, 1) || !needNumber(a[0], f)->type) return ts.constOf(nullptr, loc);
     const Type *t = a[0]->type;
     if (t->isComplex()) return ts.intrinsic(IntrinsicId::Abs, {a[0]}, t->complexPart(), loc);
@@ -1185,11 +1257,17 @@ Expr *CallTyper::numpy(const std::string &f) {
     return reduction(f, a[0]);
   }
   if (unsigned nin = ufuncInputs(f)) {
-    for (auto &[k, v] : site.kwargs)
-      if (k == "out" && v->type->isArray()) return ufuncOnArrays(f, nin);
-    for (Expr *x : a)
-      if (x->type->isArray()) return ufuncOnArrays(f, nin);
-    if (a.size() == nin + 1 && a[nin]->type->isArray()) return ufuncOnArrays(f, nin);
+    bool arrays = a.size() == nin + 1 && a[nin]->type->isArray();
+    for (auto &[k, v] : site.kwargs) arrays |= k == "out" && v->type->isArray();
+    for (Expr *x : a) arrays |= x->type->isArray();
+    if (arrays) return ts.cudaTarget() ? ufuncOnArrays(f, nin) : ufuncArrayExpr(f, nin);
+  }
+  if (f == "where" && a.size() == 3 && site.kwargs.empty() && !ts.cudaTarget() &&
+      (a[0]->type->isArray() || a[1]->type->isArray() || a[2]->type->isArray())) {
+    // np.where(cond, x, y): x's element where cond's is true, else y's.
+    return arrayOperation(
+        ts, UfuncKind::Arithmetic, "({1} if {0} else {2})", a,
+        [&](std::vector<Expr *> e) { return ts.select(ts.truth(e[0]), e[1], e[2], loc); }, loc);
   }
   if (!noKeywords(name)) return ts.constOf(nullptr, loc);
   for (Expr *x : a)

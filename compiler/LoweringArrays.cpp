@@ -195,6 +195,22 @@ llvm::Value *FunctionLowering::allocate(const Type *arrTy, const std::vector<llv
   return desc;
 }
 
+llvm::Value *FunctionLowering::copyArray(llvm::Value *src, const Type *st, const Type *t,
+                                         SourceLoc loc) {
+  std::vector<llvm::Value *> dims;
+  for (unsigned k = 0; k < st->ndim(); ++k) dims.push_back(shapeOf(src, k));
+  llvm::Value *dst = allocate(t, dims, loc);
+  llvm::Value *dstData = dataOf(dst);
+  llvm::Type *et = P.elemTy(t->dtype());
+  forEachElement(src, st, [&](llvm::Value *addr, llvm::Value *flatIdx) {
+    if (t->dtype()->isRecord())
+      copyRecord(B.CreateGEP(et, dstData, flatIdx), addr, t->dtype());
+    else
+      B.CreateStore(B.CreateLoad(et, addr), B.CreateGEP(et, dstData, flatIdx));
+  });
+  return dst;
+}
+
 void FunctionLowering::forEachElement(
     llvm::Value *desc, const Type *arrTy,
     const std::function<void(llvm::Value *, llvm::Value *)> &body) {
@@ -382,19 +398,54 @@ llvm::Value *FunctionLowering::arrayIntrinsic(const Intrinsic *in) {
   }
   case IntrinsicId::ArrayCopy: {
     const Type *st = in->args[0]->type;
-    llvm::Value *src = expr(in->args[0]);
-    std::vector<llvm::Value *> dims;
-    for (unsigned k = 0; k < st->ndim(); ++k) dims.push_back(shapeOf(src, k));
-    llvm::Value *dst = allocate(t, dims, in->loc);
-    llvm::Value *dstData = dataOf(dst);
-    llvm::Type *et = P.elemTy(t->dtype());
-    forEachElement(src, st, [&](llvm::Value *addr, llvm::Value *flatIdx) {
-      if (t->dtype()->isRecord())
-        copyRecord(B.CreateGEP(et, dstData, flatIdx), addr, t->dtype());
-      else
-        B.CreateStore(B.CreateLoad(et, addr), B.CreateGEP(et, dstData, flatIdx));
-    });
-    return dst;
+    return copyArray(expr(in->args[0]), st, t, in->loc);
+  }
+  case IntrinsicId::ArrayUnaliased: {
+    // Copy `a` when the bytes it spans meet out's, unless it is out's very
+    // view (same data, shape and strides: element i reads what element i
+    // writes).
+    const Type *at = in->args[0]->type, *ot = in->args[1]->type;
+    llvm::Value *a = expr(in->args[0]), *o = expr(in->args[1]);
+    auto span = [&](llvm::Value *d, const Type *ty, llvm::Value *&lo, llvm::Value *&hi,
+                    llvm::Value *&empty) {
+      llvm::Value *base = B.CreatePtrToInt(dataOf(d), B.getInt64Ty());
+      lo = base, hi = B.CreateAdd(base, i64(itemSize(ty->dtype())));
+      empty = B.getFalse();
+      for (unsigned k = 0; k < ty->ndim(); ++k) {
+        llvm::Value *n = shapeOf(d, k), *st = strideOf(d, k);
+        empty = B.CreateOr(empty, B.CreateICmpSLE(n, i64(0)));
+        llvm::Value *reach = B.CreateMul(B.CreateSub(n, i64(1)), st);
+        llvm::Value *neg = B.CreateICmpSLT(reach, i64(0));
+        lo = B.CreateAdd(lo, B.CreateSelect(neg, reach, i64(0)));
+        hi = B.CreateAdd(hi, B.CreateSelect(neg, i64(0), reach));
+      }
+    };
+    llvm::Value *alo, *ahi, *aempty, *olo, *ohi, *oempty;
+    span(a, at, alo, ahi, aempty);
+    span(o, ot, olo, ohi, oempty);
+    llvm::Value *meet = B.CreateAnd(B.CreateICmpULT(alo, ohi), B.CreateICmpULT(olo, ahi));
+    meet = B.CreateAnd(meet, B.CreateNot(B.CreateOr(aempty, oempty)));
+    llvm::Value *same = B.CreateICmpEQ(dataOf(a), dataOf(o));
+    if (at->ndim() != ot->ndim() || at->dtype() != ot->dtype()) {
+      same = B.getFalse();
+    } else {
+      for (unsigned k = 0; k < at->ndim(); ++k) {
+        same = B.CreateAnd(same, B.CreateICmpEQ(shapeOf(a, k), shapeOf(o, k)));
+        same = B.CreateAnd(same, B.CreateICmpEQ(strideOf(a, k), strideOf(o, k)));
+      }
+    }
+    llvm::BasicBlock *pre = B.GetInsertBlock(), *copyBB = block("unalias.copy"),
+                     *done = block("unalias.done");
+    B.CreateCondBr(B.CreateAnd(meet, B.CreateNot(same)), copyBB, done);
+    B.SetInsertPoint(copyBB);
+    llvm::Value *copy = copyArray(a, at, at, in->loc);  // allocate() reads dtype and ndim
+    llvm::BasicBlock *copied = B.GetInsertBlock();
+    B.CreateBr(done);
+    B.SetInsertPoint(done);
+    llvm::PHINode *r = B.CreatePHI(a->getType(), 2, "unaliased");
+    r->addIncoming(a, pre);
+    r->addIncoming(copy, copied);
+    return r;
   }
   case IntrinsicId::ArrayArange: {
     const Type *ct = in->args[0]->type;  // int64 or float64

@@ -180,6 +180,8 @@ class FunctionLowering {
   void forEachElement(llvm::Value *desc, const Type *arrTy,
                       const std::function<void(llvm::Value *, llvm::Value *)> &body);
   llvm::Value *arrayIntrinsic(const ir::Intrinsic *in);
+  // A new C-contiguous array of type t (the dtype of st) with src's elements.
+  llvm::Value *copyArray(llvm::Value *src, const Type *st, const Type *t, SourceLoc loc);
   // Records: field reads and writes, the fields of arrays of records, and
   // the copy of a record's bytes.
   llvm::Value *recordIntrinsic(const ir::Intrinsic *in);

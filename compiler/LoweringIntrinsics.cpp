@@ -428,7 +428,8 @@ llvm::Value *FunctionLowering::intrinsic(const Intrinsic *in) {
   case IntrinsicId::ArrayViewAs:
   case IntrinsicId::ArrayFill:
   case IntrinsicId::ArrayArange:
-  case IntrinsicId::ArrayCopy: return arrayIntrinsic(in);
+  case IntrinsicId::ArrayCopy:
+  case IntrinsicId::ArrayUnaliased: return arrayIntrinsic(in);
   case IntrinsicId::RecordGet:
   case IntrinsicId::RecordSet:
   case IntrinsicId::RecordArrayField: return recordIntrinsic(in);

@@ -8,6 +8,7 @@
 #include <map>
 #include <set>
 
+#include "compiler/ArrayExprs.h"
 #include "compiler/Builtins.h"
 #include "compiler/Conversion.h"
 #include "compiler/Signature.h"
@@ -137,6 +138,18 @@ static bool isNegativeConstant(const Expr *e) {
   return false;
 }
 
+Expr *FunctionTyper::binaryInto(ast::BinaryOp aop, Expr *l, Expr *r, Expr *out, SourceLoc loc) {
+  if (!known(l) || !known(r) || !known(out)) return unknown(loc);
+  if (aop == ast::BinaryOp::MatMul || (!l->type->isArray() && !l->type->isNumber()) ||
+      (!r->type->isArray() && !r->type->isNumber()))
+    return typingError(loc, fmt::format("unsupported operand types for {}=: {} and {}",
+                                        ast::spelling(aop), l->type->str(), r->type->str()));
+  return arrayOperation(
+      *this, aop == ast::BinaryOp::Div ? UfuncKind::FloatMath : UfuncKind::Arithmetic,
+      fmt::format("({{0}} {} {{1}})", ast::spelling(aop)), {l, r},
+      [&](std::vector<Expr *> e) { return binary(aop, e[0], e[1], loc); }, loc, out);
+}
+
 Expr *FunctionTyper::binary(ast::BinaryOp aop, Expr *l, Expr *r, SourceLoc loc) {
   if (!known(l) || !known(r)) return unknown(loc);
   l = unwrapIntEnum(l);
@@ -144,6 +157,14 @@ Expr *FunctionTyper::binary(ast::BinaryOp aop, Expr *l, Expr *r, SourceLoc loc) 
   const Type *lt = l->type, *rt = r->type;
   if (aop == ast::BinaryOp::MatMul)
     return unsupported(loc, "the '@' operator is not supported in kernels yet");
+  if ((lt->isArray() || rt->isArray()) && !cudaTarget() && (lt->isArray() || lt->isNumber()) &&
+      (rt->isArray() || rt->isNumber())) {
+    // An array expression (ArrayExprs.h).
+    return arrayOperation(
+        *this, aop == ast::BinaryOp::Div ? UfuncKind::FloatMath : UfuncKind::Arithmetic,
+        fmt::format("({{0}} {} {{1}})", ast::spelling(aop)), {l, r},
+        [&](std::vector<Expr *> e) { return binary(aop, e[0], e[1], loc); }, loc);
+  }
   if (!lt->isNumber() || !rt->isNumber()) {
     if (aop == ast::BinaryOp::Add && lt->isTuple() && rt->isTuple()) {
       std::vector<Expr *> elems;
@@ -223,6 +244,18 @@ Expr *FunctionTyper::unaryOp(ast::UnaryOp op, Expr *v, SourceLoc loc) {
   if (!known(v)) return v;
   v = unwrapIntEnum(v);
   const Type *t = v->type;
+  if (t->isArray() && !cudaTarget() && op != ast::UnaryOp::Not) {
+    // -a, +a, ~a on an array (ArrayExprs.h); ~ of booleans is logical not.
+    bool logical = op == ast::UnaryOp::Invert && t->dtype()->isBool();
+    std::string text = logical                      ? "(not {0})"
+                       : op == ast::UnaryOp::Neg    ? "(-{0})"
+                       : op == ast::UnaryOp::Invert ? "(~{0})"
+                                                    : "(+{0})";
+    return arrayOperation(
+        *this, logical ? UfuncKind::Predicate : UfuncKind::Arithmetic, text, {v},
+        [&](std::vector<Expr *> e) { return unaryOp(logical ? ast::UnaryOp::Not : op, e[0], loc); },
+        loc);
+  }
   if (op == ast::UnaryOp::Not) {
     Expr *b = truth(v);
     if (!known(b)) return b;
@@ -301,6 +334,12 @@ Expr *FunctionTyper::compareOne(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc) 
   }
   if (op == ast::CmpOp::In || op == ast::CmpOp::NotIn)
     return unsupported(loc, "'in' is not supported in kernels yet");
+  if ((lt->isArray() || rt->isArray()) && !cudaTarget() && (lt->isArray() || lt->isNumber()) &&
+      (rt->isArray() || rt->isNumber())) {
+    return arrayOperation(
+        *this, UfuncKind::Compare, fmt::format("({{0}} {} {{1}})", ast::spelling(op)), {l, r},
+        [&](std::vector<Expr *> e) { return compareOne(op, e[0], e[1], loc); }, loc);
+  }
   bool ls = lt->kind() == TypeKind::StringLit, rs = rt->kind() == TypeKind::StringLit;
   if (ls && rs) {
     // Constant strings (a literal argument, `value == "1"`): known now, as

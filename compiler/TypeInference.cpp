@@ -10,6 +10,7 @@
 #include <map>
 #include <set>
 
+#include "compiler/ArrayExprs.h"
 #include "compiler/Builtins.h"
 #include "compiler/TyperImpl.h"
 
@@ -392,6 +393,8 @@ bool FunctionTyper::run() {
   if (!waitsFor_.empty()) return true;  // provisional: no final pass
   beginPass(true);
   block(def_.body, fn_->body);
+  // Array expressions become their loops now that the types are final.
+  lowerPendingArrayExprs(*this, *fn_, src_->parallel, src_->fastmath);
   fn_->returnType = declared_     ? (declared_->kind() == TypeKind::Void ? tc_.none() : declared_)
                     : returnType_ ? returnType_
                                   : tc_.none();

@@ -1,6 +1,7 @@
 // TypeStatements.cpp - typing statements: assignments (names, tuples,
 // array elements), control flow, loops (range, prange, arrays), return,
 // raise and assert. Expressions are in TypeExpressions.cpp.
+#include "compiler/ArrayExprs.h"
 #include "compiler/TyperImpl.h"
 
 namespace kjit::typing {
@@ -153,9 +154,17 @@ void FunctionTyper::assignTarget(const ast::Expr *target, Expr *value, Block &ou
       indices.push_back(castTo(v, tc_.int64()));
     }
     if (!allInts) {
-      unsupported(loc,
-                  "assignment to array slices is not supported yet; assign the elements in "
-                  "a loop");
+      // a[1:-1] = b[:-2] + b[2:], a[:] = 0, a[i] = row: the elements of
+      // the view, from the value's, broadcast (ArrayExprs.h).
+      Expr *view = subscript(s);
+      if (!known(view)) return;
+      if (!view->type->isArray()) {
+        unsupported(loc, fmt::format("assignment to a subscript of type {} is not supported yet",
+                                     view->type->str()));
+        return;
+      }
+      Expr *fill = arrayAssignment(*this, view, value, loc);
+      if (known(fill)) out.push_back(ir_.eval(fill, loc));
       return;
     }
     const Type *dt = arr->type->dtype();
@@ -261,8 +270,21 @@ void FunctionTyper::stmt(const ast::Stmt *s, Block &out) {
       std::vector<const ast::Expr *> idx;
       std::vector<Expr *> typed;
       if (!indexList(sub->index, idx, typed)) return;
-      if (idx.size() != arr->type->ndim()) {
-        unsupported(a->loc, "augmented assignment to array slices is not supported yet");
+      bool slices = idx.size() != arr->type->ndim();
+      for (size_t k = 0; k < idx.size() && !slices; ++k) {
+        if (ast::isa<ast::SliceExpr>(idx[k])) {
+          slices = true;
+          break;
+        }
+        if (!typed[k]) typed[k] = expr(idx[k]);
+        slices = known(typed[k]) && typed[k]->type->isArray();
+      }
+      if (slices) {
+        // a[1:] += b: in place, into the view.
+        Expr *view = subscript(sub);
+        if (!known(view)) return;
+        Expr *r = binaryInto(a->op, view, rhs, view, a->loc);
+        if (known(r)) out.push_back(ir_.eval(r, a->loc));
         return;
       }
       std::vector<Expr *> indices;
@@ -288,6 +310,13 @@ void FunctionTyper::stmt(const ast::Stmt *s, Block &out) {
     if (auto *n = ast::dyn_cast<ast::NameExpr>(a->target)) {
       Expr *cur = name(n);
       Expr *rhs = expr(a->value);
+      if (known(cur) && known(rhs) && cur->type->isArray() && !cudaTarget()) {
+        // a += b on an array is in place: a's elements change, and every
+        // other reference to them (the caller's) sees it, as in NumPy.
+        Expr *r = binaryInto(a->op, cur, rhs, cur, a->loc);
+        if (known(r)) out.push_back(ir_.eval(r, a->loc));
+        return;
+      }
       assignVar(n->name, binary(a->op, cur, rhs, a->loc), a->loc, out);
       return;
     }

@@ -4,6 +4,7 @@
 // each element.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -18,6 +19,13 @@ struct UfuncLoopSpec {
   unsigned ndim = 0;             // the result's ndim
   std::string allocateDtype;     // empty: the last argument is `out`;
                                  // else the NumPy dtype of a new result
+  // An array expression (ArrayExprs.h): the element's expression in the
+  // kernel language, `$k$` standing for operand k's element; empty for
+  // `np.<ufunc>(operands)`.
+  std::string element;
+  // The caller's options: the outer loop is a prange under `parallel`.
+  bool parallel = false;
+  uint32_t fastmath = 0;
 };
 
 // The loop for `spec`: `ufunc_loop(a0, ..., [out])`, returning the result

@@ -11,6 +11,8 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
+#include <vector>
 
 #include "runtime/host/ThreadPool.h"
 
@@ -40,6 +42,55 @@ struct AllocationHeader {
   void *base;
   size_t mapped;  // the mapping's length, or 0: from aligned_alloc
 };
+
+// A few mappings freed lately are kept for the next allocation of their
+// size: a function called again and again (an array expression's result, a
+// temporary per call) would otherwise fault in every page of a fresh mapping
+// each time, which for 80 MB is a tenth of the work. At most kCachedMappings
+// of them and kCachedBytes in all; the oldest goes back to the system first.
+// (Transparent huge pages on request were tried: with the usual
+// defrag=madvise setting a single thread's faults then wait for compaction,
+// twice as slow.)
+constexpr size_t kCachedMappings = 4;
+constexpr size_t kCachedBytes = size_t(512) << 20;
+struct CachedMapping {
+  void *base;
+  size_t mapped;
+};
+std::mutex mappingMutex;
+std::vector<CachedMapping> cachedMappings;  // the newest last
+size_t cachedBytes = 0;
+
+void *takeCachedMapping(size_t mapped) {
+  std::lock_guard<std::mutex> lock(mappingMutex);
+  for (size_t i = cachedMappings.size(); i-- > 0;) {
+    if (cachedMappings[i].mapped != mapped) continue;
+    void *base = cachedMappings[i].base;
+    cachedMappings.erase(cachedMappings.begin() + std::ptrdiff_t(i));
+    cachedBytes -= mapped;
+    return base;
+  }
+  return nullptr;
+}
+
+void returnMapping(void *base, size_t mapped) {
+  std::vector<CachedMapping> evicted;
+  {
+    std::lock_guard<std::mutex> lock(mappingMutex);
+    if (mapped > kCachedBytes) {
+      evicted.push_back({base, mapped});
+    } else {
+      cachedMappings.push_back({base, mapped});
+      cachedBytes += mapped;
+      while (cachedMappings.size() > kCachedMappings || cachedBytes > kCachedBytes) {
+        evicted.push_back(cachedMappings.front());
+        cachedBytes -= cachedMappings.front().mapped;
+        cachedMappings.erase(cachedMappings.begin());
+      }
+    }
+  }
+  for (const CachedMapping &m : evicted) munmap(m.base, m.mapped);
+}
 }  // namespace
 
 void *kjitAllocate(size_t nbytes) {
@@ -49,8 +100,11 @@ void *kjitAllocate(size_t nbytes) {
   if (n >= kMapFrom) {
     size_t page = size_t(sysconf(_SC_PAGESIZE));
     mapped = (n + page - 1) / page * page;
-    base = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (base == MAP_FAILED) return nullptr;
+    base = takeCachedMapping(mapped);
+    if (!base) {
+      base = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+      if (base == MAP_FAILED) return nullptr;
+    }
   } else {
     base = std::aligned_alloc(64, (n + 63) / 64 * 64);
     if (!base) return nullptr;
@@ -65,7 +119,7 @@ void kjitFree(void *data) {
   if (!data) return;
   auto *h = reinterpret_cast<AllocationHeader *>(static_cast<unsigned char *>(data) - kHeader);
   if (h->mapped)
-    munmap(h->base, h->mapped);
+    returnMapping(h->base, h->mapped);
   else
     std::free(h->base);
 }
