@@ -8,6 +8,7 @@
 
 #include "compiler/ArrayExprs.h"
 #include "compiler/CmathSource.h"
+#include "compiler/NumpyLib.h"
 #include "compiler/UfuncSource.h"
 
 namespace kjit {
@@ -32,7 +33,7 @@ GlobalValue floatValue(double v) {
 
 const char *const kBuiltinFunctions[] = {"range", "len",       "abs",     "min",   "max",    "int",
                                          "float", "bool",      "complex", "round", "divmod", "pow",
-                                         "print", "enumerate", "zip",     "tuple"};
+                                         "print", "enumerate", "zip",     "tuple", "type"};
 
 const char *const kExceptions[] = {"Exception",         "ValueError",          "IndexError",
                                    "KeyError",          "TypeError",           "RuntimeError",
@@ -201,10 +202,20 @@ std::optional<GlobalValue> moduleAttribute(const std::string &module, const std:
         "right_shift",   "equal",       "not_equal",   "less",          "less_equal",  "greater",
         "greater_equal", "logical_and", "logical_or",  "logical_xor",   "logical_not", "add",
         "subtract",      "multiply",    "conjugate",   "nextafter",     "true_divide", "divide",
-        "floor_divide",  "remainder",   "mod",         "where"};
+        "floor_divide",  "remainder",   "mod",         "where",         "array",       "asarray",
+        "ravel"};
     if (findIn(kMathUnary, attr) || findIn(kNumpyUnary, attr)) return fnValue("numpy." + attr);
     for (const char *f : fns)
       if (attr == f) return fnValue("numpy." + attr);
+    // The functions kjit writes in its own language (compiler/lib/numpy_lib.py).
+    if (!attr.empty() && attr[0] != '_')
+      if (std::shared_ptr<FunctionSource> fn = numpyLibFunction(attr)) {
+        GlobalValue g;
+        g.kind = GlobalValue::Kind::JitFunction;
+        g.name = "numpy." + attr;
+        g.fn = std::move(fn);
+        return g;
+      }
     return std::nullopt;
   }
   if (module == "kjit.cuda") {
@@ -702,6 +713,18 @@ class CallTyper {
     return 0;
   }
 
+  // a.astype(dt): a new array of a's elements converted to dt.
+  Expr *astype(Expr *x, const Type *dt) {
+    if (ts.cudaTarget()) return unsupported("astype() allocates memory, which kernels cannot do");
+    if (!dt->isNumber())
+      return unsupported(fmt::format("astype() to {} is not supported", dt->str()));
+    std::string text = (dt->isBool() ? std::string("np.bool_") : "np." + dt->str()) + "({0})";
+    return arrayOperation(
+        ts, UfuncKind::Predicate, text, {x},
+        [&](std::vector<Expr *> e) { return dt->isBool() ? ts.truth(e[0]) : ts.convert(e[0], dt); },
+        loc);
+  }
+
   // How NumPy (as Numba) picks the loop of ufunc `f` (ArrayExprs.h).
   static UfuncKind ufuncKind(const std::string &f) {
     static const char *const predicate[] = {
@@ -949,6 +972,11 @@ Expr *CallTyper::builtin(const std::string &f) {
     return ts.intrinsic(IntrinsicId::Abs, {ts.convert(a[0], t)}, t, loc);
   }
   if (f == "min" || f == "max") return minMax(f == "max", f);
+  if (f == "type") {
+    // type(x) of a number: its NumPy scalar type, usable as a dtype.
+    if (!arity(f, 1, 1) || !needNumber(a[0], f)->type) return ts.constOf(nullptr, loc);
+    return ts.constOf(tc.dtypeOf(a[0]->type), loc);
+  }
   if (f == "int" || f == "float" || f == "bool" || f == "complex") {
     if (f == "complex") {
       if (!arity(f, 0, 2)) return ts.constOf(nullptr, loc);
@@ -1231,6 +1259,45 @@ Expr *CallTyper::numpy(const std::string &f) {
     site.args = {a[0]};
     return arrayMethod("copy");
   }
+  if (f == "ravel") {
+    if (!arity(name, 1, 1) || !noKeywords(name)) return ts.constOf(nullptr, loc);
+    if (!a[0]->type->isArray()) return fail("np.ravel() takes an array in kernels");
+    return arrayMethod("ravel");
+  }
+  if ((f == "array" || f == "asarray") && !ts.cudaTarget()) {
+    // (A list display is typed at the call: FunctionTyper::arrayLiteral.)
+    if (!onlyKeywords(name, {"dtype"}) || !arity(name, 1, 2)) return ts.constOf(nullptr, loc);
+    Expr *dtypeExpr = a.size() > 1 ? a[1] : keyword("dtype");
+    Expr *x = a[0];
+    if (x->type->isArray()) {
+      const Type *dt = dtypeArg(dtypeExpr, x->type->dtype());
+      if (!dt) return ts.constOf(nullptr, loc);
+      if (dt != x->type->dtype()) return astype(x, dt);
+      if (f == "asarray") return x;
+      site.args = {x};
+      return arrayMethod("copy");
+    }
+    if (x->type->isTuple()) {
+      std::vector<Expr *> elems;
+      for (unsigned k = 0; k < x->type->elements().size(); ++k) {
+        Expr *e = ir.tupleGet(x, k, loc);
+        if (!e->type->isNumber())
+          return unsupported(fmt::format("{}() of a tuple takes numbers in kernels, not {}", name,
+                                         e->type->str()));
+        elems.push_back(e);
+      }
+      const Type *dt = nullptr;
+      for (Expr *e : elems) dt = dt ? promoteNumeric(tc, dt, e->type) : e->type;
+      dt = dtypeArg(dtypeExpr, dt ? dt : tc.float64());
+      if (!dt) return ts.constOf(nullptr, loc);
+      for (Expr *&e : elems) e = ts.convert(e, dt);
+      ir::Intrinsic *r = ts.intrinsic(IntrinsicId::ArrayLiteral, std::move(elems),
+                                      tc.array(dt, 1, Layout::C), loc);
+      r->text = std::to_string(x->type->elements().size());
+      return r;
+    }
+    return unsupported(fmt::format("{}() of {} is not supported in kernels", name, x->type->str()));
+  }
   if (f == "arange") {
     if (!onlyKeywords(name, {"dtype"}) || !arity(name, 1, 3)) return ts.constOf(nullptr, loc);
     std::vector<Expr *> v = a;
@@ -1373,10 +1440,43 @@ Expr *CallTyper::arrayMethod(const std::string &f) {
         tc.array(nt, st->ndim(), st->layout() == Layout::C ? Layout::C : Layout::A, st->readonly()),
         loc);
   }
+  if (f == "astype") {
+    if (site.args.size() != 2 || !site.kwargs.empty())
+      return fail("astype() takes one dtype in kernels");
+    const Type *dt = dtypeArg(site.args[1], nullptr);
+    if (!dt) return ts.constOf(nullptr, loc);
+    return astype(self, dt);
+  }
+  if (f == "ravel" || f == "flatten") {
+    // A 1-d C array of the elements in C order: ravel is a view of a C
+    // array (a copy of another), flatten always a copy.
+    if (site.args.size() != 1 || !site.kwargs.empty())
+      return fail(fmt::format("{}() takes no arguments in kernels", f));
+    const Type *t = self->type;
+    if (t->ndim() == 0) return unsupported(fmt::format("{}() of a 0-d array", f));
+    Expr *c = self;
+    if (f == "flatten" || t->layout() != Layout::C)
+      c = ts.intrinsic(IntrinsicId::ArrayCopy, {self}, tc.array(t->dtype(), t->ndim(), Layout::C),
+                       loc);
+    return ts.intrinsic(IntrinsicId::ArrayReshape, {c, ts.constInt(-1, loc)},
+                        tc.array(t->dtype(), 1, Layout::C, t->readonly() && c == self), loc);
+  }
   if (f == "fill") {
     if (site.args.size() != 2) return fail("fill() takes one value");
     return ts.intrinsic(IntrinsicId::ArrayFill,
                         {self, ts.convert(site.args[1], self->type->dtype())}, self->type, loc);
+  }
+  // a.argmax(), a.cumsum(), a.sort() ...: the library's function of that
+  // name with the array first (a.sort() sorts in place).
+  if (!ts.cudaTarget()) {
+    std::string libName = f == "sort" ? "_sort_in_place" : f;
+    if (std::shared_ptr<FunctionSource> fn = numpyLibFunction(libName); fn && f[0] != '_') {
+      if (!site.kwargs.empty())
+        return unsupported(
+            fmt::format("keyword arguments of the array method {}() are not supported yet", f));
+      Expr *r = ts.callFunction(fn, site.args, loc);
+      return r ? r : ts.constOf(nullptr, loc);
+    }
   }
   return unsupported(fmt::format("the array method {}() is not supported in kernels yet", f));
 }

@@ -400,6 +400,22 @@ llvm::Value *FunctionLowering::arrayIntrinsic(const Intrinsic *in) {
     const Type *st = in->args[0]->type;
     return copyArray(expr(in->args[0]), st, t, in->loc);
   }
+  case IntrinsicId::ArrayLiteral: {
+    std::vector<llvm::Value *> dims;
+    size_t at = 0;
+    while (at <= in->text.size()) {
+      size_t comma = in->text.find(',', at);
+      if (comma == std::string::npos) comma = in->text.size();
+      dims.push_back(i64(std::stoll(in->text.substr(at, comma - at))));
+      at = comma + 1;
+    }
+    llvm::Value *arr = allocate(t, dims, in->loc);
+    llvm::Value *data = dataOf(arr);
+    llvm::Type *et = P.memTy(t->dtype());
+    for (size_t k = 0; k < in->args.size(); ++k)
+      B.CreateStore(toMem(expr(in->args[k]), t->dtype()), B.CreateGEP(et, data, i64(int64_t(k))));
+    return arr;
+  }
   case IntrinsicId::ArrayUnaliased: {
     // Copy `a` when the bytes it spans meet out's, unless it is out's very
     // view (same data, shape and strides: element i reads what element i

@@ -429,7 +429,8 @@ llvm::Value *FunctionLowering::intrinsic(const Intrinsic *in) {
   case IntrinsicId::ArrayFill:
   case IntrinsicId::ArrayArange:
   case IntrinsicId::ArrayCopy:
-  case IntrinsicId::ArrayUnaliased: return arrayIntrinsic(in);
+  case IntrinsicId::ArrayUnaliased:
+  case IntrinsicId::ArrayLiteral: return arrayIntrinsic(in);
   case IntrinsicId::RecordGet:
   case IntrinsicId::RecordSet:
   case IntrinsicId::RecordArrayField: return recordIntrinsic(in);

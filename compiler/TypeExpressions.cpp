@@ -11,6 +11,7 @@
 #include "compiler/ArrayExprs.h"
 #include "compiler/Builtins.h"
 #include "compiler/Conversion.h"
+#include "compiler/NumpyLib.h"
 #include "compiler/Signature.h"
 #include "compiler/TyperImpl.h"
 
@@ -334,6 +335,20 @@ Expr *FunctionTyper::compareOne(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc) 
   }
   if (op == ast::CmpOp::In || op == ast::CmpOp::NotIn)
     return unsupported(loc, "'in' is not supported in kernels yet");
+  if (lt->isTuple() && rt->isTuple() && (op == ast::CmpOp::Eq || op == ast::CmpOp::Ne)) {
+    // Tuples are equal when they have as many elements and each pair is.
+    bool eq = op == ast::CmpOp::Eq;
+    size_t n = lt->elements().size();
+    if (rt->elements().size() != n) return constBool(!eq, loc);
+    Expr *all = constBool(true, loc);
+    for (size_t k = 0; k < n; ++k) {
+      Expr *e = compareOne(ast::CmpOp::Eq, ir_.tupleGet(l, unsigned(k), loc),
+                           ir_.tupleGet(r, unsigned(k), loc), loc);
+      if (!known(e)) return e;
+      all = k == 0 ? truth(e) : binary(ast::BinaryOp::BitAnd, all, truth(e), loc);
+    }
+    return eq ? all : unaryOp(ast::UnaryOp::Not, all, loc);
+  }
   if ((lt->isArray() || rt->isArray()) && !cudaTarget() && (lt->isArray() || lt->isNumber()) &&
       (rt->isArray() || rt->isNumber())) {
     return arrayOperation(
@@ -618,10 +633,30 @@ Expr *FunctionTyper::subscript(const ast::SubscriptExpr *s) {
     } else {
       Expr *i = typed[k] ? typed[k] : expr(ie);
       if (!known(i)) return i;
-      if (i->type->isArray())
-        return unsupported(ie->loc,
-                           "indexing an array with an array (fancy indexing) is not "
-                           "supported in kernels yet");
+      if (i->type->isArray()) {
+        // a[mask], a[indices] (NumPy's advanced indexing), on the CPU: the
+        // library's helpers (compiler/lib/numpy_lib.py).
+        if (!cudaTarget() && idx.size() == 1) {
+          const char *helper = nullptr;
+          if (i->type->dtype()->isBool())
+            helper = "_mask_get";
+          else if (i->type->dtype()->isInt() && t->ndim() == 1)
+            helper = "_take1";
+          else if (i->type->dtype()->isInt() && t->ndim() == 2 && i->type->ndim() == 1)
+            helper = "_take_rows";
+          if (helper) {
+            Expr *r = callFunction(numpyLibFunction(helper), {v, i}, s->loc);
+            return r ? r : unknown(s->loc);
+          }
+        }
+        return unsupported(ie->loc, cudaTarget()
+                                        ? "indexing an array with an array (fancy indexing) is "
+                                          "not supported in kernels yet"
+                                        : "this form of indexing an array with an array is not "
+                                          "supported yet (kjit has a[mask] with a boolean "
+                                          "array of a's shape, and an integer array into a "
+                                          "1-d array or the rows of a 2-d one)");
+      }
       i = intIndex(ie, i);
       if (!known(i)) return i;
       sp.isIndex = true;
@@ -693,11 +728,118 @@ Expr *FunctionTyper::callDeclared(const std::string &name, const Type *fnType,
   return ir_.call(f, std::move(args), loc);
 }
 
+// np.array([[1, 2], [3, 4]]), np.array((x, y, z), dtype=np.float32): a new
+// C array of the elements, their NumPy type promoted unless dtype says.
+Expr *FunctionTyper::arrayLiteral(const ast::CallExpr *c, const std::string &fname) {
+  std::vector<int64_t> shape;
+  std::vector<Expr *> leaves;
+  bool ok = true;
+  std::function<void(const ast::Expr *, size_t)> walk = [&](const ast::Expr *e, size_t depth) {
+    const std::vector<ast::Expr *> *elts = nullptr;
+    if (auto *l = ast::dyn_cast<ast::ListExpr>(e)) elts = &l->elts;
+    if (auto *t = ast::dyn_cast<ast::TupleExpr>(e)) elts = &t->elts;
+    if (elts) {
+      if (depth == shape.size()) {
+        if (depth > 0 && !leaves.empty()) {
+          ok = false;
+          unsupported(e->loc, fmt::format("{}() of nested sequences of different depths", fname));
+          return;
+        }
+        shape.push_back(int64_t(elts->size()));
+      } else if (depth > shape.size() || shape[depth] != int64_t(elts->size())) {
+        ok = false;
+        typingError(e->loc,
+                    fmt::format("{}(): the nested sequences have different lengths (NumPy's "
+                                "\"inhomogeneous shape\")",
+                                fname));
+        return;
+      }
+      for (const ast::Expr *x : *elts) walk(x, depth + 1);
+      return;
+    }
+    if (depth != shape.size()) {
+      ok = false;
+      typingError(e->loc, fmt::format("{}(): the nested sequences have different depths", fname));
+      return;
+    }
+    Expr *v = expr(e);
+    if (!known(v)) {
+      ok = false;
+      return;
+    }
+    if (!v->type->isNumber()) {
+      ok = false;
+      unsupported(e->loc, fmt::format("{}() of a list takes numbers in kernels, not {}", fname,
+                                      v->type->str()));
+      return;
+    }
+    leaves.push_back(v);
+  };
+  walk(c->args[0], 0);
+  const Type *dt = nullptr;
+  const ast::Expr *dtypeAst = c->args.size() > 1 ? c->args[1] : nullptr;
+  for (const ast::Keyword &k : c->keywords) {
+    if (k.name == "dtype") {
+      dtypeAst = k.value;
+    } else {
+      ok = false;
+      unsupported(k.value->loc,
+                  fmt::format("{}() takes the keyword argument dtype only in kernels", fname));
+    }
+  }
+  if (c->args.size() > 2) {
+    ok = false;
+    unsupported(c->args[2]->loc, fmt::format("{}() takes a sequence and a dtype", fname));
+  }
+  if (dtypeAst) {
+    Expr *d = expr(dtypeAst);
+    if (!known(d)) return unknown(c->loc);
+    if (d->type->kind() == TypeKind::Dtype) {
+      dt = d->type->dtype();
+    } else if (d->type->kind() == TypeKind::Function && d->type->symbol() == "builtins.float") {
+      dt = tc_.float64();
+    } else if (d->type->kind() == TypeKind::Function && d->type->symbol() == "builtins.int") {
+      dt = tc_.int64();
+    } else if (d->type->kind() == TypeKind::Function && d->type->symbol() == "builtins.bool") {
+      dt = tc_.boolean();
+    } else if (d->type->kind() == TypeKind::Function && d->type->symbol() == "builtins.complex") {
+      dt = tc_.complexTy(128);
+    } else {
+      return typingError(d->loc, fmt::format("dtype must be a NumPy type such as np.float32, "
+                                             "not {}",
+                                             d->type->str()));
+    }
+  }
+  if (!ok) return unknown(c->loc);
+  if (!dt) {
+    for (Expr *v : leaves) {
+      const Type *t = v->type->isInt() && !isa<Const>(v) ? v->type : v->type;
+      dt = dt ? promoteNumeric(tc_, dt, t) : t;
+    }
+    if (!dt) dt = tc_.float64();  // np.array([]) is float64
+  }
+  std::string text;
+  for (size_t k = 0; k < shape.size(); ++k) text += (k ? "," : "") + std::to_string(shape[k]);
+  std::vector<Expr *> args;
+  for (Expr *v : leaves) args.push_back(castTo(v, dt));
+  Intrinsic *r = ir_.intrinsic(IntrinsicId::ArrayLiteral, std::move(args),
+                               tc_.array(dt, unsigned(shape.size()), Layout::C), c->loc);
+  r->text = text;
+  return r;
+}
+
 Expr *FunctionTyper::call(const ast::CallExpr *c) {
   Expr *callee = expr(c->func);
   if (!known(callee)) {
     for (const ast::Expr *a : c->args) expr(a);
     return unknown(c->loc);
+  }
+  if (callee->type->kind() == TypeKind::Function && !c->args.empty() &&
+      (callee->type->symbol() == "numpy.array" || callee->type->symbol() == "numpy.asarray") &&
+      (ast::isa<ast::ListExpr>(c->args[0]) || ast::isa<ast::TupleExpr>(c->args[0]))) {
+    if (cudaTarget())
+      return unsupported(c->loc, "np.array() allocates memory, which kernels cannot do");
+    return arrayLiteral(c, callee->type->symbol() == "numpy.array" ? "np.array" : "np.asarray");
   }
   std::vector<Expr *> args;
   std::vector<std::pair<std::string, Expr *>> kwargs;
@@ -800,10 +942,11 @@ Expr *FunctionTyper::call(const ast::CallExpr *c) {
         if (auto *u = ast::dyn_cast<ast::UnaryExpr>(d)) lit = u->operand;
         if (!ast::isa<ast::IntLit>(lit) && !ast::isa<ast::FloatLit>(lit) &&
             !ast::isa<ast::ImagLit>(lit) && !ast::isa<ast::BoolLit>(lit) &&
-            !ast::isa<ast::NoneLit>(lit))
+            !ast::isa<ast::NoneLit>(lit) && !ast::isa<ast::StrLit>(d))
           return unsupported(c->loc,
                              fmt::format("the default of parameter '{}' of {}() must be a constant "
-                                         "number, bool or None for kernels; pass the argument",
+                                         "number, bool, string or None for kernels; pass the "
+                                         "argument",
                                          def->params[k].name, fname));
         bound[k] = expr(d);
         if (!known(bound[k])) return unknown(c->loc);

@@ -2,6 +2,7 @@
 // array elements), control flow, loops (range, prange, arrays), return,
 // raise and assert. Expressions are in TypeExpressions.cpp.
 #include "compiler/ArrayExprs.h"
+#include "compiler/NumpyLib.h"
 #include "compiler/TyperImpl.h"
 
 namespace kjit::typing {
@@ -146,12 +147,33 @@ void FunctionTyper::assignTarget(const ast::Expr *target, Expr *value, Block &ou
         break;
       }
       Expr *v = typed[k] ? typed[k] : expr(ie);
+      typed[k] = v;
       if (!known(v)) return;
       if (!v->type->isInt() && !v->type->isBool()) {
         allInts = false;
         break;
       }
       indices.push_back(castTo(v, tc_.int64()));
+    }
+    if (!allInts && idx.size() == 1 && !cudaTarget() && !ast::isa<ast::SliceExpr>(idx[0])) {
+      // a[mask] = v, a[indices] = v: the library's helpers.
+      Expr *i = typed[0] ? typed[0] : expr(idx[0]);
+      if (known(i) && i->type->isArray()) {
+        const char *helper = nullptr;
+        if (i->type->dtype()->isBool())
+          helper = value->type->isArray() ? "_mask_set_array" : "_mask_set";
+        else if (i->type->dtype()->isInt() && arr->type->ndim() == 1 && value->type->isNumber())
+          helper = "_put1";
+        if (!helper) {
+          unsupported(loc,
+                      "this form of assignment through an index array is not supported yet "
+                      "(kjit has a[mask] = value and a[indices] = number for a 1-d a)");
+          return;
+        }
+        if (Expr *r = callFunction(numpyLibFunction(helper), {arr, i, value}, loc))
+          out.push_back(ir_.eval(r, loc));
+        return;
+      }
     }
     if (!allInts) {
       // a[1:-1] = b[:-2] + b[2:], a[:] = 0, a[i] = row: the elements of
@@ -215,6 +237,35 @@ void FunctionTyper::assignTarget(const ast::Expr *target, Expr *value, Block &ou
     return;
   }
   unsupported(loc, "unsupported assignment target");
+}
+
+// The value of a condition known at compile time: a constant, a comparison
+// of two integer constants, or `not` of one; nullopt otherwise.
+static std::optional<bool> constantTruth(const Expr *e) {
+  if (!e || !e->type) return std::nullopt;
+  if (auto *c = dyn_cast<Const>(e)) {
+    if (c->type->isBool() || c->type->isInt()) return c->i != 0;
+    return std::nullopt;
+  }
+  if (auto *u = dyn_cast<Unary>(e); u && u->op == UnOp::Not) {
+    if (std::optional<bool> v = constantTruth(u->operand)) return !*v;
+    return std::nullopt;
+  }
+  auto *b = dyn_cast<Binary>(e);
+  if (!b || !isComparison(b->op)) return std::nullopt;
+  auto *l = dyn_cast<Const>(b->lhs), *r = dyn_cast<Const>(b->rhs);
+  if (!l || !r || !(l->type->isInt() || l->type->isBool()) ||
+      !(r->type->isInt() || r->type->isBool()) || l->type != r->type)
+    return std::nullopt;
+  switch (b->op) {
+  case BinOp::Lt: return l->i < r->i;
+  case BinOp::Gt: return l->i > r->i;
+  case BinOp::Le: return l->i <= r->i;
+  case BinOp::Ge: return l->i >= r->i;
+  case BinOp::Eq: return l->i == r->i;
+  case BinOp::Ne: return l->i != r->i;
+  default: return std::nullopt;
+  }
 }
 
 void FunctionTyper::stmt(const ast::Stmt *s, Block &out) {
@@ -337,6 +388,13 @@ void FunctionTyper::stmt(const ast::Stmt *s, Block &out) {
       }
     }
     Expr *cond = truth(expr(i->test));
+    // A condition known at compile time (`if M is None:` on an argument of
+    // type none, `if a.ndim == 1:`, a global flag) keeps only the branch
+    // taken, as Numba prunes dead branches: the other is not typed.
+    if (std::optional<bool> k = constantTruth(cond)) {
+      block(*k ? i->body : i->orelse, out);
+      return;
+    }
     Block then, otherwise;
     block(i->body, then);
     block(i->orelse, otherwise);

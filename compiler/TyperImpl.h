@@ -228,6 +228,7 @@ class FunctionTyper final : public TyperServices {
   Expr *attribute(const ast::AttributeExpr *a);
   Expr *subscript(const ast::SubscriptExpr *s);
   Expr *call(const ast::CallExpr *c);
+  Expr *arrayLiteral(const ast::CallExpr *c, const std::string &fname);
   Expr *intIndex(const ast::Expr *e, Expr *v);
   bool indexList(const ast::Expr *index, std::vector<const ast::Expr *> &idx,
                  std::vector<Expr *> &typed);
