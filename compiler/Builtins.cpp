@@ -455,6 +455,37 @@ class CallTyper {
            f == "std";
   }
 
+  // a.sum(axis=1), np.mean(a, 0) ...: the library's loops over the other
+  // axes (compiler/lib/numpy_lib.py: _reduce2, _reduce3); on the CPU.
+  Expr *reductionAlong(const std::string &which, Expr *a, Expr *axis) {
+    if (axis->type->isNone()) return reduction(which, a);
+    if (!a->type->isArray()) return fail(fmt::format("{}() needs an array", which));
+    if (!axis->type->isInt())
+      return ts.error(DiagCategory::Typing, axis->loc,
+                      fmt::format("axis must be an integer, not {}", axis->type->str()));
+    if (ts.cudaTarget())
+      return unsupported(
+          fmt::format("{}() along an axis allocates memory, which kernels cannot do", which));
+    std::string op = which == "amin" ? "min" : which == "amax" ? "max" : which;
+    unsigned nd = a->type->ndim();
+    if (nd > 3)
+      return unsupported(
+          fmt::format("{}() along an axis of a {}-d array is not supported yet "
+                      "(1 to 3 dimensions are)",
+                      which, nd));
+    static const char *const ops[] = {"sum", "prod", "min", "max",    "mean",  "var",
+                                      "std", "all",  "any", "argmin", "argmax"};
+    bool known = false;
+    for (const char *o : ops) known |= op == o;
+    if (!known) return unsupported(fmt::format("{}() along an axis is not supported yet", which));
+    // A 1-d array: the only axis (0 or -1) is the whole array.
+    Expr *r = ts.callFunction(numpyLibFunction(nd == 1   ? "_reduce1d"
+                                               : nd == 2 ? "_reduce2"
+                                                         : "_reduce3"),
+                              {a, axis, ts.constOf(tc.stringLit(op), loc)}, loc);
+    return r ? r : ts.constOf(nullptr, loc);
+  }
+
   Expr *reduction(const std::string &which, Expr *a) {
     if (!a->type->isArray()) {
       // np.sum(3.0) is 3.0
@@ -1320,7 +1351,8 @@ Expr *CallTyper::numpy(const std::string &f) {
                         tc.array(dt, 1, Layout::C), loc);
   }
   if (isReduction(f)) {
-    if (!noKeywords(name) || !arity(name, 1, 1)) return ts.constOf(nullptr, loc);
+    if (!onlyKeywords(name, {"axis"}) || !arity(name, 1, 2)) return ts.constOf(nullptr, loc);
+    if (Expr *axis = a.size() > 1 ? a[1] : keyword("axis")) return reductionAlong(f, a[0], axis);
     return reduction(f, a[0]);
   }
   if (unsigned nin = ufuncInputs(f)) {
@@ -1381,10 +1413,18 @@ Expr *CallTyper::arrayMethod(const std::string &f) {
   if (!self) return fail("method call without a receiver");
   std::string name = "array." + f;
   if (f == "sum" || f == "prod" || f == "min" || f == "max" || f == "mean" || f == "all" ||
-      f == "any" || f == "var" || f == "std") {
-    if (site.args.size() != 1 || !site.kwargs.empty())
-      return unsupported(fmt::format(
-          "{}() with an axis or other arguments is not supported in kernels yet", name));
+      f == "any" || f == "var" || f == "std" || f == "argmin" || f == "argmax") {
+    Expr *axis = site.args.size() == 2 ? site.args[1] : nullptr;
+    for (auto &[k, v] : site.kwargs)
+      if (k == "axis" && !axis) axis = v;
+    if (site.args.size() > 2 || site.kwargs.size() > (axis && site.args.size() == 1 ? 1u : 0u))
+      return unsupported(
+          fmt::format("{}() takes at most an axis in kernels (no other arguments)", name));
+    if (axis) return reductionAlong(f, self, axis);
+    if (f == "argmin" || f == "argmax") {
+      Expr *r = ts.callFunction(numpyLibFunction(f), {self}, loc);
+      return r ? r : ts.constOf(nullptr, loc);
+    }
     return reduction(f, self);
   }
   if (f == "copy") {

@@ -156,8 +156,14 @@ Expr *FunctionTyper::binary(ast::BinaryOp aop, Expr *l, Expr *r, SourceLoc loc) 
   l = unwrapIntEnum(l);
   r = unwrapIntEnum(r);
   const Type *lt = l->type, *rt = r->type;
-  if (aop == ast::BinaryOp::MatMul)
+  if (aop == ast::BinaryOp::MatMul) {
+    if (lt->isArray() && rt->isArray() && !cudaTarget()) {
+      // a @ b: np.matmul (compiler/lib/numpy_lib.py).
+      Expr *product = callFunction(numpyLibFunction("matmul"), {l, r}, loc);
+      return product ? product : unknown(loc);
+    }
     return unsupported(loc, "the '@' operator is not supported in kernels yet");
+  }
   if ((lt->isArray() || rt->isArray()) && !cudaTarget() && (lt->isArray() || lt->isNumber()) &&
       (rt->isArray() || rt->isNumber())) {
     // An array expression (ArrayExprs.h).

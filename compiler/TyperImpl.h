@@ -290,11 +290,17 @@ class FunctionTyper final : public TyperServices {
   bool boundscheck() const { return src_->boundscheck || ctx_.checkBounds; }
   Expr *callFunction(std::shared_ptr<FunctionSource> fn, std::vector<Expr *> args,
                      SourceLoc loc) override {
+    // As at a user's call: compile-time values (a string, a dtype) specialise
+    // the callee and are not passed at run time.
     std::vector<const Type *> types;
-    for (Expr *a : args) types.push_back(a->type);
+    std::vector<Expr *> runtimeArgs;
+    for (Expr *a : args) {
+      types.push_back(a->type);
+      if (a->type->isRuntime()) runtimeArgs.push_back(a);
+    }
     Function *f = specializeCallee(prog_.jitFunctionType(std::move(fn)), types, loc);
     if (!f || !f->returnType) return nullptr;
-    return ir_.call(f, std::move(args), loc);
+    return ir_.call(f, std::move(runtimeArgs), loc);
   }
   bool cudaTarget() const override { return prog_.target == Target::CUDA; }
   void performanceWarning(SourceLoc loc, std::string msg) override {

@@ -518,3 +518,354 @@ def _sort_in_place(a):
     s = sort(a)
     for i in range(a.shape[0]):
         a[i] = s[i]
+
+
+# ---- reductions along an axis ----------------------------------------------------------------
+
+def _reduce1(v, op):
+    # The whole-array reduction `op` of v (a compile-time string).
+    if op == "sum":
+        return v.sum()
+    elif op == "prod":
+        return v.prod()
+    elif op == "min":
+        return v.min()
+    elif op == "max":
+        return v.max()
+    elif op == "mean":
+        return v.mean()
+    elif op == "var":
+        return v.var()
+    elif op == "std":
+        return v.std()
+    elif op == "all":
+        return v.all()
+    elif op == "any":
+        return v.any()
+    elif op == "argmin":
+        return argmin(v)
+    elif op == "argmax":
+        return argmax(v)
+    elif op == "median":
+        return median(v)
+    elif op == "cumsum":
+        return cumsum(v)
+    else:
+        return v.sum()
+
+
+def _axis(axis, ndim):
+    if axis < -ndim or axis >= ndim:
+        raise ValueError("axis is out of bounds for array")
+    return axis + ndim if axis < 0 else axis
+
+
+def _reduce1d(a, axis, op):
+    _axis(axis, 1)
+    return _reduce1(a, op)
+
+
+def _reduce2(a, axis, op):
+    # A 2-d a reduced along axis 0 or 1: a 1-d array.
+    ax = _axis(axis, 2)
+    n = a.shape[1] if ax == 0 else a.shape[0]
+    out = np.empty(n, type(_reduce1(a[:, 0], op)))
+    for k in range(n):
+        if ax == 0:
+            out[k] = _reduce1(a[:, k], op)
+        else:
+            out[k] = _reduce1(a[k, :], op)
+    return out
+
+
+def _reduce3(a, axis, op):
+    # A 3-d a reduced along one axis: a 2-d array.
+    ax = _axis(axis, 3)
+    if ax == 0:
+        n0 = a.shape[1]
+        n1 = a.shape[2]
+    elif ax == 1:
+        n0 = a.shape[0]
+        n1 = a.shape[2]
+    else:
+        n0 = a.shape[0]
+        n1 = a.shape[1]
+    out = np.empty((n0, n1), type(_reduce1(a[:, 0, 0], op)))
+    for i in range(n0):
+        for j in range(n1):
+            if ax == 0:
+                out[i, j] = _reduce1(a[:, i, j], op)
+            elif ax == 1:
+                out[i, j] = _reduce1(a[i, :, j], op)
+            else:
+                out[i, j] = _reduce1(a[i, j, :], op)
+    return out
+
+
+def median(a):
+    s = sort(a)
+    n = s.shape[0]
+    if n == 0:
+        return np.nan
+    if s[n - 1] != s[n - 1]:  # a NaN: the median is NaN
+        return np.nan
+    if n % 2 == 1:
+        return s[n // 2] * 1.0
+    return (s[n // 2 - 1] + s[n // 2]) / 2.0
+
+
+def _quantile_sorted(s, q):
+    # Linear interpolation between the closest ranks (NumPy's default).
+    n = s.shape[0]
+    if q < 0.0 or q > 1.0:
+        raise ValueError("Quantiles must be in the range [0, 1]")
+    if n == 0:
+        return np.nan
+    if s[n - 1] != s[n - 1]:
+        return np.nan
+    pos = q * (n - 1)
+    lo = int(np.floor(pos))
+    hi = min(lo + 1, n - 1)
+    frac = pos - lo
+    return s[lo] + (s[hi] - s[lo]) * frac
+
+
+def quantile(a, q):
+    return _quantile_sorted(sort(a), q)
+
+
+def percentile(a, q):
+    return _quantile_sorted(sort(a), q / 100.0)
+
+
+def nanmedian(a):
+    s = sort(a)
+    n = 0
+    for i in range(s.shape[0]):
+        if s[i] == s[i]:
+            n += 1
+    if n == 0:
+        return np.nan
+    if n % 2 == 1:
+        return s[n // 2] * 1.0
+    return (s[n // 2 - 1] + s[n // 2]) / 2.0
+
+
+def average(a, weights=None):
+    if weights is None:
+        return a.mean()
+    else:
+        return (a * weights).sum() / weights.sum()
+
+
+def ptp(a):
+    return a.max() - a.min()
+
+
+# ---- joining and products ----------------------------------------------------------------------
+
+def concatenate(arrays):
+    # A tuple of 1-d arrays end to end, or of n-d arrays along axis 0.
+    n = 0
+    for x in arrays:
+        n += x.shape[0]
+    first = arrays[0]
+    if first.ndim == 1:
+        out = np.empty(n, first.dtype)
+        at = 0
+        for x in arrays:
+            for i in range(x.shape[0]):
+                out[at + i] = x[i]
+            at += x.shape[0]
+        return out
+    elif first.ndim == 2:
+        out = np.empty((n, first.shape[1]), first.dtype)
+        at = 0
+        for x in arrays:
+            out[at:at + x.shape[0]] = x
+            at += x.shape[0]
+        return out
+    else:
+        out = np.empty((n, first.shape[1], first.shape[2]), first.dtype)
+        at = 0
+        for x in arrays:
+            out[at:at + x.shape[0]] = x
+            at += x.shape[0]
+        return out
+
+
+def hstack(arrays):
+    if arrays[0].ndim == 1:
+        return concatenate(arrays)
+    else:
+        n = 0
+        for x in arrays:
+            n += x.shape[1]
+        out = np.empty((arrays[0].shape[0], n), arrays[0].dtype)
+        at = 0
+        for x in arrays:
+            out[:, at:at + x.shape[1]] = x
+            at += x.shape[1]
+        return out
+
+
+def vstack(arrays):
+    if arrays[0].ndim == 1:
+        out = np.empty((len(arrays), arrays[0].shape[0]), arrays[0].dtype)
+        k = 0
+        for x in arrays:
+            out[k] = x
+            k += 1
+        return out
+    else:
+        return concatenate(arrays)
+
+
+def stack(arrays):
+    # 1-d arrays as the rows of a 2-d one (axis 0).
+    return vstack(arrays)
+
+
+def dot(a, b):
+    # 1-d . 1-d: the inner product; 2-d . 1-d, 1-d . 2-d and 2-d . 2-d: the
+    # matrix products.
+    if a.ndim == 1:
+        if b.ndim == 1:
+            if a.shape[0] != b.shape[0]:
+                raise ValueError("shapes not aligned")
+            acc = type(a[:0].sum() * b[:0].sum())(0)
+            for i in range(a.shape[0]):
+                acc += a[i] * b[i]
+            return acc
+        else:
+            if a.shape[0] != b.shape[0]:
+                raise ValueError("shapes not aligned")
+            out = np.zeros(b.shape[1], type(a[:0].sum() * b[:0, 0].sum()))
+            for k in range(a.shape[0]):
+                for j in range(b.shape[1]):
+                    out[j] += a[k] * b[k, j]
+            return out
+    else:
+        if b.ndim == 1:
+            if a.shape[1] != b.shape[0]:
+                raise ValueError("shapes not aligned")
+            out = np.zeros(a.shape[0], type(a[:0, 0].sum() * b[:0].sum()))
+            for i in range(a.shape[0]):
+                acc = out[i]
+                for k in range(a.shape[1]):
+                    acc += a[i, k] * b[k]
+                out[i] = acc
+            return out
+        else:
+            if a.shape[1] != b.shape[0]:
+                raise ValueError("shapes not aligned")
+            out = np.zeros((a.shape[0], b.shape[1]), type(a[:0, 0].sum() * b[:0, 0].sum()))
+            for i in range(a.shape[0]):
+                for k in range(a.shape[1]):
+                    aik = a[i, k]
+                    for j in range(b.shape[1]):
+                        out[i, j] += aik * b[k, j]
+            return out
+
+
+def matmul(a, b):
+    return dot(a, b)
+
+
+def vdot(a, b):
+    return dot(a.ravel(), b.ravel())
+
+
+def inner(a, b):
+    return dot(a, b)
+
+
+def transpose(a):
+    return a.T
+
+
+def fliplr(a):
+    return a[:, ::-1]
+
+
+def flipud(a):
+    return a[::-1]
+
+
+def flip(a):
+    return a[::-1]
+
+
+def roll(a, shift):
+    fa = a.ravel()
+    n = fa.shape[0]
+    out = np.empty(n, a.dtype)
+    if n == 0:
+        return out.reshape(a.shape)
+    s = shift % n
+    for i in range(n):
+        out[(i + s) % n] = fa[i]
+    return out.reshape(a.shape)
+
+
+def repeat(a, repeats):
+    fa = a.ravel()
+    out = np.empty(fa.shape[0] * repeats, a.dtype)
+    for i in range(fa.shape[0]):
+        for r in range(repeats):
+            out[i * repeats + r] = fa[i]
+    return out
+
+
+def tile(a, reps):
+    fa = a.ravel()
+    n = fa.shape[0]
+    out = np.empty(n * reps, a.dtype)
+    for r in range(reps):
+        for i in range(n):
+            out[r * n + i] = fa[i]
+    return out
+
+
+def cross(a, b):
+    out = np.empty(3, type(a[:0].sum() * b[:0].sum()))
+    out[0] = a[1] * b[2] - a[2] * b[1]
+    out[1] = a[2] * b[0] - a[0] * b[2]
+    out[2] = a[0] * b[1] - a[1] * b[0]
+    return out
+
+
+def triu(m, k=0):
+    out = m.copy()
+    for i in range(m.shape[0]):
+        for j in range(min(i + k, m.shape[1])):
+            out[i, j] = 0
+    return out
+
+
+def tril(m, k=0):
+    out = m.copy()
+    for i in range(m.shape[0]):
+        for j in range(max(i + k + 1, 0), m.shape[1]):
+            out[i, j] = 0
+    return out
+
+
+def full_like(a, fill_value):
+    out = np.empty(a.shape, a.dtype)
+    out.fill(fill_value)
+    return out
+
+
+def nan_to_num(x, nan=0.0):
+    out = x.copy()
+    fo = out.reshape(-1)
+    for i in range(fo.shape[0]):
+        v = fo[i]
+        if v != v:
+            fo[i] = nan
+        elif v == np.inf:
+            fo[i] = 1.7976931348623157e308
+        elif v == -np.inf:
+            fo[i] = -1.7976931348623157e308
+    return out

@@ -165,7 +165,10 @@ bool HostJit::optimizeOnly(llvm::Module &module, bool wantAsm, CompiledCode &out
 bool HostJit::add(std::unique_ptr<llvm::LLVMContext> ctx, std::unique_ptr<llvm::Module> module,
                   const std::string &entrySymbol, CompiledCode &out, std::string &error) {
   std::lock_guard<std::mutex> lock(impl_->mutex);
-  if (!prepare(*module, *impl_->tm, error)) return false;
+  if (!prepare(*module, *impl_->tm, error)) {
+    module.reset();  // before its context: the parameters' order of destruction is the compiler's
+    return false;
+  }
   llvm::orc::ThreadSafeModule tsm(std::move(module), std::move(ctx));
   if (auto err = impl_->jit->addIRModule(std::move(tsm))) {
     error = llvm::toString(std::move(err));

@@ -129,3 +129,66 @@ def test_argmax_of_empty_raises():
         return np.argmax(a)
     with pytest.raises(ValueError, match="empty sequence"):
         f(np.zeros(0))
+
+
+M = np.arange(12.0).reshape(3, 4) ** 1.5
+C3 = np.arange(24.0).reshape(2, 3, 4)
+
+
+def test_reductions_along_an_axis_match_numpy():
+    # Numba 0.56 has few of these: NumPy is the reference.
+    @njit
+    def red2(a):
+        return (a.sum(axis=0), a.sum(1), np.sum(a, axis=-1), a.mean(axis=0), a.max(axis=1),
+                a.argmax(axis=1), np.std(a, axis=0), a.min(0), np.prod(a, 1))
+
+    @njit
+    def red3(a):
+        return a.sum(axis=0), a.min(axis=2), a.mean(1)
+
+    @njit
+    def red1(a):
+        return a.sum(axis=0), np.mean(a, axis=-1)
+    for got, want in zip(red2(M), (M.sum(axis=0), M.sum(1), np.sum(M, axis=-1), M.mean(axis=0),
+                                   M.max(axis=1), M.argmax(axis=1), np.std(M, axis=0), M.min(0),
+                                   np.prod(M, 1))):
+        np.testing.assert_allclose(got, want)
+        assert np.asarray(got).dtype == np.asarray(want).dtype
+    for got, want in zip(red3(C3), (C3.sum(axis=0), C3.min(axis=2), C3.mean(1))):
+        np.testing.assert_allclose(got, want)
+    assert red1(M[0]) == (M[0].sum(), M[0].mean())
+    with pytest.raises(ValueError, match="axis"):
+        njit(lambda a: a.sum(axis=2))(M)
+
+
+def test_median_and_percentiles_match_numpy():
+    @njit
+    def stats(a):
+        return np.median(a), np.percentile(a, 30), np.quantile(a, 0.3), np.nanmedian(a)
+    a = M.ravel()
+    got = stats(a)
+    np.testing.assert_allclose(got, (np.median(a), np.percentile(a, 30), np.quantile(a, 0.3),
+                                     np.nanmedian(a)))
+
+
+def joining(a, b, m):
+    return (np.concatenate((a, b)), np.hstack((a, b)), np.vstack((a, b)), np.stack((a, b)),
+            np.concatenate((m, m)), np.hstack((m, m)))
+
+
+def products(a, b):
+    return np.dot(a, b[:, 0]), np.dot(b[:, 0], b[:, 0]), np.dot(a, b), a @ b, np.dot(a[:, 0], a)
+
+
+def reshuffle(a):
+    o = np.outer(a, a)
+    return (np.roll(a, 2), np.repeat(a, 2), np.fliplr(o), np.flipud(o), np.triu(o), np.tril(o, -1),
+            np.cross(a[:3], a[1:]), np.average(a), np.average(a, weights=a), np.ptp(a),
+            np.transpose(o))
+
+
+@pytest.mark.parametrize("fn,args", [
+    (joining, (M[0], M[1], M)), (products, (M, M.T.copy())), (reshuffle, (M[0],)),
+])
+def test_joining_and_products_match_numba(fn, args):
+    same(njit(fn)(*copies(args)), numba.njit(fn)(*copies(args)))
