@@ -31,9 +31,9 @@ GlobalValue floatValue(double v) {
   return g;
 }
 
-const char *const kBuiltinFunctions[] = {"range", "len",       "abs",     "min",   "max",    "int",
-                                         "float", "bool",      "complex", "round", "divmod", "pow",
-                                         "print", "enumerate", "zip",     "tuple", "type"};
+const char *const kBuiltinFunctions[] = {
+    "range", "len",    "abs", "min",   "max",       "int", "float", "bool", "complex",
+    "round", "divmod", "pow", "print", "enumerate", "zip", "tuple", "type", "isinstance"};
 
 const char *const kExceptions[] = {"Exception",         "ValueError",          "IndexError",
                                    "KeyError",          "TypeError",           "RuntimeError",
@@ -207,12 +207,33 @@ std::optional<GlobalValue> moduleAttribute(const std::string &module, const std:
     if (findIn(kMathUnary, attr) || findIn(kNumpyUnary, attr)) return fnValue("numpy." + attr);
     for (const char *f : fns)
       if (attr == f) return fnValue("numpy." + attr);
+    if (attr == "random") {
+      GlobalValue g;
+      g.kind = GlobalValue::Kind::Module;
+      g.name = "numpy.random";
+      return g;
+    }
     // The functions kjit writes in its own language (compiler/lib/numpy_lib.py).
     if (!attr.empty() && attr[0] != '_')
       if (std::shared_ptr<FunctionSource> fn = numpyLibFunction(attr)) {
         GlobalValue g;
         g.kind = GlobalValue::Kind::JitFunction;
         g.name = "numpy." + attr;
+        g.fn = std::move(fn);
+        return g;
+      }
+    return std::nullopt;
+  }
+  if (module == "numpy.random") {
+    // seed and the generator's primitives (_bits, _double, _gauss) are
+    // builtins; the rest is the library's random_<name>.
+    if (attr == "seed" || attr == "_bits" || attr == "_double" || attr == "_gauss")
+      return fnValue("numpy.random." + attr);
+    if (!attr.empty() && attr[0] != '_')
+      if (std::shared_ptr<FunctionSource> fn = numpyLibFunction("random_" + attr)) {
+        GlobalValue g;
+        g.kind = GlobalValue::Kind::JitFunction;
+        g.name = "numpy.random." + attr;
         g.fn = std::move(fn);
         return g;
       }
@@ -880,6 +901,11 @@ class CallTyper {
     return r ? r : ts.constOf(nullptr, loc);
   }
 
+  Expr *boolConst(bool v) {
+    ir::Const *k = ts.constOf(tc.boolean(), loc);
+    k->i = v;
+    return k;
+  }
   Expr *builtin(const std::string &f);
   Expr *operatorFn(const std::string &f);
   Expr *math(const std::string &f);
@@ -1003,6 +1029,22 @@ Expr *CallTyper::builtin(const std::string &f) {
     return ts.intrinsic(IntrinsicId::Abs, {ts.convert(a[0], t)}, t, loc);
   }
   if (f == "min" || f == "max") return minMax(f == "max", f);
+  if (f == "isinstance") {
+    // Known from the types, as Numba's: isinstance(x, int), (x, float),
+    // (x, complex), (x, bool), (x, tuple), (x, np.float32) ...
+    if (!arity(f, 2, 2)) return ts.constOf(nullptr, loc);
+    const Type *t = a[0]->type, *c = a[1]->type;
+    if (c->kind() == TypeKind::Dtype) return boolConst(t == c->dtype());
+    if (c->kind() == TypeKind::Function) {
+      const std::string &s = c->symbol();
+      if (s == "builtins.int") return boolConst(t->isInt() || t->isBool());
+      if (s == "builtins.float") return boolConst(t->isFloat());
+      if (s == "builtins.complex") return boolConst(t->isComplex());
+      if (s == "builtins.bool") return boolConst(t->isBool());
+      if (s == "builtins.tuple") return boolConst(t->isTuple());
+    }
+    return unsupported(fmt::format("isinstance() with {} is not supported in kernels", c->str()));
+  }
   if (f == "type") {
     // type(x) of a number: its NumPy scalar type, usable as a dtype.
     if (!arity(f, 1, 1) || !needNumber(a[0], f)->type) return ts.constOf(nullptr, loc);
@@ -1253,6 +1295,25 @@ Expr *CallTyper::cmath(const std::string &f) {
 Expr *CallTyper::numpy(const std::string &f) {
   auto &a = site.args;
   std::string name = "np." + f;
+  if (f.rfind("random.", 0) == 0) {
+    if (ts.cudaTarget())
+      return unsupported(
+          fmt::format("{}() is not supported in kernels; use "
+                      "numba.cuda.random (xoroshiro128p) there",
+                      name));
+    std::string r = f.substr(7);
+    if (!noKeywords(name)) return ts.constOf(nullptr, loc);
+    if (r == "seed") {
+      if (!arity(name, 1, 1)) return ts.constOf(nullptr, loc);
+      if (!a[0]->type->isInt())
+        return fail(fmt::format("np.random.seed() takes an integer, not {}", a[0]->type->str()));
+      return ts.intrinsic(IntrinsicId::RandomSeed, {ts.convert(a[0], tc.int64())}, tc.none(), loc);
+    }
+    if (!arity(name, 0, 0)) return ts.constOf(nullptr, loc);
+    if (r == "_bits") return ts.intrinsic(IntrinsicId::RandomBits, {}, tc.int64(), loc);
+    if (r == "_double") return ts.intrinsic(IntrinsicId::RandomDouble, {}, tc.float64(), loc);
+    return ts.intrinsic(IntrinsicId::RandomGauss, {}, tc.float64(), loc);
+  }
   if (ts.cudaTarget() &&
       (f == "empty" || f == "zeros" || f == "ones" || f == "full" || f == "arange" ||
        f == "empty_like" || f == "zeros_like" || f == "ones_like"))

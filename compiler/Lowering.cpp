@@ -106,6 +106,12 @@ llvm::FunctionCallee ProgramLowering::runtime(const char *name) {
     ft = llvm::FunctionType::get(i32, {ptr, ptr, ptr, i64, i64}, false);
   else if (n == "kjit_rt_print_i64" || n == "kjit_rt_print_u64")
     ft = llvm::FunctionType::get(v, {i64}, false);
+  else if (n == "kjit_rt_random_seed")
+    ft = llvm::FunctionType::get(v, {i64}, false);
+  else if (n == "kjit_rt_random_u32")
+    ft = llvm::FunctionType::get(i64, {}, false);
+  else if (n == "kjit_rt_random_double" || n == "kjit_rt_random_gauss")
+    ft = llvm::FunctionType::get(f64, {}, false);
   else if (n == "kjit_rt_f64_to_f16")
     ft = llvm::FunctionType::get(llvm::Type::getInt16Ty(C), {f64}, false);
   else if (n == "kjit_rt_print_f64")

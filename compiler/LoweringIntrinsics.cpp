@@ -431,6 +431,12 @@ llvm::Value *FunctionLowering::intrinsic(const Intrinsic *in) {
   case IntrinsicId::ArrayCopy:
   case IntrinsicId::ArrayUnaliased:
   case IntrinsicId::ArrayLiteral: return arrayIntrinsic(in);
+  case IntrinsicId::RandomSeed:
+    B.CreateCall(P.runtime("kjit_rt_random_seed"), {expr(in->args[0])});
+    return zeroOf(t);
+  case IntrinsicId::RandomBits: return B.CreateCall(P.runtime("kjit_rt_random_u32"), {});
+  case IntrinsicId::RandomDouble: return B.CreateCall(P.runtime("kjit_rt_random_double"), {});
+  case IntrinsicId::RandomGauss: return B.CreateCall(P.runtime("kjit_rt_random_gauss"), {});
   case IntrinsicId::RecordGet:
   case IntrinsicId::RecordSet:
   case IntrinsicId::RecordArrayField: return recordIntrinsic(in);

@@ -869,3 +869,179 @@ def nan_to_num(x, nan=0.0):
         elif v == -np.inf:
             fo[i] = -1.7976931348623157e308
     return out
+
+
+# ---- np.random -------------------------------------------------------------------------------
+# Over the host runtime's per-thread Mersenne Twister (np.random._bits,
+# _double, _gauss): NumPy's legacy stream for random() and the normal
+# variates, Numba's algorithms for the integers and the rest.
+
+def _random_fill(out, kind):
+    fo = out.reshape(-1)
+    for i in range(fo.shape[0]):
+        if kind == "double":
+            fo[i] = np.random._double()
+        else:
+            fo[i] = np.random._gauss()
+    return out
+
+
+def random_random(size=None):
+    if size is None:
+        return np.random._double()
+    else:
+        return _random_fill(np.empty(size, np.float64), "double")
+
+
+def random_random_sample(size=None):
+    return random_random(size)
+
+
+def random_sample(size=None):
+    return random_random(size)
+
+
+def random_ranf(size=None):
+    return random_random(size)
+
+
+def random_rand(*shape):
+    if len(shape) == 0:
+        return np.random._double()
+    else:
+        return _random_fill(np.empty(shape, np.float64), "double")
+
+
+def random_standard_normal(size=None):
+    if size is None:
+        return np.random._gauss()
+    else:
+        return _random_fill(np.empty(size, np.float64), "gauss")
+
+
+def random_randn(*shape):
+    if len(shape) == 0:
+        return np.random._gauss()
+    else:
+        return _random_fill(np.empty(shape, np.float64), "gauss")
+
+
+def random_normal(loc=0.0, scale=1.0, size=None):
+    if size is None:
+        return loc + scale * np.random._gauss()
+    else:
+        out = np.empty(size, np.float64)
+        fo = out.reshape(-1)
+        for i in range(fo.shape[0]):
+            fo[i] = loc + scale * np.random._gauss()
+        return out
+
+
+def random_uniform(low=0.0, high=1.0, size=None):
+    if size is None:
+        return low + (high - low) * np.random._double()
+    else:
+        out = np.empty(size, np.float64)
+        fo = out.reshape(-1)
+        for i in range(fo.shape[0]):
+            fo[i] = low + (high - low) * np.random._double()
+        return out
+
+
+def random_exponential(scale=1.0, size=None):
+    if size is None:
+        return -np.log(1.0 - np.random._double()) * scale
+    else:
+        out = np.empty(size, np.float64)
+        fo = out.reshape(-1)
+        for i in range(fo.shape[0]):
+            fo[i] = -np.log(1.0 - np.random._double()) * scale
+        return out
+
+
+def _randrange(low, high):
+    # An integer in [low, high): the fewest bits that hold high - low - 1,
+    # drawn again while too large (Numba's np.random.randint).
+    n = high - low
+    if n <= 0:
+        raise ValueError("low >= high")
+    if n == 1:
+        return low
+    nbits = 0
+    m = n - 1
+    while m > 0:
+        nbits += 1
+        m >>= 1
+    while True:
+        if nbits <= 32:
+            r = np.random._bits() & ((1 << nbits) - 1)
+        else:
+            hi = np.random._bits() & ((1 << (nbits - 32)) - 1)
+            r = np.random._bits() | (hi << 32)
+        if r < n:
+            return low + r
+
+
+def random_randint(low, high=None, size=None):
+    lo = 0
+    hi = low
+    if high is not None:
+        lo = low
+        hi = high
+    if size is None:
+        return _randrange(lo, hi)
+    else:
+        out = np.empty(size, np.int64)
+        fo = out.reshape(-1)
+        for i in range(fo.shape[0]):
+            fo[i] = _randrange(lo, hi)
+        return out
+
+
+def random_shuffle(arr):
+    i = arr.shape[0] - 1
+    while i > 0:
+        j = _randrange(0, i + 1)
+        if arr.ndim == 1:
+            t = arr[i]
+            arr[i] = arr[j]
+            arr[j] = t
+        else:
+            t = arr[i].copy()
+            arr[i] = arr[j]
+            arr[j] = t
+        i -= 1
+
+
+def random_permutation(x):
+    if isinstance(x, int):
+        y = np.arange(x)
+        random_shuffle(y)
+        return y
+    else:
+        y = x.copy()
+        random_shuffle(y)
+        return y
+
+
+def random_choice(a, size=None, replace=True):
+    n = a.shape[0]
+    if size is None:
+        return a[_randrange(0, n)]
+    else:
+        if replace:
+            out = np.empty(size, a.dtype)
+            fo = out.reshape(-1)
+            for i in range(fo.shape[0]):
+                fo[i] = a[_randrange(0, n)]
+            return out
+        else:
+            out = np.empty(size, a.dtype)
+            fo = out.reshape(-1)
+            if fo.shape[0] > n:
+                raise ValueError("Cannot take a larger sample than population when replace=False")
+            src = a.copy()
+            random_shuffle(src)
+            for i in range(fo.shape[0]):
+                fo[i] = src[i]
+            return out

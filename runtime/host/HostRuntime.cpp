@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <random>
 #include <vector>
 
 #include "runtime/host/ThreadPool.h"
@@ -243,6 +244,77 @@ void kjit_rt_print_complex(double re, double im) {
 }
 void kjit_rt_print_str(const char *s) { kjit::out(s); }
 
+// ---- np.random: one Mersenne Twister per thread, as Numba has ----------------
+// The stream is NumPy's legacy RandomState's: after np.random.seed(s) in
+// jitted code, random() and randn() give what np.random.seed(s) and
+// np.random.random()/randn() give in Python; before any seed, each thread
+// starts from the system's entropy. The rest of np.random is written in
+// the kernel language over these (compiler/lib/numpy_lib.py).
+namespace {
+struct RandomState {
+  uint32_t mt[624];
+  int index = 625;  // > 624: not seeded yet
+  bool hasGauss = false;
+  double gauss = 0;
+};
+thread_local RandomState randomState;
+
+void randomSeed(RandomState &st, uint32_t seed) {
+  st.mt[0] = seed;
+  for (int i = 1; i < 624; ++i)
+    st.mt[i] = 1812433253u * (st.mt[i - 1] ^ (st.mt[i - 1] >> 30)) + uint32_t(i);
+  st.index = 624;
+  st.hasGauss = false;
+}
+
+uint32_t randomNext(RandomState &st) {
+  if (st.index > 624) {
+    std::random_device rd;
+    randomSeed(st, rd());
+  }
+  if (st.index == 624) {  // the next 624 words
+    for (int i = 0; i < 624; ++i) {
+      uint32_t y = (st.mt[i] & 0x80000000u) | (st.mt[(i + 1) % 624] & 0x7fffffffu);
+      st.mt[i] = st.mt[(i + 397) % 624] ^ (y >> 1) ^ (y & 1 ? 0x9908b0dfu : 0u);
+    }
+    st.index = 0;
+  }
+  uint32_t y = st.mt[st.index++];
+  y ^= y >> 11;
+  y ^= (y << 7) & 0x9d2c5680u;
+  y ^= (y << 15) & 0xefc60000u;
+  y ^= y >> 18;
+  return y;
+}
+
+double randomDouble(RandomState &st) {
+  uint32_t a = randomNext(st) >> 5, b = randomNext(st) >> 6;
+  return (a * 67108864.0 + b) / 9007199254740992.0;
+}
+}  // namespace
+
+void kjit_rt_random_seed(int64_t seed) { randomSeed(randomState, uint32_t(seed)); }
+int64_t kjit_rt_random_u32() { return int64_t(randomNext(randomState)); }
+double kjit_rt_random_double() { return randomDouble(randomState); }
+// The legacy polar method: two values per draw, the second kept for the next call.
+double kjit_rt_random_gauss() {
+  RandomState &st = randomState;
+  if (st.hasGauss) {
+    st.hasGauss = false;
+    return st.gauss;
+  }
+  double x1, x2, r2;
+  do {
+    x1 = 2.0 * randomDouble(st) - 1.0;
+    x2 = 2.0 * randomDouble(st) - 1.0;
+    r2 = x1 * x1 + x2 * x2;
+  } while (r2 >= 1.0 || r2 == 0.0);
+  double f = std::sqrt(-2.0 * std::log(r2) / r2);
+  st.gauss = f * x1;
+  st.hasGauss = true;
+  return f * x2;
+}
+
 // float64 -> float16 bits, rounded once to nearest even (IEEE 754; NumPy's
 // astype gives the same), for the CPU: x86-64 has no such instruction.
 uint16_t kjit_rt_f64_to_f16(double d) {
@@ -302,6 +374,10 @@ const std::vector<RuntimeSymbol> &runtimeSymbols() {
       {"kjit_rt_print_complex", reinterpret_cast<void *>(&kjit_rt_print_complex)},
       {"kjit_rt_print_str", reinterpret_cast<void *>(&kjit_rt_print_str)},
       {"kjit_rt_f64_to_f16", reinterpret_cast<void *>(&kjit_rt_f64_to_f16)},
+      {"kjit_rt_random_seed", reinterpret_cast<void *>(&kjit_rt_random_seed)},
+      {"kjit_rt_random_u32", reinterpret_cast<void *>(&kjit_rt_random_u32)},
+      {"kjit_rt_random_double", reinterpret_cast<void *>(&kjit_rt_random_double)},
+      {"kjit_rt_random_gauss", reinterpret_cast<void *>(&kjit_rt_random_gauss)},
       {"kjit_rt_print_end", reinterpret_cast<void *>(&kjit_rt_print_end)},
       {"kjit_cpu_sync", reinterpret_cast<void *>(&kjit_cpu_sync)},
       {"kjit_cpu_warp", reinterpret_cast<void *>(&kjit_cpu_warp)},
