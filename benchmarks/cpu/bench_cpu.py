@@ -3,8 +3,11 @@
     PYTHONPATH=python_bindings /usr/bin/python3 benchmarks/cpu/bench_cpu.py [--out DIR]
 
 Rows: import time, first-call (compile) time, call overhead of an int -> int
-function, the run time of loops over 10M float64 (serial and prange), and
-@vectorize ufuncs over 10M float64 (cpu and parallel targets).
+function, the run time of loops over 10M float64 (serial and prange),
+@vectorize ufuncs over 10M float64 (cpu and parallel targets), and array
+expressions over 10M float64 (serial and parallel=True; each call makes a
+new result array, and one row keeps every result so that each call writes
+memory never touched before).
 Each kernel's result is checked against NumPy in float64 before it is
 timed. Times are medians of repeated runs; the ratio column is kjit / Numba
 (below 1 means kjit is faster). This is a benchmark: it asserts nothing
@@ -61,6 +64,15 @@ def vadd(a, b):
 
 def damped(v):
     return math.sin(v) * math.exp(-v)
+
+def hypot_expr(x, y):
+    return np.sqrt(x * x + y * y)
+
+def axpb_expr(a, b, c):
+    return a * b + c
+
+def masked_sum(x):
+    return x[x > 0.5].sum()
 '''
 
 
@@ -88,6 +100,9 @@ def load(kind):
         fn.__module__ = "__main__"
         out[name] = jit(fn)
     out["sum_squares_par"] = par(ns["sum_squares_par"])
+    for name in ("hypot_expr", "axpb_expr", "masked_sum"):
+        out[name] = jit(ns[name])
+        out[name + "_par"] = par(ns[name])
     out["vadd"] = lib.vectorize(["float64(float64, float64)"])(ns["vadd"])
     out["damped"] = lib.vectorize(["float64(float64)"])(ns["damped"])
     out["damped_par"] = lib.vectorize(["float64(float64)"], target="parallel")(ns["damped"])
@@ -139,6 +154,10 @@ def measure(kind):
     np.testing.assert_allclose(k["vadd"](x, y), x + y)
     np.testing.assert_allclose(k["damped"](x), np.sin(x) * np.exp(-x), rtol=1e-13)
     np.testing.assert_allclose(k["damped_par"](x), np.sin(x) * np.exp(-x), rtol=1e-13)
+    np.testing.assert_allclose(k["hypot_expr"](x, y), np.sqrt(x * x + y * y))
+    np.testing.assert_allclose(k["hypot_expr_par"](x, y), np.sqrt(x * x + y * y))
+    np.testing.assert_allclose(k["axpb_expr"](x, y, a), x * y + a)
+    np.testing.assert_allclose(k["masked_sum"](x), x[x > 0.5].sum())
     res["call overhead, int -> int"] = median_time(lambda: k["inc"](1), repeat=7, number=200_000)
     # Memory-bound rows vary run to run on a shared machine: more repeats.
     res["sum of squares, 10M float64"] = median_time(lambda: k["sum_squares"](a), repeat=15)
@@ -148,6 +167,16 @@ def measure(kind):
     res["@vectorize a + b, 10M float64"] = median_time(lambda: k["vadd"](x, y, out=out), repeat=15)
     res["@vectorize sin*exp, 10M float64"] = median_time(lambda: k["damped"](x, out=out), repeat=7)
     res["the same, target='parallel'"] = median_time(lambda: k["damped_par"](x, out=out), repeat=7)
+    # Array expressions (one fused loop each; a new result array per call).
+    res["np.sqrt(x*x + y*y), 10M float64"] = median_time(lambda: k["hypot_expr"](x, y), repeat=9)
+    res["the same, parallel=True"] = median_time(lambda: k["hypot_expr_par"](x, y), repeat=9)
+    kept = []  # every result kept: each call's result in memory never touched before
+    res["the same, every result kept"] = median_time(lambda: kept.append(k["hypot_expr"](x, y)),
+                                                     repeat=5)
+    del kept
+    res["a*b + c, 10M float64"] = median_time(lambda: k["axpb_expr"](x, y, a), repeat=9)
+    res["the same, parallel=True "] = median_time(lambda: k["axpb_expr_par"](x, y, a), repeat=9)
+    res["x[x > 0.5].sum(), 10M float64"] = median_time(lambda: k["masked_sum"](x), repeat=9)
     return res
 
 
