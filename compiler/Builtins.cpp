@@ -207,6 +207,7 @@ std::optional<GlobalValue> moduleAttribute(const std::string &module, const std:
     if (findIn(kMathUnary, attr) || findIn(kNumpyUnary, attr)) return fnValue("numpy." + attr);
     for (const char *f : fns)
       if (attr == f) return fnValue("numpy." + attr);
+    if (attr == "newaxis") return GlobalValue{};  // None
     if (attr == "random") {
       GlobalValue g;
       g.kind = GlobalValue::Kind::Module;

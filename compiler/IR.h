@@ -211,11 +211,12 @@ struct ArrayLoad : Expr {
 struct SliceSpec {
   bool isIndex = false;                                     // an integer index drops the dimension
   Expr *start = nullptr, *stop = nullptr, *step = nullptr;  // int64 or null
+  bool isNewAxis = false;  // None / np.newaxis: a new dimension of length 1 (no array dimension)
 };
 struct ArrayView : Expr {
   KJIT_IR_NODE(ArrayView, Expr)
   Expr *array = nullptr;
-  std::vector<SliceSpec> specs;  // one per leading dimension; the rest are ':'
+  std::vector<SliceSpec> specs;  // one per leading dimension (new axes: none); the rest are ':'
   bool boundscheck = false;
 };
 struct TupleMake : Expr {

@@ -162,11 +162,14 @@ class NodeChecker {
                                    str(v->array->type)));
         return;
       }
-      if (v->specs.size() > v->array->type->ndim())
+      size_t taken = 0;
+      for (const SliceSpec &sp : v->specs) taken += !sp.isNewAxis;
+      if (taken > v->array->type->ndim())
         problem(e.loc,
                 fmt::format("ArrayView has {} subscripts into a {}-d array, expected at most {}",
-                            v->specs.size(), v->array->type->ndim(), v->array->type->ndim()));
+                            taken, v->array->type->ndim(), v->array->type->ndim()));
       for (const SliceSpec &sp : v->specs) {
+        if (sp.isNewAxis) continue;
         if (sp.isIndex) missing(e, sp.start, "an index");
         expectInt64(sp.start, what, sp.isIndex ? "an index" : "a slice start");
         expectInt64(sp.stop, what, "a slice stop");

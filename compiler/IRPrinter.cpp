@@ -89,9 +89,10 @@ std::string expr(const Expr *e) {
     auto *v = cast<ArrayView>(e);
     std::string s = "(view " + expr(v->array);
     for (const SliceSpec &sp : v->specs)
-      s += sp.isIndex ? " " + expr(sp.start)
-                      : fmt::format(" {}:{}:{}", sp.start ? expr(sp.start) : "",
-                                    sp.stop ? expr(sp.stop) : "", sp.step ? expr(sp.step) : "");
+      s += sp.isNewAxis ? std::string(" None")
+           : sp.isIndex ? " " + expr(sp.start)
+                        : fmt::format(" {}:{}:{}", sp.start ? expr(sp.start) : "",
+                                      sp.stop ? expr(sp.stop) : "", sp.step ? expr(sp.step) : "");
     return s + ") : " + e->type->str();
   }
   case Kind::TupleMake: return "(tuple" + list(cast<TupleMake>(e)->elems) + ")";

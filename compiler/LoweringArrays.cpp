@@ -98,25 +98,35 @@ llvm::Value *FunctionLowering::arrayView(const ArrayView *v) {
   llvm::Value *out = llvm::UndefValue::get(P.lt(v->type));
   out = B.CreateInsertValue(out, B.CreateExtractValue(desc, {0u}), {0u});
   unsigned outDim = 0;
-  for (unsigned k = 0; k < at->ndim(); ++k) {
+  // specs[s] applies to the array's dimension k; a new axis takes none.
+  size_t s = 0;
+  for (unsigned k = 0; k < at->ndim() || s < v->specs.size(); ++s) {
+    if (s < v->specs.size() && v->specs[s].isNewAxis) {
+      out = B.CreateInsertValue(out, i64(1), {2u, outDim});
+      out = B.CreateInsertValue(out, i64(0), {3u, outDim});
+      ++outDim;
+      continue;
+    }
+    if (k >= at->ndim()) break;
     llvm::Value *n = shapeOf(desc, k), *stride = strideOf(desc, k);
-    if (k < v->specs.size() && v->specs[k].isIndex) {
-      llvm::Value *i = expr(v->specs[k].start);
+    const unsigned dim = k++;
+    if (s < v->specs.size() && v->specs[s].isIndex) {
+      llvm::Value *i = expr(v->specs[s].start);
       llvm::Value *wrapped = B.CreateSelect(B.CreateICmpSLT(i, i64(0)), B.CreateAdd(i, n), i);
       if (v->boundscheck) {
         llvm::BasicBlock *bad = block("oob"), *ok = block("inbounds");
         B.CreateCondBr(B.CreateICmpUGE(wrapped, n), bad, ok);
         B.SetInsertPoint(bad);
-        indexError(i, k, n, v->loc);
+        indexError(i, dim, n, v->loc);
         B.SetInsertPoint(ok);
       }
       data = B.CreateGEP(B.getInt8Ty(), data, B.CreateMul(wrapped, stride));
       continue;
     }
     llvm::Value *newLen = n, *newStride = stride;
-    if (k < v->specs.size()) {
+    if (s < v->specs.size()) {
       // Python's slice.indices(n), then the length of the range.
-      const SliceSpec &sp = v->specs[k];
+      const SliceSpec &sp = v->specs[s];
       llvm::Value *step = sp.step ? expr(sp.step) : i64(1);
       if (sp.step)
         raiseIf(B.CreateICmpEQ(step, i64(0)), "ValueError", "slice step cannot be zero", v->loc);

@@ -615,10 +615,17 @@ Expr *FunctionTyper::subscript(const ast::SubscriptExpr *s) {
   }
   std::vector<Expr *> typed;
   if (!indexList(s->index, idx, typed)) return unknown(s->loc);
-  if (idx.size() > t->ndim())
+  // None / np.newaxis add a dimension of length 1 and take none.
+  size_t newAxes = 0;
+  for (size_t k = 0; k < idx.size(); ++k) {
+    if (ast::isa<ast::SliceExpr>(idx[k])) continue;
+    if (!typed[k]) typed[k] = expr(idx[k]);
+    if (known(typed[k]) && typed[k]->type->isNone()) ++newAxes;
+  }
+  if (idx.size() - newAxes > t->ndim())
     return typingError(s->loc, fmt::format("too many indices for an array of {} dimensions: {}",
-                                           t->ndim(), idx.size()));
-  bool allInts = idx.size() == t->ndim();
+                                           t->ndim(), idx.size() - newAxes));
+  bool allInts = idx.size() == t->ndim() && newAxes == 0;
   std::vector<SliceSpec> specs;
   std::vector<Expr *> ints;
   for (size_t k = 0; k < idx.size(); ++k) {
@@ -639,6 +646,15 @@ Expr *FunctionTyper::subscript(const ast::SubscriptExpr *s) {
     } else {
       Expr *i = typed[k] ? typed[k] : expr(ie);
       if (!known(i)) return i;
+      if (i->type->isNone()) {
+        if (cudaTarget())
+          return unsupported(ie->loc,
+                             "None / np.newaxis in a subscript is not supported in "
+                             "kernels yet");
+        sp.isNewAxis = true;
+        specs.push_back(sp);
+        continue;
+      }
       if (i->type->isArray()) {
         // a[mask], a[indices] (NumPy's advanced indexing), on the CPU: the
         // library's helpers (compiler/lib/numpy_lib.py).
@@ -679,7 +695,7 @@ Expr *FunctionTyper::subscript(const ast::SubscriptExpr *s) {
   // Numba's rule: a C array stays C when the indices are integers followed
   // by at most one slice without a step, as the last explicit index.
   Layout l = Layout::A;
-  if (t->layout() == Layout::C) {
+  if (t->layout() == Layout::C && newAxes == 0) {
     bool keeps = true;
     for (size_t k = 0; k < specs.size(); ++k) {
       const SliceSpec &sp = specs[k];
@@ -687,8 +703,9 @@ Expr *FunctionTyper::subscript(const ast::SubscriptExpr *s) {
     }
     if (keeps) l = Layout::C;
   }
-  return ir_.arrayView(tc_.array(t->dtype(), t->ndim() - dropped, l, t->readonly()), v,
-                       std::move(specs), s->loc, boundscheck());
+  return ir_.arrayView(
+      tc_.array(t->dtype(), unsigned(t->ndim() - dropped + newAxes), l, t->readonly()), v,
+      std::move(specs), s->loc, boundscheck());
 }
 
 // A call of a device function declared with signatures: the arguments

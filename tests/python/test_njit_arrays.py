@@ -163,3 +163,20 @@ def test_parallel_array_expression():
 
     x, y = rng.random(100_003), rng.random(100_003)
     np.testing.assert_allclose(f(x, y), np.sqrt(x * x + y * y))
+
+
+def test_newaxis_and_none_in_subscripts_match_numpy():
+    # Numba 0.56 has no None in subscripts: NumPy is the reference.
+    def pairwise(a, b):
+        return ((a[:, None] - b[None, :]) ** 2).sum(axis=1)
+
+    def outer(a):
+        return a[np.newaxis, :] * a[:, np.newaxis]
+
+    def middle(m):
+        return m[:, None, :] + m[1, None]
+    a, b = rng.random(5), rng.random(3)
+    np.testing.assert_allclose(njit(pairwise)(a, b), pairwise(a, b))
+    np.testing.assert_allclose(njit(outer)(a), outer(a))
+    assert njit(middle)(M2).shape == middle(M2).shape == (3, 1, 4)
+    np.testing.assert_allclose(njit(middle)(M2), middle(M2))
