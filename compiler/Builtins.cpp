@@ -208,6 +208,12 @@ std::optional<GlobalValue> moduleAttribute(const std::string &module, const std:
     for (const char *f : fns)
       if (attr == f) return fnValue("numpy." + attr);
     if (attr == "newaxis") return GlobalValue{};  // None
+    if (attr == "linalg") {
+      GlobalValue g;
+      g.kind = GlobalValue::Kind::Module;
+      g.name = "numpy.linalg";
+      return g;
+    }
     if (attr == "random") {
       GlobalValue g;
       g.kind = GlobalValue::Kind::Module;
@@ -220,6 +226,26 @@ std::optional<GlobalValue> moduleAttribute(const std::string &module, const std:
         GlobalValue g;
         g.kind = GlobalValue::Kind::JitFunction;
         g.name = "numpy." + attr;
+        g.fn = std::move(fn);
+        return g;
+      }
+    return std::nullopt;
+  }
+  if (module == "numpy.linalg") {
+    // LAPACK's entry (_lapack) and the error class are builtins; the rest is
+    // the library's linalg_<name>.
+    if (attr == "_lapack") return fnValue("numpy.linalg._lapack");
+    if (attr == "LinAlgError") {
+      GlobalValue g;
+      g.kind = GlobalValue::Kind::ExceptionClass;
+      g.name = "numpy.linalg.LinAlgError";
+      return g;
+    }
+    if (!attr.empty() && attr[0] != '_')
+      if (std::shared_ptr<FunctionSource> fn = numpyLibFunction("linalg_" + attr)) {
+        GlobalValue g;
+        g.kind = GlobalValue::Kind::JitFunction;
+        g.name = "numpy.linalg." + attr;
         g.fn = std::move(fn);
         return g;
       }
@@ -1296,6 +1322,19 @@ Expr *CallTyper::cmath(const std::string &f) {
 Expr *CallTyper::numpy(const std::string &f) {
   auto &a = site.args;
   std::string name = "np." + f;
+  if (f == "linalg._lapack") {
+    if (ts.cudaTarget()) return unsupported("np.linalg is not supported in kernels");
+    if (!arity(name, 4, 4)) return ts.constOf(nullptr, loc);
+    auto *op = dyn_cast<ir::Const>(a[0]);
+    if (!op || !a[1]->type->isArray() || a[1]->type->ndim() != 2 ||
+        a[1]->type->dtype() != tc.float64() || a[1]->type->layout() != Layout::C ||
+        !a[2]->type->isArray() || a[2]->type->dtype() != tc.intTy(32) || !a[3]->type->isArray() ||
+        a[3]->type->ndim() != 2 || a[3]->type->dtype() != tc.float64() ||
+        a[3]->type->layout() != Layout::C)
+      return fail("np.linalg._lapack(op, float64 C matrix, int32 pivots, float64 C matrix)");
+    return ts.intrinsic(IntrinsicId::Lapack, {ts.convert(a[0], tc.int64()), a[1], a[2], a[3]},
+                        tc.int64(), loc);
+  }
   if (f.rfind("random.", 0) == 0) {
     if (ts.cudaTarget())
       return unsupported(

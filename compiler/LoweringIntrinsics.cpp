@@ -434,6 +434,11 @@ llvm::Value *FunctionLowering::intrinsic(const Intrinsic *in) {
   case IntrinsicId::RandomSeed:
     B.CreateCall(P.runtime("kjit_rt_random_seed"), {expr(in->args[0])});
     return zeroOf(t);
+  case IntrinsicId::Lapack: {
+    llvm::Value *a = expr(in->args[1]), *piv = expr(in->args[2]), *b = expr(in->args[3]);
+    return B.CreateCall(P.runtime("kjit_rt_lapack"), {expr(in->args[0]), dataOf(a), shapeOf(a, 0),
+                                                      dataOf(piv), dataOf(b), shapeOf(b, 0)});
+  }
   case IntrinsicId::RandomBits: return B.CreateCall(P.runtime("kjit_rt_random_u32"), {});
   case IntrinsicId::RandomDouble: return B.CreateCall(P.runtime("kjit_rt_random_double"), {});
   case IntrinsicId::RandomGauss: return B.CreateCall(P.runtime("kjit_rt_random_gauss"), {});

@@ -7,7 +7,7 @@ PKGS=(
   llvm-19-dev llvm-19-tools lld-19 liblld-19-dev clang-19 libclang-rt-19-dev
   libzstd-dev zlib1g-dev libxml2-dev libedit-dev libcurl4-openssl-dev libffi-dev
   pybind11-dev libfmt-dev catch2
-  python3-dev python3-numpy python3-pytest python3-numba
+  python3-dev python3-numpy python3-pytest python3-numba liblapack3
   python3-dask python3-distributed python3-cloudpickle
 )
 missing=()

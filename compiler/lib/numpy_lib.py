@@ -1045,3 +1045,102 @@ def random_choice(a, size=None, replace=True):
             for i in range(fo.shape[0]):
                 fo[i] = src[i]
             return out
+
+
+# ---- np.linalg ---------------------------------------------------------------------------------
+# Through the system's LAPACK (np.linalg._lapack: the host runtime's
+# kjit_rt_lapack). A C-contiguous float64 copy is what LAPACK, column-major,
+# reads as the transpose: LU factors of a^T solve a x = b with the
+# transposed solve, and the inverse of a^T read back row-major is a's.
+
+def _lapack(op, a, piv, b):
+    info = np.linalg._lapack(op, a, piv, b)
+    if info == -9999:
+        raise RuntimeError("np.linalg needs the system's LAPACK (liblapack.so.3; on Debian: apt install liblapack3)")
+    return info
+
+
+def _square(a):
+    if a.shape[0] != a.shape[1]:
+        raise np.linalg.LinAlgError("Last 2 dimensions of the array must be square")
+
+
+def linalg_det(a):
+    _square(a)
+    n = a.shape[0]
+    lu = a.astype(np.float64)
+    piv = np.empty(n, np.int32)
+    info = _lapack(0, lu, piv, lu)
+    if info > 0:
+        return 0.0
+    d = 1.0
+    for i in range(n):
+        d *= lu[i, i]
+        if piv[i] != i + 1:
+            d = -d
+    return d
+
+
+def linalg_solve(a, b):
+    _square(a)
+    n = a.shape[0]
+    lu = a.astype(np.float64)
+    piv = np.empty(n, np.int32)
+    info = _lapack(0, lu, piv, lu)
+    if info > 0:
+        raise np.linalg.LinAlgError("Matrix is singular to machine precision.")
+    if b.ndim == 1:
+        if b.shape[0] != n:
+            raise ValueError("solve: the right-hand side has the wrong number of rows")
+        bt = b.astype(np.float64).reshape(1, n)
+        _lapack(1, lu, piv, bt)
+        return bt.reshape(n)
+    else:
+        if b.shape[0] != n:
+            raise ValueError("solve: the right-hand side has the wrong number of rows")
+        nrhs = b.shape[1]
+        bt = np.empty((nrhs, n), np.float64)
+        for i in range(n):
+            for j in range(nrhs):
+                bt[j, i] = b[i, j]
+        _lapack(1, lu, piv, bt)
+        x = np.empty((n, nrhs), np.float64)
+        for i in range(n):
+            for j in range(nrhs):
+                x[i, j] = bt[j, i]
+        return x
+
+
+def linalg_inv(a):
+    _square(a)
+    n = a.shape[0]
+    lu = a.astype(np.float64)
+    piv = np.empty(n, np.int32)
+    info = _lapack(0, lu, piv, lu)
+    if info > 0:
+        raise np.linalg.LinAlgError("Matrix is singular to machine precision.")
+    _lapack(2, lu, piv, lu)
+    return lu
+
+
+def linalg_cholesky(a):
+    _square(a)
+    n = a.shape[0]
+    c = a.astype(np.float64)
+    piv = np.empty(0, np.int32)
+    info = _lapack(3, c, piv, c)
+    if info > 0:
+        raise np.linalg.LinAlgError("Matrix is not positive definite")
+    for i in range(n):
+        for j in range(i + 1, n):
+            c[i, j] = 0.0
+    return c
+
+
+def linalg_norm(x, ord=None):
+    # The 2-norm of a vector, the Frobenius norm of a matrix (ord=None).
+    s = 0.0
+    fx = x.ravel()
+    for i in range(fx.shape[0]):
+        s += abs(fx[i]) ** 2
+    return np.sqrt(s)

@@ -42,6 +42,16 @@ pybind11::object exceptionClass(const std::string &name) {
   } else {
     pybind11::dict user = pybind11::module_::import("kjit.errors").attr("_RAISED_CLASSES");
     if (user.contains(name)) return user[name.c_str()];
+    // A class of a module that compiled code names by itself (the NumPy
+    // library's numpy.linalg.LinAlgError): imported when first raised.
+    size_t dot = name.rfind('.');
+    try {
+      pybind11::object cls =
+          pybind11::module_::import(name.substr(0, dot).c_str()).attr(name.substr(dot + 1).c_str());
+      if (PyType_Check(cls.ptr()) && PyObject_IsSubclass(cls.ptr(), PyExc_Exception) == 1)
+        return cls;
+    } catch (const pybind11::error_already_set &) {
+    }
   }
   return builtins.attr("RuntimeError");
 }

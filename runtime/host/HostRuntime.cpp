@@ -1,5 +1,6 @@
 #include "runtime/host/HostRuntime.h"
 
+#include <dlfcn.h>
 #include <fmt/format.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -315,6 +316,72 @@ double kjit_rt_random_gauss() {
   return f * x2;
 }
 
+// ---- np.linalg: the system's LAPACK (liblapack.so.3), loaded at first use ----
+// The library code (compiler/lib/numpy_lib.py) passes C-contiguous float64
+// copies, which LAPACK (column-major) reads as their transposes, and
+// arranges the operations for that. Returns LAPACK's info, or kNoLapack.
+namespace {
+constexpr int64_t kNoLapack = -9999;
+using GetrfFn = void(int *, int *, double *, int *, int *, int *);
+using GetrsFn = void(const char *, int *, int *, double *, int *, int *, double *, int *, int *,
+                     size_t);
+using GetriFn = void(int *, double *, int *, int *, double *, int *, int *);
+using PotrfFn = void(const char *, int *, double *, int *, int *, size_t);
+struct Lapack {
+  GetrfFn *getrf = nullptr;
+  GetrsFn *getrs = nullptr;
+  GetriFn *getri = nullptr;
+  PotrfFn *potrf = nullptr;
+  bool ok = false;
+};
+const Lapack &lapack() {
+  static const Lapack l = [] {
+    Lapack r;
+    void *h = nullptr;
+    for (const char *name : {"liblapack.so.3", "liblapack.so", "libopenblas.so.0"})
+      if ((h = dlopen(name, RTLD_NOW | RTLD_LOCAL))) break;
+    if (!h) return r;
+    r.getrf = reinterpret_cast<GetrfFn *>(dlsym(h, "dgetrf_"));
+    r.getrs = reinterpret_cast<GetrsFn *>(dlsym(h, "dgetrs_"));
+    r.getri = reinterpret_cast<GetriFn *>(dlsym(h, "dgetri_"));
+    r.potrf = reinterpret_cast<PotrfFn *>(dlsym(h, "dpotrf_"));
+    r.ok = r.getrf && r.getrs && r.getri && r.potrf;
+    return r;
+  }();
+  return l;
+}
+}  // namespace
+
+// op 0: LU factors of the n x n `a` (getrf), pivots in `ipiv`; 1: solve with
+// them for the nrhs columns of `b` (getrs, transposed); 2: the inverse from
+// them, in place (getri); 3: Cholesky factor, in place (potrf, upper).
+int64_t kjit_rt_lapack(int64_t op, double *a, int64_t n, int32_t *ipiv, double *b, int64_t nrhs) {
+  const Lapack &l = lapack();
+  if (!l.ok) return kNoLapack;
+  int N = int(n), info = 0;
+  if (N == 0) return 0;
+  switch (op) {
+  case 0: l.getrf(&N, &N, a, &N, ipiv, &info); break;
+  case 1: {
+    int R = int(nrhs);
+    if (R > 0) l.getrs("T", &N, &R, a, &N, ipiv, b, &N, &info, 1);
+    break;
+  }
+  case 2: {
+    int lwork = -1;
+    double query = 0;
+    l.getri(&N, a, &N, ipiv, &query, &lwork, &info);
+    lwork = std::max(int(query), N);
+    std::vector<double> work(static_cast<size_t>(lwork));
+    l.getri(&N, a, &N, ipiv, work.data(), &lwork, &info);
+    break;
+  }
+  case 3: l.potrf("U", &N, a, &N, &info, 1); break;
+  default: return -1;
+  }
+  return info;
+}
+
 // float64 -> float16 bits, rounded once to nearest even (IEEE 754; NumPy's
 // astype gives the same), for the CPU: x86-64 has no such instruction.
 uint16_t kjit_rt_f64_to_f16(double d) {
@@ -374,6 +441,7 @@ const std::vector<RuntimeSymbol> &runtimeSymbols() {
       {"kjit_rt_print_complex", reinterpret_cast<void *>(&kjit_rt_print_complex)},
       {"kjit_rt_print_str", reinterpret_cast<void *>(&kjit_rt_print_str)},
       {"kjit_rt_f64_to_f16", reinterpret_cast<void *>(&kjit_rt_f64_to_f16)},
+      {"kjit_rt_lapack", reinterpret_cast<void *>(&kjit_rt_lapack)},
       {"kjit_rt_random_seed", reinterpret_cast<void *>(&kjit_rt_random_seed)},
       {"kjit_rt_random_u32", reinterpret_cast<void *>(&kjit_rt_random_u32)},
       {"kjit_rt_random_double", reinterpret_cast<void *>(&kjit_rt_random_double)},
