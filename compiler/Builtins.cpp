@@ -188,22 +188,49 @@ std::optional<GlobalValue> moduleAttribute(const std::string &module, const std:
       g.name = name;
       return g;
     }
-    static const char *const fns[] = {
-        "empty",         "zeros",       "ones",        "empty_like",    "zeros_like",  "ones_like",
-        "full",          "arange",      "sum",         "prod",          "min",         "max",
-        "amin",          "amax",        "mean",        "abs",           "absolute",    "fabs",
-        "isnan",         "isinf",       "isfinite",    "minimum",       "maximum",     "fmin",
-        "fmax",          "sign",        "square",      "negative",      "hypot",       "copysign",
-        "fmod",          "arctan2",     "power",       "round",         "around",      "deg2rad",
-        "rad2deg",       "degrees",     "radians",     "copy",          "real",        "imag",
-        "conj",          "all",         "any",         "count_nonzero", "nansum",      "nanprod",
-        "nanmin",        "nanmax",      "nanmean",     "var",           "std",         "positive",
-        "invert",        "bitwise_not", "bitwise_and", "bitwise_or",    "bitwise_xor", "left_shift",
-        "right_shift",   "equal",       "not_equal",   "less",          "less_equal",  "greater",
-        "greater_equal", "logical_and", "logical_or",  "logical_xor",   "logical_not", "add",
-        "subtract",      "multiply",    "conjugate",   "nextafter",     "true_divide", "divide",
-        "floor_divide",  "remainder",   "mod",         "where",         "array",       "asarray",
-        "ravel"};
+    static const char *const fns[] = {"empty",         "zeros",
+                                      "ones",          "empty_like",
+                                      "zeros_like",    "ones_like",
+                                      "full",          "arange",
+                                      "sum",           "prod",
+                                      "min",           "max",
+                                      "amin",          "amax",
+                                      "mean",          "abs",
+                                      "absolute",      "fabs",
+                                      "isnan",         "isinf",
+                                      "isfinite",      "minimum",
+                                      "maximum",       "fmin",
+                                      "fmax",          "sign",
+                                      "square",        "negative",
+                                      "hypot",         "copysign",
+                                      "fmod",          "arctan2",
+                                      "power",         "round",
+                                      "around",        "deg2rad",
+                                      "rad2deg",       "degrees",
+                                      "radians",       "copy",
+                                      "real",          "imag",
+                                      "conj",          "all",
+                                      "any",           "count_nonzero",
+                                      "nansum",        "nanprod",
+                                      "nanmin",        "nanmax",
+                                      "nanmean",       "var",
+                                      "std",           "positive",
+                                      "invert",        "bitwise_not",
+                                      "bitwise_and",   "bitwise_or",
+                                      "bitwise_xor",   "left_shift",
+                                      "right_shift",   "equal",
+                                      "not_equal",     "less",
+                                      "less_equal",    "greater",
+                                      "greater_equal", "logical_and",
+                                      "logical_or",    "logical_xor",
+                                      "logical_not",   "add",
+                                      "subtract",      "multiply",
+                                      "conjugate",     "nextafter",
+                                      "true_divide",   "divide",
+                                      "floor_divide",  "remainder",
+                                      "mod",           "where",
+                                      "array",         "asarray",
+                                      "ravel",         "ascontiguousarray"};
     if (findIn(kMathUnary, attr) || findIn(kNumpyUnary, attr)) return fnValue("numpy." + attr);
     for (const char *f : fns)
       if (attr == f) return fnValue("numpy." + attr);
@@ -234,7 +261,7 @@ std::optional<GlobalValue> moduleAttribute(const std::string &module, const std:
   if (module == "numpy.linalg") {
     // LAPACK's entry (_lapack) and the error class are builtins; the rest is
     // the library's linalg_<name>.
-    if (attr == "_lapack") return fnValue("numpy.linalg._lapack");
+    if (attr == "_lapack" || attr == "_gemm") return fnValue("numpy.linalg." + attr);
     if (attr == "LinAlgError") {
       GlobalValue g;
       g.kind = GlobalValue::Kind::ExceptionClass;
@@ -1322,6 +1349,15 @@ Expr *CallTyper::cmath(const std::string &f) {
 Expr *CallTyper::numpy(const std::string &f) {
   auto &a = site.args;
   std::string name = "np." + f;
+  if (f == "linalg._gemm") {
+    if (ts.cudaTarget()) return unsupported("np.linalg is not supported in kernels");
+    if (!arity(name, 3, 3)) return ts.constOf(nullptr, loc);
+    for (Expr *x : a)
+      if (!x->type->isArray() || x->type->ndim() != 2 || x->type->dtype() != tc.float64() ||
+          x->type->layout() != Layout::C)
+        return fail("np.linalg._gemm(a, b, c) takes 2-d float64 C arrays");
+    return ts.intrinsic(IntrinsicId::Gemm, a, tc.int64(), loc);
+  }
   if (f == "linalg._lapack") {
     if (ts.cudaTarget()) return unsupported("np.linalg is not supported in kernels");
     if (!arity(name, 4, 4)) return ts.constOf(nullptr, loc);
@@ -1388,6 +1424,14 @@ Expr *CallTyper::numpy(const std::string &f) {
   }
   if (f == "copy") {
     if (!arity(name, 1, 1)) return ts.constOf(nullptr, loc);
+    site.args = {a[0]};
+    return arrayMethod("copy");
+  }
+  if (f == "ascontiguousarray") {
+    // The array itself when its type is C-contiguous, else a C copy.
+    if (!arity(name, 1, 1) || !noKeywords(name)) return ts.constOf(nullptr, loc);
+    if (!a[0]->type->isArray()) return fail("np.ascontiguousarray() takes an array in kernels");
+    if (a[0]->type->layout() == Layout::C) return a[0];
     site.args = {a[0]};
     return arrayMethod("copy");
   }

@@ -106,6 +106,8 @@ llvm::FunctionCallee ProgramLowering::runtime(const char *name) {
     ft = llvm::FunctionType::get(i32, {ptr, ptr, ptr, i64, i64}, false);
   else if (n == "kjit_rt_print_i64" || n == "kjit_rt_print_u64")
     ft = llvm::FunctionType::get(v, {i64}, false);
+  else if (n == "kjit_rt_gemm")
+    ft = llvm::FunctionType::get(i64, {ptr, ptr, ptr, i64, i64, i64}, false);
   else if (n == "kjit_rt_lapack")
     ft = llvm::FunctionType::get(i64, {i64, ptr, i64, ptr, ptr, i64}, false);
   else if (n == "kjit_rt_random_seed")

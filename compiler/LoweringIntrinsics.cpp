@@ -439,6 +439,11 @@ llvm::Value *FunctionLowering::intrinsic(const Intrinsic *in) {
     return B.CreateCall(P.runtime("kjit_rt_lapack"), {expr(in->args[0]), dataOf(a), shapeOf(a, 0),
                                                       dataOf(piv), dataOf(b), shapeOf(b, 0)});
   }
+  case IntrinsicId::Gemm: {
+    llvm::Value *a = expr(in->args[0]), *b = expr(in->args[1]), *c = expr(in->args[2]);
+    return B.CreateCall(P.runtime("kjit_rt_gemm"), {dataOf(a), dataOf(b), dataOf(c), shapeOf(a, 0),
+                                                    shapeOf(a, 1), shapeOf(b, 1)});
+  }
   case IntrinsicId::RandomBits: return B.CreateCall(P.runtime("kjit_rt_random_u32"), {});
   case IntrinsicId::RandomDouble: return B.CreateCall(P.runtime("kjit_rt_random_double"), {});
   case IntrinsicId::RandomGauss: return B.CreateCall(P.runtime("kjit_rt_random_gauss"), {});

@@ -759,6 +759,13 @@ def dot(a, b):
         else:
             if a.shape[1] != b.shape[0]:
                 raise ValueError("shapes not aligned")
+            if isinstance(a[0, 0], np.float64):
+                if isinstance(b[0, 0], np.float64):
+                    # float64 matrices: BLAS's dgemm, on C-contiguous
+                    # copies where they are not already.
+                    c = np.empty((a.shape[0], b.shape[1]), np.float64)
+                    if np.linalg._gemm(_c_float64(a), _c_float64(b), c) == 0:
+                        return c
             out = np.zeros((a.shape[0], b.shape[1]), type(a[:0, 0].sum() * b[:0, 0].sum()))
             for i in range(a.shape[0]):
                 for k in range(a.shape[1]):
@@ -766,6 +773,11 @@ def dot(a, b):
                     for j in range(b.shape[1]):
                         out[i, j] += aik * b[k, j]
             return out
+
+
+def _c_float64(a):
+    # a itself when it is a C-contiguous float64 matrix, else a C copy.
+    return np.ascontiguousarray(a)
 
 
 def matmul(a, b):

@@ -327,11 +327,14 @@ using GetrsFn = void(const char *, int *, int *, double *, int *, int *, double 
                      size_t);
 using GetriFn = void(int *, double *, int *, int *, double *, int *, int *);
 using PotrfFn = void(const char *, int *, double *, int *, int *, size_t);
+using GemmFn = void(const char *, const char *, int *, int *, int *, double *, double *, int *,
+                    double *, int *, double *, double *, int *, size_t, size_t);
 struct Lapack {
   GetrfFn *getrf = nullptr;
   GetrsFn *getrs = nullptr;
   GetriFn *getri = nullptr;
   PotrfFn *potrf = nullptr;
+  GemmFn *gemm = nullptr;  // BLAS's dgemm (LAPACK's library links BLAS)
   bool ok = false;
 };
 const Lapack &lapack() {
@@ -345,6 +348,10 @@ const Lapack &lapack() {
     r.getrs = reinterpret_cast<GetrsFn *>(dlsym(h, "dgetrs_"));
     r.getri = reinterpret_cast<GetriFn *>(dlsym(h, "dgetri_"));
     r.potrf = reinterpret_cast<PotrfFn *>(dlsym(h, "dpotrf_"));
+    r.gemm = reinterpret_cast<GemmFn *>(dlsym(h, "dgemm_"));
+    if (!r.gemm)
+      if (void *blas = dlopen("libblas.so.3", RTLD_NOW | RTLD_LOCAL))
+        r.gemm = reinterpret_cast<GemmFn *>(dlsym(blas, "dgemm_"));
     r.ok = r.getrf && r.getrs && r.getri && r.potrf;
     return r;
   }();
@@ -380,6 +387,19 @@ int64_t kjit_rt_lapack(int64_t op, double *a, int64_t n, int32_t *ipiv, double *
   default: return -1;
   }
   return info;
+}
+
+// c (m x n) = a (m x k) @ b (k x n), all C-contiguous float64, by BLAS's
+// dgemm (column-major: c^T = b^T a^T). Returns 0, or kNoLapack without BLAS.
+int64_t kjit_rt_gemm(double *a, double *b, double *c, int64_t m, int64_t k, int64_t n) {
+  const Lapack &l = lapack();
+  if (!l.gemm) return kNoLapack;
+  int M = int(m), K = int(k), N = int(n);
+  if (M == 0 || N == 0) return 0;
+  double one = 1.0, zero = 0.0;
+  int ldb = std::max(N, 1), lda = std::max(K, 1), ldc = std::max(N, 1);
+  l.gemm("N", "N", &N, &M, &K, &one, b, &ldb, a, &lda, &zero, c, &ldc, 1, 1);
+  return 0;
 }
 
 // float64 -> float16 bits, rounded once to nearest even (IEEE 754; NumPy's
@@ -442,6 +462,7 @@ const std::vector<RuntimeSymbol> &runtimeSymbols() {
       {"kjit_rt_print_str", reinterpret_cast<void *>(&kjit_rt_print_str)},
       {"kjit_rt_f64_to_f16", reinterpret_cast<void *>(&kjit_rt_f64_to_f16)},
       {"kjit_rt_lapack", reinterpret_cast<void *>(&kjit_rt_lapack)},
+      {"kjit_rt_gemm", reinterpret_cast<void *>(&kjit_rt_gemm)},
       {"kjit_rt_random_seed", reinterpret_cast<void *>(&kjit_rt_random_seed)},
       {"kjit_rt_random_u32", reinterpret_cast<void *>(&kjit_rt_random_u32)},
       {"kjit_rt_random_double", reinterpret_cast<void *>(&kjit_rt_random_double)},

@@ -51,3 +51,20 @@ def test_linalg_errors_are_numpys():
         chol(-np.eye(2))
     with pytest.raises(np.linalg.LinAlgError, match="square"):
         inv(np.ones((2, 3)))
+
+
+def test_matmul_of_float64_matrices_uses_blas_and_matches_numpy():
+    # float64 matrices go to BLAS's dgemm (C copies of strided views first);
+    # other dtypes keep the library's loops. Both give NumPy's product.
+    @njit
+    def mm(a, b):
+        return a @ b, np.dot(a.T, a), np.dot(a[::2], b)
+
+    rng = np.random.default_rng(3)
+    a, b = rng.random((6, 4)), rng.random((4, 5))
+    for got, want in zip(mm(a, b), (a @ b, a.T @ a, a[::2] @ b)):
+        np.testing.assert_allclose(got, want, rtol=1e-12)
+    ai, bi = np.arange(12).reshape(3, 4), np.arange(8).reshape(4, 2)
+    got = njit(lambda x, y: x @ y)(ai, bi)
+    assert got.dtype == np.int64
+    np.testing.assert_array_equal(got, ai @ bi)
