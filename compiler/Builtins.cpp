@@ -853,18 +853,29 @@ class CallTyper {
 
   // np.sqrt(a), np.add(a, 2.0), np.sin(a, out=b) on the CPU: an array
   // expression (ArrayExprs.h), fused with its operands'.
-  Expr *ufuncArrayExpr(const std::string &f, unsigned nin) {
-    std::string name = "np." + f;
-    if (!onlyKeywords(name, {"out"})) return ts.constOf(nullptr, loc);
-    std::vector<Expr *> in = site.args;
-    Expr *out = keyword("out");
+  // The inputs and the output (`out=` or one argument past the inputs, or
+  // null) of ufunc `name`; false after an error.
+  bool ufuncOperands(const std::string &name, unsigned nin, std::vector<Expr *> &in, Expr *&out) {
+    if (!onlyKeywords(name, {"out"})) return false;
+    in = site.args;
+    out = keyword("out");
     if (!out && in.size() == nin + 1) {
       out = in.back();
       in.pop_back();
     }
-    if (in.size() != nin)
-      return fail(fmt::format("{}() takes {} input{} and an optional output array ({} given)", name,
-                              nin, nin == 1 ? "" : "s", site.args.size()));
+    if (in.size() != nin) {
+      fail(fmt::format("{}() takes {} input{} and an optional output array ({} given)", name, nin,
+                       nin == 1 ? "" : "s", site.args.size()));
+      return false;
+    }
+    return true;
+  }
+
+  Expr *ufuncArrayExpr(const std::string &f, unsigned nin) {
+    std::string name = "np." + f;
+    std::vector<Expr *> in;
+    Expr *out = nullptr;
+    if (!ufuncOperands(name, nin, in, out)) return ts.constOf(nullptr, loc);
     std::string text = name + "(";
     for (unsigned k = 0; k < nin; ++k) text += fmt::format("{}{{{}}}", k ? ", " : "", k);
     text += ")";
@@ -885,16 +896,9 @@ class CallTyper {
   // ufunc to each element.
   Expr *ufuncOnArrays(const std::string &f, unsigned nin) {
     std::string name = "np." + f;
-    if (!onlyKeywords(name, {"out"})) return ts.constOf(nullptr, loc);
-    std::vector<Expr *> in = site.args;
-    Expr *out = keyword("out");
-    if (!out && in.size() == nin + 1) {
-      out = in.back();
-      in.pop_back();
-    }
-    if (in.size() != nin)
-      return fail(fmt::format("{}() takes {} input{} and an optional output array ({} given)", name,
-                              nin, nin == 1 ? "" : "s", site.args.size()));
+    std::vector<Expr *> in;
+    Expr *out = nullptr;
+    if (!ufuncOperands(name, nin, in, out)) return ts.constOf(nullptr, loc);
     if (out && !out->type->isArray())
       return ts.error(
           DiagCategory::Typing, out->loc,

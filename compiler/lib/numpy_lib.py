@@ -888,21 +888,35 @@ def nan_to_num(x, nan=0.0):
 # _double, _gauss): NumPy's legacy stream for random() and the normal
 # variates, Numba's algorithms for the integers and the rest.
 
-def _random_fill(out, kind):
-    fo = out.reshape(-1)
-    for i in range(fo.shape[0]):
-        if kind == "double":
-            fo[i] = np.random._double()
-        else:
-            fo[i] = np.random._gauss()
-    return out
+def _draw(kind, p, q):
+    # One variate of `kind` (a compile-time string) with parameters p, q.
+    if kind == "double":
+        return np.random._double()
+    elif kind == "gauss":
+        return np.random._gauss()
+    elif kind == "normal":
+        return p + q * np.random._gauss()
+    elif kind == "uniform":
+        return p + (q - p) * np.random._double()
+    else:  # exponential, scale p
+        return -np.log(1.0 - np.random._double()) * p
+
+
+def _draws(size, kind, p, q):
+    # One variate per element of a new float64 array of shape `size`, or one
+    # number when size is None.
+    if size is None:
+        return _draw(kind, p, q)
+    else:
+        out = np.empty(size, np.float64)
+        fo = out.reshape(-1)
+        for i in range(fo.shape[0]):
+            fo[i] = _draw(kind, p, q)
+        return out
 
 
 def random_random(size=None):
-    if size is None:
-        return np.random._double()
-    else:
-        return _random_fill(np.empty(size, np.float64), "double")
+    return _draws(size, "double", 0.0, 0.0)
 
 
 def random_random_sample(size=None):
@@ -921,54 +935,30 @@ def random_rand(*shape):
     if len(shape) == 0:
         return np.random._double()
     else:
-        return _random_fill(np.empty(shape, np.float64), "double")
+        return _draws(shape, "double", 0.0, 0.0)
 
 
 def random_standard_normal(size=None):
-    if size is None:
-        return np.random._gauss()
-    else:
-        return _random_fill(np.empty(size, np.float64), "gauss")
+    return _draws(size, "gauss", 0.0, 0.0)
 
 
 def random_randn(*shape):
     if len(shape) == 0:
         return np.random._gauss()
     else:
-        return _random_fill(np.empty(shape, np.float64), "gauss")
+        return _draws(shape, "gauss", 0.0, 0.0)
 
 
 def random_normal(loc=0.0, scale=1.0, size=None):
-    if size is None:
-        return loc + scale * np.random._gauss()
-    else:
-        out = np.empty(size, np.float64)
-        fo = out.reshape(-1)
-        for i in range(fo.shape[0]):
-            fo[i] = loc + scale * np.random._gauss()
-        return out
+    return _draws(size, "normal", loc, scale)
 
 
 def random_uniform(low=0.0, high=1.0, size=None):
-    if size is None:
-        return low + (high - low) * np.random._double()
-    else:
-        out = np.empty(size, np.float64)
-        fo = out.reshape(-1)
-        for i in range(fo.shape[0]):
-            fo[i] = low + (high - low) * np.random._double()
-        return out
+    return _draws(size, "uniform", low, high)
 
 
 def random_exponential(scale=1.0, size=None):
-    if size is None:
-        return -np.log(1.0 - np.random._double()) * scale
-    else:
-        out = np.empty(size, np.float64)
-        fo = out.reshape(-1)
-        for i in range(fo.shape[0]):
-            fo[i] = -np.log(1.0 - np.random._double()) * scale
-        return out
+    return _draws(size, "exponential", scale, 0.0)
 
 
 def _randrange(low, high):
