@@ -1146,3 +1146,27 @@ def linalg_norm(x, ord=None):
     for i in range(fx.shape[0]):
         s += abs(fx[i]) ** 2
     return np.sqrt(s)
+
+
+def linalg_eigh(a):
+    # The eigenvalues (ascending) and eigenvectors (columns) of a symmetric
+    # matrix, from its lower triangle (NumPy's UPLO='L'): LAPACK gets a's
+    # transpose in C order, which it reads as a itself, as NumPy passes it,
+    # so the eigenvectors come with NumPy's signs.
+    _square(a)
+    n = a.shape[0]
+    z = a.T.astype(np.float64)
+    w = np.empty((1, n), np.float64)
+    piv = np.empty(0, np.int32)
+    info = _lapack(4, z, piv, w)
+    if info > 0:
+        raise np.linalg.LinAlgError("Eigenvalues did not converge")
+    v = np.empty((n, n), np.float64)
+    for i in range(n):
+        for j in range(n):
+            v[i, j] = z[j, i]
+    return w.reshape(n), v
+
+
+def linalg_eigvalsh(a):
+    return linalg_eigh(a)[0]

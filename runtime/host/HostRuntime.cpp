@@ -329,12 +329,15 @@ using GetriFn = void(int *, double *, int *, int *, double *, int *, int *);
 using PotrfFn = void(const char *, int *, double *, int *, int *, size_t);
 using GemmFn = void(const char *, const char *, int *, int *, int *, double *, double *, int *,
                     double *, int *, double *, double *, int *, size_t, size_t);
+using SyevdFn = void(const char *, const char *, int *, double *, int *, double *, double *, int *,
+                     int *, int *, int *, size_t, size_t);
 struct Lapack {
   GetrfFn *getrf = nullptr;
   GetrsFn *getrs = nullptr;
   GetriFn *getri = nullptr;
   PotrfFn *potrf = nullptr;
   GemmFn *gemm = nullptr;  // BLAS's dgemm (LAPACK's library links BLAS)
+  SyevdFn *syevd = nullptr;
   bool ok = false;
 };
 const Lapack &lapack() {
@@ -349,10 +352,11 @@ const Lapack &lapack() {
     r.getri = reinterpret_cast<GetriFn *>(dlsym(h, "dgetri_"));
     r.potrf = reinterpret_cast<PotrfFn *>(dlsym(h, "dpotrf_"));
     r.gemm = reinterpret_cast<GemmFn *>(dlsym(h, "dgemm_"));
+    r.syevd = reinterpret_cast<SyevdFn *>(dlsym(h, "dsyevd_"));
     if (!r.gemm)
       if (void *blas = dlopen("libblas.so.3", RTLD_NOW | RTLD_LOCAL))
         r.gemm = reinterpret_cast<GemmFn *>(dlsym(blas, "dgemm_"));
-    r.ok = r.getrf && r.getrs && r.getri && r.potrf;
+    r.ok = r.getrf && r.getrs && r.getri && r.potrf && r.syevd;
     return r;
   }();
   return l;
@@ -361,7 +365,9 @@ const Lapack &lapack() {
 
 // op 0: LU factors of the n x n `a` (getrf), pivots in `ipiv`; 1: solve with
 // them for the nrhs columns of `b` (getrs, transposed); 2: the inverse from
-// them, in place (getri); 3: Cholesky factor, in place (potrf, upper).
+// them, in place (getri); 3: Cholesky factor, in place (potrf, upper); 4:
+// the eigenvalues of the symmetric `a` into `b` (ascending) and its
+// eigenvectors into `a`'s columns, column-major (syevd, lower triangle).
 int64_t kjit_rt_lapack(int64_t op, double *a, int64_t n, int32_t *ipiv, double *b, int64_t nrhs) {
   const Lapack &l = lapack();
   if (!l.ok) return kNoLapack;
@@ -384,6 +390,17 @@ int64_t kjit_rt_lapack(int64_t op, double *a, int64_t n, int32_t *ipiv, double *
     break;
   }
   case 3: l.potrf("U", &N, a, &N, &info, 1); break;
+  case 4: {
+    int lwork = -1, liwork = -1, iquery = 0;
+    double query = 0;
+    l.syevd("V", "L", &N, a, &N, b, &query, &lwork, &iquery, &liwork, &info, 1, 1);
+    lwork = std::max(int(query), 1);
+    liwork = std::max(iquery, 1);
+    std::vector<double> work(static_cast<size_t>(lwork));
+    std::vector<int> iwork(static_cast<size_t>(liwork));
+    l.syevd("V", "L", &N, a, &N, b, work.data(), &lwork, iwork.data(), &liwork, &info, 1, 1);
+    break;
+  }
   default: return -1;
   }
   return info;

@@ -68,3 +68,21 @@ def test_matmul_of_float64_matrices_uses_blas_and_matches_numpy():
     got = njit(lambda x, y: x @ y)(ai, bi)
     assert got.dtype == np.int64
     np.testing.assert_array_equal(got, ai @ bi)
+
+
+def test_eigh_matches_numpy():
+    # The same LAPACK routine as NumPy's (dsyevd), so the same signs.
+    @njit
+    def eig(a):
+        return np.linalg.eigh(a), np.linalg.eigvalsh(a)
+    (w, v), w2 = eig(A)
+    want_w, want_v = np.linalg.eigh(A)
+    np.testing.assert_allclose(w, want_w, rtol=1e-12)
+    np.testing.assert_allclose(w2, want_w, rtol=1e-12)
+    np.testing.assert_allclose(v, want_v, atol=1e-12)  # the signs too
+    np.testing.assert_allclose(A @ v, v * w, atol=1e-12)
+    # Only the lower triangle is read, as NumPy's UPLO='L'.
+    L = np.tril(A) + np.triu(np.full((3, 3), 99.0), 1)
+    (wl, vl), _ = eig(L)
+    np.testing.assert_allclose(wl, np.linalg.eigh(L)[0], rtol=1e-12)
+    np.testing.assert_allclose(vl, np.linalg.eigh(L)[1], atol=1e-12)
