@@ -18,9 +18,6 @@ constexpr const char *kOutMark = "out|";
 bool hasOut(const Intrinsic *in) { return in->text.rfind(kOutMark, 0) == 0; }
 std::string elementText(const Intrinsic *in) { return hasOut(in) ? in->text.substr(4) : in->text; }
 
-// The NumPy spelling of a scalar type, as the generated loop converts to it.
-std::string npName(const Type *t) { return t->isBool() ? "np.bool_" : "np." + t->str(); }
-
 std::string convertText(const std::string &text, const Type *from, const Type *to) {
   return from == to ? text : fmt::format("{}({})", npName(to), text);
 }
@@ -122,6 +119,8 @@ bool checkOut(TyperServices &ts, Expr *out, unsigned ndim, SourceLoc loc) {
 }
 
 }  // namespace
+
+std::string npName(const Type *t) { return t->isBool() ? "np.bool_" : "np." + t->str(); }
 
 bool isPendingArrayExpr(const Expr *e) {
   auto *in = dyn_cast<Intrinsic>(e);

@@ -54,6 +54,10 @@ ir::Expr *arrayOperation(TyperServices &ts, UfuncKind kind, const std::string &t
 // dtype. A pending node of the target's type.
 ir::Expr *arrayAssignment(TyperServices &ts, ir::Expr *target, ir::Expr *value, SourceLoc loc);
 
+// The NumPy spelling of scalar type t as generated code converts to it
+// ("np.float32", "np.bool_").
+std::string npName(const Type *t);
+
 // Whether `e` is a pending array expression.
 bool isPendingArrayExpr(const ir::Expr *e);
 

@@ -145,6 +145,30 @@ std::optional<GlobalValue> builtinGlobal(const std::string &name) {
   return std::nullopt;
 }
 
+namespace {
+GlobalValue moduleValue(const std::string &name) {
+  GlobalValue g;
+  g.kind = GlobalValue::Kind::Module;
+  g.name = name;
+  return g;
+}
+
+// `module.attr` as the library's function `prefix + attr`
+// (compiler/lib/numpy_lib.py), or nullopt: a name with a leading underscore
+// is the library's own helper, not the module's.
+std::optional<GlobalValue> libraryValue(const std::string &module, const std::string &prefix,
+                                        const std::string &attr) {
+  if (attr.empty() || attr[0] == '_') return std::nullopt;
+  std::shared_ptr<FunctionSource> fn = numpyLibFunction(prefix + attr);
+  if (!fn) return std::nullopt;
+  GlobalValue g;
+  g.kind = GlobalValue::Kind::JitFunction;
+  g.name = module + "." + attr;
+  g.fn = std::move(fn);
+  return g;
+}
+}  // namespace
+
 std::optional<GlobalValue> moduleAttribute(const std::string &module, const std::string &attr) {
   if (module == "math" || module == "cmath" || module == "numpy") {
     if (attr == "pi") return floatValue(M_PI);
@@ -235,32 +259,13 @@ std::optional<GlobalValue> moduleAttribute(const std::string &module, const std:
     for (const char *f : fns)
       if (attr == f) return fnValue("numpy." + attr);
     if (attr == "newaxis") return GlobalValue{};  // None
-    if (attr == "linalg") {
-      GlobalValue g;
-      g.kind = GlobalValue::Kind::Module;
-      g.name = "numpy.linalg";
-      return g;
-    }
-    if (attr == "random") {
-      GlobalValue g;
-      g.kind = GlobalValue::Kind::Module;
-      g.name = "numpy.random";
-      return g;
-    }
+    if (attr == "linalg" || attr == "random") return moduleValue("numpy." + attr);
     // The functions kjit writes in its own language (compiler/lib/numpy_lib.py).
-    if (!attr.empty() && attr[0] != '_')
-      if (std::shared_ptr<FunctionSource> fn = numpyLibFunction(attr)) {
-        GlobalValue g;
-        g.kind = GlobalValue::Kind::JitFunction;
-        g.name = "numpy." + attr;
-        g.fn = std::move(fn);
-        return g;
-      }
-    return std::nullopt;
+    return libraryValue(module, "", attr);
   }
   if (module == "numpy.linalg") {
-    // LAPACK's entry (_lapack) and the error class are builtins; the rest is
-    // the library's linalg_<name>.
+    // LAPACK's entries (_lapack, _gemm) and the error class are builtins;
+    // the rest is the library's linalg_<name>.
     if (attr == "_lapack" || attr == "_gemm") return fnValue("numpy.linalg." + attr);
     if (attr == "LinAlgError") {
       GlobalValue g;
@@ -268,30 +273,14 @@ std::optional<GlobalValue> moduleAttribute(const std::string &module, const std:
       g.name = "numpy.linalg.LinAlgError";
       return g;
     }
-    if (!attr.empty() && attr[0] != '_')
-      if (std::shared_ptr<FunctionSource> fn = numpyLibFunction("linalg_" + attr)) {
-        GlobalValue g;
-        g.kind = GlobalValue::Kind::JitFunction;
-        g.name = "numpy.linalg." + attr;
-        g.fn = std::move(fn);
-        return g;
-      }
-    return std::nullopt;
+    return libraryValue(module, "linalg_", attr);
   }
   if (module == "numpy.random") {
     // seed and the generator's primitives (_bits, _double, _gauss) are
     // builtins; the rest is the library's random_<name>.
     if (attr == "seed" || attr == "_bits" || attr == "_double" || attr == "_gauss")
       return fnValue("numpy.random." + attr);
-    if (!attr.empty() && attr[0] != '_')
-      if (std::shared_ptr<FunctionSource> fn = numpyLibFunction("random_" + attr)) {
-        GlobalValue g;
-        g.kind = GlobalValue::Kind::JitFunction;
-        g.name = "numpy.random." + attr;
-        g.fn = std::move(fn);
-        return g;
-      }
-    return std::nullopt;
+    return libraryValue(module, "random_", attr);
   }
   if (module == "kjit.cuda") {
     static const char *const namespaces[] = {"threadIdx", "blockIdx", "blockDim",
@@ -554,11 +543,10 @@ class CallTyper {
     for (const char *o : ops) known |= op == o;
     if (!known) return unsupported(fmt::format("{}() along an axis is not supported yet", which));
     // A 1-d array: the only axis (0 or -1) is the whole array.
-    Expr *r = ts.callFunction(numpyLibFunction(nd == 1   ? "_reduce1d"
-                                               : nd == 2 ? "_reduce2"
-                                                         : "_reduce3"),
-                              {a, axis, ts.constOf(tc.stringLit(op), loc)}, loc);
-    return r ? r : ts.constOf(nullptr, loc);
+    return library(nd == 1   ? "_reduce1d"
+                   : nd == 2 ? "_reduce2"
+                             : "_reduce3",
+                   {a, axis, ts.constOf(tc.stringLit(op), loc)});
   }
 
   Expr *reduction(const std::string &which, Expr *a) {
@@ -824,7 +812,7 @@ class CallTyper {
     if (ts.cudaTarget()) return unsupported("astype() allocates memory, which kernels cannot do");
     if (!dt->isNumber())
       return unsupported(fmt::format("astype() to {} is not supported", dt->str()));
-    std::string text = (dt->isBool() ? std::string("np.bool_") : "np." + dt->str()) + "({0})";
+    std::string text = npName(dt) + "({0})";
     return arrayOperation(
         ts, UfuncKind::Predicate, text, {x},
         [&](std::vector<Expr *> e) { return dt->isBool() ? ts.truth(e[0]) : ts.convert(e[0], dt); },
@@ -959,6 +947,11 @@ class CallTyper {
     return r ? r : ts.constOf(nullptr, loc);
   }
 
+  // A call of the library's function `name` (compiler/lib/numpy_lib.py).
+  Expr *library(const std::string &name, std::vector<Expr *> args) {
+    Expr *r = ts.callFunction(numpyLibFunction(name), std::move(args), loc);
+    return r ? r : ts.constOf(nullptr, loc);
+  }
   Expr *boolConst(bool v) {
     ir::Const *k = ts.constOf(tc.boolean(), loc);
     k->i = v;
@@ -1570,10 +1563,7 @@ Expr *CallTyper::arrayMethod(const std::string &f) {
       return unsupported(
           fmt::format("{}() takes at most an axis in kernels (no other arguments)", name));
     if (axis) return reductionAlong(f, self, axis);
-    if (f == "argmin" || f == "argmax") {
-      Expr *r = ts.callFunction(numpyLibFunction(f), {self}, loc);
-      return r ? r : ts.constOf(nullptr, loc);
-    }
+    if (f == "argmin" || f == "argmax") return library(f, {self});
     return reduction(f, self);
   }
   if (f == "copy") {
@@ -1659,12 +1649,11 @@ Expr *CallTyper::arrayMethod(const std::string &f) {
   // name with the array first (a.sort() sorts in place).
   if (!ts.cudaTarget()) {
     std::string libName = f == "sort" ? "_sort_in_place" : f;
-    if (std::shared_ptr<FunctionSource> fn = numpyLibFunction(libName); fn && f[0] != '_') {
+    if (f[0] != '_' && numpyLibFunction(libName)) {
       if (!site.kwargs.empty())
         return unsupported(
             fmt::format("keyword arguments of the array method {}() are not supported yet", f));
-      Expr *r = ts.callFunction(fn, site.args, loc);
-      return r ? r : ts.constOf(nullptr, loc);
+      return library(libName, site.args);
     }
   }
   return unsupported(fmt::format("the array method {}() is not supported in kernels yet", f));

@@ -140,11 +140,12 @@ static bool isNegativeConstant(const Expr *e) {
 }
 
 Expr *FunctionTyper::binaryInto(ast::BinaryOp aop, Expr *l, Expr *r, Expr *out, SourceLoc loc) {
-  if (!known(l) || !known(r) || !known(out)) return unknown(loc);
+  if (!known(l) || !known(r) || (out && !known(out))) return unknown(loc);
   if (aop == ast::BinaryOp::MatMul || (!l->type->isArray() && !l->type->isNumber()) ||
       (!r->type->isArray() && !r->type->isNumber()))
-    return typingError(loc, fmt::format("unsupported operand types for {}=: {} and {}",
-                                        ast::spelling(aop), l->type->str(), r->type->str()));
+    return typingError(
+        loc, fmt::format("unsupported operand types for {}{}: {} and {}", ast::spelling(aop),
+                         out ? "=" : "", l->type->str(), r->type->str()));
   return arrayOperation(
       *this, aop == ast::BinaryOp::Div ? UfuncKind::FloatMath : UfuncKind::Arithmetic,
       fmt::format("({{0}} {} {{1}})", ast::spelling(aop)), {l, r},
@@ -165,13 +166,8 @@ Expr *FunctionTyper::binary(ast::BinaryOp aop, Expr *l, Expr *r, SourceLoc loc) 
     return unsupported(loc, "the '@' operator is not supported in kernels yet");
   }
   if ((lt->isArray() || rt->isArray()) && !cudaTarget() && (lt->isArray() || lt->isNumber()) &&
-      (rt->isArray() || rt->isNumber())) {
-    // An array expression (ArrayExprs.h).
-    return arrayOperation(
-        *this, aop == ast::BinaryOp::Div ? UfuncKind::FloatMath : UfuncKind::Arithmetic,
-        fmt::format("({{0}} {} {{1}})", ast::spelling(aop)), {l, r},
-        [&](std::vector<Expr *> e) { return binary(aop, e[0], e[1], loc); }, loc);
-  }
+      (rt->isArray() || rt->isNumber()))
+    return binaryInto(aop, l, r, nullptr, loc);  // an array expression (ArrayExprs.h)
   if (!lt->isNumber() || !rt->isNumber()) {
     if (aop == ast::BinaryOp::Add && lt->isTuple() && rt->isTuple()) {
       std::vector<Expr *> elems;

@@ -261,7 +261,8 @@ class FunctionTyper final : public TyperServices {
   Expr *convert(Expr *e, const Type *t) override { return castTo(e, t); }
   Expr *truth(Expr *e) override;
   Expr *binary(ast::BinaryOp op, Expr *l, Expr *r, SourceLoc loc) override;
-  // `out op= r` on arrays, in place (ArrayExprs.h); `l` is out or its view.
+  // `l op r` with an array operand (ArrayExprs.h): into `out` (`out op= r`,
+  // in place; `l` is out or its view), or a new array when out is null.
   Expr *binaryInto(ast::BinaryOp op, Expr *l, Expr *r, Expr *out, SourceLoc loc);
   Expr *unaryOp(ast::UnaryOp op, Expr *v, SourceLoc loc) override;
   Expr *compare(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc) override {

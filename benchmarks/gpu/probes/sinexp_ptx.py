@@ -10,21 +10,9 @@ import numpy as np
 
 out = sys.argv[1] if len(sys.argv) > 1 else os.environ.get("OUT", ".")
 np.row_stack = getattr(np, "row_stack", np.vstack)  # numba-cuda under NumPy 2.5
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from sinexp_source import SRC  # noqa: E402
 
-SRC = '''
-import math
-from LIB import cuda
-
-@cuda.jit
-def sinexp_promoted(x, out):
-    i = cuda.grid(1)
-    if i < x.shape[0]:
-        v = x[i]
-        acc = 0.0
-        for k in range(64):
-            acc += math.sin(v * k) * math.exp(-v * k * 0.01)
-        out[i] = acc
-'''
 results = []
 for lib in ("kjit", "numba"):
     path = os.path.join(out, f"_sinexp_{lib}.py")
