@@ -32,8 +32,9 @@ GlobalValue floatValue(double v) {
 }
 
 const char *const kBuiltinFunctions[] = {
-    "range", "len",    "abs", "min",   "max",       "int", "float", "bool", "complex",
-    "round", "divmod", "pow", "print", "enumerate", "zip", "tuple", "type", "isinstance"};
+    "range",   "len",        "abs",    "min",    "max",   "int",       "float", "bool",
+    "complex", "round",      "divmod", "pow",    "print", "enumerate", "zip",   "tuple",
+    "type",    "isinstance", "sum",    "sorted", "list",  "any",       "all"};
 
 const char *const kExceptions[] = {"Exception",         "ValueError",          "IndexError",
                                    "KeyError",          "TypeError",           "RuntimeError",
@@ -259,6 +260,7 @@ std::optional<GlobalValue> moduleAttribute(const std::string &module, const std:
     for (const char *f : fns)
       if (attr == f) return fnValue("numpy." + attr);
     if (attr == "newaxis") return GlobalValue{};  // None
+    if (isListPrimitive(attr)) return fnValue("numpy." + attr);
     if (attr == "linalg" || attr == "random") return moduleValue("numpy." + attr);
     // The functions kjit writes in its own language (compiler/lib/numpy_lib.py).
     return libraryValue(module, "", attr);
@@ -411,6 +413,7 @@ class CallTyper {
       if (a->type->isArray())
         return ts.intrinsic(isMax ? IntrinsicId::ArrayMax : IntrinsicId::ArrayMin, {a},
                             a->type->dtype(), loc);
+      if (a->type->isList()) return library(isMax ? "_builtin_max" : "_builtin_min", {a});
       if (a->type->isTuple() && !a->type->elements().empty()) {
         std::vector<Expr *> elems;
         for (size_t i = 0; i < a->type->elements().size(); ++i)
@@ -1037,6 +1040,28 @@ Expr *CallTyper::builtin(const std::string &f) {
     if (!plain) in->text = glue;
     return in;
   }
+  if (f == "sum" || f == "sorted" || f == "list" || f == "any" || f == "all") {
+    // Over a list, an array (its first axis) or a tuple of one element
+    // type: the builtins library's loops (compiler/lib/builtins_lib.py).
+    if (ts.cudaTarget() && f != "sum" && f != "any" && f != "all")
+      return unsupported(fmt::format("{}() makes a list, which kernels cannot", f));
+    if (f == "list" && a.empty() && site.kwargs.empty())
+      return ts.intrinsic(IntrinsicId::ListNew, {ts.constInt(0, loc)}, tc.list(nullptr), loc);
+    if (f == "sorted" ? !onlyKeywords(f, {"reverse"}) : !noKeywords(f))
+      return ts.constOf(nullptr, loc);
+    if (!arity(f, 1, f == "sum" ? 2 : 1)) return ts.constOf(nullptr, loc);
+    const Type *t = a[0]->type;
+    if (!t->isList() && !t->isArray() && !t->isHomogeneousTuple() &&
+        !(t->isTuple() && t->elements().empty()))
+      return fail(
+          fmt::format("{}() of {} is not supported; it takes a list, an array or a "
+                      "tuple of one element type",
+                      f, t->str()));
+    std::vector<Expr *> args = a;
+    if (f == "sorted")
+      if (Expr *r = keyword("reverse")) args.push_back(r);
+    return library("_builtin_" + f, std::move(args));
+  }
   if (!noKeywords(f)) return ts.constOf(nullptr, loc);
   if (f == "range" || f == "enumerate" || f == "zip")
     return unsupported(f + "() can only be used as the iterable of a for loop in kernels");
@@ -1055,6 +1080,7 @@ Expr *CallTyper::builtin(const std::string &f) {
   }
   if (f == "len") {
     if (!arity(f, 1, 1)) return ts.constOf(nullptr, loc);
+    if (a[0]->type->isList()) return ts.intrinsic(IntrinsicId::ListLen, {a[0]}, tc.int64(), loc);
     if (a[0]->type->isArray())
       return ts.intrinsic(IntrinsicId::ArrayShape, {a[0], ts.constInt(0, loc)}, tc.int64(), loc);
     if (a[0]->type->isTuple()) return ts.constInt(int64_t(a[0]->type->elements().size()), loc);
@@ -1346,6 +1372,7 @@ Expr *CallTyper::cmath(const std::string &f) {
 Expr *CallTyper::numpy(const std::string &f) {
   auto &a = site.args;
   std::string name = "np." + f;
+  if (Expr *r = typeListPrimitive(ts, f, site)) return r;
   if (f == "linalg._gemm") {
     if (ts.cudaTarget()) return unsupported("np.linalg is not supported in kernels");
     if (!arity(name, 3, 3)) return ts.constOf(nullptr, loc);
@@ -1442,6 +1469,14 @@ Expr *CallTyper::numpy(const std::string &f) {
     if (!onlyKeywords(name, {"dtype"}) || !arity(name, 1, 2)) return ts.constOf(nullptr, loc);
     Expr *dtypeExpr = a.size() > 1 ? a[1] : keyword("dtype");
     Expr *x = a[0];
+    if (x->type->isList() && x->type->dtype() && x->type->dtype()->isNumber()) {
+      // A list of numbers: a new 1-d array of them (then the dtype asked for).
+      const Type *dt = dtypeArg(dtypeExpr, x->type->dtype());
+      if (!dt) return ts.constOf(nullptr, loc);
+      Expr *arr = library("_array_from_list", {x});
+      if (!arr->type || dt == x->type->dtype()) return arr;
+      return astype(arr, dt);
+    }
     if (x->type->isArray()) {
       const Type *dt = dtypeArg(dtypeExpr, x->type->dtype());
       if (!dt) return ts.constOf(nullptr, loc);
@@ -1697,6 +1732,7 @@ Expr *typeBuiltinCall(TyperServices &ts, const Type *callee, CallSite &site) {
   if (mod == "cmath") return ct.cmath(fn);
   if (mod == "numpy") return ct.numpy(fn);
   if (mod == "array") return ct.arrayMethod(fn);
+  if (mod == "list") return typeListMethod(ts, fn, site);
   if (mod == "number" && fn == "conjugate") {
     Expr *x = site.args.empty() ? nullptr : site.args[0];
     if (!x) return ct.fail("conjugate() without a receiver");

@@ -72,6 +72,13 @@ ir::Expr *typeBuiltinCall(TyperServices &ts, const Type *callee, CallSite &site)
 // its namespaces ("kjit.cuda.threadIdx", "kjit.cuda.shared" ...). Returns
 // null when the attribute is a namespace or function, which
 // moduleAttribute() resolves.
+// Lists (BuiltinsLists.cpp): the library's primitives np._lget, _lset,
+// _lresize, _lnew, _ldtype (null when `f` is none of them), and
+// list.<method>() with the list first in site.args.
+bool isListPrimitive(const std::string &f);
+ir::Expr *typeListPrimitive(TyperServices &ts, const std::string &f, CallSite &site);
+ir::Expr *typeListMethod(TyperServices &ts, const std::string &f, CallSite &site);
+
 ir::Expr *typeCudaAttribute(TyperServices &ts, const std::string &module, const std::string &attr,
                             SourceLoc loc, bool cudaTarget);
 ir::Expr *typeCudaCall(TyperServices &ts, const std::string &fn, CallSite &site);

@@ -89,10 +89,11 @@ class NodeChecker {
                        from->ndim() == to->ndim();
       bool enumValue = (from->isEnumMember() && from->dtype() == to) ||
                        (to->isEnumMember() && to->dtype() == from);
-      if (!numeric && !arrayView && !enumValue)
+      bool emptyList = from->isList() && to->isList() && !from->dtype();
+      if (!numeric && !arrayView && !enumValue && !emptyList)
         problem(e.loc,
                 fmt::format("Cast from {} to {}, expected numbers, arrays of one dtype and ndim, "
-                            "or an enum member and its value",
+                            "an enum member and its value, or [] to a list type",
                             str(from), str(to)));
       return;
     }

@@ -49,6 +49,7 @@ llvm::Type *ProgramLowering::lt(const Type *t) {
   }
   case TypeKind::Array: return arrayTy(t->ndim());
   case TypeKind::Record: return llvm::PointerType::getUnqual(C);  // a reference to its bytes
+  case TypeKind::List: return llvm::PointerType::getUnqual(C);    // its KjitList
   case TypeKind::EnumMember: return lt(t->dtype());
   case TypeKind::Tuple: {
     std::vector<llvm::Type *> elems;
@@ -96,6 +97,10 @@ llvm::FunctionCallee ProgramLowering::runtime(const char *name) {
     ft = llvm::FunctionType::get(ptr, {ptr, i64}, false);
   else if (n == "kjit_rt_free")
     ft = llvm::FunctionType::get(v, {ptr, ptr}, false);
+  else if (n == "kjit_rt_list_new")
+    ft = llvm::FunctionType::get(ptr, {ptr, i64, i64}, false);
+  else if (n == "kjit_rt_list_reserve")
+    ft = llvm::FunctionType::get(i32, {ptr, ptr, i64, i64}, false);
   else if (n == "kjit_rt_raise")
     ft = llvm::FunctionType::get(v, {ptr, ptr, ptr, ptr, i32}, false);
   else if (n == "kjit_rt_raise_index")

@@ -93,6 +93,7 @@ llvm::Value *FunctionLowering::convert(llvm::Value *v, const Type *from, const T
   if (from->isEnumMember()) return convert(v, from->dtype(), to);
   if (to->isEnumMember()) return convert(v, from, to->dtype());
   if (from->isArray() && to->isArray()) return v;
+  if (from->isList() && to->isList()) return v;  // [] given its elements' type
   if (to->isBool()) return truthOf(v, from);
   llvm::Type *dst = P.lt(to);
   if (to->isComplex()) {

@@ -194,6 +194,9 @@ class FunctionLowering {
   // the runtime, on the GPU in the module's error record.
   void indexError(llvm::Value *index, unsigned axis, llvm::Value *n, SourceLoc loc);
 
+  // ---- lists (LoweringLists.cpp) ----
+  llvm::Value *listIntrinsic(const ir::Intrinsic *in);
+
   // ---- CUDA (LoweringCuda.cpp) ----
   llvm::Value *cudaIntrinsic(const ir::Intrinsic *in);
   llvm::Value *atomic(const ir::Intrinsic *in);

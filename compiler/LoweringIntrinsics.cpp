@@ -450,6 +450,11 @@ llvm::Value *FunctionLowering::intrinsic(const Intrinsic *in) {
   case IntrinsicId::RecordGet:
   case IntrinsicId::RecordSet:
   case IntrinsicId::RecordArrayField: return recordIntrinsic(in);
+  case IntrinsicId::ListNew:
+  case IntrinsicId::ListLen:
+  case IntrinsicId::ListGet:
+  case IntrinsicId::ListSet:
+  case IntrinsicId::ListResize: return listIntrinsic(in);
   default: break;
   }
   std::vector<llvm::Value *> args;

@@ -97,10 +97,7 @@ Expr *FunctionTyper::expr(const ast::Expr *e) {
     if (!ok) return unknown(e->loc);
     return ir_.tupleMake(std::move(elems), e->loc);
   }
-  case NK::ListExpr:
-    return unsupported(e->loc,
-                       "list literals are not supported in kernels; use a tuple, or an "
-                       "array from np.empty/np.zeros");
+  case NK::ListExpr: return listLiteral(ast::cast<ast::ListExpr>(e));
   case NK::SliceExpr: return unsupported(e->loc, "a slice can only appear in an array subscript");
   case NK::LambdaExpr:
     return unsupported(e->loc,
@@ -169,6 +166,16 @@ Expr *FunctionTyper::binary(ast::BinaryOp aop, Expr *l, Expr *r, SourceLoc loc) 
       (rt->isArray() || rt->isNumber()))
     return binaryInto(aop, l, r, nullptr, loc);  // an array expression (ArrayExprs.h)
   if (!lt->isNumber() || !rt->isNumber()) {
+    if (aop == ast::BinaryOp::Add && lt->isList() && rt->isList()) {
+      if (lt->dtype() && rt->dtype() && lt != rt)
+        return typingError(loc, fmt::format("cannot concatenate {} and {}", lt->str(), rt->str()));
+      return listLib("_list_concat", {lt->dtype() ? l : r, lt->dtype() ? r : l}, loc);
+    }
+    if (aop == ast::BinaryOp::Mul && (lt->isList() || rt->isList()) &&
+        (lt->isInt() || rt->isInt() || lt->isBool() || rt->isBool())) {
+      Expr *list = lt->isList() ? l : r, *times = lt->isList() ? r : l;
+      return listLib("_list_repeat", {list, castTo(times, tc_.int64())}, loc);
+    }
     if (aop == ast::BinaryOp::Add && lt->isTuple() && rt->isTuple()) {
       std::vector<Expr *> elems;
       for (Expr *side : {l, r})
@@ -335,8 +342,25 @@ Expr *FunctionTyper::compareOne(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc) 
           loc, fmt::format("'is' between {} values is not supported in kernels", lt->str()));
     return compareOne(op == ast::CmpOp::Is ? ast::CmpOp::Eq : ast::CmpOp::Ne, l, r, loc);
   }
-  if (op == ast::CmpOp::In || op == ast::CmpOp::NotIn)
-    return unsupported(loc, "'in' is not supported in kernels yet");
+  if (op == ast::CmpOp::In || op == ast::CmpOp::NotIn) {
+    // x in a list, a tuple of one element type or an array: an equal element.
+    Expr *found = nullptr;
+    if (rt->isList())
+      found = listLib("_list_contains", {r, l}, loc);
+    else if (rt->isHomogeneousTuple() || (rt->isArray() && rt->ndim() == 1))
+      found = listLib("_contains", {r, l}, loc);
+    else if (rt->isTuple() && rt->elements().empty())
+      found = constBool(false, loc);
+    else
+      return unsupported(loc, fmt::format("'in' of {} is not supported", rt->str()));
+    if (!known(found) || op == ast::CmpOp::In) return found;
+    return unaryOp(ast::UnaryOp::Not, found, loc);
+  }
+  if (lt->isList() && rt->isList() && (op == ast::CmpOp::Eq || op == ast::CmpOp::Ne)) {
+    Expr *eq = listLib("_list_eq", {l, r}, loc);
+    if (!known(eq) || op == ast::CmpOp::Eq) return eq;
+    return unaryOp(ast::UnaryOp::Not, eq, loc);
+  }
   if (lt->isTuple() && rt->isTuple() && (op == ast::CmpOp::Eq || op == ast::CmpOp::Ne)) {
     // Tuples are equal when they have as many elements and each pair is.
     bool eq = op == ast::CmpOp::Eq;
@@ -525,6 +549,7 @@ Expr *FunctionTyper::attribute(const ast::AttributeExpr *a) {
     return constOf(tc_.function("array." + a->attr), a->loc);
   }
   if (t->isRecord()) return recordGet(v, a->attr, a->loc);
+  if (t->isList()) return constOf(tc_.function("list." + a->attr), a->loc);  // a method
   if (t->kind() == TypeKind::EnumClass) return enumMember(t, a->attr, a->loc);
   if (t->isTuple())  // a named tuple's field
     for (size_t i = 0; i < t->fieldNames().size(); ++i)
@@ -576,6 +601,7 @@ Expr *FunctionTyper::subscript(const ast::SubscriptExpr *s) {
                                              t->symbol()));
     return enumMember(t, i->type->symbol(), s->loc);
   }
+  if (t->isList()) return listSubscript(v, idx, s->loc);
   if (t->isTuple()) {
     if (idx.size() != 1 || ast::isa<ast::SliceExpr>(idx[0]))
       return unsupported(s->loc, "tuples can only be indexed by one constant integer in kernels");
@@ -860,6 +886,28 @@ Expr *FunctionTyper::call(const ast::CallExpr *c) {
       return unsupported(c->loc, "np.array() allocates memory, which kernels cannot do");
     return arrayLiteral(c, callee->type->symbol() == "numpy.array" ? "np.array" : "np.asarray");
   }
+  if (callee->type->kind() == TypeKind::Function && callee->type->symbol() == "builtins.list" &&
+      c->args.size() == 1 && c->keywords.empty() && !cudaTarget())
+    if (auto *inner = ast::dyn_cast<ast::CallExpr>(c->args[0]); inner && inner->keywords.empty()) {
+      // list(range(...)): the numbers themselves (a range is no value here).
+      Expr *f = expr(inner->func);
+      if (known(f) && f->type->kind() == TypeKind::Function &&
+          f->type->symbol() == "builtins.range" && !inner->args.empty() &&
+          inner->args.size() <= 3) {
+        std::vector<Expr *> r;
+        for (const ast::Expr *x : inner->args) {
+          Expr *v = expr(x);
+          if (!known(v)) return v;
+          if (!v->type->isInt() && !v->type->isBool())
+            return typingError(x->loc,
+                               fmt::format("range() takes integers, not {}", v->type->str()));
+          r.push_back(castTo(v, tc_.int64()));
+        }
+        if (r.size() == 1) r.insert(r.begin(), constInt(0, c->loc));
+        if (r.size() == 2) r.push_back(constInt(1, c->loc));
+        return listLib("_list_range", std::move(r), c->loc);
+      }
+    }
   std::vector<Expr *> args;
   std::vector<std::pair<std::string, Expr *>> kwargs;
   bool ok = true;
@@ -903,10 +951,13 @@ Expr *FunctionTyper::call(const ast::CallExpr *c) {
   const Type *ft = callee->type;
   // The receiver of a method call: a.sum() -> array.sum with a first.
   if (ft->kind() == TypeKind::Function &&
-      (ft->symbol().rfind("array.", 0) == 0 || ft->symbol().rfind("number.", 0) == 0)) {
+      (ft->symbol().rfind("array.", 0) == 0 || ft->symbol().rfind("number.", 0) == 0 ||
+       ft->symbol().rfind("list.", 0) == 0)) {
     if (auto *attr = ast::dyn_cast<ast::AttributeExpr>(c->func)) {
       Expr *recv = expr(attr->value);
       args.insert(args.begin(), recv);
+      if (ft->symbol().rfind("list.", 0) == 0)
+        refineList(attr->value, ft->symbol().substr(5), args);
     }
   }
   if (ft->kind() == TypeKind::Function && ft->symbol().rfind("jit:", 0) == 0) {
@@ -981,6 +1032,8 @@ Expr *FunctionTyper::call(const ast::CallExpr *c) {
     std::vector<const Type *> types;
     std::vector<const Expr *> literals;
     std::vector<Expr *> runtimeArgs;
+    for (Expr *a : args)
+      if (hasUndefinedList(a->type) && !final_) return unknown(c->loc);
     for (Expr *a : args) {
       if (!a->type->isRuntime() && !compileTimeArg(a->type))
         return typingError(a->loc,

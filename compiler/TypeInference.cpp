@@ -101,6 +101,8 @@ Expr *FunctionTyper::castTo(Expr *e, const Type *t) {
         e->type->ndim() == t->ndim()) {
       return ir_.cast(t, e, e->loc);  // layout/readonly relaxation: same value
     }
+    if (e->type->isList() && t->isList() && !e->type->dtype())
+      return ir_.cast(t, e, e->loc);  // `[]` given its elements' type: the same list
     return typingError(e->loc, fmt::format("cannot convert {} to {}", e->type->str(), t->str()));
   }
   if (auto *c = dyn_cast<Const>(e)) {  // fold constant conversions
@@ -393,6 +395,7 @@ bool FunctionTyper::run() {
   if (!waitsFor_.empty()) return true;  // provisional: no final pass
   beginPass(true);
   block(def_.body, fn_->body);
+  checkUndefinedLists();
   // Array expressions become their loops now that the types are final.
   lowerPendingArrayExprs(*this, *fn_, src_->parallel, src_->fastmath);
   fn_->returnType = declared_     ? (declared_->kind() == TypeKind::Void ? tc_.none() : declared_)

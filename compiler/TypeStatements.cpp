@@ -124,6 +124,25 @@ void FunctionTyper::assignTarget(const ast::Expr *target, Expr *value, Block &ou
       if (recordTarget(target, rec, field) && known(rec)) recordSet(rec, field, value, loc, out);
       return;
     }
+    if (arr->type->isList()) {  // l[i] = v
+      std::vector<const ast::Expr *> idx;
+      std::vector<Expr *> typed;
+      if (!indexList(s->index, idx, typed)) return;
+      if (idx.size() != 1 || ast::isa<ast::SliceExpr>(idx[0])) {
+        unsupported(loc, "assignment to a slice of a list is not supported yet");
+        return;
+      }
+      Expr *i = typed[0] ? typed[0] : expr(idx[0]);
+      if (!known(i)) return;
+      if (!i->type->isInt() && !i->type->isBool()) {
+        typingError(idx[0]->loc,
+                    fmt::format("list indices must be integers, not {}", i->type->str()));
+        return;
+      }
+      Expr *r = listLib("_list_setitem", {arr, castTo(i, tc_.int64()), value}, loc);
+      if (known(r)) out.push_back(ir_.eval(r, loc));
+      return;
+    }
     if (!arr->type->isArray()) {
       typingError(s->value->loc, fmt::format("cannot assign to an item of {}; only arrays support "
                                              "item assignment",
@@ -313,6 +332,26 @@ void FunctionTyper::stmt(const ast::Stmt *s, Block &out) {
       }
       Expr *rhs = expr(a->value);
       if (!known(arr) || !known(rhs)) return;
+      if (arr->type->isList()) {
+        // l[i] op= v: the list and the index evaluated once.
+        Var *lv = temp(arr, out);
+        Expr *i = expr(sub->index);
+        if (!known(i)) return;
+        if (!i->type->isInt() && !i->type->isBool()) {
+          typingError(sub->index->loc,
+                      fmt::format("list indices must be integers, not {}", i->type->str()));
+          return;
+        }
+        Var *iv = temp(castTo(i, tc_.int64()), out);
+        Expr *cur = listLib("_list_getitem", {varRef(lv, a->loc), varRef(iv, a->loc)}, a->loc);
+        if (!known(cur)) return;
+        Expr *result = binary(a->op, cur, rhs, a->loc);
+        if (!known(result)) return;
+        Expr *r =
+            listLib("_list_setitem", {varRef(lv, a->loc), varRef(iv, a->loc), result}, a->loc);
+        if (known(r)) out.push_back(ir_.eval(r, a->loc));
+        return;
+      }
       if (!arr->type->isArray()) {
         typingError(sub->value->loc,
                     fmt::format("cannot assign to an item of {}", arr->type->str()));
@@ -365,6 +404,15 @@ void FunctionTyper::stmt(const ast::Stmt *s, Block &out) {
         // a += b on an array is in place: a's elements change, and every
         // other reference to them (the caller's) sees it, as in NumPy.
         Expr *r = binaryInto(a->op, cur, rhs, cur, a->loc);
+        if (known(r)) out.push_back(ir_.eval(r, a->loc));
+        return;
+      }
+      if (known(cur) && known(rhs) && cur->type->isList() && a->op == ast::BinaryOp::Add) {
+        // l += items extends l in place, as Python's list does.
+        std::vector<Expr *> args{cur, rhs};
+        refineList(n, "extend", args);
+        if (!cur->type->dtype()) return;
+        Expr *r = listLib("_list_extend", {cur, rhs}, a->loc);
         if (known(r)) out.push_back(ir_.eval(r, a->loc));
         return;
       }
@@ -597,7 +645,9 @@ bool FunctionTyper::checkParallelBody(const ast::StmtList &body, unsigned nested
 
 // Arrays and tuples of one element type: what a for loop, enumerate and zip
 // walk by index.
-bool FunctionTyper::walkable(const Type *t) { return t->isArray() || t->isHomogeneousTuple(); }
+bool FunctionTyper::walkable(const Type *t) {
+  return t->isArray() || t->isHomogeneousTuple() || (t->isList() && t->dtype());
+}
 
 VarRef *FunctionTyper::varRef(Var *v, SourceLoc loc) { return ir_.varRef(v, loc); }
 
@@ -624,6 +674,7 @@ Expr *FunctionTyper::sequenceElement(Var *seq, Expr *index, SourceLoc loc) {
   if (t->isTuple()) {
     return ir_.tupleGetDynamic(ref, index, loc);
   }
+  if (t->isList()) return ir_.intrinsic(IntrinsicId::ListGet, {ref, index}, t->dtype(), loc);
   if (t->ndim() == 1)
     return ir_.arrayLoad(ref, {index}, loc, /*boundscheck=*/false, /*wraparound=*/false);
   SliceSpec sp;
@@ -637,6 +688,8 @@ Expr *FunctionTyper::sequenceElement(Var *seq, Expr *index, SourceLoc loc) {
 // The length of such a sequence.
 Expr *FunctionTyper::sequenceLength(Var *seq, SourceLoc loc) {
   if (seq->type->isTuple()) return constInt(int64_t(seq->type->elements().size()), loc);
+  if (seq->type->isList())
+    return ir_.intrinsic(IntrinsicId::ListLen, {varRef(seq, loc)}, tc_.int64(), loc);
   return ir_.intrinsic(IntrinsicId::ArrayShape, {varRef(seq, loc), constInt(0, loc)}, tc_.int64(),
                        loc);
 }

@@ -233,6 +233,15 @@ class FunctionTyper final : public TyperServices {
   bool indexList(const ast::Expr *index, std::vector<const ast::Expr *> &idx,
                  std::vector<Expr *> &typed);
 
+  // ---- lists (TypeLists.cpp) ----
+  Expr *listLiteral(const ast::ListExpr *l);
+  // A call of the builtins library's `name` (unknown when it does not type).
+  Expr *listLib(const char *name, std::vector<Expr *> args, SourceLoc loc);
+  Expr *listSubscript(Expr *l, const std::vector<const ast::Expr *> &idx, SourceLoc loc);
+  void refineList(const ast::Expr *receiver, const std::string &method,
+                  const std::vector<Expr *> &args);
+  void checkUndefinedLists();
+
   // ---- records (TypeRecords.cpp) ----
   // The type a field reads as: its scalar or record type, or a C view of a
   // nested array.
@@ -293,9 +302,18 @@ class FunctionTyper final : public TyperServices {
                      SourceLoc loc) override {
     // As at a user's call: compile-time values (a string, a dtype) specialise
     // the callee and are not passed at run time.
+    // Parameters left out take their defaults (constants).
+    if (const ast::FunctionDef *d = prog_.definition(*fn))
+      for (size_t k = args.size(); k < d->params.size() && d->params[k].defaultValue; ++k) {
+        Expr *v = expr(d->params[k].defaultValue);
+        if (!known(v)) return nullptr;
+        args.push_back(v);
+      }
     std::vector<const Type *> types;
     std::vector<Expr *> runtimeArgs;
     for (Expr *a : args) {
+      // `[]` before a later pass gives it a type: typed then.
+      if (hasUndefinedList(a->type)) return nullptr;
       types.push_back(a->type);
       if (a->type->isRuntime()) runtimeArgs.push_back(a);
     }

@@ -104,6 +104,14 @@ const Type *TypeContext::namedTuple(const std::string &cls, std::vector<std::str
   return intern(std::move(t));
 }
 
+const Type *TypeContext::list(const Type *elem) {
+  auto t = std::make_unique<Type>();
+  t->kind_ = TypeKind::List;
+  t->elem_ = elem;
+  t->name_ = fmt::format("list({})", elem ? elem->str() : std::string("undefined"));
+  return intern(std::move(t));
+}
+
 const Type *TypeContext::range() {
   auto t = std::make_unique<Type>();
   t->kind_ = TypeKind::Range;
@@ -421,6 +429,15 @@ const Type *arithmeticResult(TypeContext &tc, const Type *a, const Type *b) {
   return promoteNumeric(tc, a, b);
 }
 
+bool hasUndefinedList(const Type *t) {
+  if (!t) return false;
+  if (t->isList()) return !t->dtype() || hasUndefinedList(t->dtype());
+  if (t->isTuple())
+    for (const Type *e : t->elements())
+      if (hasUndefinedList(e)) return true;
+  return false;
+}
+
 const Type *unify(TypeContext &tc, const Type *a, const Type *b) {
   if (a == b) return a;
   if (!a || !b) return a ? a : b;
@@ -445,6 +462,12 @@ const Type *unify(TypeContext &tc, const Type *a, const Type *b) {
     }
     return tc.tuple(std::move(elems));
   }
+  // Lists are invariant (as Numba's); `[]` takes its elements' type.
+  if (a->isList() && b->isList()) {
+    if (!a->dtype()) return b;
+    if (!b->dtype()) return a;
+    return nullptr;
+  }
   if (a->isArray() && b->isArray() && a->dtype() == b->dtype() && a->ndim() == b->ndim()) {
     Layout l = a->layout() == b->layout() ? a->layout() : Layout::A;
     return tc.array(a->dtype(), a->ndim(), l, a->readonly() || b->readonly());
@@ -462,7 +485,7 @@ int64_t itemSize(const Type *dtype) {
 size_t valueAlign(const Type *t) {
   if (t->isEnumMember()) return valueAlign(t->dtype());
   if (t->isArray()) return abi::kArrayAlign;
-  if (t->isRecord()) return abi::kPointerBytes;
+  if (t->isRecord() || t->isList()) return abi::kPointerBytes;
   if (t->isTuple()) {
     size_t a = 1;
     for (const Type *e : t->elements()) a = std::max(a, valueAlign(e));
@@ -475,7 +498,7 @@ size_t valueAlign(const Type *t) {
 size_t valueSize(const Type *t) {
   if (t->isEnumMember()) return valueSize(t->dtype());
   if (t->isArray()) return abi::arrayDescBytes(t->ndim());
-  if (t->isRecord()) return abi::kPointerBytes;
+  if (t->isRecord() || t->isList()) return abi::kPointerBytes;
   if (t->isTuple()) {
     size_t off = 0, a = valueAlign(t);
     for (const Type *e : t->elements()) {

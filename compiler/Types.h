@@ -14,6 +14,9 @@
 //                     (strides in bytes, like NumPy) plus the owner pointer
 //                     that keeps allocated memory alive (see runtime/)
 //   tuple             an LLVM struct of the element values
+//   list              a pointer to a KjitList (frontend/support/KernelAbi.h):
+//                     { i64 size; i64 capacity; i8* data }, elements packed
+//                     as in memory; a reference, as a Python list is
 //   record            a pointer to the record's bytes (NumPy's layout: the
 //                     fields at the offsets the dtype gives), as in Numba: a
 //                     record read from an array is a reference into it
@@ -40,6 +43,7 @@ enum class TypeKind : uint8_t {
   Complex,
   Array,
   Tuple,
+  List,        // a Python list: a reference to a growable buffer of elements
   Record,      // a NumPy structured dtype's element (Numba's Record)
   EnumMember,  // a member of an enum.Enum (IntEnum) class: its value, typed by the class
   Range,       // range(...) objects, consumed by for loops
@@ -84,6 +88,9 @@ class Type {
   bool isTuple() const { return kind_ == TypeKind::Tuple; }
   bool isNone() const { return kind_ == TypeKind::None; }
   bool isRecord() const { return kind_ == TypeKind::Record; }
+  // A list; its dtype() is the element type, null while no element has
+  // given it one (`[]` before an append: list(undefined)).
+  bool isList() const { return kind_ == TypeKind::List; }
   // bool, int, float or complex
   bool isNumber() const { return kind_ >= TypeKind::Bool && kind_ <= TypeKind::Complex; }
   // Has a value at run time.
@@ -166,6 +173,9 @@ class TypeContext {
   const Type *namedTuple(const std::string &cls, std::vector<std::string> fields,
                          std::vector<const Type *> elems);
   const Type *range();
+  // list(elem); elem null: list(undefined), the type of `[]` until an
+  // append or an assignment gives its elements one.
+  const Type *list(const Type *elem);
   const Type *module(const std::string &name);
   const Type *function(const std::string &name);
   const Type *dtypeOf(const Type *scalar);
@@ -202,6 +212,8 @@ class TypeContext {
 // unification (int32|int64 -> int64, int64|float32 -> float64, uint64|int64 ->
 // float64, bool|int -> int); nullptr when there is none.
 const Type *unify(TypeContext &tc, const Type *a, const Type *b);
+// Whether `t` is or holds a list whose element type is not known yet.
+bool hasUndefinedList(const Type *t);
 
 // The canonical name of a NumPy/Numba scalar type name ("f4" -> "float32",
 // "bool_" -> "bool"); empty when it names none. Needs no TypeContext.

@@ -398,7 +398,24 @@ StmtList Parser::parseBlock(const char *what, SourceLoc headLoc) {
   return body;
 }
 
+// A statement, after the statements its list comprehensions hoisted.
 void Parser::parseStatementInto(StmtList &out) {
+  size_t mark = hoist_.size();
+  struct Restore {
+    std::vector<Stmt *> &h;
+    size_t m;
+    ~Restore() {
+      if (h.size() > m) h.resize(m);
+    }
+  } restore{hoist_, mark};
+  StmtList one;
+  parseOneStatementInto(one);
+  std::vector<Stmt *> before = takeHoisted(mark);
+  out.insert(out.end(), before.begin(), before.end());
+  out.insert(out.end(), one.begin(), one.end());
+}
+
+void Parser::parseOneStatementInto(StmtList &out) {
   const Token &t = cur();
   switch (t.kind) {
   case TokKind::Newline: advance(); return;
@@ -573,7 +590,15 @@ Stmt *Parser::parseWhile() {
   SourceLoc start = cur().loc;
   advance();
   auto *s = make<WhileStmt>(start);
+  size_t mark = hoist_.size();
   s->test = parseNamedExpr();
+  if (hoist_.size() > mark) {
+    // (Hoisted, it would be evaluated once, not before each iteration.)
+    takeHoisted(mark);
+    unsupported(s->test->loc,
+                "a list comprehension in a 'while' condition is not supported; assign it to "
+                "a variable before the loop and at the end of its body");
+  }
   ++loopDepth_;
   s->body = parseBlock("'while' statement", start);
   --loopDepth_;

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
 
 #include "frontend/ParserImpl.h"
 
@@ -339,7 +340,15 @@ Expr *Parser::parseCallArgs(Expr *func, SourceLoc start) {
       c->keywords.push_back(std::move(kw));
     } else {
       SourceLoc argStart = cur().loc;
+      size_t mark = hoist_.size();
       Expr *arg = parseNamedExpr();
+      if (at(TokKind::KwFor) && c->args.empty() && c->keywords.empty()) {
+        // f(x for x in seq): the generator's values, gathered in a list (the
+        // functions that take one - sum, min, max, any, all, sorted, list,
+        // np.array - read it once, in order).
+        c->args.push_back(listComprehension(argStart, arg, mark, TokKind::RParen, false));
+        break;
+      }
       if (at(TokKind::KwFor) || at(TokKind::KwAsync)) {
         c->args.push_back(comprehension(argStart, TokKind::RParen, "generator expressions",
                                         /*takeClose=*/false));
@@ -410,6 +419,134 @@ Expr *Parser::comprehension(SourceLoc start, TokKind close, const char *kind, bo
   return errorExpr(spanFrom(start));
 }
 
+namespace {
+
+// Renames the names in `renames` everywhere under `n` (the comprehension's
+// own variables, which Python scopes to it).
+void renameNames(Node *n, const std::map<std::string, std::string> &renames) {
+  if (!n) return;
+  if (auto *name = dyn_cast<NameExpr>(n)) {
+    if (auto it = renames.find(name->name); it != renames.end()) name->name = it->second;
+    return;
+  }
+  forEachChild(n, [&](const Node *c) { renameNames(const_cast<Node *>(c), renames); });
+}
+
+void targetNames(const Expr *t, std::vector<std::string> &out) {
+  if (auto *n = dyn_cast<NameExpr>(t)) out.push_back(n->name);
+  if (auto *tu = dyn_cast<TupleExpr>(t))
+    for (const Expr *e : tu->elts) targetNames(e, out);
+  if (auto *l = dyn_cast<ListExpr>(t))
+    for (const Expr *e : l->elts) targetNames(e, out);
+}
+
+}  // namespace
+
+// [elt for t1 in it1 if c1 for t2 in it2 ...] becomes, before the statement
+// that holds it,
+//     $lcN = []
+//     for $lcN_t1 in it1:
+//         if c1:
+//             for $lcN_t2 in it2:
+//                 $lcN.append(elt)
+// and the expression itself is $lcN. The targets are renamed, as Python
+// scopes them to the comprehension; statements hoisted while the element,
+// a condition or a later iterable was parsed move into the loop where their
+// variables live; the first iterable is evaluated outside, as in Python.
+Expr *Parser::listComprehension(SourceLoc start, Expr *elt, size_t eltMark, TokKind close,
+                                bool takeClose) {
+  std::vector<Stmt *> eltHoist = takeHoisted(eltMark);
+  struct Cond {
+    Expr *test;
+    std::vector<Stmt *> hoist;
+  };
+  struct Clause {
+    Expr *target;
+    Expr *iter;
+    std::vector<Stmt *> iterHoist;
+    std::vector<Cond> conds;
+  };
+  std::vector<Clause> clauses;
+  while (at(TokKind::KwFor)) {
+    advance();
+    Clause c;
+    c.target = parseTargetList();
+    checkTarget(c.target, "comprehension");
+    expect(TokKind::KwIn, "'in' in the comprehension");
+    size_t mark = hoist_.size();
+    c.iter = parseOr();
+    c.iterHoist = takeHoisted(mark);
+    while (at(TokKind::KwIf)) {
+      advance();
+      size_t m = hoist_.size();
+      Expr *test = parseOr();
+      c.conds.push_back({test, takeHoisted(m)});
+    }
+    clauses.push_back(std::move(c));
+  }
+  if (at(TokKind::KwAsync)) fail(cur().loc, "asynchronous comprehensions are not supported");
+  if (takeClose) expect(close, close == TokKind::RBracket ? "']'" : "')'");
+  SourceLoc loc = spanFrom(start);
+  std::string list = fmt::format("$lc{}", ++comprehensions_);
+  std::map<std::string, std::string> renames;
+  for (const Clause &c : clauses) {
+    std::vector<std::string> names;
+    targetNames(c.target, names);
+    for (const std::string &n : names) renames[n] = list + "_" + n;
+  }
+  auto rename = [&](Node *n) { renameNames(n, renames); };
+  auto nameExpr = [&](const std::string &n, SourceLoc at) {
+    auto *e = make<NameExpr>(at);
+    e->name = n;
+    return e;
+  };
+  // The innermost statement: $lcN.append(elt).
+  rename(elt);
+  for (Stmt *s : eltHoist) rename(s);
+  auto *attr = make<AttributeExpr>(elt->loc);
+  attr->value = nameExpr(list, elt->loc);
+  attr->attr = "append";
+  attr->attrLoc = elt->loc;
+  auto *call = make<CallExpr>(elt->loc);
+  call->func = attr;
+  call->args.push_back(elt);
+  auto *append = make<ExprStmt>(elt->loc);
+  append->value = call;
+  StmtList body(eltHoist.begin(), eltHoist.end());
+  body.push_back(append);
+  for (size_t k = clauses.size(); k-- > 0;) {
+    Clause &c = clauses[k];
+    for (size_t j = c.conds.size(); j-- > 0;) {
+      rename(c.conds[j].test);
+      auto *i = make<IfStmt>(c.conds[j].test->loc);
+      i->test = c.conds[j].test;
+      i->body = std::move(body);
+      body.assign(c.conds[j].hoist.begin(), c.conds[j].hoist.end());
+      for (Stmt *s : body) rename(s);
+      body.push_back(i);
+    }
+    rename(c.target);
+    if (k > 0) {
+      rename(c.iter);
+      for (Stmt *s : c.iterHoist) rename(s);
+    }
+    auto *f = make<ForStmt>(loc);
+    f->target = c.target;
+    f->iter = c.iter;
+    f->body = std::move(body);
+    body.assign(c.iterHoist.begin(), c.iterHoist.end());
+    body.push_back(f);
+  }
+  // body: the first iterable's statements, then the outer loop.
+  auto *init = make<AssignStmt>(loc);
+  init->targets.push_back(nameExpr(list, loc));
+  init->value = make<ListExpr>(loc);
+  size_t loopAt = body.size() - 1;
+  body.insert(body.begin() + long(loopAt), init);
+  hoist_.insert(hoist_.end(), body.begin(), body.end());
+  return nameExpr(list, loc);
+}
+
 Expr *Parser::parseParenthesized() {
   NestingGuard guard(*this, cur().loc);
   SourceLoc start = cur().loc;
@@ -444,7 +581,10 @@ Expr *Parser::parseBracketList() {
   advance();  // [
   auto *l = make<ListExpr>(start);
   while (!at(TokKind::RBracket)) {
+    size_t mark = hoist_.size();
     l->elts.push_back(parseElement());
+    if (at(TokKind::KwFor) && l->elts.size() == 1)
+      return listComprehension(start, l->elts[0], mark, TokKind::RBracket, true);
     if (at(TokKind::KwFor) || at(TokKind::KwAsync))
       return comprehension(start, TokKind::RBracket, "list comprehensions");
     if (!accept(TokKind::Comma)) break;

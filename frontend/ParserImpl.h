@@ -77,6 +77,16 @@ class Parser {
   unsigned nesting_ = 0;
   unsigned loopDepth_ = 0;
   unsigned funcDepth_ = 0;
+  // Statements a list comprehension needs before the statement being parsed
+  // (see listComprehension); each statement takes those added while it was
+  // parsed, nested statements first.
+  std::vector<Stmt *> hoist_;
+  unsigned comprehensions_ = 0;
+  std::vector<Stmt *> takeHoisted(size_t mark) {
+    std::vector<Stmt *> out(hoist_.begin() + long(mark), hoist_.end());
+    hoist_.resize(mark);
+    return out;
+  }
 
   // ---- tokens ----
   const Token &cur() const { return toks_[p_]; }
@@ -195,6 +205,12 @@ class Parser {
   Expr *parseSubscript(Expr *value, SourceLoc start);
   Expr *parseSliceItem();
   Expr *comprehension(SourceLoc start, TokKind close, const char *kind, bool takeClose = true);
+  // [elt for t in it if c ...] (cur() at the first 'for'; statements for elt
+  // were hoisted from `eltMark` on): the statements that build the list are
+  // hoisted, and the expression is the list's variable.
+  Expr *listComprehension(SourceLoc start, Expr *elt, size_t eltMark, TokKind close,
+                          bool takeClose);
+  void parseOneStatementInto(StmtList &out);
   Expr *errorExpr(SourceLoc loc) { return make<ErrorExpr>(loc); }
 };
 

@@ -10,6 +10,7 @@
 //   tuple               the x86-64 C layout of a struct of its elements
 //   record              a pointer to the record's bytes (8 bytes): in NumPy's
 //                       layout, the fields at the dtype's offsets
+//   list                a pointer to its KjitList (8 bytes), below
 //   none                one (unused) byte
 #pragma once
 
@@ -43,6 +44,22 @@ constexpr size_t arrayShapeOffset(unsigned k) { return 16 + 8 * size_t(k); }
 constexpr size_t arrayStrideOffset(unsigned ndim, unsigned k) { return 16 + 8 * size_t(ndim + k); }
 constexpr size_t kArrayAlign = 8;
 }  // namespace abi
+
+// ---- lists -------------------------------------------------------------------
+// A list value is a pointer to its KjitList; the elements lie packed in
+// `data` in their memory form (the size of each is the element type's).
+// Host code only. The binding makes one per list argument (and writes its
+// contents back into the Python list after the call, as Numba reflects a
+// list); compiled code makes them with kjit_rt_list_new and grows them with
+// kjit_rt_list_reserve (runtime/host). `data` is malloc'd memory.
+struct KjitList {
+  int64_t size;
+  int64_t capacity;
+  unsigned char *data;
+};
+namespace abi {
+enum ListField : unsigned { ListSize = 0, ListCapacity = 1, ListData = 2 };
+}
 
 // ---- the CPU device ------------------------------------------------------------
 // A CUDA kernel compiled for the host (compiler/LoweringCpuKernel.cpp) and run

@@ -309,9 +309,10 @@ class Launcher : public LauncherBase {
       }
     }
     if (!isNumpy) {
-      // Other values @jit types (enum members): their keys.
+      // Other values @jit types (enum members): their keys. (Not lists:
+      // kernels cannot take them.)
       size_t mark = key.size();
-      if (appendKey(o, key)) return;
+      if (!PyList_Check(o) && appendKey(o, key)) return;
       key.resize(mark);
       PyErr_Clear();
       throw jit::typeError(

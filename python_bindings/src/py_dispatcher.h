@@ -33,6 +33,7 @@ struct Marshalled {
   ArgSlot slots[kMaxArgs];
   void *ptrs[kMaxArgs];
   std::vector<std::vector<unsigned char>> large;  // arguments bigger than a slot
+  ListArgs lists;                                 // list arguments (reflected)
 };
 // Writes the arguments in `c`'s memory forms; `who` is for messages.
 void marshal(const jit::CompileResult &c, PyObject **argv, size_t n, Marshalled &m,

@@ -197,7 +197,8 @@ std::string Dispatcher::argumentKey(PyObject **argv, size_t n, bool kernel) cons
   std::string key;
   const std::vector<std::string> &params = fn_->source()->paramNames;
   for (size_t i = 0; i < n; ++i) {
-    if (!appendKey(argv[i], key)) {
+    // (Kernels cannot take lists: only host functions reflect them.)
+    if ((kernel && PyList_Check(argv[i])) || !appendKey(argv[i], key)) {
       if (PyErr_Occurred()) throw pybind11::error_already_set();
       throw jit::typeError(jit::cannotTakeMessage(jit::Caller{name(), kernel}.describe(), i,
                                                   i < params.size() ? params[i] : std::string(),
@@ -216,7 +217,7 @@ void marshal(const jit::CompileResult &c, PyObject **argv, size_t n, Marshalled 
       m.large.emplace_back(c.argBytes[i] + 16);
       dst = m.large.back().data();
     }
-    if (!writeValue(argv[i], c.args[i], dst)) {
+    if (!writeValue(argv[i], c.args[i], dst, &m.lists)) {
       if (PyErr_Occurred()) throw pybind11::error_already_set();
       throw pybind11::type_error(fmt::format("{}: cannot convert argument {} to {}", who.describe(),
                                              i + 1, c.args[i]->str()));
@@ -244,8 +245,18 @@ pybind11::object Dispatcher::invoke(const jit::CompileResult &c, PyObject **argv
   } else {
     status = c.entry(m.ptrs, ret, &ctx);
   }
-  if (status != 0) raise(ctx);
   Owners owners;
+  // List arguments the call changed: their new contents go back into the
+  // Python lists (Numba's reflection), also when it raised.
+  for (const ListArgs::Entry &e : m.lists.entries) {
+    if (!ListArgs::changed(e)) continue;
+    pybind11::object now =
+        toPython(e.type, reinterpret_cast<unsigned char *>(const_cast<KjitList **>(&e.list)), ctx,
+                 argv, n, owners);
+    if (PyList_SetSlice(e.object, 0, PyList_GET_SIZE(e.object), now.ptr()) != 0)
+      throw pybind11::error_already_set();
+  }
+  if (status != 0) raise(ctx);
   return toPython(c.ret, ret, ctx, argv, n, owners);
 }
 
@@ -311,6 +322,18 @@ pybind11::object Dispatcher::toPython(const Type *t, unsigned char *p, KjitCallC
     pybind11::bytes copy(bytes, size_t(t->recordSize()));
     return pybind11::module_::import("kjit.np.numpy_support")
         .attr("_record_from_bytes")(recordSpec(t), copy);
+  }
+  if (t->isList()) {
+    // A new Python list of the elements (a list the call made, or the
+    // contents of a list argument).
+    KjitList *l;
+    std::memcpy(&l, p, sizeof(void *));
+    if (!t->dtype()) return pybind11::list();
+    size_t isz = jit::memSize(t->dtype());
+    pybind11::list out(size_t(l->size));
+    for (int64_t i = 0; i < l->size; ++i)
+      out[size_t(i)] = toPython(t->dtype(), l->data + size_t(i) * isz, ctx, argv, n, owners);
+    return out;
   }
   if (t->isTuple()) {
     pybind11::tuple out(t->elements().size());

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "py_common.h"
+#include "runtime/host/HostRuntime.h"
 #include "runtime/jit/TypeKeys.h"
 
 namespace kjit::py {
@@ -161,6 +162,8 @@ const std::string &dtypeKeyOf(PyObject *descrObj, std::string *why) {
 bool isRecordScalar(PyObject *o) { return PyObject_TypeCheck(o, voidType()); }
 
 std::string whyNoKey(PyObject *o) {
+  if (PyList_Check(o) && PyList_GET_SIZE(o) == 0)
+    return " (an empty list: its elements have no type to compile for)";
   PyObject *descr = nullptr;
   if (isRecordScalar(o))
     descr = reinterpret_cast<VoidScalar *>(o)->descr;
@@ -236,6 +239,13 @@ bool appendKey(PyObject *o, std::string &key) {
     jit::appendArrayKey(key, dkey, arr->nd, layout, !(flags & WRITEABLE));
     return true;
   }
+  if (t == &PyList_Type) {
+    // A list: typed by its first element, as Numba types a reflected list
+    // (the others convert to that type when the call is made).
+    if (PyList_GET_SIZE(o) == 0) return false;
+    key += 'L';
+    return appendKey(PyList_GET_ITEM(o, 0), key);
+  }
   if (t == &PyTuple_Type) {
     key += '(';
     Py_ssize_t n = PyTuple_GET_SIZE(o);
@@ -285,9 +295,37 @@ bool appendKey(PyObject *o, std::string &key) {
   return false;
 }
 
+ListArgs::~ListArgs() {
+  for (Entry &e : entries) freeList(e.list);
+}
+
+bool ListArgs::changed(const Entry &e) {
+  if (e.list->size != e.sizeBefore) return true;
+  return std::memcmp(e.list->data, e.before.data(), e.before.size()) != 0;
+}
+
 // Writes `o` in the memory form of `t` at `dst`; the type was derived from
 // `o` (or is a compatible signature type), so only conversions are checked.
-bool writeValue(PyObject *o, const Type *t, unsigned char *dst) {
+bool writeValue(PyObject *o, const Type *t, unsigned char *dst, ListArgs *lists) {
+  if (t->isList()) {
+    if (!lists || !PyList_Check(o) || !t->dtype()) return false;
+    Py_ssize_t n = PyList_GET_SIZE(o);
+    size_t isz = jit::memSize(t->dtype());
+    KjitList *l = newList(int64_t(n), int64_t(n), int64_t(isz));
+    if (!l) {
+      PyErr_NoMemory();
+      return false;
+    }
+    lists->entries.push_back({o, l, t, int64_t(n), {}});
+    // (The entry owns the list from here, also when an element fails.)
+    for (Py_ssize_t i = 0; i < n; ++i)
+      if (!writeValue(PyList_GET_ITEM(o, i), t->dtype(), l->data + size_t(i) * isz, lists))
+        return false;
+    for (ListArgs::Entry &e : lists->entries)
+      if (e.list == l) e.before.assign(l->data, l->data + size_t(n) * isz);
+    std::memcpy(dst, &l, sizeof(void *));
+    return true;
+  }
   if (t->isRecord()) {  // a reference to the scalar's bytes: writes reach them
     if (!isRecordScalar(o)) return false;
     char *bytes = recordBytes(o);
@@ -296,7 +334,7 @@ bool writeValue(PyObject *o, const Type *t, unsigned char *dst) {
   }
   if (t->isEnumMember()) {
     pybind11::object value = pybind11::handle(o).attr("value");
-    return writeValue(value.ptr(), t->dtype(), dst);
+    return writeValue(value.ptr(), t->dtype(), dst, lists);
   }
   if (t->isArray()) {
     auto *arr = pybind11::detail::array_proxy(o);
@@ -315,7 +353,7 @@ bool writeValue(PyObject *o, const Type *t, unsigned char *dst) {
       const Type *e = t->elements()[i];
       size_t align = jit::memAlign(e);
       off = (off + align - 1) / align * align;
-      if (!writeValue(PyTuple_GET_ITEM(o, Py_ssize_t(i)), e, dst + off)) return false;
+      if (!writeValue(PyTuple_GET_ITEM(o, Py_ssize_t(i)), e, dst + off, lists)) return false;
       off += jit::memSize(e);
     }
     return true;

@@ -7,8 +7,10 @@
 
 #include <cstddef>
 #include <string>
+#include <vector>
 
 #include "compiler/Types.h"
+#include "frontend/support/KernelAbi.h"
 
 namespace kjit::py {
 
@@ -35,9 +37,31 @@ constexpr size_t kMaxArgs = 64;
 struct ArgSlot {
   alignas(16) unsigned char bytes[16 + 2 * 8 * 9];  // scalars, complex, or an ArrayDesc (9 dims)
 };
+// The lists made for one call's list arguments (host calls only): each
+// Python list, its KjitList and the list's bytes before the call, so that
+// what the call changed is written back (Numba's reflected lists). Frees
+// the lists.
+struct ListArgs {
+  struct Entry {
+    PyObject *object;  // borrowed: the call's arguments hold it
+    KjitList *list;
+    const Type *type;
+    int64_t sizeBefore;
+    std::vector<unsigned char> before;
+  };
+  std::vector<Entry> entries;
+  ListArgs() = default;
+  ListArgs(const ListArgs &) = delete;
+  ListArgs &operator=(const ListArgs &) = delete;
+  ~ListArgs();
+  // Whether the call changed entry `e`'s list.
+  static bool changed(const Entry &e);
+};
+
 // Writes `o` in the memory form of `t` at `dst` (arrays: the host ABI's
-// descriptor, NumPy arrays only).
-bool writeValue(PyObject *o, const Type *t, unsigned char *dst);
+// descriptor, NumPy arrays only; lists: a KjitList made in `lists`, refused
+// without it).
+bool writeValue(PyObject *o, const Type *t, unsigned char *dst, ListArgs *lists = nullptr);
 std::string numpyDtypeName(const Type *t);
 
 }  // namespace kjit::py

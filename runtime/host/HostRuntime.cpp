@@ -22,6 +22,40 @@ namespace kjit {
 
 KjitCallContext::~KjitCallContext() {
   for (void *p : arena) kjitFree(p);
+  for (KjitList *l : lists) freeList(l);
+}
+
+KjitList *newList(int64_t size, int64_t capacity, int64_t itemBytes) {
+  if (size < 0 || itemBytes <= 0) return nullptr;
+  capacity = std::max<int64_t>({capacity, size, 4});
+  auto *l = static_cast<KjitList *>(std::calloc(1, sizeof(KjitList)));
+  if (!l) return nullptr;
+  l->data = static_cast<unsigned char *>(std::calloc(size_t(capacity), size_t(itemBytes)));
+  if (!l->data) {
+    std::free(l);
+    return nullptr;
+  }
+  l->size = size;
+  l->capacity = capacity;
+  return l;
+}
+
+void freeList(KjitList *l) {
+  if (!l) return;
+  std::free(l->data);
+  std::free(l);
+}
+
+bool reserveList(KjitList *l, int64_t need, int64_t itemBytes) {
+  if (need <= l->capacity) return true;
+  if (need < 0 || itemBytes <= 0 || need > INT64_MAX / 2 / itemBytes) return false;
+  int64_t cap = std::max<int64_t>(need, l->capacity * 2);
+  void *p = std::realloc(l->data, size_t(cap * itemBytes));
+  if (!p) return false;
+  l->data = static_cast<unsigned char *>(p);
+  std::memset(l->data + l->capacity * itemBytes, 0, size_t((cap - l->capacity) * itemBytes));
+  l->capacity = cap;
+  return true;
 }
 
 bool KjitCallContext::release(void *data) {
@@ -169,6 +203,34 @@ void *kjit_rt_alloc(kjit::KjitCallContext *ctx, int64_t nbytes) {
   std::lock_guard<std::mutex> lock(ctx->arenaMutex);
   ctx->arena.push_back(p);
   return p;
+}
+
+void kjit_rt_raise(kjit::KjitCallContext *ctx, const char *excClass, const char *message,
+                   const char *file, int32_t line);
+
+// A new list of `size` zeroed elements of `itemBytes` each, kept until the
+// call ends; null with MemoryError/ValueError raised.
+void *kjit_rt_list_new(kjit::KjitCallContext *ctx, int64_t itemBytes, int64_t size) {
+  if (size < 0) {
+    kjit_rt_raise(ctx, "ValueError", "negative list size", "", 0);
+    return nullptr;
+  }
+  kjit::KjitList *l = kjit::newList(size, size, itemBytes);
+  if (!l) {
+    kjit_rt_raise(ctx, "MemoryError", "cannot allocate a list", "", 0);
+    return nullptr;
+  }
+  std::lock_guard<std::mutex> lock(ctx->arenaMutex);
+  ctx->lists.push_back(l);
+  return l;
+}
+
+// Room for `need` elements; 1 with MemoryError raised when there is none.
+int32_t kjit_rt_list_reserve(kjit::KjitCallContext *ctx, kjit::KjitList *l, int64_t need,
+                             int64_t itemBytes) {
+  if (kjit::reserveList(l, need, itemBytes)) return 0;
+  kjit_rt_raise(ctx, "MemoryError", "cannot grow a list", "", 0);
+  return 1;
 }
 
 // Frees an array kjit_rt_alloc returned in this call, when the variable
@@ -467,6 +529,8 @@ const std::vector<RuntimeSymbol> &runtimeSymbols() {
   static const std::vector<RuntimeSymbol> symbols = {
       {"kjit_rt_alloc", reinterpret_cast<void *>(&kjit_rt_alloc)},
       {"kjit_rt_free", reinterpret_cast<void *>(&kjit_rt_free)},
+      {"kjit_rt_list_new", reinterpret_cast<void *>(&kjit_rt_list_new)},
+      {"kjit_rt_list_reserve", reinterpret_cast<void *>(&kjit_rt_list_reserve)},
       {"kjit_rt_raise", reinterpret_cast<void *>(&kjit_rt_raise)},
       {"kjit_rt_raise_index", reinterpret_cast<void *>(&kjit_rt_raise_index)},
       {"kjit_rt_num_chunks", reinterpret_cast<void *>(&kjit_rt_num_chunks)},

@@ -38,12 +38,22 @@ struct KjitCallContext {
   // Allocations made during the call (data pointers, 64-byte aligned).
   std::mutex arenaMutex;
   std::vector<void *> arena;
+  // Lists made during the call (KjitList*): freed with their data when it
+  // ends; the dispatcher converts a returned one to a Python list first.
+  std::vector<KjitList *> lists;
 
   ~KjitCallContext();
   // Removes `data` from the arena and returns true if it was allocated there;
   // the caller then owns it (free it with kjitFree).
   bool release(void *data);
 };
+
+// A list of `size` elements of `itemBytes` each (zeroed), at least `capacity`
+// of room; null when memory runs out. Free it with freeList.
+KjitList *newList(int64_t size, int64_t capacity, int64_t itemBytes);
+void freeList(KjitList *l);
+// Makes room for `need` elements (doubling); false when memory runs out.
+bool reserveList(KjitList *l, int64_t need, int64_t itemBytes);
 
 // Array memory (64-byte aligned), freed with kjitFree.
 void *kjitAllocate(size_t nbytes);

@@ -100,6 +100,10 @@ const Type *typeOfKey(TypeContext &tc, const std::string &key, size_t &p) {
   case 'n': return tc.none();
   case 'S': return p < key.size() ? typeOfCode(tc, key[p++]) : nullptr;
   case 'R': return parseRecordSpec(tc, key, --p);
+  case 'L': {  // a list: 'L' and its element's key
+    const Type *e = typeOfKey(tc, key, p);
+    return e && e->isRuntime() && !e->isNone() ? tc.list(e) : nullptr;
+  }
   case 'A': {
     const Type *dt = nullptr;
     if (p < key.size() && key[p] == 'R')
@@ -203,6 +207,7 @@ void appendEnumKey(std::string &key, const std::string &cls, bool isIntEnum) {
 
 std::string keyOfType(const Type *t) {
   if (t->isRecord()) return recordSpec(t);
+  if (t->isList()) return "L" + (t->dtype() ? keyOfType(t->dtype()) : std::string("n"));
   if (t->isEnumMember()) {
     std::string s;
     appendEnumKey(s, t->symbol(), t->isIntEnum());
@@ -279,6 +284,7 @@ const Type *sameTypeIn(TypeContext &tc, const Type *t) {
     return tc.enumMember(t->symbol(), sameTypeIn(tc, t->dtype()), t->isIntEnum());
   if (t->isArray())
     return tc.array(sameTypeIn(tc, t->dtype()), t->ndim(), t->layout(), t->readonly());
+  if (t->isList()) return tc.list(t->dtype() ? sameTypeIn(tc, t->dtype()) : nullptr);
   if (t->isTuple()) {
     std::vector<const Type *> e;
     for (const Type *x : t->elements()) e.push_back(sameTypeIn(tc, x));
@@ -298,7 +304,7 @@ const Type *sameTypeIn(TypeContext &tc, const Type *t) {
 
 size_t memAlign(const Type *t) {
   if (t->isEnumMember()) return memAlign(t->dtype());
-  if (t->isArray() || t->isRecord()) return 8;
+  if (t->isArray() || t->isRecord() || t->isList()) return 8;
   if (t->isBool() || t->isNone()) return 1;
   if (t->isTuple()) {
     size_t a = 1;
@@ -312,7 +318,7 @@ size_t memAlign(const Type *t) {
 size_t memSize(const Type *t) {
   if (t->isEnumMember()) return memSize(t->dtype());
   if (t->isArray()) return 16 + 16 * t->ndim();
-  if (t->isRecord()) return 8;  // a pointer to the record's bytes
+  if (t->isRecord() || t->isList()) return 8;  // a pointer to the record's bytes, the KjitList
   if (t->isBool() || t->isNone()) return 1;
   if (t->isTuple()) {
     size_t off = 0, a = memAlign(t);

@@ -199,8 +199,8 @@ def identity(x):
 
 def test_unsupported_argument_type_is_a_type_error():
     with pytest.raises(TypeError) as ei:
-        identity([1, 2])
-    assert "argument 1 ('x') has a type kernels cannot take: list" in str(ei.value)
+        identity({1, 2})
+    assert "argument 1 ('x') has a type kernels cannot take: set" in str(ei.value)
     assert not isinstance(ei.value, errors.KjitError)
     with pytest.raises(TypeError, match="kernels cannot take: dict"):
         identity({})

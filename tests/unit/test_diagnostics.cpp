@@ -6,12 +6,12 @@ using namespace kjit;
 
 TEST_CASE("a diagnostic renders like a Python traceback", "[diagnostics]") {
   Context ctx;
-  ctx.parse("k.py", "def f(x):\n    y = [i for i in x]\n    return y\n", 12);
+  ctx.parse("k.py", "def f(x):\n    y = {i for i in x}\n    return y\n", 12);
   REQUIRE(ctx.diags.errorCount() == 1);
   CHECK(ctx.diags.render() ==
-        "k.py:13:9: error: list comprehensions are not supported in kernels; write a loop\n"
+        "k.py:13:9: error: set comprehensions are not supported in kernels; write a loop\n"
         "  File \"k.py\", line 13\n"
-        "    y = [i for i in x]\n"
+        "    y = {i for i in x}\n"
         "        ^^^^^^^^^^^^^^\n");
   const Diagnostic &d = ctx.diags.diagnostics()[0];
   CHECK(d.category == DiagCategory::Unsupported);

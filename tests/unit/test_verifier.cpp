@@ -287,7 +287,7 @@ TEST_CASE("the verifier: casts, array indices and stored values", "[ir][verifier
                  "an index of Store is int32, expected int64",
                  "the value of Store is float64, expected float32",
                  "Cast from array(float32, 2d, C) to float32, expected numbers, arrays of one "
-                 "dtype and ndim, or an enum member and its value"});
+                 "dtype and ndim, an enum member and its value, or [] to a list type"});
 }
 
 TEST_CASE("the verifier: break outside a loop, return of another type", "[ir][verifier]") {

@@ -10,7 +10,7 @@ def kernel(x, out):
     weights = {0: 1.0}
     if x[i] > 0
         out[i] = x[i]
-    out[i] += [v * weights[0] for v in x][0]
+    out[i] += {v * weights[0] for v in x}[0]
     return out
 
 # CHECK: {{^}}{{.*}}several-errors.py:10:15: error: dict literals are not supported in kernels
@@ -21,8 +21,8 @@ def kernel(x, out):
 # CHECK-NEXT: {{^}}  File "{{.*}}several-errors.py", line 11
 # CHECK-NEXT: {{^}}    if x[i] > 0
 # CHECK-NEXT: {{^}}               ^{{$}}
-# CHECK-NEXT: {{^}}{{.*}}several-errors.py:13:15: error: list comprehensions are not supported in kernels; write a loop
+# CHECK-NEXT: {{^}}{{.*}}several-errors.py:13:15: error: set comprehensions are not supported in kernels; write a loop
 # CHECK-NEXT: {{^}}  File "{{.*}}several-errors.py", line 13
-# CHECK-NEXT: {{^}}    out[i] += [v * weights[0] for v in x][0]
+# CHECK-NEXT: {{^}}    out[i] += {v * weights[0] for v in x}[0]
 # CHECK-NEXT: {{^}}              ^^^^^^^^^^^^^^^^^^^^^^^^^^^{{$}}
 # CHECK-NOT: {{.}}

@@ -1,0 +1,119 @@
+// BuiltinsLists.cpp - typing list methods and the primitives the builtins
+// library (compiler/lib/builtins_lib.py) builds Python's list on.
+//
+// A list method is the library's `_list_<method>` with the list first;
+// the library reads and writes elements through five primitives that
+// become IR intrinsics (Intrinsics.def: ListNew ... ListResize).
+#include <fmt/format.h>
+
+#include "compiler/Builtins.h"
+#include "compiler/NumpyLib.h"
+
+namespace kjit {
+
+using namespace ir;
+
+namespace {
+
+struct Method {
+  const char *name;
+  size_t minArgs, maxArgs;  // besides the list
+};
+const Method kMethods[] = {{"append", 1, 1}, {"extend", 1, 1}, {"insert", 2, 2},
+                           {"pop", 0, 1},    {"remove", 1, 1}, {"index", 1, 1},
+                           {"count", 1, 1},  {"clear", 0, 0},  {"copy", 0, 0},
+                           {"reverse", 0, 0}, {"sort", 0, 0}};
+
+Expr *failWith(TyperServices &ts, SourceLoc loc, DiagCategory c, std::string msg) {
+  return ts.error(c, loc, std::move(msg));
+}
+
+}  // namespace
+
+bool isListPrimitive(const std::string &f) {
+  return f == "_lget" || f == "_lset" || f == "_lresize" || f == "_lnew" || f == "_ldtype";
+}
+
+Expr *typeListPrimitive(TyperServices &ts, const std::string &f, CallSite &site) {
+  if (!isListPrimitive(f)) return nullptr;
+  TypeContext &tc = ts.context().types;
+  SourceLoc loc = site.loc;
+  auto &a = site.args;
+  size_t want = f == "_lset" ? 3 : f == "_ldtype" ? 1 : 2;
+  if (f == "_lnew" && a.size() == 2 && site.kwargs.empty() && !a[0]->type->isList()) {
+    // A list of the value's type.
+    if (!a[0]->type->isRuntime() || a[0]->type->isNone())
+      return failWith(ts, loc, DiagCategory::Typing,
+                      fmt::format("a list cannot hold {}", a[0]->type->str()));
+    return ts.intrinsic(IntrinsicId::ListNew, {ts.convert(a[1], tc.int64())},
+                        tc.list(a[0]->type), loc);
+  }
+  if (a.size() != want || !site.kwargs.empty() || !a[0]->type->isList())
+    return failWith(ts, loc, DiagCategory::Typing,
+                    fmt::format("np.{}() takes a list and {} more arguments", f, want - 1));
+  const Type *lt = a[0]->type, *elem = lt->dtype();
+  if (f == "_lnew")
+    return ts.intrinsic(IntrinsicId::ListNew, {ts.convert(a[1], tc.int64())}, lt, loc);
+  if (f == "_lresize")
+    return ts.intrinsic(IntrinsicId::ListResize, {a[0], ts.convert(a[1], tc.int64())}, tc.none(),
+                        loc);
+  if (!elem) return ts.constOf(nullptr, loc);  // (typed again once an append gives the type)
+  if (f == "_ldtype") {
+    if (!elem->isNumber())
+      return failWith(ts, loc, DiagCategory::Unsupported,
+                      fmt::format("an array cannot be made of a list of {}", elem->str()));
+    return ts.constOf(tc.dtypeOf(elem), loc);
+  }
+  Expr *index = ts.convert(a[1], tc.int64());
+  if (f == "_lget") return ts.intrinsic(IntrinsicId::ListGet, {a[0], index}, elem, loc);
+  Expr *v = a[2];
+  if (v->type != elem) {
+    const Type *u = unify(tc, elem, v->type);
+    bool numbers = elem->isNumber() && v->type->isNumber() &&
+                   !(v->type->isComplex() && !elem->isComplex());
+    if (!numbers && u != elem)
+      return failWith(ts, v->loc, DiagCategory::Typing,
+                      fmt::format("cannot store {} in a {}", v->type->str(), lt->str()));
+    v = ts.convert(v, elem);
+  }
+  return ts.intrinsic(IntrinsicId::ListSet, {a[0], index, v}, tc.none(), loc);
+}
+
+Expr *typeListMethod(TyperServices &ts, const std::string &f, CallSite &site) {
+  SourceLoc loc = site.loc;
+  const Method *m = nullptr;
+  for (const Method &k : kMethods)
+    if (f == k.name) m = &k;
+  if (!m)
+    return failWith(ts, loc, DiagCategory::Unsupported,
+                    fmt::format("the list method {}() is not supported", f));
+  if (ts.cudaTarget())
+    return failWith(ts, loc, DiagCategory::Unsupported, "lists are not supported in kernels");
+  std::vector<Expr *> args = site.args;
+  size_t n = args.size() - 1;
+  if (f == "sort") {
+    for (auto &[k, v] : site.kwargs) {
+      if (k != "reverse")
+        return failWith(ts, loc, DiagCategory::Unsupported,
+                        fmt::format("list.sort() takes no keyword argument '{}' in kjit{}", k,
+                                    k == "key" ? " (key= is not supported yet)" : ""));
+      args.push_back(ts.truth(v));
+    }
+  } else if (!site.kwargs.empty()) {
+    return failWith(ts, loc, DiagCategory::Typing,
+                    fmt::format("list.{}() takes no keyword arguments", f));
+  }
+  if (n < m->minArgs || n > m->maxArgs)
+    return failWith(ts, loc, DiagCategory::Typing,
+                    m->minArgs == m->maxArgs
+                        ? fmt::format("list.{}() takes {} argument{} ({} given)", f, m->minArgs,
+                                      m->minArgs == 1 ? "" : "s", n)
+                        : fmt::format("list.{}() takes at most {} argument ({} given)", f,
+                                      m->maxArgs, n));
+  // (A list whose element type is not known yet is typed again once it is.)
+  if (!args[0]->type->dtype()) return ts.constOf(nullptr, loc);
+  Expr *r = ts.callFunction(numpyLibFunction("_list_" + f), std::move(args), loc);
+  return r ? r : ts.constOf(nullptr, loc);
+}
+
+}  // namespace kjit

@@ -1,0 +1,71 @@
+// LoweringLists.cpp - lists in LLVM IR: a list value is a pointer to its
+// KjitList (frontend/support/KernelAbi.h); elements lie packed in `data` in
+// their memory form. Making a list and growing one call the host runtime
+// (kjit_rt_list_new, kjit_rt_list_reserve); reading and writing elements is
+// inline. Python's rules (negative indices, IndexError) are the typer's
+// and the library's (compiler/lib/numpy_lib.py), over these operations.
+#include <llvm/IR/MDBuilder.h>
+
+#include "compiler/LoweringImpl.h"
+
+namespace kjit::lowering {
+
+using namespace ir;
+
+namespace {
+
+llvm::Value *fieldAddress(llvm::IRBuilder<> &B, llvm::Value *list, abi::ListField f) {
+  return B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), list, uint64_t(f) * 8);
+}
+
+}  // namespace
+
+llvm::Value *FunctionLowering::listIntrinsic(const Intrinsic *in) {
+  const Type *listTy = in->id == IntrinsicId::ListNew ? in->type : in->args[0]->type;
+  const Type *elem = listTy->dtype();
+  // (A list whose element type stayed unknown has no elements: any size will do.)
+  int64_t isz = elem ? int64_t(valueSize(elem)) : 8;
+  auto elementAddr = [&](llvm::Value *list, llvm::Value *index) {
+    llvm::Value *data = B.CreateLoad(B.getPtrTy(), fieldAddress(B, list, abi::ListData));
+    return B.CreateInBoundsGEP(B.getInt8Ty(), data, B.CreateMul(index, i64(isz)));
+  };
+  switch (in->id) {
+  case IntrinsicId::ListNew: {
+    llvm::Value *l =
+        B.CreateCall(P.runtime("kjit_rt_list_new"), {ctxPtr, i64(isz), expr(in->args[0])});
+    llvm::BasicBlock *fail = block("list.fail"), *ok = block("list.ok");
+    B.CreateCondBr(B.CreateIsNull(l), fail, ok);
+    B.SetInsertPoint(fail);
+    B.CreateRet(B.getInt32(1));  // the runtime recorded the exception
+    B.SetInsertPoint(ok);
+    return l;
+  }
+  case IntrinsicId::ListLen:
+    return B.CreateLoad(B.getInt64Ty(), fieldAddress(B, expr(in->args[0]), abi::ListSize));
+  case IntrinsicId::ListGet: {
+    llvm::Value *l = expr(in->args[0]), *i = expr(in->args[1]);
+    return fromMem(B.CreateLoad(P.memTy(elem), elementAddr(l, i)), elem);
+  }
+  case IntrinsicId::ListSet: {
+    llvm::Value *l = expr(in->args[0]), *i = expr(in->args[1]), *v = expr(in->args[2]);
+    B.CreateStore(toMem(v, elem), elementAddr(l, i));
+    return zeroOf(in->type);
+  }
+  case IntrinsicId::ListResize: {
+    llvm::Value *l = expr(in->args[0]), *n = expr(in->args[1]);
+    llvm::Value *cap = B.CreateLoad(B.getInt64Ty(), fieldAddress(B, l, abi::ListCapacity));
+    llvm::BasicBlock *grow = block("list.grow"), *done = block("list.sized");
+    B.CreateCondBr(B.CreateICmpSGT(n, cap), grow, done,
+                   llvm::MDBuilder(C).createBranchWeights(1, 64));
+    B.SetInsertPoint(grow);
+    checkStatus(B.CreateCall(P.runtime("kjit_rt_list_reserve"), {ctxPtr, l, n, i64(isz)}));
+    B.CreateBr(done);
+    B.SetInsertPoint(done);
+    B.CreateStore(n, fieldAddress(B, l, abi::ListSize));
+    return zeroOf(in->type);
+  }
+  default: return nullptr;
+  }
+}
+
+}  // namespace kjit::lowering

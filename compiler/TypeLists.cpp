@@ -1,0 +1,108 @@
+// TypeLists.cpp - typing Python's lists: displays, subscripts, the element
+// type of `[]` (refined by what is appended to it, as Numba refines an
+// empty list), and the operators. What lists do at run time is the
+// builtins library's (compiler/lib/builtins_lib.py) over the primitives of
+// BuiltinsLists.cpp.
+#include "compiler/NumpyLib.h"
+#include "compiler/TyperImpl.h"
+
+namespace kjit::typing {
+
+Expr *FunctionTyper::listLib(const char *name, std::vector<Expr *> args, SourceLoc loc) {
+  Expr *r = callFunction(numpyLibFunction(name), std::move(args), loc);
+  return r ? r : unknown(loc);
+}
+
+// [a, b, c]: the elements unified (numbers promote, as Numba's list
+// displays); [] is list(undefined) until an append gives it a type.
+Expr *FunctionTyper::listLiteral(const ast::ListExpr *l) {
+  if (cudaTarget())
+    return unsupported(l->loc,
+                       "lists are not supported in kernels; use a tuple, or an array from "
+                       "cuda.local.array");
+  if (l->elts.empty())
+    return ir_.intrinsic(IntrinsicId::ListNew, {constInt(0, l->loc)}, tc_.list(nullptr), l->loc);
+  std::vector<Expr *> elems;
+  const Type *t = nullptr;
+  bool ok = true;
+  for (const ast::Expr *x : l->elts) {
+    Expr *v = expr(x);
+    if (!known(v)) {
+      ok = false;
+      continue;
+    }
+    if (!v->type->isRuntime() || v->type->isNone())
+      return typingError(x->loc, fmt::format("a list cannot hold {}", v->type->str()));
+    const Type *u = t ? unify(tc_, t, v->type) : v->type;
+    if (!u || !u->isRuntime())
+      return typingError(x->loc, fmt::format("cannot unify {} and {} in a list display",
+                                             t->str(), v->type->str()));
+    t = u;
+    elems.push_back(v);
+  }
+  if (!ok) return unknown(l->loc);
+  for (Expr *&v : elems) v = castTo(v, t);
+  return listLib("_list_from_tuple", {ir_.tupleMake(std::move(elems), l->loc)}, l->loc);
+}
+
+// l[i] and l[a:b:c].
+Expr *FunctionTyper::listSubscript(Expr *l, const std::vector<const ast::Expr *> &idx,
+                                   SourceLoc loc) {
+  if (idx.size() != 1)
+    return typingError(loc, "list indices must be integers or slices, not tuple");
+  if (auto *sl = ast::dyn_cast<ast::SliceExpr>(idx[0])) {
+    std::vector<Expr *> args{l};
+    for (const ast::Expr *part : {sl->lower, sl->upper, sl->step}) {
+      Expr *v = part ? expr(part) : constOf(tc_.none(), loc);
+      if (!known(v)) return v;
+      if (!v->type->isNone() && !v->type->isInt() && !v->type->isBool())
+        return typingError(part->loc, fmt::format("slice indices must be integers or None, not {}",
+                                                  v->type->str()));
+      args.push_back(v->type->isNone() ? v : castTo(v, tc_.int64()));
+    }
+    return listLib("_list_slice", std::move(args), loc);
+  }
+  Expr *i = expr(idx[0]);
+  if (!known(i)) return i;
+  if (!i->type->isInt() && !i->type->isBool())
+    return typingError(idx[0]->loc, fmt::format("list indices must be integers or slices, not {}",
+                                                i->type->str()));
+  return listLib("_list_getitem", {l, castTo(i, tc_.int64())}, loc);
+}
+
+// `receiver.method(args...)` on a variable whose list has no element type
+// yet: the appended value gives it one (the passes repeat with it).
+void FunctionTyper::refineList(const ast::Expr *receiver, const std::string &method,
+                               const std::vector<Expr *> &args) {
+  auto *n = ast::dyn_cast<ast::NameExpr>(receiver);
+  if (!n || args.empty() || !known(args[0]) || !args[0]->type->isList()) return;
+  VarInfo &info = vars_[localName(n->name)];
+  if (!info.type || !info.type->isList() || info.type->dtype()) return;
+  const Type *elem = nullptr;
+  if (method == "append" && args.size() == 2 && known(args[1])) elem = args[1]->type;
+  if (method == "insert" && args.size() == 3 && known(args[2])) elem = args[2]->type;
+  if (method == "extend" && args.size() == 2 && known(args[1])) {
+    const Type *s = args[1]->type;
+    if (s->isList() || (s->isArray() && s->ndim() == 1)) elem = s->dtype();
+    if (s->isHomogeneousTuple()) elem = s->elements()[0];
+  }
+  if (!elem || !elem->isRuntime() || elem->isNone()) return;
+  if (elem->isList() && !elem->dtype()) return;
+  info.type = tc_.list(elem);
+  changed_ = true;
+}
+
+// After the final pass: a list whose elements never got a type.
+void FunctionTyper::checkUndefinedLists() {
+  for (auto &[name, info] : vars_) {
+    if (!info.type || !info.type->isList() || info.type->dtype() || info.conflictReported)
+      continue;
+    if (name.empty() || name[0] == '$') continue;
+    typingError(info.firstLoc,
+                fmt::format("cannot infer the type of the list '{}': nothing is appended to it "
+                            "here; append a value to it, or start it with one ([x])",
+                            name));
+  }
+}
+
+}  // namespace kjit::typing

@@ -1,0 +1,285 @@
+"""Python lists in @njit functions, checked against Numba (Debian's numba,
+on the development machine and in CI): displays, `[]` typed by what is
+appended to it, comprehensions, methods, operators, the builtins over
+sequences, lists passed in (changes reach the caller's list, as Numba
+reflects them) and returned (a Python list)."""
+import os
+import warnings
+
+import numpy as np
+import pytest
+
+from kjit import errors, njit
+
+numba = pytest.importorskip("numba")
+
+# The parser rewrites comprehensions; the bytecode frontend (functions
+# without source text) does not read them yet.
+needs_source = pytest.mark.skipif(os.environ.get("KJIT_FRONTEND") == "bytecode",
+                                  reason="comprehensions are read from source text only")
+
+
+def run_both(fn, *args, python=False):
+    # The reference is Numba, or Python itself for what Numba 0.56 refuses.
+    copy = lambda: [list(a) if isinstance(a, list) else a for a in args]  # noqa: E731
+    kargs, nargs = copy(), copy()
+    got = njit(fn)(*kargs)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # Numba's reflected-list deprecation
+        ref = fn(*nargs) if python else numba.njit(fn)(*nargs)
+    return got, ref, kargs, nargs
+
+
+def same(a, b):
+    if isinstance(a, (list, tuple)) or isinstance(b, (list, tuple)):
+        return type(a) is type(b) and len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    if isinstance(a, np.ndarray) or isinstance(b, np.ndarray):
+        return np.array_equal(a, b)
+    return type(a) is type(b) and (a == b or (a != a and b != b))
+
+
+def check(fn, *args, python=False):
+    got, ref, kargs, nargs = run_both(fn, *args, python=python)
+    assert same(got, ref), (fn.__name__, got, ref)
+    assert same(kargs, nargs), (fn.__name__, "arguments after the call", kargs, nargs)
+
+
+# ---- making lists --------------------------------------------------------------------------------
+
+def squares(n):
+    out = []
+    for i in range(n):
+        out.append(i * i)
+    return out
+
+
+def display_promotes(n):
+    return [1, 2.5, n]
+
+
+def nested(n):
+    rows = []
+    for i in range(n):
+        rows.append([i, i + 1])
+    return rows
+
+
+def from_range(n):
+    return list(range(n)), list(range(2, n)), list(range(n, 0, -2))
+
+
+def comprehensions(n):
+    i = 100  # the comprehension's i is its own
+    a = [i * 2 for i in range(n)]
+    b = [x + y for x in range(4) for y in range(x) if (x + y) % 2 == 1]
+    c = [[i * j for j in range(3)] for i in range(n)]
+    return i, a, b, c
+
+
+def generator_arguments(n):
+    # (Numba 0.56 refuses generator expressions as arguments; Python's
+    # results are the reference.)
+    return sum(x * x for x in range(n)), max(v for v in range(n)), any(v > 3 for v in range(n))
+
+
+def array_from_list(n):
+    return np.array([float(k) for k in range(n)]), np.asarray([1, 2, 3])
+
+
+@pytest.mark.parametrize("fn, args", [
+    (squares, (6,)), (squares, (0,)), (display_promotes, (3,)), (nested, (3,)),
+    (from_range, (7,)),
+])
+def test_making_lists(fn, args):
+    check(fn, *args)
+
+
+@needs_source
+@pytest.mark.parametrize("fn, args", [
+    (comprehensions, (4,)), (generator_arguments, (6,)), (array_from_list, (4,)),
+])
+def test_comprehensions(fn, args):
+    check(fn, *args, python=fn is generator_arguments)
+
+
+# ---- reading, writing, methods ---------------------------------------------------------------------
+
+def items(xs):
+    return xs[0], xs[-1], xs[1:3], xs[::-1], xs[::2], xs[-2:], xs[5:1:-2], len(xs)
+
+
+def writes(xs):
+    xs[0] = 10
+    xs[-1] += 5
+    xs.append(7)
+    xs.insert(1, -1)
+    xs.insert(-100, -2)
+    xs.insert(100, 99)
+    p = xs.pop()
+    q = xs.pop(0)
+    xs.extend([8, 9])
+    xs += [11]
+    return p, q, len(xs)
+
+
+def searching(xs):
+    return 3 in xs, 42 in xs, 42 not in xs, xs.index(3), xs.count(3)
+
+
+def ordering(xs):
+    ys = xs[:]
+    ys.sort()
+    zs = sorted(xs, reverse=True)
+    ws = xs[::1]
+    ws.reverse()
+    xs.remove(3)
+    return ys, zs, ws, min(xs), max(xs), sum(xs)
+
+
+def operators(xs):
+    a = xs + [100, 200]
+    b = [0] * 3
+    c = 2 * xs
+    return a, b, c, a == xs + [100, 200], a != xs, xs == xs
+
+
+def iterate(xs):
+    s = 0.0
+    for x in xs:
+        s += x
+    t = 0.0
+    for i, x in enumerate(xs):
+        t += i * x
+    return s, t
+
+
+def clear_and_refill(xs):
+    xs.clear()
+    xs.append(1)
+    return len(xs)
+
+
+def stable_sort(pairs):
+    # Tuples compare element by element; equal keys keep their order.
+    pairs.sort()
+    return pairs
+
+
+LIST = [5, 3, 8, 3, 1, 9, 2]
+
+
+@pytest.mark.parametrize("fn, args", [
+    (items, (LIST,)), (writes, (LIST,)), (searching, (LIST,)), (ordering, (LIST,)),
+    (operators, ([1, 2, 3],)), (iterate, ([0.5, 1.5, 2.5],)), (clear_and_refill, (LIST,)),
+    (ordering, ([2.5, 3.0, -1.0, 3.0],)),
+])
+def test_methods_and_operators(fn, args):
+    check(fn, *args)
+
+
+def test_sort_agrees_with_python_on_random_lists():
+    fn = njit(lambda xs: sorted(xs))
+    rng = np.random.default_rng(3)
+    for n in (0, 1, 2, 3, 7, 16, 33, 100):
+        xs = [int(v) for v in rng.integers(-20, 20, max(n, 1))][:n] or [0]
+        assert fn(xs) == sorted(xs)
+
+
+def test_list_of_a_list_and_copy_copy_it():
+    # (Numba 0.56 cannot lower list() or copy() of a reflected list; Python's
+    # result.)
+    @njit
+    def f(xs):
+        ys = list(xs)
+        ys.append(0)
+        zs = xs.copy()
+        zs[0] = 9
+        return ys, zs, xs
+    assert f([1, 2]) == ([1, 2, 0], [9, 2], [1, 2])
+
+
+# ---- reflection -------------------------------------------------------------------------------------
+
+def test_changes_reach_the_callers_list():
+    @njit
+    def grow(xs):
+        xs.append(len(xs))
+        xs[0] = -1
+    xs = [1, 2, 3]
+    grow(xs)
+    assert xs == [-1, 2, 3, 3]
+
+    @njit
+    def untouched(xs):
+        return xs[0] + xs[1]
+    ys = [1.5, 2.5]
+    assert untouched(ys) == 4.0 and ys == [1.5, 2.5]
+
+
+def test_a_list_of_floats_takes_ints_it_is_given():
+    @njit
+    def total(xs):
+        return sum(xs)
+    assert total([1.0, 2, 3]) == 6.0
+
+
+# ---- errors -------------------------------------------------------------------------------------------
+
+def test_index_errors_are_pythons():
+    @njit
+    def get(xs, i):
+        return xs[i]
+
+    @njit
+    def pop_empty():
+        xs = [1]
+        xs.pop()
+        return xs.pop()
+
+    @njit
+    def remove_missing(xs):
+        xs.remove(42)
+
+    with pytest.raises(IndexError, match="list index out of range"):
+        get([1, 2], 2)
+    with pytest.raises(IndexError, match="list index out of range"):
+        get([1, 2], -3)
+    assert get([1, 2], -2) == 1
+    with pytest.raises(IndexError, match="pop from empty list"):
+        pop_empty()
+    with pytest.raises(ValueError, match="x not in list"):
+        remove_missing([1, 2])
+
+    @njit
+    def min_of_empty():
+        xs = [1.0]
+        xs.pop()
+        return min(xs)
+    with pytest.raises(ValueError, match="min\\(\\) arg is an empty sequence"):
+        min_of_empty()
+
+
+def test_an_empty_list_argument_has_no_type():
+    @njit
+    def first(xs):
+        return len(xs)
+    with pytest.raises(TypeError, match="empty list"):
+        first([])
+
+
+def test_a_list_nothing_is_appended_to_is_a_located_error():
+    def f(n):
+        xs = []
+        return len(xs) + n
+    with pytest.raises(errors.TypingError, match=r"cannot infer the type of the list 'xs'") as info:
+        njit(f)(1)
+    assert info.value.lineno == f.__code__.co_firstlineno + 1
+
+
+def test_lists_are_invariant():
+    def f(n):
+        xs = [1, 2]
+        ys = [1.5]
+        return xs + ys
+    with pytest.raises(errors.TypingError, match=r"cannot concatenate list\(int64\) and list\(float64\)"):
+        njit(f)(1)
