@@ -19,10 +19,9 @@ struct Method {
   const char *name;
   size_t minArgs, maxArgs;  // besides the list
 };
-const Method kMethods[] = {{"append", 1, 1}, {"extend", 1, 1}, {"insert", 2, 2},
-                           {"pop", 0, 1},    {"remove", 1, 1}, {"index", 1, 1},
-                           {"count", 1, 1},  {"clear", 0, 0},  {"copy", 0, 0},
-                           {"reverse", 0, 0}, {"sort", 0, 0}};
+const Method kMethods[] = {{"append", 1, 1}, {"extend", 1, 1},  {"insert", 2, 2}, {"pop", 0, 1},
+                           {"remove", 1, 1}, {"index", 1, 1},   {"count", 1, 1},  {"clear", 0, 0},
+                           {"copy", 0, 0},   {"reverse", 0, 0}, {"sort", 0, 0}};
 
 Expr *failWith(TyperServices &ts, SourceLoc loc, DiagCategory c, std::string msg) {
   return ts.error(c, loc, std::move(msg));
@@ -45,8 +44,8 @@ Expr *typeListPrimitive(TyperServices &ts, const std::string &f, CallSite &site)
     if (!a[0]->type->isRuntime() || a[0]->type->isNone())
       return failWith(ts, loc, DiagCategory::Typing,
                       fmt::format("a list cannot hold {}", a[0]->type->str()));
-    return ts.intrinsic(IntrinsicId::ListNew, {ts.convert(a[1], tc.int64())},
-                        tc.list(a[0]->type), loc);
+    return ts.intrinsic(IntrinsicId::ListNew, {ts.convert(a[1], tc.int64())}, tc.list(a[0]->type),
+                        loc);
   }
   if (a.size() != want || !site.kwargs.empty() || !a[0]->type->isList())
     return failWith(ts, loc, DiagCategory::Typing,
@@ -69,8 +68,8 @@ Expr *typeListPrimitive(TyperServices &ts, const std::string &f, CallSite &site)
   Expr *v = a[2];
   if (v->type != elem) {
     const Type *u = unify(tc, elem, v->type);
-    bool numbers = elem->isNumber() && v->type->isNumber() &&
-                   !(v->type->isComplex() && !elem->isComplex());
+    bool numbers =
+        elem->isNumber() && v->type->isNumber() && !(v->type->isComplex() && !elem->isComplex());
     if (!numbers && u != elem)
       return failWith(ts, v->loc, DiagCategory::Typing,
                       fmt::format("cannot store {} in a {}", v->type->str(), lt->str()));
@@ -104,12 +103,12 @@ Expr *typeListMethod(TyperServices &ts, const std::string &f, CallSite &site) {
                     fmt::format("list.{}() takes no keyword arguments", f));
   }
   if (n < m->minArgs || n > m->maxArgs)
-    return failWith(ts, loc, DiagCategory::Typing,
-                    m->minArgs == m->maxArgs
-                        ? fmt::format("list.{}() takes {} argument{} ({} given)", f, m->minArgs,
-                                      m->minArgs == 1 ? "" : "s", n)
-                        : fmt::format("list.{}() takes at most {} argument ({} given)", f,
-                                      m->maxArgs, n));
+    return failWith(
+        ts, loc, DiagCategory::Typing,
+        m->minArgs == m->maxArgs
+            ? fmt::format("list.{}() takes {} argument{} ({} given)", f, m->minArgs,
+                          m->minArgs == 1 ? "" : "s", n)
+            : fmt::format("list.{}() takes at most {} argument ({} given)", f, m->maxArgs, n));
   // (A list whose element type is not known yet is typed again once it is.)
   if (!args[0]->type->dtype()) return ts.constOf(nullptr, loc);
   Expr *r = ts.callFunction(numpyLibFunction("_list_" + f), std::move(args), loc);

@@ -272,6 +272,16 @@ struct While : Stmt {
   Block body;
   Block orelse;  // runs when the loop ends without break
 };
+// try/except: when `body` raises (directly or in a call), `handler` runs
+// with the exception still recorded; it decides with the ExcMatches,
+// ExcClear and ExcReraise intrinsics (the typer makes it an if/elif chain
+// over the except clauses). `orelse` runs after a body that did not raise.
+struct Try : Stmt {
+  KJIT_IR_NODE(Try, Stmt)
+  Block body;
+  Block handler;
+  Block orelse;
+};
 struct ForRange : Stmt {
   KJIT_IR_NODE(ForRange, Stmt)
   Var *var = nullptr;  // int64

@@ -206,6 +206,14 @@ If *Builder::ifStmt(Expr *cond, Block then, Block otherwise, SourceLoc loc) {
   return checked(i);
 }
 
+Try *Builder::tryStmt(Block body, Block handler, Block orelse, SourceLoc loc) {
+  auto *t = arena_.make<Try>(loc);
+  t->body = std::move(body);
+  t->handler = std::move(handler);
+  t->orelse = std::move(orelse);
+  return checked(t);
+}
+
 While *Builder::whileStmt(Expr *cond, Block body, Block orelse, SourceLoc loc) {
   auto *w = arena_.make<While>(loc);
   w->cond = cond;

@@ -79,6 +79,7 @@ class Builder {
                bool boundscheck = false, bool wraparound = true);
   If *ifStmt(Expr *cond, Block then, Block otherwise, SourceLoc loc);
   While *whileStmt(Expr *cond, Block body, Block orelse, SourceLoc loc);
+  Try *tryStmt(Block body, Block handler, Block orelse, SourceLoc loc);
   // constStep is the step when it is a constant.
   ForRange *forRange(Var *var, Expr *start, Expr *stop, Expr *step, SourceLoc loc);
   Break *breakStmt(SourceLoc loc);

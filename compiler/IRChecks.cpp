@@ -90,7 +90,8 @@ class NodeChecker {
       bool enumValue = (from->isEnumMember() && from->dtype() == to) ||
                        (to->isEnumMember() && to->dtype() == from);
       bool emptyList = from->isList() && to->isList() && !from->dtype();
-      if (!numeric && !arrayView && !enumValue && !emptyList)
+      bool optional = to->isOptional() || from->isOptional();
+      if (!numeric && !arrayView && !enumValue && !emptyList && !optional)
         problem(e.loc,
                 fmt::format("Cast from {} to {}, expected numbers, arrays of one dtype and ndim, "
                             "an enum member and its value, or [] to a list type",
@@ -310,6 +311,7 @@ class NodeChecker {
     case Kind::Break:
     case Kind::Continue:
     case Kind::Return:
+    case Kind::Try:
     case Kind::Raise: return;
     case Kind::Eval: missing(s, cast<Eval>(&s)->value, "a value"); return;
     default:

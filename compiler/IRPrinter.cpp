@@ -147,6 +147,18 @@ void stmt(const Stmt *s, int indent, std::string &out) {
     }
     break;
   }
+  case Kind::Try: {
+    auto *t = cast<Try>(s);
+    out += pad + "try:\n";
+    block(t->body, indent + 1, out);
+    out += pad + "except:\n";
+    block(t->handler, indent + 1, out);
+    if (!t->orelse.empty()) {
+      out += pad + "else:\n";
+      block(t->orelse, indent + 1, out);
+    }
+    break;
+  }
   case Kind::While: {
     auto *w = cast<While>(s);
     out += fmt::format("{}while {}:\n", pad, expr(w->cond));

@@ -92,6 +92,13 @@ class Verifier {
       block(i->otherwise);
       return;
     }
+    case Kind::Try: {
+      auto *t = cast<Try>(s);
+      block(t->body);
+      block(t->handler);
+      block(t->orelse);
+      return;
+    }
     case Kind::While: {
       auto *w = cast<While>(s);
       ++loopDepth_;

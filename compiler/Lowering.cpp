@@ -50,6 +50,8 @@ llvm::Type *ProgramLowering::lt(const Type *t) {
   case TypeKind::Array: return arrayTy(t->ndim());
   case TypeKind::Record: return llvm::PointerType::getUnqual(C);  // a reference to its bytes
   case TypeKind::List: return llvm::PointerType::getUnqual(C);    // its KjitList
+  case TypeKind::Optional:
+    return llvm::StructType::get(C, {lt(t->dtype()), llvm::Type::getInt1Ty(C)});
   case TypeKind::EnumMember: return lt(t->dtype());
   case TypeKind::Tuple: {
     std::vector<llvm::Type *> elems;
@@ -63,6 +65,8 @@ llvm::Type *ProgramLowering::lt(const Type *t) {
 llvm::Type *ProgramLowering::memTy(const Type *t) {
   if (t->isEnumMember()) return memTy(t->dtype());
   if (t->isBool()) return llvm::Type::getInt8Ty(C);
+  if (t->isOptional())
+    return llvm::StructType::get(C, {memTy(t->dtype()), llvm::Type::getInt8Ty(C)});
   if (t->isTuple()) {
     std::vector<llvm::Type *> elems;
     for (const Type *e : t->elements()) elems.push_back(memTy(e));
@@ -97,6 +101,10 @@ llvm::FunctionCallee ProgramLowering::runtime(const char *name) {
     ft = llvm::FunctionType::get(ptr, {ptr, i64}, false);
   else if (n == "kjit_rt_free")
     ft = llvm::FunctionType::get(v, {ptr, ptr}, false);
+  else if (n == "kjit_rt_exc_matches")
+    ft = llvm::FunctionType::get(i32, {ptr, ptr}, false);
+  else if (n == "kjit_rt_exc_clear")
+    ft = llvm::FunctionType::get(v, {ptr}, false);
   else if (n == "kjit_rt_list_new")
     ft = llvm::FunctionType::get(ptr, {ptr, i64, i64}, false);
   else if (n == "kjit_rt_list_reserve")
@@ -225,7 +233,29 @@ void FunctionLowering::emitRaise(const std::string &exc, const std::string &msg,
   std::string file = loc.valid() ? P.sm.buffer(loc.file).name : "";
   B.CreateCall(P.runtime("kjit_rt_raise"),
                {ctxPtr, P.cstr(exc), P.cstr(msg), P.cstr(file), B.getInt32(loc.line)});
-  B.CreateRet(B.getInt32(1));
+  propagate(B.getInt32(1));
+}
+
+void FunctionLowering::propagate(llvm::Value *status) {
+  if (handlers.empty())
+    B.CreateRet(status);
+  else
+    B.CreateBr(handlers.back());
+}
+
+void FunctionLowering::tryStmt(const Try *t) {
+  llvm::BasicBlock *handlerBB = block("except"), *done = block("try.end");
+  handlers.push_back(handlerBB);
+  block(t->body);
+  handlers.pop_back();
+  if (!terminated()) {
+    block(t->orelse);  // (what the else block raises is not this try's to catch)
+    if (!terminated()) B.CreateBr(done);
+  }
+  B.SetInsertPoint(handlerBB);
+  block(t->handler);
+  if (!terminated()) B.CreateBr(done);
+  B.SetInsertPoint(done);
 }
 
 void FunctionLowering::raiseIf(llvm::Value *bad, const std::string &exc, const std::string &msg,
@@ -242,7 +272,7 @@ void FunctionLowering::checkStatus(llvm::Value *status) {
   B.CreateCondBr(B.CreateICmpNE(status, B.getInt32(0)), fail, cont,
                  llvm::MDBuilder(C).createBranchWeights(1, 1 << 20));
   B.SetInsertPoint(fail);
-  B.CreateRet(status);
+  propagate(status);
   B.SetInsertPoint(cont);
 }
 
@@ -250,6 +280,11 @@ void FunctionLowering::checkStatus(llvm::Value *status) {
 llvm::Value *toMemForm(llvm::IRBuilder<> &B, ProgramLowering &P, llvm::Value *v, const Type *t) {
   if (t->isEnumMember()) return toMemForm(B, P, v, t->dtype());
   if (t->isBool()) return B.CreateZExt(v, B.getInt8Ty());
+  if (t->isOptional()) {
+    llvm::Value *r = llvm::UndefValue::get(P.memTy(t));
+    r = B.CreateInsertValue(r, toMemForm(B, P, B.CreateExtractValue(v, {0u}), t->dtype()), {0u});
+    return B.CreateInsertValue(r, B.CreateZExt(B.CreateExtractValue(v, {1u}), B.getInt8Ty()), {1u});
+  }
   if (t->isTuple()) {
     llvm::Value *r = llvm::UndefValue::get(P.memTy(t));
     for (unsigned i = 0; i < t->elements().size(); ++i)
@@ -263,6 +298,12 @@ llvm::Value *toMemForm(llvm::IRBuilder<> &B, ProgramLowering &P, llvm::Value *v,
 llvm::Value *fromMemForm(llvm::IRBuilder<> &B, ProgramLowering &P, llvm::Value *v, const Type *t) {
   if (t->isEnumMember()) return fromMemForm(B, P, v, t->dtype());
   if (t->isBool()) return B.CreateICmpNE(v, B.getInt8(0));
+  if (t->isOptional()) {
+    llvm::Value *r = llvm::UndefValue::get(P.lt(t));
+    r = B.CreateInsertValue(r, fromMemForm(B, P, B.CreateExtractValue(v, {0u}), t->dtype()), {0u});
+    return B.CreateInsertValue(r, B.CreateICmpNE(B.CreateExtractValue(v, {1u}), B.getInt8(0)),
+                               {1u});
+  }
   if (t->isTuple()) {
     llvm::Value *r = llvm::UndefValue::get(P.lt(t));
     for (unsigned i = 0; i < t->elements().size(); ++i)
@@ -370,6 +411,7 @@ void FunctionLowering::stmt(const Stmt *s) {
   }
   case Kind::While: whileLoop(cast<While>(s)); return;
   case Kind::ForRange: forRange(cast<ForRange>(s)); return;
+  case Kind::Try: tryStmt(cast<Try>(s)); return;
   case Kind::Break: B.CreateBr(loops.back().brk); return;
   case Kind::Continue: B.CreateBr(loops.back().cont); return;
   case Kind::Return: {

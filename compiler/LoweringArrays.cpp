@@ -56,7 +56,7 @@ void FunctionLowering::indexError(llvm::Value *index, unsigned axis, llvm::Value
   std::string file = loc.valid() ? P.sm.buffer(loc.file).name : "";
   B.CreateCall(P.runtime("kjit_rt_raise_index"),
                {ctxPtr, index, i64(axis), n, P.cstr(file), B.getInt32(loc.line)});
-  B.CreateRet(B.getInt32(1));
+  propagate(B.getInt32(1));
 }
 
 llvm::Value *FunctionLowering::arrayLoad(const ArrayLoad *l) {
@@ -191,7 +191,7 @@ llvm::Value *FunctionLowering::allocate(const Type *arrTy, const std::vector<llv
   llvm::BasicBlock *fail = block("alloc.fail"), *ok = block("alloc.ok");
   B.CreateCondBr(B.CreateIsNull(p), fail, ok);
   B.SetInsertPoint(fail);
-  B.CreateRet(B.getInt32(1));  // the runtime recorded MemoryError
+  propagate(B.getInt32(1));  // the runtime recorded MemoryError
   B.SetInsertPoint(ok);
   llvm::Value *desc = llvm::UndefValue::get(P.lt(arrTy));
   desc = B.CreateInsertValue(desc, p, {0u});

@@ -87,6 +87,31 @@ llvm::Value *FunctionLowering::truthOf(llvm::Value *v, const Type *from) {
   return B.CreateICmpNE(v, llvm::ConstantInt::get(v->getType(), 0));
 }
 
+// Casts to and from OptionalType(T): None is { zero, false }, a value
+// { value, true }; reading the value of None raises Numba's TypeError.
+llvm::Value *FunctionLowering::optionalCast(const Cast *c) {
+  const Type *from = c->value->type, *to = c->type;
+  llvm::Value *v = expr(c->value);
+  if (to->isOptional()) {
+    llvm::Value *r = llvm::UndefValue::get(P.lt(to));
+    if (from->isNone()) {
+      r = B.CreateInsertValue(r, zeroOf(to->dtype()), {0u});
+      return B.CreateInsertValue(r, B.getFalse(), {1u});
+    }
+    llvm::Value *valid = B.getTrue();
+    if (from->isOptional()) {
+      valid = B.CreateExtractValue(v, {1u});
+      v = B.CreateExtractValue(v, {0u});
+      from = from->dtype();
+    }
+    r = B.CreateInsertValue(r, convert(v, from, to->dtype()), {0u});
+    return B.CreateInsertValue(r, valid, {1u});
+  }
+  raiseIf(B.CreateNot(B.CreateExtractValue(v, {1u})), "TypeError",
+          fmt::format("expected {}, got None", from->dtype()->str()), c->loc);
+  return convert(B.CreateExtractValue(v, {0u}), from->dtype(), to);
+}
+
 llvm::Value *FunctionLowering::convert(llvm::Value *v, const Type *from, const Type *to) {
   if (from == to) return v;
   // An enum member is its value.
@@ -152,7 +177,9 @@ llvm::Value *FunctionLowering::exprUncached(const Expr *e) {
   }
   case Kind::Cast: {
     auto *c = cast<Cast>(e);
-    return convert(expr(c->value), c->value->type, c->type);
+    const Type *from = c->value->type, *to = c->type;
+    if (to->isOptional() || from->isOptional()) return optionalCast(c);
+    return convert(expr(c->value), from, to);
   }
   case Kind::Unary: return unary(cast<Unary>(e));
   case Kind::Binary: return binary(cast<Binary>(e));

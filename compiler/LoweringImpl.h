@@ -120,6 +120,11 @@ class FunctionLowering {
   void emitRaise(const std::string &exc, const std::string &msg, SourceLoc loc,
                  bool always = false);
   void checkStatus(llvm::Value *status);
+  // After an exception was recorded: to the innermost enclosing try's
+  // handler, or return `status` to the caller.
+  void propagate(llvm::Value *status);
+  std::vector<llvm::BasicBlock *> handlers;  // the enclosing try statements' handlers
+  void tryStmt(const ir::Try *t);
   llvm::Value *i64(int64_t v) { return B.getInt64(uint64_t(v)); }
   llvm::Value *toMem(llvm::Value *v, const Type *t);
   llvm::Value *fromMem(llvm::Value *v, const Type *t);
@@ -143,6 +148,7 @@ class FunctionLowering {
   llvm::Value *exprUncached(const ir::Expr *e);
   llvm::Value *constant(const ir::Const *c);
   llvm::Value *convert(llvm::Value *v, const Type *from, const Type *to);
+  llvm::Value *optionalCast(const ir::Cast *c);
   llvm::Value *truthOf(llvm::Value *v, const Type *from);  // a number's truth, as i1
   llvm::Value *unary(const ir::Unary *u);
   llvm::Value *binary(const ir::Binary *b);

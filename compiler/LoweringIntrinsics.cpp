@@ -450,6 +450,17 @@ llvm::Value *FunctionLowering::intrinsic(const Intrinsic *in) {
   case IntrinsicId::RecordGet:
   case IntrinsicId::RecordSet:
   case IntrinsicId::RecordArrayField: return recordIntrinsic(in);
+  case IntrinsicId::ExcMatches:
+    return B.CreateICmpNE(
+        B.CreateCall(P.runtime("kjit_rt_exc_matches"), {ctxPtr, P.cstr(in->text)}), B.getInt32(0));
+  case IntrinsicId::ExcClear:
+    B.CreateCall(P.runtime("kjit_rt_exc_clear"), {ctxPtr});
+    return zeroOf(t);
+  case IntrinsicId::ExcReraise:
+    propagate(B.getInt32(1));
+    startDeadBlock();
+    return zeroOf(t);
+  case IntrinsicId::OptionalValid: return B.CreateExtractValue(expr(in->args[0]), {1u});
   case IntrinsicId::ListNew:
   case IntrinsicId::ListLen:
   case IntrinsicId::ListGet:

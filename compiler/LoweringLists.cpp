@@ -36,7 +36,7 @@ llvm::Value *FunctionLowering::listIntrinsic(const Intrinsic *in) {
     llvm::BasicBlock *fail = block("list.fail"), *ok = block("list.ok");
     B.CreateCondBr(B.CreateIsNull(l), fail, ok);
     B.SetInsertPoint(fail);
-    B.CreateRet(B.getInt32(1));  // the runtime recorded the exception
+    propagate(B.getInt32(1));  // the runtime recorded the exception
     B.SetInsertPoint(ok);
     return l;
   }

@@ -73,6 +73,10 @@ void walkStmts(const Block &b, const std::function<void(const Stmt *)> &fn) {
     } else if (auto *w = dyn_cast<While>(s)) {
       walkStmts(w->body, fn);
       walkStmts(w->orelse, fn);
+    } else if (auto *t = dyn_cast<Try>(s)) {
+      walkStmts(t->body, fn);
+      walkStmts(t->handler, fn);
+      walkStmts(t->orelse, fn);
     } else if (auto *f = dyn_cast<ForRange>(s)) {
       walkStmts(f->body, fn);
       walkStmts(f->orelse, fn);

@@ -151,8 +151,8 @@ Expr *FunctionTyper::binaryInto(ast::BinaryOp aop, Expr *l, Expr *r, Expr *out, 
 
 Expr *FunctionTyper::binary(ast::BinaryOp aop, Expr *l, Expr *r, SourceLoc loc) {
   if (!known(l) || !known(r)) return unknown(loc);
-  l = unwrapIntEnum(l);
-  r = unwrapIntEnum(r);
+  l = unwrapIntEnum(unwrapOptional(l));
+  r = unwrapIntEnum(unwrapOptional(r));
   const Type *lt = l->type, *rt = r->type;
   if (aop == ast::BinaryOp::MatMul) {
     if (lt->isArray() && rt->isArray() && !cudaTarget()) {
@@ -252,6 +252,7 @@ Expr *FunctionTyper::unary(const ast::UnaryExpr *u) {
 
 Expr *FunctionTyper::unaryOp(ast::UnaryOp op, Expr *v, SourceLoc loc) {
   if (!known(v)) return v;
+  if (op != ast::UnaryOp::Not) v = unwrapOptional(v);  // (not None is True)
   v = unwrapIntEnum(v);
   const Type *t = v->type;
   if (t->isArray() && !cudaTarget() && op != ast::UnaryOp::Not) {
@@ -326,6 +327,16 @@ Expr *FunctionTyper::compareEnums(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc
 
 Expr *FunctionTyper::compareOne(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc) {
   if (!known(l) || !known(r)) return unknown(loc);
+  if ((op == ast::CmpOp::Is || op == ast::CmpOp::IsNot) &&
+      ((l->type->isOptional() && r->type->isNone()) ||
+       (r->type->isOptional() && l->type->isNone()))) {
+    // x is None, x is not None of a value or None: at run time.
+    Expr *x = l->type->isOptional() ? l : r;
+    Expr *valid = ir_.intrinsic(IntrinsicId::OptionalValid, {x}, tc_.boolean(), loc);
+    return op == ast::CmpOp::IsNot ? valid : ir_.unary(UnOp::Not, valid, loc);
+  }
+  l = unwrapOptional(l);
+  r = unwrapOptional(r);
   const Type *lt = l->type, *rt = r->type;
   if (lt->isEnumMember() || rt->isEnumMember()) return compareEnums(op, l, r, loc);
   if (op == ast::CmpOp::Is || op == ast::CmpOp::IsNot) {
@@ -485,7 +496,7 @@ Expr *FunctionTyper::select(Expr *cond, Expr *a, Expr *b, SourceLoc loc) {
 }
 
 Expr *FunctionTyper::attribute(const ast::AttributeExpr *a) {
-  Expr *v = expr(a->value);
+  Expr *v = unwrapOptional(expr(a->value));
   if (!known(v)) return v;
   const Type *t = v->type;
   if (t->kind() == TypeKind::Module) {
@@ -578,7 +589,7 @@ Expr *FunctionTyper::attribute(const ast::AttributeExpr *a) {
 }
 
 Expr *FunctionTyper::subscript(const ast::SubscriptExpr *s) {
-  Expr *v = expr(s->value);
+  Expr *v = unwrapOptional(expr(s->value));
   if (!known(v)) {
     expr(s->index);
     return v;
@@ -1073,6 +1084,9 @@ Expr *FunctionTyper::call(const ast::CallExpr *c) {
     if (!f) return unknown(c->loc);
     return ir_.call(f, std::move(runtimeArgs), c->loc);
   }
+  // Builtins take the value of a value-or-None (TypeError when it is None).
+  for (Expr *&a : args) a = unwrapOptional(a);
+  for (auto &kw : kwargs) kw.second = unwrapOptional(kw.second);
   CallSite site{c->loc, std::move(args), std::move(kwargs), c};
   return typeBuiltinCall(*this, ft, site);
 }

@@ -88,6 +88,13 @@ Var *FunctionTyper::temp(Expr *value, Block &out) {
 
 Expr *FunctionTyper::castTo(Expr *e, const Type *t) {
   if (!known(e) || !t || e->type == t) return e;
+  if (t->isOptional()) {
+    // None, a value or another optional becomes the value or None.
+    if (e->type->isNone() || e->type->isOptional()) return ir_.cast(t, e, e->loc);
+    Expr *v = castTo(e, t->dtype());
+    return known(v) ? ir_.cast(t, v, e->loc) : v;
+  }
+  if (e->type->isOptional()) return castTo(unwrapOptional(e), t);
   if (e->type->isEnumMember() && (e->type->isIntEnum() || e->type->dtype() == t))
     return castTo(enumValue(e), t);  // IntEnum members are integers
   if (!e->type->isNumber() || !t->isNumber()) {
@@ -146,6 +153,13 @@ Expr *FunctionTyper::truth(Expr *e) {
     return ir_.binary(BinOp::Ne, e, castTo(constInt(0, e->loc), t), e->loc);
   }
   if (t->isNone()) return constBool(false, e->loc);
+  if (t->isOptional()) {
+    // None is false; a value, its truth.
+    Expr *valid = ir_.intrinsic(IntrinsicId::OptionalValid, {e}, tc_.boolean(), e->loc);
+    Expr *value = truth(unwrapOptional(e));
+    if (!known(value)) return value;
+    return ir_.logical(true, valid, valid, valid, value, e->loc);
+  }
   if (t->isTuple()) return constBool(!t->elements().empty(), e->loc);
   if (t->isArray())
     return typingError(e->loc, fmt::format("the truth value of an array ({}) is ambiguous; use "
@@ -323,6 +337,13 @@ void collectLocals(const ast::StmtList &body, std::set<std::string> &out) {
       collectLocals(ast::cast<ast::IfStmt>(s)->body, out);
       collectLocals(ast::cast<ast::IfStmt>(s)->orelse, out);
       break;
+    case ast::NodeKind::TryStmt: {
+      auto *t = ast::cast<ast::TryStmt>(s);
+      collectLocals(t->body, out);
+      for (const ast::ExceptHandler &h : t->handlers) collectLocals(h.body, out);
+      collectLocals(t->orelse, out);
+      break;
+    }
     case ast::NodeKind::FunctionDef: out.insert(ast::cast<ast::FunctionDef>(s)->name); break;
     default: break;
     }
@@ -385,6 +406,7 @@ bool FunctionTyper::run() {
     waitsFor_.clear();
     beginPass(false);
     block(def_.body, fn_->body);
+    implicitReturn(fn_->body);
     if (!declared_ && returnType_ != fn_->returnType) {
       // Recursive calls see the return type found so far.
       fn_->returnType = returnType_;
@@ -395,6 +417,7 @@ bool FunctionTyper::run() {
   if (!waitsFor_.empty()) return true;  // provisional: no final pass
   beginPass(true);
   block(def_.body, fn_->body);
+  implicitReturn(fn_->body);
   checkUndefinedLists();
   // Array expressions become their loops now that the types are final.
   lowerPendingArrayExprs(*this, *fn_, src_->parallel, src_->fastmath);
@@ -471,6 +494,13 @@ void FunctionTyper::checkReadsBeforeAssignment() {
             collectLocals(f->body, defined);  // the back edge
             walk(f->body, defined);
             walk(f->orelse, defined);
+          } else if (auto *t = ast::dyn_cast<ast::TryStmt>(s)) {
+            walk(t->body, defined);
+            for (const ast::ExceptHandler &h : t->handlers) {
+              if (h.type) reads(h.type, defined);
+              walk(h.body, defined);
+            }
+            walk(t->orelse, defined);
           } else if (auto *d = ast::dyn_cast<ast::FunctionDef>(s)) {
             defined.insert(d->name);  // a nested function (TypeNestedDefs.cpp)
           } else {
@@ -560,8 +590,27 @@ class VariableWebs {
   void walk(ast::StmtList &body, State &s) {
     for (ast::Stmt *st : body) stmt(st, s);
   }
+  // The states an exception can leave the try bodies being walked in: any
+  // statement's (inner ones too) start.
+  std::vector<State *> tryExits_;
   void stmt(ast::Stmt *st, State &s) {
+    for (State *exit : tryExits_) *exit = join(*exit, s);
     switch (st->kind()) {
+    case ast::NodeKind::TryStmt: {
+      auto *t = ast::cast<ast::TryStmt>(st);
+      State raised{false, {}};
+      tryExits_.push_back(&raised);
+      walk(t->body, s);
+      tryExits_.pop_back();
+      walk(t->orelse, s);
+      for (ast::ExceptHandler &h : t->handlers) {
+        State in = raised;
+        if (h.type) read(h.type, in);
+        walk(h.body, in);
+        s = join(s, in);
+      }
+      return;
+    }
     case ast::NodeKind::AssignStmt: {
       auto *a = ast::cast<ast::AssignStmt>(st);
       read(a->value, s);

@@ -35,8 +35,8 @@ Expr *FunctionTyper::listLiteral(const ast::ListExpr *l) {
       return typingError(x->loc, fmt::format("a list cannot hold {}", v->type->str()));
     const Type *u = t ? unify(tc_, t, v->type) : v->type;
     if (!u || !u->isRuntime())
-      return typingError(x->loc, fmt::format("cannot unify {} and {} in a list display",
-                                             t->str(), v->type->str()));
+      return typingError(x->loc, fmt::format("cannot unify {} and {} in a list display", t->str(),
+                                             v->type->str()));
     t = u;
     elems.push_back(v);
   }
@@ -95,8 +95,7 @@ void FunctionTyper::refineList(const ast::Expr *receiver, const std::string &met
 // After the final pass: a list whose elements never got a type.
 void FunctionTyper::checkUndefinedLists() {
   for (auto &[name, info] : vars_) {
-    if (!info.type || !info.type->isList() || info.type->dtype() || info.conflictReported)
-      continue;
+    if (!info.type || !info.type->isList() || info.type->dtype() || info.conflictReported) continue;
     if (name.empty() || name[0] == '$') continue;
     typingError(info.firstLoc,
                 fmt::format("cannot infer the type of the list '{}': nothing is appended to it "

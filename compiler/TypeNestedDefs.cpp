@@ -85,6 +85,13 @@ void bindingsOf(const ast::StmtList &body, const std::string &base, size_t &coun
       bindingsOf(f->orelse, base, count, single);
       break;
     }
+    case ast::NodeKind::TryStmt: {
+      auto *t = ast::cast<ast::TryStmt>(s);
+      bindingsOf(t->body, base, count, single);
+      for (const ast::ExceptHandler &h : t->handlers) bindingsOf(h.body, base, count, single);
+      bindingsOf(t->orelse, base, count, single);
+      break;
+    }
     case ast::NodeKind::WhileStmt:
       bindingsOf(ast::cast<ast::WhileStmt>(s)->body, base, count, single);
       bindingsOf(ast::cast<ast::WhileStmt>(s)->orelse, base, count, single);

@@ -461,6 +461,7 @@ void FunctionTyper::stmt(const ast::Stmt *s, Block &out) {
     return;
   }
   case NK::ForStmt: forLoop(ast::cast<ast::ForStmt>(s), out); return;
+  case NK::TryStmt: tryStmt(ast::cast<ast::TryStmt>(s), out); return;
   case NK::BreakStmt: out.push_back(ir_.breakStmt(s->loc)); return;
   case NK::ContinueStmt: out.push_back(ir_.continueStmt(s->loc)); return;
   case NK::ReturnStmt: returnStmt(ast::cast<ast::ReturnStmt>(s), out); return;
@@ -485,6 +486,102 @@ void FunctionTyper::stmt(const ast::Stmt *s, Block &out) {
   case NK::ImportStmt: return;  // reported by the parser
   default: unsupported(s->loc, "unsupported statement"); return;
   }
+}
+
+// try/except/else: the handler is an if/elif chain over the except clauses
+// (each catches its classes and their subclasses, a bare `except:` and
+// `except Exception:` everything, as Numba's); no clause: raised on.
+void FunctionTyper::tryStmt(const ast::TryStmt *t, Block &out) {
+  if (cudaTarget()) {
+    unsupported(t->loc,
+                "try/except is not supported in kernels; check the condition with 'if' and "
+                "raise, or return an error code");
+    return;
+  }
+  Block body, handler, orelse;
+  block(t->body, body);
+  block(t->orelse, orelse);
+  Block *next = &handler;
+  for (const ast::ExceptHandler &h : t->handlers) {
+    std::string classes;
+    if (h.type) {
+      std::vector<const Type *> types;
+      const ast::TupleExpr *tuple = ast::dyn_cast<ast::TupleExpr>(h.type);
+      if (tuple) {
+        for (const ast::Expr *e : tuple->elts) {
+          Expr *x = expr(e);
+          if (!known(x)) return;
+          types.push_back(x->type);
+        }
+      } else {
+        Expr *c = expr(h.type);
+        if (!known(c)) return;
+        types.push_back(c->type);
+      }
+      for (const Type *ct : types) {
+        if (ct->kind() != TypeKind::ExceptionClass) {
+          typingError(h.type->loc,
+                      fmt::format("an except clause takes exception classes, not {}", ct->str()));
+          return;
+        }
+        classes += (classes.empty() ? "" : "|") + ct->symbol();
+      }
+    }
+    Intrinsic *matches = ir_.intrinsic(IntrinsicId::ExcMatches, {}, tc_.boolean(), h.loc);
+    matches->text = classes;
+    Block caught;
+    caught.push_back(ir_.eval(ir_.intrinsic(IntrinsicId::ExcClear, {}, tc_.none(), h.loc), h.loc));
+    block(h.body, caught);
+    If *clause = ir_.ifStmt(matches, std::move(caught), {}, h.loc);
+    next->push_back(clause);
+    next = &clause->otherwise;
+  }
+  next->push_back(ir_.eval(ir_.intrinsic(IntrinsicId::ExcReraise, {}, tc_.none(), t->loc), t->loc));
+  out.push_back(ir_.tryStmt(std::move(body), std::move(handler), std::move(orelse), t->loc));
+}
+
+// Whether running `body` can reach its end (and the function return None
+// there): structurally, as loops may run no iteration (`while True:`
+// without a `break` excepted).
+bool canFallOff(const ast::StmtList &body) {
+  std::function<bool(const ast::StmtList &, bool &)> reach = [&](const ast::StmtList &b,
+                                                                 bool &breaks) -> bool {
+    for (const ast::Stmt *s : b) {
+      switch (s->kind()) {
+      case ast::NodeKind::ReturnStmt:
+      case ast::NodeKind::RaiseStmt: return false;
+      case ast::NodeKind::BreakStmt: breaks = true; return false;
+      case ast::NodeKind::ContinueStmt: return false;
+      case ast::NodeKind::IfStmt: {
+        auto *i = ast::cast<ast::IfStmt>(s);
+        bool a = reach(i->body, breaks), c = reach(i->orelse, breaks);
+        if (!a && !c) return false;
+        break;
+      }
+      case ast::NodeKind::WhileStmt: {
+        auto *w = ast::cast<ast::WhileStmt>(s);
+        bool inner = false;
+        reach(w->body, inner);
+        auto *lit = ast::dyn_cast<ast::BoolLit>(w->test);
+        auto *num = ast::dyn_cast<ast::IntLit>(w->test);
+        bool forever = (lit && lit->value) || (num && num->value != 0);
+        if (forever && !inner) return false;
+        break;
+      }
+      case ast::NodeKind::TryStmt: {
+        auto *t = ast::cast<ast::TryStmt>(s);
+        bool any = reach(t->body, breaks) && reach(t->orelse, breaks);
+        for (const ast::ExceptHandler &h : t->handlers) any |= reach(h.body, breaks);
+        if (!any) return false;
+        break;
+      }
+      default: break;
+      }
+    }
+    return true;
+  };
+  bool breaks = false;
+  return reach(body, breaks);
 }
 
 void FunctionTyper::returnStmt(const ast::ReturnStmt *r, Block &out) {
@@ -515,6 +612,17 @@ void FunctionTyper::returnStmt(const ast::ReturnStmt *r, Block &out) {
       changed_ = true;
     } else if (returnType_ != v->type) {
       const Type *u = unify(tc_, returnType_, v->type);
+      // A recursive function whose result holds its own last result (a
+      // tuple nesting one more level each pass) never converges.
+      std::function<bool(const Type *, const Type *)> holds = [&](const Type *t, const Type *x) {
+        if (!t) return false;
+        for (const Type *e : t->elements())
+          if (e == x || holds(e, x)) return true;
+        if ((t->isOptional() || t->isList()) && t->dtype())
+          return t->dtype() == x || holds(t->dtype(), x);
+        return false;
+      };
+      if (u && prog_.recursive.count(key_) && holds(u, returnType_)) u = nullptr;
       if (!u) {
         if (final_ && prog_.recursive.count(key_)) {
           ctx_.diags.error(DiagCategory::Typing, r->loc,
@@ -535,7 +643,7 @@ void FunctionTyper::returnStmt(const ast::ReturnStmt *r, Block &out) {
         changed_ = true;
       }
     }
-    value = v->type->isNone() ? nullptr : castTo(v, returnType_);
+    value = v->type->isNone() && !returnType_->isOptional() ? nullptr : castTo(v, returnType_);
   }
   out.push_back(ir_.returnStmt(value, r->loc));
 }

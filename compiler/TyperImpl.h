@@ -76,6 +76,9 @@ class ProgramTyper {
   }
 };
 
+// Whether running `body` can reach its end (TypeStatements.cpp).
+bool canFallOff(const ast::StmtList &body);
+
 struct VarInfo {
   Var *var = nullptr;
   const Type *type = nullptr;  // unified so far
@@ -171,6 +174,11 @@ class FunctionTyper final : public TyperServices {
   }
 
   Expr *castTo(Expr *e, const Type *t);
+  // The value of an OptionalType(T) (TypeError when it is None, at run
+  // time, as Numba's); anything else as it is.
+  Expr *unwrapOptional(Expr *e) {
+    return known(e) && e->type->isOptional() ? ir_.cast(e->type->dtype(), e, e->loc) : e;
+  }
   // Enums: a member's value; an IntEnum member as its integer (others as
   // they are); the member `name` of an enum class (null when none).
   Expr *enumValue(Expr *e) { return ir_.cast(e->type->dtype(), e, e->loc); }
@@ -215,6 +223,21 @@ class FunctionTyper final : public TyperServices {
   }
   bool checkParallelBody(const ast::StmtList &body, unsigned nestedLoops);
   void returnStmt(const ast::ReturnStmt *r, Block &out);
+  void tryStmt(const ast::TryStmt *t, Block &out);
+  // A function that returns a value on some paths and reaches its end on
+  // another returns None there, as in Python: its type is the value's
+  // OptionalType (as Numba types it), and the end returns None.
+  void implicitReturn(Block &out) {
+    if (declared_ || !returnType_ || returnType_->isNone() || isKernel_ || !canFallOff(def_.body))
+      return;
+    const Type *u = unify(tc_, returnType_, tc_.none());
+    if (!u) return;  // (the lowering returns the type's zero there, as before)
+    if (u != returnType_) {
+      returnType_ = u;
+      changed_ = true;
+    }
+    out.push_back(ir_.returnStmt(castTo(constOf(tc_.none(), def_.loc), returnType_), def_.loc));
+  }
   void raiseStmt(const ast::RaiseStmt *r, Block &out);
 
   // ---- expressions ----

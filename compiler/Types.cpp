@@ -112,6 +112,14 @@ const Type *TypeContext::list(const Type *elem) {
   return intern(std::move(t));
 }
 
+const Type *TypeContext::optional(const Type *value) {
+  auto t = std::make_unique<Type>();
+  t->kind_ = TypeKind::Optional;
+  t->elem_ = value;
+  t->name_ = fmt::format("OptionalType({})", value->str());
+  return intern(std::move(t));
+}
+
 const Type *TypeContext::range() {
   auto t = std::make_unique<Type>();
   t->kind_ = TypeKind::Range;
@@ -462,6 +470,14 @@ const Type *unify(TypeContext &tc, const Type *a, const Type *b) {
     }
     return tc.tuple(std::move(elems));
   }
+  // None and a value: the value or None (Numba's OptionalType).
+  if (a->isOptional() || b->isOptional() || a->isNone() || b->isNone()) {
+    const Type *av = a->isOptional() ? a->dtype() : a, *bv = b->isOptional() ? b->dtype() : b;
+    if (av->isNone()) return bv->isRuntime() && !bv->isList() ? tc.optional(bv) : nullptr;
+    if (bv->isNone()) return av->isRuntime() && !av->isList() ? tc.optional(av) : nullptr;
+    const Type *u = unify(tc, av, bv);
+    return u && u->isRuntime() && !u->isNone() ? tc.optional(u) : nullptr;
+  }
   // Lists are invariant (as Numba's); `[]` takes its elements' type.
   if (a->isList() && b->isList()) {
     if (!a->dtype()) return b;
@@ -484,6 +500,7 @@ int64_t itemSize(const Type *dtype) {
 
 size_t valueAlign(const Type *t) {
   if (t->isEnumMember()) return valueAlign(t->dtype());
+  if (t->isOptional()) return valueAlign(t->dtype());
   if (t->isArray()) return abi::kArrayAlign;
   if (t->isRecord() || t->isList()) return abi::kPointerBytes;
   if (t->isTuple()) {
@@ -497,6 +514,10 @@ size_t valueAlign(const Type *t) {
 
 size_t valueSize(const Type *t) {
   if (t->isEnumMember()) return valueSize(t->dtype());
+  if (t->isOptional()) {  // { value, i8 valid }
+    size_t a = valueAlign(t->dtype());
+    return (valueSize(t->dtype()) + 1 + a - 1) / a * a;
+  }
   if (t->isArray()) return abi::arrayDescBytes(t->ndim());
   if (t->isRecord() || t->isList()) return abi::kPointerBytes;
   if (t->isTuple()) {

@@ -21,6 +21,8 @@
 //                     fields at the offsets the dtype gives), as in Numba: a
 //                     record read from an array is a reference into it
 //   enum member       its value (the class is in the type)
+//   OptionalType(T)   { T value; i1 valid } ({ T, i8 } in memory): None when
+//                     not valid
 //   none              no value
 // Compile-time-only types (modules, functions, dtypes, string literals,
 // exception classes) have no run-time value.
@@ -44,6 +46,7 @@ enum class TypeKind : uint8_t {
   Array,
   Tuple,
   List,        // a Python list: a reference to a growable buffer of elements
+  Optional,    // a value or None (Numba's OptionalType): { value, valid }
   Record,      // a NumPy structured dtype's element (Numba's Record)
   EnumMember,  // a member of an enum.Enum (IntEnum) class: its value, typed by the class
   Range,       // range(...) objects, consumed by for loops
@@ -91,6 +94,8 @@ class Type {
   // A list; its dtype() is the element type, null while no element has
   // given it one (`[]` before an append: list(undefined)).
   bool isList() const { return kind_ == TypeKind::List; }
+  // A value of dtype() or None.
+  bool isOptional() const { return kind_ == TypeKind::Optional; }
   // bool, int, float or complex
   bool isNumber() const { return kind_ >= TypeKind::Bool && kind_ <= TypeKind::Complex; }
   // Has a value at run time.
@@ -176,6 +181,8 @@ class TypeContext {
   // list(elem); elem null: list(undefined), the type of `[]` until an
   // append or an assignment gives its elements one.
   const Type *list(const Type *elem);
+  // OptionalType(value): `value` or None (a variable assigned both).
+  const Type *optional(const Type *value);
   const Type *module(const std::string &name);
   const Type *function(const std::string &name);
   const Type *dtypeOf(const Type *scalar);

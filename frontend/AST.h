@@ -255,6 +255,18 @@ struct ForStmt : Stmt {
   StmtList body;
   StmtList orelse;
 };
+// `except E:` (type: E, a tuple of classes, or null for a bare `except:`).
+struct ExceptHandler {
+  Expr *type = nullptr;
+  SourceLoc loc;
+  StmtList body;
+};
+struct TryStmt : Stmt {
+  KJIT_AST_NODE(TryStmt, Stmt)
+  StmtList body;
+  std::vector<ExceptHandler> handlers;
+  StmtList orelse;
+};
 struct AssignStmt : Stmt {
   KJIT_AST_NODE(AssignStmt, Stmt)
   std::vector<Expr *> targets;  // a = b = v: targets = {a, b}
@@ -410,6 +422,15 @@ void forEachChild(const Node *n, F &&f) {
     auto *s = cast<WhileStmt>(n);
     one(s->test);
     all(s->body);
+    return all(s->orelse);
+  }
+  case NodeKind::TryStmt: {
+    auto *s = cast<TryStmt>(n);
+    all(s->body);
+    for (const ExceptHandler &h : s->handlers) {
+      one(h.type);
+      all(h.body);
+    }
     return all(s->orelse);
   }
   case NodeKind::ForStmt: {

@@ -360,6 +360,20 @@ class StmtPrinter {
       }
       break;
     }
+    case NodeKind::TryStmt: {
+      auto *t = cast<TryStmt>(s);
+      line(indent, "try " + at(s));
+      block(t->body, indent + 1);
+      for (const ExceptHandler &h : t->handlers) {
+        line(indent, "except" + (h.type ? " " + ex(h.type) : std::string()));
+        block(h.body, indent + 1);
+      }
+      if (!t->orelse.empty()) {
+        line(indent, "else");
+        block(t->orelse, indent + 1);
+      }
+      break;
+    }
     case NodeKind::ForStmt: {
       auto *f = cast<ForStmt>(s);
       line(indent, "for " + at(s) + " " + ex(f->target) + " in " + ex(f->iter));

@@ -441,13 +441,11 @@ void Parser::parseOneStatementInto(StmtList &out) {
     unsupported(t.loc, "class definitions are not supported in kernels");
     skipStatement();
     return;
-  case TokKind::KwTry:
-    unsupported(t.loc,
-                "try/except is not supported in kernels; check the condition with "
-                "'if' and raise, or return an error code");
-    skipStatement();
-    skipClauses({TokKind::KwExcept, TokKind::KwElse, TokKind::KwFinally});
+  case TokKind::KwTry: {
+    Stmt *s = parseTry();
+    if (s) out.push_back(s);
     return;
+  }
   case TokKind::KwExcept:
   case TokKind::KwFinally: fail(t.loc, fmt::format("'{}' without a matching 'try'", t.text));
   case TokKind::KwWith:
@@ -609,6 +607,53 @@ Stmt *Parser::parseWhile() {
   }
   s->loc = spanFrom(start);
   return s;
+}
+
+// try / except [E | (E1, E2)] / else. `finally`, `except E as e` and
+// `except*` are reported (Numba has no finally, nor the exception object).
+Stmt *Parser::parseTry() {
+  SourceLoc start = cur().loc;
+  advance();  // try
+  auto *s = make<TryStmt>(start);
+  s->body = parseBlock("'try' statement", start);
+  bool ok = true;
+  while (at(TokKind::KwExcept)) {
+    SourceLoc hl = cur().loc;
+    advance();
+    ExceptHandler h;
+    h.loc = hl;
+    if (at(TokKind::Star)) {
+      unsupported(cur().loc, "'except*' is not supported in kernels");
+      ok = false;
+      advance();
+    }
+    if (!at(TokKind::Colon)) h.type = parseTest();
+    if (at(TokKind::KwAs)) {
+      SourceLoc asLoc = cur().loc;
+      advance();
+      expect(TokKind::Identifier, "a name after 'as'");
+      unsupported(spanFrom(asLoc),
+                  "'except ... as name' is not supported: the exception object cannot be bound "
+                  "(as in Numba); catch the class alone");
+      ok = false;
+    }
+    h.body = parseBlock("'except' clause", hl);
+    s->handlers.push_back(std::move(h));
+  }
+  if (s->handlers.empty() && !at(TokKind::KwFinally))
+    fail(cur().loc, "expected 'except' or 'finally' block");
+  if (at(TokKind::KwElse)) {
+    SourceLoc elseLoc = cur().loc;
+    advance();
+    s->orelse = parseBlock("'else' statement", elseLoc);
+  }
+  if (at(TokKind::KwFinally)) {
+    unsupported(cur().loc, "'finally' is not supported in kernels (as in Numba)");
+    skipClauses({TokKind::KwFinally});
+    ok = false;
+  }
+  s->loc = spanFrom(start);
+  return ok ? s : nullptr;
 }
 
 Stmt *Parser::parseFor() {

@@ -211,6 +211,7 @@ class Parser {
   Expr *listComprehension(SourceLoc start, Expr *elt, size_t eltMark, TokKind close,
                           bool takeClose);
   void parseOneStatementInto(StmtList &out);
+  Stmt *parseTry();  // null after an unsupported form (reported)
   Expr *errorExpr(SourceLoc loc) { return make<ErrorExpr>(loc); }
 };
 

@@ -343,6 +343,36 @@ def nested_tuple(n):
     return t[1][0] * n
 
 
+@program("containers", 12)
+def list_filter_comprehension(n):
+    xs = [i * i for i in range(n) if i % 3 != 0]
+    return sum(xs), len(xs), xs[-1]
+
+
+@program("containers", 8)
+def list_of_tuples_sorted(n):
+    pairs = []
+    for i in range(n):
+        pairs.append(((i * 7) % 5, i))
+    pairs.sort()
+    return pairs[0][1] + pairs[-1][1] * 100
+
+
+@program("containers", [3.0, 1.0, 2.0])
+def reflected_list_argument(xs):
+    xs.append(4.0)
+    xs.sort()
+    return xs[0] + xs[-1], len(xs)
+
+
+@program("containers", 6)
+def list_insert_remove(n):
+    xs = list(range(n))
+    xs.insert(2, 100)
+    xs.remove(3)
+    return xs.index(100) + xs.count(4) + (100 in xs)
+
+
 # ---- language ----------------------------------------------------------------------------------
 
 
@@ -447,3 +477,28 @@ def literal_unroll_tuple(n):
     for v in t:
         s += v
     return s + n
+
+
+@program("language", 9)
+def try_except_exception(n):
+    total = 0
+    for i in range(n):
+        try:
+            if i % 4 == 0:
+                raise ValueError("skip")
+            total += i
+        except Exception:
+            total -= 1
+    return total
+
+
+@program("language", V)
+def optional_search(a):
+    best = None
+    for i in range(a.shape[0]):
+        if a[i] > 0.99:
+            best = i
+            break
+    if best is None:
+        return -1
+    return best

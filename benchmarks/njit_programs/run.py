@@ -32,7 +32,7 @@ def main():
     groups = {}
     for group, fn, args in PROGRAMS:
         g = groups.setdefault(group, {"ok": 0, "refused": [], "differ": [], "numba fails": []})
-        copy = lambda: [x.copy() if isinstance(x, np.ndarray) else x for x in args]  # noqa: E731
+        copy = lambda: [x.copy() if isinstance(x, (np.ndarray, list)) else x for x in args]  # noqa: E731
         try:
             want = numba.njit(fn)(*copy())
         except Exception as e:  # noqa: BLE001

@@ -323,6 +323,11 @@ pybind11::object Dispatcher::toPython(const Type *t, unsigned char *p, KjitCallC
     return pybind11::module_::import("kjit.np.numpy_support")
         .attr("_record_from_bytes")(recordSpec(t), copy);
   }
+  if (t->isOptional()) {  // { value, one byte: valid }
+    size_t validAt = jit::memSize(t->dtype());
+    if (!p[validAt]) return pybind11::none();
+    return toPython(t->dtype(), p, ctx, argv, n, owners);
+  }
   if (t->isList()) {
     // A new Python list of the elements (a list the call made, or the
     // contents of a list argument).

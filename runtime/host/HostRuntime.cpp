@@ -233,6 +233,49 @@ int32_t kjit_rt_list_reserve(kjit::KjitCallContext *ctx, kjit::KjitList *l, int6
   return 1;
 }
 
+// try/except: whether the recorded exception is one of `classes` ("A|B";
+// empty or "Exception": any) or a subclass of one. Builtin classes follow
+// Python's hierarchy; other classes match by name.
+int32_t kjit_rt_exc_matches(kjit::KjitCallContext *ctx, const char *classes) {
+  static const std::pair<const char *, const char *> kParent[] = {
+      {"ZeroDivisionError", "ArithmeticError"},
+      {"OverflowError", "ArithmeticError"},
+      {"FloatingPointError", "ArithmeticError"},
+      {"IndexError", "LookupError"},
+      {"KeyError", "LookupError"},
+      {"NotImplementedError", "RuntimeError"},
+      {"numpy.linalg.LinAlgError", "ValueError"},
+  };
+  std::string want = classes;
+  if (want.empty()) return 1;
+  size_t start = 0;
+  for (;;) {
+    size_t bar = want.find('|', start);
+    std::string cls =
+        want.substr(start, bar == std::string::npos ? std::string::npos : bar - start);
+    if (cls == "Exception" || cls == "BaseException") return 1;
+    for (std::string c = ctx->excClass; !c.empty();) {
+      if (c == cls) return 1;
+      std::string up;
+      for (auto &[child, parent] : kParent)
+        if (c == child) up = parent;
+      c = up;
+    }
+    if (bar == std::string::npos) return 0;
+    start = bar + 1;
+  }
+}
+
+// The exception was caught: the call goes on as if it had not been raised.
+void kjit_rt_exc_clear(kjit::KjitCallContext *ctx) {
+  std::lock_guard<std::mutex> lock(ctx->raiseMutex);
+  ctx->raised = false;
+  ctx->excClass.clear();
+  ctx->message.clear();
+  ctx->file.clear();
+  ctx->line = 0;
+}
+
 // Frees an array kjit_rt_alloc returned in this call, when the variable
 // that owned it takes another (compiler/Lowering.cpp, ArrayOwnership);
 // anything not in the arena is left alone.
@@ -530,6 +573,8 @@ const std::vector<RuntimeSymbol> &runtimeSymbols() {
       {"kjit_rt_alloc", reinterpret_cast<void *>(&kjit_rt_alloc)},
       {"kjit_rt_free", reinterpret_cast<void *>(&kjit_rt_free)},
       {"kjit_rt_list_new", reinterpret_cast<void *>(&kjit_rt_list_new)},
+      {"kjit_rt_exc_matches", reinterpret_cast<void *>(&kjit_rt_exc_matches)},
+      {"kjit_rt_exc_clear", reinterpret_cast<void *>(&kjit_rt_exc_clear)},
       {"kjit_rt_list_reserve", reinterpret_cast<void *>(&kjit_rt_list_reserve)},
       {"kjit_rt_raise", reinterpret_cast<void *>(&kjit_rt_raise)},
       {"kjit_rt_raise_index", reinterpret_cast<void *>(&kjit_rt_raise_index)},

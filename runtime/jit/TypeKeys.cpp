@@ -100,6 +100,10 @@ const Type *typeOfKey(TypeContext &tc, const std::string &key, size_t &p) {
   case 'n': return tc.none();
   case 'S': return p < key.size() ? typeOfCode(tc, key[p++]) : nullptr;
   case 'R': return parseRecordSpec(tc, key, --p);
+  case 'O': {  // a value or None: 'O' and the value's key
+    const Type *e = typeOfKey(tc, key, p);
+    return e && e->isRuntime() && !e->isNone() ? tc.optional(e) : nullptr;
+  }
   case 'L': {  // a list: 'L' and its element's key
     const Type *e = typeOfKey(tc, key, p);
     return e && e->isRuntime() && !e->isNone() ? tc.list(e) : nullptr;
@@ -208,6 +212,7 @@ void appendEnumKey(std::string &key, const std::string &cls, bool isIntEnum) {
 std::string keyOfType(const Type *t) {
   if (t->isRecord()) return recordSpec(t);
   if (t->isList()) return "L" + (t->dtype() ? keyOfType(t->dtype()) : std::string("n"));
+  if (t->isOptional()) return "O" + keyOfType(t->dtype());
   if (t->isEnumMember()) {
     std::string s;
     appendEnumKey(s, t->symbol(), t->isIntEnum());
@@ -285,6 +290,7 @@ const Type *sameTypeIn(TypeContext &tc, const Type *t) {
   if (t->isArray())
     return tc.array(sameTypeIn(tc, t->dtype()), t->ndim(), t->layout(), t->readonly());
   if (t->isList()) return tc.list(t->dtype() ? sameTypeIn(tc, t->dtype()) : nullptr);
+  if (t->isOptional()) return tc.optional(sameTypeIn(tc, t->dtype()));
   if (t->isTuple()) {
     std::vector<const Type *> e;
     for (const Type *x : t->elements()) e.push_back(sameTypeIn(tc, x));
@@ -303,7 +309,7 @@ const Type *sameTypeIn(TypeContext &tc, const Type *t) {
 // shape[n], strides[n]}.
 
 size_t memAlign(const Type *t) {
-  if (t->isEnumMember()) return memAlign(t->dtype());
+  if (t->isEnumMember() || t->isOptional()) return memAlign(t->dtype());
   if (t->isArray() || t->isRecord() || t->isList()) return 8;
   if (t->isBool() || t->isNone()) return 1;
   if (t->isTuple()) {
@@ -317,6 +323,10 @@ size_t memAlign(const Type *t) {
 
 size_t memSize(const Type *t) {
   if (t->isEnumMember()) return memSize(t->dtype());
+  if (t->isOptional()) {  // { value, one byte: valid }
+    size_t a = memAlign(t->dtype());
+    return (memSize(t->dtype()) + 1 + a - 1) / a * a;
+  }
   if (t->isArray()) return 16 + 16 * t->ndim();
   if (t->isRecord() || t->isList()) return 8;  // a pointer to the record's bytes, the KjitList
   if (t->isBool() || t->isNone()) return 1;

@@ -22,7 +22,7 @@ def good(x, out):
 def broken_after(x):
     try:
         x[0] = 1
-    except Exception:
+    finally:
         pass
 
 # CHECK:def good(x, out) <15:1>
@@ -34,10 +34,10 @@ def broken_after(x):
 # ALL-NEXT:{{^}}  File "{{.*}}select-function.py", line 10
 # ALL-NEXT:{{^}}    d = {i: x[i] for i in range(4)}
 # ALL-NEXT:{{^}}        ^^^^^^^^^^^^^^^^^^^^^^^^^^^{{$}}
-# ALL-NEXT:{{^}}{{.*}}select-function.py:23:5: error: try/except is not supported in kernels; check the condition with 'if' and raise, or return an error code
-# ALL-NEXT:{{^}}  File "{{.*}}select-function.py", line 23
-# ALL-NEXT:{{^}}    try:
-# ALL-NEXT:{{^}}    ^^^{{$}}
+# ALL-NEXT:{{^}}{{.*}}select-function.py:25:5: error: 'finally' is not supported in kernels (as in Numba)
+# ALL-NEXT:{{^}}  File "{{.*}}select-function.py", line 25
+# ALL-NEXT:{{^}}    finally:
+# ALL-NEXT:{{^}}    ^^^^^^^{{$}}
 # ALL-NOT:{{.}}
 
 # MISSING:{{^}}kjitc: error: no function 'missing' in '{{.*}}select-function.py'
