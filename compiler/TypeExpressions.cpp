@@ -372,6 +372,28 @@ Expr *FunctionTyper::compareOne(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc) 
     if (!known(eq) || op == ast::CmpOp::Eq) return eq;
     return unaryOp(ast::UnaryOp::Not, eq, loc);
   }
+  if (lt->isTuple() && rt->isTuple() &&
+      (op == ast::CmpOp::Lt || op == ast::CmpOp::Le || op == ast::CmpOp::Gt ||
+       op == ast::CmpOp::Ge)) {
+    // Python's order: the first pair of elements that differ decides; a
+    // tuple that is a prefix of the other is smaller.
+    size_t la = lt->elements().size(), lb = rt->elements().size(), n = std::min(la, lb);
+    bool less = op == ast::CmpOp::Lt || op == ast::CmpOp::Le;
+    bool byLength = op == ast::CmpOp::Lt   ? la < lb
+                    : op == ast::CmpOp::Le ? la <= lb
+                    : op == ast::CmpOp::Gt ? la > lb
+                                           : la >= lb;
+    Expr *result = constBool(byLength, loc);
+    for (size_t k = n; k-- > 0;) {
+      Expr *a = ir_.tupleGet(l, unsigned(k), loc), *b = ir_.tupleGet(r, unsigned(k), loc);
+      Expr *strict = compareOne(less ? ast::CmpOp::Lt : ast::CmpOp::Gt, a, b, loc);
+      Expr *equal = compareOne(ast::CmpOp::Eq, a, b, loc);
+      if (!known(strict) || !known(equal)) return known(strict) ? equal : strict;
+      result = ir_.select(truth(strict), constBool(true, loc),
+                          ir_.select(truth(equal), result, constBool(false, loc), loc), loc);
+    }
+    return result;
+  }
   if (lt->isTuple() && rt->isTuple() && (op == ast::CmpOp::Eq || op == ast::CmpOp::Ne)) {
     // Tuples are equal when they have as many elements and each pair is.
     bool eq = op == ast::CmpOp::Eq;

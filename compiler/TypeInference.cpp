@@ -108,8 +108,15 @@ Expr *FunctionTyper::castTo(Expr *e, const Type *t) {
         e->type->ndim() == t->ndim()) {
       return ir_.cast(t, e, e->loc);  // layout/readonly relaxation: same value
     }
-    if (e->type->isList() && t->isList() && !e->type->dtype())
-      return ir_.cast(t, e, e->loc);  // `[]` given its elements' type: the same list
+    if (e->type->isList() && t->isList() && !e->type->dtype()) {
+      // `[]` given its elements' type: made as a list of them (its buffer is
+      // sized by the element's size), or the same list.
+      if (auto *in = dyn_cast<Intrinsic>(e); in && in->id == IntrinsicId::ListNew) {
+        in->type = t;
+        return in;
+      }
+      return ir_.cast(t, e, e->loc);
+    }
     return typingError(e->loc, fmt::format("cannot convert {} to {}", e->type->str(), t->str()));
   }
   if (auto *c = dyn_cast<Const>(e)) {  // fold constant conversions

@@ -358,3 +358,4 @@ def _builtin_all(seq):
         if not x:
             return False
     return True
+

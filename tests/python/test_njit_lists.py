@@ -283,3 +283,30 @@ def test_lists_are_invariant():
         return xs + ys
     with pytest.raises(errors.TypingError, match=r"cannot concatenate list\(int64\) and list\(float64\)"):
         njit(f)(1)
+
+
+def tuples_from_empty(n):
+    # [] typed by its first append: the buffer holds 16-byte elements.
+    pairs = []
+    for i in range(n):
+        pairs.append(((i * 7) % 5, float(i)))
+    pairs.sort()
+    return pairs
+
+
+def test_a_list_of_tuples_grows_and_sorts_as_pythons():
+    # (Numba 0.56 cannot sort a list of tuples here; Python's result.)
+    assert njit(tuples_from_empty)(40) == tuples_from_empty(40)
+
+
+def test_tuples_compare_in_pythons_order():
+    @njit
+    def order(a, b):
+        return a < b, a <= b, a > b, a >= b
+    for a, b in [((1, 2), (1, 3)), ((1, 2), (1, 2)), ((2, 0), (1, 9)), ((1.5, 2), (1.5, 1))]:
+        assert order(a, b) == (a < b, a <= b, a > b, a >= b)
+
+    @njit
+    def prefix(n):
+        return (1, 2, n) < (1, 2), (1, 2) < (1, 2, n)
+    assert prefix(0) == (False, True)
