@@ -1081,6 +1081,7 @@ Expr *CallTyper::builtin(const std::string &f) {
   if (f == "len") {
     if (!arity(f, 1, 1)) return ts.constOf(nullptr, loc);
     if (a[0]->type->isList()) return ts.intrinsic(IntrinsicId::ListLen, {a[0]}, tc.int64(), loc);
+    if (a[0]->type->isDict()) return library("_dict_len", {a[0]});
     if (a[0]->type->isArray())
       return ts.intrinsic(IntrinsicId::ArrayShape, {a[0], ts.constInt(0, loc)}, tc.int64(), loc);
     if (a[0]->type->isTuple()) return ts.constInt(int64_t(a[0]->type->elements().size()), loc);
@@ -1733,6 +1734,7 @@ Expr *typeBuiltinCall(TyperServices &ts, const Type *callee, CallSite &site) {
   if (mod == "numpy") return ct.numpy(fn);
   if (mod == "array") return ct.arrayMethod(fn);
   if (mod == "list") return typeListMethod(ts, fn, site);
+  if (mod == "dict") return typeDictMethod(ts, fn, site);
   if (mod == "number" && fn == "conjugate") {
     Expr *x = site.args.empty() ? nullptr : site.args[0];
     if (!x) return ct.fail("conjugate() without a receiver");

@@ -78,6 +78,8 @@ ir::Expr *typeBuiltinCall(TyperServices &ts, const Type *callee, CallSite &site)
 bool isListPrimitive(const std::string &f);
 ir::Expr *typeListPrimitive(TyperServices &ts, const std::string &f, CallSite &site);
 ir::Expr *typeListMethod(TyperServices &ts, const std::string &f, CallSite &site);
+// dict.<method>() with the dict first in site.args.
+ir::Expr *typeDictMethod(TyperServices &ts, const std::string &f, CallSite &site);
 
 ir::Expr *typeCudaAttribute(TyperServices &ts, const std::string &module, const std::string &attr,
                             SourceLoc loc, bool cudaTarget);

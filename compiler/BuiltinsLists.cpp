@@ -30,7 +30,51 @@ Expr *failWith(TyperServices &ts, SourceLoc loc, DiagCategory c, std::string msg
 }  // namespace
 
 bool isListPrimitive(const std::string &f) {
-  return f == "_lget" || f == "_lset" || f == "_lresize" || f == "_lnew" || f == "_ldtype";
+  return f == "_lget" || f == "_lset" || f == "_lresize" || f == "_lnew" || f == "_ldtype" ||
+         f == "_dparts" || f == "_dmake";
+}
+
+Expr *typeDictMethod(TyperServices &ts, const std::string &f, CallSite &site) {
+  SourceLoc loc = site.loc;
+  struct M {
+    const char *name, *lib;
+    size_t minArgs, maxArgs;
+  };
+  static const M kDict[] = {{"get", "_dict_get", 1, 2},
+                            {"pop", "_dict_pop", 1, 2},
+                            {"setdefault", "_dict_setdefault", 2, 2},
+                            {"keys", "_dict_keys", 0, 0},
+                            {"values", "_dict_values", 0, 0},
+                            {"items", "_dict_items", 0, 0},
+                            {"clear", "_dict_clear", 0, 0},
+                            {"copy", "_dict_copy", 0, 0},
+                            {"update", "_dict_update", 1, 1}};
+  const M *m = nullptr;
+  for (const M &k : kDict)
+    if (f == k.name) m = &k;
+  if (!m)
+    return failWith(ts, loc, DiagCategory::Unsupported,
+                    fmt::format("the dict method {}() is not supported", f));
+  if (!site.kwargs.empty())
+    return failWith(ts, loc, DiagCategory::Typing,
+                    fmt::format("dict.{}() takes no keyword arguments", f));
+  std::vector<Expr *> args = site.args;
+  size_t n = args.size() - 1;
+  if (n < m->minArgs || n > m->maxArgs)
+    return failWith(
+        ts, loc, DiagCategory::Typing,
+        fmt::format("dict.{}() takes {} to {} arguments ({} given)", f, m->minArgs, m->maxArgs, n));
+  if (hasUndefinedList(args[0]->type)) {
+    // `{}` before its first item: d.get(k, default) and d.setdefault(k,
+    // default) are of the default's type (which `d[k] = d.get(k, 0) + 1`
+    // gives the dict); typed again once the dict has its types.
+    if ((f == "get" || f == "setdefault") && n == 2) return args[2];
+    return ts.constOf(nullptr, loc);
+  }
+  std::string lib = m->lib;
+  if (f == "pop" && n == 2) lib = "_dict_pop_default";
+  Expr *r = ts.callFunction(numpyLibFunction(lib), std::move(args), loc);
+  return r ? r : ts.constOf(nullptr, loc);
 }
 
 Expr *typeListPrimitive(TyperServices &ts, const std::string &f, CallSite &site) {
@@ -38,6 +82,17 @@ Expr *typeListPrimitive(TyperServices &ts, const std::string &f, CallSite &site)
   TypeContext &tc = ts.context().types;
   SourceLoc loc = site.loc;
   auto &a = site.args;
+  if (f == "_dparts") {  // a dict's four lists
+    if (a.size() != 1 || !a[0]->type->isDict())
+      return failWith(ts, loc, DiagCategory::Typing, "np._dparts() takes a dict");
+    return ts.intrinsic(IntrinsicId::DictParts, {a[0]}, tc.dictParts(a[0]->type), loc);
+  }
+  if (f == "_dmake") {  // a dict of four lists: keys, values, alive, table
+    if (a.size() != 4 || !a[0]->type->isList() || !a[1]->type->isList())
+      return failWith(ts, loc, DiagCategory::Typing, "np._dmake() takes four lists");
+    const Type *d = tc.dict(a[0]->type->dtype(), a[1]->type->dtype());
+    return ts.intrinsic(IntrinsicId::DictMake, a, d, loc);
+  }
   size_t want = f == "_lset" ? 3 : f == "_ldtype" ? 1 : 2;
   if (f == "_lnew" && a.size() == 2 && site.kwargs.empty() && !a[0]->type->isList()) {
     // A list of the value's type.

@@ -91,6 +91,9 @@ class NodeChecker {
                        (to->isEnumMember() && to->dtype() == from);
       bool emptyList = from->isList() && to->isList() && !from->dtype();
       bool optional = to->isOptional() || from->isOptional();
+      bool dict = (from->isDict() || to->isDict()) && (from->isDict() || from->isTuple()) &&
+                  (to->isDict() || to->isTuple());
+      optional |= dict;
       if (!numeric && !arrayView && !enumValue && !emptyList && !optional)
         problem(e.loc,
                 fmt::format("Cast from {} to {}, expected numbers, arrays of one dtype and ndim, "

@@ -50,6 +50,10 @@ llvm::Type *ProgramLowering::lt(const Type *t) {
   case TypeKind::Array: return arrayTy(t->ndim());
   case TypeKind::Record: return llvm::PointerType::getUnqual(C);  // a reference to its bytes
   case TypeKind::List: return llvm::PointerType::getUnqual(C);    // its KjitList
+  case TypeKind::Dict: {
+    llvm::Type *p = llvm::PointerType::getUnqual(C);
+    return llvm::StructType::get(C, {p, p, p, p});
+  }
   case TypeKind::Optional:
     return llvm::StructType::get(C, {lt(t->dtype()), llvm::Type::getInt1Ty(C)});
   case TypeKind::EnumMember: return lt(t->dtype());

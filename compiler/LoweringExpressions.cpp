@@ -119,6 +119,7 @@ llvm::Value *FunctionLowering::convert(llvm::Value *v, const Type *from, const T
   if (to->isEnumMember()) return convert(v, from, to->dtype());
   if (from->isArray() && to->isArray()) return v;
   if (from->isList() && to->isList()) return v;  // [] given its elements' type
+  if (from->isDict() || to->isDict()) return v;  // a dict and its four lists
   if (to->isBool()) return truthOf(v, from);
   llvm::Type *dst = P.lt(to);
   if (to->isComplex()) {

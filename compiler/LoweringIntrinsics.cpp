@@ -460,6 +460,12 @@ llvm::Value *FunctionLowering::intrinsic(const Intrinsic *in) {
     propagate(B.getInt32(1));
     startDeadBlock();
     return zeroOf(t);
+  case IntrinsicId::DictParts: return expr(in->args[0]);  // (the same four pointers)
+  case IntrinsicId::DictMake: {
+    llvm::Value *r = llvm::UndefValue::get(P.lt(t));
+    for (unsigned i = 0; i < 4; ++i) r = B.CreateInsertValue(r, expr(in->args[i]), {i});
+    return r;
+  }
   case IntrinsicId::OptionalValid: return B.CreateExtractValue(expr(in->args[0]), {1u});
   case IntrinsicId::ListNew:
   case IntrinsicId::ListLen:

@@ -61,6 +61,16 @@ llvm::Value *FunctionLowering::listIntrinsic(const Intrinsic *in) {
     checkStatus(B.CreateCall(P.runtime("kjit_rt_list_reserve"), {ctxPtr, l, n, i64(isz)}));
     B.CreateBr(done);
     B.SetInsertPoint(done);
+    // Elements past the old size read as zero (a list shrunk, then grown
+    // within its capacity, keeps old bytes there).
+    llvm::Value *old = B.CreateLoad(B.getInt64Ty(), fieldAddress(B, l, abi::ListSize));
+    llvm::BasicBlock *zero = block("list.zero"), *sized = block("list.resized");
+    B.CreateCondBr(B.CreateICmpSGT(n, old), zero, sized);
+    B.SetInsertPoint(zero);
+    B.CreateMemSet(elementAddr(l, old), B.getInt8(0), B.CreateMul(B.CreateSub(n, old), i64(isz)),
+                   llvm::MaybeAlign(1));
+    B.CreateBr(sized);
+    B.SetInsertPoint(sized);
     B.CreateStore(n, fieldAddress(B, l, abi::ListSize));
     return zeroOf(in->type);
   }

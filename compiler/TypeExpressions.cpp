@@ -98,6 +98,7 @@ Expr *FunctionTyper::expr(const ast::Expr *e) {
     return ir_.tupleMake(std::move(elems), e->loc);
   }
   case NK::ListExpr: return listLiteral(ast::cast<ast::ListExpr>(e));
+  case NK::DictExpr: return dictLiteral(ast::cast<ast::DictExpr>(e));
   case NK::SliceExpr: return unsupported(e->loc, "a slice can only appear in an array subscript");
   case NK::LambdaExpr:
     return unsupported(e->loc,
@@ -358,6 +359,8 @@ Expr *FunctionTyper::compareOne(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc) 
     Expr *found = nullptr;
     if (rt->isList())
       found = listLib("_list_contains", {r, l}, loc);
+    else if (rt->isDict())
+      found = listLib("_dict_contains", {r, l}, loc);
     else if (rt->isHomogeneousTuple() || (rt->isArray() && rt->ndim() == 1))
       found = listLib("_contains", {r, l}, loc);
     else if (rt->isTuple() && rt->elements().empty())
@@ -583,6 +586,7 @@ Expr *FunctionTyper::attribute(const ast::AttributeExpr *a) {
   }
   if (t->isRecord()) return recordGet(v, a->attr, a->loc);
   if (t->isList()) return constOf(tc_.function("list." + a->attr), a->loc);  // a method
+  if (t->isDict()) return constOf(tc_.function("dict." + a->attr), a->loc);
   if (t->kind() == TypeKind::EnumClass) return enumMember(t, a->attr, a->loc);
   if (t->isTuple())  // a named tuple's field
     for (size_t i = 0; i < t->fieldNames().size(); ++i)
@@ -635,6 +639,11 @@ Expr *FunctionTyper::subscript(const ast::SubscriptExpr *s) {
     return enumMember(t, i->type->symbol(), s->loc);
   }
   if (t->isList()) return listSubscript(v, idx, s->loc);
+  if (t->isDict()) {  // d[key]
+    Expr *k = expr(s->index);
+    if (!known(k)) return k;
+    return listLib("_dict_getitem", {v, k}, s->loc);
+  }
   if (t->isTuple()) {
     if (idx.size() != 1 || ast::isa<ast::SliceExpr>(idx[0]))
       return unsupported(s->loc, "tuples can only be indexed by one constant integer in kernels");
@@ -919,6 +928,9 @@ Expr *FunctionTyper::call(const ast::CallExpr *c) {
       return unsupported(c->loc, "np.array() allocates memory, which kernels cannot do");
     return arrayLiteral(c, callee->type->symbol() == "numpy.array" ? "np.array" : "np.asarray");
   }
+  if (callee->type->kind() == TypeKind::Function && callee->type->symbol() == "builtins.dict" &&
+      c->args.empty() && c->keywords.empty() && !cudaTarget())
+    return emptyDict(tc_.dict(nullptr, nullptr), c->loc);
   if (callee->type->kind() == TypeKind::Function && callee->type->symbol() == "builtins.list" &&
       c->args.size() == 1 && c->keywords.empty() && !cudaTarget())
     if (auto *inner = ast::dyn_cast<ast::CallExpr>(c->args[0]); inner && inner->keywords.empty()) {
@@ -985,7 +997,7 @@ Expr *FunctionTyper::call(const ast::CallExpr *c) {
   // The receiver of a method call: a.sum() -> array.sum with a first.
   if (ft->kind() == TypeKind::Function &&
       (ft->symbol().rfind("array.", 0) == 0 || ft->symbol().rfind("number.", 0) == 0 ||
-       ft->symbol().rfind("list.", 0) == 0)) {
+       ft->symbol().rfind("list.", 0) == 0 || ft->symbol().rfind("dict.", 0) == 0)) {
     if (auto *attr = ast::dyn_cast<ast::AttributeExpr>(c->func)) {
       Expr *recv = expr(attr->value);
       args.insert(args.begin(), recv);

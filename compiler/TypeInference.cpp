@@ -108,6 +108,11 @@ Expr *FunctionTyper::castTo(Expr *e, const Type *t) {
         e->type->ndim() == t->ndim()) {
       return ir_.cast(t, e, e->loc);  // layout/readonly relaxation: same value
     }
+    if (e->type->isDict() && t->isDict()) {
+      // `{}` given its items' types: made again as a dict of them.
+      if (auto *c = dyn_cast<Cast>(e); c && isa<TupleMake>(c->value)) return emptyDict(t, e->loc);
+      return ir_.cast(t, e, e->loc);
+    }
     if (e->type->isList() && t->isList() && !e->type->dtype()) {
       // `[]` given its elements' type: made as a list of them (its buffer is
       // sized by the element's size), or the same list.

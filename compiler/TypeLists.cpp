@@ -92,11 +92,70 @@ void FunctionTyper::refineList(const ast::Expr *receiver, const std::string &met
   changed_ = true;
 }
 
+Expr *FunctionTyper::emptyDict(const Type *t, SourceLoc loc) {
+  const Type *parts = tc_.dictParts(t);
+  std::vector<Expr *> lists;
+  for (size_t i = 0; i < 4; ++i)
+    lists.push_back(ir_.intrinsic(IntrinsicId::ListNew, {constInt(i == 3 ? 10 : 0, loc)},
+                                  parts->elements()[i], loc));
+  return ir_.cast(t, ir_.tupleMake(std::move(lists), loc), loc);
+}
+
+// {k: v, ...}: keys and values unified each (numbers promote); {} has
+// undefined types until an item is stored.
+Expr *FunctionTyper::dictLiteral(const ast::DictExpr *d) {
+  if (cudaTarget()) return unsupported(d->loc, "dicts are not supported in kernels");
+  if (d->keys.empty()) return emptyDict(tc_.dict(nullptr, nullptr), d->loc);
+  std::vector<Expr *> ks, vs;
+  const Type *kt = nullptr, *vt = nullptr;
+  for (size_t i = 0; i < d->keys.size(); ++i) {
+    Expr *k = expr(d->keys[i]), *v = expr(d->values[i]);
+    if (!known(k) || !known(v)) return unknown(d->loc);
+    for (auto [x, t, what] : {std::tuple{k, &kt, "key"}, std::tuple{v, &vt, "value"}}) {
+      if (!x->type->isRuntime() || x->type->isNone())
+        return typingError(x->loc, fmt::format("a dict {} cannot be {}", what, x->type->str()));
+      const Type *u = *t ? unify(tc_, *t, x->type) : x->type;
+      if (!u || !u->isRuntime())
+        return typingError(x->loc, fmt::format("cannot unify {} and {} in a dict display",
+                                               (*t)->str(), x->type->str()));
+      *t = u;
+    }
+    ks.push_back(k);
+    vs.push_back(v);
+  }
+  for (Expr *&k : ks) k = castTo(k, kt);
+  for (Expr *&v : vs) v = castTo(v, vt);
+  return listLib("_dict_from_tuples",
+                 {ir_.tupleMake(std::move(ks), d->loc), ir_.tupleMake(std::move(vs), d->loc)},
+                 d->loc);
+}
+
+void FunctionTyper::refineDict(const ast::Expr *receiver, const Type *key, const Type *value) {
+  auto *n = ast::dyn_cast<ast::NameExpr>(receiver);
+  if (!n || !key || !value) return;
+  VarInfo &info = vars_[localName(n->name)];
+  if (!info.type || !info.type->isDict() || (info.type->keyType() && info.type->valueType()))
+    return;
+  for (const Type *t : {key, value})
+    if (!t->isRuntime() || t->isNone() || hasUndefinedList(t)) return;
+  const Type *u = unify(tc_, info.type, tc_.dict(key, value));
+  if (!u || u == info.type) return;
+  info.type = u;
+  changed_ = true;
+}
+
 // After the final pass: a list whose elements never got a type.
 void FunctionTyper::checkUndefinedLists() {
   for (auto &[name, info] : vars_) {
-    if (!info.type || !info.type->isList() || info.type->dtype() || info.conflictReported) continue;
-    if (name.empty() || name[0] == '$') continue;
+    if (!info.type || info.conflictReported || name.empty() || name[0] == '$') continue;
+    if (info.type->isDict() && (!info.type->keyType() || !info.type->valueType())) {
+      typingError(info.firstLoc,
+                  fmt::format("cannot infer the types of the dict '{}': no item is stored in it "
+                              "here; store one (d[key] = value), or start it with one",
+                              name));
+      continue;
+    }
+    if (!info.type->isList() || info.type->dtype()) continue;
     typingError(info.firstLoc,
                 fmt::format("cannot infer the type of the list '{}': nothing is appended to it "
                             "here; append a value to it, or start it with one ([x])",

@@ -124,6 +124,15 @@ void FunctionTyper::assignTarget(const ast::Expr *target, Expr *value, Block &ou
       if (recordTarget(target, rec, field) && known(rec)) recordSet(rec, field, value, loc, out);
       return;
     }
+    if (arr->type->isDict()) {  // d[key] = value; `{}` takes their types
+      Expr *k = expr(s->index);
+      if (!known(k)) return;
+      refineDict(s->value, k->type, value->type);
+      if (hasUndefinedList(arr->type)) return;  // (typed again with them)
+      Expr *r = listLib("_dict_setitem", {arr, k, value}, loc);
+      if (known(r)) out.push_back(ir_.eval(r, loc));
+      return;
+    }
     if (arr->type->isList()) {  // l[i] = v
       std::vector<const ast::Expr *> idx;
       std::vector<Expr *> typed;
@@ -332,6 +341,21 @@ void FunctionTyper::stmt(const ast::Stmt *s, Block &out) {
       }
       Expr *rhs = expr(a->value);
       if (!known(arr) || !known(rhs)) return;
+      if (arr->type->isDict()) {
+        // d[key] op= v: the dict and the key evaluated once.
+        Var *dv = temp(arr, out);
+        Expr *k = expr(sub->index);
+        if (!known(k)) return;
+        Var *kv = temp(k, out);
+        Expr *cur = listLib("_dict_getitem", {varRef(dv, a->loc), varRef(kv, a->loc)}, a->loc);
+        if (!known(cur)) return;
+        Expr *result = binary(a->op, cur, rhs, a->loc);
+        if (!known(result)) return;
+        Expr *r =
+            listLib("_dict_setitem", {varRef(dv, a->loc), varRef(kv, a->loc), result}, a->loc);
+        if (known(r)) out.push_back(ir_.eval(r, a->loc));
+        return;
+      }
       if (arr->type->isList()) {
         // l[i] op= v: the list and the index evaluated once.
         Var *lv = temp(arr, out);
@@ -981,6 +1005,8 @@ void FunctionTyper::forLoop(const ast::ForStmt *f, Block &out) {
   // for x in an array (along its first axis) or a tuple of one element type.
   Expr *it = callee && fname.empty() ? nullptr : expr(f->iter);
   if (!call) it = expr(f->iter);
+  if (it && known(it) && it->type->isDict() && !hasUndefinedList(it->type))
+    it = listLib("_dict_keys", {it}, f->iter->loc);  // for key in d
   if (it && known(it) && walkable(it->type)) {
     Var *seq = temp(it, out);
     Var *iv = newVar(fmt::format("$i{}", tempCounter_++), tc_.int64(), f->loc);

@@ -264,6 +264,11 @@ class FunctionTyper final : public TyperServices {
   void refineList(const ast::Expr *receiver, const std::string &method,
                   const std::vector<Expr *> &args);
   void checkUndefinedLists();
+  // Dicts (TypeLists.cpp): `{}` of type `t` (its types may be undefined),
+  // {k: v ...}, and `d[k] = v` giving `{}` its types.
+  Expr *emptyDict(const Type *t, SourceLoc loc);
+  Expr *dictLiteral(const ast::DictExpr *d);
+  void refineDict(const ast::Expr *receiver, const Type *key, const Type *value);
 
   // ---- records (TypeRecords.cpp) ----
   // The type a field reads as: its scalar or record type, or a C view of a

@@ -120,6 +120,20 @@ const Type *TypeContext::optional(const Type *value) {
   return intern(std::move(t));
 }
 
+const Type *TypeContext::dict(const Type *key, const Type *value) {
+  auto t = std::make_unique<Type>();
+  t->kind_ = TypeKind::Dict;
+  t->elem_ = key;
+  t->value_ = value;
+  t->name_ = fmt::format("DictType[{},{}]", key ? key->str() : std::string("undefined"),
+                         value ? value->str() : std::string("undefined"));
+  return intern(std::move(t));
+}
+
+const Type *TypeContext::dictParts(const Type *d) {
+  return tuple({list(d->keyType()), list(d->valueType()), list(boolean()), list(int64())});
+}
+
 const Type *TypeContext::range() {
   auto t = std::make_unique<Type>();
   t->kind_ = TypeKind::Range;
@@ -440,6 +454,9 @@ const Type *arithmeticResult(TypeContext &tc, const Type *a, const Type *b) {
 bool hasUndefinedList(const Type *t) {
   if (!t) return false;
   if (t->isList()) return !t->dtype() || hasUndefinedList(t->dtype());
+  if (t->isDict())
+    return !t->keyType() || !t->valueType() || hasUndefinedList(t->keyType()) ||
+           hasUndefinedList(t->valueType());
   if (t->isTuple())
     for (const Type *e : t->elements())
       if (hasUndefinedList(e)) return true;
@@ -473,10 +490,20 @@ const Type *unify(TypeContext &tc, const Type *a, const Type *b) {
   // None and a value: the value or None (Numba's OptionalType).
   if (a->isOptional() || b->isOptional() || a->isNone() || b->isNone()) {
     const Type *av = a->isOptional() ? a->dtype() : a, *bv = b->isOptional() ? b->dtype() : b;
-    if (av->isNone()) return bv->isRuntime() && !bv->isList() ? tc.optional(bv) : nullptr;
-    if (bv->isNone()) return av->isRuntime() && !av->isList() ? tc.optional(av) : nullptr;
+    if (av->isNone())
+      return bv->isRuntime() && !bv->isList() && !bv->isDict() ? tc.optional(bv) : nullptr;
+    if (bv->isNone())
+      return av->isRuntime() && !av->isList() && !av->isDict() ? tc.optional(av) : nullptr;
     const Type *u = unify(tc, av, bv);
     return u && u->isRuntime() && !u->isNone() ? tc.optional(u) : nullptr;
+  }
+  if (a->isDict() && b->isDict()) {  // `{}` takes its items' types
+    const Type *k = a->keyType() ? a->keyType() : b->keyType();
+    const Type *v = a->valueType() ? a->valueType() : b->valueType();
+    if ((a->keyType() && b->keyType() && a->keyType() != b->keyType()) ||
+        (a->valueType() && b->valueType() && a->valueType() != b->valueType()))
+      return nullptr;
+    return tc.dict(k, v);
   }
   // Lists are invariant (as Numba's); `[]` takes its elements' type.
   if (a->isList() && b->isList()) {
@@ -502,7 +529,7 @@ size_t valueAlign(const Type *t) {
   if (t->isEnumMember()) return valueAlign(t->dtype());
   if (t->isOptional()) return valueAlign(t->dtype());
   if (t->isArray()) return abi::kArrayAlign;
-  if (t->isRecord() || t->isList()) return abi::kPointerBytes;
+  if (t->isRecord() || t->isList() || t->isDict()) return abi::kPointerBytes;
   if (t->isTuple()) {
     size_t a = 1;
     for (const Type *e : t->elements()) a = std::max(a, valueAlign(e));
@@ -520,6 +547,7 @@ size_t valueSize(const Type *t) {
   }
   if (t->isArray()) return abi::arrayDescBytes(t->ndim());
   if (t->isRecord() || t->isList()) return abi::kPointerBytes;
+  if (t->isDict()) return 4 * abi::kPointerBytes;
   if (t->isTuple()) {
     size_t off = 0, a = valueAlign(t);
     for (const Type *e : t->elements()) {

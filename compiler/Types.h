@@ -23,6 +23,8 @@
 //   enum member       its value (the class is in the type)
 //   OptionalType(T)   { T value; i1 valid } ({ T, i8 } in memory): None when
 //                     not valid
+//   dict              { list keys; list values; list alive; list table }: the
+//                     builtins library's hash table (compiler/lib/builtins_lib.py)
 //   none              no value
 // Compile-time-only types (modules, functions, dtypes, string literals,
 // exception classes) have no run-time value.
@@ -47,6 +49,7 @@ enum class TypeKind : uint8_t {
   Tuple,
   List,        // a Python list: a reference to a growable buffer of elements
   Optional,    // a value or None (Numba's OptionalType): { value, valid }
+  Dict,        // a Python dict: four lists (keys, values, alive, table)
   Record,      // a NumPy structured dtype's element (Numba's Record)
   EnumMember,  // a member of an enum.Enum (IntEnum) class: its value, typed by the class
   Range,       // range(...) objects, consumed by for loops
@@ -96,6 +99,10 @@ class Type {
   bool isList() const { return kind_ == TypeKind::List; }
   // A value of dtype() or None.
   bool isOptional() const { return kind_ == TypeKind::Optional; }
+  // A dict: keyType() and valueType(), null while no item has given them.
+  bool isDict() const { return kind_ == TypeKind::Dict; }
+  const Type *keyType() const { return elem_; }
+  const Type *valueType() const { return value_; }
   // bool, int, float or complex
   bool isNumber() const { return kind_ >= TypeKind::Bool && kind_ <= TypeKind::Complex; }
   // Has a value at run time.
@@ -148,6 +155,7 @@ class Type {
   unsigned bits_ = 0;
   bool signed_ = false;
   const Type *elem_ = nullptr;
+  const Type *value_ = nullptr;  // a dict's value type
   unsigned ndim_ = 0;
   Layout layout_ = Layout::A;
   bool readonly_ = false;
@@ -183,6 +191,10 @@ class TypeContext {
   const Type *list(const Type *elem);
   // OptionalType(value): `value` or None (a variable assigned both).
   const Type *optional(const Type *value);
+  // DictType[key,value]; null types: undefined (`{}` before an item).
+  const Type *dict(const Type *key, const Type *value);
+  // A dict's run-time form: Tuple(list(key), list(value), list(bool), list(int64)).
+  const Type *dictParts(const Type *dict);
   const Type *module(const std::string &name);
   const Type *function(const std::string &name);
   const Type *dtypeOf(const Type *scalar);

@@ -191,6 +191,11 @@ struct ListExpr : Expr {
   KJIT_AST_NODE(ListExpr, Expr)
   std::vector<Expr *> elts;
 };
+struct DictExpr : Expr {
+  KJIT_AST_NODE(DictExpr, Expr)
+  std::vector<Expr *> keys;
+  std::vector<Expr *> values;  // parallel to keys
+};
 struct Param {
   std::string name;
   SourceLoc loc;
@@ -401,6 +406,14 @@ void forEachChild(const Node *n, F &&f) {
   }
   case NodeKind::TupleExpr: return all(cast<TupleExpr>(n)->elts);
   case NodeKind::ListExpr: return all(cast<ListExpr>(n)->elts);
+  case NodeKind::DictExpr: {
+    auto *d = cast<DictExpr>(n);
+    for (size_t i = 0; i < d->keys.size(); ++i) {
+      one(d->keys[i]);
+      one(d->values[i]);
+    }
+    return;
+  }
   case NodeKind::LambdaExpr:
     params(cast<LambdaExpr>(n)->params);
     return one(cast<LambdaExpr>(n)->body);

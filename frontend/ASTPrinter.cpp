@@ -280,6 +280,18 @@ class ExprPrinter {
       list(cast<ListExpr>(e)->elts, out);
       out += ')';
       return;
+    case NodeKind::DictExpr: {
+      auto *d = cast<DictExpr>(e);
+      out += "(dict";
+      for (size_t i = 0; i < d->keys.size(); ++i) {
+        out += ' ';
+        print(d->keys[i], out);
+        out += ':';
+        print(d->values[i], out);
+      }
+      out += ')';
+      return;
+    }
     case NodeKind::LambdaExpr: {
       auto *l = cast<LambdaExpr>(e);
       out += "(lambda (";

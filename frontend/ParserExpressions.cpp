@@ -597,11 +597,8 @@ Expr *Parser::parseBracketList() {
 Expr *Parser::parseBraces() {
   NestingGuard guard(*this, cur().loc);
   SourceLoc start = cur().loc;
-  advance();  // {
-  if (accept(TokKind::RBrace)) {
-    unsupported(spanFrom(start), "dict literals are not supported in kernels");
-    return errorExpr(spanFrom(start));
-  }
+  advance();                                                            // {
+  if (accept(TokKind::RBrace)) return make<DictExpr>(spanFrom(start));  // {}
   bool isDict = false;
   if (accept(TokKind::DoubleStar)) {
     isDict = true;
@@ -609,17 +606,38 @@ Expr *Parser::parseBraces() {
   } else if (at(TokKind::Star)) {
     parseStarred();
   } else {
-    parseTest();
+    Expr *key = parseTest();
     if (accept(TokKind::Colon)) {
       isDict = true;
-      parseTest();
+      Expr *value = parseTest();
+      if (!at(TokKind::KwFor) && !at(TokKind::KwAsync)) {
+        // {k: v, ...}: a dict display (no `**d` in it).
+        auto *d = make<DictExpr>(start);
+        d->keys.push_back(key);
+        d->values.push_back(value);
+        bool ok = true;
+        while (accept(TokKind::Comma) && !at(TokKind::RBrace)) {
+          if (at(TokKind::DoubleStar)) {
+            ok = false;
+            break;
+          }
+          d->keys.push_back(parseTest());
+          expect(TokKind::Colon, "':' in the dict");
+          d->values.push_back(parseTest());
+        }
+        if (ok && accept(TokKind::RBrace)) {
+          d->loc = spanFrom(start);
+          return d;
+        }
+        if (ok) expect(TokKind::RBrace, "',' or '}' in the dict");
+      }
     }
   }
   if (at(TokKind::KwFor) || at(TokKind::KwAsync))
     return comprehension(start, TokKind::RBrace,
                          isDict ? "dict comprehensions" : "set comprehensions");
   skipBracketed(TokKind::RBrace);
-  unsupported(spanFrom(start), isDict ? "dict literals are not supported in kernels"
+  unsupported(spanFrom(start), isDict ? "'**' unpacking in a dict display is not supported"
                                       : "set literals are not supported in kernels");
   return errorExpr(spanFrom(start));
 }

@@ -13,6 +13,8 @@
 # This text is compiled into kjit: keep it to the kernel language.
 import numpy as np
 
+from kjit import literal_unroll
+
 
 # ---- making lists ----------------------------------------------------------------------
 
@@ -359,3 +361,223 @@ def _builtin_all(seq):
             return False
     return True
 
+
+# ---- dicts ------------------------------------------------------------------------------
+# A dict is four lists (np._dparts(d), np._dmake(...)): its keys and values
+# in insertion order, whether each entry is alive (pop and del leave a hole),
+# and an open-addressing table: table[0] is the number of live entries,
+# table[1] the number of entries ever inserted, table[2:] the slots (0:
+# empty, -1: deleted, k + 1: entry k). The table doubles when two thirds of
+# its slots are taken.
+
+def _hash(x):
+    # A hash of a number or a tuple of numbers; equal numbers hash equally
+    # (1 == 1.0 == True), as Python's do.
+    if isinstance(x, tuple):
+        h = 3430008
+        for e in literal_unroll(x):
+            h = (h ^ _hash(e)) * 1000003
+        return h
+    elif isinstance(x, bool):
+        return np.int64(x)
+    elif isinstance(x, int):
+        return np.int64(x)
+    else:
+        f = np.float64(x)
+        if f == np.floor(f) and abs(f) < 9.2e18:
+            return np.int64(f)
+        return np.int64(f * 4503599627370496.0)
+
+
+def _dict_from_tuples(ks, vs):
+    # {k: v, ...}: the display's keys and values, each converted to one type.
+    d = _dict_new(ks[0], vs[0])
+    for i in range(len(ks)):
+        _dict_setitem(d, ks[i], vs[i])
+    return d
+
+
+def _dict_new(k, v):
+    table = np._lnew(0, 10)
+    return np._dmake(np._lnew(k, 0), np._lnew(v, 0), np._lnew(True, 0), table)
+
+
+def _dict_slot(d, key):
+    # The slot that holds key, or the free slot where it would go (-1 - slot).
+    keys, vals, alive, table = np._dparts(d)
+    size = len(table) - 2
+    mask = size - 1
+    i = _hash(key) & mask
+    first_free = -1
+    while True:
+        e = np._lget(table, 2 + i)
+        if e == 0:
+            if first_free < 0:
+                first_free = i
+            return -1 - first_free
+        if e < 0:
+            if first_free < 0:
+                first_free = i
+        elif np._lget(keys, e - 1) == key:
+            return i
+        i = (i + 1) & mask
+
+
+def _dict_grow(d):
+    keys, vals, alive, table = np._dparts(d)
+    size = len(table) - 2
+    np._lresize(table, 2)
+    np._lresize(table, 2 + 2 * size)
+    mask = 2 * size - 1
+    for k in range(len(keys)):
+        if np._lget(alive, k):
+            i = _hash(np._lget(keys, k)) & mask
+            while np._lget(table, 2 + i) != 0:
+                i = (i + 1) & mask
+            np._lset(table, 2 + i, k + 1)
+
+
+def _dict_setitem(d, key, value):
+    keys, vals, alive, table = np._dparts(d)
+    s = _dict_slot(d, key)
+    if s >= 0:
+        np._lset(vals, np._lget(table, 2 + s) - 1, value)
+        return
+    n = len(keys)
+    _list_append(keys, key)
+    _list_append(vals, value)
+    _list_append(alive, True)
+    np._lset(table, 2 - 1 - s, n + 1)
+    np._lset(table, 0, np._lget(table, 0) + 1)
+    np._lset(table, 1, np._lget(table, 1) + 1)
+    if 3 * np._lget(table, 1) >= 2 * (len(table) - 2):
+        _dict_compact(d)
+        _dict_grow(d)
+
+
+def _dict_compact(d):
+    # Drops the dead entries (in order), so that the table counts live ones.
+    keys, vals, alive, table = np._dparts(d)
+    j = 0
+    for k in range(len(keys)):
+        if np._lget(alive, k):
+            np._lset(keys, j, np._lget(keys, k))
+            np._lset(vals, j, np._lget(vals, k))
+            np._lset(alive, j, True)
+            j += 1
+    np._lresize(keys, j)
+    np._lresize(vals, j)
+    np._lresize(alive, j)
+    np._lset(table, 1, j)
+    size = len(table) - 2
+    np._lresize(table, 2)
+    np._lresize(table, 2 + size)
+    mask = size - 1
+    for k in range(j):
+        i = _hash(np._lget(keys, k)) & mask
+        while np._lget(table, 2 + i) != 0:
+            i = (i + 1) & mask
+        np._lset(table, 2 + i, k + 1)
+
+
+def _dict_getitem(d, key):
+    keys, vals, alive, table = np._dparts(d)
+    s = _dict_slot(d, key)
+    if s < 0:
+        raise KeyError("key not found in the dict")
+    return np._lget(vals, np._lget(table, 2 + s) - 1)
+
+
+def _dict_get(d, key, default=None):
+    keys, vals, alive, table = np._dparts(d)
+    s = _dict_slot(d, key)
+    if s < 0:
+        return default
+    return np._lget(vals, np._lget(table, 2 + s) - 1)
+
+
+def _dict_contains(d, key):
+    return _dict_slot(d, key) >= 0
+
+
+def _dict_len(d):
+    keys, vals, alive, table = np._dparts(d)
+    return np._lget(table, 0)
+
+
+def _dict_pop(d, key):
+    keys, vals, alive, table = np._dparts(d)
+    s = _dict_slot(d, key)
+    if s < 0:
+        raise KeyError("key not found in the dict")
+    e = np._lget(table, 2 + s) - 1
+    np._lset(table, 2 + s, -1)
+    np._lset(alive, e, False)
+    np._lset(table, 0, np._lget(table, 0) - 1)
+    return np._lget(vals, e)
+
+
+def _dict_pop_default(d, key, default):
+    if _dict_slot(d, key) < 0:
+        return default
+    return _dict_pop(d, key)
+
+
+def _dict_setdefault(d, key, default):
+    if _dict_slot(d, key) < 0:
+        _dict_setitem(d, key, default)
+    return _dict_getitem(d, key)
+
+
+def _dict_keys(d):
+    keys, vals, alive, table = np._dparts(d)
+    out = np._lnew(keys, 0)
+    for k in range(len(keys)):
+        if np._lget(alive, k):
+            _list_append(out, np._lget(keys, k))
+    return out
+
+
+def _dict_values(d):
+    keys, vals, alive, table = np._dparts(d)
+    out = np._lnew(vals, 0)
+    for k in range(len(keys)):
+        if np._lget(alive, k):
+            _list_append(out, np._lget(vals, k))
+    return out
+
+
+def _dict_items(d):
+    keys, vals, alive, table = np._dparts(d)
+    out = []
+    for k in range(len(keys)):
+        if np._lget(alive, k):
+            out.append((np._lget(keys, k), np._lget(vals, k)))
+    return out
+
+
+def _dict_clear(d):
+    keys, vals, alive, table = np._dparts(d)
+    np._lresize(keys, 0)
+    np._lresize(vals, 0)
+    np._lresize(alive, 0)
+    np._lresize(table, 2)
+    np._lresize(table, 10)
+    np._lset(table, 0, 0)
+    np._lset(table, 1, 0)
+
+
+def _dict_copy(d):
+    keys, vals, alive, table = np._dparts(d)
+    out = np._dmake(np._lnew(keys, 0), np._lnew(vals, 0), np._lnew(True, 0), np._lnew(0, 10))
+    for k in range(len(keys)):
+        if np._lget(alive, k):
+            _dict_setitem(out, np._lget(keys, k), np._lget(vals, k))
+    return out
+
+
+def _dict_update(d, other):
+    keys, vals, alive, table = np._dparts(other)
+    for k in range(len(keys)):
+        if np._lget(alive, k):
+            _dict_setitem(d, np._lget(keys, k), np._lget(vals, k))

@@ -323,6 +323,20 @@ pybind11::object Dispatcher::toPython(const Type *t, unsigned char *p, KjitCallC
     return pybind11::module_::import("kjit.np.numpy_support")
         .attr("_record_from_bytes")(recordSpec(t), copy);
   }
+  if (t->isDict()) {
+    // A new Python dict of the live entries, in insertion order.
+    KjitList *parts[4];
+    std::memcpy(parts, p, sizeof(parts));
+    pybind11::dict out;
+    if (!t->keyType() || !t->valueType()) return out;
+    size_t ks = jit::memSize(t->keyType()), vs = jit::memSize(t->valueType());
+    for (int64_t i = 0; i < parts[0]->size; ++i) {
+      if (!parts[2]->data[i]) continue;  // a popped entry
+      out[toPython(t->keyType(), parts[0]->data + size_t(i) * ks, ctx, argv, n, owners)] =
+          toPython(t->valueType(), parts[1]->data + size_t(i) * vs, ctx, argv, n, owners);
+    }
+    return out;
+  }
   if (t->isOptional()) {  // { value, one byte: valid }
     size_t validAt = jit::memSize(t->dtype());
     if (!p[validAt]) return pybind11::none();

@@ -213,6 +213,9 @@ std::string keyOfType(const Type *t) {
   if (t->isRecord()) return recordSpec(t);
   if (t->isList()) return "L" + (t->dtype() ? keyOfType(t->dtype()) : std::string("n"));
   if (t->isOptional()) return "O" + keyOfType(t->dtype());
+  if (t->isDict())
+    return "M" + (t->keyType() ? keyOfType(t->keyType()) : std::string("n")) +
+           (t->valueType() ? keyOfType(t->valueType()) : std::string("n"));
   if (t->isEnumMember()) {
     std::string s;
     appendEnumKey(s, t->symbol(), t->isIntEnum());
@@ -291,6 +294,9 @@ const Type *sameTypeIn(TypeContext &tc, const Type *t) {
     return tc.array(sameTypeIn(tc, t->dtype()), t->ndim(), t->layout(), t->readonly());
   if (t->isList()) return tc.list(t->dtype() ? sameTypeIn(tc, t->dtype()) : nullptr);
   if (t->isOptional()) return tc.optional(sameTypeIn(tc, t->dtype()));
+  if (t->isDict())
+    return tc.dict(t->keyType() ? sameTypeIn(tc, t->keyType()) : nullptr,
+                   t->valueType() ? sameTypeIn(tc, t->valueType()) : nullptr);
   if (t->isTuple()) {
     std::vector<const Type *> e;
     for (const Type *x : t->elements()) e.push_back(sameTypeIn(tc, x));
@@ -310,7 +316,7 @@ const Type *sameTypeIn(TypeContext &tc, const Type *t) {
 
 size_t memAlign(const Type *t) {
   if (t->isEnumMember() || t->isOptional()) return memAlign(t->dtype());
-  if (t->isArray() || t->isRecord() || t->isList()) return 8;
+  if (t->isArray() || t->isRecord() || t->isList() || t->isDict()) return 8;
   if (t->isBool() || t->isNone()) return 1;
   if (t->isTuple()) {
     size_t a = 1;
@@ -329,6 +335,7 @@ size_t memSize(const Type *t) {
   }
   if (t->isArray()) return 16 + 16 * t->ndim();
   if (t->isRecord() || t->isList()) return 8;  // a pointer to the record's bytes, the KjitList
+  if (t->isDict()) return 32;                  // its four lists
   if (t->isBool() || t->isNone()) return 1;
   if (t->isTuple()) {
     size_t off = 0, a = memAlign(t);

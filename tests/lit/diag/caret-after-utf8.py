@@ -4,11 +4,11 @@
 # so that the caret lines up with the '{' on screen.
 #
 def kernel(x):
-    label = "café"; table = {}
+    label = "café"; table = {**d}
     return table
 
-# CHECK: {{^}}{{.*}}caret-after-utf8.py:7:30: error: dict literals are not supported in kernels
+# CHECK: {{^}}{{.*}}caret-after-utf8.py:7:30: error: '**' unpacking in a dict display is not supported
 # CHECK-NEXT: {{^}}  File "{{.*}}caret-after-utf8.py", line 7
-# CHECK-NEXT: {{^}}    label = "café"; table = {}
-# CHECK-NEXT: {{^}}                            ^^{{$}}
+# CHECK-NEXT: {{^}}    label = "café"; table = {**d}
+# CHECK-NEXT: {{^}}                            ^^^^^{{$}}
 # CHECK-NOT: {{.}}

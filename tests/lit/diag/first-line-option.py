@@ -3,8 +3,8 @@
 # of a bigger file); --name sets the file name shown. The text is indented as
 # in a class body; its first line sets level 0.
 
-# CHECK: {{^}}kernels.py:42:17: error: dict literals are not supported in kernels
+# CHECK: {{^}}kernels.py:42:17: error: '**' unpacking in a dict display is not supported
 # CHECK-NEXT: {{^}}  File "kernels.py", line 42
-# CHECK-NEXT: {{^}}    table = {1: 2}
+# CHECK-NEXT: {{^}}    table = {**t2}
 # CHECK-NEXT: {{^}}            ^^^^^^{{$}}
 # CHECK-NOT: {{.}}

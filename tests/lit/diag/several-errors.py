@@ -7,15 +7,15 @@ from kjit import cuda
 @cuda.jit
 def kernel(x, out):
     i = cuda.grid(1)
-    weights = {0: 1.0}
+    weights = {0, 1.0}
     if x[i] > 0
         out[i] = x[i]
     out[i] += {v * weights[0] for v in x}[0]
     return out
 
-# CHECK: {{^}}{{.*}}several-errors.py:10:15: error: dict literals are not supported in kernels
+# CHECK: {{^}}{{.*}}several-errors.py:10:15: error: set literals are not supported in kernels
 # CHECK-NEXT: {{^}}  File "{{.*}}several-errors.py", line 10
-# CHECK-NEXT: {{^}}    weights = {0: 1.0}
+# CHECK-NEXT: {{^}}    weights = {0, 1.0}
 # CHECK-NEXT: {{^}}              ^^^^^^^^{{$}}
 # CHECK-NEXT: {{^}}{{.*}}several-errors.py:11:16: error: expected ':', found end of line
 # CHECK-NEXT: {{^}}  File "{{.*}}several-errors.py", line 11
