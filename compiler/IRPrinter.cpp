@@ -115,6 +115,8 @@ std::string expr(const Expr *e) {
       name += fmt::format(" {:?}", in->text);  // which items are glued
     if (in->id >= IntrinsicId::RecordGet && in->id <= IntrinsicId::RecordArrayField)
       name += fmt::format(" {:?}", in->text);  // the field
+    if (in->id == IntrinsicId::ExcMatches)
+      name += fmt::format(" {:?}", in->text);  // the classes ("": any)
     return fmt::format("({}{}) : {}", name, list(in->args), e->type ? e->type->str() : "?");
   }
   default: return "?";
