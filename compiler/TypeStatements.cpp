@@ -341,38 +341,26 @@ void FunctionTyper::stmt(const ast::Stmt *s, Block &out) {
       }
       Expr *rhs = expr(a->value);
       if (!known(arr) || !known(rhs)) return;
-      if (arr->type->isDict()) {
-        // d[key] op= v: the dict and the key evaluated once.
-        Var *dv = temp(arr, out);
+      if (arr->type->isDict() || arr->type->isList()) {
+        // d[key] op= v, l[i] op= v: the container and the key evaluated
+        // once, read and written through the builtins library.
+        bool isDict = arr->type->isDict();
+        Var *cv = temp(arr, out);
         Expr *k = expr(sub->index);
         if (!known(k)) return;
-        Var *kv = temp(k, out);
-        Expr *cur = listLib("_dict_getitem", {varRef(dv, a->loc), varRef(kv, a->loc)}, a->loc);
-        if (!known(cur)) return;
-        Expr *result = binary(a->op, cur, rhs, a->loc);
-        if (!known(result)) return;
-        Expr *r =
-            listLib("_dict_setitem", {varRef(dv, a->loc), varRef(kv, a->loc), result}, a->loc);
-        if (known(r)) out.push_back(ir_.eval(r, a->loc));
-        return;
-      }
-      if (arr->type->isList()) {
-        // l[i] op= v: the list and the index evaluated once.
-        Var *lv = temp(arr, out);
-        Expr *i = expr(sub->index);
-        if (!known(i)) return;
-        if (!i->type->isInt() && !i->type->isBool()) {
+        if (!isDict && !k->type->isInt() && !k->type->isBool()) {
           typingError(sub->index->loc,
-                      fmt::format("list indices must be integers, not {}", i->type->str()));
+                      fmt::format("list indices must be integers, not {}", k->type->str()));
           return;
         }
-        Var *iv = temp(castTo(i, tc_.int64()), out);
-        Expr *cur = listLib("_list_getitem", {varRef(lv, a->loc), varRef(iv, a->loc)}, a->loc);
+        Var *kv = temp(isDict ? k : castTo(k, tc_.int64()), out);
+        Expr *cur = listLib(isDict ? "_dict_getitem" : "_list_getitem",
+                            {varRef(cv, a->loc), varRef(kv, a->loc)}, a->loc);
         if (!known(cur)) return;
         Expr *result = binary(a->op, cur, rhs, a->loc);
         if (!known(result)) return;
-        Expr *r =
-            listLib("_list_setitem", {varRef(lv, a->loc), varRef(iv, a->loc), result}, a->loc);
+        Expr *r = listLib(isDict ? "_dict_setitem" : "_list_setitem",
+                          {varRef(cv, a->loc), varRef(kv, a->loc), result}, a->loc);
         if (known(r)) out.push_back(ir_.eval(r, a->loc));
         return;
       }

@@ -529,22 +529,23 @@ def _dict_setdefault(d, key, default):
     return _dict_getitem(d, key)
 
 
+def _live(items, alive):
+    # The elements of `items` whose entry is alive, in order.
+    out = np._lnew(items, 0)
+    for k in range(len(items)):
+        if np._lget(alive, k):
+            _list_append(out, np._lget(items, k))
+    return out
+
+
 def _dict_keys(d):
     keys, vals, alive, table = np._dparts(d)
-    out = np._lnew(keys, 0)
-    for k in range(len(keys)):
-        if np._lget(alive, k):
-            _list_append(out, np._lget(keys, k))
-    return out
+    return _live(keys, alive)
 
 
 def _dict_values(d):
     keys, vals, alive, table = np._dparts(d)
-    out = np._lnew(vals, 0)
-    for k in range(len(keys)):
-        if np._lget(alive, k):
-            _list_append(out, np._lget(vals, k))
-    return out
+    return _live(vals, alive)
 
 
 def _dict_items(d):
