@@ -32,9 +32,9 @@ GlobalValue floatValue(double v) {
 }
 
 const char *const kBuiltinFunctions[] = {
-    "range",   "len",        "abs",    "min",    "max",   "int",       "float", "bool",
-    "complex", "round",      "divmod", "pow",    "print", "enumerate", "zip",   "tuple",
-    "type",    "isinstance", "sum",    "sorted", "list",  "any",       "all"};
+    "range", "len",    "abs",  "min",   "max",       "int", "float", "bool", "complex",
+    "round", "divmod", "pow",  "print", "enumerate", "zip", "tuple", "type", "isinstance",
+    "sum",   "sorted", "list", "any",   "all",       "set", "dict"};
 
 const char *const kExceptions[] = {"Exception",         "ValueError",          "IndexError",
                                    "KeyError",          "TypeError",           "RuntimeError",
@@ -413,7 +413,8 @@ class CallTyper {
       if (a->type->isArray())
         return ts.intrinsic(isMax ? IntrinsicId::ArrayMax : IntrinsicId::ArrayMin, {a},
                             a->type->dtype(), loc);
-      if (a->type->isList()) return library(isMax ? "_builtin_max" : "_builtin_min", {a});
+      if (a->type->isList() || a->type->isDict())
+        return library(isMax ? "_builtin_max" : "_builtin_min", {a});
       if (a->type->isTuple() && !a->type->elements().empty()) {
         std::vector<Expr *> elems;
         for (size_t i = 0; i < a->type->elements().size(); ++i)
@@ -1051,11 +1052,11 @@ Expr *CallTyper::builtin(const std::string &f) {
       return ts.constOf(nullptr, loc);
     if (!arity(f, 1, f == "sum" ? 2 : 1)) return ts.constOf(nullptr, loc);
     const Type *t = a[0]->type;
-    if (!t->isList() && !t->isArray() && !t->isHomogeneousTuple() &&
+    if (!t->isList() && !t->isArray() && !t->isHomogeneousTuple() && !t->isDict() &&
         !(t->isTuple() && t->elements().empty()))
       return fail(
-          fmt::format("{}() of {} is not supported; it takes a list, an array or a "
-                      "tuple of one element type",
+          fmt::format("{}() of {} is not supported; it takes a list, an array, a set, a dict "
+                      "or a tuple of one element type",
                       f, t->str()));
     std::vector<Expr *> args = a;
     if (f == "sorted")
@@ -1081,6 +1082,7 @@ Expr *CallTyper::builtin(const std::string &f) {
   if (f == "len") {
     if (!arity(f, 1, 1)) return ts.constOf(nullptr, loc);
     if (a[0]->type->isList()) return ts.intrinsic(IntrinsicId::ListLen, {a[0]}, tc.int64(), loc);
+    if (a[0]->type->isSet()) return library("_set_len", {a[0]});
     if (a[0]->type->isDict()) return library("_dict_len", {a[0]});
     if (a[0]->type->isArray())
       return ts.intrinsic(IntrinsicId::ArrayShape, {a[0], ts.constInt(0, loc)}, tc.int64(), loc);
@@ -1735,6 +1737,7 @@ Expr *typeBuiltinCall(TyperServices &ts, const Type *callee, CallSite &site) {
   if (mod == "array") return ct.arrayMethod(fn);
   if (mod == "list") return typeListMethod(ts, fn, site);
   if (mod == "dict") return typeDictMethod(ts, fn, site);
+  if (mod == "set") return typeSetMethod(ts, fn, site);
   if (mod == "number" && fn == "conjugate") {
     Expr *x = site.args.empty() ? nullptr : site.args[0];
     if (!x) return ct.fail("conjugate() without a receiver");

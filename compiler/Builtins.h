@@ -80,6 +80,11 @@ ir::Expr *typeListPrimitive(TyperServices &ts, const std::string &f, CallSite &s
 ir::Expr *typeListMethod(TyperServices &ts, const std::string &f, CallSite &site);
 // dict.<method>() with the dict first in site.args.
 ir::Expr *typeDictMethod(TyperServices &ts, const std::string &f, CallSite &site);
+// s.add(x) ... (BuiltinsLists.cpp): the builtins library's _set_<method>.
+ir::Expr *typeSetMethod(TyperServices &ts, const std::string &f, CallSite &site);
+// The elements `for x in t` gives (list, 1-d array, tuple of one type, set,
+// dict keys), or null.
+const Type *iteratedType(const Type *t);
 
 ir::Expr *typeCudaAttribute(TyperServices &ts, const std::string &module, const std::string &attr,
                             SourceLoc loc, bool cudaTarget);

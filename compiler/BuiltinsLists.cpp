@@ -31,7 +31,91 @@ Expr *failWith(TyperServices &ts, SourceLoc loc, DiagCategory c, std::string msg
 
 bool isListPrimitive(const std::string &f) {
   return f == "_lget" || f == "_lset" || f == "_lresize" || f == "_lnew" || f == "_ldtype" ||
-         f == "_dparts" || f == "_dmake";
+         f == "_dparts" || f == "_dmake" || f == "_smake";
+}
+
+// The type of the elements `for x in t` gives, or null: a list's, a 1-d
+// array's, a tuple's of one element type, a set's, a dict's keys.
+const Type *iteratedType(const Type *t) {
+  if (t->isList()) return t->dtype();
+  if (t->isArray() && t->ndim() == 1) return t->dtype();
+  if (t->isHomogeneousTuple()) return t->elements()[0];
+  if (t->isDict()) return t->keyType();
+  return nullptr;
+}
+
+Expr *typeSetMethod(TyperServices &ts, const std::string &f, CallSite &site) {
+  SourceLoc loc = site.loc;
+  struct M {
+    const char *name;
+    size_t args;
+    bool setArg;  // its argument is a set
+  };
+  static const M kSet[] = {{"add", 1, false},
+                           {"discard", 1, false},
+                           {"remove", 1, false},
+                           {"pop", 0, false},
+                           {"clear", 0, false},
+                           {"copy", 0, false},
+                           {"update", 1, false},
+                           {"union", 1, true},
+                           {"intersection", 1, true},
+                           {"difference", 1, true},
+                           {"symmetric_difference", 1, true},
+                           {"intersection_update", 1, true},
+                           {"difference_update", 1, true},
+                           {"symmetric_difference_update", 1, true},
+                           {"issubset", 1, true},
+                           {"issuperset", 1, true},
+                           {"isdisjoint", 1, true}};
+  const M *m = nullptr;
+  for (const M &k : kSet)
+    if (f == k.name) m = &k;
+  if (!m)
+    return failWith(ts, loc, DiagCategory::Unsupported,
+                    fmt::format("the set method {}() is not supported", f));
+  if (!site.kwargs.empty())
+    return failWith(ts, loc, DiagCategory::Typing,
+                    fmt::format("set.{}() takes no keyword arguments", f));
+  std::vector<Expr *> args = site.args;
+  size_t n = args.size() - 1;
+  if (n != m->args)
+    return failWith(ts, loc, DiagCategory::Typing,
+                    fmt::format("set.{}() takes {} argument{} ({} given)", f, m->args,
+                                m->args == 1 ? "" : "s", n));
+  // (A set whose element type is not known yet is typed again once it is.)
+  if (hasUndefinedList(args[0]->type)) return ts.constOf(nullptr, loc);
+  const Type *st = args[0]->type, *key = st->keyType();
+  if (m->setArg) {
+    if (hasUndefinedList(args[1]->type)) return ts.constOf(nullptr, loc);
+    if (!args[1]->type->isSet())
+      return failWith(ts, args[1]->loc, DiagCategory::Typing,
+                      fmt::format("set.{}() takes a set in kjit, not {}", f, args[1]->type->str()));
+    if (args[1]->type != st)
+      return failWith(ts, args[1]->loc, DiagCategory::Typing,
+                      fmt::format("set.{}() of {} and {}: the elements' types differ", f, st->str(),
+                                  args[1]->type->str()));
+  } else if (f == "update") {
+    const Type *e = iteratedType(args[1]->type);
+    if (!e)
+      return failWith(ts, args[1]->loc, DiagCategory::Typing,
+                      fmt::format("set.update() takes a list, a set, a 1-d array or a tuple of "
+                                  "one element type, not {}",
+                                  args[1]->type->str()));
+    if (e != key && !(e->isNumber() && key->isNumber()))
+      return failWith(
+          ts, args[1]->loc, DiagCategory::Typing,
+          fmt::format("cannot add the elements of {} to a {}", args[1]->type->str(), st->str()));
+  } else if (n == 1) {  // add, discard, remove: the value as the set's element type
+    Expr *v = args[1];
+    bool numbers = key->isNumber() && v->type->isNumber() && !v->type->isComplex();
+    if (v->type != key && !numbers && unify(ts.context().types, key, v->type) != key)
+      return failWith(ts, v->loc, DiagCategory::Typing,
+                      fmt::format("set.{}() of {} on a {}", f, v->type->str(), st->str()));
+    args[1] = ts.convert(v, key);
+  }
+  Expr *r = ts.callFunction(numpyLibFunction("_set_" + f), std::move(args), loc);
+  return r ? r : ts.constOf(nullptr, loc);
 }
 
 Expr *typeDictMethod(TyperServices &ts, const std::string &f, CallSite &site) {
@@ -87,10 +171,11 @@ Expr *typeListPrimitive(TyperServices &ts, const std::string &f, CallSite &site)
       return failWith(ts, loc, DiagCategory::Typing, "np._dparts() takes a dict");
     return ts.intrinsic(IntrinsicId::DictParts, {a[0]}, tc.dictParts(a[0]->type), loc);
   }
-  if (f == "_dmake") {  // a dict of four lists: keys, values, alive, table
+  if (f == "_dmake" || f == "_smake") {  // a dict (set) of four lists: keys, values, alive, table
     if (a.size() != 4 || !a[0]->type->isList() || !a[1]->type->isList())
-      return failWith(ts, loc, DiagCategory::Typing, "np._dmake() takes four lists");
-    const Type *d = tc.dict(a[0]->type->dtype(), a[1]->type->dtype());
+      return failWith(ts, loc, DiagCategory::Typing, fmt::format("np.{}() takes four lists", f));
+    const Type *d = f == "_smake" ? tc.set(a[0]->type->dtype())
+                                  : tc.dict(a[0]->type->dtype(), a[1]->type->dtype());
     return ts.intrinsic(IntrinsicId::DictMake, a, d, loc);
   }
   size_t want = f == "_lset" ? 3 : f == "_ldtype" ? 1 : 2;

@@ -98,7 +98,10 @@ Expr *FunctionTyper::expr(const ast::Expr *e) {
     return ir_.tupleMake(std::move(elems), e->loc);
   }
   case NK::ListExpr: return listLiteral(ast::cast<ast::ListExpr>(e));
-  case NK::DictExpr: return dictLiteral(ast::cast<ast::DictExpr>(e));
+  case NK::DictExpr: {
+    auto *d = ast::cast<ast::DictExpr>(e);
+    return d->isSet ? setLiteral(d) : dictLiteral(d);
+  }
   case NK::SliceExpr: return unsupported(e->loc, "a slice can only appear in an array subscript");
   case NK::LambdaExpr:
     return unsupported(e->loc,
@@ -167,6 +170,7 @@ Expr *FunctionTyper::binary(ast::BinaryOp aop, Expr *l, Expr *r, SourceLoc loc) 
       (rt->isArray() || rt->isNumber()))
     return binaryInto(aop, l, r, nullptr, loc);  // an array expression (ArrayExprs.h)
   if (!lt->isNumber() || !rt->isNumber()) {
+    if (lt->isSet() && rt->isSet()) return setBinary(aop, l, r, loc);
     if (aop == ast::BinaryOp::Add && lt->isList() && rt->isList()) {
       if (lt->dtype() && rt->dtype() && lt != rt)
         return typingError(loc, fmt::format("cannot concatenate {} and {}", lt->str(), rt->str()));
@@ -248,6 +252,11 @@ Expr *FunctionTyper::binary(ast::BinaryOp aop, Expr *l, Expr *r, SourceLoc loc) 
 }
 
 Expr *FunctionTyper::unary(const ast::UnaryExpr *u) {
+  // -9223372036854775808 is one constant in Python (and int64 in Numba), not
+  // the negation of the uint64 2**63.
+  if (auto *i = ast::dyn_cast<ast::IntLit>(u->operand);
+      i && u->op == ast::UnaryOp::Neg && !i->tooLarge && i->value == uint64_t(INT64_MAX) + 1)
+    return constInt(INT64_MIN, u->loc);
   return unaryOp(u->op, expr(u->operand), u->loc);
 }
 
@@ -359,6 +368,8 @@ Expr *FunctionTyper::compareOne(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc) 
     Expr *found = nullptr;
     if (rt->isList())
       found = listLib("_list_contains", {r, l}, loc);
+    else if (rt->isSet())
+      found = listLib("_set_contains", {r, l}, loc);
     else if (rt->isDict())
       found = listLib("_dict_contains", {r, l}, loc);
     else if (rt->isHomogeneousTuple() || (rt->isArray() && rt->ndim() == 1))
@@ -370,6 +381,8 @@ Expr *FunctionTyper::compareOne(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc) 
     if (!known(found) || op == ast::CmpOp::In) return found;
     return unaryOp(ast::UnaryOp::Not, found, loc);
   }
+  if (lt->isSet() && rt->isSet() && op != ast::CmpOp::Is && op != ast::CmpOp::IsNot)
+    return setCompare(op, l, r, loc);
   if (lt->isList() && rt->isList() && (op == ast::CmpOp::Eq || op == ast::CmpOp::Ne)) {
     Expr *eq = listLib("_list_eq", {l, r}, loc);
     if (!known(eq) || op == ast::CmpOp::Eq) return eq;
@@ -586,6 +599,7 @@ Expr *FunctionTyper::attribute(const ast::AttributeExpr *a) {
   }
   if (t->isRecord()) return recordGet(v, a->attr, a->loc);
   if (t->isList()) return constOf(tc_.function("list." + a->attr), a->loc);  // a method
+  if (t->isSet()) return constOf(tc_.function("set." + a->attr), a->loc);
   if (t->isDict()) return constOf(tc_.function("dict." + a->attr), a->loc);
   if (t->kind() == TypeKind::EnumClass) return enumMember(t, a->attr, a->loc);
   if (t->isTuple())  // a named tuple's field
@@ -639,6 +653,7 @@ Expr *FunctionTyper::subscript(const ast::SubscriptExpr *s) {
     return enumMember(t, i->type->symbol(), s->loc);
   }
   if (t->isList()) return listSubscript(v, idx, s->loc);
+  if (t->isSet()) return typingError(s->loc, "'set' object is not subscriptable");
   if (t->isDict()) {  // d[key]
     Expr *k = expr(s->index);
     if (!known(k)) return k;
@@ -915,6 +930,28 @@ Expr *FunctionTyper::arrayLiteral(const ast::CallExpr *c, const std::string &fna
   return r;
 }
 
+// range(...) as the argument of list() or set(): the list of its numbers
+// (a range is no value here); null when `e` is no call of range.
+Expr *FunctionTyper::rangeList(const ast::Expr *e) {
+  auto *inner = ast::dyn_cast<ast::CallExpr>(e);
+  if (!inner || !inner->keywords.empty() || inner->args.empty() || inner->args.size() > 3)
+    return nullptr;
+  Expr *f = expr(inner->func);
+  if (!known(f) || f->type->kind() != TypeKind::Function || f->type->symbol() != "builtins.range")
+    return nullptr;
+  std::vector<Expr *> r;
+  for (const ast::Expr *x : inner->args) {
+    Expr *v = expr(x);
+    if (!known(v)) return v;
+    if (!v->type->isInt() && !v->type->isBool())
+      return typingError(x->loc, fmt::format("range() takes integers, not {}", v->type->str()));
+    r.push_back(castTo(v, tc_.int64()));
+  }
+  if (r.size() == 1) r.insert(r.begin(), constInt(0, e->loc));
+  if (r.size() == 2) r.push_back(constInt(1, e->loc));
+  return listLib("_list_range", std::move(r), e->loc);
+}
+
 Expr *FunctionTyper::call(const ast::CallExpr *c) {
   Expr *callee = expr(c->func);
   if (!known(callee)) {
@@ -931,28 +968,11 @@ Expr *FunctionTyper::call(const ast::CallExpr *c) {
   if (callee->type->kind() == TypeKind::Function && callee->type->symbol() == "builtins.dict" &&
       c->args.empty() && c->keywords.empty() && !cudaTarget())
     return emptyDict(tc_.dict(nullptr, nullptr), c->loc);
+  if (callee->type->kind() == TypeKind::Function && callee->type->symbol() == "builtins.set")
+    return setCall(c);
   if (callee->type->kind() == TypeKind::Function && callee->type->symbol() == "builtins.list" &&
       c->args.size() == 1 && c->keywords.empty() && !cudaTarget())
-    if (auto *inner = ast::dyn_cast<ast::CallExpr>(c->args[0]); inner && inner->keywords.empty()) {
-      // list(range(...)): the numbers themselves (a range is no value here).
-      Expr *f = expr(inner->func);
-      if (known(f) && f->type->kind() == TypeKind::Function &&
-          f->type->symbol() == "builtins.range" && !inner->args.empty() &&
-          inner->args.size() <= 3) {
-        std::vector<Expr *> r;
-        for (const ast::Expr *x : inner->args) {
-          Expr *v = expr(x);
-          if (!known(v)) return v;
-          if (!v->type->isInt() && !v->type->isBool())
-            return typingError(x->loc,
-                               fmt::format("range() takes integers, not {}", v->type->str()));
-          r.push_back(castTo(v, tc_.int64()));
-        }
-        if (r.size() == 1) r.insert(r.begin(), constInt(0, c->loc));
-        if (r.size() == 2) r.push_back(constInt(1, c->loc));
-        return listLib("_list_range", std::move(r), c->loc);
-      }
-    }
+    if (Expr *numbers = rangeList(c->args[0])) return numbers;
   std::vector<Expr *> args;
   std::vector<std::pair<std::string, Expr *>> kwargs;
   bool ok = true;
@@ -997,12 +1017,14 @@ Expr *FunctionTyper::call(const ast::CallExpr *c) {
   // The receiver of a method call: a.sum() -> array.sum with a first.
   if (ft->kind() == TypeKind::Function &&
       (ft->symbol().rfind("array.", 0) == 0 || ft->symbol().rfind("number.", 0) == 0 ||
-       ft->symbol().rfind("list.", 0) == 0 || ft->symbol().rfind("dict.", 0) == 0)) {
+       ft->symbol().rfind("list.", 0) == 0 || ft->symbol().rfind("dict.", 0) == 0 ||
+       ft->symbol().rfind("set.", 0) == 0)) {
     if (auto *attr = ast::dyn_cast<ast::AttributeExpr>(c->func)) {
       Expr *recv = expr(attr->value);
       args.insert(args.begin(), recv);
       if (ft->symbol().rfind("list.", 0) == 0)
         refineList(attr->value, ft->symbol().substr(5), args);
+      if (ft->symbol().rfind("set.", 0) == 0) refineSet(attr->value, ft->symbol().substr(4), args);
     }
   }
   if (ft->kind() == TypeKind::Function && ft->symbol().rfind("jit:", 0) == 0) {

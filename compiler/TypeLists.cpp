@@ -93,10 +93,13 @@ void FunctionTyper::refineList(const ast::Expr *receiver, const std::string &met
 }
 
 Expr *FunctionTyper::emptyDict(const Type *t, SourceLoc loc) {
+  // A dict's table: [count, inserted, 8 slots]; a set's keys: 16 slots, its
+  // table [used, fill, finger, 16 slots] (builtins_lib.py).
   const Type *parts = tc_.dictParts(t);
+  const int64_t sizes[2][4] = {{0, 0, 0, 10}, {16, 0, 0, 19}};
   std::vector<Expr *> lists;
   for (size_t i = 0; i < 4; ++i)
-    lists.push_back(ir_.intrinsic(IntrinsicId::ListNew, {constInt(i == 3 ? 10 : 0, loc)},
+    lists.push_back(ir_.intrinsic(IntrinsicId::ListNew, {constInt(sizes[t->isSet()][i], loc)},
                                   parts->elements()[i], loc));
   return ir_.cast(t, ir_.tupleMake(std::move(lists), loc), loc);
 }
@@ -148,6 +151,13 @@ void FunctionTyper::refineDict(const ast::Expr *receiver, const Type *key, const
 void FunctionTyper::checkUndefinedLists() {
   for (auto &[name, info] : vars_) {
     if (!info.type || info.conflictReported || name.empty() || name[0] == '$') continue;
+    if (info.type->isSet() && !info.type->keyType()) {
+      typingError(info.firstLoc,
+                  fmt::format("cannot infer the type of the set '{}': nothing is added to it "
+                              "here; add a value to it (s.add(x)), or start it with one ({{x}})",
+                              name));
+      continue;
+    }
     if (info.type->isDict() && (!info.type->keyType() || !info.type->valueType())) {
       typingError(info.firstLoc,
                   fmt::format("cannot infer the types of the dict '{}': no item is stored in it "

@@ -124,6 +124,10 @@ void FunctionTyper::assignTarget(const ast::Expr *target, Expr *value, Block &ou
       if (recordTarget(target, rec, field) && known(rec)) recordSet(rec, field, value, loc, out);
       return;
     }
+    if (arr->type->isSet()) {
+      typingError(loc, "'set' object does not support item assignment");
+      return;
+    }
     if (arr->type->isDict()) {  // d[key] = value; `{}` takes their types
       Expr *k = expr(s->index);
       if (!known(k)) return;
@@ -341,6 +345,10 @@ void FunctionTyper::stmt(const ast::Stmt *s, Block &out) {
       }
       Expr *rhs = expr(a->value);
       if (!known(arr) || !known(rhs)) return;
+      if (arr->type->isSet()) {
+        typingError(sub->loc, "'set' object is not subscriptable");
+        return;
+      }
       if (arr->type->isDict() || arr->type->isList()) {
         // d[key] op= v, l[i] op= v: the container and the key evaluated
         // once, read and written through the builtins library.
@@ -427,6 +435,28 @@ void FunctionTyper::stmt(const ast::Stmt *s, Block &out) {
         Expr *r = listLib("_list_extend", {cur, rhs}, a->loc);
         if (known(r)) out.push_back(ir_.eval(r, a->loc));
         return;
+      }
+      if (known(cur) && known(rhs) && cur->type->isSet() && rhs->type->isSet()) {
+        // s |= t ... change s in place, as Python's set does.
+        const char *lib = a->op == ast::BinaryOp::BitOr    ? "update"
+                          : a->op == ast::BinaryOp::BitAnd ? "intersection_update"
+                          : a->op == ast::BinaryOp::Sub    ? "difference_update"
+                          : a->op == ast::BinaryOp::BitXor ? "symmetric_difference_update"
+                                                           : nullptr;
+        if (lib) {
+          std::vector<Expr *> args{cur, rhs};
+          refineSet(n, "update", args);
+          if (hasUndefinedList(cur->type) || hasUndefinedList(rhs->type)) return;
+          if (cur->type != rhs->type) {
+            typingError(a->loc,
+                        fmt::format("unsupported operand types for {}=: {} and {}",
+                                    ast::spelling(a->op), cur->type->str(), rhs->type->str()));
+            return;
+          }
+          Expr *r = listLib((std::string("_set_") + lib).c_str(), {cur, rhs}, a->loc);
+          if (known(r)) out.push_back(ir_.eval(r, a->loc));
+          return;
+        }
       }
       assignVar(n->name, binary(a->op, cur, rhs, a->loc), a->loc, out);
       return;
@@ -994,7 +1024,8 @@ void FunctionTyper::forLoop(const ast::ForStmt *f, Block &out) {
   Expr *it = callee && fname.empty() ? nullptr : expr(f->iter);
   if (!call) it = expr(f->iter);
   if (it && known(it) && it->type->isDict() && !hasUndefinedList(it->type))
-    it = listLib("_dict_keys", {it}, f->iter->loc);  // for key in d
+    it = listLib(it->type->isSet() ? "_set_items" : "_dict_keys", {it},
+                 f->iter->loc);  // for key in d, for x in s
   if (it && known(it) && walkable(it->type)) {
     Var *seq = temp(it, out);
     Var *iv = newVar(fmt::format("$i{}", tempCounter_++), tc_.int64(), f->loc);

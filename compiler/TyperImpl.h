@@ -269,6 +269,17 @@ class FunctionTyper final : public TyperServices {
   Expr *emptyDict(const Type *t, SourceLoc loc);
   Expr *dictLiteral(const ast::DictExpr *d);
   void refineDict(const ast::Expr *receiver, const Type *key, const Type *value);
+  // Sets (TypeSets.cpp): {a, b}, set(), set(seq); set() takes its element
+  // type from the first add/update (refineSet); | & - ^ and comparisons.
+  Expr *setLiteral(const ast::DictExpr *d);
+  // range(...) as list()'s or set()'s argument: the list of its numbers;
+  // null when `e` is no call of range (TypeExpressions.cpp).
+  Expr *rangeList(const ast::Expr *e);
+  Expr *setCall(const ast::CallExpr *c);
+  void refineSet(const ast::Expr *receiver, const std::string &method,
+                 const std::vector<Expr *> &args);
+  Expr *setBinary(ast::BinaryOp op, Expr *l, Expr *r, SourceLoc loc);
+  Expr *setCompare(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc);
 
   // ---- records (TypeRecords.cpp) ----
   // The type a field reads as: its scalar or record type, or a C view of a

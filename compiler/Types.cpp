@@ -130,6 +130,16 @@ const Type *TypeContext::dict(const Type *key, const Type *value) {
   return intern(std::move(t));
 }
 
+const Type *TypeContext::set(const Type *key) {
+  auto t = std::make_unique<Type>();
+  t->kind_ = TypeKind::Dict;
+  t->set_ = true;
+  t->elem_ = key;
+  t->value_ = boolean();
+  t->name_ = fmt::format("set({})", key ? key->str() : std::string("undefined"));
+  return intern(std::move(t));
+}
+
 const Type *TypeContext::dictParts(const Type *d) {
   return tuple({list(d->keyType()), list(d->valueType()), list(boolean()), list(int64())});
 }
@@ -498,12 +508,13 @@ const Type *unify(TypeContext &tc, const Type *a, const Type *b) {
     return u && u->isRuntime() && !u->isNone() ? tc.optional(u) : nullptr;
   }
   if (a->isDict() && b->isDict()) {  // `{}` takes its items' types
+    if (a->isSet() != b->isSet()) return nullptr;
     const Type *k = a->keyType() ? a->keyType() : b->keyType();
     const Type *v = a->valueType() ? a->valueType() : b->valueType();
     if ((a->keyType() && b->keyType() && a->keyType() != b->keyType()) ||
         (a->valueType() && b->valueType() && a->valueType() != b->valueType()))
       return nullptr;
-    return tc.dict(k, v);
+    return a->isSet() ? tc.set(k) : tc.dict(k, v);
   }
   // Lists are invariant (as Numba's); `[]` takes its elements' type.
   if (a->isList() && b->isList()) {

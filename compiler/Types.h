@@ -25,6 +25,8 @@
 //                     not valid
 //   dict              { list keys; list values; list alive; list table }: the
 //                     builtins library's hash table (compiler/lib/builtins_lib.py)
+//   set               the same four lists (a Dict-kind type that isSet(); the
+//                     library keeps Numba's set table in its keys and table)
 //   none              no value
 // Compile-time-only types (modules, functions, dtypes, string literals,
 // exception classes) have no run-time value.
@@ -100,7 +102,10 @@ class Type {
   // A value of dtype() or None.
   bool isOptional() const { return kind_ == TypeKind::Optional; }
   // A dict: keyType() and valueType(), null while no item has given them.
+  // (Sets are Dict-kind too: the same run-time form; isSet() tells them.)
   bool isDict() const { return kind_ == TypeKind::Dict; }
+  // A set: keyType() is the element type (null: `set()` before an add).
+  bool isSet() const { return kind_ == TypeKind::Dict && set_; }
   const Type *keyType() const { return elem_; }
   const Type *valueType() const { return value_; }
   // bool, int, float or complex
@@ -156,6 +161,7 @@ class Type {
   bool signed_ = false;
   const Type *elem_ = nullptr;
   const Type *value_ = nullptr;  // a dict's value type
+  bool set_ = false;             // a set (Dict kind)
   unsigned ndim_ = 0;
   Layout layout_ = Layout::A;
   bool readonly_ = false;
@@ -193,6 +199,8 @@ class TypeContext {
   const Type *optional(const Type *value);
   // DictType[key,value]; null types: undefined (`{}` before an item).
   const Type *dict(const Type *key, const Type *value);
+  // set(key): a Dict-kind type whose values are bools; key null: undefined.
+  const Type *set(const Type *key);
   // A dict's run-time form: Tuple(list(key), list(value), list(bool), list(int64)).
   const Type *dictParts(const Type *dict);
   const Type *module(const std::string &name);

@@ -191,10 +191,14 @@ struct ListExpr : Expr {
   KJIT_AST_NODE(ListExpr, Expr)
   std::vector<Expr *> elts;
 };
+// A dict display {k: v, ...}, or a set display {a, b, ...} (isSet: the
+// elements are `keys`, `values` is empty; an empty one is the set a set
+// comprehension starts from).
 struct DictExpr : Expr {
   KJIT_AST_NODE(DictExpr, Expr)
   std::vector<Expr *> keys;
-  std::vector<Expr *> values;  // parallel to keys
+  std::vector<Expr *> values;  // parallel to keys; empty for a set
+  bool isSet = false;
 };
 struct Param {
   std::string name;
@@ -410,7 +414,7 @@ void forEachChild(const Node *n, F &&f) {
     auto *d = cast<DictExpr>(n);
     for (size_t i = 0; i < d->keys.size(); ++i) {
       one(d->keys[i]);
-      one(d->values[i]);
+      if (i < d->values.size()) one(d->values[i]);
     }
     return;
   }

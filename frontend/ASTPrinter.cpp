@@ -282,10 +282,11 @@ class ExprPrinter {
       return;
     case NodeKind::DictExpr: {
       auto *d = cast<DictExpr>(e);
-      out += "(dict";
+      out += d->isSet ? "(set" : "(dict";
       for (size_t i = 0; i < d->keys.size(); ++i) {
         out += ' ';
         print(d->keys[i], out);
+        if (d->isSet) continue;
         out += ':';
         print(d->values[i], out);
       }

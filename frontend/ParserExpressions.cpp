@@ -454,7 +454,7 @@ void targetNames(const Expr *t, std::vector<std::string> &out) {
 // a condition or a later iterable was parsed move into the loop where their
 // variables live; the first iterable is evaluated outside, as in Python.
 Expr *Parser::listComprehension(SourceLoc start, Expr *elt, size_t eltMark, TokKind close,
-                                bool takeClose) {
+                                bool takeClose, bool set, Expr *value) {
   std::vector<Stmt *> eltHoist = takeHoisted(eltMark);
   struct Cond {
     Expr *test;
@@ -485,7 +485,8 @@ Expr *Parser::listComprehension(SourceLoc start, Expr *elt, size_t eltMark, TokK
     clauses.push_back(std::move(c));
   }
   if (at(TokKind::KwAsync)) fail(cur().loc, "asynchronous comprehensions are not supported");
-  if (takeClose) expect(close, close == TokKind::RBracket ? "']'" : "')'");
+  if (takeClose)
+    expect(close, close == TokKind::RBracket ? "']'" : close == TokKind::RBrace ? "'}'" : "')'");
   SourceLoc loc = spanFrom(start);
   std::string list = fmt::format("$lc{}", ++comprehensions_);
   std::map<std::string, std::string> renames;
@@ -500,18 +501,32 @@ Expr *Parser::listComprehension(SourceLoc start, Expr *elt, size_t eltMark, TokK
     e->name = n;
     return e;
   };
-  // The innermost statement: $lcN.append(elt).
+  // The innermost statement: $lcN.append(elt), $lcN.add(elt) or
+  // $lcN[elt] = value.
   rename(elt);
+  if (value) rename(value);
   for (Stmt *s : eltHoist) rename(s);
-  auto *attr = make<AttributeExpr>(elt->loc);
-  attr->value = nameExpr(list, elt->loc);
-  attr->attr = "append";
-  attr->attrLoc = elt->loc;
-  auto *call = make<CallExpr>(elt->loc);
-  call->func = attr;
-  call->args.push_back(elt);
-  auto *append = make<ExprStmt>(elt->loc);
-  append->value = call;
+  Stmt *append = nullptr;
+  if (value) {
+    auto *sub = make<SubscriptExpr>(elt->loc);
+    sub->value = nameExpr(list, elt->loc);
+    sub->index = elt;
+    auto *store = make<AssignStmt>(elt->loc);
+    store->targets.push_back(sub);
+    store->value = value;
+    append = store;
+  } else {
+    auto *attr = make<AttributeExpr>(elt->loc);
+    attr->value = nameExpr(list, elt->loc);
+    attr->attr = set ? "add" : "append";
+    attr->attrLoc = elt->loc;
+    auto *call = make<CallExpr>(elt->loc);
+    call->func = attr;
+    call->args.push_back(elt);
+    auto *e = make<ExprStmt>(elt->loc);
+    e->value = call;
+    append = e;
+  }
   StmtList body(eltHoist.begin(), eltHoist.end());
   body.push_back(append);
   for (size_t k = clauses.size(); k-- > 0;) {
@@ -540,7 +555,13 @@ Expr *Parser::listComprehension(SourceLoc start, Expr *elt, size_t eltMark, TokK
   // body: the first iterable's statements, then the outer loop.
   auto *init = make<AssignStmt>(loc);
   init->targets.push_back(nameExpr(list, loc));
-  init->value = make<ListExpr>(loc);
+  if (set || value) {
+    auto *d = make<DictExpr>(loc);
+    d->isSet = set;
+    init->value = d;
+  } else {
+    init->value = make<ListExpr>(loc);
+  }
   size_t loopAt = body.size() - 1;
   body.insert(body.begin() + long(loopAt), init);
   hoist_.insert(hoist_.end(), body.begin(), body.end());
@@ -604,13 +625,18 @@ Expr *Parser::parseBraces() {
     isDict = true;
     parseBinary(0);
   } else if (at(TokKind::Star)) {
-    parseStarred();
+    parseStarred();  // (reports the starred expression)
+    skipBracketed(TokKind::RBrace);
+    return errorExpr(spanFrom(start));
   } else {
+    size_t mark = hoist_.size();
     Expr *key = parseTest();
     if (accept(TokKind::Colon)) {
       isDict = true;
       Expr *value = parseTest();
-      if (!at(TokKind::KwFor) && !at(TokKind::KwAsync)) {
+      if (at(TokKind::KwFor))  // {k: v for ...}
+        return listComprehension(start, key, mark, TokKind::RBrace, true, false, value);
+      if (!at(TokKind::KwAsync)) {
         // {k: v, ...}: a dict display (no `**d` in it).
         auto *d = make<DictExpr>(start);
         d->keys.push_back(key);
@@ -631,6 +657,26 @@ Expr *Parser::parseBraces() {
         }
         if (ok) expect(TokKind::RBrace, "',' or '}' in the dict");
       }
+    } else if (at(TokKind::KwFor)) {  // {x for ...}
+      return listComprehension(start, key, mark, TokKind::RBrace, true, true);
+    } else if (!at(TokKind::KwAsync)) {
+      // {a, b, ...}: a set display (no `*s` in it).
+      auto *d = make<DictExpr>(start);
+      d->isSet = true;
+      d->keys.push_back(key);
+      bool ok = true;
+      while (accept(TokKind::Comma) && !at(TokKind::RBrace)) {
+        if (at(TokKind::Star)) {
+          ok = false;
+          break;
+        }
+        d->keys.push_back(parseTest());
+      }
+      if (ok && accept(TokKind::RBrace)) {
+        d->loc = spanFrom(start);
+        return d;
+      }
+      if (ok) expect(TokKind::RBrace, "',' or '}' in the set");
     }
   }
   if (at(TokKind::KwFor) || at(TokKind::KwAsync))
@@ -638,7 +684,7 @@ Expr *Parser::parseBraces() {
                          isDict ? "dict comprehensions" : "set comprehensions");
   skipBracketed(TokKind::RBrace);
   unsupported(spanFrom(start), isDict ? "'**' unpacking in a dict display is not supported"
-                                      : "set literals are not supported in kernels");
+                                      : "'*' unpacking in a set display is not supported");
   return errorExpr(spanFrom(start));
 }
 

@@ -207,9 +207,10 @@ class Parser {
   Expr *comprehension(SourceLoc start, TokKind close, const char *kind, bool takeClose = true);
   // [elt for t in it if c ...] (cur() at the first 'for'; statements for elt
   // were hoisted from `eltMark` on): the statements that build the list are
-  // hoisted, and the expression is the list's variable.
-  Expr *listComprehension(SourceLoc start, Expr *elt, size_t eltMark, TokKind close,
-                          bool takeClose);
+  // hoisted, and the expression is the list's variable. `{elt for ...}` (a
+  // set: `set`) and `{elt: value for ...}` (a dict: `value` set) alike.
+  Expr *listComprehension(SourceLoc start, Expr *elt, size_t eltMark, TokKind close, bool takeClose,
+                          bool set = false, Expr *value = nullptr);
   void parseOneStatementInto(StmtList &out);
   Stmt *parseTry();  // null after an unsupported form (reported)
   Expr *errorExpr(SourceLoc loc) { return make<ErrorExpr>(loc); }

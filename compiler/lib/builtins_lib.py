@@ -11,6 +11,7 @@
 # dtype).
 #
 # This text is compiled into kjit: keep it to the kernel language.
+import math
 import numpy as np
 
 from kjit import literal_unroll
@@ -582,3 +583,484 @@ def _dict_update(d, other):
     for k in range(len(keys)):
         if np._lget(alive, k):
             _dict_setitem(d, np._lget(keys, k), np._lget(vals, k))
+
+
+# ---- sets -------------------------------------------------------------------------------
+# A set is Numba's hash table (numba/cpython/setobj.py), so that it iterates
+# in the order Numba's does: four lists (np._dparts(s), np._smake(...)), of
+# which two are used: the keys, one per slot, and table = [used, fill,
+# finger, slot states...]. A slot's state is 0 (empty), 1 (deleted) or the
+# key's hash (Python's hash; 0 and 1 stored as -1 and -2, which no key
+# hashes to). The table has at least 16 slots, a power of two; it grows
+# fourfold when half its slots are used and shrinks when an eighth are.
+
+def _pyhash(x):
+    # Python's hash() of a number or a tuple of numbers.
+    if isinstance(x, tuple):
+        acc = np.uint64(2870177450012600261)
+        for e in literal_unroll(x):
+            lane = np.uint64(_pyhash(e))
+            acc += lane * np.uint64(14029467366897019727)
+            acc = (acc << np.uint64(31)) | (acc >> np.uint64(33))
+            acc *= np.uint64(11400714785074694791)
+        acc += np.uint64(len(x)) ^ np.uint64(2870177450013471926)
+        if acc == np.uint64(18446744073709551615):
+            return 1546275796
+        return np.int64(acc)
+    elif isinstance(x, bool) or isinstance(x, int):
+        v = np.int64(x)
+        if v == -9223372036854775808:
+            return -4
+        h = v % 2305843009213693951 if v >= 0 else -((-v) % 2305843009213693951)
+        return -2 if h == -1 else h
+    else:
+        f = np.float64(x)
+        if np.isinf(f):
+            return 314159 if f > 0 else -314159
+        if np.isnan(f):
+            return 0
+        m, e = math.frexp(f)
+        sign = 1
+        if m < 0:
+            sign = -1
+            m = -m
+        h = np.uint64(0)
+        while m != 0.0:
+            h = ((h << np.uint64(28)) & np.uint64(2305843009213693951)) | (h >> np.uint64(33))
+            m *= 268435456.0
+            e -= 28
+            y = np.uint64(m)
+            m -= np.float64(y)
+            h += y
+            if h >= np.uint64(2305843009213693951):
+                h -= np.uint64(2305843009213693951)
+        e = e % 61 if e >= 0 else 60 - ((-1 - e) % 61)
+        h = ((h << np.uint64(e)) & np.uint64(2305843009213693951)) | (h >> np.uint64(61 - e))
+        r = np.int64(h) * sign
+        return -2 if r == -1 else r
+
+
+def _set_hash(x):
+    h = _pyhash(x)
+    return -43 if h == -1 or h == -2 else h
+
+
+def _set_state(h):
+    # The slot state of a hash.
+    return -1 if h == 0 else -2 if h == 1 else h
+
+
+def _set_unstate(s):
+    return 0 if s == -1 else 1 if s == -2 else s
+
+
+def _set_size_for(n):
+    size = 16
+    while size < 2 * n:
+        size *= 2
+    return size
+
+
+def _set_new(k, n):
+    size = _set_size_for(n)
+    return np._smake(np._lnew(k, size), np._lnew(True, 0), np._lnew(True, 0), np._lnew(0, 3 + size))
+
+
+def _set_from_tuple(t):
+    # {a, b, c}: Numba's set display adds its items last to first.
+    s = _set_new(t[0], len(t))
+    for i in range(len(t) - 1, -1, -1):
+        _set_add(s, t[i])
+    return s
+
+
+def _set_lookup(s, key, h, for_insert):
+    # The slot holding key, or -1 - the slot where it would go.
+    keys, vals, alive, table = np._dparts(s)
+    mask = len(table) - 4
+    st = _set_state(h)
+    i = h & mask
+    perturb = h
+    free = -1
+    probes = 0
+    while True:
+        e = np._lget(table, 3 + i)
+        if e == st and np._lget(keys, i) == key:
+            return i
+        if e == 0:
+            if for_insert and free >= 0:
+                return -1 - free
+            return -1 - i
+        if for_insert and e == 1 and free < 0:
+            free = i
+        if probes < 3:
+            i = (i + 1) & mask
+        else:
+            perturb = (perturb >> 5) & 576460752303423487
+            i = (1 + i * 5 + perturb) & mask
+        probes += 1
+
+
+def _set_store(s, i, key, h):
+    # Stores key in free slot i; the number of keys after.
+    keys, vals, alive, table = np._dparts(s)
+    old = np._lget(table, 3 + i)
+    np._lset(table, 3 + i, _set_state(h))
+    np._lset(keys, i, key)
+    used = np._lget(table, 0) + 1
+    np._lset(table, 0, used)
+    if old == 0:
+        np._lset(table, 1, np._lget(table, 1) + 1)
+    return used
+
+
+def _set_put(s, i, key, h, resize):
+    used = _set_store(s, i, key, h)
+    if resize:
+        _set_upsize(s, used)
+    keys, vals, alive, table = np._dparts(s)
+    if np._lget(table, 1) >= len(table) - 4:
+        # No empty slot would be left, and a lookup stops at one: the same
+        # size again, without the deleted slots. (Numba's sets loop forever.)
+        _set_resize(s, len(table) - 3)
+
+
+def _set_insert(s, key, h, resize):
+    r = _set_lookup(s, key, h, True)
+    if r < 0:
+        _set_put(s, -1 - r, key, h, resize)
+
+
+def _set_add(s, key):
+    _set_insert(s, key, _set_hash(key), True)
+
+
+def _set_resize(s, size):
+    keys, vals, alive, table = np._dparts(s)
+    n = len(table) - 3
+    old_keys = np._lnew(keys, n)
+    old_states = np._lnew(table, n)
+    for j in range(n):
+        np._lset(old_keys, j, np._lget(keys, j))
+        np._lset(old_states, j, np._lget(table, 3 + j))
+    np._lresize(keys, 0)
+    np._lresize(keys, size)
+    np._lresize(table, 0)
+    np._lresize(table, 3 + size)
+    for j in range(n):
+        e = np._lget(old_states, j)
+        if e != 0 and e != 1:
+            key = np._lget(old_keys, j)
+            h = _set_unstate(e)
+            _set_store(s, -1 - _set_lookup(s, key, h, True), key, h)
+
+
+def _set_upsize(s, used):
+    keys, vals, alive, table = np._dparts(s)
+    size = len(table) - 3
+    if 2 * used >= size:
+        new = size * 4
+        while 2 * used >= new:
+            new *= 4
+        _set_resize(s, new)
+
+
+def _set_downsize(s, used):
+    keys, vals, alive, table = np._dparts(s)
+    size = len(table) - 3
+    least = max(2 * used, 16)
+    if 4 * least <= size and size > 16:
+        new = size
+        while least <= new // 2:
+            new //= 2
+        _set_resize(s, new)
+
+
+def _set_remove_slot(s, i, resize):
+    keys, vals, alive, table = np._dparts(s)
+    np._lset(table, 3 + i, 1)
+    used = np._lget(table, 0) - 1
+    np._lset(table, 0, used)
+    if resize:
+        _set_downsize(s, used)
+
+
+def _set_discard_found(s, key, resize):
+    i = _set_lookup(s, key, _set_hash(key), False)
+    if i < 0:
+        return False
+    _set_remove_slot(s, i, resize)
+    return True
+
+
+def _set_discard(s, key):
+    _set_discard_found(s, key, True)
+
+
+def _set_remove(s, key):
+    if not _set_discard_found(s, key, True):
+        raise KeyError("set.remove(): key not in set")
+
+
+def _set_pop(s):
+    keys, vals, alive, table = np._dparts(s)
+    if np._lget(table, 0) == 0:
+        raise KeyError("set.pop(): empty set")
+    mask = len(table) - 4
+    i = np._lget(table, 2)
+    while True:
+        i = (i + 1) & mask
+        e = np._lget(table, 3 + i)
+        if e != 0 and e != 1:
+            break
+    np._lset(table, 2, i)
+    key = np._lget(keys, i)
+    _set_remove_slot(s, i, True)
+    return key
+
+
+def _set_len(s):
+    keys, vals, alive, table = np._dparts(s)
+    return np._lget(table, 0)
+
+
+def _set_contains(s, key):
+    return _set_lookup(s, key, _set_hash(key), False) >= 0
+
+
+def _set_items(s):
+    # The keys in slot order (the order Numba's sets iterate in).
+    keys, vals, alive, table = np._dparts(s)
+    out = np._lnew(keys, 0)
+    for i in range(len(table) - 3):
+        e = np._lget(table, 3 + i)
+        if e != 0 and e != 1:
+            _list_append(out, np._lget(keys, i))
+    return out
+
+
+def _set_clear(s):
+    keys, vals, alive, table = np._dparts(s)
+    np._lresize(keys, 0)
+    np._lresize(keys, 16)
+    np._lresize(table, 0)
+    np._lresize(table, 19)
+
+
+def _set_copy(s):
+    keys, vals, alive, table = np._dparts(s)
+    used = np._lget(table, 0)
+    if used == np._lget(table, 1):  # no deleted slot: the same table
+        out = np._smake(np._lnew(keys, len(keys)), np._lnew(True, 0), np._lnew(True, 0),
+                        np._lnew(table, len(table)))
+        okeys, ovals, oalive, otable = np._dparts(out)
+        for j in range(len(keys)):
+            np._lset(okeys, j, np._lget(keys, j))
+        for j in range(len(table)):
+            np._lset(otable, j, np._lget(table, j))
+        return out
+    out = np._smake(np._lnew(keys, _set_size_for(used)), np._lnew(True, 0), np._lnew(True, 0),
+                    np._lnew(table, 3 + _set_size_for(used)))
+    for j in range(len(table) - 3):
+        e = np._lget(table, 3 + j)
+        if e != 0 and e != 1:
+            key = np._lget(keys, j)
+            h = _set_unstate(e)
+            _set_store(out, -1 - _set_lookup(out, key, h, True), key, h)
+    return out
+
+
+def _set_fill(s, seq):
+    # set(seq): s is set() of seq's element type.
+    _set_resize(s, _set_size_for(len(seq)))
+    for x in seq:
+        _set_add(s, x)
+    return s
+
+
+def _set_update(s, seq):
+    keys, vals, alive, table = np._dparts(s)
+    _set_upsize(s, np._lget(table, 0) + len(seq))
+    for x in seq:
+        _set_add(s, x)
+    keys, vals, alive, table = np._dparts(s)
+    _set_downsize(s, np._lget(table, 0))
+
+
+def _set_intersection_update(s, other):
+    keys, vals, alive, table = np._dparts(s)
+    for j in range(len(table) - 3):
+        e = np._lget(table, 3 + j)
+        if e != 0 and e != 1:
+            if _set_lookup(other, np._lget(keys, j), _set_unstate(e), False) < 0:
+                _set_remove_slot(s, j, False)
+    _set_downsize(s, np._lget(table, 0))
+
+
+def _set_difference_update(s, other):
+    okeys, ovals, oalive, otable = np._dparts(other)
+    for j in range(len(otable) - 3):
+        e = np._lget(otable, 3 + j)
+        if e != 0 and e != 1:
+            i = _set_lookup(s, np._lget(okeys, j), _set_unstate(e), False)
+            if i >= 0:
+                _set_remove_slot(s, i, False)
+    _set_downsize(s, _set_len(s))
+
+
+def _set_symmetric_difference_update(s, other):
+    okeys, ovals, oalive, otable = np._dparts(other)
+    for j in range(len(otable) - 3):
+        e = np._lget(otable, 3 + j)
+        if e != 0 and e != 1:
+            key = np._lget(okeys, j)
+            h = _set_unstate(e)
+            r = _set_lookup(s, key, h, True)
+            if r >= 0:
+                _set_remove_slot(s, r, False)
+            else:
+                _set_put(s, -1 - r, key, h, True)
+    _set_downsize(s, _set_len(s))
+
+
+def _set_union(a, b):
+    if len(a) > len(b):
+        s = _set_copy(a)
+        _set_update(s, b)
+        return s
+    s = _set_copy(b)
+    _set_update(s, a)
+    return s
+
+
+def _set_intersection(a, b):
+    if len(a) < len(b):
+        s = _set_copy(a)
+        _set_intersection_update(s, b)
+        return s
+    s = _set_copy(b)
+    _set_intersection_update(s, a)
+    return s
+
+
+def _set_difference(a, b):
+    s = _set_copy(a)
+    _set_difference_update(s, b)
+    return s
+
+
+def _set_symmetric_difference(a, b):
+    if len(a) > len(b):
+        s = _set_copy(a)
+        _set_symmetric_difference_update(s, b)
+        return s
+    s = _set_copy(b)
+    _set_symmetric_difference_update(s, a)
+    return s
+
+
+def _set_issubset(a, b, strict=False):
+    if len(a) > len(b) or (strict and len(a) == len(b)):
+        return False
+    keys, vals, alive, table = np._dparts(a)
+    for j in range(len(table) - 3):
+        e = np._lget(table, 3 + j)
+        if e != 0 and e != 1:
+            if _set_lookup(b, np._lget(keys, j), _set_unstate(e), False) < 0:
+                return False
+    return True
+
+
+def _set_issuperset(a, b):
+    return _set_issubset(b, a)
+
+
+def _set_isdisjoint(a, b):
+    small, large = (b, a) if len(a) > len(b) else (a, b)
+    keys, vals, alive, table = np._dparts(small)
+    for j in range(len(table) - 3):
+        e = np._lget(table, 3 + j)
+        if e != 0 and e != 1:
+            if _set_lookup(large, np._lget(keys, j), _set_unstate(e), False) >= 0:
+                return False
+    return True
+
+
+def _set_eq(a, b):
+    return len(a) == len(b) and _set_issubset(a, b)
+
+
+# A set display of more than two constants is, in CPython 3.11's bytecode,
+# a frozenset constant (built from the items, then rebuilt from its own
+# order when the compiler merges constants) that Numba makes a set display
+# of (added last to first), then adds to an empty set. The same steps give
+# the same order of iteration.
+
+def _cpy_place(keys, full, hashes, x, h, check):
+    # CPython's set probe: the empty slot for x, or -1 when x is there.
+    mask = len(keys) - 1
+    i = h & mask
+    perturb = h
+    while True:
+        j = i
+        last = i + 9 if i + 9 <= mask else i
+        while j <= last:
+            if not np._lget(full, j):
+                return j
+            if check and np._lget(hashes, j) == h and np._lget(keys, j) == x:
+                return -1
+            j += 1
+        perturb = (perturb >> 5) & 576460752303423487
+        i = (i * 5 + 1 + perturb) & mask
+
+
+def _cpy_set_order(items):
+    # The order CPython's frozenset(items) iterates in.
+    keys = np._lnew(items, 8)
+    full = np._lnew(True, 8)
+    hashes = np._lnew(0, 8)
+    fill = 0
+    for x in items:
+        h = _pyhash(x)
+        j = _cpy_place(keys, full, hashes, x, h, True)
+        if j < 0:
+            continue
+        np._lset(keys, j, x)
+        np._lset(full, j, True)
+        np._lset(hashes, j, h)
+        fill += 1
+        if fill * 5 >= (len(keys) - 1) * 3:
+            least = fill * 2 if fill > 50000 else fill * 4
+            size = 8
+            while size <= least:
+                size *= 2
+            old_keys = _list_copy(keys)
+            old_full = _list_copy(full)
+            old_hashes = _list_copy(hashes)
+            np._lresize(full, 0)
+            np._lresize(full, size)
+            np._lresize(keys, size)
+            np._lresize(hashes, size)
+            for k in range(len(old_keys)):
+                if np._lget(old_full, k):
+                    y = np._lget(old_keys, k)
+                    hy = np._lget(old_hashes, k)
+                    p = _cpy_place(keys, full, hashes, y, hy, False)
+                    np._lset(keys, p, y)
+                    np._lset(full, p, True)
+                    np._lset(hashes, p, hy)
+    out = np._lnew(items, 0)
+    for k in range(len(keys)):
+        if np._lget(full, k):
+            _list_append(out, np._lget(keys, k))
+    return out
+
+
+def _set_from_consts(t):
+    order = _cpy_set_order(_cpy_set_order(_list_from_tuple(t)))
+    b = _set_new(t[0], len(order))
+    for k in range(len(order) - 1, -1, -1):  # (a display: last to first)
+        _set_add(b, np._lget(order, k))
+    s = _set_new(t[0], 0)
+    _set_update(s, b)
+    return s

@@ -155,7 +155,7 @@ class _Resolver:
                 return ("dtype", np.dtype(v).name)
             if issubclass(v, BaseException):
                 return ("exception", _exception_name(v))
-            if v in (int, float, bool, complex, range, enumerate, zip, tuple, list, dict):
+            if v in (int, float, bool, complex, range, enumerate, zip, tuple, list, dict, set):
                 return ("function", "builtins." + v.__name__)
             return ("unsupported", f"class {v.__name__}")
         if v is prange:

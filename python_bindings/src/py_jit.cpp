@@ -323,6 +323,23 @@ pybind11::object Dispatcher::toPython(const Type *t, unsigned char *p, KjitCallC
     return pybind11::module_::import("kjit.np.numpy_support")
         .attr("_record_from_bytes")(recordSpec(t), copy);
   }
+  if (t->isSet()) {
+    // A new Python set of the used slots' keys (table: used, fill, finger,
+    // then a state per slot: 0 empty, 1 deleted, else a key's hash).
+    KjitList *parts[4];
+    std::memcpy(parts, p, sizeof(parts));
+    pybind11::set out;
+    if (!t->keyType()) return out;
+    size_t ks = jit::memSize(t->keyType());
+    const auto *states = reinterpret_cast<const int64_t *>(parts[3]->data);
+    for (int64_t i = 0; i + 3 < parts[3]->size && i < parts[0]->size; ++i) {
+      int64_t st;
+      std::memcpy(&st, states + 3 + i, sizeof(st));
+      if (st == 0 || st == 1) continue;
+      out.add(toPython(t->keyType(), parts[0]->data + size_t(i) * ks, ctx, argv, n, owners));
+    }
+    return out;
+  }
   if (t->isDict()) {
     // A new Python dict of the live entries, in insertion order.
     KjitList *parts[4];

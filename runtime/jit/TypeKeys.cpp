@@ -213,6 +213,7 @@ std::string keyOfType(const Type *t) {
   if (t->isRecord()) return recordSpec(t);
   if (t->isList()) return "L" + (t->dtype() ? keyOfType(t->dtype()) : std::string("n"));
   if (t->isOptional()) return "O" + keyOfType(t->dtype());
+  if (t->isSet()) return "Z" + (t->keyType() ? keyOfType(t->keyType()) : std::string("n"));
   if (t->isDict())
     return "M" + (t->keyType() ? keyOfType(t->keyType()) : std::string("n")) +
            (t->valueType() ? keyOfType(t->valueType()) : std::string("n"));
@@ -294,6 +295,7 @@ const Type *sameTypeIn(TypeContext &tc, const Type *t) {
     return tc.array(sameTypeIn(tc, t->dtype()), t->ndim(), t->layout(), t->readonly());
   if (t->isList()) return tc.list(t->dtype() ? sameTypeIn(tc, t->dtype()) : nullptr);
   if (t->isOptional()) return tc.optional(sameTypeIn(tc, t->dtype()));
+  if (t->isSet()) return tc.set(t->keyType() ? sameTypeIn(tc, t->keyType()) : nullptr);
   if (t->isDict())
     return tc.dict(t->keyType() ? sameTypeIn(tc, t->keyType()) : nullptr,
                    t->valueType() ? sameTypeIn(tc, t->valueType()) : nullptr);

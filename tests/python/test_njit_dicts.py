@@ -122,3 +122,15 @@ def test_a_dict_nothing_is_stored_in_is_a_located_error():
         return len(d) + n
     with pytest.raises(errors.TypingError, match="cannot infer the types of the dict 'd'"):
         njit(f)(1)
+
+
+def test_dict_comprehension():
+    # {k: v for ...} builds the dict in a loop before its statement, as a
+    # list comprehension builds its list. (Numba 0.56 cannot compile one;
+    # Python is the reference.)
+    @njit
+    def squares(n):
+        d = {i: i * i for i in range(n) if i % 2 == 0}
+        return d, {v: k for k, v in d.items()}
+
+    assert squares(9) == ({0: 0, 2: 4, 4: 16, 6: 36, 8: 64}, {0: 0, 4: 2, 16: 4, 36: 6, 64: 8})
