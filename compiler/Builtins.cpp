@@ -32,9 +32,10 @@ GlobalValue floatValue(double v) {
 }
 
 const char *const kBuiltinFunctions[] = {
-    "range", "len",    "abs",  "min",   "max",       "int", "float", "bool", "complex",
-    "round", "divmod", "pow",  "print", "enumerate", "zip", "tuple", "type", "isinstance",
-    "sum",   "sorted", "list", "any",   "all",       "set", "dict"};
+    "range", "len",     "abs",   "min",        "max", "int",    "float",
+    "bool",  "complex", "round", "divmod",     "pow", "print",  "enumerate",
+    "zip",   "tuple",   "type",  "isinstance", "sum", "sorted", "list",
+    "any",   "all",     "set",   "dict",       "str", "ord",    "chr"};
 
 const char *const kExceptions[] = {"Exception",         "ValueError",          "IndexError",
                                    "KeyError",          "TypeError",           "RuntimeError",
@@ -299,6 +300,14 @@ std::optional<GlobalValue> moduleAttribute(const std::string &module, const std:
     return fnValue("kjit.cuda." + attr);  // checked when called
   }
   if (module.rfind("kjit.cuda.", 0) == 0) return fnValue(module + "." + attr);
+  if (module == "kjit.types") {  // numba.types: scalar types, unicode_type
+    std::string name = attr == "unicode_type" ? attr : canonicalScalarName(attr);
+    if (name.empty()) return std::nullopt;
+    GlobalValue g;
+    g.kind = GlobalValue::Kind::Dtype;
+    g.name = name;
+    return g;
+  }
   if (module == "kjit" || module == "numba") {
     if (attr == "prange" || attr == "literal_unroll") return fnValue(module + "." + attr);
     if (std::string name = canonicalScalarName(attr); !name.empty()) {
@@ -1017,7 +1026,8 @@ Expr *CallTyper::builtin(const std::string &f) {
         piece(n == 1 ? ",)" : ")", false);
         return true;
       }
-      if (!x->type->isNumber() && x->type->kind() != TypeKind::StringLit && !x->type->isNone()) {
+      if (!x->type->isNumber() && x->type->kind() != TypeKind::StringLit && !x->type->isNone() &&
+          !(x->type->isString() && !ts.cudaTarget())) {
         ts.error(DiagCategory::Unsupported, x->loc,
                  fmt::format("print() in kernels takes numbers, constant strings and tuples of "
                              "them, not {}",
@@ -1053,7 +1063,7 @@ Expr *CallTyper::builtin(const std::string &f) {
     if (!arity(f, 1, f == "sum" ? 2 : 1)) return ts.constOf(nullptr, loc);
     const Type *t = a[0]->type;
     if (!t->isList() && !t->isArray() && !t->isHomogeneousTuple() && !t->isDict() &&
-        !(t->isTuple() && t->elements().empty()))
+        !t->isString() && !(t->isTuple() && t->elements().empty()))
       return fail(
           fmt::format("{}() of {} is not supported; it takes a list, an array, a set, a dict "
                       "or a tuple of one element type",
@@ -1081,7 +1091,8 @@ Expr *CallTyper::builtin(const std::string &f) {
   }
   if (f == "len") {
     if (!arity(f, 1, 1)) return ts.constOf(nullptr, loc);
-    if (a[0]->type->isList()) return ts.intrinsic(IntrinsicId::ListLen, {a[0]}, tc.int64(), loc);
+    if (a[0]->type->isList() || a[0]->type->isString())
+      return ts.intrinsic(IntrinsicId::ListLen, {a[0]}, tc.int64(), loc);
     if (a[0]->type->isSet()) return library("_set_len", {a[0]});
     if (a[0]->type->isDict()) return library("_dict_len", {a[0]});
     if (a[0]->type->isArray())
@@ -1109,6 +1120,26 @@ Expr *CallTyper::builtin(const std::string &f) {
     return ts.intrinsic(IntrinsicId::Abs, {ts.convert(a[0], t)}, t, loc);
   }
   if (f == "min" || f == "max") return minMax(f == "max", f);
+  if (f == "str" || f == "ord" || f == "chr") {
+    // Strings: the builtins library's (compiler/lib/builtins_lib.py).
+    if (ts.cudaTarget()) return unsupported("strings are not supported in kernels");
+    if (!arity(f, 1, 1)) return ts.constOf(nullptr, loc);
+    const Type *t = a[0]->type;
+    bool text = t->isString() || t->kind() == TypeKind::StringLit;
+    if (f == "str") {
+      if (text) return ts.convert(a[0], tc.str());
+      if (t->isInt() || t->isBool()) return library("_str_from_int", {a[0]});
+      return fail(fmt::format("str() of {} is not supported (Numba converts integers)", t->str()));
+    }
+    if (f == "ord") {
+      if (!text)
+        return fail(fmt::format("ord() expected string of length 1, but {} found", t->str()));
+      return library("_str_ord", {ts.convert(a[0], tc.str())});
+    }
+    if (!t->isInt() && !t->isBool())
+      return fail(fmt::format("chr() takes an integer, not {}", t->str()));
+    return library("_str_chr", {ts.convert(a[0], tc.int64())});
+  }
   if (f == "isinstance") {
     // Known from the types, as Numba's: isinstance(x, int), (x, float),
     // (x, complex), (x, bool), (x, tuple), (x, np.float32) ...
@@ -1122,6 +1153,7 @@ Expr *CallTyper::builtin(const std::string &f) {
       if (s == "builtins.complex") return boolConst(t->isComplex());
       if (s == "builtins.bool") return boolConst(t->isBool());
       if (s == "builtins.tuple") return boolConst(t->isTuple());
+      if (s == "builtins.str") return boolConst(t->isString() || t->kind() == TypeKind::StringLit);
     }
     return unsupported(fmt::format("isinstance() with {} is not supported in kernels", c->str()));
   }
@@ -1738,6 +1770,7 @@ Expr *typeBuiltinCall(TyperServices &ts, const Type *callee, CallSite &site) {
   if (mod == "list") return typeListMethod(ts, fn, site);
   if (mod == "dict") return typeDictMethod(ts, fn, site);
   if (mod == "set") return typeSetMethod(ts, fn, site);
+  if (mod == "str") return typeStrMethod(ts, fn, site);
   if (mod == "number" && fn == "conjugate") {
     Expr *x = site.args.empty() ? nullptr : site.args[0];
     if (!x) return ct.fail("conjugate() without a receiver");

@@ -82,6 +82,8 @@ ir::Expr *typeListMethod(TyperServices &ts, const std::string &f, CallSite &site
 ir::Expr *typeDictMethod(TyperServices &ts, const std::string &f, CallSite &site);
 // s.add(x) ... (BuiltinsLists.cpp): the builtins library's _set_<method>.
 ir::Expr *typeSetMethod(TyperServices &ts, const std::string &f, CallSite &site);
+// s.upper() ... (BuiltinsLists.cpp): the builtins library's _str_<method>.
+ir::Expr *typeStrMethod(TyperServices &ts, const std::string &f, CallSite &site);
 // The elements `for x in t` gives (list, 1-d array, tuple of one type, set,
 // dict keys), or null.
 const Type *iteratedType(const Type *t);

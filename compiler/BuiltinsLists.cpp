@@ -27,21 +27,90 @@ Expr *failWith(TyperServices &ts, SourceLoc loc, DiagCategory c, std::string msg
   return ts.error(c, loc, std::move(msg));
 }
 
+// String constants among a method's arguments become run-time strs (a
+// dict's key, a list's element).
+void textArgs(TyperServices &ts, std::vector<Expr *> &args) {
+  for (Expr *&x : args)
+    if (x->type && x->type->kind() == TypeKind::StringLit && !ts.cudaTarget())
+      x = ts.convert(x, ts.context().types.str());
+}
+
 }  // namespace
 
 bool isListPrimitive(const std::string &f) {
-  return f == "_lget" || f == "_lset" || f == "_lresize" || f == "_lnew" || f == "_ldtype" ||
-         f == "_dparts" || f == "_dmake" || f == "_smake";
+  return f == "_lget" || f == "_lset" || f == "_lresize" || f == "_lnew" || f == "_lof" ||
+         f == "_ldtype" || f == "_dparts" || f == "_dmake" || f == "_smake";
 }
 
 // The type of the elements `for x in t` gives, or null: a list's, a 1-d
 // array's, a tuple's of one element type, a set's, a dict's keys.
 const Type *iteratedType(const Type *t) {
   if (t->isList()) return t->dtype();
+  if (t->isString()) return t;  // its characters, strs of one
   if (t->isArray() && t->ndim() == 1) return t->dtype();
   if (t->isHomogeneousTuple()) return t->elements()[0];
   if (t->isDict()) return t->keyType();
   return nullptr;
+}
+
+Expr *typeStrMethod(TyperServices &ts, const std::string &f, CallSite &site) {
+  SourceLoc loc = site.loc;
+  TypeContext &tc = ts.context().types;
+  // name, arguments (least, most), which of them are strings (bits)
+  struct M {
+    const char *name;
+    size_t minArgs, maxArgs;
+    unsigned strArgs;
+  };
+  static const M kStr[] = {{"upper", 0, 0, 0},      {"lower", 0, 0, 0},      {"strip", 0, 1, 1},
+                           {"lstrip", 0, 1, 1},     {"rstrip", 0, 1, 1},     {"split", 0, 2, 1},
+                           {"join", 1, 1, 0},       {"startswith", 1, 1, 1}, {"endswith", 1, 1, 1},
+                           {"find", 1, 2, 1},       {"rfind", 1, 2, 1},      {"index", 1, 2, 1},
+                           {"count", 1, 1, 1},      {"replace", 2, 2, 3},    {"isdigit", 0, 0, 0},
+                           {"isalpha", 0, 0, 0},    {"isalnum", 0, 0, 0},    {"isspace", 0, 0, 0},
+                           {"isupper", 0, 0, 0},    {"islower", 0, 0, 0},    {"zfill", 1, 1, 0},
+                           {"capitalize", 0, 0, 0}, {"swapcase", 0, 0, 0},   {"center", 1, 1, 0},
+                           {"ljust", 1, 1, 0},      {"rjust", 1, 1, 0}};
+  const M *m = nullptr;
+  for (const M &k : kStr)
+    if (f == k.name) m = &k;
+  if (!m)
+    return failWith(ts, loc, DiagCategory::Unsupported,
+                    fmt::format("the str method {}() is not supported", f));
+  if (ts.cudaTarget())
+    return failWith(ts, loc, DiagCategory::Unsupported, "strings are not supported in kernels");
+  if (!site.kwargs.empty())
+    return failWith(ts, loc, DiagCategory::Typing,
+                    fmt::format("str.{}() takes no keyword arguments in kjit", f));
+  std::vector<Expr *> args = site.args;
+  textArgs(ts, args);
+  size_t n = args.size() - 1;
+  if (n < m->minArgs || n > m->maxArgs)
+    return failWith(
+        ts, loc, DiagCategory::Typing,
+        fmt::format("str.{}() takes {} to {} arguments ({} given)", f, m->minArgs, m->maxArgs, n));
+  args[0] = ts.convert(args[0], tc.str());
+  for (size_t i = 1; i < args.size(); ++i) {
+    const Type *t = args[i]->type;
+    bool text = t->isString() || t->kind() == TypeKind::StringLit;
+    if (m->strArgs & (1u << (i - 1))) {
+      if (t->isNone() && (f == "split" || f == "strip" || f == "lstrip" || f == "rstrip"))
+        continue;  // the default: whitespace
+      if (!text)
+        return failWith(ts, args[i]->loc, DiagCategory::Typing,
+                        fmt::format("str.{}() takes a str, not {}", f, t->str()));
+      args[i] = ts.convert(args[i], tc.str());
+    } else if (f == "join") {
+      if (!t->isList() || !t->dtype() || !t->dtype()->isString())
+        return failWith(ts, args[i]->loc, DiagCategory::Typing,
+                        fmt::format("str.join() takes a list of str, not {}", t->str()));
+    } else if (!t->isInt() && !t->isBool()) {
+      return failWith(ts, args[i]->loc, DiagCategory::Typing,
+                      fmt::format("str.{}() takes an integer, not {}", f, t->str()));
+    }
+  }
+  Expr *r = ts.callFunction(numpyLibFunction("_str_" + f), std::move(args), loc);
+  return r ? r : ts.constOf(nullptr, loc);
 }
 
 Expr *typeSetMethod(TyperServices &ts, const std::string &f, CallSite &site) {
@@ -78,6 +147,7 @@ Expr *typeSetMethod(TyperServices &ts, const std::string &f, CallSite &site) {
     return failWith(ts, loc, DiagCategory::Typing,
                     fmt::format("set.{}() takes no keyword arguments", f));
   std::vector<Expr *> args = site.args;
+  textArgs(ts, args);
   size_t n = args.size() - 1;
   if (n != m->args)
     return failWith(ts, loc, DiagCategory::Typing,
@@ -143,6 +213,7 @@ Expr *typeDictMethod(TyperServices &ts, const std::string &f, CallSite &site) {
     return failWith(ts, loc, DiagCategory::Typing,
                     fmt::format("dict.{}() takes no keyword arguments", f));
   std::vector<Expr *> args = site.args;
+  textArgs(ts, args);
   size_t n = args.size() - 1;
   if (n < m->minArgs || n > m->maxArgs)
     return failWith(
@@ -179,7 +250,8 @@ Expr *typeListPrimitive(TyperServices &ts, const std::string &f, CallSite &site)
     return ts.intrinsic(IntrinsicId::DictMake, a, d, loc);
   }
   size_t want = f == "_lset" ? 3 : f == "_ldtype" ? 1 : 2;
-  if (f == "_lnew" && a.size() == 2 && site.kwargs.empty() && !a[0]->type->isList()) {
+  if ((f == "_lnew" || f == "_lof") && a.size() == 2 && site.kwargs.empty() &&
+      (f == "_lof" || a[0]->type->kind() != TypeKind::List)) {
     // A list of the value's type.
     if (!a[0]->type->isRuntime() || a[0]->type->isNone())
       return failWith(ts, loc, DiagCategory::Typing,
@@ -187,7 +259,7 @@ Expr *typeListPrimitive(TyperServices &ts, const std::string &f, CallSite &site)
     return ts.intrinsic(IntrinsicId::ListNew, {ts.convert(a[1], tc.int64())}, tc.list(a[0]->type),
                         loc);
   }
-  if (a.size() != want || !site.kwargs.empty() || !a[0]->type->isList())
+  if (a.size() != want || !site.kwargs.empty() || a[0]->type->kind() != TypeKind::List)
     return failWith(ts, loc, DiagCategory::Typing,
                     fmt::format("np.{}() takes a list and {} more arguments", f, want - 1));
   const Type *lt = a[0]->type, *elem = lt->dtype();
@@ -229,6 +301,7 @@ Expr *typeListMethod(TyperServices &ts, const std::string &f, CallSite &site) {
   if (ts.cudaTarget())
     return failWith(ts, loc, DiagCategory::Unsupported, "lists are not supported in kernels");
   std::vector<Expr *> args = site.args;
+  textArgs(ts, args);
   size_t n = args.size() - 1;
   if (f == "sort") {
     for (auto &[k, v] : site.kwargs) {

@@ -126,7 +126,7 @@ llvm::FunctionCallee ProgramLowering::runtime(const char *name) {
   else if (n == "kjit_rt_gemm")
     ft = llvm::FunctionType::get(i64, {ptr, ptr, ptr, i64, i64, i64}, false);
   else if (n == "kjit_rt_lapack")
-    ft = llvm::FunctionType::get(i64, {i64, ptr, i64, ptr, ptr, i64}, false);
+    ft = llvm::FunctionType::get(i64, {i64, ptr, i64, ptr, ptr, i64, i64}, false);
   else if (n == "kjit_rt_random_seed")
     ft = llvm::FunctionType::get(v, {i64}, false);
   else if (n == "kjit_rt_random_u32")
@@ -141,7 +141,7 @@ llvm::FunctionCallee ProgramLowering::runtime(const char *name) {
     ft = llvm::FunctionType::get(v, {i32}, false);
   else if (n == "kjit_rt_print_complex")
     ft = llvm::FunctionType::get(v, {f64, f64}, false);
-  else if (n == "kjit_rt_print_str")
+  else if (n == "kjit_rt_print_str" || n == "kjit_rt_print_codes")
     ft = llvm::FunctionType::get(v, {ptr}, false);
   else if (n == "kjit_rt_print_end")
     ft = llvm::FunctionType::get(v, {}, false);

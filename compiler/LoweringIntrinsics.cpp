@@ -259,6 +259,8 @@ void FunctionLowering::print(const Intrinsic *in) {
       B.CreateCall(P.runtime("kjit_rt_print_str"), {P.cstr(t->symbol())});
     } else if (t->isNone()) {
       B.CreateCall(P.runtime("kjit_rt_print_str"), {P.cstr("None")});
+    } else if (t->isString()) {
+      B.CreateCall(P.runtime("kjit_rt_print_codes"), {expr(a)});
     } else if (t->isBool()) {
       B.CreateCall(P.runtime("kjit_rt_print_bool"), {B.CreateZExt(expr(a), B.getInt32Ty())});
     } else if (t->isInt()) {
@@ -436,8 +438,9 @@ llvm::Value *FunctionLowering::intrinsic(const Intrinsic *in) {
     return zeroOf(t);
   case IntrinsicId::Lapack: {
     llvm::Value *a = expr(in->args[1]), *piv = expr(in->args[2]), *b = expr(in->args[3]);
-    return B.CreateCall(P.runtime("kjit_rt_lapack"), {expr(in->args[0]), dataOf(a), shapeOf(a, 0),
-                                                      dataOf(piv), dataOf(b), shapeOf(b, 0)});
+    return B.CreateCall(P.runtime("kjit_rt_lapack"),
+                        {expr(in->args[0]), dataOf(a), shapeOf(a, 0), dataOf(piv), dataOf(b),
+                         shapeOf(b, 0), shapeOf(a, 1)});
   }
   case IntrinsicId::Gemm: {
     llvm::Value *a = expr(in->args[0]), *b = expr(in->args[1]), *c = expr(in->args[2]);
@@ -471,7 +474,8 @@ llvm::Value *FunctionLowering::intrinsic(const Intrinsic *in) {
   case IntrinsicId::ListLen:
   case IntrinsicId::ListGet:
   case IntrinsicId::ListSet:
-  case IntrinsicId::ListResize: return listIntrinsic(in);
+  case IntrinsicId::ListResize:
+  case IntrinsicId::StrConst: return listIntrinsic(in);
   default: break;
   }
   std::vector<llvm::Value *> args;

@@ -18,6 +18,21 @@ llvm::Value *fieldAddress(llvm::IRBuilder<> &B, llvm::Value *list, abi::ListFiel
   return B.CreateConstInBoundsGEP1_64(B.getInt8Ty(), list, uint64_t(f) * 8);
 }
 
+// The code points of UTF-8 text (the source's strings are valid UTF-8).
+std::vector<uint32_t> codePoints(const std::string &s) {
+  std::vector<uint32_t> out;
+  for (size_t i = 0; i < s.size();) {
+    auto c = static_cast<unsigned char>(s[i]);
+    int n = c < 0x80 ? 0 : c < 0xE0 ? 1 : c < 0xF0 ? 2 : 3;
+    uint32_t cp = n == 0 ? c : n == 1 ? c & 0x1F : n == 2 ? c & 0x0F : c & 0x07;
+    for (int k = 1; k <= n && i + size_t(k) < s.size(); ++k)
+      cp = (cp << 6) | (static_cast<unsigned char>(s[i + size_t(k)]) & 0x3F);
+    out.push_back(cp);
+    i += size_t(n) + 1;
+  }
+  return out;
+}
+
 }  // namespace
 
 llvm::Value *FunctionLowering::listIntrinsic(const Intrinsic *in) {
@@ -30,6 +45,18 @@ llvm::Value *FunctionLowering::listIntrinsic(const Intrinsic *in) {
     return B.CreateInBoundsGEP(B.getInt8Ty(), data, B.CreateMul(index, i64(isz)));
   };
   switch (in->id) {
+  case IntrinsicId::StrConst: {
+    // A constant KjitList {size, capacity, data} over constant code points:
+    // nothing writes a str, and nothing frees a constant.
+    std::vector<uint32_t> cps = codePoints(in->args[0]->type->symbol());
+    llvm::Constant *data = llvm::ConstantDataArray::get(C, llvm::ArrayRef<uint32_t>(cps));
+    auto *dg = new llvm::GlobalVariable(P.M, data->getType(), true,
+                                        llvm::GlobalValue::PrivateLinkage, data, ".str.data");
+    llvm::Constant *n = llvm::ConstantInt::get(B.getInt64Ty(), cps.size());
+    llvm::Constant *hdr = llvm::ConstantStruct::getAnon(C, {n, n, dg});
+    return new llvm::GlobalVariable(P.M, hdr->getType(), true, llvm::GlobalValue::PrivateLinkage,
+                                    hdr, ".str");
+  }
   case IntrinsicId::ListNew: {
     llvm::Value *l =
         B.CreateCall(P.runtime("kjit_rt_list_new"), {ctxPtr, i64(isz), expr(in->args[0])});

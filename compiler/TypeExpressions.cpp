@@ -85,7 +85,7 @@ Expr *FunctionTyper::expr(const ast::Expr *e) {
     std::vector<Expr *> elems;
     bool ok = true;
     for (const ast::Expr *x : t->elts) {
-      Expr *v = expr(x);
+      Expr *v = runtimeString(expr(x));  // ("a", 1): a str in host code
       ok &= known(v);
       if (!ok) continue;
       if (!v->type->isRuntime()) {
@@ -171,6 +171,7 @@ Expr *FunctionTyper::binary(ast::BinaryOp aop, Expr *l, Expr *r, SourceLoc loc) 
     return binaryInto(aop, l, r, nullptr, loc);  // an array expression (ArrayExprs.h)
   if (!lt->isNumber() || !rt->isNumber()) {
     if (lt->isSet() && rt->isSet()) return setBinary(aop, l, r, loc);
+    if (Expr *s = strBinary(aop, l, r, loc)) return s;
     if (aop == ast::BinaryOp::Add && lt->isList() && rt->isList()) {
       if (lt->dtype() && rt->dtype() && lt != rt)
         return typingError(loc, fmt::format("cannot concatenate {} and {}", lt->str(), rt->str()));
@@ -368,6 +369,8 @@ Expr *FunctionTyper::compareOne(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc) 
     Expr *found = nullptr;
     if (rt->isList())
       found = listLib("_list_contains", {r, l}, loc);
+    else if ((rt->isString() || rt->kind() == TypeKind::StringLit) && !cudaTarget())
+      found = strContains(r, l, loc);
     else if (rt->isSet())
       found = listLib("_set_contains", {r, l}, loc);
     else if (rt->isDict())
@@ -448,6 +451,8 @@ Expr *FunctionTyper::compareOne(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc) 
   if ((ls || rs) && (op == ast::CmpOp::Eq || op == ast::CmpOp::Ne) &&
       (lt->isNumber() || rt->isNumber() || lt->isNone() || rt->isNone()))
     return constBool(op == ast::CmpOp::Ne, loc);  // a string never equals a number
+  if ((lt->isString() || ls) && (rt->isString() || rs) && !cudaTarget())
+    return strCompare(op, l, r, loc);
   if (!lt->isNumber() || !rt->isNumber())
     return typingError(loc, fmt::format("cannot compare {} and {}", lt->str(), rt->str()));
   const Type *t = promoteNumeric(tc_, lt, rt);
@@ -548,6 +553,10 @@ Expr *FunctionTyper::attribute(const ast::AttributeExpr *a) {
                                              t->symbol(), a->attr));
     return fromGlobal(*g, t->symbol() + "." + a->attr, a->loc);
   }
+  if (t->kind() == TypeKind::Function &&
+      ((t->symbol() == "kjit.typed.List" && a->attr == "empty_list") ||
+       (t->symbol() == "kjit.typed.Dict" && a->attr == "empty")))
+    return constOf(tc_.function(t->symbol() + "." + a->attr), a->loc);  // List.empty_list
   if (t->isArray()) {
     auto shapeOf = [&](unsigned d) {
       return ir_.intrinsic(IntrinsicId::ArrayShape, {v, constInt(d, a->loc)}, tc_.int64(), a->loc);
@@ -600,6 +609,8 @@ Expr *FunctionTyper::attribute(const ast::AttributeExpr *a) {
   if (t->isRecord()) return recordGet(v, a->attr, a->loc);
   if (t->isList()) return constOf(tc_.function("list." + a->attr), a->loc);  // a method
   if (t->isSet()) return constOf(tc_.function("set." + a->attr), a->loc);
+  if ((t->isString() || t->kind() == TypeKind::StringLit) && !cudaTarget())
+    return constOf(tc_.function("str." + a->attr), a->loc);  // a method
   if (t->isDict()) return constOf(tc_.function("dict." + a->attr), a->loc);
   if (t->kind() == TypeKind::EnumClass) return enumMember(t, a->attr, a->loc);
   if (t->isTuple())  // a named tuple's field
@@ -654,6 +665,8 @@ Expr *FunctionTyper::subscript(const ast::SubscriptExpr *s) {
   }
   if (t->isList()) return listSubscript(v, idx, s->loc);
   if (t->isSet()) return typingError(s->loc, "'set' object is not subscriptable");
+  if (t->isString() || (t->kind() == TypeKind::StringLit && !cudaTarget()))
+    return strSubscript(runtimeString(v), idx, s->loc);
   if (t->isDict()) {  // d[key]
     Expr *k = expr(s->index);
     if (!known(k)) return k;
@@ -968,8 +981,23 @@ Expr *FunctionTyper::call(const ast::CallExpr *c) {
   if (callee->type->kind() == TypeKind::Function && callee->type->symbol() == "builtins.dict" &&
       c->args.empty() && c->keywords.empty() && !cudaTarget())
     return emptyDict(tc_.dict(nullptr, nullptr), c->loc);
+  if (callee->type->kind() == TypeKind::Function && callee->type->symbol() == "builtins.dict" &&
+      c->args.size() == 1 && c->keywords.empty() && !cudaTarget()) {
+    // dict(d): a copy of a dict.
+    Expr *d = expr(c->args[0]);
+    if (!known(d)) return d;
+    if (!d->type->isDict() || d->type->isSet())
+      return typingError(
+          c->args[0]->loc,
+          fmt::format("dict() of {} is not supported; it takes a dict", d->type->str()));
+    if (hasUndefinedList(d->type)) return unknown(c->loc);
+    return listLib("_dict_copy", {d}, c->loc);
+  }
   if (callee->type->kind() == TypeKind::Function && callee->type->symbol() == "builtins.set")
     return setCall(c);
+  if (callee->type->kind() == TypeKind::Function &&
+      callee->type->symbol().rfind("kjit.typed.", 0) == 0)
+    return typedContainer(c, callee->type->symbol());
   if (callee->type->kind() == TypeKind::Function && callee->type->symbol() == "builtins.list" &&
       c->args.size() == 1 && c->keywords.empty() && !cudaTarget())
     if (Expr *numbers = rangeList(c->args[0])) return numbers;
@@ -1018,7 +1046,7 @@ Expr *FunctionTyper::call(const ast::CallExpr *c) {
   if (ft->kind() == TypeKind::Function &&
       (ft->symbol().rfind("array.", 0) == 0 || ft->symbol().rfind("number.", 0) == 0 ||
        ft->symbol().rfind("list.", 0) == 0 || ft->symbol().rfind("dict.", 0) == 0 ||
-       ft->symbol().rfind("set.", 0) == 0)) {
+       ft->symbol().rfind("set.", 0) == 0 || ft->symbol().rfind("str.", 0) == 0)) {
     if (auto *attr = ast::dyn_cast<ast::AttributeExpr>(c->func)) {
       Expr *recv = expr(attr->value);
       args.insert(args.begin(), recv);

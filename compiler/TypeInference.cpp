@@ -88,6 +88,7 @@ Var *FunctionTyper::temp(Expr *value, Block &out) {
 
 Expr *FunctionTyper::castTo(Expr *e, const Type *t) {
   if (!known(e) || !t || e->type == t) return e;
+  if (t->isString() && e->type->kind() == TypeKind::StringLit) return runtimeString(e);
   if (t->isOptional()) {
     // None, a value or another optional becomes the value or None.
     if (e->type->isNone() || e->type->isOptional()) return ir_.cast(t, e, e->loc);
@@ -216,7 +217,9 @@ Expr *FunctionTyper::fromGlobal(const GlobalValue &g, const std::string &name, S
   case K::Module: return constOf(tc_.module(g.name), loc);
   case K::Function: return constOf(tc_.function(g.name), loc);
   case K::Dtype: {
-    const Type *s = tc_.dtypeByName(g.name);  // a scalar, or a record's spec
+    if (g.name == "unicode_type")
+      return constOf(tc_.dtypeOf(tc_.str()), loc);  // types.unicode_type
+    const Type *s = tc_.dtypeByName(g.name);        // a scalar, or a record's spec
     if (!s)
       return unsupported(
           loc,

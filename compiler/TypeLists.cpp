@@ -9,6 +9,7 @@
 namespace kjit::typing {
 
 Expr *FunctionTyper::listLib(const char *name, std::vector<Expr *> args, SourceLoc loc) {
+  for (Expr *&x : args) x = runtimeString(x);  // (a dict's key, a list's element)
   Expr *r = callFunction(numpyLibFunction(name), std::move(args), loc);
   return r ? r : unknown(loc);
 }
@@ -26,7 +27,7 @@ Expr *FunctionTyper::listLiteral(const ast::ListExpr *l) {
   const Type *t = nullptr;
   bool ok = true;
   for (const ast::Expr *x : l->elts) {
-    Expr *v = expr(x);
+    Expr *v = runtimeString(expr(x));
     if (!known(v)) {
       ok = false;
       continue;
@@ -86,6 +87,7 @@ void FunctionTyper::refineList(const ast::Expr *receiver, const std::string &met
     if (s->isList() || (s->isArray() && s->ndim() == 1)) elem = s->dtype();
     if (s->isHomogeneousTuple()) elem = s->elements()[0];
   }
+  if (elem && elem->kind() == TypeKind::StringLit) elem = tc_.str();
   if (!elem || !elem->isRuntime() || elem->isNone()) return;
   if (elem->isList() && !elem->dtype()) return;
   info.type = tc_.list(elem);
@@ -112,7 +114,7 @@ Expr *FunctionTyper::dictLiteral(const ast::DictExpr *d) {
   std::vector<Expr *> ks, vs;
   const Type *kt = nullptr, *vt = nullptr;
   for (size_t i = 0; i < d->keys.size(); ++i) {
-    Expr *k = expr(d->keys[i]), *v = expr(d->values[i]);
+    Expr *k = runtimeString(expr(d->keys[i])), *v = runtimeString(expr(d->values[i]));
     if (!known(k) || !known(v)) return unknown(d->loc);
     for (auto [x, t, what] : {std::tuple{k, &kt, "key"}, std::tuple{v, &vt, "value"}}) {
       if (!x->type->isRuntime() || x->type->isNone())
@@ -136,6 +138,8 @@ Expr *FunctionTyper::dictLiteral(const ast::DictExpr *d) {
 void FunctionTyper::refineDict(const ast::Expr *receiver, const Type *key, const Type *value) {
   auto *n = ast::dyn_cast<ast::NameExpr>(receiver);
   if (!n || !key || !value) return;
+  if (key->kind() == TypeKind::StringLit) key = tc_.str();
+  if (value->kind() == TypeKind::StringLit) value = tc_.str();
   VarInfo &info = vars_[localName(n->name)];
   if (!info.type || !info.type->isDict() || (info.type->keyType() && info.type->valueType()))
     return;
@@ -145,6 +149,69 @@ void FunctionTyper::refineDict(const ast::Expr *receiver, const Type *key, const
   if (!u || u == info.type) return;
   info.type = u;
   changed_ = true;
+}
+
+namespace {
+
+// The type a `types.X` argument names (List.empty_list(types.int64)).
+const Type *namedType(const Expr *e) {
+  if (e->type->kind() == TypeKind::Dtype) return e->type->dtype();
+  return nullptr;
+}
+
+}  // namespace
+
+Expr *FunctionTyper::typedContainer(const ast::CallExpr *c, const std::string &fn) {
+  if (cudaTarget())
+    return unsupported(c->loc,
+                       fmt::format("{}() allocates memory, which kernels cannot do", fn.substr(5)));
+  std::vector<Expr *> args;
+  std::map<std::string, Expr *> kw;
+  for (const ast::Expr *x : c->args) {
+    Expr *v = expr(x);
+    if (!known(v)) return v;
+    args.push_back(v);
+  }
+  for (const ast::Keyword &k : c->keywords) {
+    Expr *v = expr(k.value);
+    if (!known(v)) return v;
+    kw[k.name] = v;
+  }
+  auto typeArg = [&](size_t i, const char *name) -> const Type * {
+    Expr *e = i < args.size() ? args[i] : kw.count(name) ? kw[name] : nullptr;
+    return e ? namedType(e) : nullptr;
+  };
+  if (fn == "kjit.typed.List") {  // List(): [] typed by its appends; List(seq): list(seq)
+    if (!kw.empty() || args.size() > 1)
+      return typingError(c->loc, "List() takes at most one argument, an iterable");
+    if (args.empty())
+      return ir_.intrinsic(IntrinsicId::ListNew, {constInt(0, c->loc)}, tc_.list(nullptr), c->loc);
+    return listLib("_builtin_list", {args[0]}, c->loc);
+  }
+  if (fn == "kjit.typed.List.empty_list") {
+    const Type *t = typeArg(0, "item_type");
+    if (!t)
+      return typingError(c->loc,
+                         "List.empty_list() takes the item type: a type of kjit.types "
+                         "(types.int64, types.unicode_type ...)");
+    return ir_.intrinsic(IntrinsicId::ListNew, {constInt(0, c->loc)}, tc_.list(t), c->loc);
+  }
+  if (fn == "kjit.typed.Dict") {
+    if (!args.empty() || !kw.empty())
+      return typingError(c->loc,
+                         "Dict() takes no arguments; Dict.empty(key_type, value_type) "
+                         "makes an empty dict of those types");
+    return emptyDict(tc_.dict(nullptr, nullptr), c->loc);
+  }
+  if (fn == "kjit.typed.Dict.empty") {
+    const Type *k = typeArg(0, "key_type"), *v = typeArg(1, "value_type");
+    if (!k || !v)
+      return typingError(c->loc,
+                         "Dict.empty() takes key_type and value_type: types of "
+                         "kjit.types (types.int64, types.unicode_type ...)");
+    return emptyDict(tc_.dict(k, v), c->loc);
+  }
+  return unsupported(c->loc, fmt::format("{}() is not supported", fn.substr(5)));
 }
 
 // After the final pass: a list whose elements never got a type.

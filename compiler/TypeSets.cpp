@@ -39,14 +39,15 @@ Expr *FunctionTyper::setLiteral(const ast::DictExpr *d) {
   for (const ast::Expr *x : d->keys) {
     Expr *v = expr(x);
     if (!known(v)) return unknown(d->loc);
-    if (!v->type->isNumber() && !v->type->isTuple())
+    v = runtimeString(v);
+    if (!v->type->isNumber() && !v->type->isTuple() && !v->type->isString())
       return unsupported(x->loc, fmt::format("a set of {} is not supported; set elements are "
-                                             "numbers or tuples of numbers",
+                                             "numbers, strings or tuples of numbers",
                                              v->type->str()));
     const Type *u = t ? unify(tc_, t, v->type) : v->type;
     if (!u || !u->isRuntime())
-      return typingError(x->loc, fmt::format("cannot unify {} and {} in a set display", t->str(),
-                                             v->type->str()));
+      return typingError(
+          x->loc, fmt::format("cannot unify {} and {} in a set display", t->str(), v->type->str()));
     t = u;
     elems.push_back(v);
   }
@@ -77,7 +78,7 @@ Expr *FunctionTyper::setCall(const ast::CallExpr *c) {
                        fmt::format("set() of {} is not supported; it takes a list, a set, a 1-d "
                                    "array or a tuple of one element type",
                                    seq->type->str()));
-  if (!e->isNumber() && !e->isTuple())
+  if (!e->isNumber() && !e->isTuple() && !e->isString())
     return unsupported(c->args[0]->loc,
                        fmt::format("a set of {} is not supported; set elements are numbers or "
                                    "tuples of numbers",
@@ -95,9 +96,9 @@ void FunctionTyper::refineSet(const ast::Expr *receiver, const std::string &meth
   if (!info.type || !info.type->isSet() || info.type->keyType()) return;
   const Type *elem = nullptr;
   if (method == "add") elem = args[1]->type;
-  if (method == "update" && !hasUndefinedList(args[1]->type))
-    elem = iteratedType(args[1]->type);
-  if (!elem || (!elem->isNumber() && !elem->isTuple())) return;
+  if (method == "update" && !hasUndefinedList(args[1]->type)) elem = iteratedType(args[1]->type);
+  if (elem && elem->kind() == TypeKind::StringLit) elem = tc_.str();
+  if (!elem || (!elem->isNumber() && !elem->isTuple() && !elem->isString())) return;
   info.type = tc_.set(elem);
   changed_ = true;
 }
@@ -122,8 +123,7 @@ Expr *FunctionTyper::setBinary(ast::BinaryOp op, Expr *l, Expr *r, SourceLoc loc
 Expr *FunctionTyper::setCompare(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc) {
   if (hasUndefinedList(l->type) || hasUndefinedList(r->type)) return unknown(loc);
   if (l->type != r->type) {
-    if (op == ast::CmpOp::Eq || op == ast::CmpOp::Ne)
-      return constBool(op == ast::CmpOp::Ne, loc);
+    if (op == ast::CmpOp::Eq || op == ast::CmpOp::Ne) return constBool(op == ast::CmpOp::Ne, loc);
     return typingError(loc, fmt::format("unsupported operand types for {}: {} and {}",
                                         ast::spelling(op), l->type->str(), r->type->str()));
   }

@@ -18,6 +18,7 @@ void FunctionTyper::markFailed(const ast::Expr *target) {
 
 void FunctionTyper::assignVar(const std::string &source, Expr *value, SourceLoc loc, Block &out) {
   const std::string &name = localName(source);
+  value = runtimeString(value);  // s = "text": a str (host code)
   VarInfo &info = vars_[name];
   if (final_ && !known(value)) info.conflictReported = true;
   if (known(value)) {
@@ -643,6 +644,7 @@ void FunctionTyper::returnStmt(const ast::ReturnStmt *r, Block &out) {
     return;
   }
   if (known(v)) {
+    v = runtimeString(v);
     if (!v->type->isRuntime()) {
       typingError(r->loc,
                   fmt::format("cannot return {}: it has no run-time value", v->type->str()));
@@ -1023,6 +1025,9 @@ void FunctionTyper::forLoop(const ast::ForStmt *f, Block &out) {
   // for x in an array (along its first axis) or a tuple of one element type.
   Expr *it = callee && fname.empty() ? nullptr : expr(f->iter);
   if (!call) it = expr(f->iter);
+  if (it && known(it)) it = runtimeString(it);
+  if (it && known(it) && it->type->isString())
+    it = listLib("_str_chars", {it}, f->iter->loc);  // for c in s
   if (it && known(it) && it->type->isDict() && !hasUndefinedList(it->type))
     it = listLib(it->type->isSet() ? "_set_items" : "_dict_keys", {it},
                  f->iter->loc);  // for key in d, for x in s

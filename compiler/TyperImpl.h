@@ -272,10 +272,20 @@ class FunctionTyper final : public TyperServices {
   // Sets (TypeSets.cpp): {a, b}, set(), set(seq); set() takes its element
   // type from the first add/update (refineSet); | & - ^ and comparisons.
   Expr *setLiteral(const ast::DictExpr *d);
+  // Strings (TypeStrings.cpp): a constant as a run-time str (other values
+  // unchanged); s[i], s[a:b]; + and * (null: not strings); comparisons; in.
+  Expr *runtimeString(Expr *e);
+  Expr *strSubscript(Expr *s, const std::vector<const ast::Expr *> &idx, SourceLoc loc);
+  Expr *strBinary(ast::BinaryOp op, Expr *l, Expr *r, SourceLoc loc);
+  Expr *strCompare(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc);
+  Expr *strContains(Expr *s, Expr *part, SourceLoc loc);
   // range(...) as list()'s or set()'s argument: the list of its numbers;
   // null when `e` is no call of range (TypeExpressions.cpp).
   Expr *rangeList(const ast::Expr *e);
   Expr *setCall(const ast::CallExpr *c);
+  // numba.typed's List(), List(seq), List.empty_list(T), Dict(),
+  // Dict.empty(K, V): kjit's lists and dicts (TypeLists.cpp).
+  Expr *typedContainer(const ast::CallExpr *c, const std::string &fn);
   void refineSet(const ast::Expr *receiver, const std::string &method,
                  const std::vector<Expr *> &args);
   Expr *setBinary(ast::BinaryOp op, Expr *l, Expr *r, SourceLoc loc);

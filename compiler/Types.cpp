@@ -130,6 +130,15 @@ const Type *TypeContext::dict(const Type *key, const Type *value) {
   return intern(std::move(t));
 }
 
+const Type *TypeContext::str() {
+  auto t = std::make_unique<Type>();
+  t->kind_ = TypeKind::List;
+  t->str_ = true;
+  t->elem_ = intTy(32, false);
+  t->name_ = "unicode_type";
+  return intern(std::move(t));
+}
+
 const Type *TypeContext::set(const Type *key) {
   auto t = std::make_unique<Type>();
   t->kind_ = TypeKind::Dict;
@@ -516,6 +525,10 @@ const Type *unify(TypeContext &tc, const Type *a, const Type *b) {
       return nullptr;
     return a->isSet() ? tc.set(k) : tc.dict(k, v);
   }
+  // Two different string constants, or one and a str: a str.
+  bool aStr = a->isString() || a->kind() == TypeKind::StringLit;
+  bool bStr = b->isString() || b->kind() == TypeKind::StringLit;
+  if (aStr && bStr) return tc.str();
   // Lists are invariant (as Numba's); `[]` takes its elements' type.
   if (a->isList() && b->isList()) {
     if (!a->dtype()) return b;
@@ -540,7 +553,7 @@ size_t valueAlign(const Type *t) {
   if (t->isEnumMember()) return valueAlign(t->dtype());
   if (t->isOptional()) return valueAlign(t->dtype());
   if (t->isArray()) return abi::kArrayAlign;
-  if (t->isRecord() || t->isList() || t->isDict()) return abi::kPointerBytes;
+  if (t->isRecord() || t->isList() || t->isString() || t->isDict()) return abi::kPointerBytes;
   if (t->isTuple()) {
     size_t a = 1;
     for (const Type *e : t->elements()) a = std::max(a, valueAlign(e));
@@ -557,7 +570,7 @@ size_t valueSize(const Type *t) {
     return (valueSize(t->dtype()) + 1 + a - 1) / a * a;
   }
   if (t->isArray()) return abi::arrayDescBytes(t->ndim());
-  if (t->isRecord() || t->isList()) return abi::kPointerBytes;
+  if (t->isRecord() || t->isList() || t->isString()) return abi::kPointerBytes;
   if (t->isDict()) return 4 * abi::kPointerBytes;
   if (t->isTuple()) {
     size_t off = 0, a = valueAlign(t);

@@ -14,6 +14,8 @@
 //                     (strides in bytes, like NumPy) plus the owner pointer
 //                     that keeps allocated memory alive (see runtime/)
 //   tuple             an LLVM struct of the element values
+//   str               a pointer to a KjitList of its code points (uint32);
+//                     never written once made (literals are constants)
 //   list              a pointer to a KjitList (frontend/support/KernelAbi.h):
 //                     { i64 size; i64 capacity; i8* data }, elements packed
 //                     as in memory; a reference, as a Python list is
@@ -98,7 +100,10 @@ class Type {
   bool isRecord() const { return kind_ == TypeKind::Record; }
   // A list; its dtype() is the element type, null while no element has
   // given it one (`[]` before an append: list(undefined)).
-  bool isList() const { return kind_ == TypeKind::List; }
+  bool isList() const { return kind_ == TypeKind::List && !str_; }
+  // A str (Numba's unicode_type): List-kind, a list of its code points
+  // (dtype() uint32) that nothing writes once made; isList() is false.
+  bool isString() const { return kind_ == TypeKind::List && str_; }
   // A value of dtype() or None.
   bool isOptional() const { return kind_ == TypeKind::Optional; }
   // A dict: keyType() and valueType(), null while no item has given them.
@@ -162,6 +167,7 @@ class Type {
   const Type *elem_ = nullptr;
   const Type *value_ = nullptr;  // a dict's value type
   bool set_ = false;             // a set (Dict kind)
+  bool str_ = false;             // a str (List kind)
   unsigned ndim_ = 0;
   Layout layout_ = Layout::A;
   bool readonly_ = false;
@@ -199,6 +205,8 @@ class TypeContext {
   const Type *optional(const Type *value);
   // DictType[key,value]; null types: undefined (`{}` before an item).
   const Type *dict(const Type *key, const Type *value);
+  // unicode_type: a str at run time (a List-kind type of uint32 code points).
+  const Type *str();
   // set(key): a Dict-kind type whose values are bools; key null: undefined.
   const Type *set(const Type *key);
   // A dict's run-time form: Tuple(list(key), list(value), list(bool), list(int64)).

@@ -373,6 +373,39 @@ def list_insert_remove(n):
     return xs.index(100) + xs.count(4) + (100 in xs)
 
 
+@program("containers", 12)
+def set_operations(n):
+    a = set()
+    for i in range(n):
+        a.add(i * 37 % 50)
+    b = {3, 40, 17, 33, 99}
+    out = []
+    for x in a | b:
+        out.append(x)
+    return out, len(a & b), sorted(a - b)[:3]
+
+
+@program("containers", 3)
+def string_words(n):
+    text = "the quick brown fox jumps over the lazy dog"
+    words = text.split()
+    longest = ""
+    for w in words:
+        if len(w) > len(longest):
+            longest = w
+    return len(words) + n, longest.upper(), "-".join(words[:n])
+
+
+@program("containers", 5)
+def dict_string_keys(n):
+    d = {"one": 1, "two": 2}
+    d["three"] = 3 * n
+    total = 0
+    for k in d:
+        total += d[k] * len(k)
+    return total, "two" in d
+
+
 # ---- language ----------------------------------------------------------------------------------
 
 

@@ -5,7 +5,8 @@
 # builtins; each follows Python's results and messages (and Numba's where
 # Numba differs). Lists are read and written through the typer's
 # primitives: np._lget(l, i) and np._lset(l, i, v) (an index in range),
-# np._lresize(l, n) (new elements are zero), np._lnew(l, n) (a new list of
+# np._lresize(l, n) (new elements are zero), np._lof(x, n) (a new list of n
+# zeroed elements of x's type), np._lnew(l, n) (a new list of
 # l's type with n zero elements; given a value that is not a list, a list
 # of that value's type) and np._ldtype(l) (the element type as a
 # dtype).
@@ -22,7 +23,7 @@ from kjit import literal_unroll
 def _list_from_tuple(t):
     # [a, b, c]: the display's elements, converted to one type, as a tuple.
     n = len(t)
-    out = np._lnew(t[0], n)
+    out = np._lof(t[0], n)
     for i in range(n):
         np._lset(out, i, t[i])
     return out
@@ -374,7 +375,9 @@ def _builtin_all(seq):
 def _hash(x):
     # A hash of a number or a tuple of numbers; equal numbers hash equally
     # (1 == 1.0 == True), as Python's do.
-    if isinstance(x, tuple):
+    if isinstance(x, str):
+        return _str_hash(x)
+    elif isinstance(x, tuple):
         h = 3430008
         for e in literal_unroll(x):
             h = (h ^ _hash(e)) * 1000003
@@ -385,9 +388,13 @@ def _hash(x):
         return np.int64(x)
     else:
         f = np.float64(x)
-        if f == np.floor(f) and abs(f) < 9.2e18:
+        fl = np.floor(f)
+        if f == fl and abs(f) < 9.2e18:
             return np.int64(f)
-        return np.int64(f * 4503599627370496.0)
+        if np.isnan(f) or np.isinf(f):
+            return 0
+        # (python_bindings/src/py_values.cpp: libraryHash computes the same)
+        return np.int64(fl) * 31 + np.int64((f - fl) * 4503599627370496.0)
 
 
 def _dict_from_tuples(ks, vs):
@@ -400,7 +407,7 @@ def _dict_from_tuples(ks, vs):
 
 def _dict_new(k, v):
     table = np._lnew(0, 10)
-    return np._dmake(np._lnew(k, 0), np._lnew(v, 0), np._lnew(True, 0), table)
+    return np._dmake(np._lof(k, 0), np._lof(v, 0), np._lnew(True, 0), table)
 
 
 def _dict_slot(d, key):
@@ -595,8 +602,10 @@ def _dict_update(d, other):
 # fourfold when half its slots are used and shrinks when an eighth are.
 
 def _pyhash(x):
-    # Python's hash() of a number or a tuple of numbers.
-    if isinstance(x, tuple):
+    # Python's hash() of a number or a tuple of numbers (a str: _str_hash).
+    if isinstance(x, str):
+        return _str_hash(x)
+    elif isinstance(x, tuple):
         acc = np.uint64(2870177450012600261)
         for e in literal_unroll(x):
             lane = np.uint64(_pyhash(e))
@@ -663,7 +672,7 @@ def _set_size_for(n):
 
 def _set_new(k, n):
     size = _set_size_for(n)
-    return np._smake(np._lnew(k, size), np._lnew(True, 0), np._lnew(True, 0), np._lnew(0, 3 + size))
+    return np._smake(np._lof(k, size), np._lnew(True, 0), np._lnew(True, 0), np._lnew(0, 3 + size))
 
 
 def _set_from_tuple(t):
@@ -1064,3 +1073,465 @@ def _set_from_consts(t):
     s = _set_new(t[0], 0)
     _set_update(s, b)
     return s
+
+
+# ---- strings ----------------------------------------------------------------------------
+# A str is a list of its code points (uint32) that nothing writes once it
+# is made: np._lnew(a_str, n) makes a new one to fill. Case mappings and
+# character classes cover ASCII and Latin-1; other code points are left as
+# they are (Python's full Unicode tables are not here).
+
+def _str_new(n):
+    e = ""
+    return np._lnew(e, n)
+
+
+def _str_getitem(s, i):
+    n = len(s)
+    j = i + n if i < 0 else i
+    if j < 0 or j >= n:
+        raise IndexError("string index out of range")
+    r = _str_new(1)
+    np._lset(r, 0, np._lget(s, j))
+    return r
+
+
+def _str_chars(s):
+    # for c in s: its characters, strs of one.
+    out = []
+    for i in range(len(s)):
+        c = _str_new(1)
+        np._lset(c, 0, np._lget(s, i))
+        out.append(c)
+    return out
+
+
+def _str_concat(a, b):
+    na = len(a)
+    nb = len(b)
+    r = _str_new(na + nb)
+    for i in range(na):
+        np._lset(r, i, np._lget(a, i))
+    for i in range(nb):
+        np._lset(r, na + i, np._lget(b, i))
+    return r
+
+
+def _str_repeat(s, n):
+    m = len(s)
+    k = n if n > 0 else 0
+    r = _str_new(m * k)
+    for j in range(k):
+        for i in range(m):
+            np._lset(r, j * m + i, np._lget(s, i))
+    return r
+
+
+def _str_cmp(a, b):
+    na = len(a)
+    nb = len(b)
+    for i in range(min(na, nb)):
+        x = np._lget(a, i)
+        y = np._lget(b, i)
+        if x != y:
+            return -1 if x < y else 1
+    if na == nb:
+        return 0
+    return -1 if na < nb else 1
+
+
+def _str_at(s, sub, i):
+    # Whether sub occurs in s at i.
+    for j in range(len(sub)):
+        if np._lget(s, i + j) != np._lget(sub, j):
+            return False
+    return True
+
+
+def _str_start(n, start):
+    st = start + n if start < 0 else start
+    return st if st > 0 else 0
+
+
+def _str_find(s, sub, start=0):
+    n = len(s)
+    for i in range(_str_start(n, start), n - len(sub) + 1):
+        if _str_at(s, sub, i):
+            return i
+    return -1
+
+
+def _str_rfind(s, sub, start=0):
+    n = len(s)
+    st = _str_start(n, start)
+    i = n - len(sub)
+    while i >= st:
+        if _str_at(s, sub, i):
+            return i
+        i -= 1
+    return -1
+
+
+def _str_index(s, sub, start=0):
+    i = _str_find(s, sub, start)
+    if i < 0:
+        raise ValueError("substring not found")
+    return i
+
+
+def _str_contains(s, sub):
+    return _str_find(s, sub, 0) >= 0
+
+
+def _str_count(s, sub):
+    n = len(s)
+    m = len(sub)
+    if m == 0:
+        return n + 1
+    c = 0
+    i = 0
+    while i <= n - m:
+        if _str_at(s, sub, i):
+            c += 1
+            i += m
+        else:
+            i += 1
+    return c
+
+
+def _str_startswith(s, p):
+    return len(p) <= len(s) and _str_at(s, p, 0)
+
+
+def _str_endswith(s, p):
+    return len(p) <= len(s) and _str_at(s, p, len(s) - len(p))
+
+
+def _ch_lower(c):
+    return (c >= 97 and c <= 122) or (c >= 223 and c <= 255 and c != 247) or c == 181
+
+
+def _ch_upper(c):
+    return (c >= 65 and c <= 90) or (c >= 192 and c <= 222 and c != 215)
+
+
+def _ch_space(c):
+    return (c == 32 or (c >= 9 and c <= 13) or (c >= 28 and c <= 31) or c == 133 or c == 160
+            or c == 5760 or (c >= 8192 and c <= 8202) or c == 8232 or c == 8233 or c == 8239
+            or c == 8287 or c == 12288)
+
+
+def _ch_digit(c):
+    return c >= 48 and c <= 57
+
+
+def _ch_alpha(c):
+    return _ch_lower(c) or _ch_upper(c) or c == 170 or c == 186
+
+
+def _ch_to_upper(c):
+    if (c >= 97 and c <= 122) or (c >= 224 and c <= 254 and c != 247):
+        return c - 32
+    return c
+
+
+def _ch_to_lower(c):
+    if _ch_upper(c):
+        return c + 32
+    return c
+
+
+def _str_map(s, how):
+    # how: 0 upper, 1 lower, 2 swapcase, 3 capitalize
+    n = len(s)
+    r = _str_new(n)
+    for i in range(n):
+        c = np._lget(s, i)
+        if how == 0 or (how == 3 and i == 0):
+            c = _ch_to_upper(c)
+        elif how == 1 or how == 3:
+            c = _ch_to_lower(c)
+        elif _ch_lower(c):
+            c = _ch_to_upper(c)
+        else:
+            c = _ch_to_lower(c)
+        np._lset(r, i, c)
+    return r
+
+
+def _str_upper(s):
+    return _str_map(s, 0)
+
+
+def _str_lower(s):
+    return _str_map(s, 1)
+
+
+def _str_swapcase(s):
+    return _str_map(s, 2)
+
+
+def _str_capitalize(s):
+    return _str_map(s, 3)
+
+
+def _str_all(s, what):
+    # what: 0 digit, 1 alpha, 2 alnum, 3 space
+    if len(s) == 0:
+        return False
+    for i in range(len(s)):
+        c = np._lget(s, i)
+        ok = (_ch_digit(c) if what == 0 else _ch_alpha(c) if what == 1 else
+              (_ch_alpha(c) or _ch_digit(c)) if what == 2 else _ch_space(c))
+        if not ok:
+            return False
+    return True
+
+
+def _str_isdigit(s):
+    return _str_all(s, 0)
+
+
+def _str_isalpha(s):
+    return _str_all(s, 1)
+
+
+def _str_isalnum(s):
+    return _str_all(s, 2)
+
+
+def _str_isspace(s):
+    return _str_all(s, 3)
+
+
+def _str_isupper(s):
+    cased = False
+    for i in range(len(s)):
+        c = np._lget(s, i)
+        if _ch_lower(c):
+            return False
+        cased = cased or _ch_upper(c)
+    return cased
+
+
+def _str_islower(s):
+    cased = False
+    for i in range(len(s)):
+        c = np._lget(s, i)
+        if _ch_upper(c):
+            return False
+        cased = cased or _ch_lower(c)
+    return cased
+
+
+def _str_strip_in(c, chars):
+    if chars is None:
+        return _ch_space(c)
+    else:
+        for j in range(len(chars)):
+            if np._lget(chars, j) == c:
+                return True
+        return False
+
+
+def _str_bounds(s, chars, left, right):
+    lo = 0
+    hi = len(s)
+    if left:
+        while lo < hi and _str_strip_in(np._lget(s, lo), chars):
+            lo += 1
+    if right:
+        while hi > lo and _str_strip_in(np._lget(s, hi - 1), chars):
+            hi -= 1
+    return _list_slice(s, lo, hi, None)
+
+
+def _str_strip(s, chars=None):
+    return _str_bounds(s, chars, True, True)
+
+
+def _str_lstrip(s, chars=None):
+    return _str_bounds(s, chars, True, False)
+
+
+def _str_rstrip(s, chars=None):
+    return _str_bounds(s, chars, False, True)
+
+
+def _str_split(s, sep=None, maxsplit=-1):
+    if sep is None:
+        return _str_split_space(s, maxsplit)
+    else:
+        return _str_split_sep(s, sep, maxsplit)
+
+
+def _str_split_space(s, maxsplit):
+    # Runs of whitespace separate; none at the ends.
+    out = [s]
+    out.pop()
+    n = len(s)
+    i = 0
+    while True:
+        while i < n and _ch_space(np._lget(s, i)):
+            i += 1
+        if i >= n:
+            break
+        if maxsplit >= 0 and len(out) >= maxsplit:
+            j = n
+            while j > i and _ch_space(np._lget(s, j - 1)):
+                j -= 1
+            out.append(_list_slice(s, i, j, None))
+            break
+        j = i
+        while j < n and not _ch_space(np._lget(s, j)):
+            j += 1
+        out.append(_list_slice(s, i, j, None))
+        i = j
+    return out
+
+
+def _str_split_sep(s, sep, maxsplit):
+    out = [s]
+    out.pop()
+    n = len(s)
+    m = len(sep)
+    if m == 0:
+        raise ValueError("empty separator")
+    start = 0
+    i = 0
+    while i <= n - m:
+        if (maxsplit < 0 or len(out) < maxsplit) and _str_at(s, sep, i):
+            out.append(_list_slice(s, start, i, None))
+            i += m
+            start = i
+        else:
+            i += 1
+    out.append(_list_slice(s, start, n, None))
+    return out
+
+
+def _str_join(sep, items):
+    k = len(items)
+    total = len(sep) * (k - 1) if k > 0 else 0
+    for t in range(k):
+        total += len(items[t])
+    r = _str_new(total)
+    p = 0
+    for t in range(k):
+        if t > 0:
+            for j in range(len(sep)):
+                np._lset(r, p, np._lget(sep, j))
+                p += 1
+        w = items[t]
+        for j in range(len(w)):
+            np._lset(r, p, np._lget(w, j))
+            p += 1
+    return r
+
+
+def _str_replace(s, old, new):
+    n = len(s)
+    m = len(old)
+    if m == 0:
+        # new before every character and at the end
+        r = new
+        for i in range(n):
+            r = _str_concat(_str_concat(r, _str_getitem(s, i)), new)
+        return r
+    parts = [s]
+    parts.pop()
+    start = 0
+    i = 0
+    while i <= n - m:
+        if _str_at(s, old, i):
+            parts.append(_list_slice(s, start, i, None))
+            i += m
+            start = i
+        else:
+            i += 1
+    parts.append(_list_slice(s, start, n, None))
+    return _str_join(new, parts)
+
+
+def _str_pad(s, width, left):
+    # left: how much of the padding goes before
+    n = len(s)
+    if width <= n:
+        return s
+    r = _str_new(width)
+    for i in range(width):
+        np._lset(r, i, 32)
+    for i in range(n):
+        np._lset(r, left + i, np._lget(s, i))
+    return r
+
+
+def _str_ljust(s, width):
+    return _str_pad(s, width, 0)
+
+
+def _str_rjust(s, width):
+    return _str_pad(s, width, width - len(s) if width > len(s) else 0)
+
+
+def _str_center(s, width):
+    marg = width - len(s)
+    if marg <= 0:
+        return s
+    return _str_pad(s, width, marg // 2 + (marg & width & 1))
+
+
+def _str_zfill(s, width):
+    n = len(s)
+    if width <= n:
+        return s
+    r = _str_pad(s, width, width - n)
+    sign = n > 0 and (np._lget(s, 0) == 43 or np._lget(s, 0) == 45)
+    for i in range(width - n + (1 if sign else 0)):
+        np._lset(r, i, 48)
+    if sign:
+        np._lset(r, 0, np._lget(s, 0))
+    return r
+
+
+def _str_from_int(x):
+    if isinstance(x, bool):
+        return "True" if x else "False"
+    v = np.int64(x)
+    neg = v < 0
+    u = np.uint64(-(v + 1)) + np.uint64(1) if neg else np.uint64(v)
+    digits = 1
+    t = u
+    while t >= np.uint64(10):
+        t = t // np.uint64(10)
+        digits += 1
+    r = _str_new(digits + (1 if neg else 0))
+    if neg:
+        np._lset(r, 0, 45)
+    for k in range(digits):
+        np._lset(r, len(r) - 1 - k, np.uint64(48) + u % np.uint64(10))
+        u = u // np.uint64(10)
+    return r
+
+
+def _str_ord(s):
+    if len(s) != 1:
+        raise TypeError("ord() expected a character")
+    return np.int64(np._lget(s, 0))
+
+
+def _str_chr(i):
+    if i < 0 or i > 1114111:
+        raise ValueError("chr() arg not in range(0x110000)")
+    r = _str_new(1)
+    np._lset(r, 0, i)
+    return r
+
+
+def _str_hash(s):
+    # FNV-1a of the code points (dict and set keys; Python's string hash is
+    # salted per process, so no order of a set of strings is to be matched).
+    h = np.uint64(14695981039346656037)
+    for i in range(len(s)):
+        h = (h ^ np.uint64(np._lget(s, i))) * np.uint64(1099511628211)
+    return np.int64(h >> np.uint64(2))

@@ -1170,3 +1170,70 @@ def linalg_eigh(a):
 
 def linalg_eigvalsh(a):
     return linalg_eigh(a)[0]
+
+
+# SVD, QR and the general eigen-decomposition: kjit_rt_lapack's ops 5 to 7
+# read a C-contiguous copy of a's transpose, which is a in LAPACK's column
+# order (as NumPy and Numba pass it, so the vectors have their signs), and
+# write their results, column-major, one after another into `out`.
+
+def _colmajor(flat, start, rows, cols):
+    # The rows x cols matrix stored column-major in flat[start:].
+    m = np.empty((rows, cols), np.float64)
+    for j in range(cols):
+        for i in range(rows):
+            m[i, j] = flat[start + j * rows + i]
+    return m
+
+
+def linalg_svd(a, full_matrices=True):
+    m = a.shape[0]
+    n = a.shape[1]
+    k = min(m, n)
+    at = a.T.astype(np.float64)
+    out = np.empty((1, k + m * m + n * n), np.float64)
+    piv = np.empty(0, np.int32)
+    info = _lapack(5, at, piv, out)
+    if info > 0:
+        raise np.linalg.LinAlgError("SVD did not converge")
+    flat = out.reshape(k + m * m + n * n)
+    s = flat[:k].copy()
+    u = _colmajor(flat, k, m, m)
+    vh = _colmajor(flat, k + m * m, n, n)
+    if not full_matrices:
+        return u[:, :k].copy(), s, vh[:k, :].copy()
+    return u, s, vh
+
+
+def linalg_qr(a):
+    m = a.shape[0]
+    n = a.shape[1]
+    k = min(m, n)
+    at = a.T.astype(np.float64)
+    out = np.empty((1, m * k + k * n), np.float64)
+    piv = np.empty(0, np.int32)
+    _lapack(6, at, piv, out)
+    flat = out.reshape(m * k + k * n)
+    return _colmajor(flat, 0, m, k), _colmajor(flat, m * k, k, n)
+
+
+def linalg_eig(a):
+    # Real eigenvalues and vectors of a general matrix; complex ones are
+    # Numba's error ("domain change").
+    _square(a)
+    n = a.shape[0]
+    at = a.T.astype(np.float64)
+    out = np.empty((1, 2 * n + n * n), np.float64)
+    piv = np.empty(0, np.int32)
+    info = _lapack(7, at, piv, out)
+    if info > 0:
+        raise np.linalg.LinAlgError("Eigenvalues did not converge")
+    flat = out.reshape(2 * n + n * n)
+    for i in range(n):
+        if flat[n + i] != 0.0:
+            raise ValueError("eig() argument must not cause a domain change.")
+    return flat[:n].copy(), _colmajor(flat, 2 * n, n, n)
+
+
+def linalg_eigvals(a):
+    return linalg_eig(a)[0]

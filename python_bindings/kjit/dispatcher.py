@@ -73,6 +73,8 @@ def _module_name(mod):
     name = mod.__name__
     if name in ("kjit", "numba"):
         return "kjit"
+    if name in ("kjit.types", "numba.types", "numba.core.types"):
+        return "kjit.types"
     if name in ("kjit.cuda", "numba.cuda") or name.startswith("kjit.cuda."):
         return "kjit.cuda"
     return None
@@ -155,8 +157,11 @@ class _Resolver:
                 return ("dtype", np.dtype(v).name)
             if issubclass(v, BaseException):
                 return ("exception", _exception_name(v))
-            if v in (int, float, bool, complex, range, enumerate, zip, tuple, list, dict, set):
+            if v in (int, float, bool, complex, range, enumerate, zip, tuple, list, dict, set, str):
                 return ("function", "builtins." + v.__name__)
+            typed = sys.modules.get("kjit.typed")
+            if typed is not None and v in (typed.List, typed.Dict):
+                return ("function", "kjit.typed." + v.__name__)
             return ("unsupported", f"class {v.__name__}")
         if v is prange:
             return ("function", "kjit.prange")

@@ -18,7 +18,7 @@ Every scalar alias of ``numba.types`` names the same object as in Numba
 __all__ = [
     "Type", "Number", "Integer", "Float", "Complex", "Boolean", "NoneType", "Array", "Signature",
     "BaseTuple", "UniTuple", "Tuple", "NamedTuple", "NamedUniTuple", "CPointer", "Record", "NestedArray",
-    "void", "none",
+    "void", "none", "unicode_type",
     "boolean", "bool_", "b1", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
     "uint64", "intp", "uintp", "intc", "uintc", "ssize_t", "size_t", "float16", "float32", "float64",
     "double", "float_", "half", "complex64", "complex128", "complex_", "cfloat", "cdouble",
@@ -365,6 +365,8 @@ class CPointer(Type):
 
 void = NoneType("void")
 none = NoneType("none")
+# Numba's str type: for List.empty_list and Dict.empty in @jit functions.
+unicode_type = Type("unicode_type")
 boolean = bool_ = b1 = Boolean("bool")
 int8 = i1 = char = Integer("int8", 8, True)
 int16 = i2 = short = Integer("int16", 16, True)

@@ -312,7 +312,7 @@ class Launcher : public LauncherBase {
       // Other values @jit types (enum members): their keys. (Not lists:
       // kernels cannot take them.)
       size_t mark = key.size();
-      if (!PyList_Check(o) && appendKey(o, key)) return;
+      if (!PyList_Check(o) && !PyUnicode_Check(o) && appendKey(o, key)) return;
       key.resize(mark);
       PyErr_Clear();
       throw jit::typeError(

@@ -198,7 +198,8 @@ std::string Dispatcher::argumentKey(PyObject **argv, size_t n, bool kernel) cons
   const std::vector<std::string> &params = fn_->source()->paramNames;
   for (size_t i = 0; i < n; ++i) {
     // (Kernels cannot take lists: only host functions reflect them.)
-    if ((kernel && PyList_Check(argv[i])) || !appendKey(argv[i], key)) {
+    if ((kernel && (PyList_Check(argv[i]) || PyUnicode_Check(argv[i]))) ||
+        !appendKey(argv[i], key)) {
       if (PyErr_Occurred()) throw pybind11::error_already_set();
       throw jit::typeError(jit::cannotTakeMessage(jit::Caller{name(), kernel}.describe(), i,
                                                   i < params.size() ? params[i] : std::string(),
@@ -249,12 +250,20 @@ pybind11::object Dispatcher::invoke(const jit::CompileResult &c, PyObject **argv
   // List arguments the call changed: their new contents go back into the
   // Python lists (Numba's reflection), also when it raised.
   for (const ListArgs::Entry &e : m.lists.entries) {
-    if (!ListArgs::changed(e)) continue;
+    if (!e.type->isList() || !ListArgs::changed(e)) continue;
     pybind11::object now =
         toPython(e.type, reinterpret_cast<unsigned char *>(const_cast<KjitList **>(&e.list)), ctx,
                  argv, n, owners);
     if (PyList_SetSlice(e.object, 0, PyList_GET_SIZE(e.object), now.ptr()) != 0)
       throw pybind11::error_already_set();
+  }
+  // Dict arguments: their contents now (Numba's typed dicts are shared).
+  for (const ListArgs::DictEntry &d : m.lists.dicts) {
+    pybind11::object now =
+        toPython(d.type, reinterpret_cast<unsigned char *>(const_cast<KjitList **>(d.parts)), ctx,
+                 argv, n, owners);
+    PyDict_Clear(d.object);
+    if (PyDict_Update(d.object, now.ptr()) != 0) throw pybind11::error_already_set();
   }
   if (status != 0) raise(ctx);
   return toPython(c.ret, ret, ctx, argv, n, owners);
@@ -358,6 +367,13 @@ pybind11::object Dispatcher::toPython(const Type *t, unsigned char *p, KjitCallC
     size_t validAt = jit::memSize(t->dtype());
     if (!p[validAt]) return pybind11::none();
     return toPython(t->dtype(), p, ctx, argv, n, owners);
+  }
+  if (t->isString()) {  // a new Python str of the code points
+    KjitList *l;
+    std::memcpy(&l, p, sizeof(void *));
+    PyObject *u = PyUnicode_FromKindAndData(PyUnicode_4BYTE_KIND, l->data, Py_ssize_t(l->size));
+    if (!u) throw pybind11::error_already_set();
+    return pybind11::reinterpret_steal<pybind11::object>(u);
   }
   if (t->isList()) {
     // A new Python list of the elements (a list the call made, or the

@@ -6,6 +6,7 @@
 #include <pybind11/stl.h>
 
 #include <array>
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <vector>
@@ -164,6 +165,8 @@ bool isRecordScalar(PyObject *o) { return PyObject_TypeCheck(o, voidType()); }
 std::string whyNoKey(PyObject *o) {
   if (PyList_Check(o) && PyList_GET_SIZE(o) == 0)
     return " (an empty list: its elements have no type to compile for)";
+  if (PyDict_Check(o) && PyDict_GET_SIZE(o) == 0)
+    return " (an empty dict: its items have no types to compile for)";
   PyObject *descr = nullptr;
   if (isRecordScalar(o))
     descr = reinterpret_cast<VoidScalar *>(o)->descr;
@@ -220,6 +223,7 @@ bool appendKey(PyObject *o, std::string &key) {
     return false;
   }
   if (t == &PyComplex_Type) return key += 'D', true;
+  if (t == &PyUnicode_Type) return key += 'U', true;
   if (o == Py_None) return key += 'n', true;
   auto &api = pybind11::detail::npy_api::get();
   if (api.PyArray_Check_(o)) {
@@ -239,12 +243,21 @@ bool appendKey(PyObject *o, std::string &key) {
     jit::appendArrayKey(key, dkey, arr->nd, layout, !(flags & WRITEABLE));
     return true;
   }
-  if (t == &PyList_Type) {
-    // A list: typed by its first element, as Numba types a reflected list
-    // (the others convert to that type when the call is made).
+  if (PyList_Check(o)) {
+    // A list (kjit.typed.List too): typed by its first element, as Numba
+    // types a reflected list (the others convert to that type when the call
+    // is made).
     if (PyList_GET_SIZE(o) == 0) return false;
     key += 'L';
     return appendKey(PyList_GET_ITEM(o, 0), key);
+  }
+  if (PyDict_Check(o)) {
+    // A dict (kjit.typed.Dict too): typed by its first item.
+    Py_ssize_t pos = 0;
+    PyObject *k, *v;
+    if (!PyDict_Next(o, &pos, &k, &v)) return false;
+    key += 'M';
+    return appendKey(k, key) && appendKey(v, key);
   }
   if (t == &PyTuple_Type) {
     key += '(';
@@ -297,7 +310,74 @@ bool appendKey(PyObject *o, std::string &key) {
 
 ListArgs::~ListArgs() {
   for (Entry &e : entries) freeList(e.list);
+  for (DictEntry &d : dicts)
+    for (KjitList *l : d.parts) freeList(l);
 }
+
+namespace {
+
+// The builtins library's _hash of a key in its memory form
+// (compiler/lib/builtins_lib.py: the two must agree, or lookups of keys
+// passed in would miss).
+int64_t libraryHash(const Type *t, const unsigned char *p) {
+  if (t->isString()) {
+    KjitList *l;
+    std::memcpy(&l, p, sizeof(l));
+    uint64_t h = 14695981039346656037ull;
+    for (int64_t i = 0; i < l->size; ++i) {
+      uint32_t c;
+      std::memcpy(&c, l->data + size_t(i) * 4, 4);
+      h = (h ^ uint64_t(c)) * 1099511628211ull;
+    }
+    return int64_t(h >> 2);
+  }
+  if (t->isTuple()) {
+    uint64_t h = 3430008;
+    size_t off = 0;
+    for (const Type *e : t->elements()) {
+      size_t align = jit::memAlign(e);
+      off = (off + align - 1) / align * align;
+      h = (h ^ uint64_t(libraryHash(e, p + off))) * 1000003ull;
+      off += jit::memSize(e);
+    }
+    return int64_t(h);
+  }
+  if (t->isBool()) return *p ? 1 : 0;
+  if (t->isInt()) {
+    switch (t->bits()) {
+    case 8: return t->isSigned() ? int64_t(int8_t(*p)) : int64_t(*p);
+    case 16: {
+      uint16_t v;
+      std::memcpy(&v, p, 2);
+      return t->isSigned() ? int64_t(int16_t(v)) : int64_t(v);
+    }
+    case 32: {
+      uint32_t v;
+      std::memcpy(&v, p, 4);
+      return t->isSigned() ? int64_t(int32_t(v)) : int64_t(v);
+    }
+    default: {
+      int64_t v;
+      std::memcpy(&v, p, 8);
+      return v;
+    }
+    }
+  }
+  double f;
+  if (t->bits() == 32) {
+    float x;
+    std::memcpy(&x, p, 4);
+    f = x;
+  } else {
+    std::memcpy(&f, p, 8);
+  }
+  double fl = std::floor(f);
+  if (f == fl && std::fabs(f) < 9.2e18) return int64_t(f);
+  if (std::isnan(f) || std::isinf(f)) return 0;
+  return int64_t(uint64_t(int64_t(fl)) * 31u + uint64_t(int64_t((f - fl) * 4503599627370496.0)));
+}
+
+}  // namespace
 
 bool ListArgs::changed(const Entry &e) {
   if (e.list->size != e.sizeBefore) return true;
@@ -307,6 +387,64 @@ bool ListArgs::changed(const Entry &e) {
 // Writes `o` in the memory form of `t` at `dst`; the type was derived from
 // `o` (or is a compatible signature type), so only conversions are checked.
 bool writeValue(PyObject *o, const Type *t, unsigned char *dst, ListArgs *lists) {
+  if (t->isDict() && !t->isSet()) {
+    // A dict: the library's four lists (keys, values, alive, table) with
+    // the items in the dict's order; its changes go back after the call.
+    if (!lists || !PyDict_Check(o) || !t->keyType() || !t->valueType()) return false;
+    Py_ssize_t n = PyDict_GET_SIZE(o);
+    size_t ks = jit::memSize(t->keyType()), vs = jit::memSize(t->valueType());
+    int64_t slots = 8;
+    while (3 * int64_t(n) >= 2 * slots) slots *= 2;
+    ListArgs::DictEntry d{o,
+                          {newList(n, n, int64_t(ks)), newList(n, n, int64_t(vs)), newList(n, n, 1),
+                           newList(2 + slots, 2 + slots, 8)},
+                          t};
+    lists->dicts.push_back(d);  // (owns the lists from here)
+    for (KjitList *l : d.parts)
+      if (!l) {
+        PyErr_NoMemory();
+        return false;
+      }
+    auto *table = reinterpret_cast<int64_t *>(d.parts[3]->data);
+    table[0] = table[1] = int64_t(n);
+    Py_ssize_t pos = 0, i = 0;
+    PyObject *k, *v;
+    while (PyDict_Next(o, &pos, &k, &v)) {
+      unsigned char *kp = d.parts[0]->data + size_t(i) * ks;
+      if (!writeValue(k, t->keyType(), kp, lists) ||
+          !writeValue(v, t->valueType(), d.parts[1]->data + size_t(i) * vs, lists))
+        return false;
+      d.parts[2]->data[i] = 1;
+      int64_t s = libraryHash(t->keyType(), kp) & (slots - 1);
+      while (table[2 + s] != 0) s = (s + 1) & (slots - 1);
+      table[2 + s] = i + 1;
+      ++i;
+    }
+    std::memcpy(dst, d.parts, sizeof(d.parts));
+    return true;
+  }
+  if (t->isString()) {
+    // A str: a new list of its code points, freed after the call (a str is
+    // never written, so nothing is reflected back).
+    if (!lists || !PyUnicode_Check(o)) return false;
+    Py_ssize_t n = PyUnicode_GET_LENGTH(o);
+    KjitList *l = newList(int64_t(n), int64_t(n), 4);
+    if (!l) {
+      PyErr_NoMemory();
+      return false;
+    }
+    lists->entries.push_back({o, l, t, int64_t(n), {}});
+    int kind = PyUnicode_KIND(o);
+    const void *data = PyUnicode_DATA(o);
+    for (Py_ssize_t i = 0; i < n; ++i) {
+      uint32_t c = PyUnicode_READ(kind, data, i);
+      std::memcpy(l->data + size_t(i) * 4, &c, 4);
+    }
+    for (ListArgs::Entry &e : lists->entries)
+      if (e.list == l) e.before.assign(l->data, l->data + size_t(n) * 4);
+    std::memcpy(dst, &l, sizeof(void *));
+    return true;
+  }
   if (t->isList()) {
     if (!lists || !PyList_Check(o) || !t->dtype()) return false;
     Py_ssize_t n = PyList_GET_SIZE(o);

@@ -50,6 +50,14 @@ struct ListArgs {
     std::vector<unsigned char> before;
   };
   std::vector<Entry> entries;
+  // Dict arguments: their four lists (keys, values, alive, table), written
+  // back into the Python dict after the call.
+  struct DictEntry {
+    PyObject *object;  // borrowed
+    KjitList *parts[4];
+    const Type *type;
+  };
+  std::vector<DictEntry> dicts;
   ListArgs() = default;
   ListArgs(const ListArgs &) = delete;
   ListArgs &operator=(const ListArgs &) = delete;

@@ -349,6 +349,30 @@ void kjit_rt_print_complex(double re, double im) {
     kjit::out(fmt::format("({}{}{}j)", res, std::signbit(im) ? "-" : "+", ims));
 }
 void kjit_rt_print_str(const char *s) { kjit::out(s); }
+// A str: its code points, written as UTF-8.
+void kjit_rt_print_codes(const kjit::KjitList *l) {
+  std::string s;
+  for (int64_t i = 0; i < l->size; ++i) {
+    uint32_t c;
+    std::memcpy(&c, l->data + size_t(i) * 4, 4);
+    if (c < 0x80) {
+      s += char(c);
+    } else if (c < 0x800) {
+      s += char(0xC0 | (c >> 6));
+      s += char(0x80 | (c & 0x3F));
+    } else if (c < 0x10000) {
+      s += char(0xE0 | (c >> 12));
+      s += char(0x80 | ((c >> 6) & 0x3F));
+      s += char(0x80 | (c & 0x3F));
+    } else {
+      s += char(0xF0 | (c >> 18));
+      s += char(0x80 | ((c >> 12) & 0x3F));
+      s += char(0x80 | ((c >> 6) & 0x3F));
+      s += char(0x80 | (c & 0x3F));
+    }
+  }
+  kjit::out(s.c_str());
+}
 
 // ---- np.random: one Mersenne Twister per thread, as Numba has ----------------
 // The stream is NumPy's legacy RandomState's: after np.random.seed(s) in
@@ -436,6 +460,12 @@ using GemmFn = void(const char *, const char *, int *, int *, int *, double *, d
                     double *, int *, double *, double *, int *, size_t, size_t);
 using SyevdFn = void(const char *, const char *, int *, double *, int *, double *, double *, int *,
                      int *, int *, int *, size_t, size_t);
+using GesddFn = void(const char *, int *, int *, double *, int *, double *, double *, int *,
+                     double *, int *, double *, int *, int *, int *, size_t);
+using GeqrfFn = void(int *, int *, double *, int *, double *, double *, int *, int *);
+using OrgqrFn = void(int *, int *, int *, double *, int *, double *, double *, int *, int *);
+using GeevFn = void(const char *, const char *, int *, double *, int *, double *, double *,
+                    double *, int *, double *, int *, double *, int *, int *, size_t, size_t);
 struct Lapack {
   GetrfFn *getrf = nullptr;
   GetrsFn *getrs = nullptr;
@@ -443,6 +473,10 @@ struct Lapack {
   PotrfFn *potrf = nullptr;
   GemmFn *gemm = nullptr;  // BLAS's dgemm (LAPACK's library links BLAS)
   SyevdFn *syevd = nullptr;
+  GesddFn *gesdd = nullptr;
+  GeqrfFn *geqrf = nullptr;
+  OrgqrFn *orgqr = nullptr;
+  GeevFn *geev = nullptr;
   bool ok = false;
 };
 const Lapack &lapack() {
@@ -458,13 +492,67 @@ const Lapack &lapack() {
     r.potrf = reinterpret_cast<PotrfFn *>(dlsym(h, "dpotrf_"));
     r.gemm = reinterpret_cast<GemmFn *>(dlsym(h, "dgemm_"));
     r.syevd = reinterpret_cast<SyevdFn *>(dlsym(h, "dsyevd_"));
+    r.gesdd = reinterpret_cast<GesddFn *>(dlsym(h, "dgesdd_"));
+    r.geqrf = reinterpret_cast<GeqrfFn *>(dlsym(h, "dgeqrf_"));
+    r.orgqr = reinterpret_cast<OrgqrFn *>(dlsym(h, "dorgqr_"));
+    r.geev = reinterpret_cast<GeevFn *>(dlsym(h, "dgeev_"));
     if (!r.gemm)
       if (void *blas = dlopen("libblas.so.3", RTLD_NOW | RTLD_LOCAL))
         r.gemm = reinterpret_cast<GemmFn *>(dlsym(blas, "dgemm_"));
-    r.ok = r.getrf && r.getrs && r.getri && r.potrf && r.syevd;
+    r.ok = r.getrf && r.getrs && r.getri && r.potrf && r.syevd && r.gesdd && r.geqrf && r.orgqr &&
+           r.geev;
     return r;
   }();
   return l;
+}
+
+// (kjit_rt_lapack's ops 5 to 7.)
+int64_t lapackGeneral(const Lapack &l, int64_t op, double *a, int M, int N, double *b) {
+  int info = 0, K = std::min(M, N);
+  if (M == 0 || N == 0) return 0;
+  int lwork = -1;
+  double query = 0;
+  switch (op) {
+  case 5: {
+    double *s = b, *u = b + K, *vt = u + size_t(M) * size_t(M);
+    std::vector<int> iwork(8 * size_t(K));
+    l.gesdd("A", &M, &N, a, &M, s, u, &M, vt, &N, &query, &lwork, iwork.data(), &info, 1);
+    lwork = std::max(int(query), 1);
+    std::vector<double> work(static_cast<size_t>(lwork));
+    l.gesdd("A", &M, &N, a, &M, s, u, &M, vt, &N, work.data(), &lwork, iwork.data(), &info, 1);
+    return info;
+  }
+  case 6: {
+    double *q = b, *r = b + size_t(M) * size_t(K);
+    std::vector<double> tau(size_t(K) + 1);
+    l.geqrf(&M, &N, a, &M, tau.data(), &query, &lwork, &info);
+    lwork = std::max(int(query), N);
+    std::vector<double> work(static_cast<size_t>(lwork));
+    l.geqrf(&M, &N, a, &M, tau.data(), work.data(), &lwork, &info);
+    if (info != 0) return info;
+    for (int j = 0; j < N; ++j)  // R: the upper triangle of the first k rows
+      for (int i = 0; i < K; ++i)
+        r[size_t(j) * size_t(K) + size_t(i)] = i <= j ? a[size_t(j) * size_t(M) + size_t(i)] : 0.0;
+    lwork = -1;
+    l.orgqr(&M, &K, &K, a, &M, tau.data(), &query, &lwork, &info);
+    lwork = std::max(int(query), K);
+    work.assign(static_cast<size_t>(lwork), 0.0);
+    l.orgqr(&M, &K, &K, a, &M, tau.data(), work.data(), &lwork, &info);
+    std::memcpy(q, a, sizeof(double) * size_t(M) * size_t(K));
+    return info;
+  }
+  case 7: {
+    double *wr = b, *wi = b + N, *vr = wi + N;
+    double dummy = 0;
+    int one = 1;
+    l.geev("N", "V", &N, a, &N, wr, wi, &dummy, &one, vr, &N, &query, &lwork, &info, 1, 1);
+    lwork = std::max(int(query), 4 * N);
+    std::vector<double> work(static_cast<size_t>(lwork));
+    l.geev("N", "V", &N, a, &N, wr, wi, &dummy, &one, vr, &N, work.data(), &lwork, &info, 1, 1);
+    return info;
+  }
+  default: return -1;
+  }
 }
 }  // namespace
 
@@ -473,10 +561,20 @@ const Lapack &lapack() {
 // them, in place (getri); 3: Cholesky factor, in place (potrf, upper); 4:
 // the eigenvalues of the symmetric `a` into `b` (ascending) and its
 // eigenvectors into `a`'s columns, column-major (syevd, lower triangle).
-int64_t kjit_rt_lapack(int64_t op, double *a, int64_t n, int32_t *ipiv, double *b, int64_t nrhs) {
+// The ops on an m x n matrix read `a` (rows x cols, C order) as the
+// column-major m x n matrix (m = cols, n = rows: the library passes a's
+// transpose) and write their results one after another into `b`:
+// 5: SVD (gesdd, all vectors): s (min(m, n)), U (m x m), VT (n x n), each
+// column-major; 6: reduced QR (geqrf, orgqr): Q (m x k), then R (k x n),
+// column-major, k = min(m, n); 7: eigen-decomposition of a general square
+// matrix (geev): real parts (n), imaginary parts (n), right eigenvectors
+// (n x n, column-major).
+int64_t kjit_rt_lapack(int64_t op, double *a, int64_t n, int32_t *ipiv, double *b, int64_t nrhs,
+                       int64_t acols) {
   const Lapack &l = lapack();
   if (!l.ok) return kNoLapack;
   int N = int(n), info = 0;
+  if (op >= 5) return lapackGeneral(l, op, a, int(acols), N, b);
   if (N == 0) return 0;
   switch (op) {
   case 0: l.getrf(&N, &N, a, &N, ipiv, &info); break;
@@ -586,6 +684,7 @@ const std::vector<RuntimeSymbol> &runtimeSymbols() {
       {"kjit_rt_print_bool", reinterpret_cast<void *>(&kjit_rt_print_bool)},
       {"kjit_rt_print_complex", reinterpret_cast<void *>(&kjit_rt_print_complex)},
       {"kjit_rt_print_str", reinterpret_cast<void *>(&kjit_rt_print_str)},
+      {"kjit_rt_print_codes", reinterpret_cast<void *>(&kjit_rt_print_codes)},
       {"kjit_rt_f64_to_f16", reinterpret_cast<void *>(&kjit_rt_f64_to_f16)},
       {"kjit_rt_lapack", reinterpret_cast<void *>(&kjit_rt_lapack)},
       {"kjit_rt_gemm", reinterpret_cast<void *>(&kjit_rt_gemm)},

@@ -104,6 +104,14 @@ const Type *typeOfKey(TypeContext &tc, const std::string &key, size_t &p) {
     const Type *e = typeOfKey(tc, key, p);
     return e && e->isRuntime() && !e->isNone() ? tc.optional(e) : nullptr;
   }
+  case 'U': return tc.str();  // a str
+  case 'M': {                 // a dict: 'M', its key's key, its value's key
+    const Type *k = typeOfKey(tc, key, p);
+    const Type *v = k ? typeOfKey(tc, key, p) : nullptr;
+    if (!k || !v || !k->isRuntime() || !v->isRuntime() || k->isNone() || v->isNone())
+      return nullptr;
+    return tc.dict(k, v);
+  }
   case 'L': {  // a list: 'L' and its element's key
     const Type *e = typeOfKey(tc, key, p);
     return e && e->isRuntime() && !e->isNone() ? tc.list(e) : nullptr;
@@ -211,6 +219,7 @@ void appendEnumKey(std::string &key, const std::string &cls, bool isIntEnum) {
 
 std::string keyOfType(const Type *t) {
   if (t->isRecord()) return recordSpec(t);
+  if (t->isString()) return "U";
   if (t->isList()) return "L" + (t->dtype() ? keyOfType(t->dtype()) : std::string("n"));
   if (t->isOptional()) return "O" + keyOfType(t->dtype());
   if (t->isSet()) return "Z" + (t->keyType() ? keyOfType(t->keyType()) : std::string("n"));
@@ -293,6 +302,7 @@ const Type *sameTypeIn(TypeContext &tc, const Type *t) {
     return tc.enumMember(t->symbol(), sameTypeIn(tc, t->dtype()), t->isIntEnum());
   if (t->isArray())
     return tc.array(sameTypeIn(tc, t->dtype()), t->ndim(), t->layout(), t->readonly());
+  if (t->isString()) return tc.str();
   if (t->isList()) return tc.list(t->dtype() ? sameTypeIn(tc, t->dtype()) : nullptr);
   if (t->isOptional()) return tc.optional(sameTypeIn(tc, t->dtype()));
   if (t->isSet()) return tc.set(t->keyType() ? sameTypeIn(tc, t->keyType()) : nullptr);
@@ -318,7 +328,7 @@ const Type *sameTypeIn(TypeContext &tc, const Type *t) {
 
 size_t memAlign(const Type *t) {
   if (t->isEnumMember() || t->isOptional()) return memAlign(t->dtype());
-  if (t->isArray() || t->isRecord() || t->isList() || t->isDict()) return 8;
+  if (t->isArray() || t->isRecord() || t->isList() || t->isString() || t->isDict()) return 8;
   if (t->isBool() || t->isNone()) return 1;
   if (t->isTuple()) {
     size_t a = 1;
@@ -336,8 +346,9 @@ size_t memSize(const Type *t) {
     return (memSize(t->dtype()) + 1 + a - 1) / a * a;
   }
   if (t->isArray()) return 16 + 16 * t->ndim();
-  if (t->isRecord() || t->isList()) return 8;  // a pointer to the record's bytes, the KjitList
-  if (t->isDict()) return 32;                  // its four lists
+  if (t->isRecord() || t->isList() || t->isString())
+    return 8;                  // a pointer to the record's bytes, the KjitList
+  if (t->isDict()) return 32;  // its four lists
   if (t->isBool() || t->isNone()) return 1;
   if (t->isTuple()) {
     size_t off = 0, a = memAlign(t);

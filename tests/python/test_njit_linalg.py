@@ -1,6 +1,6 @@
 """np.linalg in @njit functions, through the system's LAPACK (liblapack3,
 loaded at first use), checked against NumPy: solve, inv, det, cholesky,
-norm, and their errors."""
+norm, eigh, eig, svd, qr, and their errors."""
 import numpy as np
 import pytest
 
@@ -86,3 +86,37 @@ def test_eigh_matches_numpy():
     (wl, vl), _ = eig(L)
     np.testing.assert_allclose(wl, np.linalg.eigh(L)[0], rtol=1e-12)
     np.testing.assert_allclose(vl, np.linalg.eigh(L)[1], atol=1e-12)
+
+
+@pytest.mark.parametrize("shape", [(4, 4), (5, 3), (3, 5)])
+def test_svd_and_qr_match_numpy(shape):
+    # gesdd and geqrf/orgqr on the matrix as NumPy passes it: the same
+    # vectors, signs included.
+    @njit
+    def decompose(a):
+        return np.linalg.svd(a), np.linalg.svd(a, False), np.linalg.qr(a)
+
+    a = np.random.default_rng(1).random(shape)
+    full, reduced, (q, r) = decompose(a)
+    for got, want in zip(full + reduced, np.linalg.svd(a) + np.linalg.svd(a, False)):
+        np.testing.assert_allclose(got, want, atol=1e-12)
+    want_q, want_r = np.linalg.qr(a)
+    np.testing.assert_allclose(q, want_q, atol=1e-12)
+    np.testing.assert_allclose(r, want_r, atol=1e-12)
+    np.testing.assert_allclose(q @ r, a, atol=1e-12)
+
+
+def test_eig_of_a_general_matrix():
+    @njit
+    def eig(a):
+        return np.linalg.eig(a), np.linalg.eigvals(a)
+
+    a = np.array([[2.0, 1.0, 0.0], [0.5, 3.0, 1.0], [0.0, 0.25, 4.0]])  # real eigenvalues
+    (w, v), w2 = eig(a)
+    want_w, want_v = np.linalg.eig(a)
+    np.testing.assert_allclose(w, want_w, rtol=1e-12)
+    np.testing.assert_allclose(w2, want_w, rtol=1e-12)
+    np.testing.assert_allclose(v, want_v, atol=1e-12)
+    # Complex eigenvalues: Numba's error, not complex results.
+    with pytest.raises(ValueError, match="domain change"):
+        eig(np.array([[0.0, -1.0], [1.0, 0.0]]))

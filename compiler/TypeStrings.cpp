@@ -1,0 +1,89 @@
+// TypeStrings.cpp - typing Python's str in host code (Numba's
+// unicode_type): a string constant used as a value becomes a run-time str
+// (a constant list of its code points, Intrinsics.def: StrConst); indexing,
+// slicing, +, *, comparisons and `in` call the builtins library
+// (compiler/lib/builtins_lib.py), which also has the methods
+// (BuiltinsLists.cpp: typeStrMethod). Kernels have no strings but the
+// constants that print() and raise take.
+#include "compiler/TyperImpl.h"
+
+namespace kjit::typing {
+
+namespace {
+
+bool isText(const Type *t) { return t->isString() || t->kind() == TypeKind::StringLit; }
+
+}  // namespace
+
+Expr *FunctionTyper::runtimeString(Expr *e) {
+  if (!known(e) || cudaTarget() || e->type->kind() != TypeKind::StringLit) return e;
+  return ir_.intrinsic(IntrinsicId::StrConst, {e}, tc_.str(), e->loc);
+}
+
+// s[i] (a str of one character; IndexError out of range) and s[a:b:c].
+Expr *FunctionTyper::strSubscript(Expr *s, const std::vector<const ast::Expr *> &idx,
+                                  SourceLoc loc) {
+  if (idx.size() != 1) return typingError(loc, "string indices must be integers, not tuple");
+  if (auto *sl = ast::dyn_cast<ast::SliceExpr>(idx[0])) {
+    std::vector<Expr *> args{s};
+    for (const ast::Expr *part : {sl->lower, sl->upper, sl->step}) {
+      Expr *v = part ? expr(part) : constOf(tc_.none(), loc);
+      if (!known(v)) return v;
+      if (!v->type->isNone() && !v->type->isInt() && !v->type->isBool())
+        return typingError(part->loc, fmt::format("slice indices must be integers or None, not {}",
+                                                  v->type->str()));
+      args.push_back(v->type->isNone() ? v : castTo(v, tc_.int64()));
+    }
+    return listLib("_list_slice", std::move(args), loc);
+  }
+  Expr *i = expr(idx[0]);
+  if (!known(i)) return i;
+  if (!i->type->isInt() && !i->type->isBool())
+    return typingError(idx[0]->loc,
+                       fmt::format("string indices must be integers, not {}", i->type->str()));
+  return listLib("_str_getitem", {s, castTo(i, tc_.int64())}, loc);
+}
+
+// a + b of strings, s * n and n * s; null when these are no strings.
+Expr *FunctionTyper::strBinary(ast::BinaryOp op, Expr *l, Expr *r, SourceLoc loc) {
+  const Type *lt = l->type, *rt = r->type;
+  if (cudaTarget() || (!isText(lt) && !isText(rt))) return nullptr;
+  if (op == ast::BinaryOp::Add && isText(lt) && isText(rt))
+    return listLib("_str_concat", {runtimeString(l), runtimeString(r)}, loc);
+  if (op == ast::BinaryOp::Mul && (isText(lt) || isText(rt))) {
+    Expr *s = isText(lt) ? l : r, *n = isText(lt) ? r : l;
+    if (n->type->isInt() || n->type->isBool())
+      return listLib("_str_repeat", {runtimeString(s), castTo(n, tc_.int64())}, loc);
+  }
+  return typingError(loc, fmt::format("unsupported operand types for {}: {} and {}",
+                                      ast::spelling(op), lt->str(), rt->str()));
+}
+
+// ==, !=, <, <=, >, >= of strings: code point order, as Python's.
+Expr *FunctionTyper::strCompare(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc) {
+  Expr *c = listLib("_str_cmp", {runtimeString(l), runtimeString(r)}, loc);
+  if (!known(c)) return c;
+  BinOp bop = BinOp::Eq;
+  switch (op) {
+  case ast::CmpOp::Lt: bop = BinOp::Lt; break;
+  case ast::CmpOp::Gt: bop = BinOp::Gt; break;
+  case ast::CmpOp::Le: bop = BinOp::Le; break;
+  case ast::CmpOp::Ge: bop = BinOp::Ge; break;
+  case ast::CmpOp::Eq: bop = BinOp::Eq; break;
+  case ast::CmpOp::Ne: bop = BinOp::Ne; break;
+  default:
+    return typingError(loc,
+                       fmt::format("'{}' is not supported between strings", ast::spelling(op)));
+  }
+  return ir_.binary(bop, c, constInt(0, loc), loc);
+}
+
+// part in s: a substring.
+Expr *FunctionTyper::strContains(Expr *s, Expr *part, SourceLoc loc) {
+  if (!isText(part->type))
+    return typingError(loc, fmt::format("'in <string>' requires string as left operand, not {}",
+                                        part->type->str()));
+  return listLib("_str_contains", {runtimeString(s), runtimeString(part)}, loc);
+}
+
+}  // namespace kjit::typing
