@@ -7,6 +7,7 @@
 #include <llvm/IR/MDBuilder.h>
 
 #include "compiler/LoweringImpl.h"
+#include "frontend/support/Unicode.h"
 
 namespace kjit::lowering {
 
@@ -21,15 +22,7 @@ llvm::Value *fieldAddress(llvm::IRBuilder<> &B, llvm::Value *list, abi::ListFiel
 // The code points of UTF-8 text (the source's strings are valid UTF-8).
 std::vector<uint32_t> codePoints(const std::string &s) {
   std::vector<uint32_t> out;
-  for (size_t i = 0; i < s.size();) {
-    auto c = static_cast<unsigned char>(s[i]);
-    int n = c < 0x80 ? 0 : c < 0xE0 ? 1 : c < 0xF0 ? 2 : 3;
-    uint32_t cp = n == 0 ? c : n == 1 ? c & 0x1F : n == 2 ? c & 0x0F : c & 0x07;
-    for (int k = 1; k <= n && i + size_t(k) < s.size(); ++k)
-      cp = (cp << 6) | (static_cast<unsigned char>(s[i + size_t(k)]) & 0x3F);
-    out.push_back(cp);
-    i += size_t(n) + 1;
-  }
+  for (size_t i = 0, n = 0; i < s.size(); i += n) out.push_back(unicode::decodeUtf8(s, i, n));
   return out;
 }
 

@@ -336,6 +336,19 @@ Expr *FunctionTyper::compareEnums(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc
                                       lt->str(), rt->str()));
 }
 
+// The IR comparison of <, >, <=, >=, ==, != (none for is, in ...).
+std::optional<BinOp> comparisonOp(ast::CmpOp op) {
+  switch (op) {
+  case ast::CmpOp::Lt: return BinOp::Lt;
+  case ast::CmpOp::Gt: return BinOp::Gt;
+  case ast::CmpOp::Le: return BinOp::Le;
+  case ast::CmpOp::Ge: return BinOp::Ge;
+  case ast::CmpOp::Eq: return BinOp::Eq;
+  case ast::CmpOp::Ne: return BinOp::Ne;
+  default: return std::nullopt;
+  }
+}
+
 Expr *FunctionTyper::compareOne(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc) {
   if (!known(l) || !known(r)) return unknown(loc);
   if ((op == ast::CmpOp::Is || op == ast::CmpOp::IsNot) &&
@@ -457,16 +470,7 @@ Expr *FunctionTyper::compareOne(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc) 
     return typingError(loc, fmt::format("cannot compare {} and {}", lt->str(), rt->str()));
   const Type *t = promoteNumeric(tc_, lt, rt);
   if (lt->isBool() && rt->isBool()) t = tc_.boolean();
-  BinOp bop = BinOp::Eq;
-  switch (op) {
-  case ast::CmpOp::Lt: bop = BinOp::Lt; break;
-  case ast::CmpOp::Gt: bop = BinOp::Gt; break;
-  case ast::CmpOp::Le: bop = BinOp::Le; break;
-  case ast::CmpOp::Ge: bop = BinOp::Ge; break;
-  case ast::CmpOp::Eq: bop = BinOp::Eq; break;
-  case ast::CmpOp::Ne: bop = BinOp::Ne; break;
-  default: break;
-  }
+  BinOp bop = comparisonOp(op).value_or(BinOp::Eq);
   if (t->isComplex() && bop != BinOp::Eq && bop != BinOp::Ne)
     return typingError(
         loc, fmt::format("'{}' is not supported between complex numbers", ast::spelling(op)));

@@ -46,23 +46,26 @@ Expr *FunctionTyper::listLiteral(const ast::ListExpr *l) {
   return listLib("_list_from_tuple", {ir_.tupleMake(std::move(elems), l->loc)}, l->loc);
 }
 
+// seq[a:b:c] of a list or a str: a new one of the elements (_list_slice).
+Expr *FunctionTyper::sliceOf(Expr *seq, const ast::SliceExpr *sl, SourceLoc loc) {
+  std::vector<Expr *> args{seq};
+  for (const ast::Expr *part : {sl->lower, sl->upper, sl->step}) {
+    Expr *v = part ? expr(part) : constOf(tc_.none(), loc);
+    if (!known(v)) return v;
+    if (!v->type->isNone() && !v->type->isInt() && !v->type->isBool())
+      return typingError(
+          part->loc, fmt::format("slice indices must be integers or None, not {}", v->type->str()));
+    args.push_back(v->type->isNone() ? v : castTo(v, tc_.int64()));
+  }
+  return listLib("_list_slice", std::move(args), loc);
+}
+
 // l[i] and l[a:b:c].
 Expr *FunctionTyper::listSubscript(Expr *l, const std::vector<const ast::Expr *> &idx,
                                    SourceLoc loc) {
   if (idx.size() != 1)
     return typingError(loc, "list indices must be integers or slices, not tuple");
-  if (auto *sl = ast::dyn_cast<ast::SliceExpr>(idx[0])) {
-    std::vector<Expr *> args{l};
-    for (const ast::Expr *part : {sl->lower, sl->upper, sl->step}) {
-      Expr *v = part ? expr(part) : constOf(tc_.none(), loc);
-      if (!known(v)) return v;
-      if (!v->type->isNone() && !v->type->isInt() && !v->type->isBool())
-        return typingError(part->loc, fmt::format("slice indices must be integers or None, not {}",
-                                                  v->type->str()));
-      args.push_back(v->type->isNone() ? v : castTo(v, tc_.int64()));
-    }
-    return listLib("_list_slice", std::move(args), loc);
-  }
+  if (auto *sl = ast::dyn_cast<ast::SliceExpr>(idx[0])) return sliceOf(l, sl, loc);
   Expr *i = expr(idx[0]);
   if (!known(i)) return i;
   if (!i->type->isInt() && !i->type->isBool())

@@ -24,18 +24,7 @@ Expr *FunctionTyper::runtimeString(Expr *e) {
 Expr *FunctionTyper::strSubscript(Expr *s, const std::vector<const ast::Expr *> &idx,
                                   SourceLoc loc) {
   if (idx.size() != 1) return typingError(loc, "string indices must be integers, not tuple");
-  if (auto *sl = ast::dyn_cast<ast::SliceExpr>(idx[0])) {
-    std::vector<Expr *> args{s};
-    for (const ast::Expr *part : {sl->lower, sl->upper, sl->step}) {
-      Expr *v = part ? expr(part) : constOf(tc_.none(), loc);
-      if (!known(v)) return v;
-      if (!v->type->isNone() && !v->type->isInt() && !v->type->isBool())
-        return typingError(part->loc, fmt::format("slice indices must be integers or None, not {}",
-                                                  v->type->str()));
-      args.push_back(v->type->isNone() ? v : castTo(v, tc_.int64()));
-    }
-    return listLib("_list_slice", std::move(args), loc);
-  }
+  if (auto *sl = ast::dyn_cast<ast::SliceExpr>(idx[0])) return sliceOf(s, sl, loc);
   Expr *i = expr(idx[0]);
   if (!known(i)) return i;
   if (!i->type->isInt() && !i->type->isBool())
@@ -61,21 +50,13 @@ Expr *FunctionTyper::strBinary(ast::BinaryOp op, Expr *l, Expr *r, SourceLoc loc
 
 // ==, !=, <, <=, >, >= of strings: code point order, as Python's.
 Expr *FunctionTyper::strCompare(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc) {
-  Expr *c = listLib("_str_cmp", {runtimeString(l), runtimeString(r)}, loc);
-  if (!known(c)) return c;
-  BinOp bop = BinOp::Eq;
-  switch (op) {
-  case ast::CmpOp::Lt: bop = BinOp::Lt; break;
-  case ast::CmpOp::Gt: bop = BinOp::Gt; break;
-  case ast::CmpOp::Le: bop = BinOp::Le; break;
-  case ast::CmpOp::Ge: bop = BinOp::Ge; break;
-  case ast::CmpOp::Eq: bop = BinOp::Eq; break;
-  case ast::CmpOp::Ne: bop = BinOp::Ne; break;
-  default:
+  std::optional<BinOp> bop = comparisonOp(op);
+  if (!bop)
     return typingError(loc,
                        fmt::format("'{}' is not supported between strings", ast::spelling(op)));
-  }
-  return ir_.binary(bop, c, constInt(0, loc), loc);
+  Expr *c = listLib("_str_cmp", {runtimeString(l), runtimeString(r)}, loc);
+  if (!known(c)) return c;
+  return ir_.binary(*bop, c, constInt(0, loc), loc);
 }
 
 // part in s: a substring.

@@ -14,6 +14,10 @@
 
 namespace kjit::typing {
 
+// The IR comparison of <, >, <=, >=, ==, != (none for is, in ...)
+// (TypeExpressions.cpp).
+std::optional<ir::BinOp> comparisonOp(ast::CmpOp op);
+
 using namespace ir;
 
 constexpr int kMaxPasses = 16;
@@ -275,6 +279,7 @@ class FunctionTyper final : public TyperServices {
   // Strings (TypeStrings.cpp): a constant as a run-time str (other values
   // unchanged); s[i], s[a:b]; + and * (null: not strings); comparisons; in.
   Expr *runtimeString(Expr *e);
+  Expr *sliceOf(Expr *seq, const ast::SliceExpr *sl, SourceLoc loc);  // (TypeLists.cpp)
   Expr *strSubscript(Expr *s, const std::vector<const ast::Expr *> &idx, SourceLoc loc);
   Expr *strBinary(ast::BinaryOp op, Expr *l, Expr *r, SourceLoc loc);
   Expr *strCompare(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc);

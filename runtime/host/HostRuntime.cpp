@@ -16,6 +16,7 @@
 #include <random>
 #include <vector>
 
+#include "frontend/support/Unicode.h"
 #include "runtime/host/ThreadPool.h"
 
 namespace kjit {
@@ -355,21 +356,7 @@ void kjit_rt_print_codes(const kjit::KjitList *l) {
   for (int64_t i = 0; i < l->size; ++i) {
     uint32_t c;
     std::memcpy(&c, l->data + size_t(i) * 4, 4);
-    if (c < 0x80) {
-      s += char(c);
-    } else if (c < 0x800) {
-      s += char(0xC0 | (c >> 6));
-      s += char(0x80 | (c & 0x3F));
-    } else if (c < 0x10000) {
-      s += char(0xE0 | (c >> 12));
-      s += char(0x80 | ((c >> 6) & 0x3F));
-      s += char(0x80 | (c & 0x3F));
-    } else {
-      s += char(0xF0 | (c >> 18));
-      s += char(0x80 | ((c >> 12) & 0x3F));
-      s += char(0x80 | ((c >> 6) & 0x3F));
-      s += char(0x80 | (c & 0x3F));
-    }
+    kjit::unicode::appendUtf8(s, c);
   }
   kjit::out(s.c_str());
 }
