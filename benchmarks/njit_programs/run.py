@@ -20,6 +20,8 @@ from programs import PROGRAMS  # noqa: E402
 
 
 def same(a, b):
+    if isinstance(a, (str, set, dict)) or isinstance(b, (str, set, dict)):
+        return a == b
     if isinstance(a, (tuple, list)) or isinstance(b, (tuple, list)):
         return (type(a) is type(b) or {type(a), type(b)} <= {tuple, list}) and len(a) == len(b) and all(
             same(x, y) for x, y in zip(a, b))
