@@ -475,7 +475,13 @@ bool writeValue(PyObject *o, const Type *t, unsigned char *dst, ListArgs *lists)
     return writeValue(value.ptr(), t->dtype(), dst, lists);
   }
   if (t->isArray()) {
+    // (A list's later elements may not be arrays of the first one's
+    // dimensions and item size.)
+    if (!pybind11::detail::npy_api::get().PyArray_Check_(o)) return false;
     auto *arr = pybind11::detail::array_proxy(o);
+    if (arr->nd != int(t->ndim()) ||
+        pybind11::detail::array_descriptor_proxy(arr->descr)->elsize != itemSize(t->dtype()))
+      return false;
     auto *p = reinterpret_cast<int64_t *>(dst);
     std::memcpy(dst, &o, sizeof(void *));  // meminfo: the owning NumPy array
     std::memcpy(dst + 8, &arr->data, sizeof(void *));
@@ -486,6 +492,8 @@ bool writeValue(PyObject *o, const Type *t, unsigned char *dst, ListArgs *lists)
     return true;
   }
   if (t->isTuple()) {
+    // (A list's or dict's later items may not have the first one's shape.)
+    if (!PyTuple_Check(o) || size_t(PyTuple_GET_SIZE(o)) != t->elements().size()) return false;
     size_t off = 0;
     for (size_t i = 0; i < t->elements().size(); ++i) {
       const Type *e = t->elements()[i];

@@ -104,3 +104,20 @@ def test_empty_list_needs_a_type():
 
     with pytest.raises(errors.TypingError, match="takes the item type"):
         f()
+
+
+def test_items_unlike_the_first_are_refused():
+    # A list's or dict's type comes from its first item; later items of
+    # another shape are a TypeError, never a read past the first's layout.
+    import numpy as np
+
+    @njit
+    def size(c):
+        return len(c)
+
+    bad = [{(1, 2): 1, (1,): 2}, [(1, 2), (1,)], [np.zeros(2), np.zeros((2, 2))],
+           [np.zeros(2), np.zeros(2, np.int8)], [np.zeros(2), 3.0], {1: 2, "a": 3}]
+    for c in bad:
+        with pytest.raises(TypeError):
+            size(c)
+    assert size([(1, 2), (3, 4)]) == 2
