@@ -1125,7 +1125,7 @@ Expr *CallTyper::builtin(const std::string &f) {
     if (ts.cudaTarget()) return unsupported("strings are not supported in kernels");
     if (!arity(f, 1, 1)) return ts.constOf(nullptr, loc);
     const Type *t = a[0]->type;
-    bool text = t->isString() || t->kind() == TypeKind::StringLit;
+    bool text = t->isText();
     if (f == "str") {
       if (text) return ts.convert(a[0], tc.str());
       if (t->isInt() || t->isBool()) return library("_str_from_int", {a[0]});
@@ -1153,7 +1153,7 @@ Expr *CallTyper::builtin(const std::string &f) {
       if (s == "builtins.complex") return boolConst(t->isComplex());
       if (s == "builtins.bool") return boolConst(t->isBool());
       if (s == "builtins.tuple") return boolConst(t->isTuple());
-      if (s == "builtins.str") return boolConst(t->isString() || t->kind() == TypeKind::StringLit);
+      if (s == "builtins.str") return boolConst(t->isText());
     }
     return unsupported(fmt::format("isinstance() with {} is not supported in kernels", c->str()));
   }

@@ -27,6 +27,29 @@ Expr *failWith(TyperServices &ts, SourceLoc loc, DiagCategory c, std::string msg
   return ts.error(c, loc, std::move(msg));
 }
 
+// The error of a dict, set or str method call whose method is not there
+// (`found` false), that has keywords, or that has too few or too many
+// arguments besides the receiver; null when it is well formed.
+Expr *methodCallError(TyperServices &ts, const char *kind, const std::string &f,
+                      const CallSite &site, bool found, size_t minArgs, size_t maxArgs) {
+  SourceLoc loc = site.loc;
+  if (!found)
+    return failWith(ts, loc, DiagCategory::Unsupported,
+                    fmt::format("the {} method {}() is not supported", kind, f));
+  if (!site.kwargs.empty())
+    return failWith(ts, loc, DiagCategory::Typing,
+                    fmt::format("{}.{}() takes no keyword arguments", kind, f));
+  size_t n = site.args.size() - 1;
+  if (n >= minArgs && n <= maxArgs) return nullptr;
+  if (minArgs == maxArgs)
+    return failWith(ts, loc, DiagCategory::Typing,
+                    fmt::format("{}.{}() takes {} argument{} ({} given)", kind, f, minArgs,
+                                minArgs == 1 ? "" : "s", n));
+  return failWith(
+      ts, loc, DiagCategory::Typing,
+      fmt::format("{}.{}() takes {} to {} arguments ({} given)", kind, f, minArgs, maxArgs, n));
+}
+
 // String constants among a method's arguments become run-time strs (a
 // dict's key, a list's element).
 void textArgs(TyperServices &ts, std::vector<Expr *> &args) {
@@ -74,25 +97,16 @@ Expr *typeStrMethod(TyperServices &ts, const std::string &f, CallSite &site) {
   const M *m = nullptr;
   for (const M &k : kStr)
     if (f == k.name) m = &k;
-  if (!m)
-    return failWith(ts, loc, DiagCategory::Unsupported,
-                    fmt::format("the str method {}() is not supported", f));
   if (ts.cudaTarget())
     return failWith(ts, loc, DiagCategory::Unsupported, "strings are not supported in kernels");
-  if (!site.kwargs.empty())
-    return failWith(ts, loc, DiagCategory::Typing,
-                    fmt::format("str.{}() takes no keyword arguments in kjit", f));
+  if (Expr *e = methodCallError(ts, "str", f, site, m, m ? m->minArgs : 0, m ? m->maxArgs : 0))
+    return e;
   std::vector<Expr *> args = site.args;
   textArgs(ts, args);
-  size_t n = args.size() - 1;
-  if (n < m->minArgs || n > m->maxArgs)
-    return failWith(
-        ts, loc, DiagCategory::Typing,
-        fmt::format("str.{}() takes {} to {} arguments ({} given)", f, m->minArgs, m->maxArgs, n));
   args[0] = ts.convert(args[0], tc.str());
   for (size_t i = 1; i < args.size(); ++i) {
     const Type *t = args[i]->type;
-    bool text = t->isString() || t->kind() == TypeKind::StringLit;
+    bool text = t->isText();
     if (m->strArgs & (1u << (i - 1))) {
       if (t->isNone() && (f == "split" || f == "strip" || f == "lstrip" || f == "rstrip"))
         continue;  // the default: whitespace
@@ -140,19 +154,10 @@ Expr *typeSetMethod(TyperServices &ts, const std::string &f, CallSite &site) {
   const M *m = nullptr;
   for (const M &k : kSet)
     if (f == k.name) m = &k;
-  if (!m)
-    return failWith(ts, loc, DiagCategory::Unsupported,
-                    fmt::format("the set method {}() is not supported", f));
-  if (!site.kwargs.empty())
-    return failWith(ts, loc, DiagCategory::Typing,
-                    fmt::format("set.{}() takes no keyword arguments", f));
+  if (Expr *e = methodCallError(ts, "set", f, site, m, m ? m->args : 0, m ? m->args : 0)) return e;
   std::vector<Expr *> args = site.args;
   textArgs(ts, args);
   size_t n = args.size() - 1;
-  if (n != m->args)
-    return failWith(ts, loc, DiagCategory::Typing,
-                    fmt::format("set.{}() takes {} argument{} ({} given)", f, m->args,
-                                m->args == 1 ? "" : "s", n));
   // (A set whose element type is not known yet is typed again once it is.)
   if (hasUndefinedList(args[0]->type)) return ts.constOf(nullptr, loc);
   const Type *st = args[0]->type, *key = st->keyType();
@@ -206,19 +211,11 @@ Expr *typeDictMethod(TyperServices &ts, const std::string &f, CallSite &site) {
   const M *m = nullptr;
   for (const M &k : kDict)
     if (f == k.name) m = &k;
-  if (!m)
-    return failWith(ts, loc, DiagCategory::Unsupported,
-                    fmt::format("the dict method {}() is not supported", f));
-  if (!site.kwargs.empty())
-    return failWith(ts, loc, DiagCategory::Typing,
-                    fmt::format("dict.{}() takes no keyword arguments", f));
+  if (Expr *e = methodCallError(ts, "dict", f, site, m, m ? m->minArgs : 0, m ? m->maxArgs : 0))
+    return e;
   std::vector<Expr *> args = site.args;
   textArgs(ts, args);
   size_t n = args.size() - 1;
-  if (n < m->minArgs || n > m->maxArgs)
-    return failWith(
-        ts, loc, DiagCategory::Typing,
-        fmt::format("dict.{}() takes {} to {} arguments ({} given)", f, m->minArgs, m->maxArgs, n));
   if (hasUndefinedList(args[0]->type)) {
     // `{}` before its first item: d.get(k, default) and d.setdefault(k,
     // default) are of the default's type (which `d[k] = d.get(k, 0) + 1`

@@ -382,7 +382,7 @@ Expr *FunctionTyper::compareOne(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc) 
     Expr *found = nullptr;
     if (rt->isList())
       found = listLib("_list_contains", {r, l}, loc);
-    else if ((rt->isString() || rt->kind() == TypeKind::StringLit) && !cudaTarget())
+    else if (rt->isText() && !cudaTarget())
       found = strContains(r, l, loc);
     else if (rt->isSet())
       found = listLib("_set_contains", {r, l}, loc);
@@ -613,7 +613,7 @@ Expr *FunctionTyper::attribute(const ast::AttributeExpr *a) {
   if (t->isRecord()) return recordGet(v, a->attr, a->loc);
   if (t->isList()) return constOf(tc_.function("list." + a->attr), a->loc);  // a method
   if (t->isSet()) return constOf(tc_.function("set." + a->attr), a->loc);
-  if ((t->isString() || t->kind() == TypeKind::StringLit) && !cudaTarget())
+  if (t->isText() && !cudaTarget())
     return constOf(tc_.function("str." + a->attr), a->loc);  // a method
   if (t->isDict()) return constOf(tc_.function("dict." + a->attr), a->loc);
   if (t->kind() == TypeKind::EnumClass) return enumMember(t, a->attr, a->loc);

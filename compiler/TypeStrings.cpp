@@ -9,12 +9,6 @@
 
 namespace kjit::typing {
 
-namespace {
-
-bool isText(const Type *t) { return t->isString() || t->kind() == TypeKind::StringLit; }
-
-}  // namespace
-
 Expr *FunctionTyper::runtimeString(Expr *e) {
   if (!known(e) || cudaTarget() || e->type->kind() != TypeKind::StringLit) return e;
   return ir_.intrinsic(IntrinsicId::StrConst, {e}, tc_.str(), e->loc);
@@ -36,11 +30,11 @@ Expr *FunctionTyper::strSubscript(Expr *s, const std::vector<const ast::Expr *> 
 // a + b of strings, s * n and n * s; null when these are no strings.
 Expr *FunctionTyper::strBinary(ast::BinaryOp op, Expr *l, Expr *r, SourceLoc loc) {
   const Type *lt = l->type, *rt = r->type;
-  if (cudaTarget() || (!isText(lt) && !isText(rt))) return nullptr;
-  if (op == ast::BinaryOp::Add && isText(lt) && isText(rt))
+  if (cudaTarget() || (!lt->isText() && !rt->isText())) return nullptr;
+  if (op == ast::BinaryOp::Add && lt->isText() && rt->isText())
     return listLib("_str_concat", {runtimeString(l), runtimeString(r)}, loc);
-  if (op == ast::BinaryOp::Mul && (isText(lt) || isText(rt))) {
-    Expr *s = isText(lt) ? l : r, *n = isText(lt) ? r : l;
+  if (op == ast::BinaryOp::Mul && (lt->isText() || rt->isText())) {
+    Expr *s = lt->isText() ? l : r, *n = lt->isText() ? r : l;
     if (n->type->isInt() || n->type->isBool())
       return listLib("_str_repeat", {runtimeString(s), castTo(n, tc_.int64())}, loc);
   }
@@ -61,7 +55,7 @@ Expr *FunctionTyper::strCompare(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc) 
 
 // part in s: a substring.
 Expr *FunctionTyper::strContains(Expr *s, Expr *part, SourceLoc loc) {
-  if (!isText(part->type))
+  if (!part->type->isText())
     return typingError(loc, fmt::format("'in <string>' requires string as left operand, not {}",
                                         part->type->str()));
   return listLib("_str_contains", {runtimeString(s), runtimeString(part)}, loc);

@@ -526,9 +526,7 @@ const Type *unify(TypeContext &tc, const Type *a, const Type *b) {
     return a->isSet() ? tc.set(k) : tc.dict(k, v);
   }
   // Two different string constants, or one and a str: a str.
-  bool aStr = a->isString() || a->kind() == TypeKind::StringLit;
-  bool bStr = b->isString() || b->kind() == TypeKind::StringLit;
-  if (aStr && bStr) return tc.str();
+  if (a->isText() && b->isText()) return tc.str();
   // Lists are invariant (as Numba's); `[]` takes its elements' type.
   if (a->isList() && b->isList()) {
     if (!a->dtype()) return b;

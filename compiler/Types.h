@@ -104,6 +104,8 @@ class Type {
   // A str (Numba's unicode_type): List-kind, a list of its code points
   // (dtype() uint32) that nothing writes once made; isList() is false.
   bool isString() const { return kind_ == TypeKind::List && str_; }
+  // A str or a string constant.
+  bool isText() const { return isString() || kind_ == TypeKind::StringLit; }
   // A value of dtype() or None.
   bool isOptional() const { return kind_ == TypeKind::Optional; }
   // A dict: keyType() and valueType(), null while no item has given them.

@@ -649,6 +649,11 @@ def _pyhash(x):
         return -2 if r == -1 else r
 
 
+def _set_used(state):
+    # Whether a slot of this state holds a key (not empty, not deleted).
+    return state != 0 and state != 1
+
+
 def _set_hash(x):
     h = _pyhash(x)
     return -43 if h == -1 or h == -2 else h
@@ -758,7 +763,7 @@ def _set_resize(s, size):
     np._lresize(table, 3 + size)
     for j in range(n):
         e = np._lget(old_states, j)
-        if e != 0 and e != 1:
+        if _set_used(e):
             key = np._lget(old_keys, j)
             h = _set_unstate(e)
             _set_store(s, -1 - _set_lookup(s, key, h, True), key, h)
@@ -820,7 +825,7 @@ def _set_pop(s):
     while True:
         i = (i + 1) & mask
         e = np._lget(table, 3 + i)
-        if e != 0 and e != 1:
+        if _set_used(e):
             break
     np._lset(table, 2, i)
     key = np._lget(keys, i)
@@ -843,7 +848,7 @@ def _set_items(s):
     out = np._lnew(keys, 0)
     for i in range(len(table) - 3):
         e = np._lget(table, 3 + i)
-        if e != 0 and e != 1:
+        if _set_used(e):
             _list_append(out, np._lget(keys, i))
     return out
 
@@ -872,7 +877,7 @@ def _set_copy(s):
                     np._lnew(table, 3 + _set_size_for(used)))
     for j in range(len(table) - 3):
         e = np._lget(table, 3 + j)
-        if e != 0 and e != 1:
+        if _set_used(e):
             key = np._lget(keys, j)
             h = _set_unstate(e)
             _set_store(out, -1 - _set_lookup(out, key, h, True), key, h)
@@ -900,7 +905,7 @@ def _set_intersection_update(s, other):
     keys, vals, alive, table = np._dparts(s)
     for j in range(len(table) - 3):
         e = np._lget(table, 3 + j)
-        if e != 0 and e != 1:
+        if _set_used(e):
             if _set_lookup(other, np._lget(keys, j), _set_unstate(e), False) < 0:
                 _set_remove_slot(s, j, False)
     _set_downsize(s, np._lget(table, 0))
@@ -910,7 +915,7 @@ def _set_difference_update(s, other):
     okeys, ovals, oalive, otable = np._dparts(other)
     for j in range(len(otable) - 3):
         e = np._lget(otable, 3 + j)
-        if e != 0 and e != 1:
+        if _set_used(e):
             i = _set_lookup(s, np._lget(okeys, j), _set_unstate(e), False)
             if i >= 0:
                 _set_remove_slot(s, i, False)
@@ -921,7 +926,7 @@ def _set_symmetric_difference_update(s, other):
     okeys, ovals, oalive, otable = np._dparts(other)
     for j in range(len(otable) - 3):
         e = np._lget(otable, 3 + j)
-        if e != 0 and e != 1:
+        if _set_used(e):
             key = np._lget(okeys, j)
             h = _set_unstate(e)
             r = _set_lookup(s, key, h, True)
@@ -974,7 +979,7 @@ def _set_issubset(a, b, strict=False):
     keys, vals, alive, table = np._dparts(a)
     for j in range(len(table) - 3):
         e = np._lget(table, 3 + j)
-        if e != 0 and e != 1:
+        if _set_used(e):
             if _set_lookup(b, np._lget(keys, j), _set_unstate(e), False) < 0:
                 return False
     return True
@@ -989,7 +994,7 @@ def _set_isdisjoint(a, b):
     keys, vals, alive, table = np._dparts(small)
     for j in range(len(table) - 3):
         e = np._lget(table, 3 + j)
-        if e != 0 and e != 1:
+        if _set_used(e):
             if _set_lookup(large, np._lget(keys, j), _set_unstate(e), False) >= 0:
                 return False
     return True

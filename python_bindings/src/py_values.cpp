@@ -440,8 +440,6 @@ bool writeValue(PyObject *o, const Type *t, unsigned char *dst, ListArgs *lists)
       uint32_t c = PyUnicode_READ(kind, data, i);
       std::memcpy(l->data + size_t(i) * 4, &c, 4);
     }
-    for (ListArgs::Entry &e : lists->entries)
-      if (e.list == l) e.before.assign(l->data, l->data + size_t(n) * 4);
     std::memcpy(dst, &l, sizeof(void *));
     return true;
   }

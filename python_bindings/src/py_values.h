@@ -39,8 +39,8 @@ struct ArgSlot {
 };
 // The lists made for one call's list arguments (host calls only): each
 // Python list, its KjitList and the list's bytes before the call, so that
-// what the call changed is written back (Numba's reflected lists). Frees
-// the lists.
+// what the call changed is written back (Numba's reflected lists); str
+// arguments' code-point lists too (never written back). Frees the lists.
 struct ListArgs {
   struct Entry {
     PyObject *object;  // borrowed: the call's arguments hold it
