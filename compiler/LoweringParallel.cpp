@@ -166,8 +166,19 @@ void FunctionLowering::parallelFor(const ForRange *f) {
       llvm::Type *t = sub.slots[i]->getAllocatedType();
       sub.B.CreateStore(sub.B.CreateLoad(t, envAt(i)), sub.slots[i]);
     }
-    llvm::Value *st = sub.B.CreateLoad(B.getInt64Ty(), envAt(nslots));
-    llvm::Value *sp = sub.B.CreateLoad(B.getInt64Ty(), envAt(nslots + 1));
+    // A constant start or step is used as the constant: with `0 <= lo` (the
+    // runtime's chunks lie in [0, trip)) LLVM then sees a non-negative, unit
+    // stride index, drops negative-index wraparound and vectorises the body.
+    llvm::Value *st, *sp;
+    auto *startConst = dyn_cast<Const>(stripCast(f->start));
+    if (startConst && startConst->type && startConst->type->isInt())
+      st = sub.i64(startConst->i);
+    else
+      st = sub.B.CreateLoad(B.getInt64Ty(), envAt(nslots));
+    sp = f->constStep ? sub.i64(f->constStep) : sub.B.CreateLoad(B.getInt64Ty(), envAt(nslots + 1));
+    sub.B.CreateAssumption(sub.B.CreateICmpSGE(lo, sub.i64(0)));
+    sub.B.CreateAssumption(sub.B.CreateICmpSGE(hi, lo));
+    bool nonNegative = startConst && startConst->i >= 0 && f->constStep > 0;
     // Reductions start at the identity.
     for (const Reduction &r : reductions) {
       const Type *t = r.var->type;
@@ -199,7 +210,9 @@ void FunctionLowering::parallelFor(const ForRange *f) {
     sub.B.CreateCondBr(sub.B.CreateICmpSLT(i, hi), body, exit);
     sub.B.SetInsertPoint(body);
     if (sub.slots[f->var->id])
-      sub.B.CreateStore(sub.B.CreateAdd(st, sub.B.CreateMul(i, sp)), sub.slots[f->var->id]);
+      sub.B.CreateStore(sub.B.CreateAdd(st, sub.B.CreateMul(i, sp, "", false, nonNegative), "",
+                                        false, nonNegative),
+                        sub.slots[f->var->id]);
     sub.loops.push_back({latch, exit});
     sub.block(f->body);
     sub.loops.pop_back();

@@ -1150,7 +1150,9 @@ Expr *FunctionTyper::call(const ast::CallExpr *c) {
       if (!(k.identity == key_.identity && k.args == key_.args)) waitsFor_.insert(k);
     if (!prog_.unresolved.empty() && (!f || !f->returnType || final_)) {
       prog_.unresolved.clear();
-      if (final_)
+      // After another error (a callee that failed to type leaves its
+      // callers without a return type) this would only repeat it.
+      if (final_ && ctx_.diags.errorCount() == 0)
         typingError(c->loc, fmt::format("cannot type infer runaway recursion: every path of "
                                         "'{}' calls itself before it returns a value",
                                         def_.name));

@@ -1139,13 +1139,86 @@ def linalg_cholesky(a):
     return c
 
 
-def linalg_norm(x, ord=None):
-    # The 2-norm of a vector, the Frobenius norm of a matrix (ord=None).
+def _norm2(fx):
     s = 0.0
-    fx = x.ravel()
     for i in range(fx.shape[0]):
         s += abs(fx[i]) ** 2
     return np.sqrt(s)
+
+
+def _vector_norm(x, ord):
+    # Numba's orders of a vector norm; an empty vector's norm is 0.
+    n = x.shape[0]
+    if n == 0:
+        return 0.0
+    if ord == 2:
+        return _norm2(x)
+    if ord == np.inf or ord == -np.inf:
+        r = abs(x[0])
+        for k in range(1, n):
+            v = abs(x[k])
+            if (ord > 0 and v > r) or (ord < 0 and v < r):
+                r = v
+        return r * 1.0
+    if ord == 0:
+        r = 0.0
+        for k in range(n):
+            if x[k] != 0:
+                r += 1.0
+        return r
+    if ord == 1:
+        r = 0.0
+        for k in range(n):
+            r += abs(x[k])
+        return r
+    r = 0.0
+    for k in range(n):
+        r += abs(x[k]) ** ord
+    return r ** (1.0 / ord)
+
+
+def _matrix_norm(a, ord):
+    # Numba's orders of a matrix norm: +-1 (columns), +-inf (rows), +-2
+    # (largest and smallest singular value); an empty matrix's norm is 0.
+    m = a.shape[0]
+    n = a.shape[1]
+    if m * n == 0:
+        return 0.0
+    if ord == 2 or ord == -2:
+        s = linalg_svd(a)[1]
+        return s[0] if ord == 2 else s[s.shape[0] - 1]
+    if ord != 1 and ord != -1 and ord != np.inf and ord != -np.inf:
+        raise ValueError("Invalid norm order for matrices.")
+    rows = ord == np.inf or ord == -np.inf
+    outer = m if rows else n
+    inner = n if rows else m
+    best = 0.0
+    for i in range(outer):
+        t = 0.0
+        for j in range(inner):
+            t += abs(a[i, j]) if rows else abs(a[j, i])
+        if i == 0 or (ord > 0 and t > best) or (ord < 0 and t < best):
+            best = t
+    return best
+
+
+def linalg_norm(x, ord=None):
+    # ord=None: the 2-norm of a vector, the Frobenius norm of a matrix.
+    if ord is None:
+        return _norm2(x.ravel())
+    elif isinstance(ord, str):
+        # NumPy's names of matrix norms (Numba takes numbers only).
+        if x.ndim == 1:
+            raise ValueError("Invalid norm order for vectors.")
+        if ord == "fro":
+            return _norm2(x.ravel())
+        if ord == "nuc":
+            return linalg_svd(x)[1].sum()
+        raise ValueError("Invalid norm order for matrices.")
+    elif x.ndim == 1:
+        return _vector_norm(x, ord)
+    else:
+        return _matrix_norm(x, ord)
 
 
 def linalg_eigh(a):
@@ -1172,7 +1245,7 @@ def linalg_eigvalsh(a):
     return linalg_eigh(a)[0]
 
 
-# SVD, QR and the general eigen-decomposition: kjit_rt_lapack's ops 5 to 7
+# SVD, QR, the general eigen-decomposition and least squares: kjit_rt_lapack's ops 5 to 8
 # read a C-contiguous copy of a's transpose, which is a in LAPACK's column
 # order (as NumPy and Numba pass it, so the vectors have their signs), and
 # write their results, column-major, one after another into `out`.
@@ -1237,3 +1310,147 @@ def linalg_eig(a):
 
 def linalg_eigvals(a):
     return linalg_eig(a)[0]
+
+
+def _check_finite(a):
+    f = a.ravel()
+    for i in range(f.shape[0]):
+        if not np.isfinite(f[i]):
+            raise np.linalg.LinAlgError("Array must not contain infs or NaNs.")
+
+
+def linalg_lstsq(a, b, rcond=-1.0):
+    # Numba's lstsq (LAPACK's gelsd): x, the residuals' sums of squares (empty
+    # unless m > n and a has full rank), the rank, the singular values.
+    m = a.shape[0]
+    n = a.shape[1]
+    if b.shape[0] != m:
+        raise np.linalg.LinAlgError("Incompatible array sizes, system is not dimensionally valid.")
+    if m == 0 or n == 0 or b.size == 0:
+        raise np.linalg.LinAlgError("Arrays cannot be empty")
+    _check_finite(a)
+    _check_finite(b)
+    k = min(m, n)
+    big = max(m, n)
+    nrhs = 1 if b.ndim == 1 else b.shape[b.ndim - 1]
+    at = a.T.astype(np.float64)
+    work = np.zeros((nrhs, big + k + 1), np.float64)
+    if b.ndim == 1:
+        for i in range(m):
+            work[0, i] = b[i]
+    else:
+        for j in range(nrhs):
+            for i in range(m):
+                work[j, i] = b[i, j]
+    work[0, big + k] = rcond
+    piv = np.empty(0, np.int32)
+    info = _lapack(8, at, piv, work)
+    if info > 0:
+        raise np.linalg.LinAlgError("SVD did not converge in Linear Least Squares")
+    rank = int(work[0, big + k])
+    s = work[0, big:big + k].copy()
+    if rank < n or m <= n:
+        res = np.empty(0, np.float64)
+    else:
+        res = np.zeros(nrhs, np.float64)
+        for j in range(nrhs):
+            for i in range(n, m):
+                res[j] += work[j, i] ** 2
+    if b.ndim == 1:
+        return work[0, :n].copy(), res, rank, s
+    else:
+        x = np.empty((n, nrhs), np.float64)
+        for i in range(n):
+            for j in range(nrhs):
+                x[i, j] = work[j, i]
+        return x, res, rank, s
+
+
+def linalg_matrix_rank(a, tol=None):
+    if a.ndim == 1:
+        for k in range(a.shape[0]):
+            if a[k] != 0:
+                return 1
+        return 0
+    else:
+        s = linalg_svd(a)[1]
+        # float64's machine epsilon
+        t = s[0] * max(a.shape[0], a.shape[1]) * 2.220446049250313e-16 if tol is None else tol
+        r = 0
+        for k in range(s.shape[0]):
+            if s[k] > t:
+                r += 1
+        return r
+
+
+def linalg_pinv(a, rcond=1e-15):
+    # V diag(1/s) U^T over the singular values above rcond * the largest.
+    m = a.shape[0]
+    n = a.shape[1]
+    if m == 0 or n == 0:
+        return np.zeros((n, m), np.float64)
+    u, s, vh = linalg_svd(a, False)
+    k = s.shape[0]
+    cut = s[0] * rcond
+    out = np.zeros((n, m), np.float64)
+    for t in range(k):
+        if s[t] > cut:
+            inv = 1.0 / s[t]
+            for i in range(n):
+                for j in range(m):
+                    out[i, j] += vh[t, i] * inv * u[j, t]
+    return out
+
+
+def linalg_slogdet(a):
+    # (sign, log|det|) from the LU factors; (0, -inf) when singular.
+    _square(a)
+    n = a.shape[0]
+    if n == 0:
+        return 1.0, 0.0
+    lu = a.astype(np.float64)
+    piv = np.empty(n, np.int32)
+    info = _lapack(0, lu, piv, lu)
+    if info > 0:
+        return 0.0, -np.inf
+    sign = 1.0
+    logdet = 0.0
+    for i in range(n):
+        d = lu[i, i]
+        if d < 0:
+            sign = -sign
+        if piv[i] != i + 1:
+            sign = -sign
+        logdet += np.log(abs(d))
+    return sign, logdet
+
+
+def linalg_matrix_power(a, n):
+    if n == 0:
+        out = np.zeros(a.shape, np.float64)
+        for k in range(a.shape[0]):
+            out[k, k] = 1.0
+        return out
+    if a.shape[0] != a.shape[1]:
+        raise ValueError("input must be a square array")
+    base = a.astype(np.float64)
+    if n < 0:
+        base = linalg_inv(base)
+        n = -n
+    result = base.copy()
+    n -= 1
+    while n > 0:
+        if n & 1:
+            result = result @ base
+        base = base @ base
+        n >>= 1
+    return result
+
+
+def linalg_cond(x, p=None):
+    if p is None:
+        s = linalg_svd(x)[1]
+        return s[0] / s[s.shape[0] - 1]
+    else:
+        return linalg_norm(x, p) * linalg_norm(linalg_inv(x), p)
+

@@ -453,6 +453,8 @@ using GeqrfFn = void(int *, int *, double *, int *, double *, double *, int *, i
 using OrgqrFn = void(int *, int *, int *, double *, int *, double *, double *, int *, int *);
 using GeevFn = void(const char *, const char *, int *, double *, int *, double *, double *,
                     double *, int *, double *, int *, double *, int *, int *, size_t, size_t);
+using GelsdFn = void(int *, int *, int *, double *, int *, double *, int *, double *, double *,
+                     int *, double *, int *, int *, int *);
 struct Lapack {
   GetrfFn *getrf = nullptr;
   GetrsFn *getrs = nullptr;
@@ -464,6 +466,7 @@ struct Lapack {
   GeqrfFn *geqrf = nullptr;
   OrgqrFn *orgqr = nullptr;
   GeevFn *geev = nullptr;
+  GelsdFn *gelsd = nullptr;
   bool ok = false;
 };
 const Lapack &lapack() {
@@ -483,23 +486,38 @@ const Lapack &lapack() {
     r.geqrf = reinterpret_cast<GeqrfFn *>(dlsym(h, "dgeqrf_"));
     r.orgqr = reinterpret_cast<OrgqrFn *>(dlsym(h, "dorgqr_"));
     r.geev = reinterpret_cast<GeevFn *>(dlsym(h, "dgeev_"));
+    r.gelsd = reinterpret_cast<GelsdFn *>(dlsym(h, "dgelsd_"));
     if (!r.gemm)
       if (void *blas = dlopen("libblas.so.3", RTLD_NOW | RTLD_LOCAL))
         r.gemm = reinterpret_cast<GemmFn *>(dlsym(blas, "dgemm_"));
     r.ok = r.getrf && r.getrs && r.getri && r.potrf && r.syevd && r.gesdd && r.geqrf && r.orgqr &&
-           r.geev;
+           r.geev && r.gelsd;
     return r;
   }();
   return l;
 }
 
-// (kjit_rt_lapack's ops 5 to 7.)
-int64_t lapackGeneral(const Lapack &l, int64_t op, double *a, int M, int N, double *b) {
+// (kjit_rt_lapack's ops 5 to 8.)
+int64_t lapackGeneral(const Lapack &l, int64_t op, double *a, int M, int N, double *b, int R) {
   int info = 0, K = std::min(M, N);
   if (M == 0 || N == 0) return 0;
   int lwork = -1;
   double query = 0;
   switch (op) {
+  case 8: {
+    // b is nrhs rows of max(m, n) + k + 1: row j is column j of B, and row 0
+    // goes on with the singular values and the rank.
+    int ldb = std::max(M, N) + K + 1, rank = 0, iquery = 0;
+    double *s = b + std::max(M, N), *rankOut = s + K;
+    double rcond = *rankOut;
+    l.gelsd(&M, &N, &R, a, &M, b, &ldb, s, &rcond, &rank, &query, &lwork, &iquery, &info);
+    lwork = std::max(int(query), 1);
+    std::vector<double> work(static_cast<size_t>(lwork));
+    std::vector<int> iwork(static_cast<size_t>(std::max(iquery, 1)));
+    l.gelsd(&M, &N, &R, a, &M, b, &ldb, s, &rcond, &rank, work.data(), &lwork, iwork.data(), &info);
+    *rankOut = double(rank);
+    return info;
+  }
   case 5: {
     double *s = b, *u = b + K, *vt = u + size_t(M) * size_t(M);
     std::vector<int> iwork(8 * size_t(K));
@@ -555,13 +573,16 @@ int64_t lapackGeneral(const Lapack &l, int64_t op, double *a, int M, int N, doub
 // column-major; 6: reduced QR (geqrf, orgqr): Q (m x k), then R (k x n),
 // column-major, k = min(m, n); 7: eigen-decomposition of a general square
 // matrix (geev): real parts (n), imaginary parts (n), right eigenvectors
-// (n x n, column-major).
+// (n x n, column-major); 8: least squares (gelsd): `b` has nrhs rows of
+// max(m, n) + k + 1; the first max(m, n) of row j are the right-hand side j,
+// replaced by its solution; row 0 goes on with the singular values (k) and
+// the rank, in one double that holds rcond on entry.
 int64_t kjit_rt_lapack(int64_t op, double *a, int64_t n, int32_t *ipiv, double *b, int64_t nrhs,
                        int64_t acols) {
   const Lapack &l = lapack();
   if (!l.ok) return kNoLapack;
   int N = int(n), info = 0;
-  if (op >= 5) return lapackGeneral(l, op, a, int(acols), N, b);
+  if (op >= 5) return lapackGeneral(l, op, a, int(acols), N, b, int(nrhs));
   if (N == 0) return 0;
   switch (op) {
   case 0: l.getrf(&N, &N, a, &N, ipiv, &info); break;

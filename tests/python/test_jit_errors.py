@@ -258,3 +258,29 @@ def test_error_in_a_callee_names_the_callee():
     assert e.lineno == line_of(broken_callee, "missing_in_callee")
     assert f"{HERE}:{e.lineno}:" in str(e)
     still_works()
+
+
+def test_a_callee_that_fails_is_not_reported_as_recursion():
+    # The callee's own error is the message; the callers left without a
+    # return type are not "runaway recursion".
+    @njit
+    def broken(x, p):
+        return p > 0
+
+    @njit
+    def fine(x):
+        return x + 1.0
+
+    @njit
+    def middle(x, p):
+        return broken(x, p) * broken(fine(x), p)
+
+    @njit
+    def top(x):
+        return middle(x, "s")
+
+    with pytest.raises(errors.TypingError) as ei:
+        top(1.0)
+    text = str(ei.value)
+    assert "cannot compare Literal[str](s) and int64" in text
+    assert "recursion" not in text and "recursive" not in text

@@ -1,6 +1,7 @@
 """np.linalg in @njit functions, through the system's LAPACK (liblapack3,
 loaded at first use), checked against NumPy: solve, inv, det, cholesky,
-norm, eigh, eig, svd, qr, and their errors."""
+norm (every order), eigh, eig, svd, qr, lstsq, matrix_rank, pinv,
+slogdet, matrix_power, cond, and their errors."""
 import numpy as np
 import pytest
 
@@ -120,3 +121,79 @@ def test_eig_of_a_general_matrix():
     # Complex eigenvalues: Numba's error, not complex results.
     with pytest.raises(ValueError, match="domain change"):
         eig(np.array([[0.0, -1.0], [1.0, 0.0]]))
+
+
+@pytest.mark.parametrize("shape,rhs", [((6, 3), (6,)), ((6, 3), (6, 2)), ((3, 6), (3,)), ((5, 5), (5, 3))])
+def test_lstsq_matches_numpy(shape, rhs):
+    # Numba's lstsq (gelsd) with its default rcond=-1 (machine precision).
+    @njit
+    def lstsq(a, b):
+        return np.linalg.lstsq(a, b)
+    rng = np.random.default_rng(3)
+    a, b = rng.random(shape), rng.random(rhs)
+    got = lstsq(a, b)
+    want = np.linalg.lstsq(a, b, rcond=-1)
+    for g, w in zip(got, want):
+        assert np.shape(g) == np.shape(w)
+        np.testing.assert_allclose(g, w, rtol=1e-10, atol=1e-12)
+
+
+def test_lstsq_rank_deficient_and_rcond():
+    @njit
+    def lstsq(a, b, r):
+        return np.linalg.lstsq(a, b, rcond=r)
+    a = np.ones((4, 3))
+    b = np.arange(4.0)
+    x, res, rank, s = lstsq(a, b, -1.0)
+    assert rank == 1 and res.shape == (0,)  # no residuals below full rank (as NumPy)
+    np.testing.assert_allclose(x, np.linalg.lstsq(a, b, rcond=-1)[0])
+    with pytest.raises(np.linalg.LinAlgError, match="must not contain infs or NaNs"):
+        lstsq(np.array([[np.nan, 1.0], [1.0, 1.0]]), np.ones(2), -1.0)
+    with pytest.raises(np.linalg.LinAlgError, match="not dimensionally valid"):
+        lstsq(a, np.ones(3), -1.0)
+
+
+@pytest.mark.parametrize("order", [None, 1, -1, 2, -2, np.inf, -np.inf, "fro", "nuc"])
+def test_matrix_norm_orders(order):
+    @njit
+    def norm(a, o):
+        return np.linalg.norm(a, o)
+    a = np.array([[1.0, -2.0, 3.0], [-4.0, 5.0, 0.5], [0.0, 7.0, -1.0], [2.0, 2.0, 2.0]])
+    assert norm(a, order) == pytest.approx(np.linalg.norm(a, order), rel=1e-12)
+
+
+@pytest.mark.parametrize("order", [None, 0, 1, 2, 3, 0.5, -1, np.inf, -np.inf])
+def test_vector_norm_orders(order):
+    @njit
+    def norm(a, o):
+        return np.linalg.norm(a, o)
+    v = np.array([3.0, -4.0, 0.25, 1.5])
+    assert norm(v, order) == pytest.approx(np.linalg.norm(v, order), rel=1e-12)
+    assert norm(v[:0], order) == 0.0  # Numba's norm of an empty vector
+
+
+def test_bad_norm_order_is_a_value_error():
+    @njit
+    def norm(a, o):
+        return np.linalg.norm(a, o)
+    with pytest.raises(ValueError, match="Invalid norm order for matrices"):
+        norm(np.eye(2), 3)
+
+
+def test_rank_pinv_slogdet_matrix_power_cond_match_numpy():
+    @njit
+    def la(a, sq):
+        return (np.linalg.matrix_rank(a), np.linalg.matrix_rank(np.ones((4, 3))), np.linalg.pinv(a),
+                np.linalg.slogdet(sq), np.linalg.matrix_power(sq, 5), np.linalg.matrix_power(sq, -2),
+                np.linalg.matrix_power(sq, 0), np.linalg.cond(sq), np.linalg.cond(sq, 1))
+    rng = np.random.default_rng(5)
+    a, sq = rng.random((4, 3)), rng.random((3, 3))
+    got = la(a, sq)
+    want = (np.linalg.matrix_rank(a), 1, np.linalg.pinv(a), np.linalg.slogdet(sq),
+            np.linalg.matrix_power(sq, 5), np.linalg.matrix_power(sq, -2), np.eye(3),
+            np.linalg.cond(sq), np.linalg.cond(sq, 1))
+    assert got[0] == want[0] and got[1] == want[1]
+    for g, w in zip(got[2:], want[2:]):
+        np.testing.assert_allclose(g, w, rtol=1e-9, atol=1e-12)
+    sign, logdet = njit(lambda m: np.linalg.slogdet(m))(np.ones((3, 3)))
+    assert sign == 0.0 and logdet == -np.inf
