@@ -409,6 +409,11 @@ void FunctionTyper::beginPass(bool final) {
 }
 
 bool FunctionTyper::run() {
+  if (def_.isGenerator && cudaTarget()) {
+    ctx_.diags.error(DiagCategory::Unsupported, def_.yieldLoc,
+                     "generators ('yield') are not supported in kernels");
+    return false;
+  }
   collectLocals(def_.body, locals_);
   // A literal argument binds a parameter the body never assigns.
   for (size_t i = 0; i < literals_.size() && i < def_.params.size(); ++i)
@@ -852,6 +857,13 @@ Function *ProgramTyper::specialize(std::shared_ptr<FunctionSource> fn,
   }
   unresolved.clear();
   if (!ok) {
+    // A function that failed to type has said why; if not (a compiler bug),
+    // its callers must not compile without it.
+    if (!ctx.diags.hasErrors())
+      ctx.diags.error(DiagCategory::Compile, def->loc,
+                      fmt::format("internal compiler error: '{}' failed to type without a "
+                                  "diagnostic; please report it",
+                                  def->name));
     failed.insert(key);
     return nullptr;
   }

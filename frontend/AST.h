@@ -230,6 +230,10 @@ struct FunctionDef : Stmt {
   std::string docstring;
   bool hasDocstring = false;
   StmtList body;
+  // A generator: its `yield e` statements became `$gen.append(e)` and its
+  // returns `return $gen` (Parser::finishGenerator); yieldLoc is the first.
+  bool isGenerator = false;
+  SourceLoc yieldLoc;
 };
 struct ReturnStmt : Stmt {
   KJIT_AST_NODE(ReturnStmt, Stmt)

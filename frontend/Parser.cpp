@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <functional>
 #include <set>
 
 #include "frontend/ParserImpl.h"
@@ -352,7 +353,10 @@ FunctionDef *Parser::parseFunctionDef(std::vector<Expr *> decorators) {
   unsigned savedLoops = loopDepth_;
   loopDepth_ = 0;
   ++funcDepth_;
+  yields_.push_back(SourceLoc{});
   fn->body = parseBlock("function definition", defLoc);
+  SourceLoc yieldLoc = yields_.back();
+  yields_.pop_back();
   --funcDepth_;
   loopDepth_ = savedLoops;
   if (!fn->body.empty()) {
@@ -365,7 +369,72 @@ FunctionDef *Parser::parseFunctionDef(std::vector<Expr *> decorators) {
     }
   }
   fn->loc = spanFrom(defLoc);
+  if (yieldLoc.valid()) finishGenerator(fn, yieldLoc);
   return fn;
+}
+
+namespace {
+// Whether `body` leaves the loop it is the body of: a `break` outside
+// nested loops, or a `return` or `raise` anywhere (nested functions aside).
+bool leavesLoop(const Node *n, bool nestedLoop) {
+  if (isa<BreakStmt>(n)) return !nestedLoop;
+  if (isa<ReturnStmt>(n) || isa<RaiseStmt>(n)) return true;
+  if (isa<FunctionDef>(n) || isa<LambdaExpr>(n)) return false;
+  bool loop = isa<WhileStmt>(n) || isa<ForStmt>(n);
+  bool found = false;
+  forEachChild(n, [&](const Node *c) { found = found || leavesLoop(c, nestedLoop || loop); });
+  return found;
+}
+
+bool constantTrue(const Expr *e) {
+  if (auto *b = dyn_cast<BoolLit>(e)) return b->value;
+  if (auto *i = dyn_cast<IntLit>(e)) return i->value != 0;
+  return false;
+}
+}  // namespace
+
+// A generator function runs to its end when it is called, and returns the
+// list of the values it yields (kjit has no suspended frames; see
+// docs/language.md): `$gen = []` first, each `yield e` is already
+// `$gen.append(e)`, each `return` returns `$gen`, and so does the end. A
+// loop that can never end (`while True:` with no break, return or raise)
+// would never return: a located error.
+void Parser::finishGenerator(FunctionDef *fn, SourceLoc yieldLoc) {
+  fn->isGenerator = true;
+  fn->yieldLoc = yieldLoc;
+  auto genName = [&](SourceLoc at) {
+    auto *e = make<NameExpr>(at);
+    e->name = "$gen";
+    return e;
+  };
+  std::function<void(Node *)> visit = [&](Node *n) {
+    if (isa<FunctionDef>(n) || isa<LambdaExpr>(n)) return;
+    if (auto *r = dyn_cast<ReturnStmt>(n)) {
+      if (r->value)
+        unsupported(r->loc,
+                    "a generator's return value (StopIteration.value) is not supported; "
+                    "yield it, or return without a value");
+      r->value = genName(r->loc);
+      return;
+    }
+    if (auto *w = dyn_cast<WhileStmt>(n); w && constantTrue(w->test)) {
+      bool leaves = false;
+      for (const Stmt *s : w->body) leaves = leaves || leavesLoop(s, false);
+      if (!leaves)
+        unsupported(w->loc,
+                    "this generator never ends: kjit runs a generator to its end when it is "
+                    "called and returns the values it yields as a list; give the loop an end");
+    }
+    forEachChild(n, [&](const Node *c) { visit(const_cast<Node *>(c)); });
+  };
+  for (Stmt *s : fn->body) visit(s);
+  auto *init = make<AssignStmt>(fn->loc);
+  init->targets.push_back(genName(fn->loc));
+  init->value = make<ListExpr>(fn->loc);
+  fn->body.insert(fn->body.begin(), init);
+  auto *ret = make<ReturnStmt>(fn->loc);
+  ret->value = genName(fn->loc);
+  fn->body.push_back(ret);
 }
 
 // ---------------------------------------------------------------------------
@@ -733,9 +802,29 @@ Stmt *Parser::parseExprStatement() {
   if (at(TokKind::KwYield)) {  // reported with its operand, unlike parseYield
     advance();
     bool from = accept(TokKind::KwFrom);
-    if (from || startsExpression(cur().kind)) parseTestList();
-    unsupported(spanFrom(start), "generators ('yield') are not supported in kernels");
-    return make<PassStmt>(start);
+    Expr *value = nullptr;
+    if (from || startsExpression(cur().kind)) value = parseTestList();
+    if (from || yields_.empty()) {
+      unsupported(spanFrom(start), from ? "'yield from' is not supported"
+                                        : "generators ('yield') are not supported in kernels");
+      return make<PassStmt>(start);
+    }
+    // `yield e` as a statement: `$gen.append(e)` (see finishGenerator).
+    SourceLoc loc = spanFrom(start);
+    if (!yields_.back().valid()) yields_.back() = loc;
+    if (!value) value = make<NoneLit>(loc);
+    auto *gen = make<NameExpr>(loc);
+    gen->name = "$gen";
+    auto *attr = make<AttributeExpr>(loc);
+    attr->value = gen;
+    attr->attr = "append";
+    attr->attrLoc = loc;
+    auto *call = make<CallExpr>(loc);
+    call->func = attr;
+    call->args.push_back(value);
+    auto *es = make<ExprStmt>(loc);
+    es->value = call;
+    return es;
   }
   Expr *first = parseTestList();
   BinaryOp op;

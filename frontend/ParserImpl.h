@@ -77,6 +77,10 @@ class Parser {
   unsigned nesting_ = 0;
   unsigned loopDepth_ = 0;
   unsigned funcDepth_ = 0;
+  // The first `yield` statement of each function being parsed, innermost
+  // last (invalid: none yet); see finishGenerator.
+  std::vector<SourceLoc> yields_;
+  void finishGenerator(FunctionDef *fn, SourceLoc yieldLoc);
   // Statements a list comprehension needs before the statement being parsed
   // (see listComprehension); each statement takes those added while it was
   // parsed, nested statements first.

@@ -60,6 +60,7 @@ class Dispatcher {
   pybind11::object resolver_;
   pybind11::tuple defaults_;
   bool nogil_ = false;
+  bool generator_ = false;  // a generator function: results are iterators
   bool parallel_ = false;
 
   // The owner (a capsule that frees it) of each allocation returned, shared

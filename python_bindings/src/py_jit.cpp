@@ -100,6 +100,10 @@ Dispatcher::Dispatcher(pybind11::object pyfunc, std::string name, std::string fi
                        std::string text, uint32_t firstLine, pybind11::object resolver,
                        pybind11::dict options, pybind11::object sourceMap)
     : pyfunc_(std::move(pyfunc)), resolver_(std::move(resolver)) {
+  // A generator function's list of values comes back as an iterator.
+  generator_ = PyFunction_Check(pyfunc_.ptr()) &&
+               (reinterpret_cast<PyCodeObject *>(PyFunction_GET_CODE(pyfunc_.ptr()))->co_flags &
+                CO_GENERATOR);
   auto source = std::make_shared<FunctionSource>();
   source->name = std::move(name);
   source->filename = std::move(filename);
@@ -266,7 +270,11 @@ pybind11::object Dispatcher::invoke(const jit::CompileResult &c, PyObject **argv
     if (PyDict_Update(d.object, now.ptr()) != 0) throw pybind11::error_already_set();
   }
   if (status != 0) raise(ctx);
-  return toPython(c.ret, ret, ctx, argv, n, owners);
+  pybind11::object result = toPython(c.ret, ret, ctx, argv, n, owners);
+  if (!generator_) return result;
+  PyObject *it = PyObject_GetIter(result.ptr());
+  if (!it) throw pybind11::error_already_set();
+  return pybind11::reinterpret_steal<pybind11::object>(it);
 }
 
 void Dispatcher::raise(KjitCallContext &ctx) {

@@ -87,8 +87,10 @@ class CFG:
         self.all_instrs = instrs
         if code.co_flags & (0x20 | 0x80 | 0x100 | 0x200):  # generator, coroutine
             yields = [i for i in instrs if i.opname in ("YIELD_VALUE", "RETURN_GENERATOR")]
-            raise Unsupported("generators ('yield') are not supported in kernels",
-                              (yields or instrs or [None])[-1])
+            what = ("generators ('yield') are compiled from their source text, and kjit has "
+                    "none for this function: define it in a file" if code.co_flags & 0x20
+                    else "coroutines ('async def') are not supported")
+            raise Unsupported(what, (yields or instrs or [None])[-1])
         try:
             table = dis._parse_exception_table(code)
         except Exception:  # noqa: BLE001 - older layouts
