@@ -7,6 +7,7 @@
 #include <set>
 
 #include "compiler/Context.h"
+#include "compiler/JitClass.h"
 #include "compiler/TyperImpl.h"
 #include "frontend/SourceMap.h"
 
@@ -83,6 +84,30 @@ std::string describe(const GlobalValue &g, std::set<uint64_t> &visited) {
     fingerprint(*g.fn, visited, inner);
     for (const std::string &sig : g.signatures) inner += "\nsig " + sig;
     return "jit " + hashHex(inner);
+  }
+  case K::JitClass: {
+    // The class's fields and every function that implements it: a cached
+    // function that uses the class is stale once any of them changes.
+    std::shared_ptr<const JitClassInfo> info = findJitClass(g.name);
+    if (!info) return "jitclass ?";
+    std::string inner =
+        fmt::format("jitclass {} ({})", info->name, fmt::join(info->fieldTypes, ","));
+    for (size_t i = 0; i < info->fieldNames.size(); ++i) inner += " " + info->fieldNames[i];
+    auto add = [&](const std::string &what, const std::shared_ptr<FunctionSource> &fn) {
+      if (!fn) return;
+      inner += "\n" + what + " ";
+      if (!visited.insert(fn->identity).second) {
+        inner += fn->name + " (seen)";
+        return;
+      }
+      fingerprint(*fn, visited, inner);
+    };
+    add("ctor", info->ctor);
+    for (const auto *table : {&info->methods, &info->getters, &info->setters, &info->statics})
+      for (const auto &[name, fn] : *table) add(name, fn);
+    // (The id's counter differs between processes: the name and the
+    // functions' text are what the cache keys on.)
+    return "jitclass " + hashHex(inner);
   }
   default: return fmt::format("{} {}", int(g.kind), g.name);
   }

@@ -38,6 +38,7 @@ struct GlobalValue {
     EnumClass,       // an enum.Enum class: name = its qualified name, i = 1 for an IntEnum,
                      // elems = its members' values, each with name = the member's name
     EnumMember,      // a member: as EnumClass, with elems = the one member
+    JitClass,        // a @jitclass class: name = its id (compiler/JitClass.h)
     Unsupported,     // a value kernels cannot use: name = its Python type
   };
   Kind kind = Kind::None;

@@ -474,6 +474,7 @@ llvm::Value *FunctionLowering::intrinsic(const Intrinsic *in) {
   case IntrinsicId::ListLen:
   case IntrinsicId::ListGet:
   case IntrinsicId::ListSet:
+  case IntrinsicId::ListSetField:
   case IntrinsicId::ListResize:
   case IntrinsicId::StrConst: return listIntrinsic(in);
   default: break;

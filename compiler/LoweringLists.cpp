@@ -71,6 +71,13 @@ llvm::Value *FunctionLowering::listIntrinsic(const Intrinsic *in) {
     B.CreateStore(toMem(v, elem), elementAddr(l, i));
     return zeroOf(in->type);
   }
+  case IntrinsicId::ListSetField: {
+    llvm::Value *l = expr(in->args[0]), *v = expr(in->args[2]);
+    unsigned k = unsigned(cast<Const>(in->args[1])->i);
+    llvm::Value *field = B.CreateStructGEP(P.memTy(elem), elementAddr(l, i64(0)), k);
+    B.CreateStore(toMem(v, elem->elements()[k]), field);
+    return zeroOf(in->type);
+  }
   case IntrinsicId::ListResize: {
     llvm::Value *l = expr(in->args[0]), *n = expr(in->args[1]);
     llvm::Value *cap = B.CreateLoad(B.getInt64Ty(), fieldAddress(B, l, abi::ListCapacity));

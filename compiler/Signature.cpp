@@ -65,6 +65,15 @@ class SigParser {
     const Type *t = nullptr;
     if (id == "void" || id == "none") {
       t = id == "void" ? tc.voidTy() : tc.none();
+    } else if (id == "unicode_type") {
+      t = tc.str();
+    } else if (id == "list" || id == "ListType") {  // list(int64), ListType[int64]
+      char close = eat('(') ? ')' : eat('[') ? ']' : 0;
+      if (!close) return failAt("expected '(' after list"), nullptr;
+      const Type *e = type();
+      if (!e || !eat(close)) return failAt("expected the list's element type, then ')'"), nullptr;
+      if (!e->isRuntime() || e->isNone()) return failAt("a list cannot hold that"), nullptr;
+      t = tc.list(e);
     } else if (id == "UniTuple") {
       if (!eat('(')) return failAt("expected '('"), nullptr;
       const Type *e = type();

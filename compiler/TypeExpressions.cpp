@@ -11,6 +11,7 @@
 #include "compiler/ArrayExprs.h"
 #include "compiler/Builtins.h"
 #include "compiler/Conversion.h"
+#include "compiler/JitClass.h"
 #include "compiler/NumpyLib.h"
 #include "compiler/Signature.h"
 #include "compiler/TyperImpl.h"
@@ -611,6 +612,9 @@ Expr *FunctionTyper::attribute(const ast::AttributeExpr *a) {
     return constOf(tc_.function("array." + a->attr), a->loc);
   }
   if (t->isRecord()) return recordGet(v, a->attr, a->loc);
+  if (t->isJitClass()) return jitClassGet(v, a->attr, a->loc);
+  if (t->kind() == TypeKind::Function && t->symbol().rfind("jitclass:", 0) == 0)
+    return jitClassAttribute(t->symbol().substr(9), a->attr, a->loc);
   if (t->isList()) return constOf(tc_.function("list." + a->attr), a->loc);  // a method
   if (t->isSet()) return constOf(tc_.function("set." + a->attr), a->loc);
   if (t->isText() && !cudaTarget())
@@ -1057,6 +1061,29 @@ Expr *FunctionTyper::call(const ast::CallExpr *c) {
       if (ft->symbol().rfind("list.", 0) == 0)
         refineList(attr->value, ft->symbol().substr(5), args);
       if (ft->symbol().rfind("set.", 0) == 0) refineSet(attr->value, ft->symbol().substr(4), args);
+    }
+  }
+  // @jitclass: the class (its constructor), a method (the instance first),
+  // a static method, the allocation in a constructor.
+  if (ft->kind() == TypeKind::Function) {
+    const std::string &sym = ft->symbol();
+    if (sym.rfind("kjit.jitclass_new:", 0) == 0) {
+      std::string error;
+      const Type *t = jitClassType(tc_, sym.substr(18), error);
+      if (!t) return typingError(c->loc, error);
+      return ir_.intrinsic(IntrinsicId::ListNew, {constInt(1, c->loc)}, t, c->loc);
+    }
+    if (sym.rfind("jitclass:", 0) == 0 || sym.rfind("jitmethod:", 0) == 0 ||
+        sym.rfind("jitstatic:", 0) == 0) {
+      std::shared_ptr<FunctionSource> target = jitClassFunction(sym, c->loc);
+      if (!target) return unknown(c->loc);
+      if (sym.rfind("jitmethod:", 0) == 0) {
+        auto *attr = ast::dyn_cast<ast::AttributeExpr>(c->func);
+        Expr *recv = attr ? expr(attr->value) : nullptr;
+        if (!known(recv)) return unknown(c->loc);
+        args.insert(args.begin(), recv);
+      }
+      ft = prog_.jitFunctionType(target);
     }
   }
   if (ft->kind() == TypeKind::Function && ft->symbol().rfind("jit:", 0) == 0) {

@@ -227,6 +227,10 @@ Expr *FunctionTyper::fromGlobal(const GlobalValue &g, const std::string &name, S
     return constOf(tc_.dtypeOf(s), loc);
   }
   case K::ExceptionClass: return constOf(tc_.exceptionClass(g.name), loc);
+  case K::JitClass:
+    if (prog_.target == Target::CUDA)
+      return unsupported(loc, fmt::format("@jitclass {} is not supported in kernels", name));
+    return constOf(tc_.function("jitclass:" + g.name), loc);
   case K::JitFunction: {
     if (g.hostSignatures && prog_.target == Target::CUDA)
       return typingError(

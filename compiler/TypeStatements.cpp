@@ -69,7 +69,27 @@ void FunctionTyper::assignVar(const std::string &source, Expr *value, SourceLoc 
 bool FunctionTyper::augAssignField(const ast::AugAssignStmt *a, Expr *object, Block &out) {
   Expr *rec = object;
   std::string field;
-  if (!recordTarget(a->target, rec, field)) return !known(rec);  // (an error was reported)
+  if (!recordTarget(a->target, rec, field)) {
+    auto *attr = ast::dyn_cast<ast::AttributeExpr>(a->target);
+    if (!attr || !known(rec) || !rec->type->isJitClass()) return !known(rec);
+    // obj.attr op= v on a @jitclass instance: read, operate, write back (an
+    // array in place, as NumPy's a += b).
+    Expr *rhs = expr(a->value);
+    if (!known(rhs)) return true;
+    Var *objVar = isa<VarRef>(rec) ? cast<VarRef>(rec)->var : temp(rec, out);
+    Expr *cur = jitClassGet(varRef(objVar, a->loc), attr->attr, a->target->loc);
+    if (!known(cur)) return true;
+    if (cur->type->isArray()) {
+      Expr *r = binaryInto(a->op, cur, rhs, cur, a->loc);
+      if (known(r)) out.push_back(ir_.eval(r, a->loc));
+      return true;
+    }
+    Expr *result = binary(a->op, cur, rhs, a->loc);
+    if (!known(result)) return true;
+    if (Expr *e = jitClassSet(varRef(objVar, a->loc), attr->attr, result, a->loc))
+      out.push_back(ir_.eval(e, a->loc));
+    return true;
+  }
   Expr *rhs = expr(a->value);
   if (!known(rec) || !known(rhs)) return true;
   Var *recVar = isa<VarRef>(rec) ? cast<VarRef>(rec)->var : temp(rec, out);
@@ -261,6 +281,12 @@ void FunctionTyper::assignTarget(const ast::Expr *target, Expr *value, Block &ou
     std::string field;
     if (recordTarget(target, rec, field)) {  // r.a = v
       if (known(rec) && known(value)) recordSet(rec, field, value, loc, out);
+      return;
+    }
+    if (known(rec) && rec->type->isJitClass()) {  // obj.field = v, obj.prop = v
+      if (known(value))
+        if (Expr *e = jitClassSet(rec, ast::cast<ast::AttributeExpr>(target)->attr, value, loc))
+          out.push_back(ir_.eval(e, loc));
       return;
     }
     if (known(rec))

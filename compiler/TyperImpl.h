@@ -307,6 +307,15 @@ class FunctionTyper final : public TyperServices {
   // position; nullopt after an error.
   std::optional<std::string> fieldNameOf(const Type *rec, Expr *index, SourceLoc loc);
   Expr *recordGet(Expr *rec, const std::string &name, SourceLoc loc);
+  // @jitclass (TypeJitClass.cpp): obj.attr (a field, a property, a method
+  // or static method to call), Class.attr (a static method), obj.attr = v
+  // (a field or a property's setter; an expression to evaluate, or null),
+  // and the function a "jitclass:" / "jitmethod:" / "jitstatic:" callee
+  // names (null after an error).
+  Expr *jitClassGet(Expr *obj, const std::string &attr, SourceLoc loc);
+  Expr *jitClassAttribute(const std::string &id, const std::string &attr, SourceLoc loc);
+  Expr *jitClassSet(Expr *obj, const std::string &attr, Expr *value, SourceLoc loc);
+  std::shared_ptr<FunctionSource> jitClassFunction(const std::string &symbol, SourceLoc loc);
   Expr *recordSubscript(Expr *rec, const ast::SubscriptExpr *s);
   // ary.name for an array of records; null when the record has no such field.
   Expr *recordArrayField(Expr *ary, const std::string &name, SourceLoc loc);

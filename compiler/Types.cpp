@@ -139,6 +139,21 @@ const Type *TypeContext::str() {
   return intern(std::move(t));
 }
 
+const Type *TypeContext::jitClass(const std::string &id, const std::string &name,
+                                  const Type *fields) {
+  auto t = std::make_unique<Type>();
+  t->kind_ = TypeKind::List;
+  t->class_ = true;
+  t->elem_ = fields;
+  t->symbol_ = id;
+  std::string body;
+  for (size_t i = 0; i < fields->elements().size(); ++i)
+    body +=
+        fmt::format("{}{}:{}", i ? "," : "", fields->fieldNames()[i], fields->elements()[i]->str());
+  t->name_ = fmt::format("instance.jitclass.{}<{}>", name, body);
+  return intern(std::move(t), "jitclass " + id);
+}
+
 const Type *TypeContext::set(const Type *key) {
   auto t = std::make_unique<Type>();
   t->kind_ = TypeKind::Dict;
@@ -551,7 +566,7 @@ size_t valueAlign(const Type *t) {
   if (t->isEnumMember()) return valueAlign(t->dtype());
   if (t->isOptional()) return valueAlign(t->dtype());
   if (t->isArray()) return abi::kArrayAlign;
-  if (t->isRecord() || t->isList() || t->isString() || t->isDict()) return abi::kPointerBytes;
+  if (t->isRecord() || t->kind() == TypeKind::List || t->isDict()) return abi::kPointerBytes;
   if (t->isTuple()) {
     size_t a = 1;
     for (const Type *e : t->elements()) a = std::max(a, valueAlign(e));
@@ -568,7 +583,7 @@ size_t valueSize(const Type *t) {
     return (valueSize(t->dtype()) + 1 + a - 1) / a * a;
   }
   if (t->isArray()) return abi::arrayDescBytes(t->ndim());
-  if (t->isRecord() || t->isList() || t->isString()) return abi::kPointerBytes;
+  if (t->isRecord() || t->kind() == TypeKind::List) return abi::kPointerBytes;
   if (t->isDict()) return 4 * abi::kPointerBytes;
   if (t->isTuple()) {
     size_t off = 0, a = valueAlign(t);

@@ -100,7 +100,12 @@ class Type {
   bool isRecord() const { return kind_ == TypeKind::Record; }
   // A list; its dtype() is the element type, null while no element has
   // given it one (`[]` before an append: list(undefined)).
-  bool isList() const { return kind_ == TypeKind::List && !str_; }
+  bool isList() const { return kind_ == TypeKind::List && !str_ && !class_; }
+  // An instance of a @jitclass: List-kind, a list of one element, the named
+  // tuple of its fields (dtype(); the class's name is its symbol()), so that
+  // instances are references, as Numba's are; symbol() is the class's id
+  // (compiler/JitClass.h). isList() is false.
+  bool isJitClass() const { return kind_ == TypeKind::List && class_; }
   // A str (Numba's unicode_type): List-kind, a list of its code points
   // (dtype() uint32) that nothing writes once made; isList() is false.
   bool isString() const { return kind_ == TypeKind::List && str_; }
@@ -170,6 +175,7 @@ class Type {
   const Type *value_ = nullptr;  // a dict's value type
   bool set_ = false;             // a set (Dict kind)
   bool str_ = false;             // a str (List kind)
+  bool class_ = false;           // a @jitclass instance (List kind)
   unsigned ndim_ = 0;
   Layout layout_ = Layout::A;
   bool readonly_ = false;
@@ -209,6 +215,8 @@ class TypeContext {
   const Type *dict(const Type *key, const Type *value);
   // unicode_type: a str at run time (a List-kind type of uint32 code points).
   const Type *str();
+  // The instance type of the @jitclass `id` (named `name`) with these fields.
+  const Type *jitClass(const std::string &id, const std::string &name, const Type *fields);
   // set(key): a Dict-kind type whose values are bools; key null: undefined.
   const Type *set(const Type *key);
   // A dict's run-time form: Tuple(list(key), list(value), list(bool), list(int64)).

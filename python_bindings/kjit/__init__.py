@@ -28,6 +28,8 @@ _LAZY = {
     "typeof": ("kjit.typeof", "typeof"),
     "np": ("kjit.np", None),
     "guvectorize": ("kjit.vectorize", "guvectorize"),
+    "experimental": ("kjit.experimental", None),
+    "jitclass": ("kjit.experimental", "jitclass"),
     # Importing kjit.cuda starts the CUDA driver (docs/cuda.md), which a
     # program of @jit functions only never needs: it is imported at its
     # first use (`from kjit import cuda`, or `kjit.cuda`).

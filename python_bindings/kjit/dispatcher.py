@@ -132,6 +132,11 @@ class _Resolver:
             return ("tuple", v)
         if isinstance(v, Dispatcher):
             return ("jit", v)
+        builtin = getattr(v, "_kjit_builtin", None)  # kjit/experimental.py's names
+        if isinstance(builtin, str):
+            return ("function", builtin)
+        if isinstance(v, type) and isinstance(getattr(v, "_kjit_class_id", None), str):
+            return ("jitclass", v._kjit_class_id)  # a @jitclass
         declared = getattr(v, "_kjit_declared", None)  # cuda.declare_device
         if isinstance(declared, str) and not isinstance(v, type):
             return ("function", declared)
@@ -322,6 +327,25 @@ def _make_dispatcher(func, options, signatures=()):
     d._eager_signatures = tuple(signatures)
     for sig in signatures:
         d.compile(kt.signature_text(sig))
+    return d
+
+
+def _dispatcher_from_text(func, text, filename, options=None):
+    """A @njit Dispatcher of `func` compiled from `text` (source the caller
+    wrote, such as a @jitclass's constructor), whose globals are func's."""
+    options = dict(options or {}, nopython=True)
+    resolver = _Resolver(func)
+    d = Dispatcher(func, func.__name__, filename, text, 1, resolver, options, None)
+    d._frontend = "source"
+    resolver.dispatcher = d
+    d.py_func = func
+    d.targetoptions = options
+    d.__name__ = func.__name__
+    d.__qualname__ = func.__name__
+    d.__doc__ = None
+    d.__module__ = func.__module__
+    d.__wrapped__ = func
+    d._eager_signatures = ()
     return d
 
 

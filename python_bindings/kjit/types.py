@@ -321,6 +321,20 @@ class Tuple(BaseTuple):
     __str__ = __repr__
 
 
+class ListType(Type):
+    """``ListType(dtype)``: a list of dtype (Numba's ``types.ListType``), as
+    a @jitclass field's type; ``.name`` is the compiler's ``list(int64)``."""
+
+    def __init__(self, dtype):
+        self.dtype = dtype
+        super().__init__(f"list({dtype.name})")
+
+    def __repr__(self):
+        return f"ListType[{self.dtype}]"
+
+    __str__ = __repr__
+
+
 class NamedTuple(BaseTuple):
     """``NamedTuple(types, cls)``: typeof of a ``collections.namedtuple``
     value (Numba's name); a signature passes it as a tuple of its types."""

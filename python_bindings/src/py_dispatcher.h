@@ -64,8 +64,13 @@ class Dispatcher {
   bool parallel_ = false;
 
   // The owner (a capsule that frees it) of each allocation returned, shared
-  // by every array of the result that views it.
+  // by every array of the result that views it; and, under reflectedKey(l),
+  // the Python object (a list, a @jitclass instance) a list argument `l`
+  // was made from, which the result and the written-back values reuse.
   using Owners = std::map<void *, pybind11::object>;
+  static void *reflectedKey(const void *list) {
+    return reinterpret_cast<void *>(reinterpret_cast<uintptr_t>(list) | 1);  // (odd: no owner)
+  }
 
   pybind11::tuple bind(const pybind11::tuple &args, const pybind11::dict &kwargs);
   pybind11::object invoke(const jit::CompileResult &c, PyObject **argv, size_t n);

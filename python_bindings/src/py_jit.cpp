@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 
+#include "compiler/JitClass.h"
 #include "compiler/Signature.h"
 #include "frontend/SourceMap.h"
 #include "frontend/support/KernelAbi.h"
@@ -251,13 +252,26 @@ pybind11::object Dispatcher::invoke(const jit::CompileResult &c, PyObject **argv
     status = c.entry(m.ptrs, ret, &ctx);
   }
   Owners owners;
+  // The Python objects the list arguments (and @jitclass instances) were
+  // made from: the values written back and the result reuse them, so that
+  // a list held in another list, or an instance in another, keeps its
+  // identity (and no written-back container drops an object that a later
+  // entry still writes to).
+  for (const ListArgs::Entry &e : m.lists.entries)
+    if (e.type->isList() || e.type->isJitClass())
+      owners[reflectedKey(e.list)] = pybind11::reinterpret_borrow<pybind11::object>(
+          e.type->isJitClass() ? e.instance : e.object);
   // List arguments the call changed: their new contents go back into the
   // Python lists (Numba's reflection), also when it raised.
   for (const ListArgs::Entry &e : m.lists.entries) {
-    if (!e.type->isList() || !ListArgs::changed(e)) continue;
-    pybind11::object now =
-        toPython(e.type, reinterpret_cast<unsigned char *>(const_cast<KjitList **>(&e.list)), ctx,
-                 argv, n, owners);
+    if ((!e.type->isList() && !e.type->isJitClass()) || !ListArgs::changed(e)) continue;
+    // The elements (a @jitclass instance's: the tuple of its fields, which
+    // go back into its box).
+    size_t isz = jit::memSize(e.type->dtype());
+    pybind11::list now(size_t(e.list->size));
+    for (int64_t i = 0; i < e.list->size; ++i)
+      now[size_t(i)] =
+          toPython(e.type->dtype(), e.list->data + size_t(i) * isz, ctx, argv, n, owners);
     if (PyList_SetSlice(e.object, 0, PyList_GET_SIZE(e.object), now.ptr()) != 0)
       throw pybind11::error_already_set();
   }
@@ -383,11 +397,24 @@ pybind11::object Dispatcher::toPython(const Type *t, unsigned char *p, KjitCallC
     if (!u) throw pybind11::error_already_set();
     return pybind11::reinterpret_steal<pybind11::object>(u);
   }
+  if (t->isJitClass()) {
+    // A @jitclass instance: the one passed in, or a Python instance of the
+    // class over a list of one tuple, the fields (kjit/experimental.py).
+    KjitList *l;
+    std::memcpy(&l, p, sizeof(void *));
+    if (auto it = owners.find(reflectedKey(l)); it != owners.end()) return it->second;
+    size_t isz = jit::memSize(t->dtype());
+    pybind11::list box(size_t(l->size));
+    for (int64_t i = 0; i < l->size; ++i)
+      box[size_t(i)] = toPython(t->dtype(), l->data + size_t(i) * isz, ctx, argv, n, owners);
+    return pybind11::module_::import("kjit.experimental").attr("_wrap")(t->symbol(), box);
+  }
   if (t->isList()) {
     // A new Python list of the elements (a list the call made, or the
     // contents of a list argument).
     KjitList *l;
     std::memcpy(&l, p, sizeof(void *));
+    if (auto it = owners.find(reflectedKey(l)); it != owners.end()) return it->second;
     if (!t->dtype()) return pybind11::list();
     size_t isz = jit::memSize(t->dtype());
     pybind11::list out(size_t(l->size));
@@ -567,6 +594,8 @@ std::optional<GlobalValue> Dispatcher::fromClassified(const pybind11::object &re
     g.kind = K::Dtype, g.name = t[1].cast<std::string>();
   else if (kind == "exception")
     g.kind = K::ExceptionClass, g.name = t[1].cast<std::string>();
+  else if (kind == "jitclass")
+    g.kind = K::JitClass, g.name = t[1].cast<std::string>();
   else if (kind == "jit") {
     g.kind = K::JitFunction;
     auto d = t[1].cast<std::shared_ptr<Dispatcher>>();
@@ -622,6 +651,30 @@ pybind11::tuple cudaResultTuple(const jit::CompileResult &c) {
 
 void define_jit(pybind11::module_ &m) {
   namespace py = pybind11;
+  // A @jitclass (kjit/experimental.py): its id, name, fields (names and
+  // type texts) and the Dispatchers of its constructor, methods, property
+  // getters and setters, and static methods (compiler/JitClass.h).
+  m.def("register_jitclass",
+        [](const std::string &id, const std::string &name, std::vector<std::string> fieldNames,
+           std::vector<std::string> fieldTypes, std::shared_ptr<Dispatcher> ctor, py::dict methods,
+           py::dict getters, py::dict setters, py::dict statics) {
+          auto info = std::make_shared<JitClassInfo>();
+          info->id = id;
+          info->name = name;
+          info->fieldNames = std::move(fieldNames);
+          info->fieldTypes = std::move(fieldTypes);
+          info->ctor = ctor->function().source();
+          auto fill = [](py::dict d, std::map<std::string, std::shared_ptr<FunctionSource>> &out) {
+            for (auto [k, v] : d)
+              out[py::cast<std::string>(k)] =
+                  py::cast<std::shared_ptr<Dispatcher>>(v)->function().source();
+          };
+          fill(methods, info->methods);
+          fill(getters, info->getters);
+          fill(setters, info->setters);
+          fill(statics, info->statics);
+          registerJitClass(std::move(info));
+        });
   // The one signature parser (compiler/Signature.h), for Python code that
   // reads signatures (kjit.vectorize): (return type or None, argument types),
   // each type as (scalar type name, ndim): ndim 0 for a scalar, -1 for a

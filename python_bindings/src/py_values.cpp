@@ -294,6 +294,17 @@ bool appendKey(PyObject *o, std::string &key) {
     key += ')';
     return true;
   }
+  // A @jitclass instance (kjit/experimental.py): its class's id.
+  if (PyObject *id = PyObject_GetAttrString(reinterpret_cast<PyObject *>(t), "_kjit_class_id")) {
+    bool ok = PyUnicode_Check(id);
+    if (ok) {
+      std::string s = pybind11::handle(id).cast<std::string>();
+      key += 'K' + std::to_string(s.size()) + ':' + s;
+    }
+    Py_DECREF(id);
+    return ok;
+  }
+  PyErr_Clear();
   // An enum member: its class, then its value.
   int isEnum = PyObject_IsInstance(o, enumTypes().Enum);
   if (isEnum < 0) PyErr_Clear();
@@ -440,6 +451,31 @@ bool writeValue(PyObject *o, const Type *t, unsigned char *dst, ListArgs *lists)
       uint32_t c = PyUnicode_READ(kind, data, i);
       std::memcpy(l->data + size_t(i) * 4, &c, 4);
     }
+    std::memcpy(dst, &l, sizeof(void *));
+    return true;
+  }
+  if (t->isJitClass()) {
+    // A @jitclass instance: its box (a list of one tuple, the fields) as the
+    // list the compiled code reads and writes; changes go back after the call.
+    if (!lists) return false;
+    pybind11::handle cls = pybind11::type::handle_of(pybind11::handle(o));
+    if (!pybind11::hasattr(cls, "_kjit_class_id") ||
+        pybind11::str(cls.attr("_kjit_class_id")).cast<std::string>() != t->symbol())
+      return false;
+    pybind11::object box = pybind11::handle(o).attr("_kjit_box");
+    if (!PyList_Check(box.ptr()) || PyList_GET_SIZE(box.ptr()) != 1) return false;
+    PyObject *instance = o;
+    o = box.ptr();  // held by the instance, which the call's arguments hold
+    size_t isz = jit::memSize(t->dtype());
+    KjitList *l = newList(1, 1, int64_t(isz));
+    if (!l) {
+      PyErr_NoMemory();
+      return false;
+    }
+    lists->entries.push_back({o, l, t, 1, {}, instance});
+    if (!writeValue(PyList_GET_ITEM(o, 0), t->dtype(), l->data, lists)) return false;
+    for (ListArgs::Entry &e : lists->entries)
+      if (e.list == l) e.before.assign(l->data, l->data + isz);
     std::memcpy(dst, &l, sizeof(void *));
     return true;
   }

@@ -48,6 +48,7 @@ struct ListArgs {
     const Type *type;
     int64_t sizeBefore;
     std::vector<unsigned char> before;
+    PyObject *instance = nullptr;  // a @jitclass instance (object is its box); borrowed
   };
   std::vector<Entry> entries;
   // Dict arguments: their four lists (keys, values, alive, table), written

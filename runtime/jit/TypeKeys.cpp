@@ -7,6 +7,7 @@
 #include <array>
 #include <optional>
 
+#include "compiler/JitClass.h"
 #include "runtime/jit/Errors.h"
 
 namespace kjit::jit {
@@ -103,6 +104,15 @@ const Type *typeOfKey(TypeContext &tc, const std::string &key, size_t &p) {
   case 'O': {  // a value or None: 'O' and the value's key
     const Type *e = typeOfKey(tc, key, p);
     return e && e->isRuntime() && !e->isNone() ? tc.optional(e) : nullptr;
+  }
+  case 'K': {  // a @jitclass instance: 'K', the class's id as LENGTH:ID
+    size_t colon = key.find(':', p);
+    if (colon == std::string::npos) return nullptr;
+    size_t n = std::stoul(key.substr(p, colon - p));
+    if (colon + 1 + n > key.size()) return nullptr;
+    std::string id = key.substr(colon + 1, n), error;
+    p = colon + 1 + n;
+    return jitClassType(tc, id, error);
   }
   case 'U': return tc.str();  // a str
   case 'M': {                 // a dict: 'M', its key's key, its value's key
@@ -220,6 +230,7 @@ void appendEnumKey(std::string &key, const std::string &cls, bool isIntEnum) {
 std::string keyOfType(const Type *t) {
   if (t->isRecord()) return recordSpec(t);
   if (t->isString()) return "U";
+  if (t->isJitClass()) return fmt::format("K{}:{}", t->symbol().size(), t->symbol());
   if (t->isList()) return "L" + (t->dtype() ? keyOfType(t->dtype()) : std::string("n"));
   if (t->isOptional()) return "O" + keyOfType(t->dtype());
   if (t->isSet()) return "Z" + (t->keyType() ? keyOfType(t->keyType()) : std::string("n"));
@@ -303,6 +314,10 @@ const Type *sameTypeIn(TypeContext &tc, const Type *t) {
   if (t->isArray())
     return tc.array(sameTypeIn(tc, t->dtype()), t->ndim(), t->layout(), t->readonly());
   if (t->isString()) return tc.str();
+  if (t->isJitClass()) {
+    std::string error;
+    return jitClassType(tc, t->symbol(), error);
+  }
   if (t->isList()) return tc.list(t->dtype() ? sameTypeIn(tc, t->dtype()) : nullptr);
   if (t->isOptional()) return tc.optional(sameTypeIn(tc, t->dtype()));
   if (t->isSet()) return tc.set(t->keyType() ? sameTypeIn(tc, t->keyType()) : nullptr);
@@ -328,7 +343,7 @@ const Type *sameTypeIn(TypeContext &tc, const Type *t) {
 
 size_t memAlign(const Type *t) {
   if (t->isEnumMember() || t->isOptional()) return memAlign(t->dtype());
-  if (t->isArray() || t->isRecord() || t->isList() || t->isString() || t->isDict()) return 8;
+  if (t->isArray() || t->isRecord() || t->kind() == TypeKind::List || t->isDict()) return 8;
   if (t->isBool() || t->isNone()) return 1;
   if (t->isTuple()) {
     size_t a = 1;
@@ -346,7 +361,7 @@ size_t memSize(const Type *t) {
     return (memSize(t->dtype()) + 1 + a - 1) / a * a;
   }
   if (t->isArray()) return 16 + 16 * t->ndim();
-  if (t->isRecord() || t->isList() || t->isString())
+  if (t->isRecord() || t->kind() == TypeKind::List)
     return 8;                  // a pointer to the record's bytes, the KjitList
   if (t->isDict()) return 32;  // its four lists
   if (t->isBool() || t->isNone()) return 1;

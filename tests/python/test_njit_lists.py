@@ -310,3 +310,20 @@ def test_tuples_compare_in_pythons_order():
     def prefix(n):
         return (1, 2, n) < (1, 2), (1, 2) < (1, 2, n)
     assert prefix(0) == (False, True)
+
+
+def test_lists_in_a_list_argument_keep_their_identity():
+    # Both the outer list and a list in it change: the caller's inner list
+    # is the one updated and stays in the outer one (Numba 0.56 refuses to
+    # reflect a list of lists). A list argument returned is the caller's.
+    @njit
+    def grow(ll):
+        ll[0].append(9)
+        ll.append([5])
+        return ll
+
+    outer = [[1], [2]]
+    inner = outer[0]
+    r = grow(outer)
+    assert outer == [[1, 9], [2], [5]]
+    assert outer[0] is inner and r is outer
