@@ -269,6 +269,18 @@ def np_array_literal(n):
     return a * n
 
 
+@program("numpy", M[:, :5], M[:, 7])
+def least_squares(a, b):
+    x, res, rank, sv = np.linalg.lstsq(a, b)
+    return x, res, rank, sv[0] / sv[-1]
+
+
+@program("numpy", M[:6, :6])
+def norms(a):
+    return (np.linalg.norm(a, 1), np.linalg.norm(a, np.inf), np.linalg.norm(a[0], 3),
+            np.linalg.matrix_rank(a), np.linalg.slogdet(a)[1])
+
+
 # ---- containers --------------------------------------------------------------------------------
 
 

@@ -513,8 +513,10 @@ bool writeValue(PyObject *o, const Type *t, unsigned char *dst, ListArgs *lists)
     // dimensions and item size.)
     if (!pybind11::detail::npy_api::get().PyArray_Check_(o)) return false;
     auto *arr = pybind11::detail::array_proxy(o);
+    // (dtype::itemsize: NumPy 2 moved the descriptor's elsize.)
     if (arr->nd != int(t->ndim()) ||
-        pybind11::detail::array_descriptor_proxy(arr->descr)->elsize != itemSize(t->dtype()))
+        pybind11::reinterpret_borrow<pybind11::dtype>(arr->descr).itemsize() !=
+            itemSize(t->dtype()))
       return false;
     auto *p = reinterpret_cast<int64_t *>(dst);
     std::memcpy(dst, &o, sizeof(void *));  // meminfo: the owning NumPy array
