@@ -19,9 +19,10 @@ struct Method {
   const char *name;
   size_t minArgs, maxArgs;  // besides the list
 };
-const Method kMethods[] = {{"append", 1, 1}, {"extend", 1, 1},  {"insert", 2, 2}, {"pop", 0, 1},
-                           {"remove", 1, 1}, {"index", 1, 1},   {"count", 1, 1},  {"clear", 0, 0},
-                           {"copy", 0, 0},   {"reverse", 0, 0}, {"sort", 0, 0}};
+const Method kMethods[] = {{"append", 1, 1},  {"extend", 1, 1}, {"insert", 2, 2},
+                           {"pop", 0, 1},     {"remove", 1, 1}, {"index", 1, 1},
+                           {"count", 1, 1},   {"clear", 0, 0},  {"copy", 0, 0},
+                           {"reverse", 0, 0}, {"sort", 0, 0},   {"__delitem__", 1, 1}};  // del l[i]
 
 Expr *failWith(TyperServices &ts, SourceLoc loc, DiagCategory c, std::string msg) {
   return ts.error(c, loc, std::move(msg));
@@ -207,7 +208,8 @@ Expr *typeDictMethod(TyperServices &ts, const std::string &f, CallSite &site) {
                             {"items", "_dict_items", 0, 0},
                             {"clear", "_dict_clear", 0, 0},
                             {"copy", "_dict_copy", 0, 0},
-                            {"update", "_dict_update", 1, 1}};
+                            {"update", "_dict_update", 1, 1},
+                            {"__delitem__", "_dict_pop", 1, 1}};  // del d[k]
   const M *m = nullptr;
   for (const M &k : kDict)
     if (f == k.name) m = &k;

@@ -612,10 +612,39 @@ Stmt *Parser::parseSimpleStatement() {
     return make<PassStmt>(start);
   }
   case TokKind::KwDel: {
+    // `del a[i]` (a list's element, a dict's key) is `a.__delitem__(i)`,
+    // which the typer gives lists and dicts; `del a[i], b[k]` deletes in
+    // order (the statements before the last are hoisted before it).
     advance();
-    parseTargetList();
-    unsupported(spanFrom(start), "'del' statements are not supported in kernels");
-    return make<PassStmt>(start);
+    Expr *targets = parseTargetList();
+    std::vector<Expr *> items;
+    if (auto *t = dyn_cast<TupleExpr>(targets); t && !t->parenthesized)
+      items = t->elts;
+    else
+      items.push_back(targets);
+    Stmt *last = nullptr;
+    for (Expr *e : items) {
+      auto *sub = dyn_cast<SubscriptExpr>(e);
+      if (!sub || isa<SliceExpr>(sub->index)) {
+        unsupported(e->loc, sub ? "'del' of a slice is not supported; assign a slice of what "
+                                  "to keep, or pop the elements"
+                                : "'del' of a name or an attribute is not supported; only "
+                                  "'del a[i]' of a list's element or a dict's key");
+        return make<PassStmt>(start);
+      }
+      auto *attr = make<AttributeExpr>(e->loc);
+      attr->value = sub->value;
+      attr->attr = "__delitem__";
+      attr->attrLoc = e->loc;
+      auto *call = make<CallExpr>(e->loc);
+      call->func = attr;
+      call->args.push_back(sub->index);
+      auto *es = make<ExprStmt>(spanFrom(start));
+      es->value = call;
+      if (last) hoist_.push_back(last);
+      last = es;
+    }
+    return last;
   }
   case TokKind::KwImport:
   case TokKind::KwFrom: {

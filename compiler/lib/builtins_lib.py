@@ -148,6 +148,18 @@ def _list_pop(l, i=-1):
     return v
 
 
+def _list___delitem__(l, i):
+    # del l[i]
+    n = len(l)
+    if i < 0:
+        i += n
+    if i < 0 or i >= n:
+        raise IndexError("list assignment index out of range")
+    for k in range(i, n - 1):
+        np._lset(l, k, np._lget(l, k + 1))
+    np._lresize(l, n - 1)
+
+
 def _list_remove(l, v):
     for i in range(len(l)):
         if np._lget(l, i) == v:

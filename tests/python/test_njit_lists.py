@@ -327,3 +327,31 @@ def test_lists_in_a_list_argument_keep_their_identity():
     r = grow(outer)
     assert outer == [[1, 9], [2], [5]]
     assert outer[0] is inner and r is outer
+
+
+def test_del_of_list_elements_and_dict_keys():
+    # As Python: del l[i] (negative too), del d[k], several targets in order.
+    def f(n):
+        l = list(range(n))
+        d = {}
+        for i in range(n):
+            d[i] = i * i
+        del l[1]
+        del l[-1], d[2]
+        if n > 3: del d[3]  # noqa: E701
+        try:
+            del d[100]
+        except KeyError:
+            l.append(-1)
+        return l, d
+
+    assert njit(f)(6) == f(6) == ([0, 2, 3, 4, -1], {0: 0, 1: 1, 4: 16, 5: 25})
+
+    @njit
+    def drop(l, i):
+        del l[i]
+        return len(l)
+    xs = [1, 2, 3]
+    assert drop(xs, 0) == 2 and xs == [2, 3]  # reflected back
+    with pytest.raises(IndexError, match="list assignment index out of range"):
+        drop([1, 2], 5)
