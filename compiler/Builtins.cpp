@@ -1058,7 +1058,7 @@ Expr *CallTyper::builtin(const std::string &f) {
       return unsupported(fmt::format("{}() makes a list, which kernels cannot", f));
     if (f == "list" && a.empty() && site.kwargs.empty())
       return ts.intrinsic(IntrinsicId::ListNew, {ts.constInt(0, loc)}, tc.list(nullptr), loc);
-    if (f == "sorted" ? !onlyKeywords(f, {"reverse"}) : !noKeywords(f))
+    if (f == "sorted" ? !onlyKeywords(f, {"reverse", "key"}) : !noKeywords(f))
       return ts.constOf(nullptr, loc);
     if (!arity(f, 1, f == "sum" ? 2 : 1)) return ts.constOf(nullptr, loc);
     const Type *t = a[0]->type;
@@ -1069,9 +1069,12 @@ Expr *CallTyper::builtin(const std::string &f) {
                       "or a tuple of one element type",
                       f, t->str()));
     std::vector<Expr *> args = a;
+    Expr *key = f == "sorted" ? keyword("key") : nullptr;
+    if (key && key->type->isNone()) key = nullptr;  // key=None: the elements themselves
+    if (key) args.push_back(key);
     if (f == "sorted")
       if (Expr *r = keyword("reverse")) args.push_back(r);
-    return library("_builtin_" + f, std::move(args));
+    return library(key ? "_builtin_sorted_key" : "_builtin_" + f, std::move(args));
   }
   if (!noKeywords(f)) return ts.constOf(nullptr, loc);
   if (f == "range" || f == "enumerate" || f == "zip")

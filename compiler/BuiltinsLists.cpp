@@ -302,14 +302,21 @@ Expr *typeListMethod(TyperServices &ts, const std::string &f, CallSite &site) {
   std::vector<Expr *> args = site.args;
   textArgs(ts, args);
   size_t n = args.size() - 1;
+  Expr *key = nullptr;
   if (f == "sort") {
+    Expr *reverse = nullptr;
     for (auto &[k, v] : site.kwargs) {
-      if (k != "reverse")
-        return failWith(ts, loc, DiagCategory::Unsupported,
-                        fmt::format("list.sort() takes no keyword argument '{}' in kjit{}", k,
-                                    k == "key" ? " (key= is not supported yet)" : ""));
-      args.push_back(ts.truth(v));
+      if (k == "key") {
+        if (!v->type->isNone()) key = v;  // key=None: the elements themselves
+      } else if (k == "reverse") {
+        reverse = ts.truth(v);
+      } else {
+        return failWith(ts, loc, DiagCategory::Typing,
+                        fmt::format("list.sort() got an unexpected keyword argument '{}'", k));
+      }
     }
+    if (key) args.push_back(key);
+    if (reverse) args.push_back(reverse);
   } else if (!site.kwargs.empty()) {
     return failWith(ts, loc, DiagCategory::Typing,
                     fmt::format("list.{}() takes no keyword arguments", f));
@@ -323,7 +330,8 @@ Expr *typeListMethod(TyperServices &ts, const std::string &f, CallSite &site) {
             : fmt::format("list.{}() takes at most {} argument ({} given)", f, m->maxArgs, n));
   // (A list whose element type is not known yet is typed again once it is.)
   if (!args[0]->type->dtype()) return ts.constOf(nullptr, loc);
-  Expr *r = ts.callFunction(numpyLibFunction("_list_" + f), std::move(args), loc);
+  Expr *r = ts.callFunction(numpyLibFunction(key ? "_list_sort_key" : "_list_" + f),
+                            std::move(args), loc);
   return r ? r : ts.constOf(nullptr, loc);
 }
 

@@ -889,6 +889,17 @@ Stmt *Parser::parseExprStatement() {
     }
     s->value = value;
     s->loc = spanFrom(start);
+    // `name = lambda ...`: the lambda's hoisted def takes the name (a
+    // function is not a run-time value a variable can hold).
+    if (auto *n = dyn_cast<NameExpr>(value); n && s->targets.size() == 1 && !hoist_.empty())
+      if (auto *t = dyn_cast<NameExpr>(s->targets[0]))
+        if (auto *fn = dyn_cast<FunctionDef>(hoist_.back());
+            fn && fn->name == n->name && n->name.rfind("$lambda", 0) == 0) {
+          fn->name = t->name;
+          fn->nameLoc = t->loc;
+          hoist_.pop_back();
+          return fn;  // in the assignment's place
+        }
     return s;
   }
   auto *s = make<ExprStmt>(start);

@@ -109,9 +109,25 @@ Expr *Parser::parseLambda() {
   auto *l = make<LambdaExpr>(start);
   parseParams(l->params, TokKind::Colon, false);
   expect(TokKind::Colon, "':' after the lambda's parameters");
+  size_t mark = hoist_.size();
   l->body = parseTest();
   l->loc = spanFrom(start);
-  return l;
+  if (funcDepth_ == 0) return l;  // (cuda.reduce(lambda ...): runLambdas)
+  // In a function's body, a lambda is a nested function defined before the
+  // statement that holds it (`key=lambda t: t[1]`): `def $lambdaN(t): return
+  // t[1]`, named where the lambda was; what its body hoisted stays in it.
+  auto *fn = make<FunctionDef>(l->loc);
+  fn->name = fmt::format("$lambda{}", ++lambdas_);
+  fn->nameLoc = l->loc;
+  fn->params = l->params;
+  fn->body = takeHoisted(mark);
+  auto *ret = make<ReturnStmt>(l->body->loc);
+  ret->value = l->body;
+  fn->body.push_back(ret);
+  hoist_.push_back(fn);
+  auto *name = make<NameExpr>(l->loc);
+  name->name = fn->name;
+  return name;
 }
 
 Expr *Parser::parseOr() {

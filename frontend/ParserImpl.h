@@ -86,6 +86,7 @@ class Parser {
   // parsed, nested statements first.
   std::vector<Stmt *> hoist_;
   unsigned comprehensions_ = 0;
+  unsigned lambdas_ = 0;  // lambdas in function bodies: $lambdaN (parseLambda)
   std::vector<Stmt *> takeHoisted(size_t mark) {
     std::vector<Stmt *> out(hoist_.begin() + long(mark), hoist_.end());
     hoist_.resize(mark);

@@ -342,6 +342,64 @@ def _builtin_sorted(seq, reverse=False):
     return out
 
 
+def _builtin_sorted_key(seq, key, reverse=False):
+    out = _builtin_list(seq)
+    _list_sort_key(out, key, reverse)
+    return out
+
+
+def _list_sort_key(l, key, reverse=False):
+    # sort(key=f): f once per element, then a stable merge sort of the
+    # positions by their keys (equal keys keep their order, reversed too).
+    n = len(l)
+    if n < 2:
+        return
+    keys = [key(np._lget(l, 0))]
+    for i in range(1, n):
+        keys.append(key(np._lget(l, i)))
+    order = list(range(n))
+    tmp = list(range(n))
+    width = 1
+    in_tmp = False
+    while width < n:
+        src = tmp if in_tmp else order
+        dst = order if in_tmp else tmp
+        lo = 0
+        while lo < n:
+            mid = min(lo + width, n)
+            hi = min(lo + 2 * width, n)
+            i = lo
+            j = mid
+            k = lo
+            while i < mid and j < hi:
+                a = keys[src[i]]
+                b = keys[src[j]]
+                if (a < b) if reverse else (b < a):
+                    dst[k] = src[j]
+                    j += 1
+                else:
+                    dst[k] = src[i]
+                    i += 1
+                k += 1
+            while i < mid:
+                dst[k] = src[i]
+                i += 1
+                k += 1
+            while j < hi:
+                dst[k] = src[j]
+                j += 1
+                k += 1
+            lo += 2 * width
+        in_tmp = not in_tmp
+        width *= 2
+    final = tmp if in_tmp else order
+    vals = np._lnew(l, n)
+    for i in range(n):
+        np._lset(vals, i, np._lget(l, final[i]))
+    for i in range(n):
+        np._lset(l, i, np._lget(vals, i))
+
+
 def _builtin_min(seq):
     if len(seq) == 0:
         raise ValueError("min() arg is an empty sequence")

@@ -329,6 +329,7 @@ def test_lists_in_a_list_argument_keep_their_identity():
     assert outer[0] is inner and r is outer
 
 
+@needs_source
 def test_del_of_list_elements_and_dict_keys():
     # As Python: del l[i] (negative too), del d[k], several targets in order.
     def f(n):
@@ -347,6 +348,8 @@ def test_del_of_list_elements_and_dict_keys():
 
     assert njit(f)(6) == f(6) == ([0, 2, 3, 4, -1], {0: 0, 1: 1, 4: 16, 5: 25})
 
+
+def test_del_of_a_list_argument_element():
     @njit
     def drop(l, i):
         del l[i]
@@ -355,3 +358,33 @@ def test_del_of_list_elements_and_dict_keys():
     assert drop(xs, 0) == 2 and xs == [2, 3]  # reflected back
     with pytest.raises(IndexError, match="list assignment index out of range"):
         drop([1, 2], 5)
+
+
+@needs_source
+def test_sort_and_sorted_with_key_and_lambdas():
+    # key= a lambda, a jitted function or a builtin; stable, reverse too;
+    # `name = lambda ...` defines a function, as in Python.
+    def f(n):
+        l = [(i * 7) % 5 for i in range(n)]
+        pairs = [(3, 1.5), (1, 2.5), (2, 0.5), (1, 0.25)]
+        pairs.sort(key=lambda t: t[0])
+        s1 = sorted(l, key=lambda x: -x)
+        s2 = sorted(l, key=lambda x: x % 3, reverse=True)
+        sq = lambda x: x * x  # noqa: E731
+        s3 = sorted([sq(i - 4) for i in range(n)], key=None)
+        l.sort(key=abs, reverse=True)
+        return pairs, s1, s2, s3, l
+
+    assert njit(f)(9) == f(9)
+
+
+def test_sort_with_a_jitted_key_function():
+    @njit
+    def second(t):
+        return t[1]
+
+    @njit
+    def by_second(items):
+        items.sort(key=second)
+        return items
+    assert by_second([(1, 3.0), (2, 1.0), (3, 2.0)]) == [(2, 1.0), (3, 2.0), (1, 3.0)]

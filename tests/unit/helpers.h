@@ -22,8 +22,19 @@ inline std::string exprOf(const std::string &expr) {
   Context ctx;
   ast::Module m = ctx.parse("t.py", "def f():\n    return " + expr + "\n");
   if (ctx.diags.hasErrors()) return "ERROR: " + ctx.diags.render();
-  auto *r = ast::cast<ast::ReturnStmt>(m.functions.at(0)->body.at(0));
+  // (The return is last: a lambda's def is hoisted before it.)
+  auto *r = ast::cast<ast::ReturnStmt>(m.functions.at(0)->body.back());
   return ast::printExpr(r->value);
+}
+
+// The statements a function body `body` (one line) parses to, printed.
+inline std::string stmtsOf(const std::string &body) {
+  Context ctx;
+  ast::Module m = ctx.parse("t.py", "def f():\n    " + body + "\n");
+  if (ctx.diags.hasErrors()) return "ERROR: " + ctx.diags.render();
+  std::string out;
+  for (const ast::Stmt *s : m.functions.at(0)->body) out += ast::printStmt(s);
+  return out;
 }
 
 // Parses a module and returns the rendered diagnostics (empty when clean).

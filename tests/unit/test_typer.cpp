@@ -393,8 +393,8 @@ TEST_CASE("unsupported constructs are reported as Unsupported", "[typer][diagnos
   {
     Typed t(
         "def f(a, b):\n"
-        "    g = lambda x: x\n"
-        "    return a\n",
+        "    del a\n"
+        "    return b\n",
         "f", "(float64[:], float64[:])");
     REQUIRE(t.ctx.diags.errorCount() == 1);
     CHECK(t.all().at(0).category == DiagCategory::Unsupported);

@@ -182,6 +182,12 @@ class Emitter:
             if s.value is not None:
                 self.w(" ")
                 self.expr(s.value, _TUPLE)
+        elif isinstance(s, ast.Delete):
+            self.w("del ")
+            for i, t in enumerate(s.targets):
+                if i:
+                    self.w(", ")
+                self.target(t)
         elif isinstance(s, ast.Pass):
             self.w("pass")
         elif isinstance(s, ast.Break):

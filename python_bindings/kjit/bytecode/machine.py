@@ -294,8 +294,14 @@ class StackMachine:
         elif op in ("IMPORT_NAME", "IMPORT_FROM"):
             raise Unsupported("import statements are not supported inside kernels; import at module level and use "
                               "the name in the kernel", ins)
-        elif op in ("DELETE_FAST", "DELETE_SUBSCR", "DELETE_ATTR", "DELETE_GLOBAL", "DELETE_DEREF"):
-            raise Unsupported("'del' statements are not supported in kernels", ins)
+        elif op == "DELETE_SUBSCR":  # del a[i]: the parser makes it a.__delitem__(i)
+            index = pop()
+            container = pop()
+            tgt = _span(ast.Subscript(value=container, slice=index, ctx=ast.Del()), container, _pos_node(ins))
+            out.append(_span(_at(ast.Delete(targets=[tgt]), ins), _pos_node(ins), tgt))
+        elif op in ("DELETE_FAST", "DELETE_ATTR", "DELETE_GLOBAL", "DELETE_DEREF"):
+            raise Unsupported("'del' of a name or an attribute is not supported; only 'del a[i]' of a list's "
+                              "element or a dict's key", ins)
         elif op == "LIST_APPEND" and isinstance(stack[-1 - arg] if len(stack) > arg else None, ast.List) \
                 and not getattr(stack[-1 - arg], "_comprehension", False):
             # A call with many arguments: CPython builds their list.

@@ -2,7 +2,7 @@
 # RUN: %kjitc --emit=ast %s:primaries | FileCheck --strict-whitespace --match-full-lines --check-prefix=PRIM %s
 # RUN: %kjitc --emit=ast %s:displays | FileCheck --strict-whitespace --match-full-lines --check-prefix=DISP %s
 # Every expression form: operators, calls, attributes, subscripts and slices,
-# tuples, lists, lambdas and conditional expressions.
+# tuples, lists, lambdas (a def before their statement) and conditional expressions.
 from kjit import cuda
 
 
@@ -167,10 +167,16 @@ def displays(a, b):
 # DISP-NEXT:  assign <83:5> l = (list (list a) (list b (tuple a b)))
 # DISP-NEXT:  assign <84:5> g = a
 # DISP-NEXT:  assign <85:5> g = a
-# DISP-NEXT:  assign <86:5> f = (lambda () 0)
-# DISP-NEXT:  assign <87:5> f = (lambda (v) (* v 2))
-# DISP-NEXT:  assign <88:5> f = (lambda (v, w=(float 1.5)) (+ v w))
-# DISP-NEXT:  assign <89:5> f = (lambda (v) (lambda (w) (* v w)))
+# DISP-NEXT:  def f() <86:9>
+# DISP-NEXT:    return <86:17> 0
+# DISP-NEXT:  def f(v) <87:9>
+# DISP-NEXT:    return <87:19> (* v 2)
+# DISP-NEXT:  def f(v, w=(float 1.5)) <88:9>
+# DISP-NEXT:    return <88:26> (+ v w)
+# DISP-NEXT:  def f(v) <89:9>
+# DISP-NEXT:    def $lambda4(w) <89:19>
+# DISP-NEXT:      return <89:29> (* v w)
+# DISP-NEXT:    return <89:19> $lambda4
 # DISP-NEXT:  assign <90:5> c = (if b a (u- a))
 # DISP-NEXT:  assign <91:5> c = (if a (if b a b) None)
 # DISP-NOT:{{.}}

@@ -30,7 +30,8 @@ def axpb(a, x, b, out):
 # CHECK-NEXT:  assign <13:5> s@13:5 = "abcd"@13:9
 # CHECK-NEXT:  assign <14:5> c@14:5 = (if b@14:14 a@14:9 (u- a@14:22)@14:21)@14:9
 # CHECK-NEXT:  assign <15:5> u@15:5 = (and (not (cmp a@15:13 < b@15:17 < i@15:21)@15:13)@15:9 b@15:27)@15:9
-# CHECK-NEXT:  assign <16:5> g@16:5 = (lambda (q) (+ q@16:19 1@16:23)@16:19)@16:9
+# CHECK-NEXT:  def g(q) <16:9>
+# CHECK-NEXT:    return <16:19> (+ q@16:19 1@16:23)@16:19
 # CHECK-NEXT:  assign <17:5> w@17:5 = (+ a@17:11 b@17:15)@17:11
 # CHECK-NEXT:  assign <18:5> z@18:5 = (tuple a@18:10)@18:9
 # CHECK-NEXT:  assign <19:5> e@19:5 = (tuple)@19:9

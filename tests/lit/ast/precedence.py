@@ -98,9 +98,13 @@ def prec(a, b, c, d, x):
 # CHECK-NEXT:  assign <46:5> r = (if d (if b a c) x)
 # CHECK-NEXT:  assign <47:5> r = (if (if c b d) a x)
 # CHECK-NEXT:  assign <48:5> r = (if (and c d) (or a b) (not x))
-# CHECK-NEXT:  assign <49:5> r = (lambda () (if b a c))
-# CHECK-NEXT:  assign <50:5> r = (lambda (v) (or v (and a b)))
-# CHECK-NEXT:  assign <51:5> r = (if b a (lambda () c))
+# CHECK-NEXT:  def r() <49:9>
+# CHECK-NEXT:    return <49:17> (if b a c)
+# CHECK-NEXT:  def r(v) <50:9>
+# CHECK-NEXT:    return <50:19> (or v (and a b))
+# CHECK-NEXT:  def $lambda3() <51:21>
+# CHECK-NEXT:    return <51:29> c
+# CHECK-NEXT:  assign <51:5> r = (if b a $lambda3)
 # CHECK-NEXT:  assign <52:5> r = (tuple a (if c b d))
 # CHECK-NEXT:  assign <53:5> r = (if c (tuple a b) d)
 # CHECK-NOT:{{.}}
