@@ -67,7 +67,8 @@ Expr *FunctionTyper::expr(const ast::Expr *e) {
     if (s->isBytes) return unsupported(e->loc, "bytes literals are not supported in kernels");
     return constOf(tc_.stringLit(s->value), e->loc);
   }
-  case NK::EllipsisLit: return unsupported(e->loc, "'...' is not supported in kernels");
+  case NK::EllipsisLit:
+    return unsupported(e->loc, "'...' (Ellipsis) is only supported in an array's subscript");
   case NK::UnaryExpr: return unary(ast::cast<ast::UnaryExpr>(e));
   case NK::BinaryExpr: {
     auto *b = ast::cast<ast::BinaryExpr>(e);
@@ -715,6 +716,7 @@ Expr *FunctionTyper::subscript(const ast::SubscriptExpr *s) {
   }
   std::vector<Expr *> typed;
   if (!indexList(s->index, idx, typed)) return unknown(s->loc);
+  if (!expandEllipsis(idx, typed, t->ndim(), s->loc)) return unknown(s->loc);
   // None / np.newaxis add a dimension of length 1 and take none.
   size_t newAxes = 0;
   for (size_t k = 0; k < idx.size(); ++k) {

@@ -191,6 +191,7 @@ void FunctionTyper::assignTarget(const ast::Expr *target, Expr *value, Block &ou
     std::vector<const ast::Expr *> idx;
     std::vector<Expr *> typed;
     if (!indexList(s->index, idx, typed)) return;
+    if (!expandEllipsis(idx, typed, arr->type->ndim(), loc)) return;
     bool allInts = idx.size() == arr->type->ndim();
     std::vector<Expr *> indices;
     for (size_t k = 0; k < idx.size(); ++k) {
@@ -407,6 +408,7 @@ void FunctionTyper::stmt(const ast::Stmt *s, Block &out) {
       std::vector<const ast::Expr *> idx;
       std::vector<Expr *> typed;
       if (!indexList(sub->index, idx, typed)) return;
+      if (!expandEllipsis(idx, typed, arr->type->ndim(), a->loc)) return;
       bool slices = idx.size() != arr->type->ndim();
       for (size_t k = 0; k < idx.size() && !slices; ++k) {
         if (ast::isa<ast::SliceExpr>(idx[k])) {
@@ -770,7 +772,7 @@ bool FunctionTyper::indexList(const ast::Expr *index, std::vector<const ast::Exp
   }
   idx.assign(1, index);
   typed.assign(1, nullptr);
-  if (ast::isa<ast::SliceExpr>(index)) return true;
+  if (ast::isa<ast::SliceExpr>(index) || ast::isa<ast::EllipsisLit>(index)) return true;
   Expr *v = expr(index);
   if (!known(v)) return false;
   typed[0] = v;
@@ -789,6 +791,43 @@ bool FunctionTyper::indexList(const ast::Expr *index, std::vector<const ast::Exp
   }
   idx.assign(parts.size(), index);
   typed = std::move(parts);
+  return true;
+}
+
+// `...` in an array's index: as many full slices as the dimensions the
+// other entries (None / np.newaxis aside) leave, as NumPy; false after an
+// error.
+bool FunctionTyper::expandEllipsis(std::vector<const ast::Expr *> &idx, std::vector<Expr *> &typed,
+                                   unsigned ndim, SourceLoc loc) {
+  static const ast::SliceExpr fullSlice{SourceLoc{}};
+  size_t at = idx.size(), explicitDims = 0;
+  for (size_t k = 0; k < idx.size(); ++k) {
+    if (ast::isa<ast::EllipsisLit>(idx[k])) {
+      if (at != idx.size()) {
+        typingError(idx[k]->loc, "an index can only have a single ellipsis ('...')");
+        return false;
+      }
+      at = k;
+      continue;
+    }
+    if (!ast::isa<ast::SliceExpr>(idx[k])) {
+      if (!typed[k]) typed[k] = expr(idx[k]);
+      if (!known(typed[k])) return false;
+      if (typed[k]->type->isNone()) continue;
+    }
+    ++explicitDims;
+  }
+  if (at == idx.size()) return true;
+  if (explicitDims > ndim) {
+    typingError(
+        loc, fmt::format("too many indices for an array of {} dimensions: {}", ndim, explicitDims));
+    return false;
+  }
+  size_t n = ndim - explicitDims;
+  idx.erase(idx.begin() + long(at));
+  typed.erase(typed.begin() + long(at));
+  idx.insert(idx.begin() + long(at), n, &fullSlice);
+  typed.insert(typed.begin() + long(at), n, nullptr);
   return true;
 }
 

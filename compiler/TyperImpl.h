@@ -257,6 +257,8 @@ class FunctionTyper final : public TyperServices {
   Expr *call(const ast::CallExpr *c);
   Expr *arrayLiteral(const ast::CallExpr *c, const std::string &fname);
   Expr *intIndex(const ast::Expr *e, Expr *v);
+  bool expandEllipsis(std::vector<const ast::Expr *> &idx, std::vector<Expr *> &typed,
+                      unsigned ndim, SourceLoc loc);
   bool indexList(const ast::Expr *index, std::vector<const ast::Expr *> &idx,
                  std::vector<Expr *> &typed);
 

@@ -6,7 +6,7 @@ IR golden tests/lit/ir/array-expression.py shows the loop."""
 import numpy as np
 import pytest
 
-from kjit import njit
+from kjit import errors, njit
 
 numba = pytest.importorskip("numba")
 
@@ -180,3 +180,26 @@ def test_newaxis_and_none_in_subscripts_match_numpy():
     np.testing.assert_allclose(njit(outer)(a), outer(a))
     assert njit(middle)(M2).shape == middle(M2).shape == (3, 1, 4)
     np.testing.assert_allclose(njit(middle)(M2), middle(M2))
+
+
+def test_ellipsis_in_subscripts_matches_numpy():
+    # `...` stands for the full slices the other indices leave (None too).
+    def f(a):
+        b = a[..., 0]
+        c = a[0, ...]
+        d = a[...]
+        e = a[1, ..., 2]
+        g = a[..., None, 1]
+        a[..., 1] = 7.0
+        a[0, ...] += 1.0
+        return b.copy(), c.copy(), d.sum(), e.copy(), g.copy(), a
+
+    a = np.arange(24.0).reshape(2, 3, 4)
+    for got, want in zip(njit(f)(a.copy()), f(a.copy())):
+        assert np.shape(got) == np.shape(want)
+        np.testing.assert_array_equal(got, want)
+
+    def two(a):
+        return a[..., ...]
+    with pytest.raises(errors.TypingError, match=r"an index can only have a single ellipsis"):
+        njit(two)(a)
