@@ -206,46 +206,7 @@ def _list_reverse(l):
 def _list_sort(l, reverse=False):
     # A stable merge sort, as Python's sort is stable; reverse keeps equal
     # elements in their order too.
-    n = len(l)
-    if n < 2:
-        return
-    tmp = np._lnew(l, n)
-    width = 1
-    in_tmp = False  # where the runs of `width` elements are now
-    while width < n:
-        src = tmp if in_tmp else l
-        dst = l if in_tmp else tmp
-        lo = 0
-        while lo < n:
-            mid = min(lo + width, n)
-            hi = min(lo + 2 * width, n)
-            i = lo
-            j = mid
-            k = lo
-            while i < mid and j < hi:
-                a = np._lget(src, i)
-                b = np._lget(src, j)
-                if (a < b) if reverse else (b < a):
-                    np._lset(dst, k, b)
-                    j += 1
-                else:
-                    np._lset(dst, k, a)
-                    i += 1
-                k += 1
-            while i < mid:
-                np._lset(dst, k, np._lget(src, i))
-                i += 1
-                k += 1
-            while j < hi:
-                np._lset(dst, k, np._lget(src, j))
-                j += 1
-                k += 1
-            lo += 2 * width
-        in_tmp = not in_tmp
-        width *= 2
-    if in_tmp:
-        for i in range(n):
-            np._lset(l, i, np._lget(tmp, i))
+    _list_permute(l, _sort_positions(l, reverse))
 
 
 # ---- operators --------------------------------------------------------------------------
@@ -349,14 +310,31 @@ def _builtin_sorted_key(seq, key, reverse=False):
 
 
 def _list_sort_key(l, key, reverse=False):
-    # sort(key=f): f once per element, then a stable merge sort of the
-    # positions by their keys (equal keys keep their order, reversed too).
+    # sort(key=f): f once per element, then the positions sorted by their
+    # keys (stable; equal keys keep their order, reversed too).
     n = len(l)
     if n < 2:
         return
     keys = [key(np._lget(l, 0))]
     for i in range(1, n):
         keys.append(key(np._lget(l, i)))
+    _list_permute(l, _sort_positions(keys, reverse))
+
+
+def _list_permute(l, order):
+    # l[i] = the old l[order[i]] for every i.
+    n = len(l)
+    vals = np._lnew(l, n)
+    for i in range(n):
+        np._lset(vals, i, np._lget(l, order[i]))
+    for i in range(n):
+        np._lset(l, i, np._lget(vals, i))
+
+
+def _sort_positions(keys, reverse):
+    # The positions of `keys` in stable sorted order (descending when
+    # reverse, equal keys still in their order): a bottom-up merge sort.
+    n = len(keys)
     order = list(range(n))
     tmp = list(range(n))
     width = 1
@@ -392,12 +370,7 @@ def _list_sort_key(l, key, reverse=False):
             lo += 2 * width
         in_tmp = not in_tmp
         width *= 2
-    final = tmp if in_tmp else order
-    vals = np._lnew(l, n)
-    for i in range(n):
-        np._lset(vals, i, np._lget(l, final[i]))
-    for i in range(n):
-        np._lset(l, i, np._lget(vals, i))
+    return tmp if in_tmp else order
 
 
 def _builtin_min(seq):
