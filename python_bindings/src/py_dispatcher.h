@@ -75,6 +75,9 @@ class Dispatcher {
   pybind11::tuple bind(const pybind11::tuple &args, const pybind11::dict &kwargs);
   pybind11::object invoke(const jit::CompileResult &c, PyObject **argv, size_t n);
   void raise(KjitCallContext &ctx);
+  // A new Python list of the elements of `l`, each of type `elem`.
+  pybind11::list elementsToPython(const Type *elem, const KjitList *l, KjitCallContext &ctx,
+                                  PyObject **argv, size_t n, Owners &owners);
   pybind11::object toPython(const Type *t, unsigned char *p, KjitCallContext &ctx, PyObject **argv,
                             size_t n, Owners &owners);
   static std::optional<GlobalValue> resolveGlobal(const pybind11::object &resolver,

@@ -267,11 +267,7 @@ pybind11::object Dispatcher::invoke(const jit::CompileResult &c, PyObject **argv
     if ((!e.type->isList() && !e.type->isJitClass()) || !ListArgs::changed(e)) continue;
     // The elements (a @jitclass instance's: the tuple of its fields, which
     // go back into its box).
-    size_t isz = jit::memSize(e.type->dtype());
-    pybind11::list now(size_t(e.list->size));
-    for (int64_t i = 0; i < e.list->size; ++i)
-      now[size_t(i)] =
-          toPython(e.type->dtype(), e.list->data + size_t(i) * isz, ctx, argv, n, owners);
+    pybind11::list now = elementsToPython(e.type->dtype(), e.list, ctx, argv, n, owners);
     if (PyList_SetSlice(e.object, 0, PyList_GET_SIZE(e.object), now.ptr()) != 0)
       throw pybind11::error_already_set();
   }
@@ -289,6 +285,16 @@ pybind11::object Dispatcher::invoke(const jit::CompileResult &c, PyObject **argv
   PyObject *it = PyObject_GetIter(result.ptr());
   if (!it) throw pybind11::error_already_set();
   return pybind11::reinterpret_steal<pybind11::object>(it);
+}
+
+pybind11::list Dispatcher::elementsToPython(const Type *elem, const KjitList *l,
+                                            KjitCallContext &ctx, PyObject **argv, size_t n,
+                                            Owners &owners) {
+  size_t isz = jit::memSize(elem);
+  pybind11::list out(size_t(l->size));
+  for (int64_t i = 0; i < l->size; ++i)
+    out[size_t(i)] = toPython(elem, l->data + size_t(i) * isz, ctx, argv, n, owners);
+  return out;
 }
 
 void Dispatcher::raise(KjitCallContext &ctx) {
@@ -403,11 +409,8 @@ pybind11::object Dispatcher::toPython(const Type *t, unsigned char *p, KjitCallC
     KjitList *l;
     std::memcpy(&l, p, sizeof(void *));
     if (auto it = owners.find(reflectedKey(l)); it != owners.end()) return it->second;
-    size_t isz = jit::memSize(t->dtype());
-    pybind11::list box(size_t(l->size));
-    for (int64_t i = 0; i < l->size; ++i)
-      box[size_t(i)] = toPython(t->dtype(), l->data + size_t(i) * isz, ctx, argv, n, owners);
-    return pybind11::module_::import("kjit.experimental").attr("_wrap")(t->symbol(), box);
+    return pybind11::module_::import("kjit.experimental")
+        .attr("_wrap")(t->symbol(), elementsToPython(t->dtype(), l, ctx, argv, n, owners));
   }
   if (t->isList()) {
     // A new Python list of the elements (a list the call made, or the
@@ -416,11 +419,7 @@ pybind11::object Dispatcher::toPython(const Type *t, unsigned char *p, KjitCallC
     std::memcpy(&l, p, sizeof(void *));
     if (auto it = owners.find(reflectedKey(l)); it != owners.end()) return it->second;
     if (!t->dtype()) return pybind11::list();
-    size_t isz = jit::memSize(t->dtype());
-    pybind11::list out(size_t(l->size));
-    for (int64_t i = 0; i < l->size; ++i)
-      out[size_t(i)] = toPython(t->dtype(), l->data + size_t(i) * isz, ctx, argv, n, owners);
-    return out;
+    return elementsToPython(t->dtype(), l, ctx, argv, n, owners);
   }
   if (t->isTuple()) {
     pybind11::tuple out(t->elements().size());

@@ -206,6 +206,13 @@ std::string typeNameOf(PyObject *o) {
       .cast<std::string>();
 }
 
+// The @jitclass id of `o`'s class (kjit/experimental.py puts it in the
+// class's own dict), or null: a dict lookup, no exception to clear.
+static PyObject *jitClassId(PyObject *o) {
+  PyObject *id = PyDict_GetItemString(Py_TYPE(o)->tp_dict, "_kjit_class_id");  // borrowed
+  return id && PyUnicode_Check(id) ? id : nullptr;
+}
+
 // Appends the key of `o` to `key`; false when kernels cannot take it.
 bool appendKey(PyObject *o, std::string &key) {
   PyTypeObject *t = Py_TYPE(o);
@@ -295,16 +302,11 @@ bool appendKey(PyObject *o, std::string &key) {
     return true;
   }
   // A @jitclass instance (kjit/experimental.py): its class's id.
-  if (PyObject *id = PyObject_GetAttrString(reinterpret_cast<PyObject *>(t), "_kjit_class_id")) {
-    bool ok = PyUnicode_Check(id);
-    if (ok) {
-      std::string s = pybind11::handle(id).cast<std::string>();
-      key += 'K' + std::to_string(s.size()) + ':' + s;
-    }
-    Py_DECREF(id);
-    return ok;
+  if (PyObject *id = jitClassId(o)) {
+    std::string s = pybind11::handle(id).cast<std::string>();
+    key += 'K' + std::to_string(s.size()) + ':' + s;
+    return true;
   }
-  PyErr_Clear();
   // An enum member: its class, then its value.
   int isEnum = PyObject_IsInstance(o, enumTypes().Enum);
   if (isEnum < 0) PyErr_Clear();
@@ -395,6 +397,29 @@ bool ListArgs::changed(const Entry &e) {
   return std::memcmp(e.list->data, e.before.data(), e.before.size()) != 0;
 }
 
+// The Python list `o` as a new KjitList of t's elements (a list type, or a
+// @jitclass instance's box, `instance` its owner) at `dst`, recorded in
+// `lists` with its bytes now, to write back what the call changes.
+static bool writeList(PyObject *o, const Type *t, unsigned char *dst, ListArgs *lists,
+                      PyObject *instance) {
+  Py_ssize_t n = PyList_GET_SIZE(o);
+  size_t isz = jit::memSize(t->dtype());
+  KjitList *l = newList(int64_t(n), int64_t(n), int64_t(isz));
+  if (!l) {
+    PyErr_NoMemory();
+    return false;
+  }
+  lists->entries.push_back({o, l, t, int64_t(n), {}, instance});
+  // (The entry owns the list from here, also when an element fails.)
+  for (Py_ssize_t i = 0; i < n; ++i)
+    if (!writeValue(PyList_GET_ITEM(o, i), t->dtype(), l->data + size_t(i) * isz, lists))
+      return false;
+  for (ListArgs::Entry &e : lists->entries)
+    if (e.list == l) e.before.assign(l->data, l->data + size_t(n) * isz);
+  std::memcpy(dst, &l, sizeof(void *));
+  return true;
+}
+
 // Writes `o` in the memory form of `t` at `dst`; the type was derived from
 // `o` (or is a compatible signature type), so only conversions are checked.
 bool writeValue(PyObject *o, const Type *t, unsigned char *dst, ListArgs *lists) {
@@ -457,46 +482,16 @@ bool writeValue(PyObject *o, const Type *t, unsigned char *dst, ListArgs *lists)
   if (t->isJitClass()) {
     // A @jitclass instance: its box (a list of one tuple, the fields) as the
     // list the compiled code reads and writes; changes go back after the call.
-    if (!lists) return false;
-    pybind11::handle cls = pybind11::type::handle_of(pybind11::handle(o));
-    if (!pybind11::hasattr(cls, "_kjit_class_id") ||
-        pybind11::str(cls.attr("_kjit_class_id")).cast<std::string>() != t->symbol())
-      return false;
+    PyObject *id = jitClassId(o);
+    if (!lists || !id || pybind11::handle(id).cast<std::string>() != t->symbol()) return false;
     pybind11::object box = pybind11::handle(o).attr("_kjit_box");
     if (!PyList_Check(box.ptr()) || PyList_GET_SIZE(box.ptr()) != 1) return false;
-    PyObject *instance = o;
-    o = box.ptr();  // held by the instance, which the call's arguments hold
-    size_t isz = jit::memSize(t->dtype());
-    KjitList *l = newList(1, 1, int64_t(isz));
-    if (!l) {
-      PyErr_NoMemory();
-      return false;
-    }
-    lists->entries.push_back({o, l, t, 1, {}, instance});
-    if (!writeValue(PyList_GET_ITEM(o, 0), t->dtype(), l->data, lists)) return false;
-    for (ListArgs::Entry &e : lists->entries)
-      if (e.list == l) e.before.assign(l->data, l->data + isz);
-    std::memcpy(dst, &l, sizeof(void *));
-    return true;
+    // (The box is held by the instance, which the call's arguments hold.)
+    return writeList(box.ptr(), t, dst, lists, o);
   }
   if (t->isList()) {
     if (!lists || !PyList_Check(o) || !t->dtype()) return false;
-    Py_ssize_t n = PyList_GET_SIZE(o);
-    size_t isz = jit::memSize(t->dtype());
-    KjitList *l = newList(int64_t(n), int64_t(n), int64_t(isz));
-    if (!l) {
-      PyErr_NoMemory();
-      return false;
-    }
-    lists->entries.push_back({o, l, t, int64_t(n), {}});
-    // (The entry owns the list from here, also when an element fails.)
-    for (Py_ssize_t i = 0; i < n; ++i)
-      if (!writeValue(PyList_GET_ITEM(o, i), t->dtype(), l->data + size_t(i) * isz, lists))
-        return false;
-    for (ListArgs::Entry &e : lists->entries)
-      if (e.list == l) e.before.assign(l->data, l->data + size_t(n) * isz);
-    std::memcpy(dst, &l, sizeof(void *));
-    return true;
+    return writeList(o, t, dst, lists, nullptr);
   }
   if (t->isRecord()) {  // a reference to the scalar's bytes: writes reach them
     if (!isRecordScalar(o)) return false;
