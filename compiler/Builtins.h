@@ -87,6 +87,10 @@ ir::Expr *typeStrMethod(TyperServices &ts, const std::string &f, CallSite &site)
 // The elements `for x in t` gives (list, 1-d array, tuple of one type, set,
 // dict keys), or null.
 const Type *iteratedType(const Type *t);
+// Whether a value of type `value` can be stored in a slot (a list's
+// element, a @jitclass field) of type `slot`, converted: numbers (not
+// complex into real), or what unifies to the slot's type.
+bool storableIn(TypeContext &tc, const Type *slot, const Type *value);
 
 ir::Expr *typeCudaAttribute(TyperServices &ts, const std::string &module, const std::string &attr,
                             SourceLoc loc, bool cudaTarget);

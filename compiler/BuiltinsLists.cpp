@@ -68,6 +68,11 @@ bool isListPrimitive(const std::string &f) {
 
 // The type of the elements `for x in t` gives, or null: a list's, a 1-d
 // array's, a tuple's of one element type, a set's, a dict's keys.
+bool storableIn(TypeContext &tc, const Type *slot, const Type *value) {
+  if (slot->isNumber() && value->isNumber()) return !(value->isComplex() && !slot->isComplex());
+  return unify(tc, slot, value) == slot;
+}
+
 const Type *iteratedType(const Type *t) {
   if (t->isList()) return t->dtype();
   if (t->isString()) return t;  // its characters, strs of one
@@ -278,10 +283,7 @@ Expr *typeListPrimitive(TyperServices &ts, const std::string &f, CallSite &site)
   if (f == "_lget") return ts.intrinsic(IntrinsicId::ListGet, {a[0], index}, elem, loc);
   Expr *v = a[2];
   if (v->type != elem) {
-    const Type *u = unify(tc, elem, v->type);
-    bool numbers =
-        elem->isNumber() && v->type->isNumber() && !(v->type->isComplex() && !elem->isComplex());
-    if (!numbers && u != elem)
+    if (!storableIn(tc, elem, v->type))
       return failWith(ts, v->loc, DiagCategory::Typing,
                       fmt::format("cannot store {} in a {}", v->type->str(), lt->str()));
     v = ts.convert(v, elem);

@@ -68,9 +68,7 @@ Expr *FunctionTyper::jitClassSet(Expr *obj, const std::string &attr, Expr *value
     const Type *ft = t->dtype()->elements()[size_t(k)];
     Expr *v = value;
     if (v->type != ft) {
-      bool numbers =
-          ft->isNumber() && v->type->isNumber() && !(v->type->isComplex() && !ft->isComplex());
-      if (!numbers && unify(tc_, ft, v->type) != ft) {
+      if (!storableIn(tc_, ft, v->type)) {
         typingError(loc, fmt::format("cannot store {} in field '{}' ({}) of @jitclass {}",
                                      v->type->str(), attr, ft->str(), info->name));
         return nullptr;

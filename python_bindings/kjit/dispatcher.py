@@ -304,7 +304,9 @@ def function_text(func):
     return filename, text, 1, (filename, file_text, func.__code__.co_firstlineno, entries, error)
 
 
-def _make_dispatcher(func, options, signatures=()):
+def _make_dispatcher(func, options, signatures=(), source=None):
+    """The Dispatcher of `func`; `source` = (file name, text) compiles text
+    the caller wrote (a @jitclass's constructor) instead of func's own."""
     unknown = set(options) - _OPTIONS
     if unknown:
         raise TypeError(f"unknown @jit option(s): {', '.join(sorted(unknown))}")
@@ -312,7 +314,10 @@ def _make_dispatcher(func, options, signatures=()):
         raise TypeError("forceobj=True is not supported: kjit compiles in nopython mode only")
     if options.get("nopython") is False:
         raise TypeError("nopython=False is not supported: kjit compiles in nopython mode only")
-    filename, text, first, source_map = function_text(func)
+    if source is None:
+        filename, text, first, source_map = function_text(func)
+    else:
+        (filename, text), first, source_map = source, 1, None
     resolver = _Resolver(func)
     d = Dispatcher(func, func.__name__, filename, text, first, resolver, dict(options), source_map)
     d._frontend = "source" if source_map is None else "bytecode"
@@ -327,25 +332,6 @@ def _make_dispatcher(func, options, signatures=()):
     d._eager_signatures = tuple(signatures)
     for sig in signatures:
         d.compile(kt.signature_text(sig))
-    return d
-
-
-def _dispatcher_from_text(func, text, filename, options=None):
-    """A @njit Dispatcher of `func` compiled from `text` (source the caller
-    wrote, such as a @jitclass's constructor), whose globals are func's."""
-    options = dict(options or {}, nopython=True)
-    resolver = _Resolver(func)
-    d = Dispatcher(func, func.__name__, filename, text, 1, resolver, options, None)
-    d._frontend = "source"
-    resolver.dispatcher = d
-    d.py_func = func
-    d.targetoptions = options
-    d.__name__ = func.__name__
-    d.__qualname__ = func.__name__
-    d.__doc__ = None
-    d.__module__ = func.__module__
-    d.__wrapped__ = func
-    d._eager_signatures = ()
     return d
 
 

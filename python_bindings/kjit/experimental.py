@@ -140,7 +140,7 @@ def _param_text(sig):
 
 def _build(cls, spec):
     from kjit import _kjit
-    from kjit.dispatcher import _dispatcher_from_text, njit
+    from kjit.dispatcher import _make_dispatcher, njit
 
     if not isinstance(cls, type):
         raise TypeError(f"@jitclass decorates a class, not {cls!r}")
@@ -181,7 +181,7 @@ def _build(cls, spec):
             "    return __kjit_self\n")
     namespace = {"__kjit_new": _Builtin("kjit.jitclass_new:" + cid), "__kjit_init": init}
     exec(compile(text, f"<jitclass {name}>", "exec"), namespace)
-    ctor = _dispatcher_from_text(namespace[name], text, f"<jitclass {name}>")
+    ctor = _make_dispatcher(namespace[name], {"nopython": True}, source=(f"<jitclass {name}>", text))
 
     ns = {"__slots__": ("_kjit_box", "__weakref__"), "__module__": cls.__module__,
           "__qualname__": cls.__qualname__, "__doc__": cls.__doc__, "_kjit_class_id": cid,
@@ -209,9 +209,6 @@ class _JitClassMeta(type):
 
     def __call__(cls, *args, **kwargs):
         return cls._kjit_ctor(*args, **kwargs)
-
-    def __instancecheck__(cls, obj):
-        return type(obj) is cls
 
 
 def _field_getter(i):
