@@ -209,7 +209,11 @@ std::string typeNameOf(PyObject *o) {
 // The @jitclass id of `o`'s class (kjit/experimental.py puts it in the
 // class's own dict), or null: a dict lookup, no exception to clear.
 static PyObject *jitClassId(PyObject *o) {
-  PyObject *id = PyDict_GetItemString(Py_TYPE(o)->tp_dict, "_kjit_class_id");  // borrowed
+  // (Only heap types are @jitclasses; a static builtin type's tp_dict is
+  // null from Python 3.12 on.)
+  PyTypeObject *t = Py_TYPE(o);
+  if (!(t->tp_flags & Py_TPFLAGS_HEAPTYPE) || !t->tp_dict) return nullptr;
+  PyObject *id = PyDict_GetItemString(t->tp_dict, "_kjit_class_id");  // borrowed
   return id && PyUnicode_Check(id) ? id : nullptr;
 }
 
