@@ -1583,12 +1583,15 @@ Expr *CallTyper::numpy(const std::string &f) {
         ts, UfuncKind::Arithmetic, "({1} if {0} else {2})", a,
         [&](std::vector<Expr *> e) { return ts.select(ts.truth(e[0]), e[1], e[2], loc); }, loc);
   }
+  if (f == "where" && a.size() == 1 && site.kwargs.empty() && !ts.cudaTarget() &&
+      a[0]->type->isArray())
+    return library("nonzero", {a[0]});  // np.where(cond) is np.nonzero(cond)
   if (!noKeywords(name)) return ts.constOf(nullptr, loc);
   for (Expr *x : a)
     if (x->type->isArray())
-      return unsupported(fmt::format(
-          "{}() on arrays is not supported in kernels yet; write the loop, or use @vectorize",
-          name));
+      return unsupported(
+          fmt::format("{}() on arrays is not supported{} yet; write the loop, or use @vectorize",
+                      name, ts.cudaTarget() ? " in kernels" : ""));
   if (Expr *r = numpyScalarUfunc(f)) return r;
   if (const UnaryMath *u = findIn(kMathUnary, f);
       u && f != "gamma" && f != "lgamma" && f != "erf" && f != "erfc") {

@@ -19,10 +19,11 @@ struct Method {
   const char *name;
   size_t minArgs, maxArgs;  // besides the list
 };
-const Method kMethods[] = {{"append", 1, 1},  {"extend", 1, 1}, {"insert", 2, 2},
-                           {"pop", 0, 1},     {"remove", 1, 1}, {"index", 1, 1},
-                           {"count", 1, 1},   {"clear", 0, 0},  {"copy", 0, 0},
-                           {"reverse", 0, 0}, {"sort", 0, 0},   {"__delitem__", 1, 1}};  // del l[i]
+const Method kMethods[] = {
+    {"append", 1, 1},      {"extend", 1, 1},  {"insert", 2, 2}, {"pop", 0, 1},
+    {"remove", 1, 1},      {"index", 1, 1},   {"count", 1, 1},  {"clear", 0, 0},
+    {"copy", 0, 0},        {"reverse", 0, 0}, {"sort", 0, 0},   {"__delitem__", 1, 1},  // del l[i]
+    {"__delslice__", 3, 3}};  // del l[a:b]
 
 Expr *failWith(TyperServices &ts, SourceLoc loc, DiagCategory c, std::string msg) {
   return ts.error(c, loc, std::move(msg));

@@ -706,6 +706,29 @@ Expr *FunctionTyper::subscript(const ast::SubscriptExpr *s) {
     return ir_.tupleGet(v, unsigned(k), s->loc);
   }
   if (t->isRecord()) return recordSubscript(v, s);
+  if (t->kind() == TypeKind::Dtype && t->dtype()->isNumber()) {
+    // types.float64[:] (an array type, as Dict.empty's value_type): each
+    // index a bare `:`, the last may be `::1` (C order) or the first
+    // (Fortran order), as in signatures.
+    bool ok = true;
+    Layout layout = Layout::A;
+    for (size_t i = 0; ok && i < idx.size(); ++i) {
+      auto *sl = ast::dyn_cast<ast::SliceExpr>(idx[i]);
+      ok = sl && !sl->lower && !sl->upper;
+      if (ok && sl->step) {
+        auto *one = ast::dyn_cast<ast::IntLit>(sl->step);
+        ok = one && one->value == 1 && layout == Layout::A && (i + 1 == idx.size() || i == 0);
+        layout = i + 1 == idx.size() ? Layout::C : Layout::F;
+      }
+    }
+    if (!ok)
+      return typingError(s->loc,
+                         fmt::format("an array type is written {}[:], {}[:, :] or "
+                                     "{}[:, ::1]: a bare ':' per dimension",
+                                     t->dtype()->str(), t->dtype()->str(), t->dtype()->str()));
+    const Type *arr = tc_.array(t->dtype(), unsigned(idx.size()), layout);
+    return constOf(tc_.dtypeOf(arr), s->loc);
+  }
   if (!t->isArray()) return typingError(s->loc, fmt::format("{} is not subscriptable", t->str()));
   if (t->dtype()->isRecord() && ast::isa<ast::StrLit>(s->index)) {
     // ary['field']: as ary.field (Numba's static_getitem on arrays of records).

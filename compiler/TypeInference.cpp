@@ -12,6 +12,7 @@
 
 #include "compiler/ArrayExprs.h"
 #include "compiler/Builtins.h"
+#include "compiler/Signature.h"
 #include "compiler/TyperImpl.h"
 
 namespace kjit {
@@ -220,6 +221,9 @@ Expr *FunctionTyper::fromGlobal(const GlobalValue &g, const std::string &name, S
     if (g.name == "unicode_type")
       return constOf(tc_.dtypeOf(tc_.str()), loc);  // types.unicode_type
     const Type *s = tc_.dtypeByName(g.name);        // a scalar, or a record's spec
+    std::string why;
+    if (!s && g.name.find('[') != std::string::npos)
+      s = parseType(tc_, g.name, why);  // an array type: types.float64[:]
     if (!s)
       return unsupported(
           loc,

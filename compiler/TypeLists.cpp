@@ -46,18 +46,44 @@ Expr *FunctionTyper::listLiteral(const ast::ListExpr *l) {
   return listLib("_list_from_tuple", {ir_.tupleMake(std::move(elems), l->loc)}, l->loc);
 }
 
+// The bounds of seq[a:b:c] appended to args: int64s, or None for a
+// missing part; false after an error.
+bool FunctionTyper::sliceParts(const ast::SliceExpr *sl, std::vector<Expr *> &args, SourceLoc loc) {
+  for (const ast::Expr *part : {sl->lower, sl->upper, sl->step}) {
+    Expr *v = part ? expr(part) : constOf(tc_.none(), loc);
+    if (!known(v)) return false;
+    if (!v->type->isNone() && !v->type->isInt() && !v->type->isBool()) {
+      typingError(part->loc,
+                  fmt::format("slice indices must be integers or None, not {}", v->type->str()));
+      return false;
+    }
+    args.push_back(v->type->isNone() ? v : castTo(v, tc_.int64()));
+  }
+  return true;
+}
+
 // seq[a:b:c] of a list or a str: a new one of the elements (_list_slice).
 Expr *FunctionTyper::sliceOf(Expr *seq, const ast::SliceExpr *sl, SourceLoc loc) {
   std::vector<Expr *> args{seq};
-  for (const ast::Expr *part : {sl->lower, sl->upper, sl->step}) {
-    Expr *v = part ? expr(part) : constOf(tc_.none(), loc);
-    if (!known(v)) return v;
-    if (!v->type->isNone() && !v->type->isInt() && !v->type->isBool())
-      return typingError(
-          part->loc, fmt::format("slice indices must be integers or None, not {}", v->type->str()));
-    args.push_back(v->type->isNone() ? v : castTo(v, tc_.int64()));
-  }
+  if (!sliceParts(sl, args, loc)) return unknown(loc);
   return listLib("_list_slice", std::move(args), loc);
+}
+
+// l[a:b:c] = items: Python's rules (a plain slice takes any number of
+// items; an extended one exactly as many as it has elements).
+Expr *FunctionTyper::assignSliceOf(Expr *list, const ast::SliceExpr *sl, Expr *items,
+                                   SourceLoc loc) {
+  const Type *elem = iteratedType(items->type);
+  if (!elem)
+    return typingError(loc, fmt::format("can only assign an iterable to a list's slice, not {}",
+                                        items->type->str()));
+  if (!storableIn(tc_, list->type->dtype(), elem))
+    return typingError(
+        loc, fmt::format("cannot store {} items in a slice of {}", elem->str(), list->type->str()));
+  std::vector<Expr *> args{list};
+  if (!sliceParts(sl, args, loc)) return unknown(loc);
+  args.push_back(items);
+  return listLib("_list_setslice", std::move(args), loc);
 }
 
 // l[i] and l[a:b:c].

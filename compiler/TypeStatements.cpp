@@ -136,7 +136,12 @@ void FunctionTyper::assignTarget(const ast::Expr *target, Expr *value, Block &ou
   if (auto *s = ast::dyn_cast<ast::SubscriptExpr>(target)) {
     Expr *arr = expr(s->value);
     if (!known(arr) || !known(value)) {
-      expr(s->index);
+      if (auto *sl = ast::dyn_cast<ast::SliceExpr>(s->index)) {  // (its parts' errors only)
+        for (const ast::Expr *part : {sl->lower, sl->upper, sl->step})
+          if (part) expr(part);
+      } else {
+        expr(s->index);
+      }
       return;
     }
     if (arr->type->isRecord()) {  // r['a'] = v, r[0] = v
@@ -162,8 +167,13 @@ void FunctionTyper::assignTarget(const ast::Expr *target, Expr *value, Block &ou
       std::vector<const ast::Expr *> idx;
       std::vector<Expr *> typed;
       if (!indexList(s->index, idx, typed)) return;
-      if (idx.size() != 1 || ast::isa<ast::SliceExpr>(idx[0])) {
-        unsupported(loc, "assignment to a slice of a list is not supported yet");
+      if (idx.size() != 1) {
+        typingError(loc, "list indices must be integers or slices, not tuple");
+        return;
+      }
+      if (auto *sl = ast::dyn_cast<ast::SliceExpr>(idx[0])) {  // l[a:b:c] = items
+        Expr *r = assignSliceOf(arr, sl, value, loc);
+        if (known(r)) out.push_back(ir_.eval(r, loc));
         return;
       }
       Expr *i = typed[0] ? typed[0] : expr(idx[0]);

@@ -281,7 +281,10 @@ class FunctionTyper final : public TyperServices {
   // Strings (TypeStrings.cpp): a constant as a run-time str (other values
   // unchanged); s[i], s[a:b]; + and * (null: not strings); comparisons; in.
   Expr *runtimeString(Expr *e);
+  bool sliceParts(const ast::SliceExpr *sl, std::vector<Expr *> &args, SourceLoc loc);
   Expr *sliceOf(Expr *seq, const ast::SliceExpr *sl, SourceLoc loc);  // (TypeLists.cpp)
+  Expr *assignSliceOf(Expr *list, const ast::SliceExpr *sl, Expr *items,
+                      SourceLoc loc);  // (TypeLists.cpp)
   Expr *strSubscript(Expr *s, const std::vector<const ast::Expr *> &idx, SourceLoc loc);
   Expr *strBinary(ast::BinaryOp op, Expr *l, Expr *r, SourceLoc loc);
   Expr *strCompare(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc);

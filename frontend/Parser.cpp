@@ -613,8 +613,10 @@ Stmt *Parser::parseSimpleStatement() {
   }
   case TokKind::KwDel: {
     // `del a[i]` (a list's element, a dict's key) is `a.__delitem__(i)`,
-    // which the typer gives lists and dicts; `del a[i], b[k]` deletes in
-    // order (the statements before the last are hoisted before it).
+    // which the typer gives lists and dicts, and `del a[lo:hi:step]` is
+    // `a.__delslice__(lo, hi, step)` (None for a missing part), which lists
+    // have; `del a[i], b[k]` deletes in order (the statements before the
+    // last are hoisted before it).
     advance();
     Expr *targets = parseTargetList();
     std::vector<Expr *> items;
@@ -625,20 +627,26 @@ Stmt *Parser::parseSimpleStatement() {
     Stmt *last = nullptr;
     for (Expr *e : items) {
       auto *sub = dyn_cast<SubscriptExpr>(e);
-      if (!sub || isa<SliceExpr>(sub->index)) {
-        unsupported(e->loc, sub ? "'del' of a slice is not supported; assign a slice of what "
-                                  "to keep, or pop the elements"
-                                : "'del' of a name or an attribute is not supported; only "
-                                  "'del a[i]' of a list's element or a dict's key");
+      if (!sub) {
+        unsupported(e->loc,
+                    "'del' of a name or an attribute is not supported; only "
+                    "'del a[i]' of a list's element or a dict's key, or "
+                    "'del a[lo:hi]' of a list's slice");
         return make<PassStmt>(start);
       }
+      auto *slice = dyn_cast<SliceExpr>(sub->index);
       auto *attr = make<AttributeExpr>(e->loc);
       attr->value = sub->value;
-      attr->attr = "__delitem__";
+      attr->attr = slice ? "__delslice__" : "__delitem__";
       attr->attrLoc = e->loc;
       auto *call = make<CallExpr>(e->loc);
       call->func = attr;
-      call->args.push_back(sub->index);
+      if (slice) {
+        for (Expr *part : {slice->lower, slice->upper, slice->step})
+          call->args.push_back(part ? part : make<NoneLit>(slice->loc));
+      } else {
+        call->args.push_back(sub->index);
+      }
       auto *es = make<ExprStmt>(spanFrom(start));
       es->value = call;
       if (last) hoist_.push_back(last);

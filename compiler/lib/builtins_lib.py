@@ -160,6 +160,52 @@ def _list___delitem__(l, i):
     np._lresize(l, n - 1)
 
 
+def _list___delslice__(l, start, stop, step):
+    # del l[start:stop:step]
+    lo, count, st = _slice_bounds(len(l), start, stop, step)
+    if count == 0:
+        return
+    if st < 0:  # the same elements, walked upwards
+        lo = lo + (count - 1) * st
+        st = -st
+    n = len(l)
+    k = lo  # where the next kept element goes
+    for i in range(lo, n):
+        if i >= lo + (count - 1) * st + 1 or (i - lo) % st != 0:
+            np._lset(l, k, np._lget(l, i))
+            k += 1
+    np._lresize(l, k)
+
+
+def _list_setslice(l, start, stop, step, items):
+    # l[start:stop:step] = items (items read first: they may be l itself).
+    new = np._lnew(l, 0)
+    for x in items:
+        _list_append(new, x)
+    m = len(new)
+    n = len(l)
+    lo, count, st = _slice_bounds(n, start, stop, step)
+    if st == 1:
+        end = n - count + m
+        if m > count:
+            np._lresize(l, end)
+            k = n - 1
+            while k >= lo + count:
+                np._lset(l, k + m - count, np._lget(l, k))
+                k -= 1
+        elif m < count:
+            for k in range(lo + count, n):
+                np._lset(l, k + m - count, np._lget(l, k))
+            np._lresize(l, end)
+        for k in range(m):
+            np._lset(l, lo + k, np._lget(new, k))
+        return
+    if m != count:
+        raise ValueError("attempt to assign sequence of wrong size to extended slice")
+    for k in range(m):
+        np._lset(l, lo + k * st, np._lget(new, k))
+
+
 def _list_remove(l, v):
     for i in range(len(l)):
         if np._lget(l, i) == v:

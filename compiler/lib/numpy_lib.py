@@ -362,7 +362,8 @@ def digitize(x, bins, right=False):
     return out.reshape(x.shape)
 
 
-def nonzero(a):
+def _flat_nonzero(a):
+    # The C-order positions of a's non-zero elements.
     fa = a.ravel()
     n = 0
     for i in range(fa.shape[0]):
@@ -374,11 +375,40 @@ def nonzero(a):
         if fa[i] != 0:
             out[j] = i
             j += 1
-    return (out,)
+    return out
+
+
+def nonzero(a):
+    # One index array per dimension (NumPy's order: C order of a).
+    flat = _flat_nonzero(a)
+    if a.ndim == 1:
+        return (flat,)
+    elif a.ndim == 2:
+        return (flat // a.shape[1], flat % a.shape[1])
+    elif a.ndim == 3:
+        s12 = a.shape[1] * a.shape[2]
+        return (flat // s12, (flat // a.shape[2]) % a.shape[1], flat % a.shape[2])
+    else:
+        s123 = a.shape[1] * a.shape[2] * a.shape[3]
+        s23 = a.shape[2] * a.shape[3]
+        return (flat // s123, (flat // s23) % a.shape[1], (flat // a.shape[3]) % a.shape[2],
+                flat % a.shape[3])
+
+
+def argwhere(a):
+    # An (n, a.ndim) array: the index of each non-zero element, one per row.
+    flat = _flat_nonzero(a)
+    out = np.empty((flat.shape[0], max(a.ndim, 1)), np.int64)
+    for r in range(flat.shape[0]):
+        rest = flat[r]
+        for d in range(a.ndim - 1, -1, -1):
+            out[r, d] = rest % a.shape[d]
+            rest = rest // a.shape[d]
+    return out
 
 
 def flatnonzero(a):
-    return nonzero(a.ravel())[0]
+    return _flat_nonzero(a)
 
 
 # ---- counting ------------------------------------------------------------------------------
@@ -805,7 +835,15 @@ def flipud(a):
 
 
 def flip(a):
-    return a[::-1]
+    # Every axis reversed (NumPy's flip with no axis).
+    if a.ndim == 1:
+        return a[::-1]
+    elif a.ndim == 2:
+        return a[::-1, ::-1]
+    elif a.ndim == 3:
+        return a[::-1, ::-1, ::-1]
+    else:
+        return a[::-1, ::-1, ::-1, ::-1]
 
 
 def roll(a, shift):

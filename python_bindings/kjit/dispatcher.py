@@ -67,6 +67,24 @@ _NUMBA_SCALARS = {"bool", "int8", "int16", "int32", "int64", "uint8", "uint16", 
                   "float16", "float32", "float64", "complex64", "complex128"}
 
 
+def _array_type_text(v):
+    """The signature text of an array type value (kjit's or Numba's
+    ``types.float64[:]``): ``float64[:]``, ``int64[:, ::1]``; else None."""
+    if not (isinstance(v, kt.Array) or (type(v).__module__.startswith("numba.core.types")
+                                        and type(v).__name__ == "Array")):
+        return None
+    dtype, ndim, layout = str(v.dtype), int(v.ndim), str(v.layout)
+    if dtype not in _NUMBA_SCALARS or ndim < 1 or getattr(v, "readonly", False) \
+            or getattr(v, "aligned", True) is False:
+        return None
+    dims = [":"] * ndim
+    if layout == "C":
+        dims[-1] = "::1"
+    elif layout == "F":
+        dims[0] = "::1"
+    return f"{'bool' if dtype == 'bool' else dtype}[{', '.join(dims)}]"
+
+
 def _module_name(mod):
     if mod in _MODULES:
         return _MODULES[mod]
@@ -149,6 +167,9 @@ class _Resolver:
             return ("module", name) if name else ("unsupported", f"module {v.__name__}")
         if isinstance(v, kt.Type) and not isinstance(v, (kt.Array, kt.UniTuple, kt.Tuple)):
             return ("dtype", v.name)
+        array_type = _array_type_text(v)
+        if array_type:
+            return ("dtype", array_type)  # types.float64[:] (Dict.empty's value_type)
         if type(v).__module__.startswith("numba.core.types") and str(v) in _NUMBA_SCALARS:
             return ("dtype", "bool" if str(v) == "bool" else str(v))  # numba.float32 & co
         if isinstance(v, enum.Enum):

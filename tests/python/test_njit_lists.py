@@ -388,3 +388,84 @@ def test_sort_with_a_jitted_key_function():
         items.sort(key=second)
         return items
     assert by_second([(1, 3.0), (2, 1.0), (3, 2.0)]) == [(2, 1.0), (3, 2.0), (1, 3.0)]
+
+
+def test_slice_assignment_and_del_of_slices_agree_with_python():
+    # l[a:b:c] = items and del l[a:b:c] over every small slice, as Python:
+    # a plain slice grows or shrinks the list, an extended one takes
+    # exactly its own number of items.
+    @njit
+    def assign(l, lo, hi, step, items):
+        l[lo:hi:step] = items
+        return l
+
+    @njit
+    def assign_plain(l, lo, hi, items):
+        l[lo:hi] = items
+        return l
+
+    @njit
+    def delete(l, lo, hi, step):
+        del l[lo:hi:step]
+        return l
+
+    bounds = [-7, -3, -1, 0, 1, 2, 4, 6, 9]
+    checked = 0
+    for lo in bounds:
+        for hi in bounds:
+            for m in (0, 1, 3):
+                items = np.arange(100, 100 + m)  # (an empty list argument has no type)
+                want = list(range(6))
+                want[lo:hi] = items
+                assert assign_plain(list(range(6)), lo, hi, items) == want
+                for step in (1, 2, -1, -2, 3):
+                    want = list(range(6))
+                    try:
+                        want[lo:hi:step] = items
+                    except ValueError:
+                        with pytest.raises(ValueError, match="extended slice"):
+                            assign(list(range(6)), lo, hi, step, items)
+                    else:
+                        assert assign(list(range(6)), lo, hi, step, items) == want
+                    checked += 1
+            for step in (1, 2, -1, -3):
+                want = list(range(6))
+                del want[lo:hi:step]
+                assert delete(list(range(6)), lo, hi, step) == want
+    assert checked == len(bounds) ** 2 * 3 * 5
+
+
+@needs_source
+def test_slice_assignment_forms():
+    # Missing bounds, the list itself as the items, a tuple, a list and an
+    # array as items; the caller's list sees the change.
+    def f(l):
+        l[:2] = (7, 8, 9)
+        l[len(l):] = list(range(3))
+        l[::2] = l[1::2] + [0] * (len(l) % 2)
+        m = [1.5, 2.5]
+        m[1:] = np.arange(3.0)
+        k = [1, 2, 3]
+        k[:] = k
+        del k[::-1]
+        return l, m, k
+
+    xs, ys = [1, 2, 3, 4], [1, 2, 3, 4]
+    assert njit(f)(xs) == f(ys)
+    assert xs == ys
+
+
+def test_slice_assignment_errors_are_located():
+    @njit
+    def bad(l):
+        l[1:2] = 3.5
+        return l
+    with pytest.raises(errors.TypingError, match="can only assign an iterable to a list's slice"):
+        bad([1, 2])
+
+    @njit
+    def wrong_items(l):
+        l[1:2] = (1j, 2j)
+        return l
+    with pytest.raises(errors.TypingError, match="cannot store complex128 items"):
+        wrong_items([1, 2])

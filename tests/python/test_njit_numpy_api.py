@@ -192,3 +192,34 @@ def reshuffle(a):
 ])
 def test_joining_and_products_match_numba(fn, args):
     same(njit(fn)(*copies(args)), numba.njit(fn)(*copies(args)))
+
+
+def nonzero_nd(a):
+    return np.nonzero(a), np.where(a > 0.5), np.argwhere(a > 0.5), np.flatnonzero(a > 0.5)
+
+
+def flip_only(a):
+    return np.flip(a)
+
+
+def flips(a):
+    return np.flip(a), np.flipud(a), np.fliplr(a)
+
+
+@pytest.mark.parametrize("shape", [(7,), (3, 4), (2, 3, 4), (2, 2, 3, 2)])
+def test_nonzero_where_and_argwhere_of_any_dimension_match_numpy(shape):
+    # One index array per dimension, in C order (np.where(cond) is
+    # np.nonzero(cond)); argwhere has one row per element found.
+    a = np.round(np.random.default_rng(len(shape)).random(shape), 1)
+    got, want = njit(nonzero_nd)(a), nonzero_nd(a)
+    same(got, want)
+    assert len(got[0]) == a.ndim and got[2].shape == (np.count_nonzero(a > 0.5), a.ndim)
+
+
+@pytest.mark.parametrize("shape", [(5,), (3, 4), (2, 3, 4)])
+def test_flip_reverses_every_axis_as_numpy(shape):
+    a = np.arange(np.prod(shape), dtype=np.float64).reshape(shape)
+    if a.ndim == 1:
+        same(njit(flip_only)(a), np.flip(a))
+        return
+    same(njit(flips)(a), flips(a))

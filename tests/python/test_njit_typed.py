@@ -121,3 +121,54 @@ def test_items_unlike_the_first_are_refused():
         with pytest.raises(TypeError):
             size(c)
     assert size([(1, 2), (3, 4)]) == 2
+
+
+F64_ANY = types.float64[:]
+I64_C2 = types.int64[:, ::1]
+NF64_ANY = ntypes.float64[:]
+NI64_C2 = ntypes.int64[:, ::1]
+
+
+def test_dict_of_arrays_with_array_value_types():
+    # value_type an array type made outside the function (as Numba needs
+    # it: types.float64[:] any layout, types.int64[:, ::1] C order).
+    import numpy as np
+
+    def rows(n):
+        d = Dict.empty(key_type=types.int64, value_type=F64_ANY)
+        for i in range(n):
+            d[i] = np.arange(i + 1.0)
+        grids = Dict.empty(key_type=types.unicode_type, value_type=I64_C2)
+        grids["z"] = np.zeros((2, 2), np.int64)
+        total = 0.0
+        for k in d:
+            total += d[k].sum()
+        return len(d), total, grids["z"].shape
+
+    @numba.njit
+    def ref(n):
+        d = NDict.empty(key_type=ntypes.int64, value_type=NF64_ANY)
+        for i in range(n):
+            d[i] = np.arange(i + 1.0)
+        grids = NDict.empty(key_type=ntypes.unicode_type, value_type=NI64_C2)
+        grids["z"] = np.zeros((2, 2), np.int64)
+        total = 0.0
+        for k in d:
+            total += d[k].sum()
+        return len(d), total, grids["z"].shape
+
+    assert njit(rows)(5) == ref(5)
+
+    @njit
+    def inside(n):
+        # kjit also reads the array type written in the function.
+        d = Dict.empty(key_type=types.int64, value_type=types.float64[:])
+        d[n] = np.ones(n)
+        return d[n].sum()
+    assert inside(3) == 3.0
+
+    @njit
+    def bad():
+        return Dict.empty(key_type=types.int64, value_type=types.float64[1:])
+    with pytest.raises(errors.TypingError, match=r"a bare ':' per dimension"):
+        bad()

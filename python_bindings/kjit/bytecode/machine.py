@@ -301,7 +301,7 @@ class StackMachine:
             out.append(_span(_at(ast.Delete(targets=[tgt]), ins), _pos_node(ins), tgt))
         elif op in ("DELETE_FAST", "DELETE_ATTR", "DELETE_GLOBAL", "DELETE_DEREF"):
             raise Unsupported("'del' of a name or an attribute is not supported; only 'del a[i]' of a list's "
-                              "element or a dict's key", ins)
+                              "element or a dict's key, or 'del a[lo:hi]' of a list's slice", ins)
         elif op == "LIST_APPEND" and isinstance(stack[-1 - arg] if len(stack) > arg else None, ast.List) \
                 and not getattr(stack[-1 - arg], "_comprehension", False):
             # A call with many arguments: CPython builds their list.
