@@ -34,6 +34,25 @@ class CudaTyper {
   Expr *none() { return ts.constOf(nullptr, loc); }
   const Type *i32() { return tc.intTy(32, true); }
   const Type *u32() { return tc.intTy(32, false); }
+  unsigned warpSize() { return ts.context().warpSize; }
+  // A lane mask: one bit a lane (int32 as Numba's on 32 lanes, uint64 on a
+  // 64-lane wavefront), and what a mask argument becomes.
+  const Type *maskTy(bool isSigned = true) {
+    return warpSize() == 64 ? tc.intTy(64, false) : isSigned ? i32() : u32();
+  }
+  // On 64 lanes the all-lanes mask of 32-lane code (0xffffffff) names half
+  // the wavefront: a located error rather than a wrong answer.
+  Expr *maskArg(Expr *m, const std::string &f) {
+    if (warpSize() == 64 && constInt(m) && uint64_t(*constInt(m)) == 0xffffffffu) {
+      ts.error(DiagCategory::Typing, m->loc,
+               fmt::format("cuda.{}(): the mask 0xffffffff names 32 lanes, but this GPU's "
+                           "wavefront has 64; use cuda.activemask(), or 0xffffffffffffffff "
+                           "for all 64 lanes",
+                           f));
+      return nullptr;
+    }
+    return ts.convert(m, maskTy());
+  }
 
   bool arity(const std::string &f, size_t lo, size_t hi) {
     if (site.args.size() >= lo && site.args.size() <= hi) return true;
@@ -237,9 +256,10 @@ class CudaTyper {
     if (!ok)
       return fail(fmt::format("cuda.{}() shuffles int32, int64, float32 or float64 values, not {}",
                               f, t->str()));
-    return ir.intrinsic(IntrinsicId::ShflSync,
-                        {ts.convert(site.args[0], i32()), v, ts.convert(site.args[2], i32())}, t,
-                        loc, mode);
+    Expr *mask = maskArg(site.args[0], f);
+    if (!mask) return none();
+    return ir.intrinsic(IntrinsicId::ShflSync, {mask, v, ts.convert(site.args[2], i32())}, t, loc,
+                        mode);
   }
 
   Expr *vote(SubOp mode, const std::string &f) {
@@ -254,8 +274,10 @@ class CudaTyper {
                       fmt::format("cuda.{}(): Predicate must be an integer or boolean, not {}", f,
                                   site.args[1]->type->str()));
     Expr *pred = ts.truth(site.args[1]);
-    return ir.intrinsic(IntrinsicId::VoteSync, {ts.convert(site.args[0], i32()), pred},
-                        mode == SubOp::VoteBallot ? i32() : tc.boolean(), loc, mode);
+    Expr *mask = maskArg(site.args[0], f);
+    if (!mask) return none();
+    return ir.intrinsic(IntrinsicId::VoteSync, {mask, pred},
+                        mode == SubOp::VoteBallot ? maskTy() : tc.boolean(), loc, mode);
   }
 
   Expr *bits(IntrinsicId id, const std::string &f) {
@@ -520,7 +542,9 @@ Expr *CudaTyper::call(const std::string &f) {
     if (!((t->isInt() || t->isFloat()) && (t->bits() == 32 || t->bits() == 64)))
       return fail(fmt::format(
           "cuda.match_any_sync() takes int32, int64, float32 or float64 values, not {}", t->str()));
-    return ts.intrinsic(IntrinsicId::MatchAnySync, {ts.convert(a[0], i32()), a[1]}, i32(), loc);
+    Expr *mask = maskArg(a[0], f);
+    if (!mask) return none();
+    return ts.intrinsic(IntrinsicId::MatchAnySync, {mask, a[1]}, maskTy(), loc);
   }
   if (f == "match_all_sync") {
     if (!arity(f, 2, 2)) return none();
@@ -528,14 +552,16 @@ Expr *CudaTyper::call(const std::string &f) {
     if (!((t->isInt() || t->isFloat()) && (t->bits() == 32 || t->bits() == 64)))
       return fail(fmt::format(
           "cuda.match_all_sync() takes int32, int64, float32 or float64 values, not {}", t->str()));
-    return ts.intrinsic(IntrinsicId::MatchAllSync, {ts.convert(a[0], i32()), a[1]},
-                        tc.tuple({i32(), tc.boolean()}), loc);
+    Expr *mask = maskArg(a[0], f);
+    if (!mask) return none();
+    return ts.intrinsic(IntrinsicId::MatchAllSync, {mask, a[1]}, tc.tuple({maskTy(), tc.boolean()}),
+                        loc);
   }
   if (f.rfind("fp16.", 0) == 0) return fp16(f.substr(5));
   if (f == "activemask")
-    return arity(f, 0, 0) ? ts.intrinsic(IntrinsicId::ActiveMask, {}, u32(), loc) : none();
+    return arity(f, 0, 0) ? ts.intrinsic(IntrinsicId::ActiveMask, {}, maskTy(false), loc) : none();
   if (f == "lanemask_lt")
-    return arity(f, 0, 0) ? ts.intrinsic(IntrinsicId::LaneMaskLt, {}, u32(), loc) : none();
+    return arity(f, 0, 0) ? ts.intrinsic(IntrinsicId::LaneMaskLt, {}, maskTy(false), loc) : none();
   if (f == "popc") return bits(IntrinsicId::Popc, f);
   if (f == "brev") return bits(IntrinsicId::Brev, f);
   if (f == "clz") return bits(IntrinsicId::Clz, f);
@@ -584,7 +610,8 @@ Expr *typeCudaAttribute(TyperServices &ts, const std::string &module, const std:
     if (attr == "laneid")
       return cudaTarget ? ts.intrinsic(IntrinsicId::LaneId, {}, i32, loc) : onlyInKernels(attr);
     if (attr == "warpsize")
-      return cudaTarget ? ts.convert(ts.constInt(32, loc), i32) : onlyInKernels(attr);
+      return cudaTarget ? ts.convert(ts.constInt(ts.context().warpSize, loc), i32)
+                        : onlyInKernels(attr);
     return nullptr;
   }
   for (const Dim3Namespace &d : dim3Namespaces()) {

@@ -35,6 +35,10 @@ class Context {
   // their boundscheck option says (CUDA kernels on the CPU device, where an
   // access out of bounds would end the process; unless boundscheck=False).
   bool checkBounds = false;
+  // The lanes of a warp on the GPU compiled for: 32 (NVIDIA, RDNA) or 64
+  // (AMD's CDNA and GCN wavefronts). cuda.warpsize is it; lane masks have
+  // as many bits (uint64 on 64).
+  unsigned warpSize = 32;
 
   // Registers `text` (a module, or a function's text whose first line is
   // line `firstLine` of `filename`) and parses it.

@@ -486,7 +486,11 @@ void FunctionLowering::forRange(const ForRange *f) {
   if (!terminated()) B.CreateBr(latch);
   B.SetInsertPoint(latch);
   llvm::Value *cur = B.CreateLoad(B.getInt64Ty(), counter);
-  B.CreateStore(B.CreateAdd(cur, step, "i.next", false, f->constStep > 0), counter);
+  // (No signed wrap: the counter moves towards `stop` and stays within
+  // int64 unless stop + step leaves it, where CPython's integers would not
+  // wrap either. With it LLVM knows a grid-stride loop's index stays
+  // non-negative and drops negative-index wraparound.)
+  B.CreateStore(B.CreateAdd(cur, step, "i.next", false, true), counter);
   B.CreateBr(head);
   B.SetInsertPoint(orelse);
   block(f->orelse);
@@ -538,7 +542,9 @@ const char *nvptxTriple() { return "nvptx64-nvidia-cuda"; }
 std::unique_ptr<llvm::Module> lowerToLLVM(llvm::LLVMContext &llctx, const TypedProgram &prog,
                                           const SourceManager &sm, const LoweringOptions &opts) {
   auto mod = std::make_unique<llvm::Module>(opts.moduleName, llctx);
-  if (prog.target == Target::CUDA && !opts.cpuKernel) {
+  bool amdgpu =
+      prog.target == Target::CUDA && !opts.cpuKernel && opts.gpu == LoweringOptions::Gpu::AMDGPU;
+  if (prog.target == Target::CUDA && !opts.cpuKernel && !amdgpu) {
     mod->setDataLayout(nvptxDataLayout());
     mod->setTargetTriple(nvptxTriple());
   } else if (!opts.dataLayout.empty()) {
@@ -548,6 +554,8 @@ std::unique_ptr<llvm::Module> lowerToLLVM(llvm::LLVMContext &llctx, const TypedP
   ProgramLowering P(llctx, *mod, sm, opts.moduleName);
   P.cpuKernel = prog.target == Target::CUDA && opts.cpuKernel;
   P.cuda = prog.target == Target::CUDA && !P.cpuKernel;
+  P.amdgpu = amdgpu;
+  P.wavefront = amdgpu ? opts.wavefront : 32;
   P.gpuModel = prog.target == Target::CUDA;
   P.reportRaises = prog.target != Target::CUDA || prog.debug;
   if (opts.lineinfo) {

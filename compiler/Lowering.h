@@ -38,6 +38,10 @@ struct LoweringOptions {
   // A CUDA kernel for the CPU device: host code, the kernel language run by
   // runtime/host/CpuKernel; the entry symbol is its CpuKernelInfo.
   bool cpuKernel = false;
+  // The GPU a CUDA program is lowered for: NVIDIA's (NVPTX) or AMD's
+  // (AMDGPU: dataLayout and triple from targets/amdgpu, `wavefront` lanes).
+  enum class Gpu { NVPTX, AMDGPU } gpu = Gpu::NVPTX;
+  unsigned wavefront = 32;
 };
 
 // NVPTX64's data layout and triple.

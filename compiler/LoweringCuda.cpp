@@ -38,20 +38,27 @@ llvm::Intrinsic::ID sreg(IntrinsicId id, unsigned axis) {
 
 }  // namespace
 
+llvm::Value *FunctionLowering::gpuSreg(IntrinsicId id, unsigned axis) {
+  if (P.amdgpu) return amdgpuSreg(id, axis);
+  return B.CreateIntrinsic(sreg(id, axis), {}, {});
+}
+
 llvm::Value *FunctionLowering::cudaIntrinsic(const Intrinsic *in) {
   const Type *t = in->type;
   auto axisOf = [&](size_t i) { return unsigned(cast<Const>(in->args[i])->i); };
   auto read = [&](llvm::Intrinsic::ID id) { return B.CreateIntrinsic(id, {}, {}); };
+  if (P.amdgpu)
+    if (llvm::Value *v = amdgpuIntrinsic(in)) return v;
   switch (in->id) {
   case IntrinsicId::ThreadIdx:
   case IntrinsicId::BlockIdx:
   case IntrinsicId::BlockDim:
-  case IntrinsicId::GridDim: return read(sreg(in->id, axisOf(0)));
+  case IntrinsicId::GridDim: return gpuSreg(in->id, axisOf(0));
   // grid() and gridsize() are int64: the special registers (unsigned, 32
   // bits) are widened before they are multiplied.
   case IntrinsicId::GridPos: {
     unsigned a = axisOf(0);
-    auto wide = [&](IntrinsicId r) { return B.CreateZExt(read(sreg(r, a)), B.getInt64Ty()); };
+    auto wide = [&](IntrinsicId r) { return B.CreateZExt(gpuSreg(r, a), B.getInt64Ty()); };
     return B.CreateAdd(
         wide(IntrinsicId::ThreadIdx),
         B.CreateMul(wide(IntrinsicId::BlockIdx), wide(IntrinsicId::BlockDim), "", true, true), "",
@@ -59,7 +66,7 @@ llvm::Value *FunctionLowering::cudaIntrinsic(const Intrinsic *in) {
   }
   case IntrinsicId::GridSize: {
     unsigned a = axisOf(0);
-    auto wide = [&](IntrinsicId r) { return B.CreateZExt(read(sreg(r, a)), B.getInt64Ty()); };
+    auto wide = [&](IntrinsicId r) { return B.CreateZExt(gpuSreg(r, a), B.getInt64Ty()); };
     return B.CreateMul(wide(IntrinsicId::BlockDim), wide(IntrinsicId::GridDim), "", true, true);
   }
   case IntrinsicId::LaneId: return read(llvm::Intrinsic::nvvm_read_ptx_sreg_laneid);
@@ -116,9 +123,10 @@ llvm::Value *FunctionLowering::cudaIntrinsic(const Intrinsic *in) {
       // %dynamic_smem_size has no LLVM intrinsic: read it with inline PTX.
       auto *asmTy = llvm::FunctionType::get(B.getInt32Ty(), false);
       llvm::Value *bytes =
-          B.CreateCall(llvm::InlineAsm::get(asmTy, "mov.u32 $0, %dynamic_smem_size;", "=r",
-                                            /*sideEffects=*/false),
-                       {});
+          P.amdgpu ? amdgpuDynamicSharedBytes()
+                   : B.CreateCall(llvm::InlineAsm::get(asmTy, "mov.u32 $0, %dynamic_smem_size;",
+                                                       "=r", /*sideEffects=*/false),
+                                  {});
       llvm::Value *desc = llvm::Constant::getNullValue(P.lt(t));
       desc = B.CreateInsertValue(desc, data, {1u});
       desc = B.CreateInsertValue(
@@ -343,12 +351,15 @@ void FunctionLowering::cudaRecordError(SourceLoc loc, uint32_t raise, llvm::Valu
   store64(index ? index : zero64, RecIndex);
   store64(n ? n : zero64, RecSize);
   for (unsigned a = 0; a < 3; ++a) {
-    store(B.CreateIntrinsic(sreg(IntrinsicId::ThreadIdx, a), {}, {}), RecThread + a);
-    store(B.CreateIntrinsic(sreg(IntrinsicId::BlockIdx, a), {}, {}), RecBlock + a);
+    store(gpuSreg(IntrinsicId::ThreadIdx, a), RecThread + a);
+    store(gpuSreg(IntrinsicId::BlockIdx, a), RecBlock + a);
   }
   store(B.getInt32(loc.file), RecFile);
   store(B.getInt32(raise), RecRaise);
-  B.CreateIntrinsic(llvm::Intrinsic::nvvm_membar_sys, {}, {});
+  if (P.amdgpu)
+    amdgpuFence("", llvm::AtomicOrdering::SequentiallyConsistent);
+  else
+    B.CreateIntrinsic(llvm::Intrinsic::nvvm_membar_sys, {}, {});
   store(B.getInt32(1), RecComplete);  // the record is complete
   B.CreateBr(done);
   B.SetInsertPoint(done);
@@ -420,7 +431,10 @@ llvm::Constant *ProgramLowering::constString(const std::string &s) {
   return generic;
 }
 
-void FunctionLowering::cudaPrint(const Intrinsic *in) {
+// The values print() passes to printf: integers as 64 bits, floats as
+// double, a complex number as its two parts, a bool as the string True or
+// False (formats: vprintfFormat).
+std::vector<llvm::Value *> FunctionLowering::printfValues(const Intrinsic *in) {
   std::vector<llvm::Value *> vals;
   for (const Expr *a : in->args) {
     const Type *t = a->type;
@@ -438,6 +452,15 @@ void FunctionLowering::cudaPrint(const Intrinsic *in) {
       vals.push_back(B.CreateFPExt(B.CreateExtractValue(v, {1}), B.getDoubleTy()));
     }
   }
+  return vals;
+}
+
+void FunctionLowering::cudaPrint(const Intrinsic *in) {
+  if (P.amdgpu) {
+    amdgpuPrint(in);
+    return;
+  }
+  std::vector<llvm::Value *> vals = printfValues(in);
   llvm::Type *ptr = llvm::PointerType::getUnqual(C);
   llvm::Value *args = llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(C));
   if (!vals.empty()) {
@@ -477,16 +500,43 @@ std::string libdeviceName(IntrinsicId id, bool f32) {
 // the thread returns (arrays live until the call returns, as on the host).
 // Freeing one array earlier (kjit_rt_free) is left to that end. With a null
 // context (a device function called from outside kjit) nothing is linked.
+// The device heap: CUDA's malloc and free, or ockl's on an AMD GPU (whose
+// pointers are in the global space).
+static llvm::Value *deviceMalloc(ProgramLowering &P, llvm::IRBuilder<> &B, llvm::Value *bytes) {
+  llvm::Type *ptr = llvm::PointerType::getUnqual(P.C);
+  if (!P.amdgpu)
+    return B.CreateCall(
+        P.M.getOrInsertFunction("malloc", llvm::FunctionType::get(ptr, {B.getInt64Ty()}, false)),
+        {bytes});
+  llvm::Type *global = llvm::PointerType::get(P.C, 1);
+  llvm::Value *p =
+      B.CreateCall(P.M.getOrInsertFunction(
+                       "__ockl_dm_alloc", llvm::FunctionType::get(global, {B.getInt64Ty()}, false)),
+                   {bytes});
+  return B.CreateAddrSpaceCast(p, ptr);
+}
+
+static void deviceFree(ProgramLowering &P, llvm::IRBuilder<> &B, llvm::Value *p) {
+  if (!P.amdgpu) {
+    B.CreateCall(P.M.getOrInsertFunction(
+                     "free", llvm::FunctionType::get(B.getVoidTy(), {p->getType()}, false)),
+                 {p});
+    return;
+  }
+  llvm::Type *global = llvm::PointerType::get(P.C, 1);
+  B.CreateCall(P.M.getOrInsertFunction("__ockl_dm_dealloc",
+                                       llvm::FunctionType::get(B.getVoidTy(), {global}, false)),
+               {B.CreateAddrSpaceCast(p, global)});
+}
+
 void defineDeviceAllocator(ProgramLowering &P) {
   llvm::LLVMContext &C = P.C;
-  llvm::Type *ptr = llvm::PointerType::getUnqual(C), *i64 = llvm::Type::getInt64Ty(C);
+  llvm::Type *ptr = llvm::PointerType::getUnqual(C);
   if (llvm::Function *alloc = P.M.getFunction("kjit_rt_alloc"); alloc && alloc->empty()) {
-    llvm::FunctionCallee malloc =
-        P.M.getOrInsertFunction("malloc", llvm::FunctionType::get(ptr, {i64}, false));
     alloc->setLinkage(llvm::GlobalValue::InternalLinkage);
     llvm::IRBuilder<> B(llvm::BasicBlock::Create(C, "entry", alloc));
     llvm::Value *ctx = alloc->getArg(0), *bytes = alloc->getArg(1);
-    llvm::Value *raw = B.CreateCall(malloc, {B.CreateAdd(bytes, B.getInt64(16))});
+    llvm::Value *raw = deviceMalloc(P, B, B.CreateAdd(bytes, B.getInt64(16)));
     llvm::BasicBlock *fail = llvm::BasicBlock::Create(C, "fail", alloc),
                      *ok = llvm::BasicBlock::Create(C, "ok", alloc),
                      *link = llvm::BasicBlock::Create(C, "link", alloc),
@@ -535,11 +585,13 @@ void emitKernelEntry(ProgramLowering &P, const ir::Function &f) {
       params.push_back(P.lt(p->type));
       continue;
     }
-    params.push_back(ptr);
+    // (AMDGPU: in the global space, as HIP's kernels take them.)
+    params.push_back(P.amdgpu ? llvm::PointerType::get(C, 1) : ptr);
     for (unsigned k = 0; k < 2 * p->type->ndim(); ++k) params.push_back(i64);
   }
   auto *ft = llvm::FunctionType::get(llvm::Type::getVoidTy(C), params, false);
   auto *k = llvm::Function::Create(ft, llvm::GlobalValue::ExternalLinkage, f.name, P.M);
+  if (P.amdgpu) k->setCallingConv(llvm::CallingConv::AMDGPU_KERNEL);
   llvm::IRBuilder<> B(llvm::BasicBlock::Create(C, "entry", k));
   P.describeWrapper(k, f.name, f.loc, B);
   llvm::AllocaInst *slot = B.CreateAlloca(B.getInt8Ty());
@@ -567,6 +619,7 @@ void emitKernelEntry(ProgramLowering &P, const ir::Function &f) {
     llvm::Value *data = k->getArg(next++);
     data->setName(p->name + ".data");
     k->getArg(next - 1)->addAttr(llvm::Attribute::NoUndef);
+    if (P.amdgpu) data = B.CreateAddrSpaceCast(data, ptr);
     desc = B.CreateInsertValue(desc, data, {1u});
     for (unsigned d = 0; d < nd; ++d) {
       llvm::Value *n = k->getArg(next++);
@@ -583,8 +636,6 @@ void emitKernelEntry(ProgramLowering &P, const ir::Function &f) {
   B.CreateCall(P.functions.at(&f), args);
   if (allocates) {
     defineDeviceAllocator(P);
-    llvm::FunctionCallee free =
-        P.M.getOrInsertFunction("free", llvm::FunctionType::get(B.getVoidTy(), {ptr}, false));
     llvm::BasicBlock *pre = B.GetInsertBlock(), *loop = llvm::BasicBlock::Create(C, "free", k),
                      *body = llvm::BasicBlock::Create(C, "free.one", k),
                      *done = llvm::BasicBlock::Create(C, "free.done", k);
@@ -596,12 +647,13 @@ void emitKernelEntry(ProgramLowering &P, const ir::Function &f) {
     B.CreateCondBr(B.CreateIsNull(p), done, body);
     B.SetInsertPoint(body);
     llvm::Value *nextBlock = B.CreateLoad(ptr, p);
-    B.CreateCall(free, {p});
+    deviceFree(P, B, p);
     p->addIncoming(nextBlock, body);
     B.CreateBr(loop);
     B.SetInsertPoint(done);
   }
   B.CreateRetVoid();
+  if (P.amdgpu) return;  // (the calling convention marks the kernel)
   llvm::NamedMDNode *md = P.M.getOrInsertNamedMetadata("nvvm.annotations");
   md->addOperand(
       llvm::MDNode::get(C, {llvm::ValueAsMetadata::get(k), llvm::MDString::get(C, "kernel"),

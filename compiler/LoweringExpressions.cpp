@@ -155,7 +155,7 @@ llvm::Value *FunctionLowering::convert(llvm::Value *v, const Type *from, const T
       return B.CreateBitCast(B.CreateCall(P.runtime("kjit_rt_f64_to_f16"), {v}), dst);
     return B.CreateFPCast(v, dst);
   }
-  if (P.cuda && to->bits() == 16 && from->isInt() && from->bits() == 8) {
+  if (P.cuda && !P.amdgpu && to->bits() == 16 && from->isInt() && from->bits() == 8) {
     // int8/uint8 to float16 in one instruction, as nvcc's (LLVM would widen
     // the byte to 16 bits first).
     auto *asmTy = llvm::FunctionType::get(dst, {B.getInt16Ty()}, false);

@@ -32,7 +32,11 @@ class ProgramLowering {
   llvm::Module &M;
   const SourceManager &sm;
   std::string prefix;  // of every symbol
-  bool cuda = false;   // NVPTX: the kernel language, libdevice, error records
+  bool cuda = false;   // a GPU: the kernel language, device math, error records
+  // ... on an AMD GPU (LoweringAmdgpu.cpp): AMDGPU intrinsics, ocml math,
+  // ockl printf and malloc; `wavefront` lanes a warp.
+  bool amdgpu = false;
+  unsigned wavefront = 32;
   // The CUDA error model (x // 0 is 0, no ZeroDivisionError): NVPTX and
   // the CPU device.
   bool gpuModel = false;
@@ -205,8 +209,20 @@ class FunctionLowering {
 
   // ---- CUDA (LoweringCuda.cpp) ----
   llvm::Value *cudaIntrinsic(const ir::Intrinsic *in);
+  // threadIdx, blockIdx, blockDim, gridDim (i32) on either GPU.
+  llvm::Value *gpuSreg(ir::IntrinsicId id, unsigned axis);
+  // ---- AMD GPUs (LoweringAmdgpu.cpp) ----
+  // The kernel-language intrinsics whose AMDGPU form differs from NVPTX's;
+  // null for the others.
+  llvm::Value *amdgpuIntrinsic(const ir::Intrinsic *in);
+  llvm::Value *amdgpuSreg(ir::IntrinsicId id, unsigned axis);
+  llvm::Value *amdgpuDynamicSharedBytes();  // i32
+  // A fence: "workgroup", "agent" or "" (the system).
+  void amdgpuFence(const char *scope, llvm::AtomicOrdering order);
+  void amdgpuPrint(const ir::Intrinsic *in);
   llvm::Value *atomic(const ir::Intrinsic *in);
   void cudaPrint(const ir::Intrinsic *in);
+  std::vector<llvm::Value *> printfValues(const ir::Intrinsic *in);
   void cudaIndexError(llvm::Value *index, unsigned axis, llvm::Value *n, SourceLoc loc);
   void cudaRaise(const std::string &exc, const std::string &msg, SourceLoc loc);
   // Fills the error record (the first failing thread only) and returns
@@ -229,6 +245,9 @@ const char *cMathName(ir::IntrinsicId id);
 
 // LoweringCuda.cpp
 std::string libdeviceName(ir::IntrinsicId id, bool f32);
+// LoweringAmdgpu.cpp: ocml's name for a math function (`__ocml_sin_f64`),
+// or empty where LLVM's own intrinsic is used.
+std::string ocmlName(ir::IntrinsicId id, unsigned bits, bool fastmath);
 void emitKernelEntry(ProgramLowering &P, const ir::Function &f);
 void defineDeviceAllocator(ProgramLowering &P);  // CUDA: kjit_rt_alloc/free on the device heap
 // The vprintf format of print(...) in a kernel (LoweringCuda.cpp).

@@ -64,7 +64,14 @@ llvm::Value *FunctionLowering::mathCall(IntrinsicId id, std::vector<llvm::Value 
                                         const Type *t) {
   llvm::Type *ft = P.lt(t);
   bool f32 = t->bits() == 32;
-  if (P.cuda) {
+  if (P.amdgpu) {
+    std::string name = ocmlName(id, t->bits(), F.fastmath);
+    if (!name.empty()) {
+      std::vector<llvm::Type *> params(args.size(), ft);
+      return B.CreateCall(P.M.getOrInsertFunction(name, llvm::FunctionType::get(ft, params, false)),
+                          args);
+    }
+  } else if (P.cuda) {
     std::string nv = libdeviceName(id, f32);
     // fastmath: libdevice's approximate float32 functions (sin.approx ...).
     static const char *const fast[] = {"__nv_sinf",  "__nv_cosf",   "__nv_tanf",
@@ -90,7 +97,7 @@ llvm::Value *FunctionLowering::mathCall(IntrinsicId id, std::vector<llvm::Value 
   case IntrinsicId::Log2: return llvmIntrinsic(llvm::Intrinsic::log2);
   case IntrinsicId::Log10: return llvmIntrinsic(llvm::Intrinsic::log10);
   case IntrinsicId::Fabs:
-    if (P.cuda && ft->isHalfTy()) {
+    if (P.cuda && !P.amdgpu && ft->isHalfTy()) {
       // abs.f16 in one instruction (NVPTX would go through float32).
       auto *asmTy = llvm::FunctionType::get(B.getInt16Ty(), {B.getInt16Ty()}, false);
       llvm::Value *bits = B.CreateBitCast(args[0], B.getInt16Ty());
@@ -364,7 +371,7 @@ llvm::Value *FunctionLowering::intrinsic(const Intrinsic *in) {
   }
   case IntrinsicId::Ldexp: {
     llvm::Value *x = expr(in->args[0]), *e = expr(in->args[1]);
-    if (!P.cuda)
+    if (!P.cuda || P.amdgpu)
       return B.CreateIntrinsic(llvm::Intrinsic::ldexp, {x->getType(), e->getType()}, {x, e});
     std::string nv = t->bits() == 32 ? "__nv_ldexpf" : "__nv_ldexp";
     return B.CreateCall(
@@ -376,7 +383,7 @@ llvm::Value *FunctionLowering::intrinsic(const Intrinsic *in) {
     // Python's frexp: (x, 0) for an infinity or a NaN.
     llvm::Value *x = expr(in->args[0]), *m, *e;
     llvm::Type *ft = x->getType(), *i32 = B.getInt32Ty();
-    if (!P.cuda) {
+    if (!P.cuda || P.amdgpu) {
       llvm::Value *r = B.CreateIntrinsic(llvm::Intrinsic::frexp, {ft, i32}, {x});
       m = B.CreateExtractValue(r, {0});
       e = B.CreateExtractValue(r, {1});

@@ -2,6 +2,7 @@
 
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Target/TargetMachine.h>
@@ -24,6 +25,22 @@ void optimizeO3(llvm::Module &m, llvm::TargetMachine &tm) {
   pb.crossRegisterProxies(lam, fam, cgam, mam);
   llvm::ModulePassManager mpm = pb.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
   mpm.run(m, mam);
+}
+
+bool finishGpuModule(llvm::Module &m, bool fastmath, std::string &error) {
+  if (fastmath)
+    for (llvm::Function &f : m) {
+      if (f.isDeclaration()) continue;
+      f.addFnAttr("denormal-fp-math-f32", "preserve-sign");
+      f.addFnAttr("unsafe-fp-math", "true");
+    }
+  std::string verify;
+  llvm::raw_string_ostream vos(verify);
+  if (llvm::verifyModule(m, &vos)) {
+    error = "internal error: the generated LLVM IR is invalid:\n" + verify;
+    return false;
+  }
+  return true;
 }
 
 bool emitFile(llvm::Module &m, llvm::TargetMachine &tm, bool object, std::string &out) {

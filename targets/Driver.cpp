@@ -7,6 +7,7 @@
 
 #include "compiler/Lowering.h"
 #include "compiler/Pipeline.h"
+#include "targets/amdgpu/AmdgpuTarget.h"
 #include "targets/host/HostJit.h"
 #include "targets/nvptx/NvptxTarget.h"
 
@@ -90,6 +91,31 @@ bool buildForCuda(const Context &ctx, const TypedProgram &prog, const PtxOptions
   }
   if (!compileToPtx(*mod, opts, ptx, error)) return false;
   entry = kernelEntryName(*mod);
+  return true;
+}
+
+bool buildForAmdgpu(const Context &ctx, const TypedProgram &prog, const AmdgpuOptions &opts,
+                    bool lineinfo, std::string &hsaco, std::string &entry, std::string *assembly,
+                    std::string *llvmText, std::string &error) {
+  const AmdgpuProcessor *proc = amdgpuProcessor(opts.arch);
+  if (!proc) {
+    error = unknownProcessorMessage(opts.arch);
+    return false;
+  }
+  llvm::LLVMContext llctx;
+  LoweringOptions lo;
+  lo.lineinfo = lineinfo;
+  lo.gpu = LoweringOptions::Gpu::AMDGPU;
+  lo.wavefront = proc->wavefront;
+  lo.dataLayout = amdgpuLoweringDataLayout();
+  lo.triple = amdgpuTriple();
+  std::unique_ptr<llvm::Module> mod = buildLLVMModule(llctx, prog, ctx, lo);
+  if (llvmText) {
+    llvm::raw_string_ostream os(*llvmText);
+    mod->print(os, nullptr);
+  }
+  if (!compileToHsaco(*mod, opts, hsaco, assembly, error)) return false;
+  entry = prog.kernel ? prog.entry->name : std::string();
   return true;
 }
 

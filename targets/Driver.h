@@ -10,6 +10,7 @@ namespace kjit {
 
 class Context;
 class HostJit;
+struct AmdgpuOptions;
 struct PtxOptions;
 struct TypedProgram;
 
@@ -46,5 +47,12 @@ std::string loweredText(const Context &ctx, const TypedProgram &prog, HostJit *j
 bool buildForCuda(const Context &ctx, const TypedProgram &prog, const PtxOptions &opts,
                   bool lineinfo, std::string &ptx, std::string &entry, std::string *llvmText,
                   std::string &error);
+
+// The code object (HSACO) of `prog` (a CUDA program) for an AMD GPU, and
+// the kernel's symbol in it; `assembly` and `llvmText`, when not null,
+// receive the AMDGCN assembly and the LLVM IR as lowered.
+bool buildForAmdgpu(const Context &ctx, const TypedProgram &prog, const AmdgpuOptions &opts,
+                    bool lineinfo, std::string &hsaco, std::string &entry, std::string *assembly,
+                    std::string *llvmText, std::string &error);
 
 }  // namespace kjit

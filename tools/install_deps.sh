@@ -9,6 +9,7 @@ PKGS=(
   pybind11-dev libfmt-dev catch2
   python3-dev python3-numpy python3-pytest python3-numba liblapack3
   python3-dask python3-distributed python3-cloudpickle
+  rocm-device-libs libamdhip64-dev
 )
 missing=()
 for p in "${PKGS[@]}"; do

@@ -28,6 +28,7 @@ void define_jit(pybind11::module_ &m);
 void define_ufunc(pybind11::module_ &m);
 void define_launch(pybind11::module_ &m);
 void define_cuda(pybind11::module_ &m);
+void define_hip(pybind11::module_ &m);
 void define_records(pybind11::module_ &m);
 
 }  // namespace kjit::py

@@ -746,6 +746,19 @@ void define_jit(pybind11::module_ &m) {
                 return cudaResultTuple(c);
               },
               py::arg("signature"), py::arg("device"), py::arg("cc"))
+          // An AMD GPU's code object and assembly for a signature:
+          // (signature, hsaco bytes, assembly, return type).
+          .def(
+              "_compile_amdgpu",
+              [](Dispatcher &d, const std::string &sig, bool device, const std::string &arch) {
+                std::string assembly;
+                std::unique_ptr<jit::CompileResult> c =
+                    d.function().amdgpuCompile(sig, device, arch, &assembly);
+                warnPerformance(c->warnings, 3);
+                return pybind11::make_tuple(c->signature, pybind11::bytes(c->code), assembly,
+                                            c->ret ? c->ret->str() : std::string("none"));
+              },
+              py::arg("signature"), py::arg("device"), py::arg("arch"))
           .def(
               "_cuda_llvm",
               [](Dispatcher &d, const std::string &sig, bool device, int cc) {

@@ -74,5 +74,6 @@ PYBIND11_MODULE(_kjit, m) {
   kjit::py::define_ufunc(m);
   kjit::py::define_launch(m);
   kjit::py::define_cuda(m);
+  kjit::py::define_hip(m);
   kjit::py::define_records(m);
 }

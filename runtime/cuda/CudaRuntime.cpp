@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "frontend/support/ErrorRecord.h"
 #include "frontend/support/KernelAbi.h"  // the error record
 #include "frontend/support/Options.h"
 
@@ -226,37 +227,6 @@ void Runtime::check(CUresult r, const char *call) {
               call, r, name);
 }
 
-// What a kernel recorded, as the exception to raise (abi::ErrorRecordField).
-static KernelRaised decodeRecord(const LoadedKernel &k, const volatile uint32_t *rec) {
-  using namespace abi;
-  auto i64 = [&](unsigned at) {
-    return int64_t(uint64_t(rec[at]) | (uint64_t(rec[at + 1]) << 32));
-  };
-  uint32_t raise = rec[RecRaise];
-  std::string excClass = "IndexError", message;
-  if (raise == 0) {
-    message = fmt::format("index {} is out of bounds for axis {} with size {}", i64(RecIndex),
-                          rec[RecAxis], i64(RecSize));
-  } else if (raise <= k.raises.size()) {
-    excClass = k.raises[raise - 1].first;
-    message = k.raises[raise - 1].second;
-  } else {
-    excClass = "RuntimeError";
-    message = fmt::format("kernel '{}' recorded exception {}, which its module does not name",
-                          k.name, raise);
-  }
-  KernelRaised e(excClass, message);
-  e.kernel = k.name;
-  uint32_t file = rec[RecFile];
-  e.file = file >= 1 && file <= k.files.size() ? k.files[file - 1] : "";
-  e.line = int(rec[RecLine]);
-  for (unsigned a = 0; a < 3; ++a) {
-    e.thread[a] = int32_t(rec[RecThread + a]);
-    e.block[a] = int32_t(rec[RecBlock + a]);
-  }
-  return e;
-}
-
 void Runtime::reportRaised() {
   DeviceState &d = devices_.at(size_t(current_));
   std::erase_if(d.recorded, [](const std::weak_ptr<LoadedKernel> &w) { return w.expired(); });
@@ -264,7 +234,7 @@ void Runtime::reportRaised() {
     auto k = w.lock();
     volatile uint32_t *rec = k->record;
     if (k->generation != d.generation || rec[abi::RecComplete] != 1) continue;
-    KernelRaised e = decodeRecord(*k, rec);
+    KernelRaised e(abi::decodeErrorRecord(rec, k->name, k->files, k->raises), k->name);
     // Ready for the next exception: the record, then the claim (in the
     // legacy stream's order, before later launches).
     rec[abi::RecComplete] = 0;
@@ -561,26 +531,15 @@ std::shared_ptr<LoadedKernel> Runtime::load(const std::string &image, const std:
           "cuModuleGetGlobal(kjit_error_claim)");
     // The module's tables: strings, each ended by a NUL byte.
     auto table = [&](const char *global) {
-      std::vector<std::string> out;
       CUdeviceptr at = 0;
       size_t size = 0;
-      if (api_.ModuleGetGlobal(&at, &size, k->module, global) != 0) return out;
+      if (api_.ModuleGetGlobal(&at, &size, k->module, global) != 0) return std::string();
       std::string bytes(size, '\0');
       check(api_.MemcpyDtoH(bytes.data(), at, size), "cuMemcpyDtoH");
-      for (size_t from = 0; from < bytes.size();) {
-        size_t end = bytes.find('\0', from);
-        if (end == std::string::npos || end == from) break;
-        out.push_back(bytes.substr(from, end - from));
-        from = end + 1;
-      }
-      return out;
+      return bytes;
     };
-    k->files = table("kjit_error_files");
-    for (const std::string &r : table("kjit_error_raises")) {
-      size_t colon = r.find(':');
-      k->raises.emplace_back(r.substr(0, colon),
-                             colon == std::string::npos ? "" : r.substr(colon + 1));
-    }
+    k->files = abi::splitNulTable(table("kjit_error_files"));
+    k->raises = abi::raiseTable(table("kjit_error_raises"));
     k->recordMemory = std::move(mem);
     d.recorded.push_back(k);
   }

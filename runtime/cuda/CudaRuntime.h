@@ -23,6 +23,8 @@
 #include <string>
 #include <vector>
 
+#include "frontend/support/ErrorRecord.h"
+
 namespace kjit::cuda {
 
 using CUresult = int;
@@ -62,18 +64,8 @@ class KernelFault : public Error {
   using Error::Error;
 };
 
-// An exception a kernel's thread recorded (abi::ErrorRecordField), read at a
-// synchronisation: its class ("IndexError", or what the raise named), its
-// message, and where.
-class KernelRaised : public std::runtime_error {
- public:
-  KernelRaised(std::string excClass, std::string message)
-      : std::runtime_error(message), excClass(std::move(excClass)), message(std::move(message)) {}
-  std::string excClass, message;
-  std::string kernel, file;
-  int line = 0;
-  int32_t thread[3] = {0, 0, 0}, block[3] = {0, 0, 0};
-};
+// An exception a kernel's thread recorded, read at a synchronisation.
+using KernelRaised = abi::KernelRaised;
 
 struct DeviceInfo {
   int ordinal = 0;

@@ -14,6 +14,7 @@
 #include "runtime/jit/Errors.h"
 #include "runtime/jit/TypeKeys.h"
 #include "targets/Driver.h"
+#include "targets/amdgpu/AmdgpuTarget.h"
 #include "targets/host/HostJit.h"
 #include "targets/nvptx/NvptxTarget.h"
 
@@ -327,6 +328,43 @@ std::unique_ptr<CompileResult> JitFunction::compileCuda(const std::vector<const 
     throw internalError("kjit: " + err);
   c->signature = c->ret->str() + "(" + describeTypes(c->args) + ")";
   c->warnings = ctx.diags.render();  // the compile succeeded: warnings only
+  return c;
+}
+
+std::unique_ptr<CompileResult> JitFunction::amdgpuCompile(const std::string &signature, bool device,
+                                                          const std::string &arch,
+                                                          std::string *assembly) {
+  const AmdgpuProcessor *proc = amdgpuProcessor(arch);
+  if (!proc) throw typeError(unknownProcessorMessage(arch));
+  std::unique_ptr<CompileResult> sig = parseEager(signature);
+  for (size_t i = 0; i < sig->args.size(); ++i)
+    if (device && holdsNothing(sig->args[i]))
+      throw typeError(fmt::format(
+          "device function '{}': argument {} ({}) is an empty tuple, which a device function "
+          "compiled on its own cannot take as a parameter; leave the argument out",
+          name(), i + 1, sig->args[i]->str()));
+  Context ctx;
+  ctx.warpSize = proc->wavefront;
+  const Type *declared = sig->ret ? sameTypeIn(ctx.types, sig->ret) : nullptr;
+  TypedProgram prog = cudaProgram(ctx, remap(ctx.types, sig->args), declared, !device);
+  if (!prog.entry) failed(ctx);
+  auto c = std::make_unique<CompileResult>();
+  c->types = std::make_shared<TypeContext>();
+  c->args = remap(*c->types, sig->args);
+  c->ret = sameTypeIn(*c->types, prog.entry->returnType);
+  c->key = keyOfTypes(c->args);
+  c->typedIR = typedText(prog);
+  c->typemap = typemapOf(prog);
+  AmdgpuOptions ao;
+  ao.arch = arch;
+  ao.fastmath = options_.cuda.fastmath || source_->fastmath;
+  ao.maxThreadsPerBlock = options_.cuda.maxThreads;
+  std::string err;
+  if (!buildForAmdgpu(ctx, prog, ao, options_.cuda.lineinfo, c->code, c->entrySymbol, assembly,
+                      nullptr, err))
+    throw internalError("kjit: " + err);
+  c->signature = signature;
+  c->warnings = ctx.diags.render();
   return c;
 }
 

@@ -120,6 +120,14 @@ class JitFunction {
   bool cudaHas(const std::string &key, int cc);
   const std::vector<std::unique_ptr<CompileResult>> &cudaResults() const { return cuda_; }
 
+  // ---- @cuda.jit for AMD GPUs: code objects ----
+  // The code object (HSACO, in `code`) of an explicit signature for the AMD
+  // processor `arch` ("gfx90a"), typed for its wavefront; `assembly`, when
+  // not null, receives the AMDGCN assembly. Not kept (nothing launches it
+  // from here yet).
+  std::unique_ptr<CompileResult> amdgpuCompile(const std::string &signature, bool device,
+                                               const std::string &arch, std::string *assembly);
+
   // What a disk cache key of this function hashes (compiler/CacheKey.h).
   std::string fingerprint() const;
   std::string cacheFolder() const;

@@ -296,17 +296,10 @@ bool compileToPtx(llvm::Module &m, const PtxOptions &opts, std::string &ptx, std
     if (f.isDeclaration()) continue;
     f.addFnAttr("target-cpu", cpu);
     f.addFnAttr("target-features", features);
-    if (opts.fastmath) {
-      f.addFnAttr("denormal-fp-math-f32", "preserve-sign");
-      f.addFnAttr("unsafe-fp-math", "true");
-    }
   }
+  if (!finishGpuModule(m, opts.fastmath, error)) return false;
   std::string verify;
   llvm::raw_string_ostream vos(verify);
-  if (llvm::verifyModule(m, &vos)) {
-    error = "internal error: the generated LLVM IR is invalid:\n" + verify;
-    return false;
-  }
   optimizeO3(m, *tm);
   nvptx::narrowIntegers(m);
   nvptx::branchFp64Selects(m);

@@ -9,6 +9,7 @@ Each layer may include only the layers above it in the pipeline picture:
     targets            compiler, frontend
     runtime/host       frontend/support only
     runtime/cuda       frontend/support only
+    runtime/hip        frontend/support only
     runtime/jit        all of the above (the JIT driver, on top)
 
 python_bindings/src, tools/ and tests/ sit on top and may include anything.
@@ -32,6 +33,7 @@ LAYERS = {
     "targets": "targets",
     "runtime/host": "runtime/host",
     "runtime/cuda": "runtime/cuda",
+    "runtime/hip": "runtime/hip",
     "runtime/jit": "runtime/jit",
 }
 
@@ -43,7 +45,9 @@ ALLOWED = {
     "targets": {"support", "frontend", "compiler"},
     "runtime/host": {"support"},
     "runtime/cuda": {"support"},
-    "runtime/jit": {"support", "frontend", "compiler", "targets", "runtime/host", "runtime/cuda"},
+    "runtime/hip": {"support"},
+    "runtime/jit": {"support", "frontend", "compiler", "targets", "runtime/host", "runtime/cuda",
+                    "runtime/hip"},
 }
 
 # Files allowed one include against the rule: file -> (the header, why).

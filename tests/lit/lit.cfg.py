@@ -38,3 +38,16 @@ _ptxas = _find_ptxas()
 if _ptxas:
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", _ptxas))
+
+# The ROCm device libraries (ocml, ockl) that AMD GPU kernels calling math
+# link: tests that need them say `REQUIRES: rocm-device-libs`.
+def _find_rocm_device_libs():
+    for d in (os.environ.get("KJIT_ROCM_DEVICE_LIBS", ""), os.environ.get("ROCM_PATH", "") + "/amdgcn/bitcode",
+              "/opt/rocm/amdgcn/bitcode", "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode"):
+        if d and os.path.isfile(os.path.join(d, "ocml.bc")):
+            return d
+    return None
+
+
+if _find_rocm_device_libs():
+    config.available_features.add("rocm-device-libs")

@@ -11,7 +11,12 @@
 //   kjitc --emit=ptx FILE:FUNC --sig=... [--cc=90] [--device] [--fastmath]
 //                                      PTX of FUNC as a CUDA kernel (or, with
 //                                      --device, a device function)
-// --target=cuda types and lowers for the GPU (implied by --emit=ptx).
+//   kjitc --emit=amdgcn|hsaco --target=gfx90a FILE:FUNC --sig=... [-o FILE]
+//                                      AMDGCN assembly, or the code object
+//                                      (HSACO, written with -o), of FUNC as a
+//                                      kernel for that AMD GPU processor
+// --target=cuda types and lowers for the GPU (implied by --emit=ptx);
+// --target=gfxNNN for an AMD GPU (--emit=llvm then prints its lowering).
 // Options: --first-line=N (the text starts at line N of the real file),
 //          --name=NAME (the file name shown in messages), --ast-locs.
 // Errors go to stderr; the exit status is 1 when any error was reported.
@@ -33,6 +38,7 @@
 #include "frontend/Lexer.h"
 #include "runtime/jit/JitFunction.h"
 #include "targets/Driver.h"
+#include "targets/amdgpu/AmdgpuTarget.h"
 #include "targets/nvptx/NvptxTarget.h"
 
 namespace {
@@ -40,10 +46,9 @@ namespace {
 int usage() {
   std::fprintf(
       stderr,
-      "usage: kjitc --emit=ast|tokens|ir|llvm|llvm-opt|asm|ptx [--sig=SIG] [--target=host|cuda] "
-      "[--cc=NN] [--device] [--fastmath] [--lineinfo] [--boundscheck] [--first-line=N] "
-      "[--name=NAME] "
-      "[--ast-locs] FILE[:FUNC]\n");
+      "usage: kjitc --emit=ast|tokens|ir|llvm|llvm-opt|asm|ptx|amdgcn|hsaco [--sig=SIG] "
+      "[--target=host|cuda|gfxNNN] [--cc=NN] [--device] [--fastmath] [--lineinfo] "
+      "[--boundscheck] [--first-line=N] [--name=NAME] [--ast-locs] [-o FILE] FILE[:FUNC]\n");
   return 2;
 }
 
@@ -73,7 +78,7 @@ std::string tokenLine(const kjit::Token &t) {
 }  // namespace
 
 int main(int argc, char **argv) {
-  std::string emit = "ast", path, name, sig, target = "host";
+  std::string emit = "ast", path, name, sig, target = "host", output;
   int cc = 90;
   bool device = false, fastmath = false, lineinfo = false, boundscheck = false;
   unsigned firstLine = 1;
@@ -83,7 +88,9 @@ int main(int argc, char **argv) {
     // `--opt value` is the same as `--opt=value` for options that take one.
     for (const char *opt : {"--emit", "--sig", "--cc", "--target", "--first-line", "--name"})
       if (a == opt && i + 1 < argc) a = std::string(opt) + "=" + argv[++i];
-    if (a.rfind("--emit=", 0) == 0)
+    if (a == "-o" && i + 1 < argc)
+      output = argv[++i];
+    else if (a.rfind("--emit=", 0) == 0)
       emit = a.substr(7);
     else if (a.rfind("--first-line=", 0) == 0)
       firstLine = unsigned(std::stoul(a.substr(13)));
@@ -152,13 +159,29 @@ int main(int argc, char **argv) {
       std::cout << kjit::ast::printModule(m, printOpts);
     }
   } else if (emit == "ir" || emit == "llvm" || emit == "llvm-opt" || emit == "asm" ||
-             emit == "ptx") {
+             emit == "ptx" || emit == "amdgcn" || emit == "hsaco") {
     if (emit == "ptx") target = "cuda";
-    if (target != "host" && target != "cuda") {
-      std::fprintf(stderr, "kjitc: error: unknown --target '%s' (host or cuda)\n", target.c_str());
+    bool amdgpu = target.rfind("gfx", 0) == 0;
+    if ((emit == "amdgcn" || emit == "hsaco") && !amdgpu) {
+      std::fprintf(stderr, "kjitc: error: --emit=%s needs --target=gfxNNN (an AMD GPU)\n",
+                   emit.c_str());
       return 2;
     }
-    bool cuda = target == "cuda";
+    if (amdgpu && !kjit::amdgpuProcessor(target)) {
+      std::fprintf(stderr, "kjitc: error: %s\n", kjit::unknownProcessorMessage(target).c_str());
+      return 2;
+    }
+    if (target != "host" && target != "cuda" && !amdgpu) {
+      std::fprintf(stderr, "kjitc: error: unknown --target '%s' (host, cuda or gfxNNN)\n",
+                   target.c_str());
+      return 2;
+    }
+    if (emit == "hsaco" && output.empty()) {
+      std::fprintf(stderr, "kjitc: error: --emit=hsaco writes a binary file: give -o FILE\n");
+      return 2;
+    }
+    bool cuda = target == "cuda" || amdgpu;
+    if (amdgpu) ctx.warpSize = kjit::amdgpuProcessor(target)->wavefront;
     if (func.empty()) {
       std::fprintf(stderr, "kjitc: error: --emit=ir needs FILE:FUNC\n");
       return 2;
@@ -186,7 +209,24 @@ int main(int argc, char **argv) {
       kjit::jit::JitRuntime runtime;
       std::string out, err;
       bool ok = true;
-      if (emit == "llvm") {
+      if (amdgpu && emit != "ir") {
+        kjit::AmdgpuOptions ao;
+        ao.arch = target;
+        ao.fastmath = fastmath;
+        std::string hsaco, entry, assembly, lowered;
+        ok = kjit::buildForAmdgpu(ctx, prog, ao, lineinfo, hsaco, entry,
+                                  emit == "amdgcn" ? &assembly : nullptr,
+                                  emit == "llvm" ? &lowered : nullptr, err);
+        out = emit == "llvm" ? lowered : emit == "amdgcn" ? assembly : "";
+        if (ok && emit == "hsaco") {
+          std::ofstream f(output, std::ios::binary);
+          f.write(hsaco.data(), std::streamsize(hsaco.size()));
+          if (!f) {
+            std::fprintf(stderr, "kjitc: error: cannot write '%s'\n", output.c_str());
+            return 1;
+          }
+        }
+      } else if (emit == "llvm") {
         out = kjit::loweredText(ctx, prog, cuda ? nullptr : &runtime.hostJit(), lineinfo);
       } else if (cuda) {
         kjit::PtxOptions po;
@@ -207,7 +247,7 @@ int main(int argc, char **argv) {
   } else {
     std::fprintf(stderr,
                  "kjitc: error: unknown --emit kind '%s' (this build has: ast, tokens, ir, llvm, "
-                 "llvm-opt, asm, ptx)\n",
+                 "llvm-opt, asm, ptx, amdgcn, hsaco)\n",
                  emit.c_str());
     return 2;
   }

@@ -64,7 +64,8 @@ else:
             _kjit.cuda_start(prestart)
 
     _start()
-    from kjit.cuda.compiler import (CUDAKernel, compile_ptx, compile_ptx_for_current_device, device_kind, jit)
+    from kjit.cuda.compiler import (CUDAKernel, compile_amdgcn, compile_ptx, compile_ptx_for_current_device,
+                                    device_kind, jit)
     from kjit.cuda.errors import (CudaAPIError, CudaDriverError, CudaSupportError, LaunchConfigError,
                                   LaunchConfigTypeError)
     # The host API (device arrays, streams, events, devices) of the device

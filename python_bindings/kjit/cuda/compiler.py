@@ -652,6 +652,21 @@ def compile_ptx(pyfunc, sig, device=False, fastmath=False, cc=None, opt=True, li
     return ptx, _return_type(resty)
 
 
+def compile_amdgcn(pyfunc, sig, device=False, fastmath=False, arch="gfx90a", output="asm", lineinfo=False):
+    """AMDGCN code of ``pyfunc`` for signature ``sig`` and the AMD GPU
+    processor ``arch`` (``"gfx90a"``, ``"gfx940"``, ``"gfx1030"`` ...), as
+    compile_ptx for NVIDIA: returns ``(assembly, return_type)``, or with
+    ``output="hsaco"`` ``(code_object_bytes, return_type)``: the ELF code
+    object hipModuleLoadData takes. Needs no AMD GPU."""
+    if output not in ("asm", "hsaco"):
+        raise ValueError(f"compile_amdgcn(output=...) is 'asm' or 'hsaco', not {output!r}")
+    if isinstance(pyfunc, CUDAKernel):
+        pyfunc = pyfunc.py_func
+    k = CUDAKernel(pyfunc, device=device, fastmath=fastmath, lineinfo=lineinfo)
+    _, hsaco, assembly, resty = k._dispatcher._compile_amdgpu(kt.signature_text(sig), device, str(arch))
+    return (assembly if output == "asm" else hsaco), _return_type(resty)
+
+
 def compile_ptx_for_current_device(pyfunc, sig, device=False, fastmath=False, opt=True, lineinfo=False,
                                    debug=False):
     """compile_ptx for the current device's compute capability."""

@@ -36,12 +36,19 @@ def add_kernel(x, y, out):
 # CHECK:      mul.wide.u32 {{%rd[0-9]+}}, [[CTAID]], [[NTID]];
 # The stride, outside the loop.
 # CHECK:      mov.u32 [[NCTAID:%r[0-9]+]], %nctaid.x;
-# CHECK-NEXT: mul.wide.u32 {{%rd[0-9]+}}, [[NTID]], [[NCTAID]];
+# CHECK:      mul.wide.u32 {{%rd[0-9]+}}, [[NTID]], [[NCTAID]];
+# The loop: the index never goes negative (it starts at cuda.grid(1) and
+# grows), so no wraparound; the three addresses advance by their strides.
 # CHECK:      [[LOOP:\$L__BB0_[0-9]+]]:
-# CHECK:      ld.global.f32
-# CHECK:      ld.global.f32
-# CHECK:      add{{(\.rn)?}}.f32
-# CHECK:      st.global.f32
-# CHECK:      @%p{{[0-9]+}} bra [[LOOP]];
+# CHECK-NEXT: ld.global.f32
+# CHECK-NEXT: ld.global.f32
+# CHECK-NEXT: add{{(\.rn)?}}.f32
+# CHECK-NEXT: st.global.f32
+# CHECK-NEXT: add.s64
+# CHECK-NEXT: add.s64
+# CHECK-NEXT: add.s64
+# CHECK-NEXT: add.s64
+# CHECK-NEXT: setp.lt.s64
+# CHECK-NEXT: @%p{{[0-9]+}} bra [[LOOP]];
 # CHECK:      ret;
 # CHECK-NOT:  .extern

@@ -23,7 +23,7 @@ from kjit.cuda.hostapi import (Device, DeviceNDArray, Event, Stream, as_cuda_arr
                                legacy_default_stream, list_devices, managed_array, mapped, mapped_array,
                                mapped_array_like, per_thread_default_stream, pinned, pinned_array, pinned_array_like,
                                select_device, stream, synchronize, to_device)
-from kjit.cuda.simulator.kernel import CUDAKernel, compile_ptx, compile_ptx_for_current_device, jit
+from kjit.cuda.simulator.kernel import CUDAKernel, compile_amdgcn, compile_ptx, compile_ptx_for_current_device, jit
 from kjit.cuda.simulator.scheduler import BarrierError
 from kjit.cuda.profiling import is_float16_supported, profile_start, profile_stop, profiling
 from kjit.cuda.simulator.reduce import Reduce, reduce
@@ -46,7 +46,7 @@ def device_kind():
 
 __all__ = [
     "declare_device", "CUSource", "PTXSource", "Cubin", "Fatbin", "Object", "Archive", "LTOIR",
-    "jit", "CUDAKernel", "device_kind", "compile_ptx", "compile_ptx_for_current_device",
+    "jit", "CUDAKernel", "device_kind", "compile_amdgcn", "compile_ptx", "compile_ptx_for_current_device",
     "CudaSupportError", "CudaDriverError", "CudaAPIError", "LaunchConfigError", "LaunchConfigTypeError", "BarrierError",
     "Device", "DeviceNDArray", "Event", "Stream", "as_cuda_array", "close", "from_cuda_array_interface", "current_context", "default_stream",
     "detect", "device_array", "device_array_like", "event", "event_elapsed_time", "external_stream", "from_dlpack",

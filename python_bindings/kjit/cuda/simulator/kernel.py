@@ -306,6 +306,15 @@ def compile_ptx(pyfunc, sig, device=False, fastmath=False, cc=None, opt=True, li
                                 debug=debug)
 
 
+def compile_amdgcn(pyfunc, sig, device=False, fastmath=False, arch="gfx90a", output="asm", lineinfo=False):
+    """AMDGCN code of ``pyfunc`` (kjit's compiler: no GPU needed)."""
+    from kjit.cuda import compiler
+    if isinstance(pyfunc, CUDAKernel):
+        pyfunc = pyfunc.py_func
+    return compiler.compile_amdgcn(pyfunc, sig, device=device, fastmath=fastmath, arch=arch, output=output,
+                                   lineinfo=lineinfo)
+
+
 def compile_ptx_for_current_device(pyfunc, sig, device=False, fastmath=False, opt=True, lineinfo=False,
                                    debug=False):
     """compile_ptx for the simulated device (compute capability 9.0)."""

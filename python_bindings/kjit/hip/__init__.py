@@ -1,0 +1,152 @@
+"""AMD GPUs through the HIP runtime (libamdhip64.so, loaded at run time).
+
+The spelling of Numba-HIP users: ``from kjit import hip`` and ``@hip.jit``,
+launched as ``kernel[grid, block](args)``; the kernel language is
+``kjit.cuda``'s (``cuda.grid``, shared arrays, atomics ...), compiled for the
+device's processor (docs/amdgpu.md). Host NumPy arrays are copied to the
+device for the launch and back after it, as Numba does for host arrays.
+
+    from kjit import cuda, hip
+
+    @hip.jit
+    def saxpy(a, x, y, out):
+        i = cuda.grid(1)
+        if i < x.shape[0]:
+            out[i] = a * x[i] + y[i]
+
+    saxpy[blocks, 256](2.0, x, y, out)
+
+``hip.is_available()`` says whether an AMD GPU is there, ``hip.why()`` why
+not. ``KJIT_HIP_RUNTIME`` names another HIP library (tests use a fake one),
+``KJIT_HIP_ARCH`` overrides the processor the runtime reports.
+"""
+import struct
+
+import numpy as np
+
+from kjit import _kjit
+from kjit import types as _kt
+from kjit.typeof import typeof as _typeof
+
+__all__ = ["jit", "is_available", "why", "list_devices", "compile_amdgcn", "synchronize", "HipKernel"]
+
+
+def is_available():
+    """Whether the HIP runtime loaded and found an AMD GPU."""
+    return _kjit.hip_available()
+
+
+def why():
+    """Why there is no AMD GPU ("" when there is one)."""
+    return _kjit.hip_why()
+
+
+def list_devices():
+    """The AMD GPUs: dicts of ordinal, name, arch (the runtime's name),
+    processor (what kjit compiles for), wavefront and total_memory."""
+    return _kjit.hip_devices()
+
+
+def synchronize():
+    """Waits for the device; raises what a kernel recorded."""
+    _kjit.hip_synchronize()
+
+
+def compile_amdgcn(pyfunc, sig, device=False, fastmath=False, arch="gfx90a", output="asm", lineinfo=False):
+    """cuda.compile_amdgcn (no AMD GPU needed)."""
+    from kjit.cuda.compiler import compile_amdgcn as compile_
+    if isinstance(pyfunc, HipKernel):
+        pyfunc = pyfunc.py_func
+    return compile_(pyfunc, sig, device=device, fastmath=fastmath, arch=arch, output=output, lineinfo=lineinfo)
+
+
+def _require():
+    if not _kjit.hip_available():
+        from kjit.cuda.errors import CudaSupportError
+        raise CudaSupportError(_kjit.hip_why())
+
+
+def _dim3(v, what):
+    if isinstance(v, (int, np.integer)):
+        v = (int(v),)
+    v = tuple(int(x) for x in v)
+    if not 1 <= len(v) <= 3 or any(x < 1 for x in v):
+        raise ValueError(f"the {what} of a launch is 1 to 3 positive integers, not {v}")
+    return v + (1,) * (3 - len(v))
+
+
+def _holds_nothing(t):
+    return isinstance(t, _kt.BaseTuple) and all(_holds_nothing(e) for e in t.types)
+
+
+class HipKernel:
+    """A @hip.jit kernel: the kernel-language function, compiled for the
+    AMD GPU at its first launch with each set of argument types."""
+
+    def __init__(self, py_func, **options):
+        from kjit import cuda
+        self._kernel = cuda.jit(**options)(py_func) if options else cuda.jit(py_func)
+        self.py_func = py_func
+        self.__name__ = py_func.__name__
+        self.__doc__ = py_func.__doc__
+        self._loaded = {}
+
+    def __getitem__(self, config):
+        if not isinstance(config, tuple) or not 2 <= len(config) <= 4:
+            raise ValueError("a launch is kernel[grid, block] or kernel[grid, block, stream, shared bytes]")
+        grid, block = _dim3(config[0], "grid"), _dim3(config[1], "block")
+        shared = int(config[3]) if len(config) > 3 else 0
+        return lambda *args: self._launch(grid, block, shared, args)
+
+    def _code(self, types):
+        device = list_devices()[_kjit.hip_current()]
+        key = (tuple(str(t) for t in types), device["processor"])
+        if key not in self._loaded:  # (with the kernel's options: debug, boundscheck ...)
+            _, hsaco, _, _ = self._kernel._dispatcher._compile_amdgpu(_kt.signature_text(_kt.void(*types)), False,
+                                                                      device["processor"])
+            self._loaded[key] = _kjit.hip_load(hsaco, self.py_func.__name__, self.py_func.__name__)
+        return self._loaded[key]
+
+    def _launch(self, grid, block, shared, args):
+        _require()
+        hosts, values = [], []
+        for a in args:
+            if isinstance(a, np.ndarray):
+                c = np.ascontiguousarray(a)
+                hosts.append((a, c))
+                values.append(c)
+            else:
+                values.append(a)
+        types = tuple(_typeof(v) for v in values)
+        params, buffers = [], []
+        for v, t in zip(values, types):
+            if isinstance(t, _kt.Array):
+                buf = _kjit.hip_malloc(v.nbytes)
+                _kjit.hip_to_device(buf, v.reshape(-1).view(np.uint8))
+                buffers.append((v, buf))
+                params.append(struct.pack("<Q", buf.ptr))
+                params += [struct.pack("<q", n) for n in v.shape]
+                params += [struct.pack("<q", s) for s in v.strides]
+            elif _holds_nothing(t):
+                continue
+            elif isinstance(t, (_kt.Integer, _kt.Float, _kt.Complex, _kt.Boolean)):
+                params.append(np.array(v, dtype=np.dtype("bool" if isinstance(t, _kt.Boolean) else t.name)).tobytes())
+            else:
+                raise TypeError(f"kernel '{self.__name__}': an argument of type {t} cannot be passed to an AMD "
+                                "GPU kernel yet (arrays and numbers can)")
+        kernel = self._code(types)
+        _kjit.hip_launch(kernel, list(grid), list(block), shared, params)
+        _kjit.hip_synchronize()
+        for v, buf in buffers:
+            _kjit.hip_to_host(buf, v.reshape(-1).view(np.uint8))
+        for original, copy in hosts:
+            if copy is not original and original.flags.writeable:
+                original[...] = copy
+
+
+def jit(func=None, **options):
+    """@hip.jit / @hip.jit(**options): a kernel for AMD GPUs (options as
+    @cuda.jit's: debug, fastmath, lineinfo, boundscheck ...)."""
+    if func is None:
+        return lambda f: HipKernel(f, **options)
+    return HipKernel(func, **options)

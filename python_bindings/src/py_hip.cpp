@@ -1,0 +1,127 @@
+// py_hip.cpp - the HIP runtime (runtime/hip) for kjit.hip: whether an AMD
+// GPU is there and which, device memory, code objects and launches. The
+// launch path is kjit/hip/__init__.py's (it packs the parameters); this
+// file is its thin layer over the runtime. Errors become Python ones:
+// hip::Error a kjit.cuda.errors.CudaSupportError (no device) or
+// CudaDriverError naming the HIP call and error, hip::KernelRaised the
+// exception the kernel recorded.
+#include <fmt/format.h>
+#include <pybind11/stl.h>
+
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "py_common.h"
+#include "py_launch.h"
+#include "runtime/hip/HipRuntime.h"
+
+namespace kjit::py {
+
+namespace {
+
+hip::Runtime &hipRuntime() {
+  static std::once_flag once;
+  static hip::Runtime *rt = nullptr;
+  std::call_once(once, [] { rt = new hip::Runtime(); });  // (lives to the end)
+  return *rt;
+}
+
+[[noreturn]] void raiseHip(const hip::Error &e) {
+  pybind11::module_ errors = pybind11::module_::import("kjit.cuda.errors");
+  const char *cls = e.call == "hipInit" ? "CudaSupportError" : "CudaDriverError";
+  pybind11::object type = errors.attr("_error_class")(cls);
+  pybind11::object exc = type(e.what(), e.call, e.code, e.name);
+  PyErr_SetObject(type.ptr(), exc.ptr());
+  throw pybind11::error_already_set();
+}
+
+[[noreturn]] void raiseRecorded(const hip::KernelRaised &e) {
+  KernelException k{e.excClass, e.message, e.kernel, e.file, e.line};
+  for (int a = 0; a < 3; ++a) {
+    k.thread[a] = e.thread[a];
+    k.block[a] = e.block[a];
+  }
+  raiseKernelException(k);
+}
+
+template <class F>
+auto guarded(F f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const hip::KernelRaised &e) {
+    raiseRecorded(e);
+  } catch (const hip::Error &e) {
+    raiseHip(e);
+  }
+}
+
+}  // namespace
+
+void define_hip(pybind11::module_ &m) {
+  namespace py = pybind11;
+  py::class_<hip::Buffer, std::shared_ptr<hip::Buffer>>(m, "HipBuffer")
+      .def_property_readonly(
+          "ptr", [](const hip::Buffer &b) { return reinterpret_cast<uintptr_t>(b.ptr); })
+      .def_property_readonly("size", [](const hip::Buffer &b) { return b.size; });
+  py::class_<hip::LoadedKernel, std::shared_ptr<hip::LoadedKernel>>(m, "HipKernel")
+      .def_property_readonly("name", [](const hip::LoadedKernel &k) { return k.name; });
+
+  m.def("hip_available", [] { return hipRuntime().available(); });
+  m.def("hip_why", [] { return hipRuntime().why(); });
+  m.def("hip_library", [] { return hipRuntime().library(); });
+  m.def("hip_devices", [] {
+    py::list out;
+    hip::Runtime &rt = hipRuntime();
+    if (!rt.available()) return out;
+    for (int i = 0; i < rt.deviceCount(); ++i) {
+      const hip::DeviceInfo &d = rt.info(i);
+      py::dict e;
+      e["ordinal"] = d.ordinal;
+      e["name"] = d.name;
+      e["arch"] = d.arch;
+      e["processor"] = d.processor;
+      e["wavefront"] = d.wavefront;
+      e["total_memory"] = d.totalMemory;
+      out.append(e);
+    }
+    return out;
+  });
+  m.def("hip_current", [] { return guarded([] { return hipRuntime().current(); }); });
+  m.def("hip_select", [](int i) { guarded([&] { hipRuntime().select(i); }); });
+  m.def("hip_malloc",
+        [](size_t bytes) { return guarded([&] { return hipRuntime().allocate(bytes); }); });
+  m.def("hip_to_device", [](const std::shared_ptr<hip::Buffer> &b, py::buffer src) {
+    py::buffer_info info = src.request();
+    size_t bytes = size_t(info.size * info.itemsize);
+    if (bytes > b->size) throw py::value_error("more bytes than the device buffer holds");
+    guarded([&] { hipRuntime().copyToDevice(b->ptr, info.ptr, bytes); });
+  });
+  m.def("hip_to_host", [](const std::shared_ptr<hip::Buffer> &b, py::buffer dst) {
+    py::buffer_info info = dst.request(true);
+    size_t bytes = size_t(info.size * info.itemsize);
+    if (bytes > b->size) throw py::value_error("more bytes than the device buffer holds");
+    guarded([&] { hipRuntime().copyToHost(info.ptr, b->ptr, bytes); });
+  });
+  m.def("hip_load", [](py::bytes hsaco, const std::string &entry, const std::string &name) {
+    std::string image = hsaco;
+    return guarded([&] { return hipRuntime().load(image, entry, name); });
+  });
+  // params: each parameter's bytes, in the kernel's order.
+  m.def("hip_launch",
+        [](const std::shared_ptr<hip::LoadedKernel> &k, std::vector<unsigned> grid,
+           std::vector<unsigned> block, unsigned shared, std::vector<std::string> params) {
+          if (grid.size() != 3 || block.size() != 3)
+            throw py::value_error("grid and block are (x, y, z)");
+          std::vector<void *> ptrs;
+          for (std::string &p : params) ptrs.push_back(p.data());
+          guarded([&] {
+            hipRuntime().launch(k, grid.data(), block.data(), shared, nullptr,
+                                ptrs.empty() ? nullptr : ptrs.data());
+          });
+        });
+  m.def("hip_synchronize", [] { guarded([] { hipRuntime().synchronize(); }); });
+}
+
+}  // namespace kjit::py

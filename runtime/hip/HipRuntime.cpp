@@ -1,0 +1,257 @@
+#include "runtime/hip/HipRuntime.h"
+
+#include <dlfcn.h>
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <cstring>
+
+#include "frontend/support/ErrorRecord.h"
+#include "frontend/support/KernelAbi.h"  // the error record
+
+namespace kjit::hip {
+
+namespace {
+
+constexpr unsigned kHostMallocMapped = 0x2;  // hipHostMallocMapped
+
+template <class F>
+bool bind(void *lib, const char *symbol, F &field) {
+  field = reinterpret_cast<F>(::dlsym(lib, symbol));
+  return field != nullptr;
+}
+
+}  // namespace
+
+std::string processorOf(const std::string &arch) { return arch.substr(0, arch.find(':')); }
+
+unsigned wavefrontOf(const std::string &processor) {
+  // gfx9xx and older: 64 lanes; gfx10xx, gfx11xx, gfx12xx: 32.
+  if (processor.size() >= 5 && processor.compare(0, 3, "gfx") == 0) {
+    int major = std::atoi(processor.substr(3, processor.size() - 5).c_str());
+    return major >= 10 ? 32 : 64;
+  }
+  return 64;
+}
+
+RuntimeOptions RuntimeOptions::fromEnvironment() {
+  RuntimeOptions o;
+  if (const char *lib = std::getenv("KJIT_HIP_RUNTIME"); lib && *lib) o.library = lib;
+  return o;
+}
+
+Runtime::Runtime(const RuntimeOptions &options) {
+  std::vector<std::string> candidates;
+  if (!options.library.empty())
+    candidates.push_back(options.library);
+  else
+    candidates = {"libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5"};
+  std::string errors;
+  for (const std::string &c : candidates) {
+    lib_ = ::dlopen(c.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (lib_) {
+      library_ = c;
+      break;
+    }
+    const char *e = ::dlerror();
+    errors += fmt::format("{}{}", errors.empty() ? "" : "; ", e ? e : c);
+  }
+  if (!lib_) {
+    why_ = "the HIP runtime (libamdhip64.so) could not be loaded: " + errors;
+    return;
+  }
+  std::string missing;
+#define HIP_FN(field, symbol, params) \
+  if (!bind(lib_, symbol, api_.field)) missing += std::string(missing.empty() ? "" : ", ") + symbol;
+#include "runtime/hip/HipApi.def"
+  bind(lib_, "hipGetErrorName", api_.GetErrorName);
+  bind(lib_, "hipGetErrorString", api_.GetErrorString);
+  if (!missing.empty()) {
+    why_ = fmt::format("the HIP runtime {} lacks {}", library_, missing);
+    return;
+  }
+  api_.RuntimeGetVersion(&runtimeVersion_);
+  hipError_t r = api_.Init(0);
+  int count = 0;
+  if (r == 0) r = api_.GetDeviceCount(&count);
+  if (r != 0 || count == 0) {
+    why_ = fmt::format("no AMD GPU: the HIP runtime ({}) found none ({})", library_,
+                       r == 0 ? std::string("0 devices") : "hipGetDeviceCount: " + errorName(r));
+    return;
+  }
+  for (int i = 0; i < count; ++i) {
+    DeviceInfo d;
+    d.ordinal = i;
+    char name[256] = {0};
+    if (api_.DeviceGetName(name, sizeof name - 1, i) == 0) d.name = name;
+    api_.DeviceTotalMem(&d.totalMemory, i);
+    // The properties' gcnArchName ("gfx90a:sramecc+:xnack-"): the only
+    // string of the structure that starts with "gfx", whatever its layout.
+    std::vector<char> props(64 * 1024, 0);
+    if (api_.GetDeviceProperties(props.data(), i) == 0) {
+      for (size_t at = 0; at + 4 < props.size(); ++at) {
+        if (std::memcmp(props.data() + at, "gfx", 3) != 0 || (at > 0 && props[at - 1] != 0))
+          continue;
+        size_t end = at;
+        while (end < props.size() && props[end] != 0 && end - at < 255) ++end;
+        d.arch.assign(props.data() + at, end - at);
+        break;
+      }
+    }
+    if (const char *forced = std::getenv("KJIT_HIP_ARCH"); forced && *forced) d.arch = forced;
+    d.processor = processorOf(d.arch);
+    d.wavefront = wavefrontOf(d.processor);
+    devices_.push_back(std::move(d));
+  }
+  if (devices_[0].processor.empty()) {
+    why_ = fmt::format(
+        "the HIP runtime ({}) does not say which AMD GPU device 0 is (no gfx "
+        "name in its properties); set KJIT_HIP_ARCH (gfx90a ...)",
+        library_);
+    devices_.clear();
+    return;
+  }
+  available_ = true;
+}
+
+Runtime::~Runtime() {
+  // The library stays loaded: its own exit handlers may still run.
+}
+
+std::string Runtime::errorName(hipError_t r) const {
+  const char *n = api_.GetErrorName ? api_.GetErrorName(r) : nullptr;
+  return n ? std::string(n) : fmt::format("hipError {}", r);
+}
+
+void Runtime::check(hipError_t r, const char *call) const {
+  if (r == 0) return;
+  std::string name = errorName(r);
+  const char *text = api_.GetErrorString ? api_.GetErrorString(r) : nullptr;
+  throw Error(fmt::format("{} failed: {}{}{}", call, name, text ? ": " : "", text ? text : ""),
+              call, r, name);
+}
+
+void Runtime::require() const {
+  if (!available_) throw Error(why_, "hipInit", kNoDevice, "hipErrorNoDevice");
+}
+
+const DeviceInfo &Runtime::info(int ordinal) const {
+  require();
+  if (ordinal < 0 || ordinal >= int(devices_.size()))
+    throw Error(
+        fmt::format("there is no AMD GPU {} (the HIP runtime has {})", ordinal, devices_.size()),
+        "hipSetDevice", 101, "hipErrorInvalidDevice");
+  return devices_[size_t(ordinal)];
+}
+
+void Runtime::select(int ordinal) {
+  info(ordinal);
+  check(api_.SetDevice(ordinal), "hipSetDevice");
+  current_ = ordinal;
+}
+
+Buffer::~Buffer() {
+  if (ptr && rt) rt->api().Free(ptr);
+}
+
+std::shared_ptr<Buffer> Runtime::allocate(size_t bytes) {
+  require();
+  auto b = std::make_shared<Buffer>();
+  b->rt = this;
+  b->size = bytes;
+  check(api_.Malloc(&b->ptr, bytes ? bytes : 1), "hipMalloc");
+  return b;
+}
+
+void Runtime::copyToDevice(void *dst, const void *src, size_t bytes) {
+  if (bytes) check(api_.MemcpyHtoD(dst, const_cast<void *>(src), bytes), "hipMemcpyHtoD");
+}
+
+void Runtime::copyToHost(void *dst, const void *src, size_t bytes) {
+  if (bytes) check(api_.MemcpyDtoH(dst, const_cast<void *>(src), bytes), "hipMemcpyDtoH");
+}
+
+LoadedKernel::~LoadedKernel() {
+  if (!rt) return;
+  if (recordHost) rt->api().HostFree(recordHost);
+  if (module) rt->api().ModuleUnload(module);
+}
+
+std::shared_ptr<LoadedKernel> Runtime::load(const std::string &hsaco, const std::string &entry,
+                                            const std::string &name) {
+  require();
+  auto k = std::make_shared<LoadedKernel>();
+  k->rt = this;
+  k->name = name;
+  k->device = current_;
+  hipError_t r = api_.ModuleLoadData(&k->module, hsaco.data());
+  if (r != 0)
+    throw Error(fmt::format("loading the code object of kernel '{}' failed: {} (compiled for {})",
+                            name, errorName(r), devices_[size_t(current_)].processor),
+                "hipModuleLoadData", r, errorName(r));
+  check(api_.ModuleGetFunction(&k->function, k->module, entry.c_str()), "hipModuleGetFunction");
+  void *slot = nullptr;
+  size_t slotSize = 0;
+  if (api_.ModuleGetGlobal(&slot, &slotSize, k->module, "kjit_error_record") == 0 &&
+      slotSize == 8) {
+    // The record in host memory the GPU writes (mapped), its device address
+    // in the module's global.
+    check(api_.HostMalloc(&k->recordHost, abi::RecWords * sizeof(uint32_t), kHostMallocMapped),
+          "hipHostMalloc");
+    std::memset(k->recordHost, 0, abi::RecWords * sizeof(uint32_t));
+    k->record = static_cast<uint32_t *>(k->recordHost);
+    void *target = nullptr;
+    check(api_.HostGetDevicePointer(&target, k->recordHost, 0), "hipHostGetDevicePointer");
+    copyToDevice(slot, &target, sizeof target);
+    size_t claimSize = 0;
+    check(api_.ModuleGetGlobal(&k->claim, &claimSize, k->module, "kjit_error_claim"),
+          "hipModuleGetGlobal(kjit_error_claim)");
+    auto table = [&](const char *global) {
+      void *at = nullptr;
+      size_t size = 0;
+      if (api_.ModuleGetGlobal(&at, &size, k->module, global) != 0) return std::string();
+      std::string bytes(size, '\0');
+      copyToHost(bytes.data(), at, size);
+      return bytes;
+    };
+    k->files = abi::splitNulTable(table("kjit_error_files"));
+    k->raises = abi::raiseTable(table("kjit_error_raises"));
+    std::lock_guard<std::mutex> hold(mutex_);
+    recorded_.push_back(k);
+  }
+  return k;
+}
+
+void Runtime::launch(const std::shared_ptr<LoadedKernel> &k, const unsigned grid[3],
+                     const unsigned block[3], unsigned sharedBytes, hipStream_t stream,
+                     void **params) {
+  hipError_t r = api_.ModuleLaunchKernel(k->function, grid[0], grid[1], grid[2], block[0], block[1],
+                                         block[2], sharedBytes, stream, params, nullptr);
+  if (r != 0)
+    throw Error(fmt::format("launching kernel '{}' failed: {}", k->name, errorName(r)),
+                "hipModuleLaunchKernel", r, errorName(r));
+}
+
+void Runtime::synchronize() {
+  require();
+  check(api_.DeviceSynchronize(), "hipDeviceSynchronize");
+  reportRaised();
+}
+
+void Runtime::reportRaised() {
+  std::lock_guard<std::mutex> hold(mutex_);
+  std::erase_if(recorded_, [](const std::weak_ptr<LoadedKernel> &w) { return w.expired(); });
+  for (auto &w : recorded_) {
+    auto k = w.lock();
+    volatile uint32_t *rec = k->record;
+    if (!rec || rec[abi::RecComplete] != 1) continue;
+    KernelRaised e(abi::decodeErrorRecord(rec, k->name, k->files, k->raises), k->name);
+    // Ready for the next exception: the record, then the claim.
+    rec[abi::RecComplete] = 0;
+    uint32_t zero = 0;
+    copyToDevice(k->claim, &zero, sizeof zero);
+    throw e;
+  }
+}
+
+}  // namespace kjit::hip

@@ -1,0 +1,224 @@
+"""Every kernel of the device-parity suite (kernel_programs.py) and every seed
+kernel compiles for AMD GPUs (gfx90a and gfx940: CDNA, 64-lane wavefronts;
+gfx1030: RDNA, 32 lanes) into a valid HSA code object: read back with
+llvm-readelf --notes, it describes the kernel (its descriptor symbol, one
+argument per kernel parameter, in the order and with the names kjit's ABI
+gives them), the wavefront size and the LDS its shared arrays take.
+
+Kernels written for 32 lanes (a 0xffffffff mask) compile for gfx1030 and are
+a located error on 64-lane processors, never a wrong answer. No AMD GPU is
+needed: kjit compiles, lld links in-process, llvm-readelf reads."""
+import gc
+import os
+import shutil
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from kjit import cuda, errors
+from kjit import types as kt
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+sys.path.insert(0, os.path.join(HERE, "..", "..", "tools", "gpu"))
+
+READELF = shutil.which("llvm-readelf-19") or shutil.which("llvm-readelf") or \
+    ("/usr/lib/llvm-19/bin/llvm-readelf" if os.path.exists("/usr/lib/llvm-19/bin/llvm-readelf") else None)
+DEVICE_LIBS = any(os.path.exists(os.path.join(d, "ocml.bc")) for d in (
+    os.environ.get("KJIT_ROCM_DEVICE_LIBS", ""), "/usr/lib/x86_64-linux-gnu/amdgcn/bitcode",
+    "/opt/rocm/amdgcn/bitcode"))
+pytestmark = [
+    pytest.mark.skipif(READELF is None, reason="llvm-readelf (LLVM 19's tools) is not installed"),
+    pytest.mark.skipif(not DEVICE_LIBS, reason="the ROCm device libraries (rocm-device-libs) are not installed"),
+]
+
+ARCHS = {"gfx90a": 64, "gfx940": 64, "gfx1030": 32}
+
+
+def kernel_notes(hsaco):
+    """{kernel name: {"args": [arg names], "wavefront": n, "lds": bytes,
+    "symbol": descriptor symbol}} from the code object's AMDGPU metadata."""
+    path = os.path.join(os.environ.get("TMPDIR", "/tmp"), f"kjit-test-{os.getpid()}.hsaco")
+    with open(path, "wb") as f:
+        f.write(hsaco)
+    try:
+        text = subprocess.run([READELF, "--notes", path], capture_output=True, text=True, check=True).stdout
+    finally:
+        os.unlink(path)
+    assert "NT_AMDGPU_METADATA" in text, text[:2000]
+    kernels, cur, in_kernels = [], None, False
+    for raw in text.splitlines():
+        if raw.startswith("amdhsa.kernels:"):
+            in_kernels = True
+            continue
+        if raw and not raw.startswith(" "):  # the next top-level key
+            in_kernels = False
+        if not in_kernels:
+            continue
+        if raw.startswith("  - "):  # a kernel
+            cur = {"args": []}
+            kernels.append(cur)
+            level, body = "kernel", raw[4:]
+        elif raw.startswith("    .") and not raw.startswith("    .args:"):
+            level, body = "kernel", raw[4:]
+            cur["last"] = body
+        elif raw.startswith("      - ") and cur.get("last", ".args").startswith(".args"):  # an argument
+            cur["args"].append({})
+            level, body = "arg", raw[8:]
+        elif raw.startswith("        ") and cur.get("last", ".args").startswith(".args"):
+            level, body = "arg", raw[8:]
+        else:
+            continue
+        key, _, value = body.strip().partition(":")
+        value = value.strip()
+        if value.startswith("'!str ") or value.startswith("!str "):  # YAML's tag on a name such as n
+            value = value.strip("'")[5:]
+        if level == "arg":
+            cur["args"][-1][key] = value
+        elif key in (".wavefront_size", ".group_segment_fixed_size"):
+            cur[key] = int(value)
+        else:
+            cur[key] = value
+    # (Hidden arguments, which the runtime fills, have a kind and no name.)
+    return {k[".name"]: {"args": [a.get(".name") for a in k["args"] if not a[".value_kind"].startswith("hidden_")],
+                         "hidden": [a[".value_kind"] for a in k["args"] if a[".value_kind"].startswith("hidden_")],
+                         "wavefront": k[".wavefront_size"],
+                         "lds": k[".group_segment_fixed_size"], "symbol": k[".symbol"]} for k in kernels}
+
+
+def expected_args(pyfunc, types):
+    """The kernel's parameters as kjit passes them: an array as its data
+    pointer, shape and strides; a tuple of nothing as nothing; others as one."""
+    import inspect
+    names = list(inspect.signature(pyfunc).parameters)
+    out = []
+    for name, t in zip(names, types):
+        if isinstance(t, kt.Array):
+            out += [name + ".data"] + [f"{name}.shape{d}" for d in range(t.ndim)] + \
+                [f"{name}.stride{d}" for d in range(t.ndim)]
+        elif isinstance(t, kt.BaseTuple) and _holds_nothing(t):
+            continue
+        else:
+            out.append(name)
+    return out
+
+
+def _holds_nothing(t):
+    return isinstance(t, kt.BaseTuple) and all(_holds_nothing(e) for e in t.types)
+
+
+def _launched_kernels():
+    """Runs the parity suite on this process's device and returns every
+    kernel it launched, with the argument types of each launch."""
+    import kernel_programs
+    import program_runner  # noqa: F401
+    for name, fn in kernel_programs.PROGRAMS.items():
+        try:
+            fn()
+        except Exception:  # (a program's own failure is test_kernels_devices' business)
+            pass
+    found = {}
+    for obj in gc.get_objects():
+        if isinstance(obj, cuda.CUDAKernel) and not obj.device:
+            for types in obj.overloads:
+                found.setdefault((obj.py_func.__qualname__, id(obj)), (obj, []))[1].append(types)
+    return list(found.values())
+
+
+@pytest.fixture(scope="module")
+def launched():
+    kernels = _launched_kernels()
+    assert len(kernels) >= 40, f"the parity suite launched only {len(kernels)} kernels"
+    return kernels
+
+
+def _uses_32_lane_masks(pyfunc):
+    import inspect
+    try:
+        return "0xffffffff" in inspect.getsource(pyfunc).lower()
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("arch", list(ARCHS))
+def test_every_parity_kernel_compiles_to_a_valid_code_object(launched, arch):
+    compiled = refused = 0
+    for kernel, overloads in launched:
+        for types in overloads:
+            sig = kt.void(*types)
+            if ARCHS[arch] == 64 and _uses_32_lane_masks(kernel.py_func):
+                with pytest.raises(errors.TypingError, match="names 32 lanes, but this GPU's wavefront has 64"):
+                    cuda.compile_amdgcn(kernel, sig, arch=arch, output="hsaco")
+                refused += 1
+                continue
+            hsaco, resty = cuda.compile_amdgcn(kernel, sig, arch=arch, output="hsaco")
+            assert hsaco[:4] == b"\x7fELF" and str(resty) == "void"
+            notes = kernel_notes(hsaco)
+            name = kernel.py_func.__name__
+            assert list(notes) == [name], (name, list(notes))
+            k = notes[name]
+            assert k["symbol"] == name + ".kd"
+            assert k["wavefront"] == ARCHS[arch]
+            assert k["args"] == expected_args(kernel.py_func, types), (name, types)
+            compiled += 1
+    assert compiled >= 40 and (refused > 0) == (ARCHS[arch] == 64), (compiled, refused)
+
+
+def test_seed_kernels_compile_with_their_shared_memory():
+    import seed_kernels as S
+    f32 = kt.float32
+    for arch, lanes in ARCHS.items():
+        hsaco, _ = cuda.compile_amdgcn(S.fast_matmul, kt.void(f32[:, ::1], f32[:, ::1], f32[:, ::1]),
+                                       arch=arch, output="hsaco")
+        k = kernel_notes(hsaco)["fast_matmul"]
+        assert k["lds"] == 2 * S.TPB * S.TPB * 4 and k["wavefront"] == lanes
+        for name, sig in [("add_kernel", kt.void(f32[::1], f32[::1], f32[::1])),
+                          ("saxpy", kt.void(f32, f32[::1], f32[::1], f32[::1])),
+                          ("histogram", kt.void(f32[::1], f32, f32, kt.int32[::1])),
+                          ("block_sum", kt.void(f32[::1], f32[::1])),
+                          ("sinexp", kt.void(f32[::1], f32[::1]))]:
+            hsaco, _ = cuda.compile_amdgcn(getattr(S, name), sig, arch=arch, output="hsaco")
+            assert kernel_notes(hsaco)[name]["wavefront"] == lanes
+
+
+def test_assembly_uses_the_amdgpu_forms():
+    # Global loads and stores through the array arguments, ds_bpermute for
+    # shuffles, s_barrier for syncthreads, ocml for math.
+    def k(x, out):
+        s = cuda.shared.array(64, np.float64)
+        i = cuda.grid(1)
+        s[cuda.threadIdx.x] = np.float64(x[i])
+        cuda.syncthreads()
+        v = cuda.shfl_down_sync(cuda.activemask(), s[cuda.threadIdx.x], 1)
+        out[i] = np.sin(v) + cuda.warpsize
+
+    for arch, lanes in ARCHS.items():
+        asm, _ = cuda.compile_amdgcn(k, "void(float32[::1], float64[::1])", arch=arch)
+        assert "global_load_dword" in asm and "global_store_dwordx2" in asm, arch
+        assert "ds_bpermute_b32" in asm and "s_barrier" in asm, arch
+        assert f".amdhsa_wavefront_size32 {1 if lanes == 32 else 0}" in asm or lanes == 64, arch
+
+
+def test_warpsize_and_masks_follow_the_wavefront():
+    def k(out):
+        out[0] = cuda.warpsize
+        out[1] = cuda.ballot_sync(cuda.activemask(), True)
+
+    for arch, lanes in ARCHS.items():
+        _, resty = cuda.compile_amdgcn(k, "void(uint64[::1])", arch=arch)
+        assert str(resty) == "void"
+    with pytest.raises(errors.TypingError, match=r"test_amdgpu_compile.py:\d+:\d+: .*0xffffffff names 32 lanes"):
+        def bad(out):
+            out[0] = cuda.shfl_sync(0xffffffff, out[1], 0)
+        cuda.compile_amdgcn(bad, "void(int32[::1])", arch="gfx90a")
+
+
+def test_unknown_processor_and_bad_output():
+    def k(x):
+        x[0] = 1
+    with pytest.raises(Exception, match="unknown AMD GPU processor 'gfx9999'"):
+        cuda.compile_amdgcn(k, "void(int32[::1])", arch="gfx9999")
+    with pytest.raises(ValueError, match="'asm' or 'hsaco'"):
+        cuda.compile_amdgcn(k, "void(int32[::1])", output="elf")
