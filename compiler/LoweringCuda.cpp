@@ -578,17 +578,33 @@ void emitKernelEntry(ProgramLowering &P, const ir::Function &f) {
   llvm::LLVMContext &C = P.C;
   llvm::Type *ptr = llvm::PointerType::getUnqual(C);
   llvm::Type *i64 = llvm::Type::getInt64Ty(C);
+  // The parameters: on NVIDIA each argument's in turn (an array's data
+  // pointer, shapes, strides). On AMD the scalars and data pointers come
+  // first, in the arguments' order, then every array's shapes and strides:
+  // adjacent arguments load together (one s_load of the three pointers of
+  // SAXPY, as HIP's kernel has), and the data pointers are in the global
+  // space, as HIP's kernels take them.
   std::vector<llvm::Type *> params;
-  for (const Var *p : f.params) {
-    if (holdsNothing(p->type)) continue;  // no parameter: NVPTX takes no empty aggregate
-    if (!p->type->isArray()) {
-      params.push_back(P.lt(p->type));
+  std::vector<unsigned> firstOf(f.params.size()), extentsOf(f.params.size());
+  for (size_t i = 0; i < f.params.size(); ++i) {
+    const Type *t = f.params[i]->type;
+    if (holdsNothing(t)) continue;  // no parameter: NVPTX takes no empty aggregate
+    firstOf[i] = unsigned(params.size());
+    if (!t->isArray()) {
+      params.push_back(P.lt(t));
       continue;
     }
-    // (AMDGPU: in the global space, as HIP's kernels take them.)
     params.push_back(P.amdgpu ? llvm::PointerType::get(C, 1) : ptr);
-    for (unsigned k = 0; k < 2 * p->type->ndim(); ++k) params.push_back(i64);
+    if (P.amdgpu) continue;
+    extentsOf[i] = unsigned(params.size());
+    for (unsigned k = 0; k < 2 * t->ndim(); ++k) params.push_back(i64);
   }
+  if (P.amdgpu)
+    for (size_t i = 0; i < f.params.size(); ++i) {
+      if (!f.params[i]->type->isArray()) continue;
+      extentsOf[i] = unsigned(params.size());
+      for (unsigned k = 0; k < 2 * f.params[i]->type->ndim(); ++k) params.push_back(i64);
+    }
   auto *ft = llvm::FunctionType::get(llvm::Type::getVoidTy(C), params, false);
   auto *k = llvm::Function::Create(ft, llvm::GlobalValue::ExternalLinkage, f.name, P.M);
   if (P.amdgpu) k->setCallingConv(llvm::CallingConv::AMDGPU_KERNEL);
@@ -602,25 +618,26 @@ void emitKernelEntry(ProgramLowering &P, const ir::Function &f) {
   std::vector<llvm::Value *> args = {
       slot, allocates ? llvm::cast<llvm::Value>(arrays)
                       : llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(C))};
-  unsigned next = 0;
-  for (const Var *p : f.params) {
+  for (size_t i = 0; i < f.params.size(); ++i) {
+    const Var *p = f.params[i];
     if (holdsNothing(p->type)) {
       args.push_back(llvm::Constant::getNullValue(P.lt(p->type)));
       continue;
     }
     if (!p->type->isArray()) {
-      llvm::Value *a = k->getArg(next++);
+      llvm::Value *a = k->getArg(firstOf[i]);
       a->setName(p->name);
       args.push_back(a);
       continue;
     }
     unsigned nd = p->type->ndim();
     llvm::Value *desc = llvm::Constant::getNullValue(P.lt(p->type));
-    llvm::Value *data = k->getArg(next++);
-    data->setName(p->name + ".data");
-    k->getArg(next - 1)->addAttr(llvm::Attribute::NoUndef);
-    if (P.amdgpu) data = B.CreateAddrSpaceCast(data, ptr);
+    llvm::Argument *dataArg = k->getArg(firstOf[i]);
+    dataArg->setName(p->name + ".data");
+    dataArg->addAttr(llvm::Attribute::NoUndef);
+    llvm::Value *data = P.amdgpu ? B.CreateAddrSpaceCast(dataArg, ptr) : dataArg;
     desc = B.CreateInsertValue(desc, data, {1u});
+    unsigned next = extentsOf[i];
     for (unsigned d = 0; d < nd; ++d) {
       llvm::Value *n = k->getArg(next++);
       n->setName(p->name + ".shape" + std::to_string(d));

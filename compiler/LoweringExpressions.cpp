@@ -140,6 +140,14 @@ llvm::Value *FunctionLowering::convert(llvm::Value *v, const Type *from, const T
   bool fromSigned = from->isInt() ? from->isSigned() : false;  // bool is unsigned 0/1
   if (to->isInt()) {
     if (from->isFloat()) {
+      // AMD GPUs: v_cvt_i32_f32/f64 saturate and give 0 for NaN, as
+      // fptosi.sat does, in one instruction (the back end would expand
+      // fptosi.sat into compares and selects).
+      if (P.amdgpu && to->isSigned() && to->bits() == 32 && from->bits() >= 32) {
+        const char *text = from->bits() == 32 ? "v_cvt_i32_f32 $0, $1" : "v_cvt_i32_f64 $0, $1";
+        auto *asmTy = llvm::FunctionType::get(dst, {v->getType()}, false);
+        return B.CreateCall(llvm::InlineAsm::get(asmTy, text, "=v,v", /*sideEffects=*/false), {v});
+      }
       // Saturating, so that out-of-range values are not poison.
       auto id = to->isSigned() ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat;
       return B.CreateIntrinsic(id, {dst, v->getType()}, {v});

@@ -89,20 +89,21 @@ def kernel_notes(hsaco):
 
 
 def expected_args(pyfunc, types):
-    """The kernel's parameters as kjit passes them: an array as its data
-    pointer, shape and strides; a tuple of nothing as nothing; others as one."""
+    """The kernel's parameters as kjit passes them on AMD: the numbers and
+    the arrays' data pointers in order, then each array's shape and strides;
+    a tuple of nothing is nothing."""
     import inspect
     names = list(inspect.signature(pyfunc).parameters)
-    out = []
+    out, extents = [], []
     for name, t in zip(names, types):
         if isinstance(t, kt.Array):
-            out += [name + ".data"] + [f"{name}.shape{d}" for d in range(t.ndim)] + \
-                [f"{name}.stride{d}" for d in range(t.ndim)]
+            out.append(name + ".data")
+            extents += [f"{name}.shape{d}" for d in range(t.ndim)] + [f"{name}.stride{d}" for d in range(t.ndim)]
         elif isinstance(t, kt.BaseTuple) and _holds_nothing(t):
             continue
         else:
             out.append(name)
-    return out
+    return out + extents
 
 
 def _holds_nothing(t):

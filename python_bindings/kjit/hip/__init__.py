@@ -118,15 +118,18 @@ class HipKernel:
             else:
                 values.append(a)
         types = tuple(_typeof(v) for v in values)
-        params, buffers = [], []
+        # kjit's AMD kernel parameters: the numbers and the arrays' data
+        # pointers in the arguments' order, then each array's shape and
+        # strides (compiler/LoweringCuda.cpp, emitKernelEntry).
+        params, extents, buffers = [], [], []
         for v, t in zip(values, types):
             if isinstance(t, _kt.Array):
                 buf = _kjit.hip_malloc(v.nbytes)
                 _kjit.hip_to_device(buf, v.reshape(-1).view(np.uint8))
                 buffers.append((v, buf))
                 params.append(struct.pack("<Q", buf.ptr))
-                params += [struct.pack("<q", n) for n in v.shape]
-                params += [struct.pack("<q", s) for s in v.strides]
+                extents += [struct.pack("<q", n) for n in v.shape]
+                extents += [struct.pack("<q", s) for s in v.strides]
             elif _holds_nothing(t):
                 continue
             elif isinstance(t, (_kt.Integer, _kt.Float, _kt.Complex, _kt.Boolean)):
@@ -135,7 +138,7 @@ class HipKernel:
                 raise TypeError(f"kernel '{self.__name__}': an argument of type {t} cannot be passed to an AMD "
                                 "GPU kernel yet (arrays and numbers can)")
         kernel = self._code(types)
-        _kjit.hip_launch(kernel, list(grid), list(block), shared, params)
+        _kjit.hip_launch(kernel, list(grid), list(block), shared, params + extents)
         _kjit.hip_synchronize()
         for v, buf in buffers:
             _kjit.hip_to_host(buf, v.reshape(-1).view(np.uint8))

@@ -5,8 +5,9 @@
 # in the global address space (global_load/global_store, as HIP's), the
 # block size comes from the implicit arguments of code object v5 (after
 # kjit's own, as HIP's kernels read it), and the code object describes
-# every argument as kjit's ABI passes it: the data pointer, the shape and
-# the stride of each array.
+# every argument as kjit's AMD ABI passes it: the numbers and the arrays'
+# data pointers in order (adjacent, so that one load fetches them), then
+# each array's shape and stride.
 
 from numba import cuda
 
@@ -19,6 +20,7 @@ def saxpy(a, x, y, out):
 
 # CHECK:      .amdgcn_target "amdgcn-amd-amdhsa--gfx90a"
 # CHECK:      saxpy:
+# CHECK:      s_load_dwordx8
 # CHECK:      global_load_dword
 # CHECK:      global_load_dword
 # CHECK:      v_fmac_f32
@@ -32,10 +34,11 @@ def saxpy(a, x, y, out):
 # NOTES:      .name: a
 # NOTES:      .name: x.data
 # NOTES:      .value_kind: global_buffer
-# NOTES:      .name: x.shape0
-# NOTES:      .name: x.stride0
 # NOTES:      .name: y.data
 # NOTES:      .name: out.data
+# NOTES:      .name: x.shape0
+# NOTES:      .name: x.stride0
+# NOTES:      .name: y.shape0
 # NOTES:      .name: out.stride0
 # NOTES:      .value_kind: hidden_group_size_x
 # NOTES:      .name: saxpy
