@@ -179,3 +179,39 @@ print("still running")
         pytest.skip("this machine has an AMD GPU")
     assert out[0] == "False" and out[1].startswith("no AMD GPU: the HIP runtime") and out[-1] == "still running", \
         r.stdout
+
+
+def test_device_arrays_stay_on_the_device_between_launches(fake_hip, tmp_path):
+    # to_device / device_array_like / copy_to_host round trips (the fake's
+    # memory is host memory, copied as the real runtime copies), and a launch
+    # passes a device array's own buffer, with its shape and byte strides.
+    log = tmp_path / "launches"
+    r = run("""
+import numpy as np
+from kjit import cuda, hip
+
+@hip.jit
+def double(a, b):
+    i, j = cuda.grid(2)
+    if i < a.shape[0] and j < a.shape[1]:
+        b[i, j] = a[i, j] * 2
+
+host = np.arange(6.0).reshape(2, 3)
+d = hip.to_device(host)
+o = hip.device_array_like(host)
+print(d.shape, d.strides, d.dtype, d.nbytes, (d.copy_to_host() == host).all())
+double[(1, 1), (2, 3)](d, o)
+print(hex(d._buffer.ptr), hex(o._buffer.ptr))
+into = np.empty((2, 3))
+print(d.copy_to_host(into) is into)
+try:
+    d.copy_to_device(np.zeros(4))
+except ValueError as e:
+    print("ValueError", e)
+""", {"KJIT_HIP_RUNTIME": fake_hip, "FAKE_HIP_LOG": str(log), "FAKE_HIP_PARAMS": "6"})
+    assert r.returncode == 0, r.stderr
+    out = r.stdout.splitlines()
+    assert out[0] == "(2, 3) (24, 8) float64 48 True"
+    ptr_a, ptr_b = (p[2:] for p in out[1].split())
+    assert log.read_text().split()[9:] == [ptr_a, ptr_b, "2", "3", "18", "8"]
+    assert out[2] == "True" and out[3].startswith("ValueError copy_to_device: shape (4,)")

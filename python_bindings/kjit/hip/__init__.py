@@ -16,6 +16,10 @@ device for the launch and back after it, as Numba does for host arrays.
 
     saxpy[blocks, 256](2.0, x, y, out)
 
+Device arrays keep data on the GPU between launches: ``hip.to_device(a)``,
+``hip.device_array(shape, dtype)``, ``hip.device_array_like(a)``, and
+``d.copy_to_host()``.
+
 ``hip.is_available()`` says whether an AMD GPU is there, ``hip.why()`` why
 not. ``KJIT_HIP_RUNTIME`` names another HIP library (tests use a fake one),
 ``KJIT_HIP_ARCH`` overrides the processor the runtime reports.
@@ -28,7 +32,8 @@ from kjit import _kjit
 from kjit import types as _kt
 from kjit.typeof import typeof as _typeof
 
-__all__ = ["jit", "is_available", "why", "list_devices", "compile_amdgcn", "synchronize", "HipKernel"]
+__all__ = ["jit", "is_available", "why", "list_devices", "compile_amdgcn", "synchronize", "HipKernel",
+           "DeviceNDArray", "to_device", "device_array", "device_array_like"]
 
 
 def is_available():
@@ -58,6 +63,66 @@ def compile_amdgcn(pyfunc, sig, device=False, fastmath=False, arch="gfx90a", out
     if isinstance(pyfunc, HipKernel):
         pyfunc = pyfunc.py_func
     return compile_(pyfunc, sig, device=device, fastmath=fastmath, arch=arch, output=output, lineinfo=lineinfo)
+
+
+class DeviceNDArray:
+    """A C-contiguous array in the AMD GPU's memory (Numba's DeviceNDArray
+    API, as far as kjit.hip goes: shape, dtype, strides, size, nbytes,
+    ndim, copy_to_host, copy_to_device)."""
+
+    def __init__(self, shape, dtype):
+        _require()
+        self.dtype = np.dtype(dtype)
+        self.shape = tuple(int(n) for n in (shape if isinstance(shape, tuple) else (shape,)))
+        if any(n < 0 for n in self.shape):
+            raise ValueError(f"negative dimensions are not allowed: {self.shape}")
+        self.strides = tuple(int(s) for s in np.empty(0, self.dtype).itemsize *
+                             np.array([int(np.prod(self.shape[k + 1:])) for k in range(len(self.shape))],
+                                      dtype=np.int64))
+        self.size = int(np.prod(self.shape))
+        self.nbytes = self.size * self.dtype.itemsize
+        self.ndim = len(self.shape)
+        self._buffer = _kjit.hip_malloc(self.nbytes)
+
+    def __len__(self):
+        return self.shape[0]
+
+    def __repr__(self):
+        return f"<kjit.hip.DeviceNDArray shape={self.shape} dtype={self.dtype}>"
+
+    def copy_to_device(self, ary):
+        """Copies a host array of the same shape and dtype in."""
+        a = np.ascontiguousarray(ary, dtype=self.dtype)
+        if a.shape != self.shape:
+            raise ValueError(f"copy_to_device: shape {a.shape} does not match the device array's {self.shape}")
+        _kjit.hip_to_device(self._buffer, a.reshape(-1).view(np.uint8))
+
+    def copy_to_host(self, ary=None):
+        """The contents as a new NumPy array, or copied into `ary`."""
+        out = np.empty(self.shape, self.dtype) if ary is None else ary
+        if out.shape != self.shape or out.dtype != self.dtype or not out.flags.c_contiguous:
+            raise ValueError("copy_to_host: the host array must be C-contiguous with the device array's "
+                             f"shape {self.shape} and dtype {self.dtype}")
+        _kjit.hip_synchronize()
+        _kjit.hip_to_host(self._buffer, out.reshape(-1).view(np.uint8))
+        return out
+
+
+def to_device(ary):
+    """A device array holding a copy of `ary`."""
+    a = np.ascontiguousarray(ary)
+    d = DeviceNDArray(a.shape, a.dtype)
+    d.copy_to_device(a)
+    return d
+
+
+def device_array(shape, dtype=np.float64):
+    """A device array, uninitialised."""
+    return DeviceNDArray(shape, dtype)
+
+
+def device_array_like(ary):
+    return DeviceNDArray(np.shape(ary), np.asarray(ary).dtype)
 
 
 def _require():
@@ -111,19 +176,26 @@ class HipKernel:
         _require()
         hosts, values = [], []
         for a in args:
-            if isinstance(a, np.ndarray):
+            if isinstance(a, DeviceNDArray):
+                values.append(a)
+            elif isinstance(a, np.ndarray):
                 c = np.ascontiguousarray(a)
                 hosts.append((a, c))
                 values.append(c)
             else:
                 values.append(a)
-        types = tuple(_typeof(v) for v in values)
+        types = tuple(_kt.Array(_typeof(v.dtype.type(0)), v.ndim, "C") if isinstance(v, DeviceNDArray)
+                      else _typeof(v) for v in values)
         # kjit's AMD kernel parameters: the numbers and the arrays' data
         # pointers in the arguments' order, then each array's shape and
         # strides (compiler/LoweringCuda.cpp, emitKernelEntry).
         params, extents, buffers = [], [], []
         for v, t in zip(values, types):
-            if isinstance(t, _kt.Array):
+            if isinstance(v, DeviceNDArray):  # already there: no copy
+                params.append(struct.pack("<Q", v._buffer.ptr))
+                extents += [struct.pack("<q", n) for n in v.shape]
+                extents += [struct.pack("<q", s) for s in v.strides]
+            elif isinstance(t, _kt.Array):
                 buf = _kjit.hip_malloc(v.nbytes)
                 _kjit.hip_to_device(buf, v.reshape(-1).view(np.uint8))
                 buffers.append((v, buf))
