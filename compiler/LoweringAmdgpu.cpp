@@ -47,7 +47,14 @@ llvm::Value *FunctionLowering::amdgpuSreg(IntrinsicId id, unsigned axis) {
   using namespace llvm::Intrinsic;
   static const ID item[3] = {amdgcn_workitem_id_x, amdgcn_workitem_id_y, amdgcn_workitem_id_z};
   static const ID group[3] = {amdgcn_workgroup_id_x, amdgcn_workgroup_id_y, amdgcn_workgroup_id_z};
-  if (id == IntrinsicId::ThreadIdx) return B.CreateIntrinsic(item[axis], {}, {});
+  if (id == IntrinsicId::ThreadIdx) {
+    // (In [0, 1024): a block has at most 1024 threads. Known, int32 thread
+    // indices need no negative-index test.)
+    llvm::CallInst *tid = B.CreateIntrinsic(item[axis], {}, {});
+    tid->setMetadata(llvm::LLVMContext::MD_range,
+                     llvm::MDBuilder(C).createRange(llvm::APInt(32, 0), llvm::APInt(32, 1024)));
+    return tid;
+  }
   if (id == IntrinsicId::BlockIdx) return B.CreateIntrinsic(group[axis], {}, {});
   llvm::Value *implicit = B.CreateIntrinsic(amdgcn_implicitarg_ptr, {}, {});
   auto field = [&](unsigned offset, llvm::Type *t) {
