@@ -202,6 +202,8 @@ o = hip.device_array_like(host)
 print(d.shape, d.strides, d.dtype, d.nbytes, (d.copy_to_host() == host).all())
 double[(1, 1), (2, 3)](d, o)
 print(hex(d._buffer.ptr), hex(o._buffer.ptr))
+asm = double.inspect_asm()
+print(list(asm), "global_store_dwordx2" in asm[("array(float64, 2d, C)",) * 2])
 into = np.empty((2, 3))
 print(d.copy_to_host(into) is into)
 try:
@@ -214,4 +216,6 @@ except ValueError as e:
     assert out[0] == "(2, 3) (24, 8) float64 48 True"
     ptr_a, ptr_b = (p[2:] for p in out[1].split())
     assert log.read_text().split()[9:] == [ptr_a, ptr_b, "2", "3", "18", "8"]
-    assert out[2] == "True" and out[3].startswith("ValueError copy_to_device: shape (4,)")
+    # inspect_asm: the assembly of what the launches compiled, by argument types
+    assert out[2] == "[('array(float64, 2d, C)', 'array(float64, 2d, C)')] True"
+    assert out[3] == "True" and out[4].startswith("ValueError copy_to_device: shape (4,)")

@@ -155,6 +155,7 @@ class HipKernel:
         self.__name__ = py_func.__name__
         self.__doc__ = py_func.__doc__
         self._loaded = {}
+        self._assembly = {}  # (argument types, processor) -> AMDGCN assembly
 
     def __getitem__(self, config):
         if not isinstance(config, tuple) or not 2 <= len(config) <= 4:
@@ -167,10 +168,23 @@ class HipKernel:
         device = list_devices()[_kjit.hip_current()]
         key = (tuple(str(t) for t in types), device["processor"])
         if key not in self._loaded:  # (with the kernel's options: debug, boundscheck ...)
-            _, hsaco, _, _ = self._kernel._dispatcher._compile_amdgpu(_kt.signature_text(_kt.void(*types)), False,
-                                                                      device["processor"])
+            _, hsaco, asm, _ = self._kernel._dispatcher._compile_amdgpu(_kt.signature_text(_kt.void(*types)), False,
+                                                                        device["processor"])
+            self._assembly[key] = asm
             self._loaded[key] = _kjit.hip_load(hsaco, self.py_func.__name__, self.py_func.__name__)
         return self._loaded[key]
+
+    def inspect_asm(self, signature=None):
+        """The AMDGCN assembly of what the launches compiled: {argument types
+        (a tuple of their names): assembly}, or that of one signature
+        (a tuple of kjit types, or of their names)."""
+        out = {k[0]: asm for k, asm in self._assembly.items()}
+        if signature is None:
+            return out
+        names = tuple(str(t) for t in signature)
+        if names not in out:
+            raise KeyError(f"kernel '{self.__name__}' was not launched with argument types {names}")
+        return out[names]
 
     def _launch(self, grid, block, shared, args):
         _require()
