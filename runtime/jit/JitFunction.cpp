@@ -294,27 +294,36 @@ static bool holdsNothing(const Type *t) {
   return true;
 }
 
-std::unique_ptr<CompileResult> JitFunction::compileCuda(const std::vector<const Type *> &args,
-                                                        const Type *ret, bool device, int cc,
-                                                        std::string *llvmText) {
+std::unique_ptr<CompileResult> JitFunction::typeForGpu(Context &ctx,
+                                                       const std::vector<const Type *> &args,
+                                                       const Type *ret, bool device,
+                                                       TypedProgram &prog) const {
   for (size_t i = 0; i < args.size(); ++i)
     if (device && holdsNothing(args[i]))
       throw typeError(fmt::format(
           "device function '{}': argument {} ({}) is an empty tuple, which a CUDA device "
           "function compiled on its own cannot take as a parameter; leave the argument out",
           name(), i + 1, args[i]->str()));
-  Context ctx;
   const Type *declared = ret ? sameTypeIn(ctx.types, ret) : nullptr;
-  TypedProgram prog = cudaProgram(ctx, remap(ctx.types, args), declared, !device);
+  prog = cudaProgram(ctx, remap(ctx.types, args), declared, !device);
   if (!prog.entry) failed(ctx);
   auto c = std::make_unique<CompileResult>();
   c->types = std::make_shared<TypeContext>();
   c->args = remap(*c->types, args);
   c->ret = sameTypeIn(*c->types, prog.entry->returnType);
   c->key = keyOfTypes(c->args);
-  c->cc = cc;
   c->typedIR = typedText(prog);
   c->typemap = typemapOf(prog);
+  return c;
+}
+
+std::unique_ptr<CompileResult> JitFunction::compileCuda(const std::vector<const Type *> &args,
+                                                        const Type *ret, bool device, int cc,
+                                                        std::string *llvmText) {
+  Context ctx;
+  TypedProgram prog;
+  std::unique_ptr<CompileResult> c = typeForGpu(ctx, args, ret, device, prog);
+  c->cc = cc;
   PtxOptions po;
   po.ccMajor = cc / 10;
   po.ccMinor = cc % 10;
@@ -337,24 +346,10 @@ std::unique_ptr<CompileResult> JitFunction::amdgpuCompile(const std::string &sig
   const AmdgpuProcessor *proc = amdgpuProcessor(arch);
   if (!proc) throw typeError(unknownProcessorMessage(arch));
   std::unique_ptr<CompileResult> sig = parseEager(signature);
-  for (size_t i = 0; i < sig->args.size(); ++i)
-    if (device && holdsNothing(sig->args[i]))
-      throw typeError(fmt::format(
-          "device function '{}': argument {} ({}) is an empty tuple, which a device function "
-          "compiled on its own cannot take as a parameter; leave the argument out",
-          name(), i + 1, sig->args[i]->str()));
   Context ctx;
-  ctx.warpSize = proc->wavefront;
-  const Type *declared = sig->ret ? sameTypeIn(ctx.types, sig->ret) : nullptr;
-  TypedProgram prog = cudaProgram(ctx, remap(ctx.types, sig->args), declared, !device);
-  if (!prog.entry) failed(ctx);
-  auto c = std::make_unique<CompileResult>();
-  c->types = std::make_shared<TypeContext>();
-  c->args = remap(*c->types, sig->args);
-  c->ret = sameTypeIn(*c->types, prog.entry->returnType);
-  c->key = keyOfTypes(c->args);
-  c->typedIR = typedText(prog);
-  c->typemap = typemapOf(prog);
+  ctx.warpSize = proc->wavefront;  // (typing follows the wavefront)
+  TypedProgram prog;
+  std::unique_ptr<CompileResult> c = typeForGpu(ctx, sig->args, sig->ret, device, prog);
   AmdgpuOptions ao;
   ao.arch = arch;
   ao.fastmath = options_.cuda.fastmath || source_->fastmath;

@@ -154,6 +154,10 @@ class JitFunction {
                              const Type *declaredRet);
   std::unique_ptr<CompileResult> compileCuda(const std::vector<const Type *> &args, const Type *ret,
                                              bool device, int cc, std::string *llvmText);
+  // A GPU compile's typing (into `prog`, in `ctx`, whose warpSize is the
+  // GPU's) and its result but for the code: CUDA's and AMD's share it.
+  std::unique_ptr<CompileResult> typeForGpu(Context &ctx, const std::vector<const Type *> &args,
+                                            const Type *ret, bool device, TypedProgram &prog) const;
   std::shared_ptr<FunctionSource> cudaSource() const;
   // The typed program of the CUDA target, with @cuda.jit's debug option.
   TypedProgram cudaProgram(Context &ctx, const std::vector<const Type *> &args,

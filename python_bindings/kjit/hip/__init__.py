@@ -46,10 +46,16 @@ def why():
     return _kjit.hip_why()
 
 
+_devices = None  # the runtime's answer, read once: devices do not change in a process
+
+
 def list_devices():
     """The AMD GPUs: dicts of ordinal, name, arch (the runtime's name),
     processor (what kjit compiles for), wavefront and total_memory."""
-    return _kjit.hip_devices()
+    global _devices
+    if _devices is None:
+        _devices = _kjit.hip_devices()
+    return [dict(d) for d in _devices]
 
 
 def synchronize():
@@ -165,7 +171,8 @@ class HipKernel:
         return lambda *args: self._launch(grid, block, shared, args)
 
     def _code(self, types):
-        device = list_devices()[_kjit.hip_current()]
+        list_devices()
+        device = _devices[_kjit.hip_current()]
         key = (tuple(str(t) for t in types), device["processor"])
         if key not in self._loaded:  # (with the kernel's options: debug, boundscheck ...)
             _, hsaco, asm, _ = self._kernel._dispatcher._compile_amdgpu(_kt.signature_text(_kt.void(*types)), False,
