@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <cstdlib>
 #include <cstring>
@@ -42,10 +43,18 @@ RuntimeOptions RuntimeOptions::fromEnvironment() {
 
 Runtime::Runtime(const RuntimeOptions &options) {
   std::vector<std::string> candidates;
-  if (!options.library.empty())
+  if (!options.library.empty()) {
     candidates.push_back(options.library);
-  else
+  } else {
+    // Without ROCm's kernel driver there is no AMD GPU, and the HIP library
+    // is not loaded at all: on a machine with an NVIDIA GPU and a CUDA
+    // context, Debian's libamdhip64.so.5 aborted the process.
+    if (::access("/dev/kfd", F_OK) != 0) {
+      why_ = "no AMD GPU: /dev/kfd (ROCm's kernel driver) is not there";
+      return;
+    }
     candidates = {"libamdhip64.so", "libamdhip64.so.6", "libamdhip64.so.5"};
+  }
   std::string errors;
   for (const std::string &c : candidates) {
     lib_ = ::dlopen(c.c_str(), RTLD_NOW | RTLD_LOCAL);
