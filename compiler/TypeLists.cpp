@@ -243,6 +243,19 @@ Expr *FunctionTyper::typedContainer(const ast::CallExpr *c, const std::string &f
   return unsupported(c->loc, fmt::format("{}() is not supported", fn.substr(5)));
 }
 
+void FunctionTyper::undefinedContainer(const Expr *e) {
+  const Type *t = e->type;
+  const char *what = t->isSet() ? "set" : t->isDict() ? "dict" : "list";
+  const char *how = t->isSet() ? "start it with a value ({x}), or add one to a variable first"
+                    : t->isDict()
+                        ? "start it with an item ({key: value}), or use "
+                          "Dict.empty(key_type, value_type)"
+                        : "start it with a value ([x]), or use List.empty_list(item_type)";
+  typingError(e->loc, fmt::format("cannot infer the types of this empty {}: nothing is stored in "
+                                  "it; {}",
+                                  what, how));
+}
+
 // After the final pass: a list whose elements never got a type.
 void FunctionTyper::checkUndefinedLists() {
   for (auto &[name, info] : vars_) {

@@ -152,6 +152,9 @@ class FunctionTyper final : public TyperServices {
 
   // ---- helpers ----
   Expr *unknown(SourceLoc loc) { return ir_.constant(nullptr, loc); }  // type null
+  // An empty list, dict or set whose item types nothing gives (a
+  // temporary: named ones are checkUndefinedLists' business).
+  void undefinedContainer(const Expr *e);
   static bool known(const Expr *e) { return e && e->type; }
 
   Expr *typingError(SourceLoc loc, std::string msg) {
@@ -380,8 +383,12 @@ class FunctionTyper final : public TyperServices {
     std::vector<const Type *> types;
     std::vector<Expr *> runtimeArgs;
     for (Expr *a : args) {
-      // `[]` before a later pass gives it a type: typed then.
-      if (hasUndefinedList(a->type)) return nullptr;
+      // `[]` before a later pass gives it a type: typed then. In the final
+      // pass it has none (`len({})`): an error, never a silent result.
+      if (hasUndefinedList(a->type)) {
+        if (final_ && !isa<VarRef>(a)) undefinedContainer(a);
+        return nullptr;
+      }
       types.push_back(a->type);
       if (a->type->isRuntime()) runtimeArgs.push_back(a);
     }

@@ -310,18 +310,24 @@ pybind11::dtype dtypeOfDl(DLDataType t) {
   return pybind11::dtype(fmt::format("{}{}", kind, t.bits / 8));
 }
 
-pybind11::capsule exportDlpack(pybind11::object array, DeviceArray &a, int deviceType,
-                               int deviceId) {
+// A tensor of `nd` dimensions at `ptr` (strides in bytes), kept alive by
+// `owner` until the consumer deletes it.
+pybind11::capsule exportDlpack(pybind11::object owner, uintptr_t ptr, const int64_t *shape,
+                               const int64_t *strides, int nd, const pybind11::dtype &dtype,
+                               int deviceType, int deviceId) {
+  if (nd > kMaxDims) throw pybind11::value_error("too many dimensions for DLPack");
+  DLDataType type = dlTypeOf(dtype);
   auto *e = new DlpackExport();
-  e->array = array.release().ptr();
+  e->array = owner.release().ptr();
   DLTensor &dl = e->t.dl;
-  dl.data = reinterpret_cast<void *>(a.ptr);
+  dl.data = reinterpret_cast<void *>(ptr);
   dl.device = {deviceType, deviceId};
-  dl.ndim = a.nd;
-  dl.dtype = dlTypeOf(pybind11::dtype::from_args(a.dtype));
-  for (int k = 0; k < a.nd; ++k) {
-    e->shape[k] = a.shape[k];
-    e->strides[k] = a.itemsize ? a.strides[k] / a.itemsize : 0;
+  dl.ndim = nd;
+  dl.dtype = type;
+  int64_t itemsize = dtype.itemsize();
+  for (int k = 0; k < nd; ++k) {
+    e->shape[k] = shape[k];
+    e->strides[k] = itemsize ? strides[k] / itemsize : 0;
   }
   dl.shape = e->shape;
   dl.strides = e->strides;
@@ -335,6 +341,17 @@ pybind11::capsule exportDlpack(pybind11::object array, DeviceArray &a, int devic
       if (t && t->deleter) t->deleter(t);
     }
   });
+}
+
+pybind11::capsule exportDlpack(pybind11::object array, DeviceArray &a, int deviceType,
+                               int deviceId) {
+  int64_t shape[kMaxDims], strides[kMaxDims];
+  for (int k = 0; k < a.nd; ++k) {
+    shape[k] = a.shape[k];
+    strides[k] = a.strides[k];
+  }
+  return exportDlpack(std::move(array), a.ptr, shape, strides, a.nd,
+                      pybind11::dtype::from_args(a.dtype), deviceType, deviceId);
 }
 
 // A consumed DLPack tensor: frees it (through its deleter) when the last
@@ -628,6 +645,15 @@ void define_cuda(pybind11::module_ &m) {
   deviceArrayType = reinterpret_cast<PyTypeObject *>(arr.ptr());
   py::class_<DlpackOwner, std::shared_ptr<DlpackOwner>>(m, "DlpackOwner");
   m.def("dlpack_import", &importDlpack, py::arg("obj"), py::arg("stream") = py::none());
+  // Any device's memory (kjit.hip's arrays: ROCm, DLPack device type 10).
+  m.def("dlpack_export",
+        [](py::object owner, uintptr_t ptr, std::vector<int64_t> shape,
+           std::vector<int64_t> strides, py::dtype dtype, int deviceType, int deviceId) {
+          if (shape.size() != strides.size())
+            throw py::value_error("shape and strides differ in length");
+          return exportDlpack(std::move(owner), ptr, shape.data(), strides.data(),
+                              int(shape.size()), dtype, deviceType, deviceId);
+        });
 
   py::class_<Stream>(m, "CudaStream")
       .def(py::init<>())

@@ -180,6 +180,57 @@ void Runtime::copyToHost(void *dst, const void *src, size_t bytes) {
   if (bytes) check(api_.MemcpyDtoH(dst, const_cast<void *>(src), bytes), "hipMemcpyDtoH");
 }
 
+void Runtime::copyOnDevice(void *dst, const void *src, size_t bytes) {
+  if (bytes) check(api_.MemcpyDtoD(dst, const_cast<void *>(src), bytes), "hipMemcpyDtoD");
+}
+
+void Runtime::fill(void *dst, unsigned char value, size_t bytes) {
+  if (bytes) check(api_.MemsetD8(dst, value, bytes), "hipMemsetD8");
+}
+
+hipStream_t Runtime::createStream() {
+  require();
+  hipStream_t s = nullptr;
+  check(api_.StreamCreate(&s), "hipStreamCreate");
+  return s;
+}
+
+void Runtime::destroyStream(hipStream_t s) {
+  if (s) check(api_.StreamDestroy(s), "hipStreamDestroy");
+}
+
+void Runtime::synchronize(hipStream_t s) {
+  require();
+  check(api_.StreamSynchronize(s), "hipStreamSynchronize");
+  reportRaised();
+}
+
+hipEvent_t Runtime::createEvent() {
+  require();
+  hipEvent_t e = nullptr;
+  check(api_.EventCreate(&e), "hipEventCreate");
+  return e;
+}
+
+void Runtime::destroyEvent(hipEvent_t e) {
+  if (e) check(api_.EventDestroy(e), "hipEventDestroy");
+}
+
+void Runtime::record(hipEvent_t e, hipStream_t s) {
+  check(api_.EventRecord(e, s), "hipEventRecord");
+}
+
+void Runtime::synchronize(hipEvent_t e) {
+  check(api_.EventSynchronize(e), "hipEventSynchronize");
+  reportRaised();
+}
+
+float Runtime::elapsedMs(hipEvent_t start, hipEvent_t end) {
+  float ms = 0;
+  check(api_.EventElapsedTime(&ms, start, end), "hipEventElapsedTime");
+  return ms;
+}
+
 LoadedKernel::~LoadedKernel() {
   if (!rt) return;
   if (recordHost) rt->api().HostFree(recordHost);

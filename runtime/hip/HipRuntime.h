@@ -124,6 +124,20 @@ class Runtime {
   std::shared_ptr<Buffer> allocate(size_t bytes);
   void copyToDevice(void *dst, const void *src, size_t bytes);
   void copyToHost(void *dst, const void *src, size_t bytes);
+  void copyOnDevice(void *dst, const void *src, size_t bytes);
+  void fill(void *dst, unsigned char value, size_t bytes);
+
+  // Streams and events (hipStreamCreate, hipEventCreate ...); their
+  // handles are the runtime's. Synchronising a stream or an event reports
+  // what a kernel recorded, as synchronize() does.
+  hipStream_t createStream();
+  void destroyStream(hipStream_t s);
+  void synchronize(hipStream_t s);
+  hipEvent_t createEvent();
+  void destroyEvent(hipEvent_t e);
+  void record(hipEvent_t e, hipStream_t s);
+  void synchronize(hipEvent_t e);
+  float elapsedMs(hipEvent_t start, hipEvent_t end);
 
   // Loads a code object and finds `entry`; sets up the error record when
   // the module has one.

@@ -83,8 +83,10 @@ bool linkCodeObject(const std::string &object, std::string &hsaco, std::string &
   // lld keeps global state: one link at a time.
   static std::mutex lock;
   std::lock_guard<std::mutex> hold(lock);
-  const char *args[] = {"ld.lld",       "-shared", "--no-undefined",
-                        inPath.c_str(), "-o",      outPath.c_str()};
+  // One thread: one small object needs none, and lld would otherwise leave
+  // a pool of worker threads in the user's process.
+  const char *args[] = {"ld.lld", "-shared",       "--no-undefined", "--threads=1",
+                        "-o",     outPath.c_str(), inPath.c_str()};
   std::string messages;
   llvm::raw_string_ostream log(messages);
   lld::Result r = lld::lldMain(args, log, log, {{lld::Gnu, &lld::elf::link}});

@@ -23,11 +23,22 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 # The environment that selects each device (kjit/devices.py); None: the
 # machine's own choice (the GPU if there is one, else the CPU device).
 DEVICE_ENV = {"cpu": {"KJIT_DEVICE": "cpu"}, "sim": {"KJIT_ENABLE_CUDASIM": "1"}, "cuda": {"KJIT_DEVICE": "cuda"},
-              None: {}}
+              "hip": {"KJIT_DEVICE": "hip"}, None: {}}
 
 _program_numbers = itertools.count()
 
 FAKE_CUDA_SOURCE = os.path.join(ROOT, "tests", "python", "fake_cuda", "fake_cuda.c")
+FAKE_HIP_SOURCE = os.path.join(ROOT, "tests", "python", "fake_hip", "fake_hip.c")
+
+
+def _build_fake(tmp_path_factory, source, name, what):
+    import shutil
+    cc = shutil.which("cc") or shutil.which("gcc")
+    if not cc:
+        pytest.skip(f"no C compiler to build the fake {what}")
+    lib = str(tmp_path_factory.mktemp(os.path.basename(os.path.dirname(source))) / name)
+    subprocess.run([cc, "-O2", "-shared", "-fPIC", "-o", lib, source], check=True)
+    return lib
 
 
 @pytest.fixture(scope="session")
@@ -35,13 +46,14 @@ def fake_driver(tmp_path_factory):
     """tests/python/fake_cuda/fake_cuda.c built as a CUDA driver: it runs no
     kernel but answers as a GPU would, so the GPU launch path runs in CI
     (KJIT_DEVICE=cuda KJIT_CUDA_DRIVER=<this>)."""
-    import shutil
-    cc = shutil.which("cc") or shutil.which("gcc")
-    if not cc:
-        pytest.skip("no C compiler to build the fake CUDA driver")
-    lib = str(tmp_path_factory.mktemp("fake_cuda") / "libcuda.so")
-    subprocess.run([cc, "-O2", "-shared", "-fPIC", "-o", lib, FAKE_CUDA_SOURCE], check=True)
-    return lib
+    return _build_fake(tmp_path_factory, FAKE_CUDA_SOURCE, "libcuda.so", "CUDA driver")
+
+
+@pytest.fixture(scope="session")
+def fake_hip(tmp_path_factory):
+    """tests/python/fake_hip/fake_hip.c built as the HIP runtime: one AMD GPU
+    that runs no kernel (KJIT_HIP_RUNTIME=<this>)."""
+    return _build_fake(tmp_path_factory, FAKE_HIP_SOURCE, "libamdhip64.so", "HIP runtime")
 
 
 def device_environment(device, env=None):
@@ -57,7 +69,7 @@ def device_environment(device, env=None):
 
 @pytest.fixture
 def run_on_device(tmp_path):
-    """run_on_device(code, device="cpu"|"sim"|"cuda"|None, env=None, ...):
+    """run_on_device(code, device="cpu"|"sim"|"cuda"|"hip"|None, env=None, ...):
     runs the program `code` (dedented) in a new Python, from a file (kernels
     need their source), on that device. A check inside the program is an
     `assert`; unless check=False, the process must exit with 0, and the

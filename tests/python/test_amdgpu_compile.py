@@ -84,6 +84,7 @@ def kernel_notes(hsaco):
     # (Hidden arguments, which the runtime fills, have a kind and no name.)
     return {k[".name"]: {"args": [a.get(".name") for a in k["args"] if not a[".value_kind"].startswith("hidden_")],
                          "hidden": [a[".value_kind"] for a in k["args"] if a[".value_kind"].startswith("hidden_")],
+                         "sizes": [int(a[".size"]) for a in k["args"] if not a[".value_kind"].startswith("hidden_")],
                          "wavefront": k[".wavefront_size"],
                          "lds": k[".group_segment_fixed_size"], "symbol": k[".symbol"]} for k in kernels}
 
@@ -223,3 +224,28 @@ def test_unknown_processor_and_bad_output():
         cuda.compile_amdgcn(k, "void(int32[::1])", arch="gfx9999")
     with pytest.raises(ValueError, match="'asm' or 'hsaco'"):
         cuda.compile_amdgcn(k, "void(int32[::1])", output="elf")
+
+
+def test_launch_parameters_have_the_sizes_the_code_object_declares():
+    # kjit/hip/launch.py packs each parameter's bytes (numbers, tuples of
+    # numbers by value in LLVM's struct layout, data pointers, then shapes and
+    # strides); the runtime copies each into the kernel-argument segment by
+    # the size the code object's metadata gives: they must agree.
+    from kjit.hip import hostapi, launch
+
+    def k(out, t, n, u, flag):
+        out[0] = t[0] + t[1] + t[2].real + n + u[0][1] + (1 if flag and t[3] else 0)
+
+    types = (kt.float64[::1], kt.Tuple((kt.int64, kt.float64, kt.complex128, kt.boolean)), kt.int32,
+             kt.Tuple((kt.UniTuple(kt.float32, 3), kt.int8)), kt.boolean)
+    out = hostapi.DeviceNDArray((1,), None, np.float64, _ptr=0x1000)  # (an address only: nothing allocated)
+    params, copies = launch.pack("k", [out, (3, 2.5, 1 + 2j, True), 7, ((1.0, 2.0, 3.0), 4), True], types)
+    assert copies == [] and params[0] == (0x1000).to_bytes(8, "little")
+    assert params[1][:8] == (3).to_bytes(8, "little") and params[1][32] == 1  # t[3], after 32 bytes
+    sizes = {}
+    for arch in ARCHS:
+        hsaco, _ = cuda.compile_amdgcn(k, kt.void(*types), arch=arch, output="hsaco")
+        sizes[arch] = kernel_notes(hsaco)["k"]["sizes"]
+    for arch, got in sizes.items():
+        assert got == [len(p) for p in params], (arch, got)
+    assert [len(p) for p in params] == [8, 40, 4, 16, 1, 8, 8]

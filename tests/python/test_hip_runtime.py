@@ -11,7 +11,6 @@ libamdhip64.so.5 on this machine (no AMD GPU): a clean "no AMD GPU" and a
 process that goes on. Each case runs in its own process: the runtime is
 loaded once per process."""
 import os
-import shutil
 import subprocess
 import sys
 import textwrap
@@ -20,17 +19,6 @@ import pytest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
-FAKE_HIP_SOURCE = os.path.join(HERE, "fake_hip", "fake_hip.c")
-
-
-@pytest.fixture(scope="module")
-def fake_hip(tmp_path_factory):
-    cc = shutil.which("cc") or shutil.which("gcc")
-    if not cc:
-        pytest.skip("no C compiler to build the fake HIP runtime")
-    lib = str(tmp_path_factory.mktemp("fake_hip") / "libamdhip64.so")
-    subprocess.run([cc, "-O2", "-shared", "-fPIC", "-o", lib, FAKE_HIP_SOURCE], check=True)
-    return lib
 
 
 def run(code, env):

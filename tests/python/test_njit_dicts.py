@@ -124,6 +124,20 @@ def test_a_dict_nothing_is_stored_in_is_a_located_error():
         njit(f)(1)
 
 
+def test_an_empty_display_nothing_types_is_a_located_error_not_a_result():
+    # len({}) once returned None (the call had no type and no error); Numba
+    # says it cannot infer the dict's types. Lists are Python's: len([]) is 0.
+    def f(n):
+        return len({}) + n
+
+    def g(n):
+        return len(set()) + n
+    for fn, what in ((f, "dict"), (g, "set")):
+        with pytest.raises(errors.TypingError, match=f"cannot infer the types of this empty {what}") as info:
+            njit(fn)(1)
+        assert "return len(" in str(info.value) and "^" in str(info.value), str(info.value)  # the line, a caret
+
+
 def test_dict_comprehension():
     # {k: v for ...} builds the dict in a loop before its statement, as a
     # list comprehension builds its list. (Numba 0.56 cannot compile one;

@@ -292,6 +292,15 @@ class Emitter:
                     self.w(", ")
                 self.expr(x, _TUPLE + 1)
             self.w("]")
+        elif isinstance(e, ast.Dict):
+            self.w("{")
+            for k, (key, value) in enumerate(zip(e.keys, e.values)):
+                if k:
+                    self.w(", ")
+                self.expr(key, _TUPLE + 1)
+                self.w(": ")
+                self.expr(value, _TUPLE + 1)
+            self.w("}")
         elif isinstance(e, ast.UnaryOp):
             text, p = _UNARY[type(e.op)]
             self.w(text)

@@ -288,9 +288,20 @@ class StackMachine:
         elif op == "FORMAT_VALUE" or op == "BUILD_STRING" or op == "FORMAT_SIMPLE":
             raise Unsupported("f-strings are not supported in kernels; pass the values to print() as separate "
                               "arguments", ins)
-        elif op in ("BUILD_MAP", "BUILD_CONST_KEY_MAP", "BUILD_SET", "DICT_UPDATE", "SET_UPDATE"):
-            raise Unsupported("dict literals are not supported in kernels" if op.startswith(("BUILD_MAP", "BUILD_CONST", "DICT"))
-                              else "set literals are not supported in kernels", ins)
+        elif op == "BUILD_MAP":  # {k0: v0, k1: v1}: the pairs in order on the stack
+            flat = [pop() for _ in range(2 * arg)][::-1]
+            push(self._dict(flat[0::2], flat[1::2], ins))
+        elif op == "BUILD_CONST_KEY_MAP":  # {"a": x, "b": y}: the values, then a tuple of the keys
+            keys = pop()
+            values = [pop() for _ in range(arg)][::-1]
+            if not isinstance(keys, ast.Tuple) or len(keys.elts) != arg:
+                raise Unsupported("kjit could not follow the stack in this bytecode", ins)
+            push(self._dict(keys.elts, values, ins))
+        elif op in ("BUILD_SET", "DICT_UPDATE", "SET_UPDATE", "DICT_MERGE"):
+            raise Unsupported("'**' in a dict display is not supported; add the items in a loop"
+                              if op.startswith("DICT") else
+                              "set displays are read from source text only (kjit follows the order CPython's "
+                              "source compiler gives them); build the set with set() and add()", ins)
         elif op in ("IMPORT_NAME", "IMPORT_FROM"):
             raise Unsupported("import statements are not supported inside kernels; import at module level and use "
                               "the name in the kernel", ins)
@@ -320,6 +331,14 @@ class StackMachine:
             raise Unsupported(f"the instruction {op} is not supported in kjit functions read "
                               "from bytecode", ins)
         return False
+
+    @staticmethod
+    def _dict(keys, values, ins):
+        node = _at(ast.Dict(keys=list(keys), values=list(values)), ins)
+        if keys:
+            _span(node, keys[0], values[-1])
+            _at(node, ins)  # (the display's own position: where CPython builds it)
+        return node
 
     def store(self, target, v, out, ctx, ins):
         """STORE of `v` into `target`: a statement, a loop target, a part of

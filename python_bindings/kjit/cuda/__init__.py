@@ -45,7 +45,8 @@ else:
         # starts at its first use).
         import atexit
         env = _os.environ
-        begin = env.get("KJIT_LAZY_CUDA", "0") in ("", "0") and _devices.requested(env) != _devices.CPU
+        begin = env.get("KJIT_LAZY_CUDA", "0") in ("", "0") and _devices.requested(env) not in (_devices.CPU,
+                                                                                             _devices.HIP)
         prestart = None
         if begin:
             try:
@@ -69,8 +70,9 @@ else:
     from kjit.cuda.errors import (CudaAPIError, CudaDriverError, CudaSupportError, LaunchConfigError,
                                   LaunchConfigTypeError)
     # The host API (device arrays, streams, events, devices) of the device
-    # kernels launch on: the CUDA driver's, or, on the CPU device
-    # (KJIT_DEVICE=cpu, or no CUDA GPU), the same over host memory. Bound at
+    # kernels launch on: the CUDA driver's, the HIP runtime's on an AMD GPU
+    # (KJIT_DEVICE=hip), or, on the CPU device (KJIT_DEVICE=cpu, or no
+    # GPU), the same over host memory. Bound at
     # first use (module __getattr__ below), so that importing kjit does not
     # wait for the driver's start-up.
     _HOST_API = ("Device", "DeviceNDArray", "Event", "Stream", "as_cuda_array", "close", "current_context",
@@ -84,6 +86,8 @@ else:
         if device_kind() == "cpu":
             from kjit.cuda import hostapi as api
             api._set_device_name("kjit CPU device")
+        elif device_kind() == "hip":  # an AMD GPU (docs/amdgpu.md)
+            from kjit.hip import hostapi as api
         else:
             from kjit.cuda import api
         g = globals()

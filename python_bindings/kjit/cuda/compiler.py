@@ -13,7 +13,7 @@ DEFAULT_CC = (9, 0)  # what compile_ptx targets without cc=, and the GPU the tea
 
 
 def device_kind():
-    """Where compiled kernels launch: "cuda" or "cpu" (kjit.devices decides;
+    """Where compiled kernels launch: "cuda", "hip" or "cpu" (kjit.devices decides;
     the simulator replaces kjit.cuda as a whole: see kjit.cuda.simulator)."""
     return devices.compiled_kind()
 
@@ -304,9 +304,12 @@ class CUDAKernel(_kjit.KernelBase):
         return _DeviceFunction(self.py_func, text, ptx, _return_type(resty), typed)
 
     def inspect_asm(self, signature=None):
-        """The PTX (on the CPU device: the host assembly) for ``signature``;
-        without one, a dict by argument types (as Numba's, specialized or
-        not). A device function's: its PTX for ``signature``."""
+        """The PTX (on the CPU device: the host assembly; on an AMD GPU,
+        KJIT_DEVICE=hip: the AMDGCN assembly of what the launches compiled)
+        for ``signature``; without one, a dict by argument types (as Numba's,
+        specialized or not). A device function's: its PTX for ``signature``."""
+        if not self.device and device_kind() == "hip":
+            return self._hip_loader().inspect_asm(signature)
         if self.device and signature is not None:
             return self.compile_device(signature.args if isinstance(signature, kt.Signature) else
                                        tuple(signature)).ptx
@@ -387,6 +390,9 @@ class CUDAKernel(_kjit.KernelBase):
         if self._cpu:
             self._flush_cpu_declared()
             launcher = _kjit.CpuLauncher(self._dispatcher, config, weakref.ref(self))
+        elif device_kind() == "hip":
+            from kjit.hip.launch import Launcher
+            launcher = Launcher(self, config)
         elif not _kjit.cuda_available():
             _kjit.launch_config(self.__name__, config)  # a mistake in it is still the first error
             return _NoDevice(self)
@@ -401,6 +407,13 @@ class CUDAKernel(_kjit.KernelBase):
         if config_module.CUDA_LOW_OCCUPANCY_WARNINGS:
             _warn_low_occupancy(self.__name__, config)
         return launcher
+
+    def _hip_loader(self):
+        """The kernel's code on AMD GPUs (kjit/hip/launch.py)."""
+        if getattr(self, "_hip", None) is None:
+            from kjit.hip.launch import Loader
+            self._hip = Loader(self._dispatcher, self.__name__)
+        return self._hip
 
     def _argument_types(self, key):
         return tuple(_type_of_name(n) for n in self._dispatcher._cuda_resolved_types(key))

@@ -75,3 +75,21 @@ def layout_like(shape, strides, dtype):
         out[i] = s
         s *= a.shape[i]
     return tuple(out), order
+
+
+def c_strides(shape, itemsize):
+    """The byte strides of a C-contiguous array of this shape."""
+    strides, acc = [], itemsize
+    for n in reversed(shape):
+        strides.append(acc)
+        acc *= max(n, 1)
+    return tuple(reversed(strides))
+
+
+def f_strides(shape, itemsize):
+    """The byte strides of a Fortran-contiguous array of this shape."""
+    strides, acc = [], itemsize
+    for n in shape:
+        strides.append(acc)
+        acc *= max(n, 1)
+    return tuple(strides)

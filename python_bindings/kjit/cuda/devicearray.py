@@ -13,7 +13,7 @@ import numpy as np
 
 from kjit import _kjit
 from kjit.cuda import copy_rules
-from kjit.cuda.copy_rules import shape_tuple as _shape_tuple
+from kjit.cuda.copy_rules import c_strides as _c_strides, f_strides as _f_strides, shape_tuple as _shape_tuple
 
 _INDEX_TYPES = (slice, type(Ellipsis), type(None))
 
@@ -21,22 +21,6 @@ _INDEX_TYPES = (slice, type(Ellipsis), type(None))
 def _stream_given(stream):
     """Whether a stream argument names a stream (0 and None do not)."""
     return stream is not None and not (isinstance(stream, int) and stream == 0)
-
-
-def _c_strides(shape, itemsize):
-    strides, acc = [], itemsize
-    for n in reversed(shape):
-        strides.append(acc)
-        acc *= max(n, 1)
-    return tuple(reversed(strides))
-
-
-def _f_strides(shape, itemsize):
-    strides, acc = [], itemsize
-    for n in shape:
-        strides.append(acc)
-        acc *= max(n, 1)
-    return tuple(strides)
 
 
 def _span(shape, strides, itemsize):
