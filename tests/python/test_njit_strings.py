@@ -11,10 +11,10 @@ from kjit import errors, njit
 
 numba = pytest.importorskip("numba")
 
-# The bytecode frontend (functions without source text) refuses dict and
-# set displays (BUILD_MAP, BUILD_SET) yet.
+# The bytecode frontend (functions without source text) refuses set displays
+# (BUILD_SET) yet.
 needs_source = pytest.mark.skipif(os.environ.get("KJIT_FRONTEND") == "bytecode",
-                                  reason="dict and set displays are read from source text only")
+                                  reason="set displays are read from source text only")
 
 
 def basics(x):
@@ -75,8 +75,7 @@ def test_same_as_numba(fn, args):
     assert njit(fn)(*args) == numba.njit(fn)(*args)
 
 
-@pytest.mark.parametrize("fn", [basics, methods,
-                                pytest.param(containers, marks=needs_source)])
+@pytest.mark.parametrize("fn", [basics, methods, containers])
 def test_same_as_python(fn):
     # Numba 0.56 gives Python's results here too, but takes about 100 s to
     # compile these three; Python is the reference.
@@ -88,7 +87,6 @@ def test_predicates():
     assert njit(predicates)(1) == predicates(1)
 
 
-@needs_source
 def test_word_counts():
     # Numba 0.56 cannot type d.get on {}; Python is the reference.
     def words(text):

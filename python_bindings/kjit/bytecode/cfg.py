@@ -85,7 +85,7 @@ class CFG:
                 "define the function in a file so that kjit can read its source")
         instrs = [i for i in dis.get_instructions(code) if i.opname != "CACHE"]
         self.all_instrs = instrs
-        if code.co_flags & (0x20 | 0x80 | 0x100 | 0x200):  # generator, coroutine
+        if code.co_flags & (0x20 | 0x80 | 0x100 | 0x200) and code.co_name != "<genexpr>":  # generator, coroutine
             yields = [i for i in instrs if i.opname in ("YIELD_VALUE", "RETURN_GENERATOR")]
             what = ("generators ('yield') are compiled from their source text, and kjit has "
                     "none for this function: define it in a file" if code.co_flags & 0x20
@@ -102,7 +102,8 @@ class CFG:
             if "BEFORE_WITH" in ops:
                 why = "'with' statements are not supported in kernels"
             elif "LOAD_FAST_AND_CLEAR" in ops:
-                why = "comprehensions are not supported in kernels; write a loop"
+                why = (f"comprehensions are read from bytecode on CPython 3.11 only (this is {PY[0]}.{PY[1]}, "
+                       "which compiles them in place); give kjit the source text, or write a loop")
             else:
                 why = ("try/except is not supported in kernels; check the condition with 'if' and "
                        "raise, or return an error code")

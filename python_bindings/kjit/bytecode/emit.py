@@ -301,6 +301,23 @@ class Emitter:
                 self.w(": ")
                 self.expr(value, _TUPLE + 1)
             self.w("}")
+        elif isinstance(e, (ast.ListComp, ast.SetComp, ast.DictComp, ast.GeneratorExp)):
+            self.w({ast.ListComp: "[", ast.GeneratorExp: "("}.get(type(e), "{"))
+            if isinstance(e, ast.DictComp):
+                self.expr(e.key, _TUPLE + 1)
+                self.w(": ")
+                self.expr(e.value, _TUPLE + 1)
+            else:
+                self.expr(e.elt, _TUPLE + 1)
+            for g in e.generators:
+                self.w(" for ")
+                self.expr(g.target, _TUPLE)
+                self.w(" in ")
+                self.expr(g.iter, _IFEXP + 1)
+                for c in g.ifs:
+                    self.w(" if ")
+                    self.expr(c, _IFEXP + 1)
+            self.w({ast.ListComp: "]", ast.GeneratorExp: ")"}.get(type(e), "}"))
         elif isinstance(e, ast.UnaryOp):
             text, p = _UNARY[type(e.op)]
             self.w(text)
@@ -333,6 +350,10 @@ class Emitter:
             self.expr(e.test, _IFEXP + 1)
             self.w(" else ")
             self.expr(e.orelse, _IFEXP)
+        elif isinstance(e, ast.Call) and len(e.args) == 1 and not e.keywords and \
+                isinstance(e.args[0], ast.GeneratorExp):  # f(x for x in r): the call's parentheses are its own
+            self.expr(e.func, _ATOM)
+            self._expr(e.args[0])
         elif isinstance(e, ast.Call):
             self.expr(e.func, _ATOM)
             self.w("(")

@@ -6,8 +6,17 @@ and nested functions.
 import ast
 
 from kjit.bytecode.cfg import PY, Unsupported
-from kjit.bytecode.nodes import (_BINOPS, _CMPOPS, NULL, FuncObj, Iter, LoopItem, UnpackGroup, UnpackItem,
+from kjit.bytecode.nodes import (_BINOPS, _CMPOPS, NULL, CompAdd, FuncObj, Iter, LoopItem, UnpackGroup, UnpackItem,
                                  _at, _const, _none_to_absent, _pos_node, _same_target, _span)
+
+
+_COMPREHENSIONS = ("<listcomp>", "<setcomp>", "<dictcomp>", "<genexpr>")
+
+
+def _negated(test, ins):
+    if isinstance(test, ast.UnaryOp) and isinstance(test.op, ast.Not):
+        return test.operand
+    return _span(_at(ast.UnaryOp(op=ast.Not(), operand=test), ins), test, test)
 
 
 class StackMachine:
@@ -36,7 +45,10 @@ class StackMachine:
             return True
         elif op in ("LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_DEREF", "LOAD_CLOSURE", "LOAD_NAME",
                     "LOAD_FAST_BORROW", "LOAD_CLASSDEREF"):
-            push(_at(ast.Name(id=ins.argval, ctx=ast.Load()), ins))
+            if ins.argval == ".0" and self.code.co_name in _COMPREHENSIONS:
+                push(Iter(_at(ast.Name(id=".0", ctx=ast.Load()), ins)))  # the iterator it was called with
+            else:
+                push(_at(ast.Name(id=ins.argval, ctx=ast.Load()), ins))
         elif op in ("LOAD_FAST_LOAD_FAST", "LOAD_FAST_BORROW_LOAD_FAST_BORROW"):
             a, b = ins.argval
             push(_at(ast.Name(id=a, ctx=ast.Load()), ins))
@@ -160,6 +172,10 @@ class StackMachine:
                            step=_none_to_absent(step_) if step_ is not None else None)
             _span(sl, start_, step_ if step_ is not None else stop_)
             push(sl)
+        elif op in ("BUILD_LIST", "BUILD_SET", "BUILD_MAP") and arg == 0 and not stack and \
+                self.code.co_name in _COMPREHENSIONS:
+            # A comprehension's collection, filled by the CompAdd statements.
+            push(_at(ast.List(elts=[], ctx=ast.Load()), ins, _comprehension=True))
         elif op in ("BUILD_TUPLE", "BUILD_LIST"):
             elts = [pop() for _ in range(arg)][::-1]
             cls = ast.Tuple if op == "BUILD_TUPLE" else ast.List
@@ -221,7 +237,11 @@ class StackMachine:
             args = [self.lambda_expr(a) if isinstance(a, FuncObj) and a.code.co_name == "<lambda>" else a
                     for a in args]
             if isinstance(func, FuncObj):
-                raise Unsupported("comprehensions are not supported in kernels; write a loop", ins)
+                if func.code.co_name in _COMPREHENSIONS and len(args) == 1 and isinstance(args[0], Iter):
+                    push(self.comprehension(func, args[0], ins))  # (CPython 3.11: a function of its own)
+                    return False
+                raise Unsupported("kjit could not rebuild this call of a function made in place from its "
+                                  "bytecode; define the function first (def), then call it", ins)
             node = _at(ast.Call(func=func, args=args[:npos], keywords=keywords), ins)
             push(node)
         elif op == "CALL_FUNCTION_EX":
@@ -325,12 +345,70 @@ class StackMachine:
             t = _span(ast.Tuple(elts=v.elts, ctx=ast.Load()), v, v)
             t._from_list = True
             push(t)
+        elif op == "RETURN_GENERATOR" and self.code.co_name == "<genexpr>":
+            push(NULL)  # (popped at once)
+        elif op == "YIELD_VALUE" and self.code.co_name == "<genexpr>":
+            out.append(_at(CompAdd(None, pop()), ins))
+            push(NULL)  # what was sent in: popped at once
+        elif op in ("LIST_APPEND", "SET_ADD", "MAP_ADD") and self.code.co_name in _COMPREHENSIONS:
+            # The comprehension's element: a statement its rebuilding reads
+            # (the collection stays below on the stack).
+            value = pop()
+            key = pop() if op == "MAP_ADD" else None
+            out.append(_at(CompAdd(key, value), ins))
         elif op in ("LOAD_FAST_AND_CLEAR", "LIST_APPEND", "SET_ADD", "MAP_ADD"):
-            raise Unsupported("comprehensions are not supported in kernels; write a loop", ins)
+            raise Unsupported(f"comprehensions are read from bytecode on CPython 3.11 only (this is "
+                              f"{PY[0]}.{PY[1]}, which compiles them in place); give kjit the source text, "
+                              "or write a loop", ins)
         else:
             raise Unsupported(f"the instruction {op} is not supported in kjit functions read "
                               "from bytecode", ins)
         return False
+
+    def comprehension(self, fn, it, ins):
+        """A comprehension (CPython 3.11 compiles one to a function called
+        with the iterator over its first iterable): its code rebuilt as a
+        function body (the collection, a loop per `for`, an `if` per
+        condition, the element added), read back into the expression."""
+        body = type(self)(fn.code).function()
+        kind = {"<listcomp>": ast.ListComp, "<setcomp>": ast.SetComp, "<dictcomp>": ast.DictComp,
+                "<genexpr>": ast.GeneratorExp}[fn.code.co_name]
+        gens, element = [], []
+
+        def walk(stmts, gen):
+            for st in stmts:
+                if isinstance(st, ast.For) and not st.orelse:
+                    g = ast.comprehension(target=st.target, iter=st.iter, ifs=[], is_async=0)
+                    gens.append(g)
+                    walk(st.body, g)
+                elif isinstance(st, ast.If) and not st.orelse and gen is not None and                         len(st.body) == 1 and isinstance(st.body[0], ast.Continue):  # if not cond: continue
+                    gen.ifs.append(_negated(st.test, ins))
+                elif isinstance(st, ast.If) and not st.orelse and gen is not None:
+                    gen.ifs.append(st.test)
+                    walk(st.body, gen)
+                elif isinstance(st, ast.If) and gen is not None and not st.body and st.orelse:
+                    gen.ifs.append(_negated(st.test, ins))
+                    walk(st.orelse, gen)
+                elif isinstance(st, CompAdd) and gen is not None and not element:
+                    element.append(st)
+                elif isinstance(st, (ast.Continue, ast.Pass)):
+                    continue
+                elif isinstance(st, ast.Return) and gen is None:
+                    continue
+                else:
+                    raise Unsupported("kjit could not rebuild this comprehension from its bytecode; write "
+                                      "a loop", ins)
+
+        walk(body, None)
+        if not gens or not element or not (isinstance(gens[0].iter, ast.Name) and gens[0].iter.id == ".0"):
+            raise Unsupported("kjit could not rebuild this comprehension from its bytecode; write a loop", ins)
+        gens[0].iter = it.iterable
+        add = element[0]
+        if kind is ast.DictComp:
+            node = ast.DictComp(key=add.key, value=add.value, generators=gens)
+        else:
+            node = kind(elt=add.value, generators=gens)
+        return _at(node, ins)
 
     @staticmethod
     def _dict(keys, values, ins):

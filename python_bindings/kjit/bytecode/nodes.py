@@ -27,6 +27,16 @@ class Iter:
         self.iterable = iterable
 
 
+class CompAdd(ast.stmt):
+    """A comprehension's LIST_APPEND / SET_ADD / MAP_ADD: the element (and
+    key) it adds; read back by StackMachine.comprehension."""
+    _fields = ("key", "value")
+
+    def __init__(self, key, value):
+        super().__init__()
+        self.key, self.value = key, value
+
+
 class LoopItem:
     """The value FOR_ITER pushes: stored into the loop's target."""
 
