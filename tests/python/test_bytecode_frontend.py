@@ -214,7 +214,8 @@ def test_errors_point_at_the_users_line_and_column():
 
 @pytest.mark.skipif(sys.version_info >= (3, 12), reason="CPython 3.12 compiles comprehensions in place: "
                     "read from source text only there")
-def test_an_error_inside_a_comprehension_points_at_its_element():
+def test_an_error_inside_a_comprehension_points_at_its_element(monkeypatch):
+    monkeypatch.setenv("KJIT_FRONTEND", "bytecode")  # (the text is registered for the caret line)
     text = """
     def f(a, n):
         return [a[i] + "text" for i in range(n) if i > 0]
@@ -223,6 +224,7 @@ def test_an_error_inside_a_comprehension_points_at_its_element():
     with pytest.raises(errors.TypingError) as ei:
         f(np.zeros(3), 3)
     e = ei.value
+    assert f._frontend == "bytecode"
     assert (e.filename, e.lineno, e.col) == ("<comprehensions>", 3, 13)
     assert str(e).splitlines()[2:] == ['    return [a[i] + "text" for i in range(n) if i > 0]',
                                        '            ^^^^^^^^^^^^^']
@@ -239,16 +241,61 @@ def test_without_the_text_errors_still_name_file_line_and_column():
 def test_unsupported_bytecode_is_reported_when_the_function_compiles():
     text = """
     def f(a):
-        try:
+        a[1] = 2
+        with open("x") as g:
             a[0] = 1
-        except Exception:
-            pass
     """
-    f = njit(from_text(text, "f", filename="<tries>"))  # decorating works, as with source
+    f = njit(from_text(text, "f", filename="<withs>"))  # decorating works, as with source
     with pytest.raises(errors.UnsupportedError) as ei:
         f(np.zeros(2))
-    assert ei.value.msg.startswith("try/except is not supported in kernels")
-    assert (ei.value.filename, ei.value.lineno) == ("<tries>", 4)
+    assert ei.value.msg.startswith("'with' statements are not supported")
+    assert (ei.value.filename, ei.value.lineno) == ("<withs>", 4)
+
+
+@pytest.mark.skipif(sys.version_info >= (3, 12), reason="try statements are read from bytecode on CPython 3.11")
+def test_try_statements_come_back_from_bytecode():
+    # CPython 3.11's exception table read back: the clauses in order, a tuple
+    # of types, `else:`, a try in a loop and one inside another's body; a
+    # try that begins with another try is refused, located.
+    text = """
+    def f(a, n):
+        s = 0
+        for i in range(n):
+            try:
+                s += 10 // a[i]
+            except (KeyError, IndexError):
+                s -= 100
+            except ZeroDivisionError:
+                s -= 1
+            else:
+                s += 1000
+        try:
+            s += 1
+            try:
+                s = s // n
+            except ZeroDivisionError:
+                s = -7
+        except KeyError:
+            s = -9
+        return s
+    """
+    f = from_text(text, "f", filename="<tries>")
+    a = [1, 0, 2, 0, 5, 3]  # (a list: 10 // 0 raises in Python too; a[6] is an IndexError)
+    j = njit(f)
+    assert [j(a, n) for n in (0, 3, 5, 7)] == [f(a, n) for n in (0, 3, 5, 7)] == [-7, 671, 603, 559]
+    assert j._frontend == "bytecode"
+    nested = from_text("""
+    def g(n):
+        try:
+            try:
+                return 10 // n
+            except ValueError:
+                return 1
+        except ZeroDivisionError:
+            return 2
+    """, "g", filename="<nested>")
+    with pytest.raises(errors.UnsupportedError, match="a try statement that begins with another try statement"):
+        njit(nested)(0)
 
 
 def test_an_edited_file_falls_back_to_the_bytecode(tmp_path, monkeypatch):

@@ -3,6 +3,7 @@
 Clauses that name classes (Numba 0.56 cannot type them on this Python) are
 checked against Python's own results for the same function."""
 import os
+import sys
 
 import numpy as np
 import pytest
@@ -11,10 +12,10 @@ from kjit import errors, njit
 
 numba = pytest.importorskip("numba")
 
-# The bytecode frontend (functions without source text) refuses try
-# statements (it reads no exception tables yet).
-pytestmark = pytest.mark.skipif(os.environ.get("KJIT_FRONTEND") == "bytecode",
-                                reason="try/except is read from source text only")
+# The bytecode frontend reads try statements from CPython 3.11's exception
+# tables; 3.12's layout is not read yet.
+pytestmark = pytest.mark.skipif(os.environ.get("KJIT_FRONTEND") == "bytecode" and sys.version_info >= (3, 12),
+                                reason="try/except is read from bytecode on CPython 3.11 only")
 
 
 def catch_all(n):
@@ -44,6 +45,12 @@ def bare_except_in_a_loop(n):
 ])
 def test_same_as_numba(fn, args):
     assert njit(fn)(*args) == numba.njit(fn)(*args)
+
+
+# (3.11's exception table leaves a try that begins with another try to be
+# read from source text: the bytecode frontend refuses it, located.)
+starts_with_a_try = pytest.mark.skipif(os.environ.get("KJIT_FRONTEND") == "bytecode",
+                                       reason="a try that begins with a try is read from source text only")
 
 
 def ratio(x):
@@ -94,7 +101,7 @@ def nested(n):
 
 @pytest.mark.parametrize("fn, args", [
     (ratio, (0.0,)), (ratio, (4.0,)), (partial_list, (5,)), (partial_list, (2,)),
-    (nested, (1,)), (nested, (0,)),
+    pytest.param(nested, (1,), marks=starts_with_a_try), pytest.param(nested, (0,), marks=starts_with_a_try),
 ])
 def test_same_as_python(fn, args):
     assert njit(fn)(*args) == fn(*args)

@@ -95,6 +95,9 @@ class CFG:
             table = dis._parse_exception_table(code)
         except Exception:  # noqa: BLE001 - older layouts
             table = []
+        self.try_heads, self.try_ends = {}, {}
+        if table and PY < (3, 12) and not {"BEFORE_WITH", "LOAD_FAST_AND_CLEAR"} & {i.opname for i in instrs}:
+            table = self._tries(instrs, table)
         if table:
             first = min(e.start for e in table)
             at = next((i for i in instrs if i.offset >= first), instrs[0])
@@ -109,6 +112,12 @@ class CFG:
                        "raise, or return an error code")
             raise Unsupported(why, at)
         self.instrs = [i for i in instrs if i.opname not in _SKIP]
+        for head in sorted(self.try_heads):  # (after the first protected instruction's NOP)
+            k = next(k for k, i in enumerate(self.instrs) if i.offset > head)
+            first = self.instrs[k]
+            self.instrs.insert(k, first._replace(
+                opname="POP_JUMP_FORWARD_IF_TRUE", opcode=dis.opmap["POP_JUMP_FORWARD_IF_TRUE"], arg=0,
+                argval=self.try_heads[head], argrepr="kjit: to the handlers", offset=head, is_jump_target=False))
         self.index = {ins.offset: k for k, ins in enumerate(self.instrs)}
         self.redirect = {}
         self._uninvert_whiles()
@@ -116,6 +125,48 @@ class CFG:
         self._stack_depths()
         self._dominators()
         self._loops()
+
+    # -- try statements (CPython 3.11's exception table) ---------------------
+    def _tries(self, instrs, table):
+        """Reads the entries of `try` statements: each handler (PUSH_EXC_INFO)
+        gets a branch at its body's start (a pseudo-instruction at the odd
+        offset before it, conditional on a TryMarker) and its body's end is
+        noted. Returns the entries it could not read (the caller refuses
+        them): entries into a handler's own cleanup (lasti) are read with it."""
+        at = {i.offset: i for i in instrs}
+        handlers, depths = {}, {}
+        for e in table:
+            target = at.get(e.target)
+            if e.lasti:
+                continue
+            if target is None or target.opname != "PUSH_EXC_INFO":
+                return table
+            lo, hi = handlers.get(e.target, (e.start, e.end))
+            handlers[e.target] = (min(lo, e.start), max(hi, e.end))
+            depths[e.target] = e.depth
+        # A try whose first protected instruction lies in another's handler
+        # code is an outer try that began with an inner one (3.11 leaves the
+        # inner body to the inner handler alone): not read yet.
+        cleanup = {}
+        for e in table:
+            if e.lasti:
+                lo, hi = cleanup.get(e.target, (e.start, e.end))
+                cleanup[e.target] = (min(lo, e.start), max(hi, e.end))
+        for h, (lo, _) in handlers.items():
+            for other, (clo, chi) in cleanup.items():
+                if clo <= lo < chi and other != h:
+                    raise Unsupported("a try statement that begins with another try statement is read from "
+                                      "source text only; give kjit the source text, or put a statement "
+                                      "before the inner try", at.get(lo))
+        # Tries that start together (nested): the outer one's branch first,
+        # at offsets between the instruction before and the first protected one.
+        starts = {}
+        for h, (lo, hi) in sorted(handlers.items(), key=lambda item: (item[1][0], -item[1][1])):
+            n = starts[lo] = starts.get(lo, -1) + 1
+            self.try_heads[lo - 1 + n / 16] = h
+            if hi != h:
+                self.try_ends[hi] = depths[h]  # (a statement ends there when the stack is back at this depth)
+        return []
 
     # -- while-loop un-inversion -------------------------------------------
     def _next_offset(self, offset):
@@ -268,6 +319,8 @@ class CFG:
                 jd = fd = dis.stack_effect(last.opcode)
             if last.opname == "FOR_ITER" and PY >= (3, 12):
                 jd = -1  # the exit (END_FOR is skipped over)
+            if last.offset in self.try_heads:
+                jd = fd = 0  # (its TryMarker is pushed and popped by the branch)
             if b.target is not None:
                 outs.append((b.target, d + jd))
             if b.fall is not None:

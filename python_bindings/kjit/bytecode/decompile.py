@@ -18,7 +18,9 @@ import ast
 
 from kjit.bytecode.cfg import CFG, PY, Unsupported, is_cond_jump, postdominators
 from kjit.bytecode.machine import StackMachine
-from kjit.bytecode.nodes import NULL, Iter, LoopItem, _and, _at, _negate, _or, _span, _value_if
+from kjit.bytecode.nodes import (NULL, Iter, LoopItem, TryEnd, TryMarker, _and, _at, _negate, _or, _span,
+                                 _value_if)
+from kjit.bytecode.tries import rebuild_tries
 from kjit.bytecode.tidy import _tidy, _tidy_loop
 
 
@@ -55,7 +57,7 @@ class Decompiler(StackMachine):
         body, _ = self.seq(self.cfg.blocks[0], 0, [], top, None)
         if self.code.co_name == "<lambda>":
             return body
-        return _tidy(body, top_level=True) or [ast.Pass()]
+        return _tidy(rebuild_tries(body), top_level=True) or [ast.Pass()]
 
     # -- post-dominators per region ---------------------------------------------
     def _ipdom(self, ctx, b):
@@ -466,6 +468,11 @@ class Decompiler(StackMachine):
                 op = ins.opname
                 if op == "FOR_ITER":
                     raise Unsupported("kjit could not rebuild this loop from its bytecode", ins)
+                if ins.offset in self.cfg.try_ends and not probe and len(stack) == self.cfg.try_ends[ins.offset]:
+                    # The protected range ends between statements: an `else:`
+                    # follows. (A body ending in `return v` ends inside it:
+                    # the return itself cannot raise.)
+                    out.append(_at(TryEnd(), ins))
                 if is_cond_jump(ins):
                     if k != len(ins_list) - 1:
                         raise Unsupported("unexpected jump in bytecode", ins)
@@ -494,7 +501,8 @@ class Decompiler(StackMachine):
         with its two exits: (expr, (tblock, tstack), (fblock, fstack))."""
         ins = b.instrs[-1]
         op = ins.opname.replace("_FORWARD", "").replace("_BACKWARD", "")
-        v = stack.pop()
+        # (A try's branch to its handlers pops nothing: its condition is a marker.)
+        v = _at(TryMarker(), ins) if ins.offset in self.cfg.try_heads else stack.pop()
         rest = stack
         if op in ("POP_JUMP_IF_TRUE", "POP_JUMP_IF_FALSE"):
             cond = v
@@ -554,7 +562,7 @@ class Decompiler(StackMachine):
         if blk is None or blk.id in self.cfg.loops:
             return None
         ins = blk.instrs
-        if not is_cond_jump(ins[-1]):
+        if not is_cond_jump(ins[-1]) or ins[-1].offset in self.cfg.try_heads:
             return None
         st = list(stack)
         out = []

@@ -151,6 +151,31 @@ class Emitter:
             else:
                 self.else_clause(s.orelse, indent)
             return
+        if isinstance(s, ast.Try):
+            self.w("try:")
+            self.record(s, start)
+            self.nl()
+            self.block(s.body or [ast.Pass()], indent + 1)
+            for h in s.handlers:
+                self.w(pad)
+                here = self.here()
+                self.w("except")
+                if h.type is not None:
+                    self.w(" ")
+                    if isinstance(h.type, ast.Tuple):
+                        self.w("(")
+                        self.expr(h.type, _TUPLE)
+                        self.w(")")
+                    else:
+                        self.expr(h.type, _TUPLE + 1)
+                if h.name is not None:
+                    self.w(" as " + h.name)
+                self.w(":")
+                self.record(h, here)
+                self.nl()
+                self.block(h.body or [ast.Pass()], indent + 1)
+            self.else_clause(s.orelse, indent)
+            return
         if isinstance(s, (ast.While, ast.For)):
             if isinstance(s, ast.While):
                 self.w("while ")

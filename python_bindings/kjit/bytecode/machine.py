@@ -6,7 +6,8 @@ and nested functions.
 import ast
 
 from kjit.bytecode.cfg import PY, Unsupported
-from kjit.bytecode.nodes import (_BINOPS, _CMPOPS, NULL, CompAdd, FuncObj, Iter, LoopItem, UnpackGroup, UnpackItem,
+from kjit.bytecode.nodes import (_BINOPS, _CMPOPS, NULL, CompAdd, ExceptAs, ExcMarker, ExcMatch, FuncObj, Iter,
+                                 LoopItem, UnpackGroup, UnpackItem,
                                  _at, _const, _none_to_absent, _pos_node, _same_target, _span)
 
 
@@ -281,9 +282,20 @@ class StackMachine:
         elif op == "GET_ITER":
             v = pop()
             push(Iter(v))
+        elif op == "PUSH_EXC_INFO":  # (the branch to the handlers pushed nothing: both values are markers)
+            push(ExcMarker())
+            push(ExcMarker())
+        elif op == "CHECK_EXC_MATCH":
+            t = pop()
+            push(_at(ExcMatch(t), ins))
+        elif op == "POP_EXCEPT":
+            pop()
+        elif op == "RERAISE":
+            out.append(_at(ast.Raise(exc=None, cause=None), ins))
+            return True
         elif op == "POP_TOP":
             v = pop()
-            if v is NULL or isinstance(v, (Iter, LoopItem)) or id(v) in self.copied:
+            if v is NULL or isinstance(v, (Iter, LoopItem, ExcMarker)) or id(v) in self.copied:
                 return False
             if isinstance(v, ast.expr):
                 out.append(_span(ast.Expr(value=v), v, v))
@@ -421,6 +433,9 @@ class StackMachine:
     def store(self, target, v, out, ctx, ins):
         """STORE of `v` into `target`: a statement, a loop target, a part of
         a tuple assignment or an augmented assignment."""
+        if isinstance(v, ExcMarker) and isinstance(target, ast.Name):  # except E as name
+            out.append(_at(ExceptAs(target.id), ins))
+            return
         if isinstance(v, LoopItem):
             if ctx is None or ctx.kind != "for" or ctx.target is not None:
                 raise Unsupported("kjit could not rebuild this for loop from its bytecode", ins)

@@ -37,6 +37,39 @@ class CompAdd(ast.stmt):
         self.key, self.value = key, value
 
 
+class TryMarker(ast.expr):
+    """The condition of the branch the CFG adds at a `try` body's start: true
+    on the way to its handlers (StackMachine, tries.py reads it back)."""
+    _fields = ()
+
+
+class ExcMarker:
+    """What PUSH_EXC_INFO pushes: the exception being handled (and the one before)."""
+
+
+class ExcMatch(ast.expr):
+    """CHECK_EXC_MATCH: whether the exception is one of `type`."""
+    _fields = ("type",)
+
+    def __init__(self, type_):
+        super().__init__()
+        self.type = type_
+
+
+class TryEnd(ast.stmt):
+    """Where a `try` body's protected range ends (an `else:` clause follows)."""
+    _fields = ()
+
+
+class ExceptAs(ast.stmt):
+    """`except E as name`: the exception stored in `name`."""
+    _fields = ("name",)
+
+    def __init__(self, name):
+        super().__init__()
+        self.name = name
+
+
 class LoopItem:
     """The value FOR_ITER pushes: stored into the loop's target."""
 
