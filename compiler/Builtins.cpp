@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <optional>
@@ -1168,14 +1169,19 @@ Expr *CallTyper::builtin(const std::string &f) {
   if (f == "int" || f == "float" || f == "bool" || f == "complex") {
     if (f == "complex") {
       if (!arity(f, 0, 2)) return ts.constOf(nullptr, loc);
-      const Type *ct = tc.complexTy(128);
+      // Numba's: complex64 from float32 parts, else complex128 (also of a
+      // complex64).
+      bool single = !a.empty() && std::all_of(a.begin(), a.end(), [](const Expr *x) {
+        return x->type && x->type->isFloat() && x->type->bits() == 32;
+      });
+      const Type *ct = tc.complexTy(single ? 64 : 128);
       if (a.empty()) return ts.convert(ts.constInt(0, loc), ct);
       if (a.size() == 1) return ts.convert(needNumber(a[0], f), ct);
       if (a[0]->type->isComplex() || a[1]->type->isComplex())
         return unsupported("complex() of complex parts");
+      const Type *part = ct->complexPart();
       return ts.intrinsic(IntrinsicId::ComplexMake,
-                          {ts.convert(a[0], tc.float64()), ts.convert(a[1], tc.float64())}, ct,
-                          loc);
+                          {ts.convert(a[0], part), ts.convert(a[1], part)}, ct, loc);
     }
     if (!arity(f, 0, 1)) return ts.constOf(nullptr, loc);
     if (a.empty())
@@ -1186,8 +1192,10 @@ Expr *CallTyper::builtin(const std::string &f) {
     if (a[0]->type->isComplex() && f != "bool")
       return fail(fmt::format("cannot convert complex to {}", f));
     if (f == "bool") return ts.truth(a[0]);
-    // Numba's float(): a float keeps its type (float(float32) is float32).
+    // Numba's float() and int(): a float keeps its type (float(float32) is
+    // float32), an integer its own (int(uint64(2**64 - 1)) is 2**64 - 1).
     if (f == "float" && a[0]->type->isFloat()) return a[0];
+    if (f == "int" && a[0]->type->isInt()) return a[0];
     return ts.convert(a[0], f == "int" ? tc.int64() : tc.float64());
   }
   if (f == "round") {

@@ -424,9 +424,22 @@ llvm::Value *FunctionLowering::complexBinary(BinOp op, llvm::Value *l, llvm::Val
     if (!numpyErrors())
       raiseIf(B.CreateAnd(B.CreateFCmpOEQ(c, zero), B.CreateFCmpOEQ(d, zero)), "ZeroDivisionError",
               "complex division by zero", loc);
-    llvm::Value *den = B.CreateFAdd(B.CreateFMul(c, c), B.CreateFMul(d, d));
-    re = B.CreateFDiv(B.CreateFAdd(B.CreateFMul(a, c), B.CreateFMul(b, d)), den);
-    im = B.CreateFDiv(B.CreateFSub(B.CreateFMul(b, c), B.CreateFMul(a, d)), den);
+    // CPython's _Py_c_quot, as Numba's: divide top and bottom by the
+    // divisor's larger part, so that no product overflows or underflows
+    // ((14+0j) / complex(inf, 5) is 0j, not NaN); NaN parts when that part
+    // is 0 (a zero divisor under NumPy's error model) or NaN.
+    llvm::Value *nan = llvm::ConstantFP::getNaN(a->getType());
+    auto fabs = [&](llvm::Value *v) { return B.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v); };
+    llvm::Value *byReal = B.CreateFCmpOGE(fabs(c), fabs(d));
+    llvm::Value *ratio1 = B.CreateFDiv(d, c), *den1 = B.CreateFAdd(c, B.CreateFMul(d, ratio1));
+    llvm::Value *re1 = B.CreateFDiv(B.CreateFAdd(a, B.CreateFMul(b, ratio1)), den1);
+    llvm::Value *im1 = B.CreateFDiv(B.CreateFSub(b, B.CreateFMul(a, ratio1)), den1);
+    llvm::Value *ratio2 = B.CreateFDiv(c, d), *den2 = B.CreateFAdd(B.CreateFMul(c, ratio2), d);
+    llvm::Value *re2 = B.CreateFDiv(B.CreateFAdd(B.CreateFMul(a, ratio2), b), den2);
+    llvm::Value *im2 = B.CreateFDiv(B.CreateFSub(B.CreateFMul(b, ratio2), a), den2);
+    llvm::Value *cZero = B.CreateFCmpOEQ(c, zero), *dZero = B.CreateFCmpOEQ(d, zero);
+    re = B.CreateSelect(byReal, B.CreateSelect(cZero, nan, re1), B.CreateSelect(dZero, nan, re2));
+    im = B.CreateSelect(byReal, B.CreateSelect(cZero, nan, im1), B.CreateSelect(dZero, nan, im2));
   }
   }
   llvm::Value *res = llvm::UndefValue::get(P.lt(t));

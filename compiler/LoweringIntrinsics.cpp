@@ -346,6 +346,16 @@ llvm::Value *FunctionLowering::intrinsic(const Intrinsic *in) {
     return zeroOf(t);
   case IntrinsicId::ExternCall: return externCall(in);
   case IntrinsicId::IntPow: return intPow(expr(in->args[0]), expr(in->args[1]), t, in->loc);
+  case IntrinsicId::PowI: {
+    llvm::Value *a = expr(in->args[0]), *b = expr(in->args[1]);
+    // Numba's float ** int: a zero base with a negative exponent raises
+    // (Python's error model; float ** float gives inf, as Numba's).
+    if (!numpyErrors())
+      raiseIf(B.CreateAnd(B.CreateFCmpOEQ(a, llvm::ConstantFP::get(a->getType(), 0.0)),
+                          B.CreateICmpSLT(b, i64(0))),
+              "ZeroDivisionError", "division by zero", in->loc);
+    return floatPowInt(a, b);
+  }
   case IntrinsicId::IsNan: {
     llvm::Value *v = expr(in->args[0]);
     return B.CreateFCmpUNO(v, v);

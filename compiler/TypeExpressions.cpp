@@ -224,9 +224,10 @@ Expr *FunctionTyper::binary(ast::BinaryOp aop, Expr *l, Expr *r, SourceLoc loc) 
     return ir_.binary(op, castTo(l, t), castTo(r, t), loc);
   }
   case BinOp::Pow:
-    if (bothIntLike && isNegativeConstant(r)) {
-      // 10 ** -3 is a float, as in Python and Numba (a negative literal
-      // exponent; one known only at run time gives an integer, as NumPy's).
+    if (bothIntLike && isNegativeConstant(r) && isa<Const>(l)) {
+      // 10 ** -3 is a float, as in Python (CPython folds it before Numba
+      // sees it); a ** -3 of a variable is an integer, as Numba's (and as
+      // with an exponent known only at run time).
       return ir_.intrinsic(IntrinsicId::Pow, {castTo(l, tc_.float64()), castTo(r, tc_.float64())},
                            tc_.float64(), loc);
     }
@@ -292,6 +293,17 @@ Expr *FunctionTyper::unaryOp(ast::UnaryOp op, Expr *v, SourceLoc loc) {
   const Type *rt = t;
   if (t->isBool() || t->isInt()) rt = tc_.intTy(64, t->isInt() ? t->isSigned() : true);
   if (op == ast::UnaryOp::Pos) return castTo(v, rt);
+  if (op == ast::UnaryOp::Invert && t->isBool()) {
+    // ~ of a bool is logical not, a bool (Numba's, as NumPy's np.bool_).
+    return ir_.unary(UnOp::Not, v, loc);
+  }
+  if (t->isInt() && t->bits() < 64) {
+    // Numba's: -x and ~x of a narrow integer are computed in its own type
+    // (wrapping there: -int16(-32768) is -32768, -uint8(3) is 253), then
+    // widened to the machine integer of its signedness.
+    if (op == ast::UnaryOp::Neg || op == ast::UnaryOp::Invert)
+      return castTo(ir_.unary(op == ast::UnaryOp::Neg ? UnOp::Neg : UnOp::Invert, v, loc), rt);
+  }
   if (auto *c = dyn_cast<Const>(castTo(v, rt)); c && op == ast::UnaryOp::Neg && !rt->isComplex()) {
     // Fold -constant, so that t[-1] and range(n, 0, -1) see constants.
     Const *r = constOf(rt, loc);
@@ -299,13 +311,8 @@ Expr *FunctionTyper::unaryOp(ast::UnaryOp op, Expr *v, SourceLoc loc) {
     r->f = -c->f;
     return r;
   }
-  if (op == ast::UnaryOp::Invert) {
-    if (t->isBool()) {  // ~True == -2, as in Python
-      rt = tc_.int64();
-    } else if (!t->isInt()) {
-      return typingError(loc, fmt::format("bad operand type for unary ~: {}", t->str()));
-    }
-  }
+  if (op == ast::UnaryOp::Invert && !t->isInt())
+    return typingError(loc, fmt::format("bad operand type for unary ~: {}", t->str()));
   return ir_.unary(op == ast::UnaryOp::Neg ? UnOp::Neg : UnOp::Invert, castTo(v, rt), loc);
 }
 

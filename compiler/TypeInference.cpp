@@ -146,9 +146,15 @@ Expr *FunctionTyper::castTo(Expr *e, const Type *t) {
       double v = from->isFloat() || from->isComplex()   ? c->f
                  : (from->isInt() && !from->isSigned()) ? double(uint64_t(c->i))
                                                         : double(c->i);
-      if (t->isFloat() && t->bits() == 32) v = double(float(v));
+      double im = from->isComplex() ? c->im : 0;
+      if ((t->isFloat() && t->bits() == 32) || (t->isComplex() && t->bits() == 64)) {
+        // In the target's precision: np.complex64(0.1) is 0.1f, also when
+        // it meets float64 values later.
+        v = double(float(v));
+        im = double(float(im));
+      }
       r->f = v;
-      r->im = from->isComplex() ? c->im : 0;
+      r->im = im;
     }
     return r;
   }
