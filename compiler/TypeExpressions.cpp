@@ -155,6 +155,82 @@ Expr *FunctionTyper::binaryInto(ast::BinaryOp aop, Expr *l, Expr *r, Expr *out, 
       [&](std::vector<Expr *> e) { return binary(aop, e[0], e[1], loc); }, loc, out);
 }
 
+namespace {
+
+std::string int128Text(__int128 v) {
+  bool neg = v < 0;
+  unsigned __int128 u =
+      neg ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
+  std::string out;
+  do {
+    out.insert(out.begin(), char('0' + int(u % 10)));
+    u /= 10;
+  } while (u);
+  return neg ? "-" + out : out;
+}
+
+}  // namespace
+
+// Integer constants (int64, as literals are) combined as Python combines
+// them: exactly. A result that fits is the constant; one that no 64-bit
+// integer holds (2 ** 100, 1 << 70, 2 ** 62 * 4) is a located error, never
+// a wrapped value. nullptr: not constants, or not folded here.
+Expr *FunctionTyper::foldIntConstants(ast::BinaryOp aop, Expr *l, Expr *r, SourceLoc loc) {
+  auto *a = dyn_cast<Const>(l), *b = dyn_cast<Const>(r);
+  auto wide = [&](const Type *t) { return t == tc_.int64() || t == tc_.intTy(64, false); };
+  if (!a || !b || !wide(l->type) || !wide(r->type)) return nullptr;
+  using I = __int128;
+  const I lim = I(1) << 64;  // beyond any 64-bit integer, also as an intermediate
+  auto value = [&](const Const *c) {
+    return c->type == tc_.intTy(64, false) ? I(uint64_t(c->i)) : I(c->i);
+  };
+  I x = value(a), y = value(b), v = 0;
+  bool huge = false;
+  switch (aop) {
+  case ast::BinaryOp::Add: v = x + y; break;
+  case ast::BinaryOp::Sub: v = x - y; break;
+  case ast::BinaryOp::Mul: v = x * y; break;
+  case ast::BinaryOp::LShift:
+    if (y < 0) return nullptr;  // (a ValueError at run time, as Python's)
+    if (x == 0) break;
+    if (y >= 64) {
+      huge = true;
+      break;
+    }
+    v = x * (I(1) << int(y));
+    break;
+  case ast::BinaryOp::Pow: {
+    if (y < 0) return nullptr;  // (an integer result by Numba's rule, or ZeroDivisionError)
+    v = 1;
+    for (I k = 0; k < y && !huge; ++k) {
+      v *= x;
+      huge = v >= lim || v <= -lim;
+      if (v == 0 || v == 1 || (v == -1 && x == -1 && y - k > 2)) {
+        // 0 ** n, 1 ** n and (-1) ** n: no need to go on.
+        if (x == -1) v = (y % 2) ? -1 : 1;
+        break;
+      }
+    }
+    break;
+  }
+  default: return nullptr;
+  }
+  if (huge || v >= lim || v < I(INT64_MIN))
+    return typingError(
+        loc, fmt::format("the constant {} {} {} is {}, which no 64-bit integer holds (Python's "
+                         "integers are unbounded, kjit's and Numba's are 64-bit): write it as a "
+                         "float, or keep it smaller",
+                         int128Text(x), ast::spelling(aop), int128Text(y),
+                         huge ? std::string("2**64 or more") : int128Text(v)));
+  if (v > I(INT64_MAX)) {
+    // As the literal CPython folds it to: Numba types it uint64 (2 ** 63).
+    Const *c = constOf(tc_.intTy(64, false), loc);
+    c->i = int64_t(uint64_t(v));
+    return c;
+  }
+  return constInt(int64_t(v), loc);
+}
+
 Expr *FunctionTyper::binary(ast::BinaryOp aop, Expr *l, Expr *r, SourceLoc loc) {
   if (!known(l) || !known(r)) return unknown(loc);
   l = unwrapIntEnum(unwrapOptional(l));
@@ -171,6 +247,7 @@ Expr *FunctionTyper::binary(ast::BinaryOp aop, Expr *l, Expr *r, SourceLoc loc) 
   if ((lt->isArray() || rt->isArray()) && !cudaTarget() && (lt->isArray() || lt->isNumber()) &&
       (rt->isArray() || rt->isNumber()))
     return binaryInto(aop, l, r, nullptr, loc);  // an array expression (ArrayExprs.h)
+  if (Expr *folded = foldIntConstants(aop, l, r, loc)) return folded;
   if (!lt->isNumber() || !rt->isNumber()) {
     if (lt->isSet() && rt->isSet()) return setBinary(aop, l, r, loc);
     if (Expr *s = strBinary(aop, l, r, loc)) return s;

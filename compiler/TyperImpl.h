@@ -155,6 +155,7 @@ class FunctionTyper final : public TyperServices {
   // An empty list, dict or set whose item types nothing gives (a
   // temporary: named ones are checkUndefinedLists' business).
   void undefinedContainer(const Expr *e);
+  Expr *foldIntConstants(ast::BinaryOp aop, Expr *l, Expr *r, SourceLoc loc);
   static bool known(const Expr *e) { return e && e->type; }
 
   Expr *typingError(SourceLoc loc, std::string msg) {

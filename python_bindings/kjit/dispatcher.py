@@ -295,6 +295,35 @@ def _source_matches(func, text):
     return False
 
 
+def nfkc_identifiers(text):
+    """`text` with each identifier written as Python reads it: NFKC-normalised
+    (PEP 3131), so that `ﬁle` and `file`, or `ｌｅｎ` and `len`, are one name as
+    in Python. Strings and comments are left as they are. (Columns after an
+    identifier whose normal form is longer or shorter shift on its line.)"""
+    if text.isascii():
+        return text
+    import io
+    import tokenize
+    import unicodedata
+    lines = text.splitlines(True)
+    body = [ln for ln in lines if ln.strip()]
+    indent = min((len(ln) - len(ln.lstrip()) for ln in body), default=0)
+    names = []
+    try:
+        for tok in tokenize.generate_tokens(io.StringIO(textwrap.dedent(text)).readline):
+            if tok.type == tokenize.NAME and not tok.string.isascii():
+                norm = unicodedata.normalize("NFKC", tok.string)
+                if norm != tok.string:
+                    names.append((tok.start[0] - 1, tok.start[1] + indent, tok.string, norm))
+    except (tokenize.TokenError, IndentationError, SyntaxError):
+        return text  # (the parser reports what is wrong with it)
+    for row, col, old, norm in sorted(names, reverse=True):
+        line = lines[row]
+        if line[col:col + len(old)] == old:
+            lines[row] = line[:col] + norm + line[col + len(old):]
+    return "".join(lines)
+
+
 def function_text(func):
     """(file name, text, line of the text's first line, source map) of a
     function to compile: its source text, or where there is none (python -c,
@@ -309,7 +338,7 @@ def function_text(func):
             lines, first = inspect.getsourcelines(func)
             text = "".join(lines)
             if _source_matches(func, text):
-                return inspect.getsourcefile(func) or filename, text, first, None
+                return inspect.getsourcefile(func) or filename, nfkc_identifiers(text), first, None
             why = "its file no longer holds it"
         except (OSError, TypeError) as e:
             why = str(e)

@@ -110,3 +110,22 @@ def test_dump_unknown_function_is_a_key_error():
 def test_expression_trees(expr, tree):
     m = frontend.parse(f"def f(x, a, b, c):\n    return {expr}\n")
     assert m.dump("f").splitlines()[1] == f"  return <2:5> {tree}"
+
+
+def test_identifiers_are_one_name_after_nfkc_normalisation(run_on_device):
+    # Python reads identifiers NFKC-normalised (PEP 3131): `ﬁle` (a ligature)
+    # and `file` are one variable, `ｌｅｎ` (full width) is `len`. kjit read
+    # them as different names: a silent wrong result. Strings keep their text.
+    r = run_on_device("""
+        from kjit import njit
+
+        def f(x):
+            ﬁle = 2
+            file = file * 10 + x
+            s = "ﬁle stays"
+            return ﬁle, ｌｅｎ(s), s
+
+        assert njit(f)(3) == f(3) == (23, 9, "ﬁle stays"), (njit(f)(3), f(3))
+        print("ok")
+    """)
+    assert r.stdout.strip() == "ok"

@@ -180,3 +180,46 @@ def test_single_precision_constants_keep_their_precision(f, x):
     # np.complex64(0.1) is 0.1 rounded to float32 (it kept double precision
     # when it met float64 or complex128 values).
     same_as_numba(f, x)
+
+
+def big_power(x):
+    return x + 2 ** 100
+
+
+def big_shift(x):
+    return x * (1 << 70)
+
+
+def big_product(x):
+    return x + (2 ** 62) * 4
+
+
+@pytest.mark.parametrize("f", [big_power, big_shift, big_product], ids=lambda f: f.__name__)
+def test_a_constant_no_64_bit_integer_holds_is_a_located_error(f):
+    # Python's integers are unbounded; kjit's constants are folded exactly and
+    # one that fits no 64-bit integer is an error at its line (it wrapped to
+    # 0 once: x + 2 ** 100 was x).
+    from kjit import errors
+    with pytest.raises(errors.TypingError, match="no 64-bit integer holds|does not fit in 64 bits") as info:
+        njit(f)(1)
+    assert "return x" in str(info.value) and "^" in str(info.value)
+
+
+def max_int64(x):
+    return (2 ** 63 - 1) + 0 * x
+
+
+def folded_chain(x):
+    return x + (1 << 62) * 2 - 2 ** 63
+
+
+def past_int64(x):
+    return 2 ** 63 + x
+
+
+@pytest.mark.parametrize("f", [max_int64, folded_chain, past_int64], ids=lambda f: f.__name__)
+def test_constant_expressions_fold_exactly(f):
+    # As CPython folds them before Numba sees them: 2 ** 63 - 1 is int64's
+    # largest value (its intermediate 2 ** 63 is a uint64 constant, as the
+    # literal 9223372036854775808 is typed).
+    same_as_numba(f, 1)
