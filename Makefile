@@ -11,7 +11,7 @@ export PYTHONPATH := $(CURDIR)/python_bindings$(if $(PYTHONPATH),:$(PYTHONPATH))
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := true
 
-.PHONY: all deps configure build test unit lit pytest demo asan fuzz clean
+.PHONY: all deps configure build test unit lit pytest demo asan fuzz fuzz-diff clean
 
 all: build
 
@@ -66,6 +66,12 @@ fuzz: deps
 	cp tools/gpu/seed_kernels.py fuzz-out/corpus/cuda_seeds.py
 	build-fuzz/bin/fuzz_parser -max_total_time=$(FUZZ_SECONDS) -max_len=4096 -timeout=10 \
 	  -print_final_stats=1 -artifact_prefix=fuzz-out/ fuzz-out/corpus tests/fuzz/corpus
+
+# Random @njit programs run by kjit and by Numba, compared (tools/fuzz_diff.py):
+# FUZZ_SECONDS long, from FUZZ_SEED; each divergence is printed with its program.
+FUZZ_SEED ?= 1
+fuzz-diff: build
+	KJIT_DEVICE=cpu $(PYTHON) tools/fuzz_diff.py --seconds $(FUZZ_SECONDS) --seed $(FUZZ_SEED)
 
 clean:
 	rm -rf $(BUILD) build-asan build-fuzz

@@ -1120,7 +1120,7 @@ Expr *CallTyper::builtin(const std::string &f) {
     if (!arity(f, 1, 1) || !needNumber(a[0], f)->type) return ts.constOf(nullptr, loc);
     const Type *t = a[0]->type;
     if (t->isComplex()) return ts.intrinsic(IntrinsicId::Abs, {a[0]}, t->complexPart(), loc);
-    if (t->isBool()) t = tc.int64();
+    if (t->isBool()) t = tc.intTy(8);  // Numba's: abs(True) is int8
     return ts.intrinsic(IntrinsicId::Abs, {ts.convert(a[0], t)}, t, loc);
   }
   if (f == "min" || f == "max") return minMax(f == "max", f);
