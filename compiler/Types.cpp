@@ -506,10 +506,9 @@ const Type *unify(TypeContext &tc, const Type *a, const Type *b) {
   if (b->isEnumMember() && b->isIntEnum() && a->isNumber()) return unify(tc, a, b->dtype());
   if (a->isNumber() && b->isNumber()) {
     if (a->isBool() && b->isBool()) return a;
-    if (a->isBool() || b->isBool()) {
-      const Type *o = a->isBool() ? b : a;
-      return o->isInt() ? tc.intTy(std::max(64u, o->bits()), o->isSigned()) : o;
-    }
+    // A bool and another number: that number's type (Numba's: a uint8 or
+    // a bool is a uint8, not a machine integer).
+    if (a->isBool() || b->isBool()) return a->isBool() ? b : a;
     return promoteNumeric(tc, a, b);
   }
   if (a->isTuple() && b->isTuple() && a->elements().size() == b->elements().size()) {

@@ -14,8 +14,8 @@ computes some through float64), float-to-integer conversions (kjit
 saturates out-of-range values), and variables or branches of different
 types (kjit gives a variable one type and unifies an `if`'s arms; Numba
 types each assignment and prunes branches whose condition is a constant,
-so `x if 7 > 0.5 else 0.5` is an int there, and unifies uint8 with bool as
-uint8 where kjit gives uint64: found by this tester, not yet followed). Prints each divergence with its program and exits 1 when there
+so `x if 7 > 0.5 else 0.5` is an int there: found by this tester, not yet
+followed). Prints each divergence with its program and exits 1 when there
 is one.
 """
 import argparse

@@ -223,3 +223,14 @@ def test_constant_expressions_fold_exactly(f):
     # largest value (its intermediate 2 ** 63 is a uint64 constant, as the
     # literal 9223372036854775808 is typed).
     same_as_numba(f, 1)
+
+
+def either(c, a, b):
+    return a if c else b
+
+
+@pytest.mark.parametrize("t", INTS + (np.float32, np.float64), ids=lambda t: t.__name__)
+def test_a_bool_and_a_number_unify_as_the_number(t):
+    # (found by tools/fuzz_diff.py: a uint8 or a bool was a uint64)
+    same_as_numba(either, True, t(3), False)
+    same_as_numba(either, False, t(3), True)

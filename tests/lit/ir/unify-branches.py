@@ -53,17 +53,17 @@ def layouts(c, f, n):
 # PICK-NEXT: {{^}}  return x{{$}}
 # PICK-NOT: {{.}}
 
-# MANY:      {{^}}def many(u: uint64, i: int64, i8: int8, u8: uint8, b: bool, n: int32) -> Tuple(float64, int16, int64, Tuple(float64, int64), complex128){{$}}
+# MANY:      {{^}}def many(u: uint64, i: int64, i8: int8, u8: uint8, b: bool, n: int32) -> Tuple(float64, int16, int32, Tuple(float64, int64), complex128){{$}}
 # MANY-NEXT: {{^}}  if (> (int64 n) 0):{{$}}
 # MANY-NEXT: {{^}}    x: float64 = (float64 u){{$}}
 # MANY-NEXT: {{^}}    y: int16 = (int16 i8){{$}}
-# MANY-NEXT: {{^}}    z: int64 = (int64 b){{$}}
+# MANY-NEXT: {{^}}    z: int32 = (int32 b){{$}}
 # MANY-NEXT: {{^}}    t: Tuple(float64, int64) = (tuple (float64 1) 2){{$}}
 # MANY-NEXT: {{^}}    w: complex128 = (0+0j){{$}}
 # MANY-NEXT: {{^}}  else:{{$}}
 # MANY-NEXT: {{^}}    x: float64 = (float64 i){{$}}
 # MANY-NEXT: {{^}}    y: int16 = (int16 u8){{$}}
-# MANY-NEXT: {{^}}    z: int64 = (int64 n){{$}}
+# MANY-NEXT: {{^}}    z: int32 = n{{$}}
 # MANY-NEXT: {{^}}    t: Tuple(float64, int64) = (tuple 1.5 2){{$}}
 # MANY-NEXT: {{^}}    w: complex128 = (0+1j){{$}}
 # MANY-NEXT: {{^}}  return (tuple x y z t w){{$}}
