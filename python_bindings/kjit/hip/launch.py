@@ -105,14 +105,11 @@ def launch(name, loaded, grid, block, stream, shared, values, types):
     params, copies = pack(name, values, types)
     s = hostapi._stream_of(stream)
     _kjit.hip_launch(loaded, list(grid), list(block), int(shared), params, s)
-    if copies:
-        if s is None:
-            _kjit.hip_synchronize()
-        else:
-            _kjit.hip_stream_synchronize(s)
-        for host, dev in copies:
-            if host.flags.writeable:
-                dev.copy_to_host(host, stream=stream)
+    if copies:  # the launch finishes before its copies are read back (or freed)
+        hostapi._sync_for_copy(stream)
+    for host, dev in copies:
+        if host.flags.writeable:
+            dev.copy_to_host(host, stream=stream)
 
 
 class Loader:
