@@ -22,10 +22,16 @@ cmake -S python_bindings -B /tmp/kjit-py -G Ninja -DKJIT_CORE_LIB="$b/libkjit_co
   -Dpybind11_DIR="$($py -m pybind11 --cmakedir)" > "$out/binding-configure.log" 2>&1 || { tail -20 "$out/binding-configure.log"; exit 1; }
 cmake --build /tmp/kjit-py > "$out/binding-build.log" 2>&1 || { tail -30 "$out/binding-build.log"; exit 1; }
 export PYTHONPATH=$PWD/python_bindings
+# What the binding brings of the C++ runtime: its own copy must stay hidden.
+so=$(ls python_bindings/kjit/_kjit*.so)
+echo "binding: $(readelf -d "$so" | grep -o 'NEEDED.*' | tr -s ' ' | cut -d' ' -f2- | tr '\n' ' ')"\
+  "libstdc++ symbols exported: $(readelf --dyn-syms -W "$so" | awk '$7!="UND"' | grep -c ' _ZNSt6locale')"
 echo "== demo (README)"
 $py examples/saxpy.py 2>&1 | tail -2
+echo "== AMD demo (compiles for AMD GPUs here; NumPy imported first)"
+timeout 120 $py examples/amd_saxpy.py 2>&1 | tail -2
 echo "== Python tests, GPU tests included"
-$py -m pytest -q -p no:cacheprovider -rs tests/python 2>&1 | tee "$out/pytest.log" | grep -E "FAIL|Error|passed|failed" | tail -15
+timeout 480 $py -m pytest -q -p no:cacheprovider -rs tests/python 2>&1 | tee "$out/pytest.log" | grep -E "FAIL|Error|passed|failed" | tail -15
 if [ "$quick" = "--cpu" ]; then
   echo "== benchmarks: the CPU device against @jit(parallel=True) and Numba's simulator"
   $py benchmarks/cpu_device/bench_cpu_device.py --json "$out/cpu_device.json" > "$out/bench.log" 2>&1 || tail -30 "$out/bench.log"
