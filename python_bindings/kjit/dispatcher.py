@@ -346,8 +346,13 @@ def function_text(func):
     error = None
     try:
         text, entries = bytecode.function_source(func)
-    except bytecode.Unsupported as e:
+    except Exception as e:  # noqa: BLE001 - a bug of the frontend must not take the user's program down
         # Reported when the function compiles, as a parse error would be.
+        # (tools/bytecode_fuzz.py calls function_source itself and counts
+        # exceptions other than Unsupported as failures.)
+        if not isinstance(e, bytecode.Unsupported):
+            e = bytecode.Unsupported(f"kjit could not rebuild this function from its bytecode (an error of kjit's: "
+                                     f"{type(e).__name__}: {e}); give kjit the source text")
         text, entries = bytecode.stub_source(func), []
         error = bytecode.error_location(func, e, why)
     file_text = "".join(linecache.getlines(filename))

@@ -8,6 +8,8 @@ import), ``function_source`` rebuilds the function from its bytecode
 that text's positions to the positions the code object records, so that
 diagnostics still name the user's line and column.
 """
+import dis
+
 from kjit.bytecode.cfg import Unsupported
 from kjit.bytecode.decompile import decompile_function
 from kjit.bytecode.emit import emit_function
@@ -20,8 +22,16 @@ def function_source(func):
     column, line, column, end line, end column) tuples, 1-based columns,
     the second half in the file that defined `func`.
     """
-    node = decompile_function(func)
-    return emit_function(node)
+    try:
+        node = decompile_function(func)
+        return emit_function(node)
+    except RecursionError:
+        # Paths the structurer follows around a cycle it does not read, or
+        # nesting deeper than Python's stack: refused, never a crash.
+        code = func.__code__
+        first = next((i for i in dis.get_instructions(code) if i.opname != "RESUME"), None)
+        raise Unsupported("kjit could not rebuild this function's control flow from its bytecode (it nests "
+                          "too deeply to follow); give kjit the source text", first) from None
 
 
 __all__ = ["function_source", "Unsupported"]

@@ -152,6 +152,26 @@ class CFG:
             if e.lasti:
                 lo, hi = cleanup.get(e.target, (e.start, e.end))
                 cleanup[e.target] = (min(lo, e.start), max(hi, e.end))
+        # Or an inner try's handler code (its clause bodies, its cleanup)
+        # protected by an outer try whose protected range begins after
+        # the inner try's body.
+        for e in table:
+            if e.lasti or e.target not in handlers:
+                continue
+            for h, (lo, _) in handlers.items():
+                code_lo, code_hi = h, max(cleanup.get(h, (h, h))[1], h + 1)
+                for c, (clo, chi) in cleanup.items():
+                    if clo <= h < chi:
+                        code_hi = max(code_hi, chi + 8)
+                if h != e.target and e.start < code_hi and code_lo <= e.end:
+                    if lo < handlers[e.target][0]:
+                        raise Unsupported("a try statement that begins with another try statement is read from "
+                                          "source text only; give kjit the source text, or put a statement "
+                                          "before the inner try", at.get(lo))
+                    # (Nested tries come back wrong where the inner one's
+                    # paths end in the outer one's handlers: refused.)
+                    raise Unsupported("a try statement inside another try statement is read from source text "
+                                      "only; give kjit the source text", at.get(lo))
         for h, (lo, _) in handlers.items():
             for other, (clo, chi) in cleanup.items():
                 if clo <= lo < chi and other != h:
@@ -205,6 +225,7 @@ class CFG:
         is the loop's single head (and ``continue``, which jumps there, is an
         ordinary edge)."""
         ins = self.instrs
+        tangled = {}  # loop head -> its guard's last jump, for guards with jumps inside
         for k, back in enumerate(ins):
             if not (back.opname.endswith("BACKWARD") or (is_cond_jump(back) and back.argval < back.offset)):
                 continue
@@ -213,6 +234,9 @@ class CFG:
             if hk is None or hk == 0 or not is_cond_jump(ins[hk - 1]) or ins[hk - 1].opname.startswith("JUMP_IF"):
                 continue
             exit_ = self._next_offset(ins[hk - 1].argval)
+            cond_lo, knotted = self._tangled(hk)
+            if knotted:
+                tangled.setdefault(h, ins[hk - 1])
             guard = self._normalized(0, hk)
             bottom = self._normalized(hk, k + 1)
             if not guard or not bottom:
@@ -222,10 +246,16 @@ class CFG:
             last = bottom[-1]
             if last[0] == "JUMP" and last[1] == h:
                 bottom = bottom[:-1]
+                end = k
             elif last[0] in _FLIP and last[1] == h and k + 1 < len(ins) and ins[k + 1].offset == exit_:
                 bottom = bottom[:-1] + [(_FLIP[last[0]], exit_, last[2])]
+                end = k + 1
             else:
                 continue
+            # Jumps inside a copy (`a if c else b`, `(a or b) and c`) are
+            # compared by where they land from the copy's end.
+            guard = self._relative(guard, 0, hk)
+            bottom = self._relative(bottom, hk, end)
             n = 0
             while n < len(guard) and n < len(bottom):
                 a, b = guard[-1 - n], bottom[-1 - n]
@@ -235,10 +265,89 @@ class CFG:
                 n += 1
             if n == 0 or guard[-1][:2] != bottom[-1][:2] or guard[-1][1] != exit_:
                 continue
+            # The copies may only be joined where no value is on the stack:
+            # at the start of the condition or between operands of `and`
+            # and `or`, not inside an operand (`a if c else b` jumps within
+            # each copy, so only a part of it matches).
+            depth = self._depths()
+            base = depth.get(ins[hk].offset)
+            if depth.get(ins[guard[-n][2]].offset) != base or depth.get(ins[bottom[-n][2]].offset) != base:
+                continue
+            if knotted and guard[-n][2] != cond_lo:
+                continue  # (only the whole of such a condition joins the copies)
             g0, d0 = ins[guard[-n][2]], ins[bottom[-n][2]]
             if g0.offset >= d0.offset:
                 continue
             self.redirect[d0.offset] = g0.offset
+            tangled.pop(h, None)
+        # A condition with jumps inside it (`a if c else b`, `(a or b) and
+        # c`) whose copies could not be joined: the structurer would read
+        # the loop's paths wrong, so it is refused.
+        for h, at in tangled.items():
+            if h not in self.redirect.values() and not any(self.index.get(v, -1) < self.index[h]
+                                                           for v in self.redirect.values()):
+                raise Unsupported("kjit could not rebuild this while loop from its bytecode: its condition "
+                                  "holds a conditional expression or nested and/or; give kjit the source "
+                                  "text, or compute the condition into a variable before the loop and at the "
+                                  "end of its body", at)
+
+    def _tangled(self, hk):
+        """(first instruction, whether a jump lands inside it) of the
+        condition that ends just before instruction `hk` (from the last
+        statement before it)."""
+        ins = self.instrs
+        depth = self._depths()
+        base = depth.get(ins[hk].offset)
+        lo = hk - 1
+        while lo > 0:
+            p = ins[lo - 1]
+            if p.opname.startswith("STORE") or p.opname in _STATEMENT_ENDS or is_terminal(p) or \
+                    p.opname == "FOR_ITER" or (is_uncond_jump(p) and depth.get(p.offset) == base):
+                break
+            lo -= 1
+        for i in ins[lo:hk]:
+            if is_cond_jump(i) or is_uncond_jump(i):
+                t = self.index.get(self._next_offset(i.argval))
+                if t is not None and lo < t < hk:
+                    return lo, True
+        return lo, False
+
+    def _relative(self, entries, lo, end):
+        """`entries` (of _normalized) with jump targets at instructions
+        (lo, end) written as their distance from `end` (a jump to `lo`, the
+        loop's body, stays as it is)."""
+        out = []
+        for op, arg, k in entries:
+            if (op in _COND_JUMPS or op in _UNCOND_JUMPS) and isinstance(arg, int):
+                t = self.index.get(arg)
+                if t is not None and lo < t < end:
+                    arg = ("inside", t - end)
+            out.append((op, arg, k))
+        return out
+
+    def _depths(self):
+        """The stack's depth before each instruction (by offset), followed
+        forward through the instructions in order (a loop's head is reached
+        before its jump back)."""
+        if getattr(self, "_depth_at", None) is not None:
+            return self._depth_at
+        ins = self.all_instrs  # (PRECALL, left out of self.instrs, pops CALL's arguments)
+        at = {ins[0].offset: 0} if ins else {}
+        for k, i in enumerate(ins):
+            d = at.get(i.offset)
+            if d is None:
+                continue
+            if i.opcode >= dis.HAVE_ARGUMENT:
+                jd = dis.stack_effect(i.opcode, i.arg, jump=True)
+                fd = dis.stack_effect(i.opcode, i.arg, jump=False)
+            else:
+                jd = fd = dis.stack_effect(i.opcode)
+            if is_cond_jump(i) or is_uncond_jump(i) or i.opname == "FOR_ITER":
+                at.setdefault(i.argval, d + jd)
+            if k + 1 < len(ins) and not is_uncond_jump(i) and not is_terminal(i):
+                at.setdefault(ins[k + 1].offset, d + fd)
+        self._depth_at = at
+        return at
 
     # -- blocks ---------------------------------------------------------------
     def _build_blocks(self):

@@ -49,6 +49,8 @@ class Decompiler(StackMachine):
         self.emitting = set()  # loop heads being emitted
         self.came = None  # the jump instruction that led to the current block
         self._returns = None
+        self.steps = 0  # instructions run, all paths together
+        self.step_limit = 64 * len(self.cfg.instrs) + 4096
 
     # -- entry ---------------------------------------------------------------
     def function(self):
@@ -203,7 +205,7 @@ class Decompiler(StackMachine):
                         any(x is not y for x, y in zip(tstack[:-1], fstack[:-1])):
                     raise Unsupported("kjit could not rebuild an expression from this bytecode",
                                       start.instrs[-1])
-                stack = tstack[:-1] + [_value_if(cond, tstack[-1], fstack[-1])]
+                stack = tstack[:-1] + [self.born(_value_if(cond, tstack[-1], fstack[-1]))]
                 if jb in ("C", "B"):
                     raise Unsupported("kjit could not rebuild an expression from this bytecode",
                                       start.instrs[-1])
@@ -466,6 +468,12 @@ class Decompiler(StackMachine):
             while k < len(ins_list):
                 ins = ins_list[k]
                 op = ins.opname
+                self.steps += 1
+                if self.steps > self.step_limit:
+                    # Paths that the structurer walks again and again: a
+                    # control flow it does not follow (refused, not hung).
+                    raise Unsupported("kjit could not rebuild this function's control flow from its bytecode "
+                                      "(its paths are too tangled to follow); give kjit the source text", ins)
                 if op == "FOR_ITER":
                     raise Unsupported("kjit could not rebuild this loop from its bytecode", ins)
                 if ins.offset in self.cfg.try_ends and not probe and len(stack) == self.cfg.try_ends[ins.offset]:

@@ -23,11 +23,21 @@ def _negated(test, ins):
 class StackMachine:
     """Instruction semantics; the structurer (decompile.Decompiler) drives it."""
 
+    def born(self, v):
+        """`v`, marked with when it was complete: a run of stores (`a, b =
+        x, y`) pairs targets with values in that order, whatever the swaps."""
+        if isinstance(v, ast.expr) and not hasattr(v, "_birth"):
+            self._births = getattr(self, "_births", 0) + 1
+            v._birth = self._births
+        return v
+
     def step(self, ins, stack, out, ctx):
         """Runs one instruction; returns True when the path ends here."""
         op = ins.opname
         arg = ins.arg
-        push = stack.append
+
+        def push(v):
+            stack.append(self.born(v))
 
         def pop():
             if not stack:
@@ -82,12 +92,14 @@ class StackMachine:
             v = pop()
             self.depth = len(stack)
             self.store(_at(ast.Name(id=ins.argval, ctx=ast.Store()), ins), v, out, ctx, ins)
-        elif op in ("STORE_FAST_STORE_FAST",):
+        elif op in ("STORE_FAST_STORE_FAST",):  # (3.13) two stores: the first may begin a run
             a, b = ins.argval
             v = pop()
-            self.store(_at(ast.Name(id=a, ctx=ast.Store()), ins), v, out, ctx, ins)
+            self.depth = len(stack)
+            self.store(_at(ast.Name(id=a, ctx=ast.Store()), ins), v, out, ctx, ins, next_run=("half", ins.offset))
             v = pop()
-            self.store(_at(ast.Name(id=b, ctx=ast.Store()), ins), v, out, ctx, ins)
+            self.depth = len(stack)
+            self.store(_at(ast.Name(id=b, ctx=ast.Store()), ins), v, out, ctx, ins, run_key=("half", ins.offset))
         elif op == "STORE_FAST_LOAD_FAST":
             a, b = ins.argval
             v = pop()
@@ -295,11 +307,24 @@ class StackMachine:
             return True
         elif op == "POP_TOP":
             v = pop()
+            if isinstance(v, UnpackItem):
+                # (3.13) a store CPython found dead (`y, y = 1, 2`): the item
+                # goes to a name that is not read.
+                self.store(_at(ast.Name(id="_", ctx=ast.Store()), ins), v, out, ctx, ins)
+                return False
             if v is NULL or isinstance(v, (Iter, LoopItem, ExcMarker)) or id(v) in self.copied:
+                return False
+            if isinstance(v, ast.expr) and out and isinstance(out[-1], ast.Assign) and \
+                    getattr(out[-1], "_run", None) == ins.offset:
+                # (3.13) `a, a = x, y` with the first store found dead: `x`
+                # is still computed first, as a part of the assignment.
+                self.store(_at(ast.Name(id="_", ctx=ast.Store()), ins), v, out, ctx, ins)
                 return False
             if isinstance(v, ast.expr):
                 out.append(_span(ast.Expr(value=v), v, v))
             return False
+        elif op in ("COPY", "SWAP") and len(stack) < arg:
+            raise Unsupported("kjit could not follow the stack in this bytecode", ins)
         elif op == "COPY":
             v = stack[-arg]
             self.copied.add(id(v))
@@ -430,9 +455,14 @@ class StackMachine:
             _at(node, ins)  # (the display's own position: where CPython builds it)
         return node
 
-    def store(self, target, v, out, ctx, ins):
+    def store(self, target, v, out, ctx, ins, run_key=None, next_run=None):
         """STORE of `v` into `target`: a statement, a loop target, a part of
-        a tuple assignment or an augmented assignment."""
+        a tuple assignment or an augmented assignment. A run of stores of
+        values already on the stack (`a, b = x, y`) continues where the last
+        assignment's `_run` is `run_key` (default: this instruction's
+        offset) and goes on at `next_run` (default: the next instruction
+        when it is a store)."""
+        run_key = ins.offset if run_key is None else run_key
         if isinstance(v, ExcMarker) and isinstance(target, ast.Name):  # except E as name
             out.append(_at(ExceptAs(target.id), ins))
             return
@@ -482,22 +512,30 @@ class StackMachine:
             return
         # `a, b = x, y` compiles to stores of values already on the stack.
         depth = getattr(self, "depth", 0)
-        if out and isinstance(out[-1], ast.Assign) and getattr(out[-1], "_run", None) == ins.offset:
-            # Values pushed in the source's order: the deepest is the first.
+        if next_run is None:
+            next_run = self._next_store(ins)
+        if out and isinstance(out[-1], ast.Assign) and getattr(out[-1], "_run", None) == run_key:
+            # The source's order is the order the values were computed in
+            # (not their places on the stack: CPython swaps them so that the
+            # targets are stored left to right).
             prev = out[-1]
-            pairs = sorted(prev._pairs + [(depth, target, v)], key=lambda p: p[0])
-            prev._pairs = pairs
+            stored = prev._stored + [(getattr(v, "_birth", depth), target, v)]
+            pairs = sorted(stored, key=lambda p: p[0])
+            names = [ast.dump(p[1]) for p in stored]
+            if len(set(names)) < len(names) and [id(p[2]) for p in pairs] != [id(p[2]) for p in stored]:
+                raise Unsupported("kjit could not rebuild this tuple assignment from its bytecode", ins)
+            prev._stored = stored
             tt = ast.Tuple(elts=[p[1] for p in pairs], ctx=ast.Store())
             vt = ast.Tuple(elts=[p[2] for p in pairs], ctx=ast.Load())
             _span(tt, tt.elts[0], tt.elts[-1])
             _span(vt, vt.elts[0], vt.elts[-1])
             prev.targets, prev.value = [tt], vt
             _span(prev, tt, vt)
-            prev._run = self._next_store(ins)
+            prev._run = next_run
             return
         node = _span(ast.Assign(targets=[target], value=v), target, v)
-        node._run = self._next_store(ins)
-        node._pairs = [(depth, target, v)]
+        node._run = next_run
+        node._stored = [(getattr(v, "_birth", depth), target, v)]
         out.append(node)
 
     def _copied_position(self, ins, back):
@@ -520,7 +558,8 @@ class StackMachine:
         if k is None or k + 1 >= len(instrs):
             return None
         nxt = instrs[k + 1]
-        if nxt.opname in ("STORE_FAST", "STORE_DEREF", "STORE_GLOBAL", "STORE_NAME") and not nxt.is_jump_target:
+        stores = ("STORE_FAST", "STORE_DEREF", "STORE_GLOBAL", "STORE_NAME", "STORE_FAST_STORE_FAST", "POP_TOP")
+        if nxt.opname in stores and not nxt.is_jump_target:
             return nxt.offset
         return None
 
