@@ -88,6 +88,12 @@ class Gen:
             lines += self.stmt(names, depth, ind, in_loop)
         return lines
 
+    def loop_else(self, names, depth, ind, in_loop):
+        """A loop's `else:` clause, drawn three times in ten."""
+        if self.r.random() >= 0.3:
+            return []
+        return [f"{' ' * ind}else:"] + self.block(names, depth - 1, ind + 4, in_loop)
+
     def stmt(self, names, depth, ind, in_loop):
         r = self.r
         p = " " * ind
@@ -120,18 +126,14 @@ class Gen:
             lines = [f"{p}{c} = 0", f"{p}while {c} < {r.randint(1, 5)} and {self.cond(names, 1)}:",
                      f"{p}    {c} += 1"]
             lines += self.block(names, depth - 1, ind + 4, True)
-            if r.random() < 0.3:
-                lines += [f"{p}else:"] + self.block(names, depth - 1, ind + 4, in_loop)
-            return lines
+            return lines + self.loop_else(names, depth, ind, in_loop)
         if k < 0.75:
             i = f"i{self.loops}"
             self.loops += 1
             it = r.choice((f"range({r.randint(0, 4)})", f"range({self.atom(names)} % 4)", "(3, 1, 4)",
                            f"({self.atom(names)}, 2)"))
             lines = [f"{p}for {i} in {it}:"] + self.block(names + [i], depth - 1, ind + 4, True)
-            if r.random() < 0.3:
-                lines += [f"{p}else:"] + self.block(names, depth - 1, ind + 4, in_loop)
-            return lines
+            return lines + self.loop_else(names, depth, ind, in_loop)
         if k < 0.82 and in_loop:
             return [f"{p}if {self.cond(names, 1)}:", f"{p}    {r.choice(('break', 'continue'))}"]
         if k < 0.9:
