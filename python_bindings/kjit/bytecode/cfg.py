@@ -152,22 +152,26 @@ class CFG:
             if e.lasti:
                 lo, hi = cleanup.get(e.target, (e.start, e.end))
                 cleanup[e.target] = (min(lo, e.start), max(hi, e.end))
-        # A try inside another: the inner handler's code (from its entry to
-        # its cleanup block, the target of its own lasti entries) protected
-        # by the outer handler. Refused: nested tries came back wrong where
-        # the inner one's paths end in the outer one's handlers.
-        for h, (lo, _) in handlers.items():
-            code_end = max((c for c, (clo, chi) in cleanup.items() if clo <= h < chi), default=h)
-            outer = next((e.target for e in table if not e.lasti and e.target in handlers and e.target != h
-                          and e.start <= code_end and h <= e.end), None)
-            if outer is None:
+        # Or an inner try's handler code (its clause bodies, its cleanup)
+        # protected by an outer try whose protected range begins after
+        # the inner try's body.
+        for e in table:
+            if e.lasti or e.target not in handlers:
                 continue
-            if lo < handlers[outer][0]:
-                raise Unsupported("a try statement that begins with another try statement is read from "
-                                  "source text only; give kjit the source text, or put a statement "
-                                  "before the inner try", at.get(lo))
-            raise Unsupported("a try statement inside another try statement is read from source text "
-                              "only; give kjit the source text", at.get(lo))
+            for h, (lo, _) in handlers.items():
+                code_lo, code_hi = h, max(cleanup.get(h, (h, h))[1], h + 1)
+                for c, (clo, chi) in cleanup.items():
+                    if clo <= h < chi:
+                        code_hi = max(code_hi, chi + 8)
+                if h != e.target and e.start < code_hi and code_lo <= e.end:
+                    if lo < handlers[e.target][0]:
+                        raise Unsupported("a try statement that begins with another try statement is read from "
+                                          "source text only; give kjit the source text, or put a statement "
+                                          "before the inner try", at.get(lo))
+                    # (Nested tries come back wrong where the inner one's
+                    # paths end in the outer one's handlers: refused.)
+                    raise Unsupported("a try statement inside another try statement is read from source text "
+                                      "only; give kjit the source text", at.get(lo))
         for h, (lo, _) in handlers.items():
             for other, (clo, chi) in cleanup.items():
                 if clo <= lo < chi and other != h:
