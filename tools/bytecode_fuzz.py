@@ -111,6 +111,8 @@ class Gen:
                 return [f"{p}{v} {op} {rhs}"]
             if form < 0.9:
                 w = r.choice(names)
+                if w == v:  # (`x, x = ...` is refused on 3.11, whose compiler stores it in the wrong order)
+                    w = names[(names.index(v) + 1) % len(names)]
                 return [f"{p}{v}, {w} = {self.expr(names, 1)} % 1009, {self.expr(names, 1)} % 1009"]
             return [f"{p}f({self.expr(names, 1)})"]
         if k < 0.45:
@@ -206,7 +208,7 @@ def one(src, name):
     return ("same" if same else "equivalent"), text
 
 
-def run(programs, seed, out=sys.stdout, verbose=False, depth=3, statements=5):
+def run(programs, seed, out=sys.stdout, verbose=False, depth=3, statements=5, show=None, limit=3):
     rng = random.Random(seed)
     counts = {"same": 0, "equivalent": 0, "refused": 0, "DIVERGES": 0, "CRASH": 0, "SLOW": 0}
     reasons = {}
@@ -217,6 +219,9 @@ def run(programs, seed, out=sys.stdout, verbose=False, depth=3, statements=5):
         if verdict == "refused":
             key = text.split(" (")[0][:80]
             reasons[key] = reasons.get(key, 0) + 1
+            if show and show in text and limit > 0:
+                limit -= 1
+                print(f"--- refused: program {k} (seed {seed}): {text}\n{src}", file=out, flush=True)
         if verdict in ("DIVERGES", "CRASH", "SLOW") or (verbose and verdict == "equivalent"):
             print(f"--- {verdict}: program {k} (seed {seed})\n{src}--- rebuilt\n{text}", file=out, flush=True)
     ver = f"{sys.version_info[0]}.{sys.version_info[1]}"
@@ -234,8 +239,11 @@ def main():
     ap.add_argument("--depth", type=int, default=3, help="how deep statements nest")
     ap.add_argument("--statements", type=int, default=5, help="at most this many in the function's body")
     ap.add_argument("-v", action="store_true", help="print the equivalent rebuilds too")
+    ap.add_argument("--show", metavar="TEXT", help="print the first refused programs whose reason holds TEXT")
+    ap.add_argument("--limit", type=int, default=3, help="how many programs --show prints")
     args = ap.parse_args()
-    counts = run(args.programs, args.seed, verbose=args.v, depth=args.depth, statements=args.statements)
+    counts = run(args.programs, args.seed, verbose=args.v, depth=args.depth, statements=args.statements,
+                 show=args.show, limit=args.limit)
     return 1 if counts["DIVERGES"] or counts["CRASH"] or counts["SLOW"] else 0
 
 

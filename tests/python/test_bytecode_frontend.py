@@ -8,6 +8,7 @@ rebuilt from the bytecode, and every location moves back to the user's file,
 line and column. ``KJIT_FRONTEND=bytecode`` uses the bytecode for every
 function (the whole test suite passes that way too).
 """
+import ast
 import io
 import linecache
 import os
@@ -19,7 +20,7 @@ import numpy as np
 import pytest
 
 import kjit
-from kjit import cuda, errors, njit
+from kjit import bytecode, cuda, errors, njit
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
@@ -212,8 +213,6 @@ def test_errors_point_at_the_users_line_and_column():
     assert str(e).splitlines()[1:] == ['  File "<kernels>", line 5', '    s += a[i] + "text"', '         ^^^^^^^^^^^^^']
 
 
-@pytest.mark.skipif(sys.version_info >= (3, 12), reason="CPython 3.12 compiles comprehensions in place: "
-                    "read from source text only there")
 def test_an_error_inside_a_comprehension_points_at_its_element(monkeypatch):
     monkeypatch.setenv("KJIT_FRONTEND", "bytecode")  # (the text is registered for the caret line)
     text = """
@@ -308,6 +307,39 @@ def test_try_statements_come_back_from_bytecode():
     """, "g", filename="<nested>")
     with pytest.raises(errors.UnsupportedError, match="a try statement that begins with another try statement"):
         njit(nested)(0)
+
+
+def test_a_value_the_bytecode_computes_once_is_never_computed_twice():
+    # `0 > f(y) <= c` evaluates f(y) once (the bytecode copies its value):
+    # rebuilt as `0 > f(y) and f(y) <= c` it would call f twice. The chain
+    # comes back whole inside an `and`; where a rebuild would still write a
+    # computed value twice it is refused, never compiled.
+    calls = []
+
+    def f(v):
+        calls.append(v)
+        return v
+    g = from_text("""
+    def g(w, y, c):
+        if w < 2 and 0 > f(y) <= c:
+            return 1
+        return 0
+    """, "g", env={"f": f})
+    text, _ = bytecode.function_source(g)
+    assert "if w < 2 and 0 > f(y) <= c:" in text
+    assert text.count("f(y)") == 1
+    ns = {"f": f}
+    exec(text, ns)  # noqa: S102 - the rebuilt text behaves as the original
+    for args in ((1, -3, 0), (1, 3, 0), (5, -3, 0)):
+        del calls[:]
+        want = (g(*args), list(calls))
+        del calls[:]
+        assert (ns["g"](*args), list(calls)) == want
+    node = ast.parse("def h(x):\n    return (x + 1, 0)\n").body[0]
+    value = node.body[0].value
+    node.body.insert(0, ast.Assign(targets=[ast.Name(id="y", ctx=ast.Store())], value=value.elts[0]))
+    with pytest.raises(bytecode.Unsupported, match="without evaluating a part of it twice"):
+        bytecode.decompile._evaluated_once(node)
 
 
 def test_an_edited_file_falls_back_to_the_bytecode(tmp_path, monkeypatch):
@@ -412,6 +444,21 @@ def corpus_while_true(n):
     return i
 
 
+def corpus_chained_while(a, lo, hi):
+    # A chained comparison in a while condition: CPython lays out the copy
+    # at the end of the body unlike the guard before it (a cleanup block
+    # for the shared middle operand), so the loop comes back from its
+    # guard and the copy (tidy._guarded_loops).
+    i = 0
+    n = 0
+    while lo <= i < hi:
+        n += a[i]
+        i += 1
+    while i > 0 and 0 <= a[i - 1] < 5:
+        i -= 1
+    return n, i
+
+
 def corpus_raise(x):
     if x < 0:
         raise ValueError("negative")
@@ -432,10 +479,6 @@ def corpus_dict_displays(n):
     return d[1] + d[n] + e["b"] + len(d)
 
 
-# CPython 3.12 compiles comprehensions in place, which the bytecode frontend
-# does not read yet (3.11 compiles each to a function of its own, which it does).
-COMPREHENSIONS = {corpus_comprehensions}
-
 # On CPython 3.12 and later, `break` followed by `return` compiles to a copy
 # of the return inside the loop: these come back as equivalent, not equal.
 EXITS_COPIED_BY_312 = {corpus_while, corpus_for}
@@ -450,6 +493,7 @@ CORPUS = [
     (corpus_early_return, (np.array([3, 0, 1]), 3)),
     (corpus_if_chain, (5,)),
     (corpus_while_true, (50,)),
+    (corpus_chained_while, (np.array([1, 2, 9, 3, 4]), 0, 4)),
     (corpus_raise, (2.0,)),
     (corpus_comprehensions, (9,)),
     (corpus_dict_displays, (5,)),
@@ -458,8 +502,6 @@ CORPUS = [
 
 @pytest.mark.parametrize("func,args", CORPUS, ids=[f"{f.__name__}-{k}" for k, (f, _) in enumerate(CORPUS)])
 def test_the_typed_ir_from_bytecode_equals_the_one_from_source(func, args, monkeypatch):
-    if sys.version_info >= (3, 12) and func in COMPREHENSIONS:
-        pytest.skip("CPython 3.12 compiles comprehensions in place: read from source text only there")
     monkeypatch.delenv("KJIT_FRONTEND", raising=False)
     src = njit(func)
     monkeypatch.setenv("KJIT_FRONTEND", "bytecode")

@@ -4,8 +4,6 @@
 order, keys that are numbers or tuples of numbers, and a returned dict (a
 Python dict). Checked against Numba where Numba 0.56 compiles the function
 here, else against Python."""
-import os
-import sys
 
 import numpy as np
 import pytest
@@ -13,14 +11,6 @@ import pytest
 from kjit import errors, njit
 
 numba = pytest.importorskip("numba")
-
-# The bytecode frontend (functions without source text) refuses dict
-# displays (BUILD_MAP) yet.
-# CPython 3.12 compiles comprehensions in place (3.11: as functions of their own,
-# which the bytecode frontend reads): from source text only there.
-needs_source = pytest.mark.skipif(os.environ.get("KJIT_FRONTEND") == "bytecode" and sys.version_info >= (3, 12),
-                                  reason="comprehensions compiled in place (CPython 3.12) are read from source "
-                                  "text only")
 
 
 def counts(a):
@@ -93,7 +83,7 @@ def float_keys(n):
 
 @pytest.mark.parametrize("fn, args", [
     (counts, (np.array([1, 3, 3, 2, 3, 1]),)),  # (Numba 0.56 cannot type d.get on `{}`)
-    pytest.param(order, (8,), marks=needs_source), (tuple_keys, (5,)), (growth, (1000,)), (float_keys, (0,)),
+    (order, (8,)), (tuple_keys, (5,)), (growth, (1000,)), (float_keys, (0,)),
 ])
 def test_same_as_python(fn, args):
     assert njit(fn)(*args) == fn(*args)
@@ -142,7 +132,6 @@ def test_an_empty_display_nothing_types_is_a_located_error_not_a_result():
         assert "return len(" in str(info.value) and "^" in str(info.value), str(info.value)  # the line, a caret
 
 
-@needs_source
 def test_dict_comprehension():
     # {k: v for ...} builds the dict in a loop before its statement, as a
     # list comprehension builds its list. (Numba 0.56 cannot compile one;

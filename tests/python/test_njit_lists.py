@@ -16,12 +16,6 @@ numba = pytest.importorskip("numba")
 
 # The parser rewrites comprehensions; the bytecode frontend (functions
 # without source text) does not read them yet.
-# CPython 3.12 compiles comprehensions in place (3.11: as functions of their own,
-# which the bytecode frontend reads): from source text only there.
-needs_source = pytest.mark.skipif(os.environ.get("KJIT_FRONTEND") == "bytecode" and sys.version_info >= (3, 12),
-                                  reason="comprehensions compiled in place (CPython 3.12) are read from source "
-                                  "text only")
-
 
 def run_both(fn, *args, python=False):
     # The reference is Numba, or Python itself for what Numba 0.56 refuses.
@@ -98,7 +92,6 @@ def test_making_lists(fn, args):
     check(fn, *args)
 
 
-@needs_source
 @pytest.mark.parametrize("fn, args", [
     (comprehensions, (4,)), (generator_arguments, (6,)), (array_from_list, (4,)),
 ])
@@ -365,7 +358,6 @@ def test_del_of_a_list_argument_element():
         drop([1, 2], 5)
 
 
-@needs_source
 def test_sort_and_sorted_with_key_and_lambdas():
     # key= a lambda, a jitted function or a builtin; stable, reverse too;
     # `name = lambda ...` defines a function, as in Python.
@@ -440,7 +432,6 @@ def test_slice_assignment_and_del_of_slices_agree_with_python():
     assert checked == len(bounds) ** 2 * 3 * 5
 
 
-@needs_source
 def test_slice_assignment_forms():
     # Missing bounds, the list itself as the items, a tuple, a list and an
     # array as items; the caller's list sees the change.

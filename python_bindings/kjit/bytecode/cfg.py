@@ -76,6 +76,81 @@ class Block:
         return f"<block {self.id} @{self.start}>"
 
 
+class InlineComprehension:
+    """A comprehension CPython 3.12+ compiled in place (PEP 709), cut out of
+    the function's instructions: read as 3.11's function of its own would
+    be (`kjit_instrs`: its collection, the loop over `.0`, its return)."""
+
+    def __init__(self, code, kind, instrs, names):
+        self.code = self  # (what FuncObj offers)
+        self.co_name = kind
+        self.kjit_instrs = instrs
+        self.names = names
+        for attr in ("co_flags", "co_consts", "co_varnames", "co_argcount", "co_kwonlyargcount",
+                     "co_firstlineno", "co_filename"):
+            setattr(self, attr, getattr(code, attr))
+        self.co_flags &= ~(0x20 | 0x80 | 0x100 | 0x200)
+
+
+_COMP_KINDS = {"BUILD_LIST": "<listcomp>", "BUILD_SET": "<setcomp>", "BUILD_MAP": "<dictcomp>"}
+
+
+def _cut_comprehensions(code, instrs, table, inline=None):
+    """Replaces each in-place comprehension (3.12+: LOAD_FAST_AND_CLEAR of
+    its names, the collection, the loop, END_FOR) by one pseudo-instruction
+    KJIT_COMPREHENSION that pops the iterator and pushes the saved names and
+    the result, as the region does; drops the exception-table entries of
+    the region (the handler that restores the names). A layout not
+    recognised is left as it is (and refused with the table)."""
+    out = []
+    k = 0
+    cut = []
+    while k < len(instrs):
+        i = instrs[k]
+        if i.opname != "LOAD_FAST_AND_CLEAR":
+            out.append(i)
+            k += 1
+            continue
+        m = k
+        while m < len(instrs) and instrs[m].opname == "LOAD_FAST_AND_CLEAR":
+            m += 1
+        names = [x.argval for x in instrs[k:m]]
+        shape = [x.opname for x in instrs[m:m + 4]]
+        if len(shape) < 4 or shape[0] != "SWAP" or shape[1] not in _COMP_KINDS or instrs[m + 1].arg != 0 or \
+                shape[2] != "SWAP" or shape[3] != "FOR_ITER":
+            out.append(i)
+            k += 1
+            continue
+        loop = instrs[m + 3]
+        end = next((j for j in range(m + 4, len(instrs)) if instrs[j].offset >= loop.argval), None)
+        if end is None or instrs[end].opname != "END_FOR":
+            out.append(i)
+            k += 1
+            continue
+        if PY >= (3, 13) and end + 1 < len(instrs) and instrs[end + 1].opname == "POP_TOP":
+            end += 1
+        build, swap = instrs[m + 1], instrs[m + 2]
+        body = [build, swap._replace(opname="LOAD_FAST", opcode=dis.opmap["LOAD_FAST"], arg=0, argval=".0",
+                                     argrepr=".0")]
+        body += instrs[m + 3:end + 1]
+        last = instrs[end]
+        body.append(last._replace(opname="RETURN_VALUE", opcode=dis.opmap["RETURN_VALUE"], arg=None,
+                                  argval=None, argrepr="", offset=last.offset + 1))
+        comp = InlineComprehension(code, _COMP_KINDS[build.opname], body, names)
+        out.append(i._replace(opname="KJIT_COMPREHENSION", argval=comp, argrepr="comprehension"))
+        cut.append((i.offset, instrs[end].offset))
+        k = end + 1
+    if cut:
+        # (and the entries that protect one handler's code with another's)
+        handlers = {e.target for e in table if any(lo <= e.start <= hi for lo, hi in cut)}
+        table = [e for e in table if not any(lo <= e.start <= hi for lo, hi in cut) and e.target not in handlers]
+    if code.co_name == "<genexpr>" and inline is None:
+        # A generator expression's StopIteration guard (3.12+) is not the source's.
+        at = {i.offset: i for i in instrs}
+        table = [e for e in table if getattr(at.get(e.target), "opname", None) != "CALL_INTRINSIC_1"]
+    return out, table
+
+
 class CFG:
     def __init__(self, code):
         self.code = code
@@ -83,7 +158,8 @@ class CFG:
             raise Unsupported(
                 f"kjit reads bytecode on CPython 3.11 to 3.13, not {sys.version.split()[0]}: "
                 "define the function in a file so that kjit can read its source")
-        instrs = [i for i in dis.get_instructions(code) if i.opname != "CACHE"]
+        inline = getattr(code, "kjit_instrs", None)  # (an inlined comprehension's own instructions)
+        instrs = inline if inline is not None else [i for i in dis.get_instructions(code) if i.opname != "CACHE"]
         self.all_instrs = instrs
         if code.co_flags & (0x20 | 0x80 | 0x100 | 0x200) and code.co_name != "<genexpr>":  # generator, coroutine
             yields = [i for i in instrs if i.opname in ("YIELD_VALUE", "RETURN_GENERATOR")]
@@ -92,9 +168,11 @@ class CFG:
                     else "coroutines ('async def') are not supported")
             raise Unsupported(what, (yields or instrs or [None])[-1])
         try:
-            table = dis._parse_exception_table(code)
+            table = dis._parse_exception_table(code) if inline is None else []
         except Exception:  # noqa: BLE001 - older layouts
             table = []
+        if PY >= (3, 12):
+            instrs, table = _cut_comprehensions(code, instrs, table, inline)
         self.try_heads, self.try_ends = {}, {}
         if table and PY < (3, 12) and not {"BEFORE_WITH", "LOAD_FAST_AND_CLEAR"} & {i.opname for i in instrs}:
             table = self._tries(instrs, table)
@@ -105,8 +183,11 @@ class CFG:
             if "BEFORE_WITH" in ops:
                 why = "'with' statements are not supported in kernels"
             elif "LOAD_FAST_AND_CLEAR" in ops:
-                why = (f"comprehensions are read from bytecode on CPython 3.11 only (this is {PY[0]}.{PY[1]}, "
-                       "which compiles them in place); give kjit the source text, or write a loop")
+                why = ("kjit could not rebuild this comprehension from its bytecode (a layout it does not "
+                       "know); give kjit the source text, or write a loop")
+            elif PY >= (3, 12):
+                why = (f"try statements are read from bytecode on CPython 3.11 only (this is {PY[0]}.{PY[1]}); "
+                       "give kjit the source text")
             else:
                 why = ("try/except is not supported in kernels; check the condition with 'if' and "
                        "raise, or return an error code")

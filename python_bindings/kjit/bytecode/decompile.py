@@ -15,6 +15,8 @@ The result is a ``ast.FunctionDef`` of Python's own ``ast`` module; emit.py
 writes it as text with a map from the text's positions to the user's.
 """
 import ast
+import dis
+import types
 
 from kjit.bytecode.cfg import CFG, PY, Unsupported, is_cond_jump, postdominators
 from kjit.bytecode.machine import StackMachine
@@ -129,6 +131,16 @@ class Decompiler(StackMachine):
                 while outer is not None and not (b is outer.header or b is outer.follow):
                     outer = outer.parent
                 if outer is not None:
+                    # (Only where every way out of the loop goes there: a
+                    # second target, or a follow that leads elsewhere, is
+                    # a jump no `break` says, as when CPython 3.11's
+                    # `continue` jumps to a while loop's guard while the
+                    # copy of its condition at the end of the body leaves.)
+                    if (getattr(ctx, "threaded", None) not in (None, b)) or (
+                            ctx.follow is not None and self._skip_cleanup(ctx.follow) is not b):
+                        raise Unsupported("kjit could not rebuild this loop from its bytecode: a jump leaves it "
+                                          "for another place than its other exits; give kjit the source text",
+                                          self.came or b.instrs[0])
                     out.append(self._jump_stmt(ast.Break()))
                     ctx.threaded = b
                     return out, None
@@ -434,10 +446,10 @@ class Decompiler(StackMachine):
                         follow = cfg.byid[next(iter(breaks))]
                     body_ctx = _Ctx(ctx, body_ids, h, follow, "while")
                     body_ctx.threaded = None
-                    body, _ = self.seq(h, 0, stack, body_ctx, None, enter_head=True)
+                    body, _ = self.seq(h, 0, list(stack), body_ctx, None, enter_head=True)
                     true = _at(ast.Constant(value=True), h.instrs[0])
                     node = _span(ast.While(test=true, body=_tidy_loop(body), orelse=[]), true, true)
-                    after_stack = stack
+                    after_stack = stack  # (the body ran on a copy: the stack at the loop's exits)
                     exit_pos = None
             # The else clause: the normal exit, when it is not the follow.
             if exit_pos is not None:
@@ -587,6 +599,12 @@ class Decompiler(StackMachine):
     def _eq(a, b):
         if a[0] is b[0] and a[1] == b[1] and len(a[2]) == len(b[2]):
             return True
+        # A block that only jumps (kept by _resolve: its target is a loop's
+        # follow or head) leads where its target does.
+        for x, y in ((a, b), (b, a)):
+            if x[0] is not None and y[0] is not None and y[1] == 0 and len(x[2]) == len(y[2]) and \
+                    [i.opname for i in x[0].instrs[x[1]:]] == ["JUMP_FORWARD"] and x[0].target is y[0]:
+                return True
         # Copies of the same tail (CPython duplicates small exit blocks).
         if a[0] is None or b[0] is None or len(a[2]) != len(b[2]):
             return False
@@ -628,11 +646,30 @@ class Decompiler(StackMachine):
         return ("cond", cond, t, f, start)
 
 
+def _evaluated_once(node):
+    """Refuses a rebuild that writes one computed value twice: the bytecode
+    evaluated it once (a COPY), so the text would evaluate it again (twice
+    the calls, the side effects). A name or a constant may repeat."""
+    seen = {}
+    for n in ast.walk(node):
+        for child in ast.iter_child_nodes(n):
+            if not isinstance(child, ast.expr) or isinstance(child, (ast.Name, ast.Constant)):
+                continue
+            if id(child) in seen and seen[id(child)] is not n:
+                where = types.SimpleNamespace(positions=dis.Positions(
+                    getattr(child, "lineno", None), getattr(child, "end_lineno", None),
+                    getattr(child, "col_offset", None), getattr(child, "end_col_offset", None)))
+                raise Unsupported("kjit could not rebuild this expression from its bytecode without evaluating "
+                                  "a part of it twice; give kjit the source text", where)
+            seen[id(child)] = n
+
+
 def decompile_function(func):
     """Python's AST (a FunctionDef, or a Lambda) of `func`, rebuilt from its
     bytecode."""
     code = func.__code__
     node = Decompiler(code).definition(code, func.__defaults__, func.__name__)
+    _evaluated_once(node)
     doc = func.__doc__
     if isinstance(node, ast.FunctionDef) and doc is not None and code.co_consts and code.co_consts[0] == doc:
         node.body.insert(0, ast.Expr(value=ast.Constant(value=doc)))

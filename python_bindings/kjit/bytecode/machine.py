@@ -6,7 +6,7 @@ and nested functions.
 import ast
 
 from kjit.bytecode.cfg import PY, Unsupported
-from kjit.bytecode.nodes import (_BINOPS, _CMPOPS, NULL, CompAdd, ExceptAs, ExcMarker, ExcMatch, FuncObj, Iter,
+from kjit.bytecode.nodes import (_BINOPS, _CMPOPS, NULL, SAVED, CompAdd, ExceptAs, ExcMarker, ExcMatch, FuncObj, Iter,
                                  LoopItem, UnpackGroup, UnpackItem,
                                  _at, _const, _none_to_absent, _pos_node, _same_target, _span)
 
@@ -393,10 +393,17 @@ class StackMachine:
             value = pop()
             key = pop() if op == "MAP_ADD" else None
             out.append(_at(CompAdd(key, value), ins))
+        elif op == "KJIT_COMPREHENSION":  # (CPython 3.12+: compiled in place, cut out by the CFG)
+            it = pop()
+            if not isinstance(it, Iter):
+                raise Unsupported("kjit could not rebuild this comprehension from its bytecode; write a loop", ins)
+            node = self.comprehension(ins.argval, it, ins)
+            for _ in ins.argval.names:
+                push(SAVED)
+            push(node)
         elif op in ("LOAD_FAST_AND_CLEAR", "LIST_APPEND", "SET_ADD", "MAP_ADD"):
-            raise Unsupported(f"comprehensions are read from bytecode on CPython 3.11 only (this is "
-                              f"{PY[0]}.{PY[1]}, which compiles them in place); give kjit the source text, "
-                              "or write a loop", ins)
+            raise Unsupported("kjit could not rebuild this comprehension from its bytecode (a layout it does "
+                              "not know); give kjit the source text, or write a loop", ins)
         else:
             raise Unsupported(f"the instruction {op} is not supported in kjit functions read "
                               "from bytecode", ins)
@@ -463,6 +470,8 @@ class StackMachine:
         offset) and goes on at `next_run` (default: the next instruction
         when it is a store)."""
         run_key = ins.offset if run_key is None else run_key
+        if v is SAVED:  # a comprehension's names restored after it (3.12+): nothing of the source's
+            return
         if isinstance(v, ExcMarker) and isinstance(target, ast.Name):  # except E as name
             out.append(_at(ExceptAs(target.id), ins))
             return

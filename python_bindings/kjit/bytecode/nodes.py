@@ -20,6 +20,9 @@ class _Null:
 NULL = _Null()
 
 
+SAVED = _Null()  # a value LOAD_FAST_AND_CLEAR saved for a comprehension to restore (3.12+)
+
+
 class Iter:
     """GET_ITER's result: the iterator over `iterable`."""
 
@@ -193,6 +196,10 @@ def _and(a, b):
         node = ast.Compare(left=a.left, ops=a.ops + b.ops, comparators=a.comparators + b.comparators)
         return _span(node, a, b)
     if isinstance(a, ast.BoolOp) and isinstance(a.op, ast.And):
+        last = a.values[-1]
+        if isinstance(last, ast.Compare) and isinstance(b, ast.Compare) and b.left is last.comparators[-1]:
+            # x and a < b, then b < c: the chain is the last operand
+            return _span(ast.BoolOp(op=ast.And(), values=a.values[:-1] + [_and(last, b)]), a, b)
         node = ast.BoolOp(op=ast.And(), values=a.values + [b])
     else:
         node = ast.BoolOp(op=ast.And(), values=[a, b])
