@@ -17,7 +17,7 @@ frontend supports (3.11 to 3.13; pyenv's too):
     python3.12 tools/bytecode_fuzz.py --programs 2000 --seed 1
 
 Exits 1 on a divergence, a crash (an exception other than Unsupported)
-or a rebuild that takes over 5 s. Programs the frontend refuses (Unsupported) are
+or a rebuild that takes over 5 s (--slow). Programs the frontend refuses (Unsupported) are
 counted apart; "same bytecode" counts rebuilt texts that compile to the
 original's instructions.
 """
@@ -171,6 +171,9 @@ def behaviour(func, log):
     return out
 
 
+SLOW_S = 5  # a rebuild over this many seconds is a failure (a hang, or paths walked without end)
+
+
 def one(src, name):
     """'same', 'equivalent', 'refused', 'DIVERGES', 'CRASH' or 'SLOW', and the rebuilt text."""
     log = []
@@ -183,9 +186,9 @@ def one(src, name):
     orig = env[name]
 
     def too_slow(*_):
-        raise TimeoutError("the rebuild took over 5 s")
+        raise TimeoutError(f"the rebuild took over {SLOW_S} s")
     old = signal.signal(signal.SIGALRM, too_slow)
-    signal.alarm(5)
+    signal.alarm(SLOW_S)
     try:
         text, _ = function_source(orig)
     except TimeoutError as e:
@@ -239,9 +242,12 @@ def main():
     ap.add_argument("--depth", type=int, default=3, help="how deep statements nest")
     ap.add_argument("--statements", type=int, default=5, help="at most this many in the function's body")
     ap.add_argument("-v", action="store_true", help="print the equivalent rebuilds too")
+    ap.add_argument("--slow", type=int, default=SLOW_S, help="seconds a rebuild may take (default %(default)s)")
     ap.add_argument("--show", metavar="TEXT", help="print the first refused programs whose reason holds TEXT")
     ap.add_argument("--limit", type=int, default=3, help="how many programs --show prints")
     args = ap.parse_args()
+    global SLOW_S
+    SLOW_S = args.slow
     counts = run(args.programs, args.seed, verbose=args.v, depth=args.depth, statements=args.statements,
                  show=args.show, limit=args.limit)
     return 1 if counts["DIVERGES"] or counts["CRASH"] or counts["SLOW"] else 0

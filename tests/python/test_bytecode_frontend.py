@@ -342,6 +342,22 @@ def test_a_value_the_bytecode_computes_once_is_never_computed_twice():
         bytecode.decompile._evaluated_once(node)
 
 
+def test_bytecode_rewritten_by_a_tool_is_refused_by_name():
+    # pytest's assertion rewriting (without --assert=plain) gives the
+    # functions of test files temporaries named `@py_assert1`: no source
+    # holds such a name, and kjit says what happened instead of failing
+    # to parse its own rebuilt text.
+    tree = ast.parse("def check(x):\n    assert x != 3\n    return x\n")
+    tree.body[0].body.insert(0, ast.Assign(targets=[ast.Name(id="@py_assert1", ctx=ast.Store())],
+                                           value=ast.Constant(1), lineno=2, col_offset=4))
+    ast.fix_missing_locations(tree)
+    ns = {}
+    exec(compile(tree, "<rewritten>", "exec"), ns)  # noqa: S102 - a function without a file
+    with pytest.raises(errors.UnsupportedError, match="not a Python identifier.*--assert=plain") as ei:
+        njit(ns["check"])(2)
+    assert (ei.value.filename, ei.value.lineno) == ("<rewritten>", 2)
+
+
 def test_an_edited_file_falls_back_to_the_bytecode(tmp_path, monkeypatch):
     mod = tmp_path / "edited_mod.py"
     mod.write_text("def f(x):\n    return x * 2\n")

@@ -31,7 +31,10 @@ $py examples/saxpy.py 2>&1 | tail -2
 echo "== AMD demo (compiles for AMD GPUs here; NumPy imported first)"
 timeout 120 $py examples/amd_saxpy.py 2>&1 | tail -2
 echo "== Python tests, GPU tests included"
-timeout 480 $py -m pytest -q -p no:cacheprovider -rs tests/python 2>&1 | tee "$out/pytest.log" | grep -E "FAIL|Error|passed|failed" | tail -15
+# (KJIT_FRONTEND=bytecode: --assert=plain, so that pytest does not rewrite the
+# bytecode of the functions the tests compile)
+plain=""; [ "${KJIT_FRONTEND:-}" = bytecode ] && plain="--assert=plain"
+timeout 480 $py -m pytest -q -p no:cacheprovider $plain -rs tests/python 2>&1 | tee "$out/pytest.log" | grep -E "FAIL|Error|passed|failed" | tail -15
 if [ "$quick" = "--cpu" ]; then
   echo "== benchmarks: the CPU device against @jit(parallel=True) and Numba's simulator"
   $py benchmarks/cpu_device/bench_cpu_device.py --json "$out/cpu_device.json" > "$out/bench.log" 2>&1 || tail -30 "$out/bench.log"

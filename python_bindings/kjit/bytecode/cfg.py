@@ -186,8 +186,8 @@ class CFG:
                 why = ("kjit could not rebuild this comprehension from its bytecode (a layout it does not "
                        "know); give kjit the source text, or write a loop")
             elif PY >= (3, 12):
-                why = (f"try statements are read from bytecode on CPython 3.11 only (this is {PY[0]}.{PY[1]}); "
-                       "give kjit the source text")
+                why = (f"try/except is read from bytecode on CPython 3.11 only (this is {PY[0]}.{PY[1]}); give "
+                       "kjit the source text (in a kernel, check the condition with 'if' and raise)")
             else:
                 why = ("try/except is not supported in kernels; check the condition with 'if' and "
                        "raise, or return an error code")

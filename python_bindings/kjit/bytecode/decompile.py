@@ -646,6 +646,24 @@ class Decompiler(StackMachine):
         return ("cond", cond, t, f, start)
 
 
+def _where(node):
+    """An instruction-like object at `node`'s position (for Unsupported)."""
+    return types.SimpleNamespace(positions=dis.Positions(
+        getattr(node, "lineno", None), getattr(node, "end_lineno", None),
+        getattr(node, "col_offset", None), getattr(node, "end_col_offset", None)))
+
+
+def _identifiers(node):
+    """Refuses names no source can hold: bytecode that a tool rewrote
+    (pytest's assertion rewriting names its temporaries `@py_assert1`)."""
+    for n in ast.walk(node):
+        name = n.id if isinstance(n, ast.Name) else n.arg if isinstance(n, ast.arg) else None
+        if name is not None and not name.isidentifier():
+            raise Unsupported(f"the bytecode uses the name {name!r}, which is not a Python identifier: it was "
+                              "rewritten by a tool (pytest rewrites assert statements: run it with "
+                              "--assert=plain); give kjit the source text", _where(n))
+
+
 def _evaluated_once(node):
     """Refuses a rebuild that writes one computed value twice: the bytecode
     evaluated it once (a COPY), so the text would evaluate it again (twice
@@ -656,11 +674,8 @@ def _evaluated_once(node):
             if not isinstance(child, ast.expr) or isinstance(child, (ast.Name, ast.Constant)):
                 continue
             if id(child) in seen and seen[id(child)] is not n:
-                where = types.SimpleNamespace(positions=dis.Positions(
-                    getattr(child, "lineno", None), getattr(child, "end_lineno", None),
-                    getattr(child, "col_offset", None), getattr(child, "end_col_offset", None)))
                 raise Unsupported("kjit could not rebuild this expression from its bytecode without evaluating "
-                                  "a part of it twice; give kjit the source text", where)
+                                  "a part of it twice; give kjit the source text", _where(child))
             seen[id(child)] = n
 
 
@@ -669,6 +684,7 @@ def decompile_function(func):
     bytecode."""
     code = func.__code__
     node = Decompiler(code).definition(code, func.__defaults__, func.__name__)
+    _identifiers(node)
     _evaluated_once(node)
     doc = func.__doc__
     if isinstance(node, ast.FunctionDef) and doc is not None and code.co_consts and code.co_consts[0] == doc:
