@@ -236,6 +236,7 @@ def run(programs, seed, out=sys.stdout, verbose=False, depth=3, statements=5, sh
 
 
 def main():
+    global SLOW_S
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--programs", type=int, default=1000)
     ap.add_argument("--seed", type=int, default=1)
@@ -246,7 +247,6 @@ def main():
     ap.add_argument("--show", metavar="TEXT", help="print the first refused programs whose reason holds TEXT")
     ap.add_argument("--limit", type=int, default=3, help="how many programs --show prints")
     args = ap.parse_args()
-    global SLOW_S
     SLOW_S = args.slow
     counts = run(args.programs, args.seed, verbose=args.v, depth=args.depth, statements=args.statements,
                  show=args.show, limit=args.limit)
