@@ -251,10 +251,10 @@ def test_unsupported_bytecode_is_reported_when_the_function_compiles():
     assert (ei.value.filename, ei.value.lineno) == ("<withs>", 4)
 
 
-@pytest.mark.skipif(sys.version_info >= (3, 12), reason="try statements are read from bytecode on CPython 3.11")
 def test_try_statements_come_back_from_bytecode():
-    # CPython 3.11's exception table read back: the clauses in order, a tuple
-    # of types, `else:`, a try in a loop, two in a row; a try inside another
+    # The exception table read back (CPython 3.11 to 3.13): the clauses in
+    # order, a tuple of types, `else:`, a try in a loop, two in a row; an
+    # `as` name refused as from source; a try inside another
     # is refused, located (tools/bytecode_fuzz.py found nested ones whose
     # inner paths end in the outer handlers coming back wrong).
     text = """
@@ -280,6 +280,17 @@ def test_try_statements_come_back_from_bytecode():
     j = njit(f)
     assert [j(a, n) for n in (0, 3, 5, 7)] == [f(a, n) for n in (0, 3, 5, 7)] == [-7, 671, 603, 559]
     assert j._frontend == "bytecode"
+    named = from_text("""
+    def g(n):
+        try:
+            n = 10 // n
+        except ZeroDivisionError as e:
+            n = -7
+        return n
+    """, "g", filename="<named>")
+    with pytest.raises(errors.UnsupportedError, match="'except ... as name' is not supported") as e:
+        njit(named)(0)
+    assert "<named>:5:" in str(e.value)
     inside = from_text("""
     def h(n):
         try:

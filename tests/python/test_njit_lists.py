@@ -3,8 +3,6 @@ on the development machine and in CI): displays, `[]` typed by what is
 appended to it, comprehensions, methods, operators, the builtins over
 sequences, lists passed in (changes reach the caller's list, as Numba
 reflects them) and returned (a Python list)."""
-import os
-import sys
 import warnings
 
 import numpy as np
@@ -326,8 +324,6 @@ def test_lists_in_a_list_argument_keep_their_identity():
     assert outer[0] is inner and r is outer
 
 
-@pytest.mark.skipif(os.environ.get("KJIT_FRONTEND") == "bytecode" and sys.version_info >= (3, 12),
-                    reason="try/except is read from bytecode on CPython 3.11 only")
 def test_del_of_list_elements_and_dict_keys():
     # As Python: del l[i] (negative too), del d[k], several targets in order.
     def f(n):

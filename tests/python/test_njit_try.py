@@ -3,7 +3,6 @@
 Clauses that name classes (Numba 0.56 cannot type them on this Python) are
 checked against Python's own results for the same function."""
 import os
-import sys
 
 import numpy as np
 import pytest
@@ -11,11 +10,6 @@ import pytest
 from kjit import errors, njit
 
 numba = pytest.importorskip("numba")
-
-# The bytecode frontend reads try statements from CPython 3.11's exception
-# tables; 3.12's layout is not read yet.
-pytestmark = pytest.mark.skipif(os.environ.get("KJIT_FRONTEND") == "bytecode" and sys.version_info >= (3, 12),
-                                reason="try/except is read from bytecode on CPython 3.11 only")
 
 
 def catch_all(n):

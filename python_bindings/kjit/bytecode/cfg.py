@@ -76,6 +76,9 @@ class Block:
         return f"<block {self.id} @{self.start}>"
 
 
+_TRY_JUMP = "POP_JUMP_FORWARD_IF_TRUE" if PY < (3, 12) else "POP_JUMP_IF_TRUE"
+
+
 class InlineComprehension:
     """A comprehension CPython 3.12+ compiled in place (PEP 709), cut out of
     the function's instructions: read as 3.11's function of its own would
@@ -174,7 +177,7 @@ class CFG:
         if PY >= (3, 12):
             instrs, table = _cut_comprehensions(code, instrs, table, inline)
         self.try_heads, self.try_ends = {}, {}
-        if table and PY < (3, 12) and not {"BEFORE_WITH", "LOAD_FAST_AND_CLEAR"} & {i.opname for i in instrs}:
+        if table and PY < (3, 14) and not {"BEFORE_WITH", "LOAD_FAST_AND_CLEAR"} & {i.opname for i in instrs}:
             table = self._tries(instrs, table)
         if table:
             first = min(e.start for e in table)
@@ -196,9 +199,9 @@ class CFG:
         for head in sorted(self.try_heads):  # (after the first protected instruction's NOP)
             k = next(k for k, i in enumerate(self.instrs) if i.offset > head)
             first = self.instrs[k]
-            self.instrs.insert(k, first._replace(
-                opname="POP_JUMP_FORWARD_IF_TRUE", opcode=dis.opmap["POP_JUMP_FORWARD_IF_TRUE"], arg=0,
-                argval=self.try_heads[head], argrepr="kjit: to the handlers", offset=head, is_jump_target=False))
+            fields = dict(opname=_TRY_JUMP, opcode=dis.opmap[_TRY_JUMP], arg=0, argval=self.try_heads[head],
+                          argrepr="kjit: to the handlers", offset=head, is_jump_target=False)
+            self.instrs.insert(k, first._replace(**{f: v for f, v in fields.items() if f in first._fields}))
         self.index = {ins.offset: k for k, ins in enumerate(self.instrs)}
         self.redirect = {}
         self._uninvert_whiles()

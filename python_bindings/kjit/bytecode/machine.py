@@ -367,6 +367,11 @@ class StackMachine:
             container = pop()
             tgt = _span(ast.Subscript(value=container, slice=index, ctx=ast.Del()), container, _pos_node(ins))
             out.append(_span(_at(ast.Delete(targets=[tgt]), ins), _pos_node(ins), tgt))
+        elif op == "DELETE_FAST" and ins.argval in getattr(self, "except_names", ()) and out and \
+                isinstance(out[-1], ast.Assign) and len(out[-1].targets) == 1 and \
+                isinstance(out[-1].targets[0], ast.Name) and out[-1].targets[0].id == ins.argval and \
+                isinstance(out[-1].value, ast.Constant) and out[-1].value.value is None:
+            out.pop()  # `name = None; del name`: CPython's end of `except E as name:`, not the source's
         elif op in ("DELETE_FAST", "DELETE_ATTR", "DELETE_GLOBAL", "DELETE_DEREF"):
             raise Unsupported("'del' of a name or an attribute is not supported; only 'del a[i]' of a list's "
                               "element or a dict's key, or 'del a[lo:hi]' of a list's slice", ins)
@@ -473,6 +478,7 @@ class StackMachine:
         if v is SAVED:  # a comprehension's names restored after it (3.12+): nothing of the source's
             return
         if isinstance(v, ExcMarker) and isinstance(target, ast.Name):  # except E as name
+            self.except_names = getattr(self, "except_names", set()) | {target.id}
             out.append(_at(ExceptAs(target.id), ins))
             return
         if isinstance(v, LoopItem):
