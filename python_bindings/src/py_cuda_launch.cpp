@@ -105,7 +105,10 @@ class Launcher : public LauncherBase {
     if (!hit && !core_->compiled(rt(), key))
       compileForLaunch(kernel, key, config_, streamObj_, args);
     jit::LoadedEntry &e = hit ? *hit : core_->entry(rt(), key, &compiled);
-    if (compiled) warnPerformance(compiled->warnings, 2);
+    if (compiled) {
+      warnPerformance(compiled->warnings, 2);
+      warnCache(compiled->cacheWarning, 2);
+    }
     core_->prepareLaunch(rt(), e, config_, checkedSerial_);
     // Parameters: arrays flattened (pointer, shape, strides), scalars in
     // zeroed 8-byte slots (NVPTX may widen small integer parameters).

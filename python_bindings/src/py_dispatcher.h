@@ -88,5 +88,7 @@ class Dispatcher {
 
 // Issues a compile's performance warnings (kjit.errors.PerformanceWarning).
 void warnPerformance(const std::string &text, int stacklevel);
+// A cache entry that did not verify and was rebuilt (kjit.errors.NumbaWarning).
+void warnCache(const std::string &text, int stacklevel);
 
 }  // namespace kjit::py

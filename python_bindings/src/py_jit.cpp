@@ -195,7 +195,13 @@ pybind11::object Dispatcher::call(PyObject *args, PyObject *kwargs) {
     for (size_t i = 0; i < n; ++i) argv[i] = PyTuple_GET_ITEM(args, Py_ssize_t(i));
   }
   std::string key = argumentKey(argv, n, false);
-  return invoke(fn_->hostFor(key), argv, n);
+  jit::CompileResult &c = fn_->hostFor(key);
+  if (!c.cacheWarning.empty()) {  // (once: a cache entry rebuilt by this compile)
+    std::string text = std::move(c.cacheWarning);
+    c.cacheWarning.clear();
+    warnCache(text, 2);
+  }
+  return invoke(c, argv, n);
 }
 
 std::string Dispatcher::argumentKey(PyObject **argv, size_t n, bool kernel) const {
@@ -637,6 +643,12 @@ void warnPerformance(const std::string &text, int stacklevel) {
   if (PyErr_WarnEx(cat.ptr(), text.c_str(), stacklevel) != 0) throw pybind11::error_already_set();
 }
 
+void warnCache(const std::string &text, int stacklevel) {
+  if (text.empty()) return;
+  pybind11::object cat = pybind11::module_::import("kjit.errors").attr("NumbaWarning");
+  if (PyErr_WarnEx(cat.ptr(), text.c_str(), stacklevel) != 0) throw pybind11::error_already_set();
+}
+
 namespace {
 
 // (signature, cc, PTX, return type, typed IR): what kernel.inspect_ptx(),
@@ -772,8 +784,10 @@ void define_jit(pybind11::module_ &m) {
                  jit::JitFunction &fn = d.function();
                  size_t before = fn.cudaResults().size();
                  const jit::CompileResult &c = fn.cudaKernelFor(fn.cudaResolve(key), cc);
-                 if (fn.cudaResults().size() > before && !c.fromCache)
+                 if (fn.cudaResults().size() > before && !c.fromCache) {
                    warnPerformance(c.warnings, 3);
+                   warnCache(c.cacheWarning, 3);
+                 }
                  return cudaResultTuple(c);
                })
           // The simulator: the key of a launch's arguments (the CPU device's
@@ -841,13 +855,18 @@ void define_jit(pybind11::module_ &m) {
                  if (!cc) {
                    size_t before = fn.cpuKernels().all().size();
                    const jit::CompileResult &c = fn.cpuKernelFor(key);
-                   if (fn.cpuKernels().all().size() > before) warnPerformance(c.warnings, 3);
+                   if (fn.cpuKernels().all().size() > before) {
+                     warnPerformance(c.warnings, 3);
+                     warnCache(c.cacheWarning, 3);
+                   }
                    return;
                  }
                  size_t before = fn.cudaResults().size();
                  const jit::CompileResult &c = fn.cudaKernelFor(fn.cudaResolve(key), cc);
-                 if (fn.cudaResults().size() > before && !c.fromCache)
+                 if (fn.cudaResults().size() > before && !c.fromCache) {
                    warnPerformance(c.warnings, 3);
+                   warnCache(c.cacheWarning, 3);
+                 }
                })
           .def("_cuda_keys",
                [](Dispatcher &d) {

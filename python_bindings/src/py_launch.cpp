@@ -132,7 +132,10 @@ class CpuLauncher : public LauncherBase {
     if (!fn.cpuKernels().find(key)) compileForLaunch(kernel, key, launch_, stream_, args);
     size_t before = fn.cpuKernels().all().size();
     const jit::CompileResult &c = fn.cpuKernelFor(key);
-    if (fn.cpuKernels().all().size() > before) warnPerformance(c.warnings, 2);
+    if (fn.cpuKernels().all().size() > before) {
+      warnPerformance(c.warnings, 2);
+      warnCache(c.cacheWarning, 2);
+    }
     jit::KernelLimits k;
     k.maxThreadsPerBlock = fn.options().cuda.maxThreads;
     k.why = "its launch_bounds";

@@ -28,6 +28,9 @@ struct CompileResult {
   // empty for code from the disk cache.
   std::vector<std::pair<std::string, std::string>> typemap;
   std::string warnings;  // rendered performance warnings, for the caller to issue
+  // A cache entry that did not verify and was rebuilt (cache=True): the
+  // caller issues it as a NumbaWarning.
+  std::string cacheWarning;
   std::string code;      // the PTX of a CUDA compile; the object file of a cached host compile
   std::string entrySymbol;
   bool fromCache = false;  // loaded from the disk cache

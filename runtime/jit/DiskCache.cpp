@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdio>
 
 #include "frontend/support/Hash.h"
@@ -41,7 +42,11 @@ bool makeDirs(const std::string &dir) {
 
 std::string DiskCache::pathOf(const std::string &key) const { return dir_ + "/" + key + ".kjitc"; }
 
-std::optional<CacheEntry> DiskCache::load(const std::string &key) const {
+std::optional<CacheEntry> DiskCache::load(const std::string &key, std::string *problem) const {
+  auto bad = [&](const char *why) -> std::optional<CacheEntry> {
+    if (problem) *problem = why;
+    return std::nullopt;
+  };
   int fd = ::open(pathOf(key).c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return std::nullopt;
   std::string data;
@@ -50,28 +55,31 @@ std::optional<CacheEntry> DiskCache::load(const std::string &key) const {
     ssize_t r = ::read(fd, buf, sizeof buf);
     if (r < 0) {
       ::close(fd);
-      return std::nullopt;
+      return bad("unreadable");
     }
     if (r == 0) break;
     data.append(buf, size_t(r));
   }
   ::close(fd);
   size_t m = sizeof(kMagic) - 1;
-  if (data.size() < m + 32 + 8 || data.compare(0, m, kMagic) != 0) return std::nullopt;
+  if (data.size() < m || data.compare(0, m, kMagic) != 0)
+    return bad(data.size() < m && std::string(kMagic).compare(0, data.size(), data) == 0 ? "truncated"
+                                                                                       : "not a kjit cache entry");
+  if (data.size() < m + 32 + 8) return bad("truncated");
   // The checksum covers everything before it.
   std::string body = data.substr(0, data.size() - 32);
-  if (hashHex(body) != data.substr(data.size() - 32)) return std::nullopt;
+  if (hashHex(body) != data.substr(data.size() - 32)) return bad("corrupt or truncated (its checksum differs)");
   size_t p = m;
   uint64_t n;
-  if (!getU64(body, p, n) || n > 64) return std::nullopt;
+  if (!getU64(body, p, n) || n > 64) return bad("corrupt");
   CacheEntry e;
   for (uint64_t i = 0; i < n; ++i) {
     uint64_t len;
-    if (!getU64(body, p, len) || p + len > body.size()) return std::nullopt;
+    if (!getU64(body, p, len) || p + len > body.size()) return bad("corrupt");
     e.fields.push_back(body.substr(p, len));
     p += len;
   }
-  if (p != body.size()) return std::nullopt;
+  if (p != body.size()) return bad("corrupt");
   return e;
 }
 
@@ -86,7 +94,10 @@ bool DiskCache::store(const std::string &key, const CacheEntry &entry) const {
   body += hashHex(body);
   // POSIX calls: written in full and synced before the rename makes it
   // visible under its name.
-  std::string tmp = pathOf(key) + ".tmp" + std::to_string(::getpid());
+  // (A name of this process and call: threads of one process, and other
+  // processes, storing the same key at once each write their own.)
+  static std::atomic<uint64_t> serial{0};
+  std::string tmp = pathOf(key) + ".tmp" + std::to_string(::getpid()) + "." + std::to_string(serial++);
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return false;
   size_t done = 0;

@@ -139,8 +139,16 @@ std::string JitFunction::hostCacheKey(const std::string &key, const Type *declar
   return cacheKey(in);
 }
 
+std::string JitFunction::cacheProblem(const std::string &ckey, const std::string &problem) const {
+  return fmt::format("kjit: the cache entry of {}() at {} is {}: compiled again and rewritten", name(),
+                     DiskCache(cacheFolder()).pathOf(ckey), problem);
+}
+
 bool JitFunction::loadHostCode(const std::string &ckey, CompileResult &c) {
-  std::optional<CacheEntry> e = DiskCache(cacheFolder()).load(ckey);
+  std::string problem;
+  std::optional<CacheEntry> e = DiskCache(cacheFolder()).load(ckey, &problem);
+  if (e && e->fields.size() != 5) problem = "of another layout";
+  if (!problem.empty()) c.cacheWarning = cacheProblem(ckey, problem);
   if (!e || e->fields.size() != 5) return false;
   size_t p = 0;
   c.ret = typeOfKey(*c.types, e->fields[2], p);
@@ -410,13 +418,18 @@ CompileResult &JitFunction::cudaKernelFor(const std::string &key, int cc) {
   std::vector<const Type *> args = typesOfKey(tc, key);
   CacheInputs in;
   DiskCache disk(cacheFolder());
+  std::string cacheWarning;
   if (options_.cache) {
     in.function = name();
     in.fingerprint = fingerprint();
     in.argumentKey = key;
     in.target = fmt::format("cuda sm_{}", cc);
     in.options = cudaOptionsText(cc);
-    if (std::optional<CacheEntry> e = disk.load(cacheKey(in)); e && e->fields.size() == 4) {
+    std::string problem;
+    std::optional<CacheEntry> e = disk.load(cacheKey(in), &problem);
+    if (e && e->fields.size() != 4) problem = "of another layout";
+    if (!problem.empty()) cacheWarning = cacheProblem(cacheKey(in), problem);
+    if (e && e->fields.size() == 4) {
       auto c = std::make_unique<CompileResult>();
       c->types = std::make_shared<TypeContext>();
       c->args = remap(*c->types, args);
@@ -433,6 +446,7 @@ CompileResult &JitFunction::cudaKernelFor(const std::string &key, int cc) {
     }
   }
   std::unique_ptr<CompileResult> c = compileCuda(args, nullptr, false, cc, nullptr);
+  c->cacheWarning = cacheWarning;
   if (options_.cache) {
     CacheEntry entry;
     entry.fields = {c->code, c->entrySymbol, c->signature, c->typedIR};

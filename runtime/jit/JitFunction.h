@@ -148,6 +148,7 @@ class JitFunction {
   CompileResult &cpuKernelMiss(const std::string &key);
   std::string hostCacheKey(const std::string &key, const Type *declaredRet, const char *kind);
   bool loadHostCode(const std::string &ckey, CompileResult &c);
+  std::string cacheProblem(const std::string &ckey, const std::string &problem) const;
   void buildHostCode(Context &ctx, const TypedProgram &prog, const std::string &ckey,
                      bool cpuKernel, CompileResult &c);
   CompileResult &hostCompile(const std::string &key, const std::vector<const Type *> &args,
