@@ -31,7 +31,7 @@ struct CompileResult {
   // A cache entry that did not verify and was rebuilt (cache=True): the
   // caller issues it as a NumbaWarning.
   std::string cacheWarning;
-  std::string code;      // the PTX of a CUDA compile; the object file of a cached host compile
+  std::string code;  // the PTX of a CUDA compile; the object file of a cached host compile
   std::string entrySymbol;
   bool fromCache = false;  // loaded from the disk cache
   int cc = 0;              // CUDA: the compute capability compiled for (90: sm_90)

@@ -63,12 +63,14 @@ std::optional<CacheEntry> DiskCache::load(const std::string &key, std::string *p
   ::close(fd);
   size_t m = sizeof(kMagic) - 1;
   if (data.size() < m || data.compare(0, m, kMagic) != 0)
-    return bad(data.size() < m && std::string(kMagic).compare(0, data.size(), data) == 0 ? "truncated"
-                                                                                       : "not a kjit cache entry");
+    return bad(data.size() < m && std::string(kMagic).compare(0, data.size(), data) == 0
+                   ? "truncated"
+                   : "not a kjit cache entry");
   if (data.size() < m + 32 + 8) return bad("truncated");
   // The checksum covers everything before it.
   std::string body = data.substr(0, data.size() - 32);
-  if (hashHex(body) != data.substr(data.size() - 32)) return bad("corrupt or truncated (its checksum differs)");
+  if (hashHex(body) != data.substr(data.size() - 32))
+    return bad("corrupt or truncated (its checksum differs)");
   size_t p = m;
   uint64_t n;
   if (!getU64(body, p, n) || n > 64) return bad("corrupt");
@@ -97,7 +99,8 @@ bool DiskCache::store(const std::string &key, const CacheEntry &entry) const {
   // (A name of this process and call: threads of one process, and other
   // processes, storing the same key at once each write their own.)
   static std::atomic<uint64_t> serial{0};
-  std::string tmp = pathOf(key) + ".tmp" + std::to_string(::getpid()) + "." + std::to_string(serial++);
+  std::string tmp =
+      pathOf(key) + ".tmp" + std::to_string(::getpid()) + "." + std::to_string(serial++);
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) return false;
   size_t done = 0;

@@ -140,8 +140,8 @@ std::string JitFunction::hostCacheKey(const std::string &key, const Type *declar
 }
 
 std::string JitFunction::cacheProblem(const std::string &ckey, const std::string &problem) const {
-  return fmt::format("kjit: the cache entry of {}() at {} is {}: compiled again and rewritten", name(),
-                     DiskCache(cacheFolder()).pathOf(ckey), problem);
+  return fmt::format("kjit: the cache entry of {}() at {} is {}: compiled again and rewritten",
+                     name(), DiskCache(cacheFolder()).pathOf(ckey), problem);
 }
 
 bool JitFunction::loadHostCode(const std::string &ckey, CompileResult &c) {
