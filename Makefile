@@ -11,7 +11,7 @@ export PYTHONPATH := $(CURDIR)/python_bindings$(if $(PYTHONPATH),:$(PYTHONPATH))
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := true
 
-.PHONY: all deps configure build test unit lit pytest demo asan fuzz fuzz-diff clean
+.PHONY: all deps configure build test unit lit pytest demo asan fuzz fuzz-diff fuzz-kernels clean
 
 all: build
 
@@ -72,6 +72,12 @@ fuzz: deps
 FUZZ_SEED ?= 1
 fuzz-diff: build
 	KJIT_DEVICE=cpu $(PYTHON) tools/fuzz_diff.py --seconds $(FUZZ_SECONDS) --seed $(FUZZ_SEED)
+
+# Random kernels (tools/fuzz_kernels.py): PTX for every supported compute
+# capability checked by ptxas, the CPU device against the simulator.
+FUZZ_KERNELS ?= 2000
+fuzz-kernels: build
+	KJIT_DEVICE=cpu $(PYTHON) tools/fuzz_kernels.py --kernels $(FUZZ_KERNELS) --seed $(FUZZ_SEED)
 
 clean:
 	rm -rf $(BUILD) build-asan build-fuzz

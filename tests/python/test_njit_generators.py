@@ -3,16 +3,11 @@ gives the values it yields, in order; jitted code iterates over them (for,
 list, sum, unpacking), Python gets an iterator. The reference is the same
 function run by Python. A generator that can never end, a return value,
 `yield from` and generators in kernels are located errors."""
-import os
 
 import numpy as np
 import pytest
 
 from kjit import cuda, errors, njit
-
-pytestmark = pytest.mark.skipif(os.environ.get("KJIT_FRONTEND") == "bytecode",
-                                reason="generators are read from source text; the bytecode "
-                                "frontend refuses them with a located error")
 
 
 def squares(n):

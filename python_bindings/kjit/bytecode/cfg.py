@@ -147,8 +147,8 @@ def _cut_comprehensions(code, instrs, table, inline=None):
         # (and the entries that protect one handler's code with another's)
         handlers = {e.target for e in table if any(lo <= e.start <= hi for lo, hi in cut)}
         table = [e for e in table if not any(lo <= e.start <= hi for lo, hi in cut) and e.target not in handlers]
-    if code.co_name == "<genexpr>" and inline is None:
-        # A generator expression's StopIteration guard (3.12+) is not the source's.
+    if code.co_flags & 0x20 and inline is None:
+        # A generator's StopIteration guard (3.12+) is not the source's.
         at = {i.offset: i for i in instrs}
         table = [e for e in table if getattr(at.get(e.target), "opname", None) != "CALL_INTRINSIC_1"]
     return out, table
@@ -164,12 +164,9 @@ class CFG:
         inline = getattr(code, "kjit_instrs", None)  # (an inlined comprehension's own instructions)
         instrs = inline if inline is not None else [i for i in dis.get_instructions(code) if i.opname != "CACHE"]
         self.all_instrs = instrs
-        if code.co_flags & (0x20 | 0x80 | 0x100 | 0x200) and code.co_name != "<genexpr>":  # generator, coroutine
+        if code.co_flags & (0x80 | 0x100 | 0x200):  # coroutines, async generators
             yields = [i for i in instrs if i.opname in ("YIELD_VALUE", "RETURN_GENERATOR")]
-            what = ("generators ('yield') are compiled from their source text, and kjit has "
-                    "none for this function: define it in a file" if code.co_flags & 0x20
-                    else "coroutines ('async def') are not supported")
-            raise Unsupported(what, (yields or instrs or [None])[-1])
+            raise Unsupported("coroutines ('async def') are not supported", (yields or instrs or [None])[-1])
         try:
             table = dis._parse_exception_table(code) if inline is None else []
         except Exception:  # noqa: BLE001 - older layouts

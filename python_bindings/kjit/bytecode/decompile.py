@@ -369,6 +369,8 @@ class Decompiler(StackMachine):
         while j not in (None, "X", "EXIT", "C", "B") and j in body_ids:
             j = self._ipdom(ctx, cfg.byid[j])
         follow = None
+        if not any(s.id not in body_ids for bid in body_ids for s in cfg.byid[bid].succs):
+            j = None  # (a loop no path leaves: `while True:` without break or return; nothing follows it)
         if j == "C":
             follow = ctx.header
         elif j == "B":
@@ -447,7 +449,12 @@ class Decompiler(StackMachine):
                     body_ctx = _Ctx(ctx, body_ids, h, follow, "while")
                     body_ctx.threaded = None
                     body, _ = self.seq(h, 0, list(stack), body_ctx, None, enter_head=True)
-                    true = _at(ast.Constant(value=True), h.instrs[0])
+                    # (`while True:` leaves a NOP at its own line, just before the body.)
+                    at = h.instrs[0]
+                    prev = [i for i in cfg.all_instrs if i.offset < h.start]
+                    if prev and prev[-1].opname == "NOP" and getattr(prev[-1].positions, "lineno", None):
+                        at = prev[-1]
+                    true = _at(ast.Constant(value=True), at)
                     node = _span(ast.While(test=true, body=_tidy_loop(body), orelse=[]), true, true)
                     after_stack = stack  # (the body ran on a copy: the stack at the loop's exits)
                     exit_pos = None

@@ -197,7 +197,7 @@ class Emitter:
             for t in s.targets:
                 self.target(t)
                 self.w(" = ")
-            self.expr(s.value, _TUPLE)
+            self.expr(s.value, _TUPLE - 1)  # (`x = yield v` needs none either)
         elif isinstance(s, ast.AugAssign):
             self.target(s.target)
             self.w(" " + _BIN[type(s.op)][0] + "= ")
@@ -220,7 +220,7 @@ class Emitter:
         elif isinstance(s, ast.Continue):
             self.w("continue")
         elif isinstance(s, ast.Expr):
-            self.expr(s.value, _TUPLE)
+            self.expr(s.value, _TUPLE - 1)  # (`yield v` as a statement: no parentheses)
         elif isinstance(s, ast.Raise):
             self.w("raise")
             if s.exc is not None:
@@ -278,6 +278,8 @@ class Emitter:
             self.w(")")
 
     def prec(self, e):
+        if isinstance(e, ast.Yield):
+            return _TUPLE - 1  # (parenthesised but as a whole statement or right-hand side)
         if isinstance(e, ast.Tuple):
             return _TUPLE
         if isinstance(e, ast.Lambda):
@@ -417,6 +419,11 @@ class Emitter:
             self.w("]")
         elif isinstance(e, ast.Slice):
             self.slice(e)
+        elif isinstance(e, ast.Yield):
+            self.w("yield")
+            if e.value is not None:
+                self.w(" ")
+                self.expr(e.value, _TUPLE)
         elif isinstance(e, ast.Lambda):
             self.w("lambda")
             if e.args.args or e.args.vararg or e.args.kwonlyargs or e.args.kwarg:

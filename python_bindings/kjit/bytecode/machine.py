@@ -387,11 +387,18 @@ class StackMachine:
             t = _span(ast.Tuple(elts=v.elts, ctx=ast.Load()), v, v)
             t._from_list = True
             push(t)
-        elif op == "RETURN_GENERATOR" and self.code.co_name == "<genexpr>":
+        elif op == "RETURN_GENERATOR" and self.code.co_flags & 0x20:
             push(NULL)  # (popped at once)
         elif op == "YIELD_VALUE" and self.code.co_name == "<genexpr>":
             out.append(_at(CompAdd(None, pop()), ins))
             push(NULL)  # what was sent in: popped at once
+        elif op in ("GET_YIELD_FROM_ITER", "SEND"):
+            raise Unsupported("'yield from' is not supported; yield the values one by one in a loop", ins)
+        elif op == "YIELD_VALUE" and self.code.co_flags & 0x20:
+            # A generator function's `yield v`: an expression whose value is
+            # what was sent in (a statement when it is popped at once).
+            v = pop()
+            push(_span(_at(ast.Yield(value=v), ins), _pos_node(ins), v))
         elif op in ("LIST_APPEND", "SET_ADD", "MAP_ADD") and self.code.co_name in _COMPREHENSIONS:
             # The comprehension's element: a statement its rebuilding reads
             # (the collection stays below on the stack).
