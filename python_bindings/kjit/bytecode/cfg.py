@@ -185,12 +185,12 @@ class CFG:
             elif "LOAD_FAST_AND_CLEAR" in ops:
                 why = ("kjit could not rebuild this comprehension from its bytecode (a layout it does not "
                        "know); give kjit the source text, or write a loop")
-            elif PY >= (3, 12):
-                why = (f"try/except is read from bytecode on CPython 3.11 only (this is {PY[0]}.{PY[1]}); give "
-                       "kjit the source text (in a kernel, check the condition with 'if' and raise)")
+            elif {"GET_YIELD_FROM_ITER", "SEND"} & ops:
+                why = "'yield from' is not supported; yield the values one by one in a loop"
+                at = next((i for i in instrs if i.opname in ("GET_YIELD_FROM_ITER", "SEND")), at)
             else:
-                why = ("try/except is not supported in kernels; check the condition with 'if' and "
-                       "raise, or return an error code")
+                why = ("kjit could not read this try/except from its bytecode; give kjit the source text (in a "
+                       "kernel try/except is not supported: check the condition with 'if' and raise)")
             raise Unsupported(why, at)
         self.instrs = [i for i in instrs if i.opname not in _SKIP]
         for head in sorted(self.try_heads):  # (after the first protected instruction's NOP)
