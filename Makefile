@@ -11,7 +11,7 @@ export PYTHONPATH := $(CURDIR)/python_bindings$(if $(PYTHONPATH),:$(PYTHONPATH))
 export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := true
 
-.PHONY: all deps configure build test unit lit pytest demo asan fuzz fuzz-diff fuzz-kernels clean
+.PHONY: all deps configure build test unit lit pytest demo asan tsan fuzz fuzz-diff fuzz-kernels clean
 
 all: build
 
@@ -55,6 +55,14 @@ asan: deps
 	  -DKJIT_PYTHON=OFF -DPython3_EXECUTABLE=$(PYTHON)
 	cmake --build build-asan
 	cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure
+
+# The JIT driver's thread tests (eight threads compiling one function at
+# once: tests/unit/test_jit_threads.cpp) under ThreadSanitizer.
+tsan: deps
+	cmake -S . -B build-tsan -G $(GENERATOR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DKJIT_TSAN=ON \
+	  -DKJIT_PYTHON=OFF -DPython3_EXECUTABLE=$(PYTHON)
+	cmake --build build-tsan --target kjit_unit_tests
+	TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" build-tsan/bin/kjit_unit_tests "[threads]"
 
 # libFuzzer on the lexer and parser, FUZZ_SECONDS long, from the seed corpus
 # (tests/fuzz/corpus plus the CUDA kernels of tools/gpu/seed_kernels.py).
