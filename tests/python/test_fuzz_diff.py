@@ -26,3 +26,17 @@ def test_the_tester_sees_a_divergence():
     source = "def sat(x):\n    return int(x)\n"
     assert fuzz_diff.compare(source, (float("inf"),), "sat") is not None
     assert fuzz_diff.compare("def same(x):\n    return x + 1\n", (2,), "same") is None
+
+
+def test_numbas_branch_pruning_is_the_documented_difference_only():
+    # A condition of constants: Numba types the branch taken alone
+    # (docs/differences.md); equal values of other types are that, and
+    # nothing else is.
+    pruned = "def f(a0):\n    v0 = (float(a0) if -2 <= 0.5 else float(0.5))\n    return v0\n"
+    types_only = ((("float", b"1"),), "float64"), ((("float", b"1"),), "float32")
+    values_too = ((("float", b"1"),), "float64"), ((("float", b"2"),), "float32")
+    assert fuzz_diff.pruned_by_numba(pruned, types_only)
+    assert not fuzz_diff.pruned_by_numba(pruned, values_too)
+    guarded = "def f(a0):\n    v0 = (float(a0) if a0 <= 0.5 else float(0.5))\n    return v0\n"
+    assert not fuzz_diff.pruned_by_numba(guarded, types_only)
+
