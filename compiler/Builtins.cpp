@@ -1216,7 +1216,12 @@ Expr *CallTyper::builtin(const std::string &f) {
     auto num = [&](double v) { return ts.constFloat(v, loc); };
     auto cmp = [&](ast::CmpOp op, Expr *l, Expr *r) { return ts.compare(op, l, r, loc); };
     auto bin = [&](ast::BinaryOp op, Expr *l, Expr *r) { return ts.binary(op, l, r, loc); };
-    auto rint = [&](Expr *v) { return ts.intrinsic(IntrinsicId::Rint, {v}, f64, loc); };
+    // Numba rounds the scaled value in the argument's own type (its _round
+    // of float32 is rintf): round(float32(2.675), 2) is 2.68, not 2.67.
+    auto rint = [&](Expr *v) -> Expr * {
+      if (t == f64) return ts.intrinsic(IntrinsicId::Rint, {v}, f64, loc);
+      return ts.convert(ts.intrinsic(IntrinsicId::Rint, {ts.convert(v, t)}, t, loc), f64);
+    };
     // With a constant n the choices are made here.
     auto *nc = dyn_cast<Const>(n);
     auto pick = [&](Expr *cond, std::optional<bool> known, Expr *a, Expr *b) -> Expr * {

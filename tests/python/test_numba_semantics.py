@@ -234,3 +234,17 @@ def test_a_bool_and_a_number_unify_as_the_number(t):
     # (found by tools/fuzz_diff.py: a uint8 or a bool was a uint64)
     same_as_numba(either, True, t(3), False)
     same_as_numba(either, False, t(3), True)
+
+
+def round_to(x, n):
+    return round(x, n)
+
+
+@pytest.mark.parametrize("t", [np.float32, np.float64])
+@pytest.mark.parametrize("x", [2.675, 0.125, 1.005, -3.14159, 7.5, 12345.678, 1e-8, -0.0, 1e30, 3.4e38,
+                               math.inf, math.nan])
+def test_round_to_digits_rounds_in_the_arguments_type(t, x):
+    # Numba rounds the scaled value in the argument's own type: float32's
+    # round(np.float32(2.675), 2) is 2.68 (267.5 after scaling), not 2.67.
+    for n in (-2, 0, 1, 2, 3, 7, 25):
+        same_as_numba(round_to, t(x), n)
