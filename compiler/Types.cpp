@@ -482,7 +482,13 @@ const Type *arithmeticResult(TypeContext &tc, const Type *a, const Type *b) {
     bool bothUnsigned = a->isInt() && !a->isSigned() && b->isInt() && !b->isSigned();
     return tc.intTy(64, !bothUnsigned);
   }
-  return promoteNumeric(tc, a, b);
+  // Numba's scalar rule: uint16 does not convert safely to float32 in its
+  // conversion graph (int16 does), so uint16 with float32 is float64.
+  // (NumPy's arrays give float32: ArrayExprs follows NumPy.)
+  const Type *r = promoteNumeric(tc, a, b);
+  auto u16 = [](const Type *t) { return t->isInt() && !t->isSigned() && t->bits() == 16; };
+  if ((u16(a) || u16(b)) && r->isFloat() && r->bits() == 32) return tc.float64();
+  return r;
 }
 
 bool hasUndefinedList(const Type *t) {

@@ -295,6 +295,23 @@ def _source_matches(func, text):
     return False
 
 
+def _ambiguous_lambda(func, text):
+    """Whether `func` is a lambda and `text` (its lines) holds another lambda
+    with the same parameters (`{"+": lambda a, b: a + b, "-": lambda a, b:
+    a - b}`): the text cannot say which one it is; the bytecode can."""
+    code = func.__code__
+    if code.co_name != "<lambda>":
+        return False
+    try:
+        tree = _ast.parse(textwrap.dedent(text))
+    except SyntaxError:
+        return True
+    params = list(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
+    same = [n for n in _ast.walk(tree) if isinstance(n, _ast.Lambda) and
+            [x.arg for x in n.args.posonlyargs + n.args.args + n.args.kwonlyargs] == params]
+    return len(same) > 1
+
+
 def nfkc_identifiers(text):
     """`text` with each identifier written as Python reads it: NFKC-normalised
     (PEP 3131), so that `ﬁle` and `file`, or `ｌｅｎ` and `len`, are one name as
@@ -337,9 +354,12 @@ def function_text(func):
         try:
             lines, first = inspect.getsourcelines(func)
             text = "".join(lines)
-            if _source_matches(func, text):
+            if _ambiguous_lambda(func, text):
+                why = "its lines hold several lambdas with these parameters"
+            elif _source_matches(func, text):
                 return inspect.getsourcefile(func) or filename, nfkc_identifiers(text), first, None
-            why = "its file no longer holds it"
+            else:
+                why = "its file no longer holds it"
         except (OSError, TypeError) as e:
             why = str(e)
     from kjit import bytecode

@@ -752,3 +752,12 @@ def test_review_mends_parameter_widening_and_enumerate_start():
         return out
 
     assert starts_once() == 10011012013014
+
+
+def test_lambdas_on_one_line_with_the_same_parameters_are_told_apart():
+    # The text alone cannot say which of these a function object is: kjit
+    # reads such a lambda from its bytecode (each gives its own result).
+    ops = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "*": lambda a, b: a * b}
+    got = {k: njit(f)(3, 2) for k, f in ops.items()}
+    assert got == {"+": 5, "-": 1, "*": 6}
+    assert njit(ops["-"])._frontend == "bytecode"

@@ -248,3 +248,45 @@ def test_round_to_digits_rounds_in_the_arguments_type(t, x):
     # round(np.float32(2.675), 2) is 2.68 (267.5 after scaling), not 2.67.
     for n in (-2, 0, 1, 2, 3, 7, 25):
         same_as_numba(round_to, t(x), n)
+
+
+def add(a, b):
+    return a + b
+
+
+def sub(a, b):
+    return a - b
+
+
+def mul(a, b):
+    return a * b
+
+
+def div(a, b):
+    return a / b
+
+
+def floordiv(a, b):
+    return a // b
+
+
+def mod(a, b):
+    return a % b
+
+
+def less(a, b):
+    return a < b
+
+
+SCALARS = (np.bool_,) + INTS + (np.float32, np.float64, np.complex128)
+
+
+@pytest.mark.parametrize("op", [add, sub, mul, div, floordiv, mod, less], ids=lambda f: f.__name__)
+def test_the_binary_promotion_table_is_numbas(op):
+    # Every pair of scalar types (bool, the eight integers, float32,
+    # float64, complex128): Numba's result type and value.
+    for a in SCALARS:
+        for b in SCALARS:
+            if op in (floordiv, mod, less) and np.complex128 in (a, b):
+                continue  # (Numba cannot type these)
+            same_as_numba(op, a(3), b(2))
