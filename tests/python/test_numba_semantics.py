@@ -290,3 +290,29 @@ def test_the_binary_promotion_table_is_numbas(op):
             if op in (floordiv, mod, less) and np.complex128 in (a, b):
                 continue  # (Numba cannot type these)
             same_as_numba(op, a(3), b(2))
+
+
+def conj(z):
+    return z.conjugate()
+
+
+def csqrt(z):
+    return cmath.sqrt(z)
+
+
+def minmax(x, y):
+    return np.minimum(x, y), np.maximum(x, y)
+
+
+@pytest.mark.parametrize("z", [complex(1.0, 0.0), complex(-2.0, -0.0), complex(0.0, 3.5), complex(-1e-20, 1e-30),
+                               complex(-4.0, 1e-300), complex(1e308, 1e308)])
+def test_conjugate_and_sqrt_keep_signs_and_small_parts(z):
+    # conjugate() of a zero imaginary part is -0.0; cmath.sqrt keeps the
+    # small imaginary part under cancellation (CPython's algorithm).
+    same_as_numba(conj, z)
+    same_as_numba(csqrt, z)
+
+
+@pytest.mark.parametrize("x,y", [(1.0, math.nan), (math.nan, 1.0), (math.nan, math.nan), (-0.0, 0.0), (0.0, -0.0)])
+def test_minimum_and_maximum_propagate_nan_from_either_side(x, y):
+    same_as_numba(minmax, x, y)
