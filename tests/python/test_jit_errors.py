@@ -288,3 +288,17 @@ def test_a_callee_that_fails_is_not_reported_as_recursion():
     text = str(ei.value)
     assert "cannot compare Literal[str](s) and int64" in text
     assert "recursion" not in text and "recursive" not in text
+
+
+def test_a_recursive_function_with_an_unrelated_error_reports_that_error_alone():
+    # (Once also "cannot type infer runaway recursion", which was not the
+    # user's mistake.)
+    @njit
+    def fib(n):
+        if n < 2:
+            return n + undefined_thing  # noqa: F821 - the error under test
+        return fib(n - 1) + fib(n - 2)
+    with pytest.raises(errors.TypingError) as ei:
+        fib(5)
+    text = str(ei.value)
+    assert "name 'undefined_thing' is not defined" in text and "recursion" not in text, text
