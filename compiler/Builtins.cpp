@@ -1216,10 +1216,12 @@ Expr *CallTyper::builtin(const std::string &f) {
     auto num = [&](double v) { return ts.constFloat(v, loc); };
     auto cmp = [&](ast::CmpOp op, Expr *l, Expr *r) { return ts.compare(op, l, r, loc); };
     auto bin = [&](ast::BinaryOp op, Expr *l, Expr *r) { return ts.binary(op, l, r, loc); };
-    // Numba rounds the scaled value in the argument's own type (its _round
-    // of float32 is rintf): round(float32(2.675), 2) is 2.68, not 2.67.
+    // Numba's @njit rounds the scaled value in the argument's own type (its
+    // _round of float32 is rintf): round(float32(2.675), 2) is 2.68, not
+    // 2.67. numba-cuda's kernels round the float64 value (0.343 for
+    // float32(0.3425) to 3 digits), and so do kjit's on every device.
     auto rint = [&](Expr *v) -> Expr * {
-      if (t == f64) return ts.intrinsic(IntrinsicId::Rint, {v}, f64, loc);
+      if (t == f64 || ts.cudaTarget()) return ts.intrinsic(IntrinsicId::Rint, {v}, f64, loc);
       return ts.convert(ts.intrinsic(IntrinsicId::Rint, {ts.convert(v, t)}, t, loc), f64);
     };
     // With a constant n the choices are made here.

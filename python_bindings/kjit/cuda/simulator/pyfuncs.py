@@ -30,7 +30,8 @@ def _host(name, source):
 def _round(x, ndigits=None):
     if ndigits is None or not isinstance(x, (float, np.floating)) or isinstance(x, np.float16):
         return builtins.round(x) if ndigits is None else builtins.round(x, ndigits)
-    r = _host("_kjit_round", "def _kjit_round(x, n):\n    return round(x, n)\n")(x, ndigits)
+    # (in float64, as kernels round: @njit rounds a float32 in float32, as Numba's)
+    r = _host("_kjit_round", "def _kjit_round(x, n):\n    return round(x, n)\n")(float(x), ndigits)
     return type(x)(r) if isinstance(x, np.floating) else r
 
 
