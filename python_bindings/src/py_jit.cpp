@@ -637,16 +637,20 @@ static PyObject *dispatcherCall(PyObject *self, PyObject *args, PyObject *kwargs
   return nullptr;
 }
 
-void warnPerformance(const std::string &text, int stacklevel) {
+namespace {
+void warnAs(const char *category, const std::string &text, int stacklevel) {
   if (text.empty()) return;
-  pybind11::object cat = pybind11::module_::import("kjit.errors").attr("PerformanceWarning");
+  pybind11::object cat = pybind11::module_::import("kjit.errors").attr(category);
   if (PyErr_WarnEx(cat.ptr(), text.c_str(), stacklevel) != 0) throw pybind11::error_already_set();
+}
+}  // namespace
+
+void warnPerformance(const std::string &text, int stacklevel) {
+  warnAs("PerformanceWarning", text, stacklevel);
 }
 
 void warnCache(const std::string &text, int stacklevel) {
-  if (text.empty()) return;
-  pybind11::object cat = pybind11::module_::import("kjit.errors").attr("NumbaWarning");
-  if (PyErr_WarnEx(cat.ptr(), text.c_str(), stacklevel) != 0) throw pybind11::error_already_set();
+  warnAs("NumbaWarning", text, stacklevel);
 }
 
 namespace {

@@ -139,17 +139,24 @@ std::string JitFunction::hostCacheKey(const std::string &key, const Type *declar
   return cacheKey(in);
 }
 
-std::string JitFunction::cacheProblem(const std::string &ckey, const std::string &problem) const {
-  return fmt::format("kjit: the cache entry of {}() at {} is {}: compiled again and rewritten",
-                     name(), DiskCache(cacheFolder()).pathOf(ckey), problem);
+std::optional<CacheEntry> JitFunction::loadEntry(const std::string &ckey, size_t fields,
+                                                 std::string &warning) const {
+  std::string problem;
+  DiskCache disk(cacheFolder());
+  std::optional<CacheEntry> e = disk.load(ckey, &problem);
+  if (e && e->fields.size() != fields) {
+    problem = "of another layout";
+    e.reset();
+  }
+  if (!problem.empty())
+    warning = fmt::format("kjit: the cache entry of {}() at {} is {}: compiled again and rewritten",
+                          name(), disk.pathOf(ckey), problem);
+  return e;
 }
 
 bool JitFunction::loadHostCode(const std::string &ckey, CompileResult &c) {
-  std::string problem;
-  std::optional<CacheEntry> e = DiskCache(cacheFolder()).load(ckey, &problem);
-  if (e && e->fields.size() != 5) problem = "of another layout";
-  if (!problem.empty()) c.cacheWarning = cacheProblem(ckey, problem);
-  if (!e || e->fields.size() != 5) return false;
+  std::optional<CacheEntry> e = loadEntry(ckey, 5, c.cacheWarning);
+  if (!e) return false;
   size_t p = 0;
   c.ret = typeOfKey(*c.types, e->fields[2], p);
   CompiledCode code;
@@ -425,11 +432,7 @@ CompileResult &JitFunction::cudaKernelFor(const std::string &key, int cc) {
     in.argumentKey = key;
     in.target = fmt::format("cuda sm_{}", cc);
     in.options = cudaOptionsText(cc);
-    std::string problem;
-    std::optional<CacheEntry> e = disk.load(cacheKey(in), &problem);
-    if (e && e->fields.size() != 4) problem = "of another layout";
-    if (!problem.empty()) cacheWarning = cacheProblem(cacheKey(in), problem);
-    if (e && e->fields.size() == 4) {
+    if (std::optional<CacheEntry> e = loadEntry(cacheKey(in), 4, cacheWarning)) {
       auto c = std::make_unique<CompileResult>();
       c->types = std::make_shared<TypeContext>();
       c->args = remap(*c->types, args);

@@ -12,11 +12,13 @@
 
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "compiler/GlobalEnv.h"
 #include "runtime/jit/CompileResult.h"
+#include "runtime/jit/DiskCache.h"
 #include "runtime/jit/Overloads.h"
 
 namespace kjit {
@@ -148,7 +150,10 @@ class JitFunction {
   CompileResult &cpuKernelMiss(const std::string &key);
   std::string hostCacheKey(const std::string &key, const Type *declaredRet, const char *kind);
   bool loadHostCode(const std::string &ckey, CompileResult &c);
-  std::string cacheProblem(const std::string &ckey, const std::string &problem) const;
+  // The disk cache's entry `ckey` when it verifies and has `fields` fields;
+  // else nothing, and `warning` says why when a file was there.
+  std::optional<CacheEntry> loadEntry(const std::string &ckey, size_t fields,
+                                      std::string &warning) const;
   void buildHostCode(Context &ctx, const TypedProgram &prog, const std::string &ckey,
                      bool cpuKernel, CompileResult &c);
   CompileResult &hostCompile(const std::string &key, const std::vector<const Type *> &args,
