@@ -37,6 +37,10 @@ class TyperServices {
   virtual ir::Expr *compare(ast::CmpOp op, ir::Expr *l, ir::Expr *r, SourceLoc loc) = 0;
   virtual ir::Expr *error(DiagCategory c, SourceLoc loc, std::string msg) = 0;
   virtual ir::Expr *constInt(int64_t v, SourceLoc loc) = 0;
+  // `e`, or where `e` reads a local Numba would type as a literal (`n = 16`,
+  // `shape = (16, n)`, assigned once), its value as constants; for the
+  // places that need a constant.
+  virtual ir::Expr *literalLocal(ir::Expr *e) = 0;
   virtual ir::Expr *constFloat(double v, SourceLoc loc) = 0;
   virtual ir::Const *constOf(const Type *t, SourceLoc loc) = 0;
   virtual ir::Intrinsic *intrinsic(ir::IntrinsicId id, std::vector<ir::Expr *> args,

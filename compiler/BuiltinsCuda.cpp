@@ -72,6 +72,7 @@ class CudaTyper {
     return keyword(name);
   }
   std::optional<int64_t> constInt(Expr *e) {
+    e = ts.literalLocal(e);
     if (auto *c = dyn_cast<Const>(e); c && c->type && (c->type->isInt() || c->type->isBool()))
       return c->i;
     return std::nullopt;
@@ -126,7 +127,7 @@ class CudaTyper {
           fmt::format("No implementation of function Function(<function {}>) found for "
                       "signature:\n \n >>> array(shape={}, dtype={})\n \nthe shape of "
                       "cuda.{}() must be a constant integer or a tuple of constant integers (a "
-                      "literal or a global constant), not {}",
+                      "literal, a global constant, or a variable assigned one once), not {}",
                       f, numbaSpelling(shape), dtype ? numbaSpelling(dtype) : "none", f,
                       shape->type ? shape->type->str() : "this expression"));
       return false;
@@ -135,7 +136,7 @@ class CudaTyper {
       dims.push_back(ts.constInt(*v, shape->loc));
       return true;
     }
-    auto *tm = dyn_cast<TupleMake>(shape);
+    auto *tm = dyn_cast<TupleMake>(ts.literalLocal(shape));
     if (!tm) return bad();
     for (Expr *e : tm->elems) {
       auto v = constInt(e);

@@ -34,6 +34,8 @@ Expr *FunctionTyper::name(const ast::NameExpr *n) {
       return unknown(n->loc);
     }
     if (!info.var) info.var = newVar(nm, info.type, n->loc);
+    if (auto l = literalLocals_.find(n->name); l != literalLocals_.end())
+      literalVars_[info.var] = &l->second;
     return ir_.varRef(info.var, n->loc);
   }
   std::optional<GlobalValue> g = lookupGlobal(n->name);
@@ -770,6 +772,7 @@ Expr *FunctionTyper::subscript(const ast::SubscriptExpr *s) {
       return unsupported(s->loc, "tuples can only be indexed by one constant integer in kernels");
     Expr *i = expr(idx[0]);
     if (!known(i)) return i;
+    if (!t->isHomogeneousTuple()) i = literalLocal(i);
     auto *c = dyn_cast<Const>(i);
     if (!c && t->isHomogeneousTuple() && (i->type->isInt() || i->type->isBool())) {
       // t[i] at run time: the tuple's elements share one type.

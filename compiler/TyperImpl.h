@@ -129,6 +129,18 @@ class FunctionTyper final : public TyperServices {
   // are that value (the literal's node, copied).
   std::vector<const Expr *> literals_;
   std::map<std::string, size_t> boundParams_;
+  // Locals Numba types as literals: assigned once in the whole function
+  // (after splitVariables), with an integer literal, a global integer,
+  // another such local, or a tuple of those. Where a constant is required
+  // (an array's shape, a heterogeneous tuple's index) their reads are
+  // their values (literalLocal); elsewhere they are plain variables.
+  struct LiteralLocal {
+    bool tuple = false;
+    std::vector<int64_t> values;
+  };
+  std::map<std::string, LiteralLocal> literalLocals_;
+  std::map<const Var *, const LiteralLocal *> literalVars_;
+  void findLiteralLocals();
   Expr *boundParam(size_t i, SourceLoc loc);
   // The nested defs seen so far in this pass: name -> function type; reads
   // of the name are that function (TypeNestedDefs.cpp); null when its
@@ -165,6 +177,7 @@ class FunctionTyper final : public TyperServices {
     return error(DiagCategory::Unsupported, loc, std::move(msg));
   }
 
+  Expr *literalLocal(Expr *e) override;
   Expr *constInt(int64_t v, SourceLoc loc, const Type *t) {
     Const *c = constOf(t ? t : tc_.int64(), loc);
     c->i = v;

@@ -461,7 +461,7 @@ def test_allocation_in_kernel_is_unsupported():
      "No implementation of function Function(<function shared.array>) found for signature:\n \n "
      ">>> array(shape=int64, dtype=class(float32))\n \n"  # Numba's words, then kjit's
      "the shape of cuda.shared.array() must be a constant integer or a tuple of constant integers "
-     "(a literal or a global constant), not int64"),
+     "(a literal, a global constant, or a variable assigned one once), not int64"),
 ], ids=["grid4", "threadIdx.w", "atomic.inc-int32", "shared-shape"])
 def test_typing_errors(fn, sig, marker, message):
     with pytest.raises(errors.TypingError) as ei:

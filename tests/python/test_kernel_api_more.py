@@ -551,6 +551,69 @@ def test_shared_array_shape_and_dtype_messages():
         cuda.jit(void(int32[::1]))(bad_dtype)
 
 
+LITERAL_LOCALS = """
+import numpy as np
+from kjit import cuda, int32, float32
+
+TPB = 16
+
+@cuda.jit
+def kernel(out):
+    N = 100              # assigned once: Numba types it Literal[int](100)
+    M = N                # so is a copy of it
+    shape = (TPB, 4)     # a tuple of a global constant and a literal
+    sm = cuda.shared.array(N, int32)
+    tile = cuda.shared.array(shape, float32)
+    loc = cuda.local.array((M, 2), int32)
+    i = cuda.grid(1)
+    if i == 0:
+        for j in range(N):
+            sm[j] = j
+        loc[M - 1, 1] = 7
+        tile[TPB - 1, 3] = 1.5
+    cuda.syncthreads()
+    if i == 0:
+        out[0] = sm[10] + sm[N - 1] + loc[M - 1, 1] + tile[TPB - 1, 3]
+        t = (1, 2.5)
+        k = 1            # a literal index into a heterogeneous tuple
+        out[1] = t[k]
+        n = 8
+        n = 2 * n        # two assignments, two variables (as Numba's SSA)
+        out[2] = n
+
+out = np.zeros(3)
+kernel[1, 32](out)
+assert out.tolist() == [10 + 99 + 7 + 1.5, 2.5, 16.0], out
+print("ok")
+"""
+
+
+@pytest.mark.parametrize("device", ["cpu", "sim", None], ids=["cpu", "sim", "default"])
+def test_a_local_assigned_a_constant_once_is_a_constant(run_on_device, device):
+    # Numba types `N = 100` as a literal when N has one definition, so a
+    # shared or local array's shape may be such a variable.
+    assert run_on_device(LITERAL_LOCALS, device=device).stdout.strip() == "ok"
+
+
+def test_a_local_changed_in_a_loop_or_read_from_an_argument_is_not_a_shape():
+    def from_argument(out, n):
+        m = n
+        sm = cuda.shared.array(m, int32)
+        out[0] = sm[0]
+
+    def grown_in_a_loop(out):
+        m = 4
+        for _ in range(3):
+            m += 1
+        sm = cuda.shared.array(m, int32)
+        out[0] = sm[0]
+
+    for fn, sig in ((from_argument, (int32[::1], int64)), (grown_in_a_loop, (int32[::1],))):
+        with pytest.raises(errors.TypingError) as ei:
+            cuda.jit(sig)(fn)
+        assert ">>> array(shape=int64, dtype=class(int32))" in str(ei.value)
+        assert "a variable assigned one once), not int64" in str(ei.value)
+
 def add_kernel(r, x, y):
     r[0] = x + y
 

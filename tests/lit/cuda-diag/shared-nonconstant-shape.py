@@ -14,7 +14,7 @@ def kernel(a, n):
 # CHECK-NEXT: {{^}} {{$}}
 # CHECK-NEXT: {{^}} >>> array(shape=int64, dtype=class(float32)){{$}}
 # CHECK-NEXT: {{^}} {{$}}
-# CHECK-NEXT: {{^}}the shape of cuda.shared.array() must be a constant integer or a tuple of constant integers (a literal or a global constant), not int64{{$}}
+# CHECK-NEXT: {{^}}the shape of cuda.shared.array() must be a constant integer or a tuple of constant integers (a literal, a global constant, or a variable assigned one once), not int64{{$}}
 # CHECK-NEXT: {{^}}  File "{{.*}}shared-nonconstant-shape.py", line 10{{$}}
 # CHECK-NEXT: {{^}}    buf = cuda.shared.array(n, dtype=float32){{$}}
 # CHECK-NEXT: {{^}}                            ^{{$}}
