@@ -287,9 +287,9 @@ std::optional<GlobalValue> moduleAttribute(const std::string &module, const std:
     return libraryValue(module, "random_", attr);
   }
   if (module == "kjit.cuda") {
-    static const char *const namespaces[] = {"threadIdx", "blockIdx", "blockDim",
-                                             "gridDim",   "shared",   "local",
-                                             "const",     "atomic",   "fp16"};
+    static const char *const namespaces[] = {"threadIdx", "blockIdx", "blockDim", "gridDim",
+                                             "shared",    "local",    "const",    "atomic",
+                                             "fp16",      "cg"};
     for (const char *n : namespaces) {
       if (attr == n) {
         GlobalValue g;

@@ -501,6 +501,19 @@ Expr *CudaTyper::call(const std::string &f) {
                                                 : IntrinsicId::ThreadFenceSystem;
     return ts.intrinsic(id, {}, tc.none(), loc);
   }
+  if (f == "cg.this_grid") {
+    // The grid group: a compile-time value whose sync() is the grid barrier.
+    if (!arity(f, 0, 0)) return none();
+    return ts.constOf(tc.module("kjit.cuda.cg.grid_group"), loc);
+  }
+  if (f == "cg.grid_group.sync") {
+    if (!arity("this_grid().sync", 0, 0)) return none();
+    if (ts.context().amdgpu)
+      return unsupported(
+          "grid.sync() (cooperative groups) is not supported on AMD GPUs yet; it runs on NVIDIA "
+          "GPUs and on the CPU device");
+    return ts.intrinsic(IntrinsicId::GridSync, {}, tc.none(), loc);
+  }
   if (f == "shared.array") return memoryArray(IntrinsicId::SharedArray, f);
   if (f == "local.array") return memoryArray(IntrinsicId::LocalArray, f);
   if (f == "const.array_like") {

@@ -39,6 +39,8 @@ class Context {
   // (AMD's CDNA and GCN wavefronts). cuda.warpsize is it; lane masks have
   // as many bits (uint64 on 64).
   unsigned warpSize = 32;
+  // Compiling for an AMD GPU (what it lacks is refused while typing).
+  bool amdgpu = false;
 
   // Registers `text` (a module, or a function's text whose first line is
   // line `firstLine` of `filename`) and parses it.

@@ -139,6 +139,15 @@ llvm::Value *FunctionLowering::cpuKernelIntrinsic(const Intrinsic *in) {
     llvm::Value *r = B.CreateCall(P.runtime("kjit_cpu_sync"), a);
     return kind ? r : zeroOf(t);
   }
+  case IntrinsicId::GridSync: {
+    // kjit_cpu_sync's kind 4: the launch runs every block's threads as
+    // fibers of one scheduler (CpuKernelInfo::needsFibers 2).
+    P.cpuNeedsFibers = P.cpuGridSync = true;
+    std::vector<llvm::Value *> a = {ctxPtr, B.getInt32(4), B.getInt32(0)};
+    for (llvm::Value *v : site()) a.push_back(v);
+    B.CreateCall(P.runtime("kjit_cpu_sync"), a);
+    return zeroOf(t);
+  }
   case IntrinsicId::SyncWarp:
     warpCall(WarpOp::SyncWarp, expr(in->args[0]), B.getInt64(0), B.getInt32(0));
     return zeroOf(t);
@@ -232,7 +241,9 @@ void emitCpuKernel(ProgramLowering &P, const ir::Function &f, llvm::Function *th
   auto emitInfo = [&](llvm::Constant *block) {
     auto *init = llvm::ConstantStruct::get(
         infoTy, {thread, block, llvm::ConstantInt::get(i64, uint64_t(P.cpuSharedBytes)),
-                 llvm::ConstantInt::get(i32, P.cpuNeedsFibers ? 1 : 0),
+                 llvm::ConstantInt::get(i32, P.cpuGridSync      ? 2
+                                             : P.cpuNeedsFibers ? 1
+                                                                : 0),
                  llvm::ConstantInt::get(i64, uint64_t(P.cpuLocalBytes)),
                  llvm::ConstantInt::get(i64, uint64_t(P.cpuConstBytes))});
     auto *gv = new llvm::GlobalVariable(P.M, infoTy, true, llvm::GlobalValue::ExternalLinkage, init,

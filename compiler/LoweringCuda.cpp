@@ -11,6 +11,8 @@
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/IntrinsicsNVPTX.h>
 
+#include <array>
+
 #include "compiler/LoweringImpl.h"
 
 namespace kjit::lowering {
@@ -41,6 +43,66 @@ llvm::Intrinsic::ID sreg(IntrinsicId id, unsigned axis) {
 llvm::Value *FunctionLowering::gpuSreg(IntrinsicId id, unsigned axis) {
   if (P.amdgpu) return amdgpuSreg(id, axis);
   return B.CreateIntrinsic(sreg(id, axis), {}, {});
+}
+
+// cuda.cg.this_grid().sync(). The launch is cooperative (the module's
+// `kjit_grid_sync` marker tells the runtime), so every block is resident
+// and the driver provides the grid's workspace, whose address is in
+// %envreg1 (high half) and %envreg2 (low half); its second word is the
+// barrier. After the block's barrier, thread 0 of each block adds 1 to it,
+// block 0 adds 0x80000000 - (blocks - 1): the top bit flips when the last
+// block arrives, and the word's low bits are back where they were for the
+// next sync. Thread 0 waits for the flip, then the block's barrier lets
+// the others go.
+void FunctionLowering::gridSync() {
+  llvm::Type *i32 = B.getInt32Ty(), *i64 = B.getInt64Ty();
+  if (!P.M.getNamedGlobal("kjit_grid_sync")) {
+    auto *marker =
+        new llvm::GlobalVariable(P.M, i32, true, llvm::GlobalValue::ExternalLinkage, B.getInt32(1),
+                                 "kjit_grid_sync", nullptr, llvm::GlobalValue::NotThreadLocal, 1);
+    marker->setAlignment(llvm::Align(4));
+  }
+  auto sreg3 = [&](IntrinsicId id) {
+    return std::array<llvm::Value *, 3>{gpuSreg(id, 0), gpuSreg(id, 1), gpuSreg(id, 2)};
+  };
+  B.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});
+  auto tid = sreg3(IntrinsicId::ThreadIdx);
+  llvm::Value *first =
+      B.CreateICmpEQ(B.CreateOr(B.CreateOr(tid[0], tid[1]), tid[2]), B.getInt32(0));
+  llvm::Function *fn = B.GetInsertBlock()->getParent();
+  auto *arrive = llvm::BasicBlock::Create(C, "grid.arrive", fn);
+  auto *wait = llvm::BasicBlock::Create(C, "grid.wait", fn);
+  auto *done = llvm::BasicBlock::Create(C, "grid.done", fn);
+  auto *join = llvm::BasicBlock::Create(C, "grid.join", fn);
+  B.CreateCondBr(first, arrive, join);
+  B.SetInsertPoint(arrive);
+  auto nb = sreg3(IntrinsicId::GridDim);
+  auto bid = sreg3(IntrinsicId::BlockIdx);
+  llvm::Value *blocks = B.CreateMul(B.CreateMul(nb[0], nb[1]), nb[2]);
+  llvm::Value *block0 =
+      B.CreateICmpEQ(B.CreateOr(B.CreateOr(bid[0], bid[1]), bid[2]), B.getInt32(0));
+  llvm::Value *add = B.CreateSelect(
+      block0, B.CreateSub(B.getInt32(0x80000000u), B.CreateSub(blocks, B.getInt32(1))),
+      B.getInt32(1));
+  llvm::Value *hi = B.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_envreg1, {}, {});
+  llvm::Value *lo = B.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_envreg2, {}, {});
+  llvm::Value *ws = B.CreateOr(B.CreateShl(B.CreateZExt(hi, i64), 32), B.CreateZExt(lo, i64));
+  llvm::Value *word =
+      B.CreateIntToPtr(B.CreateAdd(ws, B.getInt64(4)), llvm::PointerType::getUnqual(C));
+  B.CreateIntrinsic(llvm::Intrinsic::nvvm_membar_gl, {}, {});
+  llvm::Value *old = B.CreateAtomicRMW(llvm::AtomicRMWInst::Add, word, add, llvm::Align(4),
+                                       llvm::AtomicOrdering::Monotonic);
+  B.CreateBr(wait);
+  B.SetInsertPoint(wait);
+  llvm::Value *now = B.CreateAlignedLoad(i32, word, llvm::Align(4), /*isVolatile=*/true);
+  llvm::Value *flipped =
+      B.CreateICmpNE(B.CreateAnd(B.CreateXor(old, now), B.getInt32(0x80000000u)), B.getInt32(0));
+  B.CreateCondBr(flipped, done, wait);
+  B.SetInsertPoint(done);
+  B.CreateIntrinsic(llvm::Intrinsic::nvvm_membar_gl, {}, {});
+  B.CreateBr(join);
+  B.SetInsertPoint(join);
+  B.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});
 }
 
 llvm::Value *FunctionLowering::cudaIntrinsic(const Intrinsic *in) {
@@ -94,6 +156,7 @@ llvm::Value *FunctionLowering::cudaIntrinsic(const Intrinsic *in) {
   case IntrinsicId::ThreadFenceSystem:
     B.CreateIntrinsic(llvm::Intrinsic::nvvm_membar_sys, {}, {});
     return zeroOf(t);
+  case IntrinsicId::GridSync: gridSync(); return zeroOf(t);
   case IntrinsicId::SharedArray:
   case IntrinsicId::LocalArray: {
     const Type *dt = t->dtype();

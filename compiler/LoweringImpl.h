@@ -49,6 +49,7 @@ class ProgramLowering {
   // The CPU device: a kernel lowered for the host (LoweringCpuKernel.cpp).
   bool cpuKernel = false;
   bool cpuNeedsFibers = false;  // a barrier or warp operation was lowered
+  bool cpuGridSync = false;     // a grid barrier: every block's threads run together
   int64_t cpuSharedBytes = 0;   // static shared arrays, laid out one after another
   int64_t cpuConstBytes = 0;    // what a GPU's constant memory would hold (arrays, print formats)
   int64_t cpuLocalBytes = 0;    // local arrays of every function: a bound on a thread's
@@ -209,6 +210,7 @@ class FunctionLowering {
 
   // ---- CUDA (LoweringCuda.cpp) ----
   llvm::Value *cudaIntrinsic(const ir::Intrinsic *in);
+  void gridSync();  // cuda.cg.this_grid().sync() on NVIDIA GPUs
   // threadIdx, blockIdx, blockDim, gridDim (i32) on either GPU.
   llvm::Value *gpuSreg(ir::IntrinsicId id, unsigned axis);
   // ---- AMD GPUs (LoweringAmdgpu.cpp) ----

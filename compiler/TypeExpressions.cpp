@@ -25,6 +25,8 @@ Expr *FunctionTyper::name(const ast::NameExpr *n) {
     return f->second ? constOf(f->second, n->loc) : unknown(n->loc);
   if (locals_.count(n->name)) {
     const std::string &nm = localName(n->name);
+    if (auto c = compileTimeLocals_.find(nm); c != compileTimeLocals_.end())
+      return constOf(c->second, n->loc);
     VarInfo &info = vars_[nm];
     if (!info.type || info.conflictReported) {
       if (final_ && !info.type && !info.conflictReported && !unboundReported_.count(n->name))

@@ -661,8 +661,10 @@ void FunctionTyper::findLiteralLocals() {
     if (g && g->kind == GlobalValue::Kind::Int && !g->isUnsigned) return g->i;
     return std::nullopt;
   };
-  for (auto &[name, n] : defs)
+  for (auto &[name, n] : defs) {
+    if (n == 1) singleDefs_.insert(name);
     if (n == 1 && values.count(name)) resolve(name);
+  }
 }
 
 Expr *FunctionTyper::literalLocal(Expr *e) {

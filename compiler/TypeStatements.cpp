@@ -22,6 +22,12 @@ void FunctionTyper::assignVar(const std::string &source, Expr *value, SourceLoc 
   VarInfo &info = vars_[name];
   if (final_ && !known(value)) info.conflictReported = true;
   if (known(value)) {
+    TypeKind k = value->type->kind();
+    if (isa<Const>(value) && singleDefs_.count(source) &&
+        (k == TypeKind::Module || k == TypeKind::Function || k == TypeKind::Dtype)) {
+      compileTimeLocals_[name] = value->type;  // assigned once: reads are the value itself
+      return;
+    }
     if (!info.type) {
       info.type = info.firstType = value->type;
       info.firstLoc = loc;

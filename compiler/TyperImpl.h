@@ -140,6 +140,11 @@ class FunctionTyper final : public TyperServices {
   };
   std::map<std::string, LiteralLocal> literalLocals_;
   std::map<const Var *, const LiteralLocal *> literalVars_;
+  // Locals with one definition (as literalLocals_ counts them); those
+  // assigned a compile-time value (a module, function or dtype:
+  // `g = cuda.cg.this_grid()`, `f = math.sqrt`) read as that value.
+  std::set<std::string> singleDefs_;
+  std::map<std::string, const Type *> compileTimeLocals_;
   void findLiteralLocals();
   Expr *boundParam(size_t i, SourceLoc loc);
   // The nested defs seen so far in this pass: name -> function type; reads

@@ -80,9 +80,9 @@ struct CpuKernelInfo {
   int32_t (*thread)(void **args, void *ret, void *ctx);  // one GPU thread
   int32_t (*block)(void **args, void *ret, void *ctx);   // a whole block in a loop (null: fibers)
   int64_t staticSharedBytes;
-  int32_t needsFibers;
-  int64_t localBytes;  // the local arrays of the kernel and what it calls (stack space)
-  int64_t constBytes;  // what a GPU's constant memory would hold: global arrays, print formats
+  int32_t needsFibers;  // 1: threads as fibers; 2: and a grid barrier (all blocks at once)
+  int64_t localBytes;   // the local arrays of the kernel and what it calls (stack space)
+  int64_t constBytes;   // what a GPU's constant memory would hold: global arrays, print formats
 };
 
 // The operation codes of kjit_cpu_warp(ctx, op, mask, value, arg, ...).

@@ -162,11 +162,35 @@ class Launcher : public LauncherBase {
       params[w++] = dst;
     }
     const cuda::Api &api = rt().api();
-    rt().check(
-        api.LaunchKernel(e.kernel->function, config_.grid[0], config_.grid[1], config_.grid[2],
-                         config_.block[0], config_.block[1], config_.block[2],
-                         unsigned(config_.sharedBytes), stream_, params, nullptr),
-        "cuLaunchKernel");
+    if (e.kernel->cooperative) {  // grid.sync(): every block resident at once
+      if (!api.LaunchCooperativeKernel)
+        throw pybind11::type_error(fmt::format(
+            "kernel '{}' calls grid.sync(), which needs cuLaunchCooperativeKernel; this CUDA "
+            "driver lacks it",
+            core_->name()));
+      cuda::CUresult r = api.LaunchCooperativeKernel(
+          e.kernel->function, config_.grid[0], config_.grid[1], config_.grid[2], config_.block[0],
+          config_.block[1], config_.block[2], unsigned(config_.sharedBytes), stream_, params);
+      constexpr cuda::CUresult kTooLarge = 720;  // CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
+      if (r == kTooLarge)
+        throw cuda::Error(
+            fmt::format("kernel '{}' calls grid.sync(), so all its blocks must be resident at "
+                        "once, and a grid of {} blocks of {} threads is more than the GPU holds "
+                        "(cuLaunchCooperativeKernel: CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE); "
+                        "kernel.overloads[sig].max_cooperative_grid_blocks(blockdim) gives the "
+                        "most",
+                        core_->name(),
+                        uint64_t(config_.grid[0]) * config_.grid[1] * config_.grid[2],
+                        uint64_t(config_.block[0]) * config_.block[1] * config_.block[2]),
+            "cuLaunchCooperativeKernel", r, "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE");
+      rt().check(r, "cuLaunchCooperativeKernel");
+    } else {
+      rt().check(
+          api.LaunchKernel(e.kernel->function, config_.grid[0], config_.grid[1], config_.grid[2],
+                           config_.block[0], config_.block[1], config_.block[2],
+                           unsigned(config_.sharedBytes), stream_, params, nullptr),
+          "cuLaunchKernel");
+    }
     rt().launched(*e.kernel);
     // debug=True: the launch waits and raises what a thread raised (as Numba).
     if (core_->function().options().cuda.debug)
@@ -460,18 +484,36 @@ void define_cuda_launch(pybind11::module_ &m) {
       // What the driver says of the kernel a launch with argument type key
       // `key` runs on the current device (cuFuncGetAttribute), loading it
       // when needed: kernel.get_regs_per_thread() and the others.
-      .def("_attributes", [](jit::CudaKernels &k, const std::string &key) {
-        const jit::CompileResult *compiled = nullptr;
-        jit::LoadedEntry &e = k.entry(rt(), k.function().cudaResolve(key), &compiled);
-        const cuda::LoadedKernel &l = *e.kernel;
-        py::dict d;
-        d["regs_per_thread"] = l.registers;
-        d["shared_mem_per_block"] = l.staticShared;
-        d["local_mem_per_thread"] = l.localBytes;
-        d["const_mem_size"] = l.constBytes;
-        d["max_threads_per_block"] = l.maxThreadsPerBlock;
-        return d;
-      });
+      .def("_attributes",
+           [](jit::CudaKernels &k, const std::string &key) {
+             const jit::CompileResult *compiled = nullptr;
+             jit::LoadedEntry &e = k.entry(rt(), k.function().cudaResolve(key), &compiled);
+             const cuda::LoadedKernel &l = *e.kernel;
+             py::dict d;
+             d["regs_per_thread"] = l.registers;
+             d["shared_mem_per_block"] = l.staticShared;
+             d["local_mem_per_thread"] = l.localBytes;
+             d["const_mem_size"] = l.constBytes;
+             d["max_threads_per_block"] = l.maxThreadsPerBlock;
+             d["cooperative"] = l.cooperative;
+             return d;
+           })
+      // The most blocks of `threads` threads (and `dynamicShared` bytes of
+      // dynamic shared memory) a cooperative launch can have on the current
+      // device: blocks resident per multiprocessor times multiprocessors.
+      .def("_max_cooperative_grid_blocks",
+           [](jit::CudaKernels &k, const std::string &key, int threads, size_t dynamicShared) {
+             jit::LoadedEntry &e = k.entry(rt(), k.function().cudaResolve(key), nullptr);
+             const cuda::Api &api = rt().api();
+             if (!api.OccupancyMaxActiveBlocksPerMultiprocessor)
+               throw pybind11::type_error(
+                   "this CUDA driver lacks cuOccupancyMaxActiveBlocksPerMultiprocessor");
+             int perSm = 0;
+             rt().check(api.OccupancyMaxActiveBlocksPerMultiprocessor(&perSm, e.kernel->function,
+                                                                      threads, dynamicShared),
+                        "cuOccupancyMaxActiveBlocksPerMultiprocessor");
+             return perSm * rt().info(rt().current()).multiprocessors;
+           });
   auto kernelBase = py::class_<KernelBase>(m, "KernelBase", py::dynamic_attr())
                         .def(py::init<>())
                         .def_readonly("_launchers", &KernelBase::launchers);

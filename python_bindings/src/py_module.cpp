@@ -1,6 +1,7 @@
 // py_module.cpp - the _kjit extension module: one exception translator and
 // one define_<area> call per binding file.
 #include "py_common.h"
+#include "runtime/host/CpuKernel.h"
 #include "runtime/jit/Version.h"
 
 namespace py = pybind11;
@@ -58,6 +59,8 @@ void raiseCompileFailure(const jit::CompileFailure &f) {
 PYBIND11_MODULE(_kjit, m) {
   m.doc() = "kjit native core: the compiler and runtime behind the kjit package";
   m.attr("__version__") = kjit::kVersion;
+  // The most threads a cooperative launch (grid.sync()) has on the CPU device.
+  m.attr("cpu_max_cooperative_threads") = kjit::kCpuMaxCooperativeThreads;
 
   py::register_exception_translator([](std::exception_ptr p) {
     try {

@@ -88,6 +88,7 @@ const char *resultName(CUresult r) {
   case 717: return "CUDA_ERROR_INVALID_ADDRESS_SPACE";
   case 718: return "CUDA_ERROR_INVALID_PC";
   case 719: return "CUDA_ERROR_LAUNCH_FAILED";
+  case 720: return "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE";
   case 999: return "CUDA_ERROR_UNKNOWN";
   default: return "CUDA_ERROR_(unknown)";
   }
@@ -519,6 +520,7 @@ std::shared_ptr<LoadedKernel> Runtime::load(const std::string &image, const std:
   api_.FuncGetAttribute(&k->constBytes, kFnConstBytes, k->function);
   CUdeviceptr slot = 0;
   size_t slotSize = 0;
+  k->cooperative = api_.ModuleGetGlobal(&slot, &slotSize, k->module, "kjit_grid_sync") == 0;
   if (api_.ModuleGetGlobal(&slot, &slotSize, k->module, "kjit_error_record") == 0 &&
       slotSize == 8) {
     auto mem = allocate(abi::RecWords * sizeof(uint32_t), Allocation::Kind::Mapped);

@@ -109,6 +109,9 @@ struct LoadedKernel {
   std::vector<std::pair<std::string, std::string>> raises;  // kjit_error_raises: class, message
   int maxThreadsPerBlock = 1024, staticShared = 0, registers = 0;
   int localBytes = 0, constBytes = 0;  // per thread; the module's constant memory
+  // The kernel calls grid.sync() (its module has the kjit_grid_sync
+  // marker): it is launched with cuLaunchCooperativeKernel.
+  bool cooperative = false;
 };
 
 // What the environment asks of the runtime, read on the thread that starts

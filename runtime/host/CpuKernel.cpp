@@ -110,7 +110,7 @@ struct Stack {
   char *top() const { return base + bytes; }
 };
 
-enum class Wait : uint8_t { Ready, Block, Warp, Done };
+enum class Wait : uint8_t { Ready, Block, Warp, Grid, Done };
 
 struct Site {
   const char *file = nullptr;
@@ -155,7 +155,10 @@ struct BlockRun {
 #endif
   uint32_t live = 0;
   uint32_t blockWaiting = 0;
+  uint32_t gridWaiting = 0;  // at a grid barrier (cooperative launches)
   std::vector<uint32_t> warpWaiting;
+  int32_t bid[3] = {0, 0, 0};
+  bool finished = false;
 };
 
 void fiberMain(Fiber *f);
@@ -382,7 +385,7 @@ std::string divergence(BlockRun &run, const int32_t bid[3]) {
   // Name the first waiting thread and the first that waits elsewhere.
   Fiber *first = nullptr, *other = nullptr;
   for (Fiber *f : run.fibers) {
-    if (f->wait != Wait::Block && f->wait != Wait::Warp) continue;
+    if (f->wait != Wait::Block && f->wait != Wait::Warp && f->wait != Wait::Grid) continue;
     if (!first)
       first = f;
     else if (!other && !(f->site == first->site && f->wait == first->wait))
@@ -405,19 +408,17 @@ std::string divergence(BlockRun &run, const int32_t bid[3]) {
   return msg;
 }
 
-// Runs block `b` with fibers; false when it failed (recorded in L).
-bool runFiberBlock(Launch &L, Worker &W, uint64_t b) {
+// Block `b`'s threads as the fibers `fibers` (its `n` threads), with
+// `shared` as its shared memory.
+void setupBlock(Launch &L, BlockRun &run, Fiber *const *fibers, char *shared, uint64_t b) {
   uint32_t n = L.threads;
-  int32_t bid[3];
-  blockIndex(L, b, bid);
-  BlockRun run;
+  blockIndex(L, b, run.bid);
   run.info = L.info;
   run.args = L.args;
-  run.fibers.resize(n);
+  run.fibers.assign(fibers, fibers + n);
   run.warpWaiting.assign((n + 31) / 32, 0);
   for (uint32_t t = 0; t < n; ++t) {
-    Fiber *f = W.fibers[t].get();
-    run.fibers[t] = f;
+    Fiber *f = fibers[t];
     f->run = &run;
     f->wait = Wait::Ready;
     f->status = 0;
@@ -427,9 +428,9 @@ bool runFiberBlock(Launch &L, Worker &W, uint64_t b) {
     s.sreg[0] = int32_t(t % L.cfg.block[0]);
     s.sreg[1] = int32_t(t / L.cfg.block[0] % L.cfg.block[1]);
     s.sreg[2] = int32_t(t / (L.cfg.block[0] * L.cfg.block[1]));
-    setLaunchRegisters(s, L, bid);
-    s.shared = W.shared;
-    s.dynamicShared = W.shared + ((L.info->staticSharedBytes + 15) & ~int64_t(15));
+    setLaunchRegisters(s, L, run.bid);
+    s.shared = shared;
+    s.dynamicShared = shared + ((L.info->staticSharedBytes + 15) & ~int64_t(15));
     s.dynamicSharedBytes = L.cfg.dynamicSharedBytes;
     s.fiber = f;
     f->call.kernel = &s;
@@ -437,82 +438,196 @@ bool runFiberBlock(Launch &L, Worker &W, uint64_t b) {
     prepare(f);
   }
   run.live = n;
-  while (run.live > 0) {
+}
+
+enum class Step : uint8_t { Progress, GridWait, Done, Failed };
+
+// One round of a block: its ready fibers run until they wait or finish,
+// then what can go on is released. GridWait: every running thread is at a
+// grid barrier, which only the launch can release.
+Step stepBlock(Launch &L, BlockRun &run) {
+  for (Fiber *f : run.fibers) {
+    if (f->wait != Wait::Ready) continue;
+    enter(run, f);
+    if (f->wait == Wait::Done) {
+      --run.live;
+      if (f->status == abi::StatusRaised) {  // StatusExit: ended at an unreported raise
+        L.fail(raisedBy(f->call, f->state));
+        return Step::Failed;
+      }
+    }
+  }
+  if (run.live == 0) return Step::Done;
+  if (run.blockWaiting > 0 && run.blockWaiting == run.live) {
+    // Every running thread is at a syncthreads: the same one?
+    Fiber *first = nullptr;
+    int32_t count = 0;
+    bool all = true, any = false;
     for (Fiber *f : run.fibers) {
-      if (f->wait != Wait::Ready) continue;
-      enter(run, f);
-      if (f->wait == Wait::Done) {
-        --run.live;
-        if (f->status == abi::StatusRaised) {  // StatusExit: ended at an unreported raise
-          L.fail(raisedBy(f->call, f->state));
-          return false;
-        }
+      if (f->wait != Wait::Block) continue;
+      if (!first)
+        first = f;
+      else if (!(f->site == first->site)) {
+        CpuKernelError e;
+        e.excClass = "RuntimeError";
+        e.message = divergence(run, run.bid);
+        L.fail(e);
+        return Step::Failed;
       }
+      count += f->arg != 0;
+      all = all && f->arg != 0;
+      any = any || f->arg != 0;
     }
-    if (run.live == 0) break;
-    if (run.blockWaiting > 0 && run.blockWaiting == run.live) {
-      // Every running thread is at a syncthreads: the same one?
-      Fiber *first = nullptr;
-      int32_t count = 0;
-      bool all = true, any = false;
-      for (Fiber *f : run.fibers) {
-        if (f->wait != Wait::Block) continue;
-        if (!first)
-          first = f;
-        else if (!(f->site == first->site)) {
-          CpuKernelError e;
-          e.excClass = "RuntimeError";
-          e.message = divergence(run, bid);
-          L.fail(e);
-          return false;
-        }
-        count += f->arg != 0;
-        all = all && f->arg != 0;
-        any = any || f->arg != 0;
-      }
-      for (Fiber *f : run.fibers) {
-        if (f->wait != Wait::Block) continue;
-        f->result = f->op == 1   ? uint64_t(count)
-                    : f->op == 2 ? uint64_t(all)
-                    : f->op == 3 ? uint64_t(any)
-                                 : 0;
-        f->wait = Wait::Ready;
-      }
-      run.blockWaiting = 0;
-      continue;
+    for (Fiber *f : run.fibers) {
+      if (f->wait != Wait::Block) continue;
+      f->result = f->op == 1   ? uint64_t(count)
+                  : f->op == 2 ? uint64_t(all)
+                  : f->op == 3 ? uint64_t(any)
+                               : 0;
+      f->wait = Wait::Ready;
     }
-    bool released = false;
+    run.blockWaiting = 0;
+    return Step::Progress;
+  }
+  bool released = false;
+  for (uint32_t w = 0; w < run.warpWaiting.size(); ++w) {
+    if (run.warpWaiting[w] && warpReady(run, w)) {
+      exchange(run, w);
+      released = true;
+    }
+  }
+  if (!released) {
+    // activemask() where its warp has diverged: the lanes that reached it
+    // are the active ones (the others wait elsewhere or have returned).
     for (uint32_t w = 0; w < run.warpWaiting.size(); ++w) {
-      if (run.warpWaiting[w] && warpReady(run, w)) {
+      if (!run.warpWaiting[w]) continue;
+      bool onlyActiveMask = true;
+      for (uint32_t l = 0; l < 32 && w * 32 + l < run.fibers.size(); ++l) {
+        Fiber *f = run.fibers[w * 32 + l];
+        if (f->wait == Wait::Warp && WarpOp(f->op) != WarpOp::ActiveMask) onlyActiveMask = false;
+      }
+      if (onlyActiveMask) {
         exchange(run, w);
         released = true;
       }
     }
-    if (!released) {
-      // activemask() where its warp has diverged: the lanes that reached it
-      // are the active ones (the others wait elsewhere or have returned).
-      for (uint32_t w = 0; w < run.warpWaiting.size(); ++w) {
-        if (!run.warpWaiting[w]) continue;
-        bool onlyActiveMask = true;
-        for (uint32_t l = 0; l < 32 && w * 32 + l < run.fibers.size(); ++l) {
-          Fiber *f = run.fibers[w * 32 + l];
-          if (f->wait == Wait::Warp && WarpOp(f->op) != WarpOp::ActiveMask) onlyActiveMask = false;
-        }
-        if (onlyActiveMask) {
-          exchange(run, w);
-          released = true;
-        }
-      }
-    }
-    if (!released) {  // every running thread waits, and none can go on
+  }
+  if (released) return Step::Progress;
+  if (run.gridWaiting > 0 && run.gridWaiting == run.live) return Step::GridWait;
+  // Every running thread waits, and none can go on.
+  CpuKernelError e;
+  e.excClass = "RuntimeError";
+  e.message = divergence(run, run.bid);
+  L.fail(e);
+  return Step::Failed;
+}
+
+// Runs block `b` with fibers; false when it failed (recorded in L).
+bool runFiberBlock(Launch &L, Worker &W, uint64_t b) {
+  BlockRun run;
+  std::vector<Fiber *> fibers(L.threads);
+  for (uint32_t t = 0; t < L.threads; ++t) fibers[t] = W.fibers[t].get();
+  setupBlock(L, run, fibers.data(), W.shared, b);
+  for (;;) {
+    switch (stepBlock(L, run)) {
+    case Step::Progress: continue;
+    case Step::Done: return true;
+    case Step::Failed: return false;
+    case Step::GridWait: {  // (kind 4 is only compiled into cooperative kernels)
       CpuKernelError e;
       e.excClass = "RuntimeError";
-      e.message = divergence(run, bid);
+      e.message = "grid.sync() in a launch that is not cooperative";
       L.fail(e);
       return false;
     }
+    }
   }
-  return true;
+}
+
+// A kernel with a grid barrier (cuda.cg.this_grid().sync()): every block is
+// resident, as a cooperative launch makes them on a GPU, so all the grid's
+// threads are fibers of this one scheduler. The grid barrier is released
+// when every running thread of every block waits there; a block that has
+// returned while others wait there is an error (a GPU would hang).
+void runCooperative(Launch &L) {
+  uint64_t max = uint64_t(kCpuMaxCooperativeThreads);
+  uint64_t total = L.blocks > max ? max + 1 : L.blocks * L.threads;
+  if (total > max) {
+    CpuKernelError e;
+    e.excClass = "RuntimeError";
+    e.message = fmt::format(
+        "cooperative launch too large: {} blocks of {} threads; a kernel that calls "
+        "grid.sync() runs every block at once, and the CPU device holds at most {} threads "
+        "(kernel.max_cooperative_grid_blocks(blockdim) gives the largest grid)",
+        L.blocks, L.threads, kCpuMaxCooperativeThreads);
+    L.fail(e);
+    return;
+  }
+  thread_local Worker W;
+  size_t stackBytes =
+      std::max(cpuFiberStackBytes(), size_t(L.info->localBytes + 128 * 1024 + 4095) / 4096 * 4096);
+  if (!W.fibersFor(uint32_t(total), stackBytes)) {
+    CpuKernelError e;
+    e.excClass = "MemoryError";
+    e.message = fmt::format("cannot map the stacks of {} threads", total);
+    L.fail(e);
+    return;
+  }
+  size_t perBlock =
+      size_t((((L.info->staticSharedBytes + 15) & ~int64_t(15)) + L.cfg.dynamicSharedBytes + 63) &
+             ~int64_t(63));
+  std::vector<char> storage(perBlock * L.blocks + 64, 0);
+  char *shared =
+      reinterpret_cast<char *>((reinterpret_cast<uintptr_t>(storage.data()) + 63) & ~uintptr_t(63));
+  std::vector<Fiber *> fibers(total);
+  for (uint64_t t = 0; t < total; ++t) fibers[t] = W.fibers[t].get();
+  std::vector<BlockRun> runs(L.blocks);
+  for (uint64_t b = 0; b < L.blocks; ++b)
+    setupBlock(L, runs[b], fibers.data() + b * L.threads, shared + b * perBlock, b);
+  uint64_t finished = 0;
+  while (finished < L.blocks) {
+    bool progress = false;
+    BlockRun *done = nullptr;  // a block that has returned
+    for (BlockRun &run : runs) {
+      if (run.finished) {
+        done = &run;
+        continue;
+      }
+      switch (stepBlock(L, run)) {
+      case Step::Failed: return;
+      case Step::Done:
+        run.finished = true;
+        done = &run;
+        ++finished;
+        progress = true;
+        break;
+      case Step::Progress: progress = true; break;
+      case Step::GridWait: break;
+      }
+    }
+    if (progress || finished == L.blocks) continue;
+    // Every block that runs waits at the grid barrier.
+    if (done) {
+      Fiber *f = nullptr;
+      for (BlockRun &run : runs)
+        for (Fiber *g : run.fibers)
+          if (!f && g->wait == Wait::Grid) f = g;
+      CpuKernelError e;
+      e.excClass = "RuntimeError";
+      e.message = fmt::format(
+          "divergent grid barrier: block ({}, {}, {}) waits at {}, and block ({}, {}, {}) has "
+          "returned; every block must reach each grid.sync() (a GPU would hang)",
+          f->state.sreg[3], f->state.sreg[4], f->state.sreg[5], where(f->site), done->bid[0],
+          done->bid[1], done->bid[2]);
+      L.fail(e);
+      return;
+    }
+    for (BlockRun &run : runs) {
+      for (Fiber *f : run.fibers)
+        if (f->wait == Wait::Grid) f->wait = Wait::Ready;
+      run.gridWaiting = 0;
+    }
+  }
 }
 
 void runWorker(Launch &L);
@@ -610,6 +725,18 @@ bool runCpuKernel(const CpuKernelInfo &info, void **args, const CpuLaunch &launc
         info.localBytes, kCpuMaxLocalBytes);
     return false;
   }
+  if (info.needsFibers == 2) {  // a grid barrier: every block at once, on this thread
+    try {
+      runCooperative(L);
+    } catch (const std::bad_alloc &) {
+      err.excClass = "MemoryError";
+      err.message =
+          "the CPU device cannot allocate the grid's shared memory or its threads' stacks";
+      return false;
+    }
+    if (L.failed) err = L.err;
+    return !L.failed;
+  }
   unsigned workers = pool ? unsigned(std::min<uint64_t>(pool->size(), L.blocks)) : 1;
   // About 16 chunks per worker: few atomic operations, and the load still
   // balances when blocks differ in cost.
@@ -634,19 +761,26 @@ using kjit::Fiber;
 
 extern "C" {
 
-// syncthreads (kind 0) and syncthreads_count/_and/_or (1/2/3).
+// syncthreads (kind 0), syncthreads_count/_and/_or (1/2/3) and the grid
+// barrier of cooperative kernels (4).
 int32_t kjit_cpu_sync(void *ctx, int32_t kind, int32_t pred, const char *file, int32_t line,
                       int32_t col) {
   Fiber *f = kjit::fiberOf(ctx);
-  f->wait = kjit::Wait::Block;
   f->op = kind;
   f->arg = pred;
   f->site = {file, line, col,
              kind == 0   ? "syncthreads()"
              : kind == 1 ? "syncthreads_count()"
              : kind == 2 ? "syncthreads_and()"
-                         : "syncthreads_or()"};
-  ++f->run->blockWaiting;
+             : kind == 3 ? "syncthreads_or()"
+                         : "grid.sync()"};
+  if (kind == 4) {
+    f->wait = kjit::Wait::Grid;
+    ++f->run->gridWaiting;
+  } else {
+    f->wait = kjit::Wait::Block;
+    ++f->run->blockWaiting;
+  }
   kjit::leave(f);
   return int32_t(f->result);
 }

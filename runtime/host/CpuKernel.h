@@ -55,5 +55,8 @@ size_t cpuFiberStackBytes();
 // keeps too.
 constexpr int64_t kCpuMaxLocalBytes = 512 * 1024;
 constexpr int64_t kCpuMaxSharedBytes = 227 * 1024;
+// A kernel with a grid barrier runs all its threads at once, each a fiber
+// with its own stack: the most threads such a launch may have.
+constexpr int64_t kCpuMaxCooperativeThreads = 16384;
 
 }  // namespace kjit

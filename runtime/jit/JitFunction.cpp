@@ -363,6 +363,7 @@ std::unique_ptr<CompileResult> JitFunction::amdgpuCompile(const std::string &sig
   std::unique_ptr<CompileResult> sig = parseEager(signature);
   Context ctx;
   ctx.warpSize = proc->wavefront;  // (typing follows the wavefront)
+  ctx.amdgpu = true;
   TypedProgram prog;
   std::unique_ptr<CompileResult> c = typeForGpu(ctx, sig->args, sig->ret, device, prog);
   AmdgpuOptions ao;

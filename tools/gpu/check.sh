@@ -7,6 +7,7 @@
 #     tools/gpu/check.sh .device [--quick|--cpu]
 #         --quick: tests only; --cpu: tests, then the CPU device's benchmark
 #         (benchmarks/cpu_device) instead of the GPU ones
+#     KJIT_CHECK_TESTS="tests/python/test_x.py ..." runs those tests only
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 dir=${1:-.device}
@@ -34,7 +35,7 @@ echo "== Python tests, GPU tests included"
 # (KJIT_FRONTEND=bytecode: --assert=plain, so that pytest does not rewrite the
 # bytecode of the functions the tests compile)
 plain=""; [ "${KJIT_FRONTEND:-}" = bytecode ] && plain="--assert=plain"
-timeout 480 $py -m pytest -q -p no:cacheprovider $plain -rs tests/python 2>&1 | tee "$out/pytest.log" | grep -E "FAIL|Error|passed|failed" | tail -15
+timeout 480 $py -m pytest -q -p no:cacheprovider $plain -rs ${KJIT_CHECK_TESTS:-tests/python} 2>&1 | tee "$out/pytest.log" | grep -E "FAIL|Error|passed|failed" | tail -15
 if [ "$quick" = "--cpu" ]; then
   echo "== benchmarks: the CPU device against @jit(parallel=True) and Numba's simulator"
   $py benchmarks/cpu_device/bench_cpu_device.py --json "$out/cpu_device.json" > "$out/bench.log" 2>&1 || tail -30 "$out/bench.log"

@@ -182,6 +182,7 @@ int main(int argc, char **argv) {
     }
     bool cuda = target == "cuda" || amdgpu;
     if (amdgpu) ctx.warpSize = kjit::amdgpuProcessor(target)->wavefront;
+    ctx.amdgpu = amdgpu;
     if (func.empty()) {
       std::fprintf(stderr, "kjitc: error: --emit=ir needs FILE:FUNC\n");
       return 2;

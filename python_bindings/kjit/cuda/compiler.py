@@ -513,6 +513,29 @@ class _CompiledKernel:
     const_mem_size = property(lambda self: self._attributes()["const_mem_size"])
     max_threads_per_block = property(lambda self: self._attributes()["max_threads_per_block"])
 
+    def max_cooperative_grid_blocks(self, blockdim, dynsmemsize=0):
+        """The most blocks of ``blockdim`` threads (an int or a tuple) a
+        launch of this kernel can have when it calls grid.sync(), whose
+        blocks must all be resident at once (Numba's): blocks per
+        multiprocessor times multiprocessors on a GPU; on the CPU device,
+        which runs such a launch's threads all at once, as many blocks as
+        it holds threads for."""
+        if isinstance(blockdim, tuple):
+            threads = 1
+            for d in blockdim:
+                threads *= int(d)
+        else:
+            threads = int(blockdim)
+        if threads <= 0:
+            raise ValueError(f"blockdim must be positive, not {blockdim!r}")
+        k = self._kernel
+        if k._cpu:
+            return _kjit.cpu_max_cooperative_threads // threads
+        if not _kjit.cuda_available():
+            raise CudaSupportError(f"max_cooperative_grid_blocks of '{k.__name__}' needs a CUDA GPU or the CPU "
+                                   f"device ({_kjit.cuda_why()})")
+        return k._core._max_cooperative_grid_blocks(self._key, threads, int(dynsmemsize))
+
     def _ptx(self, cc=None):
         k = self._kernel
         return k._dispatcher._cuda_kernel_for(self._key, _cc_number(cc) if cc else k._device_cc())[2]

@@ -28,6 +28,7 @@ shared = _KernelOnly("shared")
 local = _KernelOnly("local")
 const = _KernelOnly("const")
 atomic = _KernelOnly("atomic")
+cg = _KernelOnly("cg")  # cooperative groups: cg.this_grid().sync()
 for _name in ("grid", "gridsize", "syncthreads", "syncthreads_count", "syncthreads_and",
               "syncthreads_or", "syncwarp", "threadfence", "threadfence_block",
               "threadfence_system", "shfl_sync", "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync",

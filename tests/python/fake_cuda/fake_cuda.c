@@ -132,13 +132,28 @@ CUresult cuMemcpyDtoHAsync_v2(void *d, unsigned long long s, size_t n, void *st)
 CUresult cuMemcpyDtoDAsync_v2(unsigned long long d, unsigned long long s, size_t n, void *st) { return cuMemcpyDtoD_v2(d, s, n); }
 CUresult cuMemsetD8Async(unsigned long long d, unsigned char v, size_t n, void *st) { memset((void *)d, v, n); return 0; }
 CUresult cuModuleLoadData(void **m, const void *i) { *m = &mod; return 0; }
-CUresult cuModuleLoadDataEx(void **m, const void *i, unsigned n, int *o, void **v) { NEEDS_CONTEXT; *m = &mod; return 0; }
+// Whether the last PTX loaded has the grid barrier's marker (a kernel
+// that calls grid.sync()).
+static int gridSyncModule;
+CUresult cuModuleLoadDataEx(void **m, const void *i, unsigned n, int *o, void **v) {
+  NEEDS_CONTEXT;
+  gridSyncModule = strstr((const char *)i, "kjit_grid_sync") != NULL;
+  *m = &mod;
+  return 0;
+}
 CUresult cuModuleUnload(void *m) { return 0; }
 CUresult cuModuleGetFunction(void **f, void *m, const char *n) { *f = &fn; return 0; }
 static unsigned long long errorRecord;  // kjit_error_record: the record's address
 static unsigned errorClaim;             // kjit_error_claim
 static char errorTable[1024];
+static unsigned gridSyncMarker = 1;
 CUresult cuModuleGetGlobal_v2(unsigned long long *p, size_t *b, void *m, const char *n) {
+  if (!strcmp(n, "kjit_grid_sync")) {
+    if (!gridSyncModule) return 500;
+    *p = (unsigned long long)&gridSyncMarker;
+    *b = 4;
+    return 0;
+  }
   const char *raises = getenv("FAKE_CUDA_RAISES");
   if (!raises) return 500;  // CUDA_ERROR_NOT_FOUND
   if (!strcmp(n, "kjit_error_record")) { *p = (unsigned long long)&errorRecord; *b = 8; return 0; }
@@ -187,6 +202,19 @@ CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned
   if (logging < 0) logging = getenv("FAKE_CUDA_LOG") != NULL;
   if (logging) logCall("cuLaunchKernel", -1);
   fakeRaise();
+  return 0;
+}
+CUresult cuLaunchCooperativeKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                                   unsigned by, unsigned bz, unsigned sh, void *s, void **p) {
+  NEEDS_CONTEXT;
+  logCall("cuLaunchCooperativeKernel", -1);
+  // A GPU refuses a grid whose blocks cannot all be resident: here, more
+  // than 132 multiprocessors x 2 blocks.
+  if ((unsigned long long)gx * gy * gz > 264) return 720;  // CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
+  return 0;
+}
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *n, void *f, int threads, size_t shared) {
+  *n = threads <= 512 ? 2 : 1;
   return 0;
 }
 CUresult cuStreamCreate(void **s, unsigned f) {

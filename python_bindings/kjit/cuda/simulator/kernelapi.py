@@ -157,6 +157,34 @@ threadfence_block = _fn("threadfence_block", _fence)
 threadfence_system = _fn("threadfence_system", _fence)
 
 
+class _GridGroup:
+    """cuda.cg.this_grid(): the grid of the launch."""
+    __slots__ = ()
+
+    def sync(self):
+        """Waits for every thread of the grid. The simulator runs the blocks
+        of a launch one after another, so it can only do so for a grid of one
+        block; the CPU device (KJIT_DEVICE=cpu) runs every block of such a
+        kernel at once, as a cooperative launch on a GPU does."""
+        s = _state("cg.this_grid().sync")
+        g = s.gdim
+        if g[0] * g[1] * g[2] != 1:
+            raise NotImplementedError(
+                f"kjit simulator: grid.sync() in a grid of {g[0] * g[1] * g[2]} blocks: the simulator runs "
+                "blocks one after another, so a grid barrier needs a grid of one block here; the CPU device "
+                "(KJIT_DEVICE=cpu) runs cooperative kernels")
+        return s.launch.block_sync(s, "syncthreads", True, _site())
+
+
+def _this_grid():
+    """The grid group, whose sync() is a barrier for the whole grid."""
+    _state("cg.this_grid")
+    return _GridGroup()
+
+
+cg = _ns("cg", this_grid=_this_grid, grid_group=_GridGroup)
+
+
 # ---- warps -------------------------------------------------------------------------------
 def _mask(m):
     return int(m) & 0xFFFFFFFF
