@@ -18,7 +18,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tools", "gpu"))
 
 from kjit import cuda, float32, float64, int32, int64, literal_unroll  # noqa: E402
-from kjit.cuda.random import (create_xoroshiro128p_states, xoroshiro128p_normal_float64,  # noqa: E402
+from kjit.cuda.random import (create_xoroshiro128p_states, init_xoroshiro128p_states,  # noqa: E402
+                              xoroshiro128p_dtype, xoroshiro128p_normal_float64,
                               xoroshiro128p_uniform_float32, xoroshiro128p_uniform_float64)
 import seed_kernels as S  # noqa: E402
 
@@ -502,6 +503,16 @@ def random_numbers_are_numbas():
     later = create_xoroshiro128p_states(2, seed=7, subsequence_start=3)
     random_draws[1, 2](later, out[:2])
     check(out[1, 0], 0.18314153816243284, rtol=0, atol=0)
+    # The states are Numba's: n records of two uint64 fields (s0, s1), and an
+    # array allocated with that dtype is seeded in place, as Numba's docs do.
+    host = create_xoroshiro128p_states(40, seed=7).copy_to_host()
+    assert host.dtype == xoroshiro128p_dtype and host.shape == (40,), (host.dtype, host.shape)
+    assert len(np.unique(host)) == 40
+    mine = cuda.device_array(40, dtype=xoroshiro128p_dtype)
+    init_xoroshiro128p_states(mine, seed=7)
+    again = np.zeros((40, 3))
+    random_draws[2, 32](mine, again)
+    check(again[0, 0], 0.7796594967825431, rtol=0, atol=0)
 
 
 @cuda.jit

@@ -21,9 +21,10 @@ numbers are Numba's: the same seeding (SplitMix64), the same conversions to
 float, Box-Muller for the normal variates (its float64 version draws float32
 uniforms, as Numba's does).
 
-The states are a device array of shape ``(n, 2)`` and dtype uint64 (Numba's
-is ``n`` records of two uint64 fields): ``states.shape[0]`` is the number of
-generators in both.
+The states are Numba's: a 1-d device array of ``n`` records of dtype
+``xoroshiro128p_dtype`` (two uint64 fields, ``s0`` and ``s1``), so that
+``cuda.device_array(n, dtype=xoroshiro128p_dtype)`` followed by
+``init_xoroshiro128p_states(states, seed)`` works as in Numba.
 """
 import math
 
@@ -35,7 +36,7 @@ from kjit.dispatcher import njit
 import kjit.cuda as _cuda
 from kjit import devices as _devices
 
-xoroshiro128p_dtype = np.dtype(np.uint64)  # of the (n, 2) state array
+xoroshiro128p_dtype = np.dtype([("s0", np.uint64), ("s1", np.uint64)], align=True)
 TWO_PI_FLOAT32 = np.float32(2 * math.pi)
 TWO_PI_FLOAT64 = np.float64(2 * math.pi)
 
@@ -51,12 +52,12 @@ def rotl(x, k):
 def xoroshiro128p_next(states, index):
     """The next 64 random bits of generator ``index`` (advancing it)."""
     i = int64(index)
-    s0 = states[i, 0]
-    s1 = states[i, 1]
+    s0 = states[i]["s0"]
+    s1 = states[i]["s1"]
     result = s0 + s1
     s1 ^= s0
-    states[i, 0] = rotl(s0, uint32(55)) ^ s1 ^ (s1 << uint32(14))
-    states[i, 1] = rotl(s1, uint32(36))
+    states[i]["s0"] = rotl(s0, uint32(55)) ^ s1 ^ (s1 << uint32(14))
+    states[i]["s1"] = rotl(s1, uint32(36))
     return result
 
 
@@ -100,6 +101,7 @@ def xoroshiro128p_normal_float64(states, index):
 
 
 # ---- on the host: the states ------------------------------------------------------------
+# Computed as an (n, 2) uint64 array (s0, s1 per row: the records' bytes).
 
 @njit
 def _next(states, i):
@@ -149,11 +151,15 @@ def _init_states(states, seed, subsequence_start):
 def _host_states(n, seed, subsequence_start):
     states = np.empty((int(n), 2), np.uint64)
     _init_states(states, np.uint64(int(seed) % 2**64), np.int64(subsequence_start))
-    return states
+    return states.view(xoroshiro128p_dtype).reshape(int(n))
 
 
 def init_xoroshiro128p_states(states, seed, subsequence_start=0, stream=0):
-    """(Re)seeds the device array ``states`` (shape (n, 2), uint64)."""
+    """(Re)seeds ``states``, a 1-d device array of dtype
+    ``xoroshiro128p_dtype`` (one generator per element)."""
+    if states.dtype != xoroshiro128p_dtype or len(states.shape) != 1:
+        raise TypeError(f"init_xoroshiro128p_states takes a 1-d array of dtype xoroshiro128p_dtype, not "
+                        f"{len(states.shape)}-d {states.dtype}")
     states.copy_to_device(_host_states(states.shape[0], seed, subsequence_start), stream=stream)
 
 
@@ -174,11 +180,11 @@ _MASK = (1 << 64) - 1
 
 def _py_next(states, index):
     i = int(index)
-    s0, s1 = int(states[i, 0]), int(states[i, 1])
+    s0, s1 = int(states["s0"][i]), int(states["s1"][i])
     result = (s0 + s1) & _MASK
     s1 ^= s0
-    states[i, 0] = (((s0 << 55) | (s0 >> 9)) & _MASK) ^ s1 ^ ((s1 << 14) & _MASK)
-    states[i, 1] = ((s1 << 36) | (s1 >> 28)) & _MASK
+    states["s0"][i] = (((s0 << 55) | (s0 >> 9)) & _MASK) ^ s1 ^ ((s1 << 14) & _MASK)
+    states["s1"][i] = ((s1 << 36) | (s1 >> 28)) & _MASK
     return np.uint64(result)
 
 
