@@ -249,6 +249,45 @@ class CudaTyper {
                         cas ? SubOp::None : subOpNamed(IntrinsicId::Atomic, op));
   }
 
+  // cuda.ldcs(a, i) and the other loads with a cache policy; cuda.stcs(a, i,
+  // v) and the other stores. The index: an integer (1-d) or a tuple of
+  // integers, one per dimension. Numba's checks and words.
+  Expr *cacheHint(IntrinsicId id, const std::string &f) {
+    bool store = id == IntrinsicId::CacheStore;
+    if (!arity(f, store ? 3 : 2, store ? 3 : 2)) return none();
+    Expr *ary = site.args[0], *idx = site.args[1];
+    if (!ary->type->isArray())
+      return fail(fmt::format("{} operates on an array element, not {}", f, ary->type->str()));
+    const Type *dt = ary->type->dtype();
+    if (!(dt->isInt() || dt->isFloat()) || dt->isBool())
+      return fail(fmt::format("{} requires array of integer or float type, not {}", f, dt->str()));
+    unsigned nd = ary->type->ndim();
+    std::vector<Expr *> args = {ary};
+    if (idx->type->isTuple()) {
+      size_t n = idx->type->elements().size();
+      if (n != nd)
+        return ts.error(DiagCategory::Typing, idx->loc,
+                        fmt::format("{}: Expected {} indices, got {}", f, nd, n));
+      for (size_t k = 0; k < n; ++k) args.push_back(ir.tupleGet(idx, unsigned(k), idx->loc));
+    } else {
+      if (nd != 1)
+        return ts.error(DiagCategory::Typing, idx->loc,
+                        fmt::format("{}: Expected {} indices, got a scalar", f, nd));
+      args.push_back(idx);
+    }
+    for (size_t k = 1; k < args.size(); ++k) {
+      if (!args[k]->type->isInt() || args[k]->type->isBool())
+        return ts.error(DiagCategory::Typing, args[k]->loc,
+                        fmt::format("{}: {} is not a valid index", f, args[k]->type->str()));
+      args[k] = ts.convert(args[k], tc.int64());
+    }
+    if (store) {
+      if (ary->type->readonly()) return fail(fmt::format("{} stores into a read-only array", f));
+      args.push_back(ts.convert(site.args[2], dt));
+    }
+    return ir.intrinsic(id, args, store ? tc.none() : dt, loc, subOpNamed(id, f.substr(2)));
+  }
+
   Expr *shfl(SubOp mode, const std::string &f) {
     if (!arity(f, 3, 3)) return none();
     Expr *v = site.args[1];
@@ -514,6 +553,10 @@ Expr *CudaTyper::call(const std::string &f) {
           "GPUs and on the CPU device");
     return ts.intrinsic(IntrinsicId::GridSync, {}, tc.none(), loc);
   }
+  if (f == "ldca" || f == "ldcg" || f == "ldcs" || f == "ldlu" || f == "ldcv")
+    return cacheHint(IntrinsicId::CacheLoad, f);
+  if (f == "stcg" || f == "stcs" || f == "stwb" || f == "stwt")
+    return cacheHint(IntrinsicId::CacheStore, f);
   if (f == "shared.array") return memoryArray(IntrinsicId::SharedArray, f);
   if (f == "local.array") return memoryArray(IntrinsicId::LocalArray, f);
   if (f == "const.array_like") {

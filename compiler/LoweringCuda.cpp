@@ -215,6 +215,8 @@ llvm::Value *FunctionLowering::cudaIntrinsic(const Intrinsic *in) {
   }
   case IntrinsicId::Atomic:
   case IntrinsicId::AtomicCas: return atomic(in);
+  case IntrinsicId::CacheLoad:
+  case IntrinsicId::CacheStore: return cacheHinted(in);
   case IntrinsicId::ShflSync: {
     llvm::Value *mask = expr(in->args[0]), *v = expr(in->args[1]), *lane = expr(in->args[2]);
     SubOp mode = in->subOp;
@@ -283,6 +285,54 @@ llvm::Value *FunctionLowering::cudaIntrinsic(const Intrinsic *in) {
 }
 
 // atomicrmw for what LLVM has; compare-and-swap loops for float max/min.
+// cuda.ldcs(a, i), cuda.stcs(a, i, v) ...: the element's address as an
+// indexing computes it (negative indices wrap, bounds checked when asked),
+// then ld.global.<policy>.b<bits> / st.global.<policy>.b<bits> on NVIDIA
+// GPUs (inline PTX: LLVM has no intrinsic for the policies), a plain load
+// or store on the CPU device and AMD GPUs. The PTX touches memory the
+// compiler does not see: it is ordered with every other access.
+llvm::Value *FunctionLowering::cacheHinted(const Intrinsic *in) {
+  const Type *arrTy = in->args[0]->type;
+  const Type *dt = arrTy->dtype();
+  unsigned nd = arrTy->ndim();
+  bool store = in->id == IntrinsicId::CacheStore;
+  llvm::Value *desc = expr(in->args[0]);
+  std::vector<llvm::Value *> idx;
+  for (unsigned k = 0; k < nd; ++k) idx.push_back(expr(in->args[1 + k]));
+  llvm::Value *addr = elementAddress(desc, arrTy, idx, true, F.boundscheck, in->loc);
+  llvm::Type *et = P.lt(dt);
+  llvm::Value *value = store ? expr(in->args[1 + nd]) : nullptr;
+  if (P.cpuKernel || P.amdgpu) {
+    if (store) {
+      B.CreateStore(value, addr);
+      return zeroOf(in->type);
+    }
+    return B.CreateLoad(et, addr);
+  }
+  unsigned bits = dt->bits();
+  // PTX registers: 8- and 16-bit values travel in 16-bit ones.
+  unsigned regBits = bits < 16 ? 16 : bits;
+  llvm::Type *reg = B.getIntNTy(regBits);
+  const char *c = regBits == 16 ? "h" : regBits == 32 ? "r" : "l";
+  std::string policy = ir::subOpInfo(in->subOp).name;
+  llvm::Type *ptrTy = llvm::PointerType::getUnqual(C);
+  if (store) {
+    llvm::Value *v = dt->isFloat() ? B.CreateBitCast(value, B.getIntNTy(bits)) : value;
+    if (bits < regBits) v = B.CreateZExt(v, reg);
+    auto *ft = llvm::FunctionType::get(B.getVoidTy(), {ptrTy, reg}, false);
+    auto *ia = llvm::InlineAsm::get(ft, fmt::format("st.global.{}.b{} [$0], $1;", policy, bits),
+                                    fmt::format("l,{},~{{memory}}", c), /*hasSideEffects=*/true);
+    B.CreateCall(ia, {addr, v});
+    return zeroOf(in->type);
+  }
+  auto *ft = llvm::FunctionType::get(reg, {ptrTy}, false);
+  auto *ia = llvm::InlineAsm::get(ft, fmt::format("ld.global.{}.b{} $0, [$1];", policy, bits),
+                                  fmt::format("={},l,~{{memory}}", c), /*hasSideEffects=*/true);
+  llvm::Value *r = B.CreateCall(ia, {addr});
+  if (bits < regBits) r = B.CreateTrunc(r, B.getIntNTy(bits));
+  return dt->isFloat() ? B.CreateBitCast(r, et) : r;
+}
+
 llvm::Value *FunctionLowering::atomic(const Intrinsic *in) {
   const Type *arrTy = in->args[0]->type;
   const Type *dt = arrTy->dtype();

@@ -210,7 +210,8 @@ class FunctionLowering {
 
   // ---- CUDA (LoweringCuda.cpp) ----
   llvm::Value *cudaIntrinsic(const ir::Intrinsic *in);
-  void gridSync();  // cuda.cg.this_grid().sync() on NVIDIA GPUs
+  void gridSync();                                    // cuda.cg.this_grid().sync() on NVIDIA GPUs
+  llvm::Value *cacheHinted(const ir::Intrinsic *in);  // cuda.ldcs(), cuda.stcs() ...
   // threadIdx, blockIdx, blockDim, gridDim (i32) on either GPU.
   llvm::Value *gpuSreg(ir::IntrinsicId id, unsigned axis);
   // ---- AMD GPUs (LoweringAmdgpu.cpp) ----

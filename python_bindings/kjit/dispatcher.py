@@ -150,9 +150,12 @@ class _Resolver:
             return ("tuple", v)
         if isinstance(v, Dispatcher):
             return ("jit", v)
-        builtin = getattr(v, "_kjit_builtin", None)  # kjit/experimental.py's names
+        builtin = getattr(v, "_kjit_builtin", None)  # kjit/experimental.py's, the kernel language's
         if isinstance(builtin, str):
             return ("function", builtin)
+        namespace = getattr(v, "_kjit_module", None)  # cuda.shared, cuda.threadIdx ...
+        if isinstance(namespace, str) and not isinstance(v, _pytypes.ModuleType):
+            return ("module", namespace)
         if isinstance(v, type) and isinstance(getattr(v, "_kjit_class_id", None), str):
             return ("jitclass", v._kjit_class_id)  # a @jitclass
         declared = getattr(v, "_kjit_declared", None)  # cuda.declare_device

@@ -97,7 +97,7 @@ else:
         return api
     from kjit.cuda.reduce import Reduce, reduce
     from kjit.cuda import kernel_language as _kl
-    from kjit.cuda.kernel_language import cg  # noqa: F401
+    from kjit.cuda.kernel_language import cg, ldca, ldcg, ldcs, ldcv, ldlu, stcg, stcs, stwb, stwt  # noqa: F401
     from kjit.cuda.kernel_language import (activemask, all_sync, any_sync, atomic, ballot_sync, blockDim,
                                            blockIdx, brev, cbrt, clz, const, eq_sync, ffs, fma, grid,
                                            gridDim, gridsize, laneid, lanemask_lt, local, match_any_sync,

@@ -3,8 +3,15 @@ functions; called from Python they raise, with a message that says so."""
 
 
 class _KernelOnly:
-    def __init__(self, name):
+    def __init__(self, name, namespace=False):
         self._name = name
+        # What the compiler takes it for when a kernel names it through a
+        # global or closure variable (`from numba.cuda import syncthreads`,
+        # `op = cuda.ldcs`): a namespace (cuda.shared) or a function.
+        if namespace:
+            self._kjit_module = "kjit.cuda." + name
+        else:
+            self._kjit_builtin = "kjit.cuda." + name
 
     def __call__(self, *args, **kwargs):
         raise RuntimeError(f"cuda.{self._name} can only be used inside a @cuda.jit kernel or device function")
@@ -18,22 +25,23 @@ class _KernelOnly:
         return f"<kjit.cuda.{self._name} (kernel language)>"
 
 
-threadIdx = _KernelOnly("threadIdx")
-blockIdx = _KernelOnly("blockIdx")
-blockDim = _KernelOnly("blockDim")
-gridDim = _KernelOnly("gridDim")
+threadIdx = _KernelOnly("threadIdx", namespace=True)
+blockIdx = _KernelOnly("blockIdx", namespace=True)
+blockDim = _KernelOnly("blockDim", namespace=True)
+gridDim = _KernelOnly("gridDim", namespace=True)
 laneid = _KernelOnly("laneid")
 warpsize = 32
-shared = _KernelOnly("shared")
-local = _KernelOnly("local")
-const = _KernelOnly("const")
-atomic = _KernelOnly("atomic")
-cg = _KernelOnly("cg")  # cooperative groups: cg.this_grid().sync()
+shared = _KernelOnly("shared", namespace=True)
+local = _KernelOnly("local", namespace=True)
+const = _KernelOnly("const", namespace=True)
+atomic = _KernelOnly("atomic", namespace=True)
+cg = _KernelOnly("cg", namespace=True)  # cooperative groups: cg.this_grid().sync()
 for _name in ("grid", "gridsize", "syncthreads", "syncthreads_count", "syncthreads_and",
               "syncthreads_or", "syncwarp", "threadfence", "threadfence_block",
               "threadfence_system", "shfl_sync", "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync",
               "all_sync", "any_sync", "eq_sync", "ballot_sync", "match_any_sync", "match_all_sync",
               "activemask",
-              "lanemask_lt", "popc", "brev", "clz", "ffs", "fma", "cbrt", "selp"):
+              "lanemask_lt", "popc", "brev", "clz", "ffs", "fma", "cbrt", "selp",
+              "ldca", "ldcg", "ldcs", "ldlu", "ldcv", "stcg", "stcs", "stwb", "stwt"):
     globals()[_name] = _KernelOnly(_name)
 del _name

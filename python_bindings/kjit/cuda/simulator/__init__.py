@@ -29,7 +29,7 @@ from kjit.cuda.profiling import is_float16_supported, profile_start, profile_sto
 from kjit.cuda.simulator.reduce import Reduce, reduce
 from kjit.cuda.linking import LTOIR, Archive, Cubin, CUSource, Fatbin, Object, PTXSource, declare_device
 from kjit.cuda.simulator import kernelapi as _kernelapi
-from kjit.cuda.simulator.kernelapi import cg  # noqa: F401
+from kjit.cuda.simulator.kernelapi import cg, ldca, ldcg, ldcs, ldcv, ldlu, stcg, stcs, stwb, stwt  # noqa: F401
 from kjit.cuda.simulator.kernelapi import (activemask, all_sync, any_sync, atomic, ballot_sync, blockDim, blockIdx,
                                            brev, cbrt, clz, const, eq_sync, ffs, fma, fp16, grid, gridDim, gridsize,
                                            selp,
@@ -46,7 +46,7 @@ def device_kind():
 
 
 __all__ = [
-    "declare_device", "cg", "CUSource", "PTXSource", "Cubin", "Fatbin", "Object", "Archive", "LTOIR",
+    "declare_device", "cg", "ldca", "ldcg", "ldcs", "ldlu", "ldcv", "stcg", "stcs", "stwb", "stwt", "CUSource", "PTXSource", "Cubin", "Fatbin", "Object", "Archive", "LTOIR",
     "jit", "CUDAKernel", "device_kind", "compile_amdgcn", "compile_ptx", "compile_ptx_for_current_device",
     "CudaSupportError", "CudaDriverError", "CudaAPIError", "LaunchConfigError", "LaunchConfigTypeError", "BarrierError",
     "Device", "DeviceNDArray", "Event", "Stream", "as_cuda_array", "close", "from_cuda_array_interface", "current_context", "default_stream",

@@ -33,6 +33,7 @@ def _fn(name, impl):
         "__call__": staticmethod(impl),
         "__repr__": lambda self: f"<kjit.cuda.{name} (kernel language, simulated)>",
         "_name": name,
+        "_kjit_builtin": "kjit.cuda." + name,  # for the compiler (kernel_language._KernelOnly)
         "__doc__": impl.__doc__,
     })
     return cls()
@@ -40,7 +41,7 @@ def _fn(name, impl):
 
 def _ns(name, **members):
     """A kernel-language namespace (``cuda.shared``, ``cuda.atomic``)."""
-    d = {"__slots__": (), "_name": name,
+    d = {"__slots__": (), "_name": name, "_kjit_module": "kjit.cuda." + name,
          "__repr__": lambda self: f"<kjit.cuda.{name} (kernel language, simulated)>"}
     d.update({k: staticmethod(v) for k, v in members.items()})
     return type("_KernelOnly", (), d)()
@@ -70,6 +71,7 @@ def _dim3(name, field):
         return str(tuple(int(v) for v in getattr(s, field)))
 
     cls = type("_KernelOnly", (), {"__slots__": (), "x": axis(0), "y": axis(1), "z": axis(2), "_name": name,
+                                   "_kjit_module": "kjit.cuda." + name,
                                    "__repr__": text})
     return cls()
 
@@ -155,6 +157,35 @@ def _fence():
 threadfence = _fn("threadfence", _fence)
 threadfence_block = _fn("threadfence_block", _fence)
 threadfence_system = _fn("threadfence_system", _fence)
+
+
+# ---- loads and stores with a cache policy (plain ones here) ------------------------------
+def _cache_index(name, ary, index):
+    if not isinstance(index, tuple):
+        index = (index,)
+    if len(index) != ary.ndim:
+        raise TypeError(f"{name}: Expected {ary.ndim} indices, got {len(index)}")
+    return index
+
+
+def _loader(name):
+    def load(ary, index):
+        _state(name)
+        return ary[_cache_index(name, ary, index)]
+    load.__doc__ = f"cuda.{name}(array, index): the element (a load with a cache policy on a GPU)."
+    return _fn(name, load)
+
+
+def _storer(name):
+    def store(ary, index, value):
+        _state(name)
+        ary[_cache_index(name, ary, index)] = value
+    store.__doc__ = f"cuda.{name}(array, index, value): stores the element (with a cache policy on a GPU)."
+    return _fn(name, store)
+
+
+ldca, ldcg, ldcs, ldlu, ldcv = (_loader(n) for n in ("ldca", "ldcg", "ldcs", "ldlu", "ldcv"))
+stcg, stcs, stwb, stwt = (_storer(n) for n in ("stcg", "stcs", "stwb", "stwt"))
 
 
 class _GridGroup:
