@@ -979,6 +979,43 @@ void FunctionTyper::enumerateOrZip(const ast::ForStmt *f, const ast::CallExpr *c
       }
     }
   }
+  // zip(enumerate(a), b): that sequence's element is (index + start, a[i]).
+  std::vector<Var *> enumStarts(seqAsts.size(), nullptr);
+  std::vector<bool> enumerated(seqAsts.size(), false);
+  if (zipped && !isEnumerate) {
+    for (size_t k = 0; k < seqAsts.size(); ++k) {
+      auto *inner = ast::dyn_cast<ast::CallExpr>(seqAsts[k]);
+      if (!inner) continue;
+      Expr *g = expr(inner->func);
+      if (!known(g)) return;
+      if (g->type->kind() != TypeKind::Function || g->type->symbol() != "builtins.enumerate")
+        continue;
+      const ast::Expr *startAst = inner->args.size() == 2 ? inner->args[1] : nullptr;
+      for (const auto &kw : inner->keywords) {
+        if (kw.name != "start" || startAst) {
+          typingError(inner->loc, "enumerate() takes a sequence and an optional start");
+          return;
+        }
+        startAst = kw.value;
+      }
+      if (inner->args.empty() || inner->args.size() > 2) {
+        typingError(inner->loc, "enumerate() takes a sequence and an optional start");
+        return;
+      }
+      if (startAst) {
+        Expr *s = expr(startAst);
+        if (!known(s)) return;
+        if (!s->type->isInt() && !s->type->isBool()) {
+          typingError(s->loc,
+                      fmt::format("enumerate() start must be an integer, not {}", s->type->str()));
+          return;
+        }
+        enumStarts[k] = temp(castTo(s, tc_.int64()), out);
+      }
+      enumerated[k] = true;
+      seqAsts[k] = inner->args[0];
+    }
+  }
   std::vector<Var *> seqs;
   for (size_t k = 0; k < seqAsts.size(); ++k) {
     if (auto *rc = ast::dyn_cast<ast::CallExpr>(seqAsts[k])) {
@@ -1019,8 +1056,16 @@ void FunctionTyper::enumerateOrZip(const ast::ForStmt *f, const ast::CallExpr *c
   }
   std::vector<Expr *> innerElems;
   bool nested = isEnumerate && zipped;
-  for (Var *s : seqs)
-    (nested ? innerElems : elems).push_back(sequenceElement(s, index(), f->target->loc));
+  for (size_t k = 0; k < seqs.size(); ++k) {
+    Expr *e = sequenceElement(seqs[k], index(), f->target->loc);
+    if (enumerated[k]) {
+      Expr *i = index();
+      if (enumStarts[k])
+        i = ir_.binary(BinOp::Add, i, varRef(enumStarts[k], f->iter->loc), f->iter->loc);
+      e = ir_.tupleMake({i, e}, f->target->loc);
+    }
+    (nested ? innerElems : elems).push_back(e);
+  }
   if (nested) elems.push_back(ir_.tupleMake(std::move(innerElems), f->target->loc));
   assignTarget(f->target, ir_.tupleMake(std::move(elems), f->target->loc), loop->body);
   loopBody(f, loop, out);

@@ -885,6 +885,28 @@ def array_indexed_by_tuple_variable():
     check(out, a * 2 + 1.5)
 
 
+@cuda.jit
+def zip_of_enumerate_kernel(x, y, out):
+    # zip() of an enumerate() and a sequence, and of a sequence and an
+    # enumerate() with a start: the enumerated element is (index, value).
+    i = cuda.grid(1)
+    if i == 0:
+        for (k, xv), yv in zip(enumerate(x), y):
+            out[k, 0] = k * 100 + xv + yv
+        for xv, (k, yv) in zip(x, enumerate(y, start=10)):
+            out[k - 10, 1] = k * 100 + xv * yv
+
+
+@program
+def zip_of_enumerate():
+    x, y = np.arange(5.0), np.arange(7.0) * 2   # zip stops at the shorter
+    out = np.zeros((5, 2))
+    zip_of_enumerate_kernel[1, 32](x, y, out)
+    k = np.arange(5)
+    check(out[:, 0], k * 100 + x + y[:5])
+    check(out[:, 1], (k + 10) * 100 + x * y[:5])
+
+
 # Last: on a GPU a failed bounds check is a kernel fault, after which CUDA
 # gives the process no context (docs/cuda.md); the programs before it ran.
 @program
