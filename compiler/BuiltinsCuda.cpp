@@ -173,10 +173,12 @@ class CudaTyper {
     for (Expr *d : dims) {
       int64_t v = cast<Const>(d)->i;
       if (v < 0 || (v == 0 && (id == IntrinsicId::LocalArray || dims.size() > 1)))
-        return ts.error(DiagCategory::Typing, shape->loc,
-                        id == IntrinsicId::LocalArray
-                            ? "the dimensions of cuda.local.array() must be positive"
-                            : "the shape of a dynamic shared array is the single constant 0");
+        return ts.error(
+            DiagCategory::Typing, shape->loc,
+            id == IntrinsicId::LocalArray ? "the dimensions of cuda.local.array() must be positive"
+            : v < 0 ? "the dimensions of cuda.shared.array() must be positive (a shape of "
+                      "0 alone is dynamic shared memory, sized by the launch)"
+                    : "the shape of a dynamic shared array is the single constant 0");
     }
     bool dynamic =
         id == IntrinsicId::SharedArray && dims.size() == 1 && cast<Const>(dims[0])->i == 0;
@@ -546,7 +548,7 @@ Expr *CudaTyper::call(const std::string &f) {
     return ts.constOf(tc.module("kjit.cuda.cg.grid_group"), loc);
   }
   if (f == "cg.grid_group.sync") {
-    if (!arity("this_grid().sync", 0, 0)) return none();
+    if (!arity("cg.this_grid().sync", 0, 0)) return none();
     if (ts.context().amdgpu)
       return unsupported(
           "grid.sync() (cooperative groups) is not supported on AMD GPUs yet; it runs on NVIDIA "

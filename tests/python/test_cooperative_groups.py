@@ -355,3 +355,54 @@ def test_a_local_assigned_two_functions_is_still_refused():
 
     with pytest.raises(errors.TypingError, match="it has no run-time value"):
         f(1.0, True)
+
+
+def _sync_with_an_argument(a):
+    cuda.cg.this_grid().sync(2)
+
+
+def _this_grid_with_an_argument(a):
+    cuda.cg.this_grid(1).sync()
+
+
+def _no_such_method(a):
+    g = cuda.cg.this_grid()
+    g.wait()
+
+
+def _no_such_group(a):
+    cuda.cg.this_thread_block().sync()
+
+
+@pytest.mark.parametrize("fn, exc, message", [
+    (_sync_with_an_argument, errors.TypingError, "cuda.cg.this_grid().sync() takes 0 arguments (1 given)"),
+    (_this_grid_with_an_argument, errors.TypingError, "cuda.cg.this_grid() takes 0 arguments (1 given)"),
+    (_no_such_method, errors.UnsupportedError, "cuda.cg.grid_group.wait() is not supported in kernels yet"),
+    (_no_such_group, errors.UnsupportedError, "cuda.cg.this_thread_block() is not supported in kernels yet"),
+], ids=["sync-argument", "this_grid-argument", "no-such-method", "no-such-group"])
+def test_misuse_is_a_located_error(fn, exc, message):
+    with pytest.raises(exc) as ei:
+        cuda.jit((int32[::1],))(fn)
+    assert message in str(ei.value)
+    assert f"{__file__}:" in str(ei.value)
+
+
+def test_a_grid_barrier_in_host_code_is_refused_where_it_is():
+    @njit
+    def host(x):
+        cuda.cg.this_grid().sync()
+        return x
+
+    with pytest.raises(errors.UnsupportedError,
+                       match="cuda.cg.this_grid\\(\\) is only available in @cuda.jit kernels"):
+        host(1)
+
+
+def test_max_cooperative_grid_blocks_takes_a_positive_block():
+    @cuda.jit((int32[::1],))
+    def k(a):
+        cuda.cg.this_grid().sync()
+
+    for bad in (0, -1, (0, 2)):
+        with pytest.raises(ValueError, match="blockdim must be positive"):
+            k.overloads[(int32[::1],)].max_cooperative_grid_blocks(bad)

@@ -608,6 +608,14 @@ def test_a_local_changed_in_a_loop_or_read_from_an_argument_is_not_a_shape():
         sm = cuda.shared.array(m, int32)
         out[0] = sm[0]
 
+    def negative(out):
+        n = -5
+        sm = cuda.shared.array(n, int32)
+        out[0] = sm[0]
+
+    with pytest.raises(errors.TypingError, match="the dimensions of cuda.shared.array\\(\\) must be "
+                                                   "positive \\(a shape of 0 alone is dynamic shared memory"):
+        cuda.jit((int32[::1],))(negative)
     for fn, sig in ((from_argument, (int32[::1], int64)), (grown_in_a_loop, (int32[::1],))):
         with pytest.raises(errors.TypingError) as ei:
             cuda.jit(sig)(fn)
