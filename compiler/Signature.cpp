@@ -106,11 +106,14 @@ class SigParser {
     return t;
   }
 
-  // [:, :], [:, ::1], [::1, :]
+  // [:, :], [:, ::1], [::1, :]; [] is a 0-d array (kjit.types.Array's
+  // name for one).
   const Type *arraySuffix(const Type *dtype) {
     ++p;
     unsigned ndim = 0;
     int contigAt = -1;
+    ws();
+    if (eat(']')) return tc.array(dtype, 0, Layout::C);
     for (;;) {
       ws();
       if (!eat(':')) return failAt("expected ':' in an array type"), nullptr;

@@ -80,14 +80,14 @@ class Launcher : public LauncherBase {
               fmt::format("argument {} of kernel '{}' is a device array of a CUDA context "
                           "that was lost or closed",
                           i + 1, core_->name()));
-        if (d->dkey.empty() || d->nd < 1) {
+        if (d->dkey.empty()) {
           std::string why;
           dtypeKeyOf(d->dtype.ptr(), &why);
           throw pybind11::type_error(
               fmt::format("argument {} of kernel '{}': device arrays of dtype {} and {} "
                           "dimensions cannot be kernel arguments{}",
                           i + 1, core_->name(), pybind11::str(d->dtype).cast<std::string>(), d->nd,
-                          d->nd < 1 || why.empty() ? "" : " (" + why + ")"));
+                          why.empty() ? "" : " (" + why + ")"));
         }
         viewOf(*d, views[i]);
         if (d->code)

@@ -240,7 +240,7 @@ bool appendKey(PyObject *o, std::string &key) {
   if (api.PyArray_Check_(o)) {
     auto *arr = pybind11::detail::array_proxy(o);
     auto *descr = pybind11::detail::array_descriptor_proxy(arr->descr);
-    if (arr->nd == 0 || arr->nd > 9) return false;
+    if (arr->nd > 9) return false;  // (0-d arrays are arrays: a[()])
     int flags = arr->flags;
     constexpr int C_CONTIG = 0x1, F_CONTIG = 0x2, WRITEABLE = 0x400;
     char layout = (flags & C_CONTIG) ? 'C' : (flags & F_CONTIG) ? 'F' : 'A';

@@ -136,7 +136,7 @@ const Type *typeOfKey(TypeContext &tc, const std::string &key, size_t &p) {
     int nd = key[p] - '0';
     char l = key[p + 1];
     p += 3;
-    if (nd < 1 || nd > 9) return nullptr;
+    if (nd < 0 || nd > 9) return nullptr;
     return tc.array(dt, unsigned(nd),
                     l == 'C'   ? Layout::C
                     : l == 'F' ? Layout::F

@@ -907,6 +907,26 @@ def zip_of_enumerate():
     check(out[:, 1], (k + 10) * 100 + x * y[:5])
 
 
+@cuda.jit
+def zero_dimensional_kernel(out, x, total):
+    # 0-d arrays as arguments: indexed with (), as NumPy's.
+    i = cuda.grid(1)
+    if i < x.shape[0]:
+        cuda.atomic.add(total, (), x[i])
+    if i == 0:
+        out[()] = out[()] * 2.0 + x.shape[0]
+
+
+@program
+def zero_dimensional_arrays():
+    x = np.arange(10.0)
+    out = np.array(1.5)                     # a NumPy 0-d array, copied in and back
+    total = cuda.to_device(np.zeros(()))    # a 0-d device array
+    zero_dimensional_kernel[1, 32](out, x, total)
+    check(out[()], 13.0)
+    check(total.copy_to_host()[()], x.sum())
+
+
 # Last: on a GPU a failed bounds check is a kernel fault, after which CUDA
 # gives the process no context (docs/cuda.md); the programs before it ran.
 @program

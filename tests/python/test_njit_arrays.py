@@ -203,3 +203,19 @@ def test_ellipsis_in_subscripts_matches_numpy():
         return a[..., ...]
     with pytest.raises(errors.TypingError, match=r"an index can only have a single ellipsis"):
         njit(two)(a)
+
+
+def _zero_dimensional(a, b):
+    a[()] = a[()] + b[()]
+    return a[()] * 2, b, a.shape, b.ndim
+
+
+def test_zero_dimensional_arrays_as_arguments_and_results():
+    # NumPy 0-d arrays: indexed with (), passed in, written through and
+    # returned, as Numba does.
+    a, b = np.array(1.5), np.array(2.0)
+    got = njit(_zero_dimensional)(a, b)
+    ref = numba.njit(_zero_dimensional)(np.array(1.5), np.array(2.0))
+    assert got[0] == ref[0] == 7.0 and a[()] == 3.5
+    assert isinstance(got[1], np.ndarray) and got[1].shape == () and got[1][()] == 2.0
+    assert got[2] == ref[2] == () and got[3] == ref[3] == 0

@@ -29,13 +29,13 @@ std::string launchError(const LaunchConfig &c, const DeviceLimits &d, const Kern
 
 TEST_CASE("argument type keys round-trip through types", "[jit][keys]") {
   TypeContext tc;
-  for (std::string key : {"d8b$Dn", "Sf", "Af2Cw", "Ad1Ar", "(8d(Sh))", "Sf(Af1Cw8)"}) {
+  for (std::string key : {"d8b$Dn", "Sf", "Af2Cw", "Ad1Ar", "Af0Cw", "(8d(Sh))", "Sf(Af1Cw8)"}) {
     std::vector<const Type *> ts = typesOfKey(tc, key);
     CHECK(keyOfTypes(ts) == key);
   }
   CHECK(describeKey("SfAd2Fr") == "float32, readonly array(float64, 2d, F)");
   for (std::string bad :
-       {"x", "A", "Af", "Aq1Cw", "(8", "S", "Af0Cw", "R8a{", "AR4u{1:z@0:int32}"}) {
+       {"x", "A", "Af", "Aq1Cw", "(8", "S", "Af:Cw", "Af/Cw", "R8a{", "AR4u{1:z@0:int32}"}) {
     CHECK_THROWS_AS(typesOfKey(tc, bad), JitError);
   }
 }

@@ -284,6 +284,12 @@ TEST_CASE("parseSignature reads Numba's signature strings", "[types][signature]"
     CHECK(s.args[0]->str() == "array(int32, 2d, C)");
     CHECK(s.args[1] == tc.floatTy(32));
   }
+  SECTION("void(float64[], int32[::1]): [] is a 0-d array") {
+    REQUIRE(parseSignature(tc, "void(float64[], int32[::1])", s, err));
+    REQUIRE(s.args.size() == 2);
+    CHECK(s.args[0] == tc.array(tc.float64(), 0, Layout::C));
+    CHECK(s.args[0]->str() == "array(float64, 0d, C)");
+  }
   SECTION("(int64,): argument types only, with a trailing comma") {
     REQUIRE(parseSignature(tc, "(int64,)", s, err));
     CHECK(s.ret == nullptr);
