@@ -426,9 +426,9 @@ class Launcher : public LauncherBase {
   void fromParts(uint64_t ptr, pybind11::tuple shape, pybind11::tuple strides,
                  const pybind11::dtype &dt, bool readonly, size_t i, std::string &key,
                  ArrayView &v) {
-    if (shape.size() > size_t(kMaxDims) || shape.size() == 0)
+    if (shape.size() > size_t(kMaxDims))  // (0-d arrays are arrays: a[()])
       throw pybind11::type_error(
-          fmt::format("argument {} of kernel '{}': arrays of 1 to {} dimensions", i + 1,
+          fmt::format("argument {} of kernel '{}': arrays of 0 to {} dimensions", i + 1,
                       core_->name(), kMaxDims));
     std::string why;
     const std::string &dkey = dtypeKeyOf(dt.ptr(), &why);

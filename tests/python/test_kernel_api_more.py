@@ -851,3 +851,48 @@ def test_gpu_device_arrays_follow_numbas_layout_and_copy_rules(run_on_device, fa
         print("rules ok")
     """, device="cuda", env={"KJIT_CUDA_DRIVER": fake_driver})
     assert "rules ok" in r.stdout
+
+
+ZERO_D_ON_THE_GPU_PATH = """
+import numpy as np
+from kjit import cuda
+
+@cuda.jit
+def k(out, x, total):
+    if cuda.grid(1) == 0:
+        out[()] = x[0] + total[()]
+
+out = np.array(1.5)                      # a NumPy 0-d array: copied in and back
+total = cuda.to_device(np.zeros(()))     # a 0-d device array
+k[1, 1](out, np.arange(3.0), total)
+k[1, 1](out, np.arange(3.0), total)      # the launcher cached for these types
+print("launched", total.shape, total.copy_to_host().shape)
+"""
+
+
+def test_zero_dimensional_arrays_take_the_gpu_launch_path(run_on_device, fake_driver, tmp_path):
+    # The launch path of a GPU (on the fake driver, which runs no kernel):
+    # 0-d NumPy and device arrays are marshalled as their data pointer.
+    log = tmp_path / "calls.log"
+    r = run_on_device(ZERO_D_ON_THE_GPU_PATH, device="cuda",
+                      env={"KJIT_CUDA_DRIVER": fake_driver, "FAKE_CUDA_LOG": str(log)})
+    assert "launched () ()" in r.stdout
+    calls = [c.split()[0] for c in log.read_text().splitlines()]
+    assert calls.count("cuLaunchKernel") == 2, calls
+
+
+def test_the_ptx_of_a_zero_dimensional_argument(tmp_path):
+    def k(out, x):
+        out[()] = x[()] * 2
+
+    ptx, _ = cuda.compile_ptx(k, "void(float64[], float64[])", cc=(9, 0))
+    entry = ptx[ptx.index(".entry"):ptx.index(")", ptx.index(".entry"))]
+    assert entry.count(".param") == 2, entry  # a data pointer each: no shape, no strides
+    ptxas = _ptxas()
+    if ptxas is None:
+        pytest.skip("ptxas is not installed: the PTX was checked, not assembled")
+    path = tmp_path / "k.ptx"
+    path.write_text(ptx)
+    r = subprocess.run([ptxas, "-arch=sm_90", str(path), "-o", str(tmp_path / "k.o")],
+                       capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr

@@ -7,7 +7,9 @@
 #     tools/gpu/check.sh .device [--quick|--cpu]
 #         --quick: tests only; --cpu: tests, then the CPU device's benchmark
 #         (benchmarks/cpu_device) instead of the GPU ones
-#     KJIT_CHECK_TESTS="tests/python/test_x.py ..." runs those tests only
+#     KJIT_CHECK_TESTS="tests/python/test_x.py ..." runs those tests only;
+#     KJIT_CHECK_TIMEOUT (540 s) bounds the tests: the whole suite takes about
+#     500 s on an H200, near a 600 s call: split it in two calls when it grows
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 dir=${1:-.device}
@@ -35,7 +37,7 @@ echo "== Python tests, GPU tests included"
 # (KJIT_FRONTEND=bytecode: --assert=plain, so that pytest does not rewrite the
 # bytecode of the functions the tests compile)
 plain=""; [ "${KJIT_FRONTEND:-}" = bytecode ] && plain="--assert=plain"
-timeout 480 $py -m pytest -q -p no:cacheprovider $plain -rs ${KJIT_CHECK_TESTS:-tests/python} 2>&1 | tee "$out/pytest.log" | grep -E "FAIL|Error|passed|failed" | tail -15
+timeout ${KJIT_CHECK_TIMEOUT:-540} $py -m pytest -q -p no:cacheprovider $plain -rs ${KJIT_CHECK_TESTS:-tests/python} 2>&1 | tee "$out/pytest.log" | grep -E "FAIL|Error|passed|failed" | tail -15
 if [ "$quick" = "--cpu" ]; then
   echo "== benchmarks: the CPU device against @jit(parallel=True) and Numba's simulator"
   $py benchmarks/cpu_device/bench_cpu_device.py --json "$out/cpu_device.json" > "$out/bench.log" 2>&1 || tail -30 "$out/bench.log"
