@@ -289,7 +289,7 @@ llvm::Value *FunctionLowering::cudaIntrinsic(const Intrinsic *in) {
 // indexing computes it (negative indices wrap, bounds checked when asked),
 // then ld.global.<policy>.b<bits> / st.global.<policy>.b<bits> on NVIDIA
 // GPUs (inline PTX: LLVM has no intrinsic for the policies), a plain load
-// or store on the CPU device and AMD GPUs. The PTX touches memory the
+// or store (volatile) on the CPU device and AMD GPUs. The PTX touches memory the
 // compiler does not see: it is ordered with every other access.
 llvm::Value *FunctionLowering::cacheHinted(const Intrinsic *in) {
   const Type *arrTy = in->args[0]->type;
@@ -303,11 +303,13 @@ llvm::Value *FunctionLowering::cacheHinted(const Intrinsic *in) {
   llvm::Type *et = P.lt(dt);
   llvm::Value *value = store ? expr(in->args[1 + nd]) : nullptr;
   if (P.cpuKernel || P.amdgpu) {
+    // Volatile: like the PTX, never merged with or moved across other
+    // accesses (a loop polling with cuda.ldcv() reads memory each time).
     if (store) {
-      B.CreateStore(value, addr);
+      B.CreateStore(value, addr, /*isVolatile=*/true);
       return zeroOf(in->type);
     }
-    return B.CreateLoad(et, addr);
+    return B.CreateLoad(et, addr, /*isVolatile=*/true);
   }
   unsigned bits = dt->bits();
   // PTX registers: 8- and 16-bit values travel in 16-bit ones.

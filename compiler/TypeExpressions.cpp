@@ -1193,7 +1193,11 @@ Expr *FunctionTyper::call(const ast::CallExpr *c) {
       if (!target) return unknown(c->loc);
       if (sym.rfind("jitmethod:", 0) == 0) {
         auto *attr = ast::dyn_cast<ast::AttributeExpr>(c->func);
-        Expr *recv = attr ? expr(attr->value) : nullptr;
+        if (!attr)  // the method without its instance: never a silent nothing
+          return unsupported(c->loc,
+                             "a method of a jitclass is called on its instance "
+                             "(obj.method(...)), not through another name");
+        Expr *recv = expr(attr->value);
         if (!known(recv)) return unknown(c->loc);
         args.insert(args.begin(), recv);
       }

@@ -22,11 +22,22 @@ void FunctionTyper::assignVar(const std::string &source, Expr *value, SourceLoc 
   VarInfo &info = vars_[name];
   if (final_ && !known(value)) info.conflictReported = true;
   if (known(value)) {
-    TypeKind k = value->type->kind();
-    if (isa<Const>(value) && singleDefs_.count(source) &&
-        (k == TypeKind::Module || k == TypeKind::Function || k == TypeKind::Dtype)) {
-      compileTimeLocals_[name] = value->type;  // assigned once: reads are the value itself
-      return;
+    // Assigned once a module, a function or a dtype: reads are that value.
+    // Not a bound method (`m = obj.inc`: its receiver is not in the value),
+    // and not a name given two such values (a literal_unroll body is typed
+    // once per element): those need a run-time value, which they lack.
+    const std::string &sym = value->type->symbol();
+    bool method =
+        value->type->kind() == TypeKind::Function &&
+        (sym.rfind("jitmethod:", 0) == 0 || sym.rfind("list.", 0) == 0 ||
+         sym.rfind("dict.", 0) == 0 || sym.rfind("set.", 0) == 0 || sym.rfind("str.", 0) == 0);
+    if (isa<Const>(value) && singleDefs_.count(source) && !value->type->isRuntime() &&
+        value->type->kind() != TypeKind::StringLit && compileTimeArg(value->type) && !method) {
+      auto [it, fresh] = compileTimeLocals_.emplace(name, value->type);
+      if (fresh || it->second == value->type) return;
+      compileTimeLocals_.erase(it);
+    } else {
+      compileTimeLocals_.erase(name);
     }
     if (!info.type) {
       info.type = info.firstType = value->type;
@@ -979,7 +990,9 @@ void FunctionTyper::enumerateOrZip(const ast::ForStmt *f, const ast::CallExpr *c
       }
     }
   }
-  // zip(enumerate(a), b): that sequence's element is (index + start, a[i]).
+  // zip(enumerate(a), b): that sequence's element is (index + start, a[i]);
+  // a start is evaluated after its sequence, in the order Python does.
+  std::vector<const ast::Expr *> startAsts(seqAsts.size(), nullptr);
   std::vector<Var *> enumStarts(seqAsts.size(), nullptr);
   std::vector<bool> enumerated(seqAsts.size(), false);
   if (zipped && !isEnumerate) {
@@ -1002,16 +1015,7 @@ void FunctionTyper::enumerateOrZip(const ast::ForStmt *f, const ast::CallExpr *c
         typingError(inner->loc, "enumerate() takes a sequence and an optional start");
         return;
       }
-      if (startAst) {
-        Expr *s = expr(startAst);
-        if (!known(s)) return;
-        if (!s->type->isInt() && !s->type->isBool()) {
-          typingError(s->loc,
-                      fmt::format("enumerate() start must be an integer, not {}", s->type->str()));
-          return;
-        }
-        enumStarts[k] = temp(castTo(s, tc_.int64()), out);
-      }
+      startAsts[k] = startAst;
       enumerated[k] = true;
       seqAsts[k] = inner->args[0];
     }
@@ -1039,6 +1043,16 @@ void FunctionTyper::enumerateOrZip(const ast::ForStmt *f, const ast::CallExpr *c
       return;
     }
     seqs.push_back(temp(s, out));
+    if (startAsts[k]) {
+      Expr *st = expr(startAsts[k]);
+      if (!known(st)) return;
+      if (!st->type->isInt() && !st->type->isBool()) {
+        typingError(st->loc,
+                    fmt::format("enumerate() start must be an integer, not {}", st->type->str()));
+        return;
+      }
+      enumStarts[k] = temp(castTo(st, tc_.int64()), out);
+    }
   }
   Var *iv = newVar(fmt::format("$i{}", tempCounter_++), tc_.int64(), f->loc);
   Expr *n = sequenceLength(seqs[0], f->iter->loc);

@@ -61,6 +61,7 @@ PYBIND11_MODULE(_kjit, m) {
   m.attr("__version__") = kjit::kVersion;
   // The most threads a cooperative launch (grid.sync()) has on the CPU device.
   m.attr("cpu_max_cooperative_threads") = kjit::kCpuMaxCooperativeThreads;
+  m.attr("cpu_max_cooperative_shared_bytes") = kjit::kCpuMaxCooperativeSharedBytes;
 
   py::register_exception_translator([](std::exception_ptr p) {
     try {

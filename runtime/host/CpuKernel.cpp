@@ -103,8 +103,12 @@ struct Stack {
       return false;
     }
     base = static_cast<char *>(p);
-    ::mprotect(base, kGuardBytes,
-               PROT_NONE);  // an overflow faults instead of corrupting the next stack
+    // An overflow faults instead of corrupting the next stack.
+    if (::mprotect(base, kGuardBytes, PROT_NONE) != 0) {
+      ::munmap(base, bytes);
+      base = nullptr;
+      return false;
+    }
     return true;
   }
   char *top() const { return base + bytes; }
@@ -544,6 +548,14 @@ bool runFiberBlock(Launch &L, Worker &W, uint64_t b) {
   }
 }
 
+// The cooperative worker's fibers beyond a block's worth go back to the
+// system after the launch (each stack is two mappings, and the process has
+// a limit on those).
+thread_local Worker cooperativeWorker;
+void releaseCooperativeStacks() {
+  if (cooperativeWorker.fibers.size() > 1024) cooperativeWorker.fibers.resize(1024);
+}
+
 // A kernel with a grid barrier (cuda.cg.this_grid().sync()): every block is
 // resident, as a cooperative launch makes them on a GPU, so all the grid's
 // threads are fibers of this one scheduler. The grid barrier is released
@@ -563,7 +575,7 @@ void runCooperative(Launch &L) {
     L.fail(e);
     return;
   }
-  thread_local Worker W;
+  Worker &W = cooperativeWorker;
   size_t stackBytes =
       std::max(cpuFiberStackBytes(), size_t(L.info->localBytes + 128 * 1024 + 4095) / 4096 * 4096);
   if (!W.fibersFor(uint32_t(total), stackBytes)) {
@@ -576,6 +588,18 @@ void runCooperative(Launch &L) {
   size_t perBlock =
       size_t((((L.info->staticSharedBytes + 15) & ~int64_t(15)) + L.cfg.dynamicSharedBytes + 63) &
              ~int64_t(63));
+  if (perBlock * L.blocks > size_t(kCpuMaxCooperativeSharedBytes)) {
+    CpuKernelError e;
+    e.excClass = "RuntimeError";
+    e.message = fmt::format(
+        "cooperative launch too large: {} blocks of {} bytes of shared memory; a kernel that "
+        "calls grid.sync() has every block's shared memory at once, and the CPU device holds "
+        "at most {} bytes of it (kernel.max_cooperative_grid_blocks(blockdim, dynsmemsize) "
+        "gives the largest grid)",
+        L.blocks, perBlock, kCpuMaxCooperativeSharedBytes);
+    L.fail(e);
+    return;
+  }
   std::vector<char> storage(perBlock * L.blocks + 64, 0);
   char *shared =
       reinterpret_cast<char *>((reinterpret_cast<uintptr_t>(storage.data()) + 63) & ~uintptr_t(63));
@@ -728,6 +752,7 @@ bool runCpuKernel(const CpuKernelInfo &info, void **args, const CpuLaunch &launc
   if (info.needsFibers == 2) {  // a grid barrier: every block at once, on this thread
     try {
       runCooperative(L);
+      releaseCooperativeStacks();
     } catch (const std::bad_alloc &) {
       err.excClass = "MemoryError";
       err.message =

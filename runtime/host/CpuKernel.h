@@ -58,5 +58,7 @@ constexpr int64_t kCpuMaxSharedBytes = 227 * 1024;
 // A kernel with a grid barrier runs all its threads at once, each a fiber
 // with its own stack: the most threads such a launch may have.
 constexpr int64_t kCpuMaxCooperativeThreads = 16384;
+// ... and the most shared memory its blocks have together.
+constexpr int64_t kCpuMaxCooperativeSharedBytes = 256 * 1024 * 1024;
 
 }  // namespace kjit

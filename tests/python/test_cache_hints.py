@@ -3,8 +3,9 @@
 ``cuda.stcg/stcs/stwb/stwt(array, index, value)``; the index is an integer
 (1-d) or a tuple of integers, one per dimension, negative ones counted from
 the end. On NVIDIA GPUs they are ``ld.global.<policy>.b<bits>`` and
-``st.global.<policy>.b<bits>``; the CPU device, AMD GPUs and the simulator
-load and store plainly. Also: kernel-language names reached through a
+``st.global.<policy>.b<bits>``; the CPU device and AMD GPUs load and store
+with volatile accesses (never merged or hoisted, as the PTX), the simulator
+plainly. Also: kernel-language names reached through a
 global or closure variable (``from kjit.cuda import ldcs``, ``op = cuda.ldcs``)."""
 import os
 import shutil
@@ -115,13 +116,14 @@ def test_numbas_checks_and_words(fn, sig, message):
     assert f"{__file__}:" in str(ei.value)
 
 
-def test_amd_gpus_load_and_store_plainly():
+def test_amd_gpus_load_and_store_as_volatile_accesses():
     def k(r, x):
         cuda.stcs(r, 0, cuda.ldcs(x, 0))
 
     code, _ = cuda.compile_amdgcn(k, (types.float32[::1], types.float32[::1]), arch="gfx90a")
-    # (the element is uniform across the wavefront: a scalar load)
-    assert "s_load_dword s" in code and "global_store_dword" in code
+    # Volatile there, like the PTX (a loop polling with ldcv reads memory
+    # each time): the load bypasses the cache (glc).
+    assert "load_dword v" in code and " glc" in code and "store_dword v" in code
 
 
 GLOBAL_NAMES = """

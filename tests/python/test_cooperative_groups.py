@@ -406,3 +406,46 @@ def test_max_cooperative_grid_blocks_takes_a_positive_block():
     for bad in (0, -1, (0, 2)):
         with pytest.raises(ValueError, match="blockdim must be positive"):
             k.overloads[(int32[::1],)].max_cooperative_grid_blocks(bad)
+
+
+def test_a_local_naming_a_bound_method_is_refused():
+    # A method value does not hold its object: `c = z.conjugate; c(w)` would
+    # call it on nothing (Python calls it on z); kjit refuses it where it is.
+    @njit
+    def f(z, w):
+        c = z.conjugate
+        return c(w)
+
+    with pytest.raises(errors.TypingError) as ei:
+        f(1 + 2j, 3 + 4j)
+    assert "cannot assign Function(number.conjugate) to variable 'c': it has no run-time value" in str(ei.value)
+
+
+SHARED_LIMIT = """
+import numpy as np
+from kjit import _kjit, cuda, float32
+
+@cuda.jit((float32[::1],))
+def big(a):
+    s = cuda.shared.array(50000, float32)     # 200,000 bytes a block
+    s[cuda.threadIdx.x] = 1
+    cuda.cg.this_grid().sync()
+    a[cuda.blockIdx.x] = s[0]
+
+k = big.overloads[(float32[::1],)]
+limit = _kjit.cpu_max_cooperative_shared_bytes
+assert k.max_cooperative_grid_blocks(1) == limit // 200000, k.max_cooperative_grid_blocks(1)
+assert k.max_cooperative_grid_blocks(1, 100000) == limit // 300032
+a = np.zeros(k.max_cooperative_grid_blocks(1), np.float32)
+big[a.size, 1](a)
+assert (a == 1).all()
+try:
+    big[a.size + 1, 1](np.zeros(a.size + 1, np.float32))
+except RuntimeError as e:
+    print(e)
+"""
+
+
+def test_the_cpu_device_bounds_a_cooperative_grids_shared_memory(run_on_device):
+    out = run_on_device(SHARED_LIMIT, device="cpu").stdout
+    assert "cooperative launch too large: " in out and "bytes of shared memory" in out

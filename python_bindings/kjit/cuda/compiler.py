@@ -530,7 +530,12 @@ class _CompiledKernel:
             raise ValueError(f"blockdim must be positive, not {blockdim!r}")
         k = self._kernel
         if k._cpu:
-            return _kjit.cpu_max_cooperative_threads // threads
+            blocks = _kjit.cpu_max_cooperative_threads // threads
+            static = self._attributes()["shared_mem_per_block"]
+            if static + int(dynsmemsize) > 0:  # every block's shared memory at once, laid out
+                per_block = ((static + 15) // 16 * 16 + int(dynsmemsize) + 63) // 64 * 64
+                blocks = min(blocks, _kjit.cpu_max_cooperative_shared_bytes // per_block)
+            return blocks
         if not _kjit.cuda_available():
             raise CudaSupportError(f"max_cooperative_grid_blocks of '{k.__name__}' needs a CUDA GPU or the CPU "
                                    f"device ({_kjit.cuda_why()})")

@@ -3,14 +3,15 @@ functions; called from Python they raise, with a message that says so."""
 
 
 class _KernelOnly:
-    def __init__(self, name, namespace=False):
+    def __init__(self, name, namespace=False, value=False):
         self._name = name
         # What the compiler takes it for when a kernel names it through a
         # global or closure variable (`from numba.cuda import syncthreads`,
-        # `op = cuda.ldcs`): a namespace (cuda.shared) or a function.
+        # `op = cuda.ldcs`): a namespace (cuda.shared) or a function. A value
+        # (cuda.laneid) is neither: only `cuda.laneid` reads it.
         if namespace:
             self._kjit_module = "kjit.cuda." + name
-        else:
+        elif not value:
             self._kjit_builtin = "kjit.cuda." + name
 
     def __call__(self, *args, **kwargs):
@@ -29,7 +30,7 @@ threadIdx = _KernelOnly("threadIdx", namespace=True)
 blockIdx = _KernelOnly("blockIdx", namespace=True)
 blockDim = _KernelOnly("blockDim", namespace=True)
 gridDim = _KernelOnly("gridDim", namespace=True)
-laneid = _KernelOnly("laneid")
+laneid = _KernelOnly("laneid", value=True)
 warpsize = 32
 shared = _KernelOnly("shared", namespace=True)
 local = _KernelOnly("local", namespace=True)
