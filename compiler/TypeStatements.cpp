@@ -941,14 +941,26 @@ Expr *FunctionTyper::sequenceLength(Var *seq, SourceLoc loc) {
 // for i, x in enumerate(seq[, start]) and for x, y in zip(a, b, ...): an
 // index loop over arrays or tuples of one element type (zip: as long as the
 // shortest).
+// enumerate()'s start: an integer, evaluated once into a temporary; null
+// when it does not type (reported).
+Var *FunctionTyper::enumerateStart(const ast::Expr *e, Block &out) {
+  Expr *s = expr(e);
+  if (!known(s)) return nullptr;
+  if (!s->type->isInt() && !s->type->isBool()) {
+    typingError(s->loc,
+                fmt::format("enumerate() start must be an integer, not {}", s->type->str()));
+    return nullptr;
+  }
+  return temp(castTo(s, tc_.int64()), out);
+}
+
 void FunctionTyper::enumerateOrZip(const ast::ForStmt *f, const ast::CallExpr *call,
                                    bool isEnumerate, Block &out) {
   const char *name = isEnumerate ? "enumerate" : "zip";
-  Expr *start = nullptr;
+  const ast::Expr *startAst = nullptr;
   for (const auto &k : call->keywords) {
     if (isEnumerate && k.name == "start") {
-      start = expr(k.value);
-      if (!known(start)) return;
+      startAst = k.value;
       continue;
     }
     unsupported(call->loc,
@@ -956,21 +968,14 @@ void FunctionTyper::enumerateOrZip(const ast::ForStmt *f, const ast::CallExpr *c
     return;
   }
   size_t nargs = call->args.size();
-  if (isEnumerate ? (nargs < 1 || nargs > 2 || (nargs == 2 && start)) : nargs < 1) {
+  if (isEnumerate ? (nargs < 1 || nargs > 2 || (nargs == 2 && startAst)) : nargs < 1) {
     typingError(call->loc, isEnumerate ? "enumerate() takes a sequence and an optional start"
                                        : "zip() takes one or more sequences");
     return;
   }
-  if (isEnumerate && nargs == 2) {
-    start = expr(call->args[1]);
-    if (!known(start)) return;
-  }
-  if (start && !start->type->isInt() && !start->type->isBool()) {
-    typingError(start->loc,
-                fmt::format("enumerate() start must be an integer, not {}", start->type->str()));
-    return;
-  }
-  Var *startVar = start ? temp(castTo(start, tc_.int64()), out) : nullptr;  // evaluated once
+  if (isEnumerate && nargs == 2) startAst = call->args[1];
+  Var *startVar = startAst ? enumerateStart(startAst, out) : nullptr;  // evaluated once
+  if (startAst && !startVar) return;
   // The sequences walked: enumerate's one, or zip's; enumerate(zip(a, b))
   // walks a and b, its element the pair.
   std::vector<const ast::Expr *> seqAsts(call->args.begin(),
@@ -1043,16 +1048,7 @@ void FunctionTyper::enumerateOrZip(const ast::ForStmt *f, const ast::CallExpr *c
       return;
     }
     seqs.push_back(temp(s, out));
-    if (startAsts[k]) {
-      Expr *st = expr(startAsts[k]);
-      if (!known(st)) return;
-      if (!st->type->isInt() && !st->type->isBool()) {
-        typingError(st->loc,
-                    fmt::format("enumerate() start must be an integer, not {}", st->type->str()));
-        return;
-      }
-      enumStarts[k] = temp(castTo(st, tc_.int64()), out);
-    }
+    if (startAsts[k] && !(enumStarts[k] = enumerateStart(startAsts[k], out))) return;
   }
   Var *iv = newVar(fmt::format("$i{}", tempCounter_++), tc_.int64(), f->loc);
   Expr *n = sequenceLength(seqs[0], f->iter->loc);

@@ -230,6 +230,7 @@ class FunctionTyper final : public TyperServices {
   Expr *sequenceLength(Var *seq, SourceLoc loc);
   void enumerateOrZip(const ast::ForStmt *f, const ast::CallExpr *call, bool isEnumerate,
                       Block &out);
+  Var *enumerateStart(const ast::Expr *e, Block &out);
   void assignVar(const std::string &name, Expr *value, SourceLoc loc, Block &out);
   std::optional<GlobalValue> lookupGlobal(const std::string &name);
   Expr *fromGlobal(const GlobalValue &g, const std::string &name, SourceLoc loc);

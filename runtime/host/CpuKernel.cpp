@@ -414,15 +414,16 @@ std::string divergence(BlockRun &run, const int32_t bid[3]) {
 
 // Block `b`'s threads as the fibers `fibers` (its `n` threads), with
 // `shared` as its shared memory.
-void setupBlock(Launch &L, BlockRun &run, Fiber *const *fibers, char *shared, uint64_t b) {
+void setupBlock(Launch &L, BlockRun &run, const std::unique_ptr<Fiber> *fibers, char *shared,
+                uint64_t b) {
   uint32_t n = L.threads;
   blockIndex(L, b, run.bid);
   run.info = L.info;
   run.args = L.args;
-  run.fibers.assign(fibers, fibers + n);
+  run.fibers.resize(n);
   run.warpWaiting.assign((n + 31) / 32, 0);
   for (uint32_t t = 0; t < n; ++t) {
-    Fiber *f = fibers[t];
+    Fiber *f = run.fibers[t] = fibers[t].get();
     f->run = &run;
     f->wait = Wait::Ready;
     f->status = 0;
@@ -529,9 +530,7 @@ Step stepBlock(Launch &L, BlockRun &run) {
 // Runs block `b` with fibers; false when it failed (recorded in L).
 bool runFiberBlock(Launch &L, Worker &W, uint64_t b) {
   BlockRun run;
-  std::vector<Fiber *> fibers(L.threads);
-  for (uint32_t t = 0; t < L.threads; ++t) fibers[t] = W.fibers[t].get();
-  setupBlock(L, run, fibers.data(), W.shared, b);
+  setupBlock(L, run, W.fibers.data(), W.shared, b);
   for (;;) {
     switch (stepBlock(L, run)) {
     case Step::Progress: continue;
@@ -603,11 +602,9 @@ void runCooperative(Launch &L) {
   std::vector<char> storage(perBlock * L.blocks + 64, 0);
   char *shared =
       reinterpret_cast<char *>((reinterpret_cast<uintptr_t>(storage.data()) + 63) & ~uintptr_t(63));
-  std::vector<Fiber *> fibers(total);
-  for (uint64_t t = 0; t < total; ++t) fibers[t] = W.fibers[t].get();
   std::vector<BlockRun> runs(L.blocks);
   for (uint64_t b = 0; b < L.blocks; ++b)
-    setupBlock(L, runs[b], fibers.data() + b * L.threads, shared + b * perBlock, b);
+    setupBlock(L, runs[b], W.fibers.data() + b * L.threads, shared + b * perBlock, b);
   uint64_t finished = 0;
   while (finished < L.blocks) {
     bool progress = false;

@@ -56,6 +56,17 @@ def fake_hip(tmp_path_factory):
     return _build_fake(tmp_path_factory, FAKE_HIP_SOURCE, "libamdhip64.so", "HIP runtime")
 
 
+def find_ptxas():
+    """CUDA's ptxas ($CUDA_HOME/bin, /usr/local/cuda/bin or the PATH), or
+    None: tests that assemble PTX skip that step without it."""
+    import shutil
+    for path in (os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "ptxas"),
+                 shutil.which("ptxas") or ""):
+        if path and os.path.exists(path):
+            return path
+    return None
+
+
 def device_environment(device, env=None):
     """os.environ with kjit on the path, the device selected (no inherited
     KJIT_DEVICE or simulator variable), then `env`."""

@@ -7,11 +7,10 @@ the end. On NVIDIA GPUs they are ``ld.global.<policy>.b<bits>`` and
 with volatile accesses (never merged or hoisted, as the PTX), the simulator
 plainly. Also: kernel-language names reached through a
 global or closure variable (``from kjit.cuda import ldcs``, ``op = cuda.ldcs``)."""
-import os
-import shutil
 import subprocess
 
 import pytest
+from conftest import find_ptxas
 
 from kjit import cuda, errors, types
 
@@ -66,14 +65,6 @@ def test_every_policy_loads_and_stores_every_type(run_on_device, device):
     assert run_on_device(EVERY_POLICY, device=device).stdout.strip() == "ok"
 
 
-def _ptxas():
-    for path in (os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "ptxas"),
-                 shutil.which("ptxas") or ""):
-        if path and os.path.exists(path):
-            return path
-    return None
-
-
 @pytest.mark.parametrize("dtype", DTYPES)
 def test_the_ptx_has_the_policy(dtype, tmp_path):
     t = getattr(types, dtype)
@@ -88,14 +79,14 @@ def test_the_ptx_has_the_policy(dtype, tmp_path):
         ptx, _ = cuda.compile_ptx(k, (t[::1], t[::1], types.int64), cc=(9, 0))
         assert f"ld.global.{lmod}.b{bits} " in ptx, (load, ptx)
         assert f"st.global.{smod}.b{bits} " in ptx, (store, ptx)
-        ptxas = _ptxas()
+        ptxas = find_ptxas()
         if ptxas:
             path = tmp_path / f"{load}.ptx"
             path.write_text(ptx)
             r = subprocess.run([ptxas, "-arch=sm_90", str(path), "-o", str(tmp_path / "k.o")],
                                capture_output=True, text=True)
             assert r.returncode == 0, r.stderr
-    if _ptxas() is None:
+    if find_ptxas() is None:
         pytest.skip("ptxas is not installed: the PTX was checked, not assembled")
 
 

@@ -18,14 +18,13 @@ The programs run on the CPU device, on the fake CUDA driver (the launch
 path: a cooperative launch, its limit), and on the machine's own device
 (the GPU when there is one)."""
 import math
-import os
-import shutil
 import subprocess
 
 import numpy as np
 import pytest
+from conftest import find_ptxas
 
-from kjit import _kjit, cuda, errors, float64, int32, njit
+from kjit import cuda, errors, float64, int32, njit
 
 # Numba's documentation example (docs/source/cuda/cooperative_groups.rst):
 # each row of M depends on the previous one, reversed.
@@ -244,14 +243,6 @@ def _sequential_rows(M):
         g.sync()
 
 
-def _ptxas():
-    for path in (os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "ptxas"),
-                 shutil.which("ptxas") or ""):
-        if path and os.path.exists(path):
-            return path
-    return None
-
-
 @pytest.mark.parametrize("cc", [(7, 5), (8, 0), (8, 6), (9, 0)])
 def test_the_ptx_of_a_grid_barrier(cc, tmp_path):
     ptx, _ = cuda.compile_ptx(_sequential_rows, (int32[:, ::1],), cc=cc)
@@ -261,7 +252,7 @@ def test_the_ptx_of_a_grid_barrier(cc, tmp_path):
     assert "%envreg1;" in ptx and "%envreg2;" in ptx
     assert "atom.add.u32" in ptx
     assert ptx.count("bar.sync \t0;") >= 2 or ptx.count("barrier.sync \t0;") >= 2, ptx
-    ptxas = _ptxas()
+    ptxas = find_ptxas()
     if ptxas is None:
         pytest.skip("ptxas is not installed: the PTX was not assembled")
     path = tmp_path / "k.ptx"

@@ -21,12 +21,12 @@ checked with ptxas when it is installed; the GPU's launch path runs on the
 fake driver (tests/python/fake_cuda)."""
 import os
 import pickle
-import shutil
 import subprocess
 import warnings
 
 import numpy as np
 import pytest
+from conftest import find_ptxas
 
 from kjit import _kjit, cuda, errors, float32, float64, int32, int64, jit, types, void
 from kjit.cuda import launchconfig
@@ -35,12 +35,7 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 gpu = pytest.mark.skipif(not _kjit.cuda_available(), reason="no CUDA GPU here")
 
 
-def _ptxas():
-    for path in (os.path.join(os.environ.get("CUDA_HOME", "/usr/local/cuda"), "bin", "ptxas"),
-                 shutil.which("ptxas") or ""):
-        if path and os.path.exists(path):
-            return path
-    return None
+_ptxas = find_ptxas
 
 
 def assemble(ptx, tmp_path, arch="sm_90"):
