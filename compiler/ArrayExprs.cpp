@@ -248,7 +248,8 @@ void lowerPendingArrayExprs(TyperServices &ts, Function &f, bool parallel, uint3
         const Type *dt = e->type->dtype();
         spec.allocateDtype = dt->isBool() ? "bool_" : dt->str();
       }
-      Expr *call = ts.callFunction(ufuncLoopFunction(spec), std::move(args), e->loc);
+      Expr *call =
+          ts.callFunction(ts.context().session().ufuncLoopFunction(spec), std::move(args), e->loc);
       return call ? call : ts.constOf(nullptr, e->loc);
     }
   } lower(ts, parallel, fastmath);

@@ -4,7 +4,9 @@
 // The typer resolves a callee to a compile-time Function type whose symbol
 // is a qualified name ("builtins.min", "math.sqrt", "numpy.zeros",
 // "array.sum"), or to a Dtype (a cast); typeBuiltinCall turns the call into
-// typed IR through the TyperServices the function typer provides.
+// typed IR through the TyperServices the function typer provides, by the
+// registry of built-ins (compiler/builtins/BuiltinCall.h: one table per
+// family, keyed by module and name).
 #pragma once
 
 #include <optional>
@@ -66,17 +68,15 @@ const ir::Expr *promotedFloat32(const ir::Expr *e);
 std::optional<GlobalValue> builtinGlobal(const std::string &name);
 
 // `module.attr` for the modules kernels know (math, cmath, numpy, kjit,
-// kjit.cuda); nullopt when the attribute is not usable in kernels.
-std::optional<GlobalValue> moduleAttribute(const std::string &module, const std::string &attr);
+// kjit.cuda); nullopt when the attribute is not usable in kernels. The
+// library's functions (np.linspace) are `session`'s.
+std::optional<GlobalValue> moduleAttribute(Session &session, const std::string &module,
+                                           const std::string &attr);
 
 // Types a call of `callee` (a Function or Dtype type). Reports errors.
 ir::Expr *typeBuiltinCall(TyperServices &ts, const Type *callee, CallSite &site);
 
-// BuiltinsCuda.cpp: the kernel language. `module` is "kjit.cuda" or one of
-// its namespaces ("kjit.cuda.threadIdx", "kjit.cuda.shared" ...). Returns
-// null when the attribute is a namespace or function, which
-// moduleAttribute() resolves.
-// Lists (BuiltinsLists.cpp): the library's primitives np._lget, _lset,
+// Lists (builtins/Containers.cpp): the library's primitives np._lget, _lset,
 // _lresize, _lnew, _ldtype (null when `f` is none of them), and
 // list.<method>() with the list first in site.args.
 bool isListPrimitive(const std::string &f);
@@ -84,9 +84,9 @@ ir::Expr *typeListPrimitive(TyperServices &ts, const std::string &f, CallSite &s
 ir::Expr *typeListMethod(TyperServices &ts, const std::string &f, CallSite &site);
 // dict.<method>() with the dict first in site.args.
 ir::Expr *typeDictMethod(TyperServices &ts, const std::string &f, CallSite &site);
-// s.add(x) ... (BuiltinsLists.cpp): the builtins library's _set_<method>.
+// s.add(x) ... (builtins/Containers.cpp): the builtins library's _set_<method>.
 ir::Expr *typeSetMethod(TyperServices &ts, const std::string &f, CallSite &site);
-// s.upper() ... (BuiltinsLists.cpp): the builtins library's _str_<method>.
+// s.upper() ... (builtins/Containers.cpp): the builtins library's _str_<method>.
 ir::Expr *typeStrMethod(TyperServices &ts, const std::string &f, CallSite &site);
 // The elements `for x in t` gives (list, 1-d array, tuple of one type, set,
 // dict keys), or null.
@@ -96,9 +96,12 @@ const Type *iteratedType(const Type *t);
 // complex into real), or what unifies to the slot's type.
 bool storableIn(TypeContext &tc, const Type *slot, const Type *value);
 
+// builtins/Cuda.cpp: the kernel language. `module` is "kjit.cuda" or one of
+// its namespaces ("kjit.cuda.threadIdx", "kjit.cuda.shared" ...). Returns
+// null when the attribute is a namespace or function, which
+// moduleAttribute() resolves.
 ir::Expr *typeCudaAttribute(TyperServices &ts, const std::string &module, const std::string &attr,
                             SourceLoc loc, bool cudaTarget);
-ir::Expr *typeCudaCall(TyperServices &ts, const std::string &fn, CallSite &site);
 // cuda.threadIdx, blockIdx, blockDim, gridDim: the module name and the
 // intrinsic that reads an axis (its argument: 0, 1 or 2).
 struct Dim3Namespace {

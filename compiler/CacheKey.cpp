@@ -20,16 +20,17 @@ void collectNames(const ast::Node *n, std::set<std::string> &out) {
   ast::forEachChild(n, [&](const ast::Node *c) { collectNames(c, out); });
 }
 
-std::string describe(const GlobalValue &g, std::set<uint64_t> &visited);
+std::string describe(const Session &session, const GlobalValue &g, std::set<uint64_t> &visited);
 
-void fingerprint(const FunctionSource &fn, std::set<uint64_t> &visited, std::string &out) {
+void fingerprint(const Session &session, const FunctionSource &fn, std::set<uint64_t> &visited,
+                 std::string &out) {
   out += fmt::format("fn {} {}:{} fastmath={} boundscheck={} parallel={} numpy_errors={}\n",
                      fn.name, fn.filename, fn.firstLine, fn.fastmath, fn.boundscheck, fn.parallel,
                      fn.numpyErrors);
   out += fn.text;
   out += "\n";
   if (fn.sourceMap) out += fn.sourceMap->fingerprint();
-  Context ctx;
+  Context ctx;  // only to parse
   ParseOptions opts;
   opts.onlyFunction = fn.name;
   opts.lambdas = fn.name == "<lambda>";
@@ -49,11 +50,11 @@ void fingerprint(const FunctionSource &fn, std::set<uint64_t> &visited, std::str
   for (const std::string &n : names) {
     if (!fn.lookup) break;
     std::optional<GlobalValue> g = fn.lookup(n);
-    out += n + "=" + (g ? describe(*g, visited) : std::string("<undefined>")) + "\n";
+    out += n + "=" + (g ? describe(session, *g, visited) : std::string("<undefined>")) + "\n";
   }
 }
 
-std::string describe(const GlobalValue &g, std::set<uint64_t> &visited) {
+std::string describe(const Session &session, const GlobalValue &g, std::set<uint64_t> &visited) {
   using K = GlobalValue::Kind;
   switch (g.kind) {
   case K::None: return "None";
@@ -64,7 +65,7 @@ std::string describe(const GlobalValue &g, std::set<uint64_t> &visited) {
   case K::String: return fmt::format("str {:?}", g.name);
   case K::Tuple: {
     std::string s = "tuple(";
-    for (const GlobalValue &e : g.elems) s += describe(e, visited) + ",";
+    for (const GlobalValue &e : g.elems) s += describe(session, e, visited) + ",";
     return s + ")";
   }
   case K::Array: return fmt::format("array {} {}", g.name, hashHex(g.bytes));
@@ -74,21 +75,21 @@ std::string describe(const GlobalValue &g, std::set<uint64_t> &visited) {
   case K::EnumClass:
   case K::EnumMember: {
     std::string s = fmt::format("enum {} {} {} (", int(g.kind), g.name, g.i);
-    for (const GlobalValue &e : g.elems) s += e.name + "=" + describe(e, visited) + ",";
+    for (const GlobalValue &e : g.elems) s += e.name + "=" + describe(session, e, visited) + ",";
     return s + ")";
   }
   case K::JitFunction: {
     if (!g.fn) return "jit ?";
     if (!visited.insert(g.fn->identity).second) return "jit " + g.fn->name + " (seen)";
     std::string inner;
-    fingerprint(*g.fn, visited, inner);
+    fingerprint(session, *g.fn, visited, inner);
     for (const std::string &sig : g.signatures) inner += "\nsig " + sig;
     return "jit " + hashHex(inner);
   }
   case K::JitClass: {
     // The class's fields and every function that implements it: a cached
     // function that uses the class is stale once any of them changes.
-    std::shared_ptr<const JitClassInfo> info = findJitClass(g.name);
+    std::shared_ptr<const JitClassInfo> info = session.findJitClass(g.name);
     if (!info) return "jitclass ?";
     std::string inner =
         fmt::format("jitclass {} ({})", info->name, fmt::join(info->fieldTypes, ","));
@@ -100,7 +101,7 @@ std::string describe(const GlobalValue &g, std::set<uint64_t> &visited) {
         inner += fn->name + " (seen)";
         return;
       }
-      fingerprint(*fn, visited, inner);
+      fingerprint(session, *fn, visited, inner);
     };
     add("ctor", info->ctor);
     for (const auto *table : {&info->methods, &info->getters, &info->setters, &info->statics})
@@ -115,10 +116,10 @@ std::string describe(const GlobalValue &g, std::set<uint64_t> &visited) {
 
 }  // namespace
 
-std::string dependencyFingerprint(const FunctionSource &fn) {
+std::string dependencyFingerprint(const Session &session, const FunctionSource &fn) {
   std::set<uint64_t> visited{fn.identity};
   std::string out;
-  fingerprint(fn, visited, out);
+  fingerprint(session, fn, visited, out);
   return out;
 }
 

@@ -16,6 +16,9 @@
 
 namespace kjit {
 
-std::string dependencyFingerprint(const FunctionSource &fn);
+class Session;
+
+// The fingerprint of `fn`; the @jitclass classes it uses are `session`'s.
+std::string dependencyFingerprint(const Session &session, const FunctionSource &fn);
 
 }  // namespace kjit

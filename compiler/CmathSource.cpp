@@ -5,16 +5,13 @@
 // Each works on complex128; the caller converts to and from complex64.
 #include "compiler/CmathSource.h"
 
-#include <map>
-#include <mutex>
-
 #include "compiler/ModuleEnv.h"
 
 namespace kjit {
 namespace {
 
 // Functions call each other through `cmath.X`, never by their own names, so
-// that each is reached through cmathFunction() and its one identity.
+// that each is reached through Session::cmathFunction() and its one identity.
 const char *const kSource = R"PY(import math
 import cmath
 
@@ -284,18 +281,14 @@ def atanh(z):
 
 }  // namespace
 
-std::shared_ptr<FunctionSource> cmathFunction(const std::string &name) {
-  static std::mutex mutex;
-  static std::map<std::string, std::shared_ptr<FunctionSource>> functions;
-  std::lock_guard<std::mutex> lock(mutex);
-  if (auto it = functions.find(name); it != functions.end()) return it->second;
-  std::shared_ptr<FunctionSource> fn = functionFromModule("<kjit cmath>", kSource, name);
+std::shared_ptr<FunctionSource> makeCmathFunction(Session &session, const std::string &name,
+                                                  uint64_t ordinal) {
+  std::shared_ptr<FunctionSource> fn = functionFromModule(session, "<kjit cmath>", kSource, name);
   if (fn) {
     // An identity of its own, apart from the small numbers kjitc's modules
     // use and the addresses Python's functions have.
-    fn->identity = 0x636d617468000000ull + functions.size();
+    fn->identity = 0x636d617468000000ull + ordinal;
   }
-  functions[name] = fn;
   return fn;
 }
 

@@ -6,6 +6,10 @@
 
 namespace kjit {
 
+Context::Context() : Context(std::make_shared<Session>()) {}
+
+Context::Context(std::shared_ptr<Session> session) : diags(sources), session_(std::move(session)) {}
+
 ast::Module Context::parse(std::string filename, std::string text, uint32_t firstLine,
                            const ParseOptions &opts) {
   uint32_t id = sources.add(std::move(filename), std::move(text), firstLine);

@@ -1,16 +1,21 @@
-// Context.h - the state of one compilation session.
+// Context.h - the state of one compilation.
 //
 // A Context owns what one compilation makes: the source buffers, the
 // diagnostics, the AST and IR arenas, the type interner and the IR
-// builder over them. Compiled code
-// outlives it (the JIT owns that). Nothing lives in static storage: two
-// Contexts never share state.
+// builder over them. Compiled code outlives it (the JIT owns that), and so
+// does what compilations share, the Session it refers to (Session.h: the
+// library functions made so far, the @jitclass classes). A Context made
+// alone makes a Session of its own; the JIT's contexts share the runtime's.
+// Nothing lives in static storage: two Contexts share only a Session given
+// to both.
 #pragma once
 
+#include <memory>
 #include <string>
 
 #include "compiler/IR.h"
 #include "compiler/IRBuilder.h"
+#include "compiler/Session.h"
 #include "compiler/Types.h"
 #include "frontend/AST.h"
 #include "frontend/Parser.h"
@@ -21,9 +26,16 @@ namespace kjit {
 
 class Context {
  public:
-  Context() : diags(sources) {}
+  // A Context with a Session of its own.
+  Context();
+  // A Context that uses `session`, which others may share.
+  explicit Context(std::shared_ptr<Session> session);
   Context(const Context &) = delete;
   Context &operator=(const Context &) = delete;
+
+  // What outlives this compilation: the library functions, the @jitclass
+  // classes.
+  Session &session() const { return *session_; }
 
   SourceManager sources;
   DiagnosticEngine diags;
@@ -46,6 +58,9 @@ class Context {
   // line `firstLine` of `filename`) and parses it.
   ast::Module parse(std::string filename, std::string text, uint32_t firstLine = 1,
                     const ParseOptions &opts = {});
+
+ private:
+  std::shared_ptr<Session> session_;
 };
 
 }  // namespace kjit

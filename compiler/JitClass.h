@@ -1,6 +1,7 @@
 // JitClass.h - @jitclass classes: what the compiler knows of each.
 //
-// The decorator (kjit/experimental.py) registers a class once: its fields
+// The decorator (kjit/experimental.py) registers a class once (in the
+// JIT runtime's Session, Session.h): its fields
 // (names and type texts, in the order of the spec) and the functions that
 // implement it, each an ordinary kjit function whose first parameter is the
 // instance: the constructor (a function the decorator writes: allocate,
@@ -19,6 +20,7 @@
 
 namespace kjit {
 
+class Session;
 class Type;
 class TypeContext;
 
@@ -31,11 +33,11 @@ struct JitClassInfo {
   std::map<std::string, std::shared_ptr<FunctionSource>> methods, getters, setters, statics;
 };
 
-void registerJitClass(std::shared_ptr<const JitClassInfo> info);
-std::shared_ptr<const JitClassInfo> findJitClass(const std::string &id);
+// The classes are registered in a Session (Session::registerJitClass).
 
-// The instance type of class `id`; null with `error` set when the class is
-// unknown or a field's type does not parse.
-const Type *jitClassType(TypeContext &tc, const std::string &id, std::string &error);
+// The instance type of class `id` of `session`, in `tc`; null with `error`
+// set when the class is unknown or a field's type does not parse.
+const Type *jitClassType(const Session &session, TypeContext &tc, const std::string &id,
+                         std::string &error);
 
 }  // namespace kjit

@@ -3,7 +3,7 @@
 // their memory form. Making a list and growing one call the host runtime
 // (kjit_rt_list_new, kjit_rt_list_reserve); reading and writing elements is
 // inline. Python's rules (negative indices, IndexError) are the typer's
-// and the library's (compiler/lib/numpy_lib.py), over these operations.
+// and the library's (compiler/lib/builtins/lists.kjit), over these operations.
 #include <llvm/IR/MDBuilder.h>
 
 #include "compiler/LoweringImpl.h"

@@ -20,28 +20,9 @@ std::string canonicalModule(const std::string &m) {
   return m;
 }
 
-}  // namespace
-
-std::shared_ptr<FunctionSource> functionFromModule(const std::string &filename,
-                                                   const std::string &text,
-                                                   const std::string &function) {
-  Context ctx;
-  ParseOptions opts;
-  opts.declarationsOnly = true;
-  ast::Module m = ctx.parse(filename, text, 1, opts);
-  auto info = std::make_shared<ModuleInfo>();
-  auto sources = std::make_shared<std::map<std::string, std::shared_ptr<FunctionSource>>>();
-
-  uint64_t identity = 1;
-  for (const std::string &name : m.functionNames) {
-    auto fs = std::make_shared<FunctionSource>();
-    fs->name = name;
-    fs->filename = filename;
-    fs->text = text;
-    fs->firstLine = 1;
-    fs->identity = identity++;
-    (*sources)[name] = fs;
-  }
+// The names `m` binds at its top level besides its functions: constants
+// and imports.
+void moduleGlobals(Session &session, const ast::Module &m, ModuleInfo &info) {
   // Constants: NAME = literal (or a tuple of literals).
   std::function<std::optional<GlobalValue>(const ast::Expr *)> literal =
       [&](const ast::Expr *e) -> std::optional<GlobalValue> {
@@ -83,7 +64,7 @@ std::shared_ptr<FunctionSource> functionFromModule(const std::string &filename,
     auto *a = ast::dyn_cast<ast::AssignStmt>(s);
     if (!a || a->targets.size() != 1) continue;
     if (auto *n = ast::dyn_cast<ast::NameExpr>(a->targets[0]))
-      if (auto v = literal(a->value)) info->names[n->name] = *v;
+      if (auto v = literal(a->value)) info.names[n->name] = *v;
   }
   for (const ast::Stmt *s : m.body) {
     auto *imp = ast::dyn_cast<ast::ImportStmt>(s);
@@ -94,7 +75,7 @@ std::shared_ptr<FunctionSource> functionFromModule(const std::string &filename,
         g.kind = GlobalValue::Kind::Module;
         std::string bound = a.asname.empty() ? a.name.substr(0, a.name.find('.')) : a.asname;
         g.name = canonicalModule(a.asname.empty() ? bound : a.name);
-        info->names[bound] = g;
+        info.names[bound] = g;
         continue;
       }
       std::string mod = canonicalModule(imp->fromModule);
@@ -103,17 +84,49 @@ std::shared_ptr<FunctionSource> functionFromModule(const std::string &filename,
         GlobalValue g;
         g.kind = GlobalValue::Kind::Module;
         g.name = "kjit.cuda";
-        info->names[bound] = g;
-      } else if (auto g = moduleAttribute(mod, a.name)) {
-        info->names[bound] = *g;
+        info.names[bound] = g;
+      } else if (auto g = moduleAttribute(session, mod, a.name)) {
+        info.names[bound] = *g;
       } else if (mod == "kjit" && (a.name == "jit" || a.name == "njit" || a.name == "vectorize" ||
                                    a.name == "guvectorize")) {
         GlobalValue g;
         g.kind = GlobalValue::Kind::Function;
         g.name = "kjit." + a.name;
-        info->names[bound] = g;
+        info.names[bound] = g;
       }
     }
+  }
+}
+
+}  // namespace
+
+std::shared_ptr<FunctionSource> functionFromModule(Session &session, const std::string &filename,
+                                                   const std::string &text,
+                                                   const std::string &function) {
+  return functionFromModule(session, std::vector<ModuleFile>{{filename, text}}, function);
+}
+
+std::shared_ptr<FunctionSource> functionFromModule(Session &session,
+                                                   const std::vector<ModuleFile> &files,
+                                                   const std::string &function) {
+  Context ctx;  // only to parse: its own Session is not used
+  ParseOptions opts;
+  opts.declarationsOnly = true;
+  auto info = std::make_shared<ModuleInfo>();
+  auto sources = std::make_shared<std::map<std::string, std::shared_ptr<FunctionSource>>>();
+  uint64_t identity = 1;
+  for (const ModuleFile &file : files) {
+    ast::Module m = ctx.parse(file.filename, file.text, 1, opts);
+    for (const std::string &name : m.functionNames) {
+      auto fs = std::make_shared<FunctionSource>();
+      fs->name = name;
+      fs->filename = file.filename;
+      fs->text = file.text;
+      fs->firstLine = 1;
+      fs->identity = identity++;
+      (*sources)[name] = fs;
+    }
+    moduleGlobals(session, m, *info);
   }
   std::weak_ptr<std::map<std::string, std::shared_ptr<FunctionSource>>> weakSources = sources;
   auto lookup = [info, weakSources](const std::string &name) -> std::optional<GlobalValue> {

@@ -33,24 +33,42 @@ static void dumpIR(const TypedProgram &prog, const char *after) {
     std::fprintf(stderr, "; kjit typed IR after %s\n%s", after, ir::print(*f).c_str());
 }
 
+namespace {
+
+// One pass over the typed IR of every function of a program.
+struct Pass {
+  const char *name;
+  void (*run)(Context &ctx, ir::Function &f);
+};
+
+// The passes, in the order they run (compiler/passes/Passes.h says what
+// each does). A new pass is one line here.
+const Pass kPasses[] = {
+    {"simplify", [](Context &ctx, ir::Function &f) { passes::simplify(f, ctx.ir); }},
+    {"array ownership", [](Context &, ir::Function &f) { passes::arrayOwnership(f); }},
+};
+
+}  // namespace
+
 TypedProgram buildTypedProgram(Context &ctx, std::shared_ptr<FunctionSource> fn,
                                const std::vector<const Type *> &argTypes,
                                const Type *declaredReturn, Target target, bool kernel) {
   TypedProgram prog = inferTypes(ctx, std::move(fn), argTypes, declaredReturn, target, kernel);
   if (!prog.entry) return prog;
   bool dump = dumpRequested("ir"), verify = ir::checksRequested();
-  // After each stage: the dump when asked, the verifier when asked; an
-  // invalid IR stops the compilation.
+  // After each stage: the dump when asked (KJIT_DUMP=ir), the verifier in
+  // debug builds and with KJIT_VERIFY=1; an invalid IR stops the
+  // compilation with an internal error naming the stage.
   auto after = [&](const char *stage) {
     if (dump) dumpIR(prog, stage);
     if (verify && !verifyIR(ctx, prog, stage)) prog.entry = nullptr;
     return prog.entry != nullptr;
   };
   if (!after("type inference")) return prog;
-  // The passes, in order.
-  for (ir::Function *f : prog.functions) passes::simplify(*f, ctx.ir);
-  if (!after("simplify")) return prog;
-  for (ir::Function *f : prog.functions) passes::arrayOwnership(*f);
+  for (const Pass &pass : kPasses) {
+    for (ir::Function *f : prog.functions) pass.run(ctx, *f);
+    if (!after(pass.name)) return prog;
+  }
   return prog;
 }
 

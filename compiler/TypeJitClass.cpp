@@ -28,7 +28,7 @@ int fieldIndex(const Type *t, const std::string &attr) {
 
 Expr *FunctionTyper::jitClassGet(Expr *obj, const std::string &attr, SourceLoc loc) {
   const Type *t = obj->type;
-  std::shared_ptr<const JitClassInfo> info = findJitClass(t->symbol());
+  std::shared_ptr<const JitClassInfo> info = ctx_.session().findJitClass(t->symbol());
   if (!info) return typingError(loc, fmt::format("unknown @jitclass {}", className(t)));
   if (int k = fieldIndex(t, attr); k >= 0) {
     Expr *elem = ir_.intrinsic(IntrinsicId::ListGet, {obj, constInt(0, loc)}, t->dtype(), loc);
@@ -47,7 +47,7 @@ Expr *FunctionTyper::jitClassGet(Expr *obj, const std::string &attr, SourceLoc l
 
 Expr *FunctionTyper::jitClassAttribute(const std::string &id, const std::string &attr,
                                        SourceLoc loc) {
-  std::shared_ptr<const JitClassInfo> info = findJitClass(id);
+  std::shared_ptr<const JitClassInfo> info = ctx_.session().findJitClass(id);
   if (!info) return typingError(loc, fmt::format("unknown @jitclass '{}'", id));
   if (info->statics.count(attr))
     return constOf(tc_.function(fmt::format("jitstatic:{}:{}", id, attr)), loc);
@@ -62,7 +62,7 @@ Expr *FunctionTyper::jitClassAttribute(const std::string &id, const std::string 
 
 Expr *FunctionTyper::jitClassSet(Expr *obj, const std::string &attr, Expr *value, SourceLoc loc) {
   const Type *t = obj->type;
-  std::shared_ptr<const JitClassInfo> info = findJitClass(t->symbol());
+  std::shared_ptr<const JitClassInfo> info = ctx_.session().findJitClass(t->symbol());
   if (!info) return typingError(loc, fmt::format("unknown @jitclass {}", className(t)));
   if (int k = fieldIndex(t, attr); k >= 0) {
     const Type *ft = t->dtype()->elements()[size_t(k)];
@@ -103,7 +103,7 @@ std::shared_ptr<FunctionSource> FunctionTyper::jitClassFunction(const std::strin
     id = rest.substr(0, last);
     attr = rest.substr(last + 1);
   }
-  std::shared_ptr<const JitClassInfo> info = findJitClass(id);
+  std::shared_ptr<const JitClassInfo> info = ctx_.session().findJitClass(id);
   if (!info) {
     typingError(loc, fmt::format("unknown @jitclass '{}'", id));
     return nullptr;

@@ -1,16 +1,16 @@
 // TypeLists.cpp - typing Python's lists: displays, subscripts, the element
 // type of `[]` (refined by what is appended to it, as Numba refines an
 // empty list), and the operators. What lists do at run time is the
-// builtins library's (compiler/lib/builtins_lib.py) over the primitives of
-// BuiltinsLists.cpp.
-#include "compiler/NumpyLib.h"
+// builtins library's (compiler/lib/builtins/lists.kjit) over the primitives of
+// builtins/Containers.cpp.
+#include "compiler/Session.h"
 #include "compiler/TyperImpl.h"
 
 namespace kjit::typing {
 
 Expr *FunctionTyper::listLib(const char *name, std::vector<Expr *> args, SourceLoc loc) {
   for (Expr *&x : args) x = runtimeString(x);  // (a dict's key, a list's element)
-  Expr *r = callFunction(numpyLibFunction(name), std::move(args), loc);
+  Expr *r = callFunction(ctx_.session().libraryFunction(name), std::move(args), loc);
   return r ? r : unknown(loc);
 }
 
@@ -125,7 +125,7 @@ void FunctionTyper::refineList(const ast::Expr *receiver, const std::string &met
 
 Expr *FunctionTyper::emptyDict(const Type *t, SourceLoc loc) {
   // A dict's table: [count, inserted, 8 slots]; a set's keys: 16 slots, its
-  // table [used, fill, finger, 16 slots] (builtins_lib.py).
+  // table [used, fill, finger, 16 slots] (compiler/lib/builtins/dicts.kjit, sets.kjit).
   const Type *parts = tc_.dictParts(t);
   const int64_t sizes[2][4] = {{0, 0, 0, 10}, {16, 0, 0, 19}};
   std::vector<Expr *> lists;

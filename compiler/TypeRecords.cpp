@@ -2,7 +2,7 @@
 // Record): field reads and writes (r.a, r['a'], r[0]), the fields of arrays
 // of records (ary.a), and Numba's alignment rule for CUDA. The rest of the
 // typer calls these from attributes, subscripts and assignments
-// (TypeExpressions.cpp, TypeStatements.cpp).
+// (TypeExpressions.cpp, TypeSubscripts.cpp, TypeAssignments.cpp).
 //
 // A record value is a reference to its bytes (compiler/Types.h): reading
 // ary[i] gives a reference into the array, so `ary[i].a = v` writes the

@@ -1,7 +1,7 @@
 // TypeSets.cpp - typing Python's sets: displays, set(), the element type of
 // set() (refined by the first add, as Numba refines an empty set), and the
 // operators. What sets do at run time is the builtins library's
-// (compiler/lib/builtins_lib.py): Numba's hash table, so that a set
+// (compiler/lib/builtins/sets.kjit): Numba's hash table, so that a set
 // iterates in the order Numba's does.
 #include "compiler/Builtins.h"
 #include "compiler/TyperImpl.h"
@@ -53,7 +53,7 @@ Expr *FunctionTyper::setLiteral(const ast::DictExpr *d) {
   }
   for (Expr *&v : elems) v = castTo(v, t);
   // More than two constants: CPython's bytecode has them as a frozenset,
-  // and Numba's set takes its order from it (builtins_lib.py).
+  // and Numba's set takes its order from it (compiler/lib/builtins/sets.kjit).
   bool consts = d->keys.size() > 2;
   for (const ast::Expr *x : d->keys) consts &= isConstantDisplayItem(x);
   return listLib(consts ? "_set_from_consts" : "_set_from_tuple",

@@ -2,8 +2,8 @@
 // unicode_type): a string constant used as a value becomes a run-time str
 // (a constant list of its code points, Intrinsics.def: StrConst); indexing,
 // slicing, +, *, comparisons and `in` call the builtins library
-// (compiler/lib/builtins_lib.py), which also has the methods
-// (BuiltinsLists.cpp: typeStrMethod). Kernels have no strings but the
+// (compiler/lib/builtins/strings.kjit), which also has the methods
+// (builtins/Containers.cpp: typeStrMethod). Kernels have no strings but the
 // constants that print() and raise take.
 #include "compiler/TyperImpl.h"
 

@@ -1,6 +1,8 @@
-// TyperImpl.h - the classes behind inferTypes, shared by TypeInference.cpp
-// (the passes, names, expressions, calls) and TypeStatements.cpp
-// (statements, assignments, loops). Only those two files include it.
+// TyperImpl.h - the classes behind inferTypes, shared by the typer's files:
+// TypeInference.cpp (the passes), TypeExpressions.cpp, TypeOperators.cpp,
+// TypeSubscripts.cpp, TypeCalls.cpp, TypeStatements.cpp,
+// TypeAssignments.cpp, TypeLoops.cpp and the Type*.cpp files of lists,
+// sets, strings, records, @jitclass and nested defs (and CacheKey.cpp).
 #pragma once
 
 #include <fmt/format.h>
@@ -15,7 +17,7 @@
 namespace kjit::typing {
 
 // The IR comparison of <, >, <=, >=, ==, != (none for is, in ...)
-// (TypeExpressions.cpp).
+// (TypeOperators.cpp).
 std::optional<ir::BinOp> comparisonOp(ast::CmpOp op);
 
 using namespace ir;
@@ -313,7 +315,7 @@ class FunctionTyper final : public TyperServices {
   Expr *strCompare(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc);
   Expr *strContains(Expr *s, Expr *part, SourceLoc loc);
   // range(...) as list()'s or set()'s argument: the list of its numbers;
-  // null when `e` is no call of range (TypeExpressions.cpp).
+  // null when `e` is no call of range (TypeCalls.cpp).
   Expr *rangeList(const ast::Expr *e);
   Expr *setCall(const ast::CallExpr *c);
   // numba.typed's List(), List(seq), List.empty_list(T), Dict(),

@@ -26,7 +26,7 @@
 //   OptionalType(T)   { T value; i1 valid } ({ T, i8 } in memory): None when
 //                     not valid
 //   dict              { list keys; list values; list alive; list table }: the
-//                     builtins library's hash table (compiler/lib/builtins_lib.py)
+//                     builtins library's hash table (compiler/lib/builtins/dicts.kjit)
 //   set               the same four lists (a Dict-kind type that isSet(); the
 //                     library keeps Numba's set table in its keys and table)
 //   none              no value

@@ -32,20 +32,11 @@
 
 #include <fmt/format.h>
 
-#include <map>
-#include <mutex>
-
 #include "compiler/ModuleEnv.h"
 
 namespace kjit {
 
 namespace {
-
-std::string specKey(const UfuncLoopSpec &s) {
-  std::string k = s.ufunc + "/" + std::to_string(s.ndim) + "/" + s.allocateDtype + "/";
-  for (unsigned d : s.inputs) k += std::to_string(d) + ",";
-  return k + fmt::format("/{}/{}/{}", s.element, s.parallel, s.fastmath);
-}
 
 std::string indexList(const std::string &var, unsigned ndim, unsigned first,
                       const std::string &strides) {
@@ -153,23 +144,24 @@ std::string ufuncLoopSource(const UfuncLoopSpec &spec) {
   return s;
 }
 
-std::shared_ptr<FunctionSource> ufuncLoopFunction(const UfuncLoopSpec &spec) {
-  static std::mutex mutex;
-  static std::map<std::string, std::shared_ptr<FunctionSource>> functions;
-  std::string key = specKey(spec);
-  std::lock_guard<std::mutex> lock(mutex);
-  if (auto it = functions.find(key); it != functions.end()) return it->second;
-  std::shared_ptr<FunctionSource> fn =
-      functionFromModule("<kjit ufunc np." + spec.ufunc + ">", ufuncLoopSource(spec), "ufunc_loop");
+std::string ufuncLoopKey(const UfuncLoopSpec &s) {
+  std::string k = s.ufunc + "/" + std::to_string(s.ndim) + "/" + s.allocateDtype + "/";
+  for (unsigned d : s.inputs) k += std::to_string(d) + ",";
+  return k + fmt::format("/{}/{}/{}", s.element, s.parallel, s.fastmath);
+}
+
+std::shared_ptr<FunctionSource> makeUfuncLoopFunction(Session &session, const UfuncLoopSpec &spec,
+                                                      uint64_t ordinal) {
+  std::shared_ptr<FunctionSource> fn = functionFromModule(
+      session, "<kjit ufunc np." + spec.ufunc + ">", ufuncLoopSource(spec), "ufunc_loop");
   // An identity of its own, apart from the small numbers kjitc's modules use,
   // the cmath functions' and the addresses Python's functions have.
   if (fn) {
-    fn->identity = 0x7566756e63000000ull + functions.size();
+    fn->identity = 0x7566756e63000000ull + ordinal;
     fn->parallel = spec.parallel;
     fn->fastmath = spec.fastmath;
     fn->numpyErrors = true;  // ufuncs on arrays: 1 / 0 is inf, as NumPy's loops give
   }
-  functions[key] = fn;
   return fn;
 }
 

@@ -28,9 +28,16 @@ struct UfuncLoopSpec {
   uint32_t fastmath = 0;
 };
 
-// The loop for `spec`: `ufunc_loop(a0, ..., [out])`, returning the result
-// array. One function per spec, made once.
-std::shared_ptr<FunctionSource> ufuncLoopFunction(const UfuncLoopSpec &spec);
+class Session;
+
+// The loop for `spec`, made anew: `ufunc_loop(a0, ..., [out])`, returning
+// the result array; `ordinal` (the how-manyth loop `session` makes) numbers
+// its identity. The compiler asks Session::ufuncLoopFunction, which makes
+// one function per spec (per ufuncLoopKey) and keeps it.
+std::shared_ptr<FunctionSource> makeUfuncLoopFunction(Session &session, const UfuncLoopSpec &spec,
+                                                      uint64_t ordinal);
+// What tells two specs' loops apart.
+std::string ufuncLoopKey(const UfuncLoopSpec &spec);
 
 // The source text of that function (for tests and for reading).
 std::string ufuncLoopSource(const UfuncLoopSpec &spec);

@@ -395,7 +395,7 @@ bool constantTrue(const Expr *e) {
 
 // A generator function runs to its end when it is called, and returns the
 // list of the values it yields (kjit has no suspended frames; see
-// docs/language.md): `$gen = []` first, each `yield e` is already
+// docs/language_jit.md): `$gen = []` first, each `yield e` is already
 // `$gen.append(e)`, each `return` returns `$gen`, and so does the end. A
 // loop that can never end (`while True:` with no break, return or raise)
 // would never return: a located error.

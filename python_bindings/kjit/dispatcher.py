@@ -22,7 +22,7 @@ import types as _pytypes
 
 import numpy as np
 
-from kjit import _kjit
+from kjit import _kjit, serialize
 from kjit import types as kt
 from kjit.errors import _exception_name
 
@@ -98,8 +98,33 @@ def _module_name(mod):
     return None
 
 
+# What the packages built on @jit tell the resolver about their objects: a
+# function of a value that returns its (kind, payload), or None for a value
+# that is not theirs. kjit.vectorize registers one when it is imported (a
+# @vectorize ufunc is its scalar function in compiled code); this module
+# imports none of them (tests/layering/check_py_imports.py).
+_CLASSIFIERS = []
+
+
+def register_classifier(classify):
+    """Has the resolver ask `classify(value)` about the values it does not
+    know itself (after kjit's own rules, before plain Python functions).
+    ``classify._kjit_claims``, a dict id(value) -> (value, its @jit
+    function), lists the Python functions, builtins, ufuncs and dtypes it
+    answers for (as ("jit", function)): the binding reads it instead of
+    calling ``classify`` (python_bindings/src/py_globals.cpp); without it,
+    such values are classified in Python."""
+    if classify not in _CLASSIFIERS:
+        _CLASSIFIERS.append(classify)
+
+
 class _Resolver:
-    """Answers the compiler's questions about the names a function uses."""
+    """Answers the compiler's questions about the names a function uses.
+    The binding answers them the same way in C++ for the common kinds of
+    values (python_bindings/src/py_globals.cpp) and calls ``classify`` for
+    the others: a change here is mirrored there."""
+
+    _mirrored_in_cpp = True  # (not inherited: a subclass is asked in Python)
 
     def __init__(self, func):
         self.func = func
@@ -196,15 +221,10 @@ class _Resolver:
             return ("function", "kjit.prange")
         if v is literal_unroll:
             return ("function", "kjit.literal_unroll")
-        vec = sys.modules.get("kjit.vectorize")
-        if vec is not None:
-            # A @vectorize ufunc for the CPU: called on scalars, its scalar
-            # function (arrays: call it from Python).
-            scalar = vec.scalar_function_of(v)
-            if scalar is not None:
-                return ("jit", scalar)
-            if isinstance(v, vec.GUFunc):
-                return ("unsupported", f"@guvectorize function {v.__name__} (call it from Python)")
+        for classify in _CLASSIFIERS:  # the layers above @jit's (a @vectorize ufunc: kjit.vectorize)
+            found = classify(v)
+            if found is not None:
+                return found
         if isinstance(v, (_pytypes.BuiltinFunctionType, np.ufunc, _pytypes.FunctionType)):
             mod = getattr(v, "__module__", None) or ("numpy" if isinstance(v, np.ufunc) else None)
             name = getattr(v, "__name__", "")
@@ -443,8 +463,12 @@ def _inspect_asm(self, signature=None):
 
 
 def _dispatcher_reduce(self):
-    from kjit import serialize
-    return serialize.reduce_dispatcher(self)
+    return serialize.reduce_dispatcher(self, _rebuild_dispatcher)
+
+
+def _rebuild_dispatcher(key, func, options, sigs):
+    """A pickled @jit function, made again here (kjit/serialize.py)."""
+    return serialize.rebuild_dispatcher(_make_dispatcher, key, func, options, sigs)
 
 
 Dispatcher.__reduce__ = _dispatcher_reduce

@@ -9,6 +9,11 @@ is applied again there; that process compiles on first use, from the source
 if it can read the file, else from the bytecode (kjit.bytecode). Modules
 among the globals travel by name, other kjit functions by value, the rest
 as pickle does. Within one process, unpickling gives back the same object.
+
+This module knows the pickled objects' layers only through the functions
+they give it: each layer's reducer names its own rebuild function (the
+pickle then imports that layer where it is unpickled), which calls the
+rebuild_* helper here with the decorator to apply.
 """
 import builtins
 import importlib
@@ -18,6 +23,8 @@ import sys
 import types
 import uuid
 import weakref
+
+from kjit import types as kt
 
 _LIVE = weakref.WeakValueDictionary()  # id -> the object made in this process
 
@@ -103,48 +110,61 @@ def _remember(key, make):
     return obj
 
 
-def reduce_dispatcher(d):
-    """``@jit`` functions (kjit's Dispatcher)."""
-    from kjit import types as kt
+def reduce_dispatcher(d, rebuild):
+    """``@jit`` functions (kjit's Dispatcher); `rebuild` (kjit.dispatcher's)
+    calls rebuild_dispatcher where the function is unpickled."""
     sigs = [kt.signature_text(s) for s in getattr(d, "_eager_signatures", ())]
-    return (_rebuild_dispatcher, (_key(d), reduce_function(d.py_func), dict(d.targetoptions), tuple(sigs)))
+    return (rebuild, (_key(d), reduce_function(d.py_func), dict(d.targetoptions), tuple(sigs)))
 
 
-def _rebuild_dispatcher(key, func, options, sigs):
-    from kjit.dispatcher import _make_dispatcher
+def rebuild_dispatcher(make_dispatcher, key, func, options, sigs):
+    """The Dispatcher `reduce_dispatcher` pickled, made by `make_dispatcher`."""
 
     def make():
-        return _make_dispatcher(rebuild_function(*func), options, sigs)
+        return make_dispatcher(rebuild_function(*func), options, sigs)
 
     return _remember(key, make)
+
+
+# kjit.cuda's function that makes a pickled kernel again (it calls
+# rebuild_kernel with its cuda.jit): registered when kjit.cuda is imported,
+# which it is before any kernel exists. This module imports no device.
+_kernel_rebuild = None
+
+
+def register_kernel_rebuild(rebuild):
+    """Sets the function reduce_kernel names to make a kernel again."""
+    global _kernel_rebuild
+    _kernel_rebuild = rebuild
 
 
 def reduce_kernel(k):
     """``@cuda.jit`` kernels and device functions."""
-    return (_rebuild_kernel, (_key(k), reduce_function(k.py_func), dict(k._pickle_options),
+    return (_kernel_rebuild, (_key(k), reduce_function(k.py_func), dict(k._pickle_options),
                               tuple(k._pickle_signatures)))
 
 
-def _rebuild_kernel(key, func, options, sigs):
-    from kjit import cuda
+def rebuild_kernel(jit, key, func, options, sigs):
+    """The kernel `reduce_kernel` pickled, made by `jit` (cuda.jit)."""
 
     def make():
         f = rebuild_function(*func)
         if not sigs:
-            return cuda.jit(**options)(f)
-        return cuda.jit(sigs[0] if len(sigs) == 1 else list(sigs), **options)(f)
+            return jit(**options)(f)
+        return jit(sigs[0] if len(sigs) == 1 else list(sigs), **options)(f)
 
     return _remember(key, make)
 
 
-def reduce_vectorized(obj):
-    """``@vectorize`` and ``@guvectorize`` objects: the decorator again."""
+def reduce_vectorized(obj, rebuild):
+    """``@vectorize`` and ``@guvectorize`` objects: the decorator again;
+    `rebuild` (kjit.vectorize's) calls rebuild_vectorized."""
     func, args, kws, kind = obj._kjit_origin
-    return (_rebuild_vectorized, (_key(obj), reduce_function(func), args, dict(kws), kind))
+    return (rebuild, (_key(obj), reduce_function(func), args, dict(kws), kind))
 
 
-def _rebuild_vectorized(key, func, args, kws, kind):
-    from kjit import guvectorize, vectorize
+def rebuild_vectorized(vectorize, guvectorize, key, func, args, kws, kind):
+    """The object `reduce_vectorized` pickled, made by the decorator."""
 
     def make():
         f = rebuild_function(*func)

@@ -12,10 +12,14 @@ read-only arrays give a ``readonly`` array type), tuples and named tuples
 of those, ``None``, and device arrays (anything with
 ``__cuda_array_interface__``). Anything else raises ``ValueError``, as in
 Numba.
+
+``type_of_name(text)`` reads a type back from the name the JIT driver
+writes for it (``"array(float32, 1d, C)"``, ``"UniTuple(int64 x 2)"``): the
+keys of a kernel's ``overloads`` on every device.
 """
 from kjit import types as _t
 
-__all__ = ["typeof"]
+__all__ = ["typeof", "type_of_name"]
 
 
 def _layout(c_contig, f_contig):
@@ -74,3 +78,48 @@ def typeof(val, purpose=None):
     if iface is not None:
         return _from_interface(iface)
     raise ValueError(f"cannot determine kjit type of {type(val)}")
+
+
+_SCALARS = {t.name: t for t in (_t.boolean, _t.int8, _t.int16, _t.int32, _t.int64, _t.uint8, _t.uint16,
+                                _t.uint32, _t.uint64, _t.float16, _t.float32, _t.float64, _t.complex64,
+                                _t.complex128)}
+
+
+def _split_top(text):
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        if ch in "([":
+            depth += 1
+        elif ch in ")]":
+            depth -= 1
+        if ch == "," and depth == 0:
+            parts.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        parts.append(cur.strip())
+    return parts
+
+
+def type_of_name(name):
+    """The kjit type of a type name as the driver writes it ("array(float32,
+    1d, C)", "UniTuple(int64 x 2)"): the keys of ``kernel.overloads``."""
+    name = name.strip()
+    if name in _SCALARS:
+        return _SCALARS[name]
+    if name.startswith("key:"):  # a type that holds records, by its key
+        from kjit.np.numpy_support import _type_of_key
+        return _type_of_key(name[4:])
+    readonly = name.startswith("readonly ")
+    body = name[len("readonly "):] if readonly else name
+    if body.startswith("array(") and body.endswith(")"):
+        parts = _split_top(body[6:-1])
+        if len(parts) == 3 and parts[1].endswith("d"):
+            return _t.Array(type_of_name(parts[0]), int(parts[1][:-1]), parts[2], readonly)
+    if name.startswith("UniTuple(") and " x " in name:
+        dtype, count = name[9:-1].rsplit(" x ", 1)
+        return _t.UniTuple(type_of_name(dtype), int(count))
+    if name.startswith("Tuple(") and name.endswith(")"):
+        return _t.Tuple([type_of_name(p) for p in _split_top(name[6:-1])])
+    return _t.Type(name)

@@ -4,13 +4,46 @@
 
 #include <pybind11/pybind11.h>
 
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "runtime/jit/Errors.h"
 
+namespace kjit::jit {
+class JitRuntime;
+}  // namespace kjit::jit
+
 namespace kjit::py {
+
+// What the extension module keeps for the process: made by PYBIND11_MODULE
+// (py_module.cpp) before any binding runs, and owned by the module (its
+// `_state` capsule), so that no binding keeps state of its own:
+//   - the JIT's runtime (the host JIT, the thread pool, and the compiler's
+//     Session: the library functions, the @jitclass classes), which every
+//     JitFunction of the bindings uses;
+//   - caches of what Python objects stand for (record specs of dtypes).
+// Only the thread holding the GIL uses the caches.
+class ModuleState {
+ public:
+  ModuleState();
+  ~ModuleState();
+  ModuleState(const ModuleState &) = delete;
+  ModuleState &operator=(const ModuleState &) = delete;
+
+  jit::JitRuntime &jitRuntime() { return *jitRuntime_; }
+  // A structured dtype's record spec, by the dtype object (py_values.cpp,
+  // dtypeKeyOf): each is kept alive (a reference), so that its address
+  // names it.
+  std::map<PyObject *, std::string> recordSpecs;
+
+ private:
+  jit::JitRuntime *jitRuntime_;  // see ~ModuleState
+};
+// The module's state (the module's own, reached from the binding files'
+// functions and the tp_call slots, which have no module at hand).
+ModuleState &moduleState();
 
 // Sets the Python exception (kjit.errors.*) for a compile failure.
 void raiseCompileFailure(const jit::CompileFailure &f);
@@ -25,6 +58,7 @@ void setErrorFromCurrentException();
 
 void define_frontend(pybind11::module_ &m);
 void define_jit(pybind11::module_ &m);
+void define_globals(pybind11::module_ &m);
 void define_ufunc(pybind11::module_ &m);
 void define_launch(pybind11::module_ &m);
 void define_cuda(pybind11::module_ &m);

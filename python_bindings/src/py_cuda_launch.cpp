@@ -105,9 +105,9 @@ class Launcher : public LauncherBase {
     if (!hit && !core_->compiled(rt(), key))
       compileForLaunch(kernel, key, config_, streamObj_, args);
     jit::LoadedEntry &e = hit ? *hit : core_->entry(rt(), key, &compiled);
-    if (compiled) {
-      warnPerformance(compiled->warnings, 2);
-      warnCache(compiled->cacheWarning, 2);
+    if (compiled) {  // compiled here: the warnings at the launch
+      warnPerformance(compiled->warnings, 1);
+      warnCache(compiled->cacheWarning, 1);
     }
     core_->prepareLaunch(rt(), e, config_, checkedSerial_);
     // Parameters: arrays flattened (pointer, shape, strides), scalars in
@@ -452,11 +452,91 @@ class Launcher : public LauncherBase {
 
 // The base of CUDAKernel: `kernel[config]` finds the launcher cached for the
 // configuration without entering Python (mp_subscript); a configuration not
-// seen before goes to CUDAKernel._launcher_for, which makes one.
+// seen before gets a launcher made here (newLauncher), or in the rarer cases
+// from CUDAKernel._launcher_for.
 struct KernelBase {
   pybind11::dict launchers;
 };
 PyObject *kernelBaseType = nullptr;
+
+constexpr size_t kMaxLaunchers = 64;  // cached per kernel (as CUDAKernel._launcher_for)
+
+// A module's global, borrowed; null when the module is not imported or
+// lacks it. (A dictionary read: no Python code runs.)
+PyObject *moduleGlobal(const char *module, const char *name) {
+  PyObject *m = PyImport_GetModule(pybind11::str(module).ptr());
+  if (!m) {
+    PyErr_Clear();
+    return nullptr;
+  }
+  PyObject *v = PyModule_Check(m) ? PyDict_GetItemString(PyModule_GetDict(m), name) : nullptr;
+  Py_DECREF(m);  // (the module stays in sys.modules)
+  return v;
+}
+
+// What CUDAKernel._launcher_for does, for the CPU device and a CUDA GPU,
+// without entering Python: the launcher for `config`, cached in the kernel's
+// launchers (64 at most; an unhashable configuration is not cached), and
+// Numba's low-occupancy warning when kjit.config.CUDA_LOW_OCCUPANCY_WARNINGS
+// is on. Null without an error where _launcher_for makes it: a device
+// function (its error), a class or object that replaces _launcher_for, the
+// HIP device, no device, and a process's first launch (kjit.devices decides
+// the device there).
+PyObject *newLauncher(PyObject *self, KernelBase &k, PyObject *config) {
+  if (kernelOverrides(self, "_launcher_for")) return nullptr;
+  PyObject **dict = _PyObject_GetDictPtr(self);
+  if (!dict || !*dict) return nullptr;
+  PyObject *device = PyDict_GetItemString(*dict, "device");
+  PyObject *dispatcher = PyDict_GetItemString(*dict, "_dispatcher");
+  PyObject *core = PyDict_GetItemString(*dict, "_core");
+  PyObject *kind = moduleGlobal("kjit.devices", "_compiled");
+  if (device != Py_False || !dispatcher || !kind || !PyUnicode_Check(kind)) return nullptr;
+  std::string where = pybind11::str(kind);
+  bool cpu = where == "cpu";
+  if (!cpu && !(where == "cuda" && core && core != Py_None && rt().available())) return nullptr;
+  pybind11::object cfg = pybind11::reinterpret_borrow<pybind11::object>(config);
+  if (!PyTuple_Check(config)) cfg = pybind11::make_tuple(cfg);
+  PyObject *ref = PyWeakref_NewRef(self, nullptr);
+  if (!ref) throw pybind11::error_already_set();
+  pybind11::object kernelRef = pybind11::reinterpret_steal<pybind11::object>(ref);
+  pybind11::object launcher;
+  jit::LaunchConfig parsed;
+  std::string name;
+  if (cpu) {
+    auto d = pybind11::cast<std::shared_ptr<Dispatcher>>(dispatcher);
+    d->flushCpuDeclared();
+    name = d->name();
+    launcher = makeCpuLauncher(std::move(d), cfg, kernelRef, parsed);
+  } else {
+    auto kernels = pybind11::cast<std::shared_ptr<jit::CudaKernels>>(core);
+    name = kernels->name();
+    auto l = std::make_unique<Launcher>(std::move(kernels), cfg, kernelRef);
+    parsed = l->parsed.config;
+    launcher = pybind11::cast(l.get(), pybind11::return_value_policy::take_ownership);
+    l.release();  // (the Python object owns it)
+  }
+  if (size_t(PyDict_GET_SIZE(k.launchers.ptr())) >= kMaxLaunchers) PyDict_Clear(k.launchers.ptr());
+  if (PyDict_SetItem(k.launchers.ptr(), cfg.ptr(), launcher.ptr()) != 0) {
+    if (!PyErr_ExceptionMatches(PyExc_TypeError)) throw pybind11::error_already_set();
+    PyErr_Clear();  // an unhashable configuration: not cached
+  }
+  PyObject *warn = moduleGlobal("kjit.config", "CUDA_LOW_OCCUPANCY_WARNINGS");
+  int warnOn = warn ? PyObject_IsTrue(warn) : 0;
+  if (warnOn < 0) throw pybind11::error_already_set();
+  if (warnOn) {
+    uint64_t blocks = uint64_t(parsed.grid[0]) * parsed.grid[1] * parsed.grid[2];
+    if (blocks < 128) {
+      pybind11::object category =
+          pybind11::module_::import("kjit.errors").attr("PerformanceWarning");
+      std::string msg = fmt::format(
+          "Grid size {} will likely result in GPU under-utilization due to low occupancy "
+          "(kernel '{}')",
+          blocks, name);
+      if (PyErr_WarnEx(category.ptr(), msg.c_str(), 1) != 0) throw pybind11::error_already_set();
+    }
+  }
+  return launcher.release().ptr();
+}
 
 PyObject *kernelSubscript(PyObject *self, PyObject *config) {
   auto *inst = reinterpret_cast<pybind11::detail::instance *>(self);
@@ -468,6 +548,12 @@ PyObject *kernelSubscript(PyObject *self, PyObject *config) {
     if (PyErr_Occurred()) {
       if (!PyErr_ExceptionMatches(PyExc_TypeError)) return nullptr;
       PyErr_Clear();  // an unhashable configuration: made each time
+    }
+    try {
+      if (PyObject *made = newLauncher(self, *k, config)) return made;
+    } catch (...) {
+      setErrorFromCurrentException();
+      return nullptr;
     }
   }
   return PyObject_CallMethod(self, "_launcher_for", "(O)", config);

@@ -21,7 +21,8 @@ struct KjitCallContext;
 
 namespace kjit::py {
 
-// The process's compiled-code state (the host JIT, the thread pool).
+// The module's JIT runtime (ModuleState, py_common.h): the host JIT, the
+// thread pool and the compiler's Session.
 jit::JitRuntime &jitRuntime();
 // The exception class compiled code raised by name: a builtin's name, or
 // the module.qualname of a user's class that kjit.errors registered when the
@@ -54,6 +55,15 @@ class Dispatcher {
   // key stands for is a TypeError (the driver's message).
   std::string argumentKey(PyObject **argv, size_t n, bool kernel) const;
 
+  // A kernel's eager signatures for the CPU device: noted when the kernel
+  // is made (kjit/cuda/compiler.py), compiled before its first launch
+  // there, so that other devices never compile them for the host.
+  void cpuDeclareLater(std::string signature) { cpuPending_.push_back(std::move(signature)); }
+  void flushCpuDeclared() {
+    for (const std::string &sig : cpuPending_) fn_->cpuDeclare(sig);
+    cpuPending_.clear();  // (after them all: a failure is met again next time)
+  }
+
  private:
   std::shared_ptr<jit::JitFunction> fn_;
   pybind11::object pyfunc_;
@@ -62,6 +72,7 @@ class Dispatcher {
   bool nogil_ = false;
   bool generator_ = false;  // a generator function: results are iterators
   bool parallel_ = false;
+  std::vector<std::string> cpuPending_;
 
   // The owner (a capsule that frees it) of each allocation returned, shared
   // by every array of the result that views it; and, under reflectedKey(l),
@@ -85,6 +96,14 @@ class Dispatcher {
   static std::optional<GlobalValue> fromClassified(const pybind11::object &resolver,
                                                    const pybind11::object &r);
 };
+
+// The compiler's questions about a function's global names, answered as
+// kjit/dispatcher.py's _Resolver (`resolver`) answers them: the tuple
+// (kind, value), or None for a name that stands for nothing. In C++ for the
+// common kinds of values, by _Resolver.classify for the others
+// (py_globals.cpp says which and why).
+pybind11::object resolveGlobalName(const pybind11::object &resolver, const std::string &name);
+pybind11::object classifyGlobal(const pybind11::object &resolver, PyObject *value);
 
 // Issues a compile's performance warnings (kjit.errors.PerformanceWarning).
 void warnPerformance(const std::string &text, int stacklevel);

@@ -16,6 +16,7 @@
 #include <memory>
 
 #include "compiler/JitClass.h"
+#include "compiler/Session.h"
 #include "compiler/Signature.h"
 #include "frontend/SourceMap.h"
 #include "frontend/support/KernelAbi.h"
@@ -27,14 +28,6 @@
 #include "runtime/jit/TypeKeys.h"
 
 namespace kjit::py {
-
-jit::JitRuntime &jitRuntime() {
-  // Never destroyed: compiled code may run until the process ends, and with
-  // LLVM linked statically (the bundle) LLVM's own statics are gone before a
-  // destructor at exit would run.
-  static jit::JitRuntime *rt = new jit::JitRuntime();
-  return *rt;
-}
 
 pybind11::object exceptionClass(const std::string &name) {
   pybind11::module_ builtins = pybind11::module_::import("builtins");
@@ -509,12 +502,14 @@ pybind11::tuple Dispatcher::bind(const pybind11::tuple &args, const pybind11::di
   return out;
 }
 
-// The resolver (kjit/dispatcher.py) answers a global name with a tuple
-// (kind, value): ("int", 3), ("module", "math"), ("jit", dispatcher), ...
+// A global name is answered with a tuple (kind, value): ("int", 3),
+// ("module", "math"), ("jit", dispatcher), ... as the resolver
+// (kjit/dispatcher.py) answers it, in C++ where no Python code is needed
+// (py_globals.cpp).
 std::optional<GlobalValue> Dispatcher::resolveGlobal(const pybind11::object &resolver,
                                                      const std::string &name) {
   pybind11::gil_scoped_acquire gil;
-  return fromClassified(resolver, resolver(name));
+  return fromClassified(resolver, resolveGlobalName(resolver, name));
 }
 
 std::optional<GlobalValue> Dispatcher::fromClassified(const pybind11::object &resolver,
@@ -559,7 +554,7 @@ std::optional<GlobalValue> Dispatcher::fromClassified(const pybind11::object &re
   else if (kind == "tuple") {
     g.kind = K::Tuple;
     for (auto item : pybind11::tuple(t[1])) {
-      auto e = fromClassified(resolver, resolver.attr("classify")(item));
+      auto e = fromClassified(resolver, classifyGlobal(resolver, item.ptr()));
       if (!e) return std::nullopt;
       g.elems.push_back(*e);
     }
@@ -688,7 +683,7 @@ void define_jit(pybind11::module_ &m) {
           fill(getters, info->getters);
           fill(setters, info->setters);
           fill(statics, info->statics);
-          registerJitClass(std::move(info));
+          jitRuntime().session().registerJitClass(std::move(info));
         });
   // The one signature parser (compiler/Signature.h), for Python code that
   // reads signatures (kjit.vectorize): (return type or None, argument types),
@@ -808,7 +803,8 @@ void define_jit(pybind11::module_ &m) {
                [](Dispatcher &d, const std::string &key) {
                  TypeContext tc;
                  std::vector<std::string> names;
-                 for (const Type *t : jit::typesOfKey(tc, d.function().cudaResolve(key))) {
+                 for (const Type *t :
+                      jit::typesOfKey(jitRuntime().session(), tc, d.function().cudaResolve(key))) {
                    std::string k = jit::keyOfType(t);
                    names.push_back(k.find('R') != std::string::npos ? "key:" + k : t->str());
                  }
@@ -825,6 +821,8 @@ void define_jit(pybind11::module_ &m) {
           // The CPU device: eager signatures, inspection.
           .def("_cpu_declare",
                [](Dispatcher &d, const std::string &sig) { d.function().cpuDeclare(sig); })
+          .def("_cpu_declare_later", &Dispatcher::cpuDeclareLater)
+          .def("_cpu_flush_declared", &Dispatcher::flushCpuDeclared)
           .def("_cpu_inspect",
                [](Dispatcher &d, const std::string &key, bool wantAsm) {
                  return d.function().inspectCpuKernel(key, wantAsm);

@@ -129,12 +129,13 @@ class CpuLauncher : public LauncherBase {
       }
     }
     std::string key = d_->argumentKey(argv, n, true);
-    if (!fn.cpuKernels().find(key)) compileForLaunch(kernel, key, launch_, stream_, args);
+    if (!fn.cpuKernels().find(key) && !compileForLaunch(kernel, key, launch_, stream_, args))
+      d_->flushCpuDeclared();  // (what _compile_for_args does first)
     size_t before = fn.cpuKernels().all().size();
     const jit::CompileResult &c = fn.cpuKernelFor(key);
-    if (fn.cpuKernels().all().size() > before) {
-      warnPerformance(c.warnings, 2);
-      warnCache(c.cacheWarning, 2);
+    if (fn.cpuKernels().all().size() > before) {  // compiled here: the warnings at the launch
+      warnPerformance(c.warnings, 1);
+      warnCache(c.cacheWarning, 1);
     }
     jit::KernelLimits k;
     k.maxThreadsPerBlock = fn.options().cuda.maxThreads;
@@ -187,15 +188,38 @@ void runPreLaunchCallbacks(const LauncherBase &l, PyObject *launcher) {
   for (pybind11::handle cb : pybind11::list(l.preLaunch)) cb(k, pybind11::handle(launcher));
 }
 
-void compileForLaunch(pybind11::handle kernel, const std::string &key, const jit::LaunchConfig &c,
+bool kernelOverrides(PyObject *kernel, const char *method) {
+  pybind11::str name(method), original(std::string("_kjit_original") + method);
+  PyTypeObject *tp = Py_TYPE(kernel);
+  PyObject *own = _PyType_Lookup(tp, name.ptr());
+  if (!own || own != _PyType_Lookup(tp, original.ptr())) return true;
+  PyObject **dict = _PyObject_GetDictPtr(kernel);
+  if (!dict || !*dict) return false;
+  if (PyDict_GetItemWithError(*dict, name.ptr())) return true;
+  if (PyErr_Occurred()) throw pybind11::error_already_set();
+  return false;
+}
+
+bool compileForLaunch(pybind11::handle kernel, const std::string &key, const jit::LaunchConfig &c,
                       pybind11::handle stream, PyObject *args) {
-  pybind11::object k = kernel(), launch = pybind11::module_::import("kjit.cuda.launchconfig");
-  if (k.is_none()) return;
-  launch.attr("_compile_for_launch")(k, key, dims3(c.grid), dims3(c.block),
-                                     stream.is_none()
-                                         ? pybind11::object(pybind11::int_(0))
-                                         : pybind11::reinterpret_borrow<pybind11::object>(stream),
-                                     c.sharedBytes, pybind11::handle(args));
+  pybind11::object k = kernel();
+  if (k.is_none() || !kernelOverrides(k.ptr(), "_compile_for_args")) return false;
+  pybind11::module_::import("kjit.cuda.launchconfig")
+      .attr("_compile_for_launch")(k, key, dims3(c.grid), dims3(c.block),
+                                   stream.is_none()
+                                       ? pybind11::object(pybind11::int_(0))
+                                       : pybind11::reinterpret_borrow<pybind11::object>(stream),
+                                   c.sharedBytes, pybind11::handle(args));
+  return true;
+}
+
+pybind11::object makeCpuLauncher(std::shared_ptr<Dispatcher> d, pybind11::object config,
+                                 pybind11::object kernelRef, jit::LaunchConfig &parsed) {
+  auto l = std::make_unique<CpuLauncher>(std::move(d), std::move(config), std::move(kernelRef));
+  parsed = l->parsed.config;
+  pybind11::object o = pybind11::cast(l.get(), pybind11::return_value_policy::take_ownership);
+  l.release();  // (the Python object owns it)
+  return o;
 }
 
 std::string kernelExceptionText(const KernelException &e) {

@@ -6,12 +6,15 @@
 
 #include <pybind11/pybind11.h>
 
+#include <memory>
 #include <string>
 
 #include "py_common.h"
 #include "runtime/jit/LaunchConfig.h"
 
 namespace kjit::py {
+
+class Dispatcher;
 
 struct ParsedLaunch {
   jit::LaunchConfig config;
@@ -93,13 +96,27 @@ PyObject *launcherCall(PyObject *self, PyObject *args, PyObject *kwargs) {
   return nullptr;
 }
 
-// A launch whose argument type key `key` has no compiled kernel: calls the
-// kernel's _compile_for_args(*args) (Numba's dispatcher method, which code
-// may wrap) with the launch's configuration current on this thread
-// (kjit.cuda.launchconfig). `kernel` is a weak reference to the kernel
-// object; a kernel gone compiles nothing here (the caller's lookup does).
-void compileForLaunch(pybind11::handle kernel, const std::string &key, const jit::LaunchConfig &c,
+// A launch whose argument type key `key` has no compiled kernel. Where the
+// kernel's _compile_for_args (Numba's dispatcher method) is replaced, by a
+// subclass of CUDAKernel or on the object (launchconfig's
+// capture_compile_config wraps it), calls it as Numba does, with the
+// launch's configuration current on this thread (kjit.cuda.launchconfig),
+// and returns true. Otherwise returns false without entering Python: the
+// caller's lookup compiles, in C++. `kernel` is a weak reference to the
+// kernel object; a kernel gone compiles nothing here.
+bool compileForLaunch(pybind11::handle kernel, const std::string &key, const jit::LaunchConfig &c,
                       pybind11::handle stream, PyObject *args);
+
+// Whether the kernel object's class or the object itself replaces CUDAKernel's
+// method `method` (the class attribute _kjit_original<method> names CUDAKernel's
+// own): read from the type's and the object's dictionaries, calling nothing.
+bool kernelOverrides(PyObject *kernel, const char *method);
+
+// The CPU device's launcher of a kernel (its dispatcher) for `config`
+// (a tuple), as _kjit.CpuLauncher(dispatcher, config, kernelRef) makes it;
+// `parsed` receives the configuration read.
+pybind11::object makeCpuLauncher(std::shared_ptr<Dispatcher> d, pybind11::object config,
+                                 pybind11::object kernelRef, jit::LaunchConfig &parsed);
 
 // An exception a kernel's thread raised (the CPU device's, or one a GPU
 // kernel recorded), raised in Python as Numba does: of its class

@@ -1,12 +1,33 @@
-// py_module.cpp - the _kjit extension module: one exception translator and
-// one define_<area> call per binding file.
+// py_module.cpp - the _kjit extension module: its state, one exception
+// translator and one define_<area> call per binding file.
 #include "py_common.h"
+#include "py_dispatcher.h"
 #include "runtime/host/CpuKernel.h"
+#include "runtime/jit/JitFunction.h"
 #include "runtime/jit/Version.h"
 
 namespace py = pybind11;
 
 namespace kjit::py {
+
+namespace {
+// The module's state, as its `_state` capsule holds it: set once, when the
+// module is made, before any binding can run.
+ModuleState *theState = nullptr;
+}  // namespace
+
+ModuleState::ModuleState() : jitRuntime_(new jit::JitRuntime()) {}
+
+// At the interpreter's end. The runtime is left to the process: compiled
+// code may still run (a daemon thread in a call without the GIL), and with
+// LLVM linked statically (the bundle) LLVM's own statics are gone before a
+// destructor at the process's exit would run. The cached dtypes keep their
+// references likewise.
+ModuleState::~ModuleState() = default;
+
+ModuleState &moduleState() { return *theState; }
+
+jit::JitRuntime &jitRuntime() { return moduleState().jitRuntime(); }
 
 static const char *exceptionClass(DiagCategory c) {
   switch (c) {
@@ -58,6 +79,13 @@ void raiseCompileFailure(const jit::CompileFailure &f) {
 
 PYBIND11_MODULE(_kjit, m) {
   m.doc() = "kjit native core: the compiler and runtime behind the kjit package";
+  // The module owns its state: the capsule deletes it with the module.
+  auto *state = new kjit::py::ModuleState();
+  m.attr("_state") = py::capsule(state, [](void *p) {
+    if (kjit::py::theState == p) kjit::py::theState = nullptr;
+    delete static_cast<kjit::py::ModuleState *>(p);
+  });
+  kjit::py::theState = state;
   m.attr("__version__") = kjit::kVersion;
   // The most threads a cooperative launch (grid.sync()) has on the CPU device.
   m.attr("cpu_max_cooperative_threads") = kjit::kCpuMaxCooperativeThreads;
@@ -75,6 +103,7 @@ PYBIND11_MODULE(_kjit, m) {
 
   kjit::py::define_frontend(m);
   kjit::py::define_jit(m);
+  kjit::py::define_globals(m);
   kjit::py::define_ufunc(m);
   kjit::py::define_launch(m);
   kjit::py::define_cuda(m);

@@ -13,6 +13,7 @@
 
 #include "py_common.h"
 #include "runtime/host/HostRuntime.h"
+#include "runtime/jit/JitFunction.h"
 #include "runtime/jit/TypeKeys.h"
 
 namespace kjit::py {
@@ -139,7 +140,7 @@ const std::string &dtypeKeyOf(PyObject *descrObj, std::string *why) {
     return codes[static_cast<unsigned char>(code)];
   // A structured dtype: its record's spec, made once per dtype object (the
   // dtype is kept alive, so that its address names it).
-  static std::map<PyObject *, std::string> specs;
+  std::map<PyObject *, std::string> &specs = moduleState().recordSpecs;
   if (auto it = specs.find(descrObj); it != specs.end()) return it->second;
   if (descr->kind != 'V' || pybind11::handle(descrObj).attr("names").is_none()) {
     if (why) *why = "kjit has no type for this dtype";
@@ -334,7 +335,7 @@ ListArgs::~ListArgs() {
 namespace {
 
 // The builtins library's _hash of a key in its memory form
-// (compiler/lib/builtins_lib.py: the two must agree, or lookups of keys
+// (compiler/lib/builtins/dicts.kjit: the two must agree, or lookups of keys
 // passed in would miss).
 int64_t libraryHash(const Type *t, const unsigned char *p) {
   if (t->isString()) {
@@ -694,7 +695,7 @@ void define_records(pybind11::module_ &m) {
       [](const std::string &key) {
         TypeContext tc;
         size_t p = 0;
-        const Type *t = jit::typeOfKey(tc, key, p);
+        const Type *t = jit::typeOfKey(moduleState().jitRuntime().session(), tc, key, p);
         if (!t || p != key.size()) throw py::value_error("not the key of one type: " + key);
         return describe(t);
       },

@@ -366,7 +366,7 @@ void kjit_rt_print_codes(const kjit::KjitList *l) {
 // jitted code, random() and randn() give what np.random.seed(s) and
 // np.random.random()/randn() give in Python; before any seed, each thread
 // starts from the system's entropy. The rest of np.random is written in
-// the kernel language over these (compiler/lib/numpy_lib.py).
+// the kernel language over these (compiler/lib/numpy/random.kjit).
 namespace {
 struct RandomState {
   uint32_t mt[624];
@@ -433,7 +433,7 @@ double kjit_rt_random_gauss() {
 }
 
 // ---- np.linalg: the system's LAPACK (liblapack.so.3), loaded at first use ----
-// The library code (compiler/lib/numpy_lib.py) passes C-contiguous float64
+// The library code (compiler/lib/numpy/linalg.kjit) passes C-contiguous float64
 // copies, which LAPACK (column-major) reads as their transposes, and
 // arranges the operations for that. Returns LAPACK's info, or kNoLapack.
 namespace {

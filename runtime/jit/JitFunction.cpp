@@ -6,6 +6,7 @@
 #include "compiler/CacheKey.h"
 #include "compiler/Context.h"
 #include "compiler/Pipeline.h"
+#include "compiler/Session.h"
 #include "compiler/Signature.h"
 #include "runtime/host/HostRuntime.h"
 #include "runtime/host/ThreadPool.h"
@@ -22,7 +23,7 @@ namespace kjit::jit {
 
 // ---- the process's shared state ----------------------------------------------------
 
-JitRuntime::JitRuntime() = default;
+JitRuntime::JitRuntime() : session_(std::make_shared<Session>()) {}
 JitRuntime::~JitRuntime() = default;
 
 HostJit &JitRuntime::hostJit() {
@@ -81,7 +82,9 @@ size_t JitFunction::cacheHits() const {
   return n;
 }
 
-std::string JitFunction::fingerprint() const { return dependencyFingerprint(*source_); }
+std::string JitFunction::fingerprint() const {
+  return dependencyFingerprint(rt_.session(), *source_);
+}
 std::string JitFunction::cacheFolder() const { return jit::cacheFolder(source_->filename); }
 
 // A signature's types, in a result of their own; the argument count is
@@ -106,9 +109,9 @@ std::unique_ptr<CompileResult> JitFunction::parseEager(const std::string &signat
 // ---- @jit ------------------------------------------------------------------------------
 
 CompileResult &JitFunction::hostMiss(const std::string &key) {
-  if (CompileResult *c = host_.select(key, Caller{name(), false})) return *c;
+  if (CompileResult *c = host_.select(rt_.session(), key, Caller{name(), false})) return *c;
   TypeContext tc;
-  return hostCompile(key, typesOfKey(tc, key), nullptr);
+  return hostCompile(key, typesOfKey(rt_.session(), tc, key), nullptr);
 }
 
 CompileResult &JitFunction::hostCompileSignature(const std::string &signature) {
@@ -158,7 +161,7 @@ bool JitFunction::loadHostCode(const std::string &ckey, CompileResult &c) {
   std::optional<CacheEntry> e = loadEntry(ckey, 5, c.cacheWarning);
   if (!e) return false;
   size_t p = 0;
-  c.ret = typeOfKey(*c.types, e->fields[2], p);
+  c.ret = typeOfKey(rt_.session(), *c.types, e->fields[2], p);
   CompiledCode code;
   std::string err;
   if (!c.ret || !rt_.hostJit().addObject(e->fields[0], e->fields[1], code, err)) return false;
@@ -200,7 +203,7 @@ CompileResult &JitFunction::hostCompile(const std::string &key,
   c->args = remap(*c->types, argTypes);
   std::string ckey = options_.cache ? hostCacheKey(key, declaredRet, "host") : "";
   if (ckey.empty() || !loadHostCode(ckey, *c)) {
-    Context ctx;
+    Context ctx(rt_.sharedSession());
     const Type *declared = declaredRet ? sameTypeIn(ctx.types, declaredRet) : nullptr;
     TypedProgram prog = buildTypedProgram(ctx, source_, remap(ctx.types, argTypes), declared);
     if (!prog.entry) failed(ctx);
@@ -215,7 +218,7 @@ CompileResult &JitFunction::hostCompile(const std::string &key,
 }
 
 std::string JitFunction::inspectHost(const CompileResult &c, bool wantAsm) {
-  Context ctx;
+  Context ctx(rt_.sharedSession());
   TypedProgram prog = buildTypedProgram(ctx, source_, remap(ctx.types, c.args));
   std::string text, err;
   if (!prog.entry || !inspectForHost(ctx, prog, rt_.hostJit(), wantAsm, text, err)) return "";
@@ -240,7 +243,7 @@ TypedProgram JitFunction::cudaProgram(Context &ctx, const std::vector<const Type
 }
 
 CompileResult &JitFunction::cpuKernelMiss(const std::string &key) {
-  if (CompileResult *c = cpu_.select(key, Caller{name(), true})) return *c;
+  if (CompileResult *c = cpu_.select(rt_.session(), key, Caller{name(), true})) return *c;
   return cpuCompile(key);
 }
 
@@ -250,11 +253,11 @@ CompileResult &JitFunction::cpuCompile(const std::string &key) {
   auto c = std::make_unique<CompileResult>();
   c->key = key;
   c->types = std::make_shared<TypeContext>();
-  c->args = typesOfKey(*c->types, key);
+  c->args = typesOfKey(rt_.session(), *c->types, key);
   std::string ckey = options_.cache ? hostCacheKey(key, nullptr, "cpu-device-kernel") : "";
   if (ckey.empty() || !loadHostCode(ckey, *c)) {
     c->ret = c->types->voidTy();
-    Context ctx;
+    Context ctx(rt_.sharedSession());
     ctx.checkBounds = options_.cpuBoundscheck;
     TypedProgram prog = cudaProgram(ctx, remap(ctx.types, c->args), nullptr, true);
     if (!prog.entry) failed(ctx);
@@ -277,8 +280,8 @@ void JitFunction::cpuDeclare(const std::string &signature) {
 }
 
 std::string JitFunction::inspectCpuKernel(const std::string &key, bool wantAsm) {
-  Context ctx;
-  TypedProgram prog = cudaProgram(ctx, typesOfKey(ctx.types, key), nullptr, true);
+  Context ctx(rt_.sharedSession());
+  TypedProgram prog = cudaProgram(ctx, typesOfKey(rt_.session(), ctx.types, key), nullptr, true);
   if (!prog.entry) failed(ctx);
   std::string out, err;
   if (!inspectForHost(ctx, prog, rt_.hostJit(), wantAsm, out, err, true))
@@ -335,7 +338,7 @@ std::unique_ptr<CompileResult> JitFunction::typeForGpu(Context &ctx,
 std::unique_ptr<CompileResult> JitFunction::compileCuda(const std::vector<const Type *> &args,
                                                         const Type *ret, bool device, int cc,
                                                         std::string *llvmText) {
-  Context ctx;
+  Context ctx(rt_.sharedSession());
   TypedProgram prog;
   std::unique_ptr<CompileResult> c = typeForGpu(ctx, args, ret, device, prog);
   c->cc = cc;
@@ -361,7 +364,7 @@ std::unique_ptr<CompileResult> JitFunction::amdgpuCompile(const std::string &sig
   const AmdgpuProcessor *proc = amdgpuProcessor(arch);
   if (!proc) throw typeError(unknownProcessorMessage(arch));
   std::unique_ptr<CompileResult> sig = parseEager(signature);
-  Context ctx;
+  Context ctx(rt_.sharedSession());
   ctx.warpSize = proc->wavefront;  // (typing follows the wavefront)
   ctx.amdgpu = true;
   TypedProgram prog;
@@ -408,7 +411,7 @@ void JitFunction::cudaDeclare(const std::string &signature) {
 
 std::string JitFunction::cudaResolve(const std::string &key) {
   if (!cudaDeclared_.eager()) return key;
-  return cudaDeclared_.select(key, Caller{name(), true})->key;
+  return cudaDeclared_.select(rt_.session(), key, Caller{name(), true})->key;
 }
 
 bool JitFunction::cudaHas(const std::string &key, int cc) {
@@ -423,7 +426,7 @@ CompileResult &JitFunction::cudaKernelFor(const std::string &key, int cc) {
   for (auto &c : cuda_)
     if (c->key == key && c->cc == cc) return *c;
   TypeContext tc;
-  std::vector<const Type *> args = typesOfKey(tc, key);
+  std::vector<const Type *> args = typesOfKey(rt_.session(), tc, key);
   CacheInputs in;
   DiskCache disk(cacheFolder());
   std::string cacheWarning;

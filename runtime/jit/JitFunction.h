@@ -24,6 +24,7 @@
 namespace kjit {
 class Context;
 class HostJit;
+class Session;
 class ThreadPool;
 struct TypedProgram;
 }  // namespace kjit
@@ -31,16 +32,21 @@ struct TypedProgram;
 namespace kjit::jit {
 
 // What compiled code of every function of the process shares: the host JIT
-// and the thread pool, made at first use. The binding owns one for the
-// process (compiled code may run until the process ends).
+// and the thread pool, made at first use; and what their compilations
+// share, the Session (compiler/Session.h: the library functions, the
+// @jitclass classes), which every Context of the driver uses. The binding
+// owns one for the process (compiled code may run until the process ends).
 class JitRuntime {
  public:
   JitRuntime();
   ~JitRuntime();
   HostJit &hostJit();
   ThreadPool &threadPool();
+  Session &session() const { return *session_; }
+  const std::shared_ptr<Session> &sharedSession() const { return session_; }
 
  private:
+  const std::shared_ptr<Session> session_;
   std::mutex mutex_;
   std::unique_ptr<HostJit> jit_;
   std::unique_ptr<ThreadPool> pool_;

@@ -33,11 +33,12 @@ int chooseOverload(const std::vector<const Type *> &actual,
   return tied.empty() ? -1 : tied[0];
 }
 
-CompileResult *Specialisations::select(const std::string &key, const Caller &who) {
+CompileResult *Specialisations::select(const Session &session, const std::string &key,
+                                       const Caller &who) {
   if (CompileResult *c = find(key)) return c;
   if (!eager_) return nullptr;
   TypeContext tc;
-  std::vector<const Type *> actual = typesOfKey(tc, key);
+  std::vector<const Type *> actual = typesOfKey(session, tc, key);
   std::vector<const std::vector<const Type *> *> candidates;
   for (const auto &c : all_) candidates.push_back(&c->args);
   int best = chooseOverload(actual, candidates, who);

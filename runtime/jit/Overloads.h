@@ -19,6 +19,10 @@
 #include "runtime/jit/CompileResult.h"
 #include "runtime/jit/Errors.h"
 
+namespace kjit {
+class Session;
+}  // namespace kjit
+
 namespace kjit::jit {
 
 // The index in `candidates` of the best one for `actual`, or -1 when none
@@ -32,8 +36,9 @@ class Specialisations {
  public:
   // The specialisation for `key`: compiled already, or (with signatures) the
   // one the key converts to; null when one is still to be compiled. Throws
-  // JitError when signatures were given and none fits (`who` is for messages).
-  CompileResult *select(const std::string &key, const Caller &who);
+  // JitError when signatures were given and none fits (`who` is for messages;
+  // a key's @jitclass classes are `session`'s).
+  CompileResult *select(const Session &session, const std::string &key, const Caller &who);
   // Inline: the call path of every @jit call and kernel launch.
   CompileResult *find(const std::string &key) const {
     for (const auto &c : all_)

@@ -89,7 +89,7 @@ std::string dtypeKey(const Type *dtype) {
   return dtype->isRecord() ? recordSpec(dtype) : std::string(1, dtypeCode(dtype));
 }
 
-const Type *typeOfKey(TypeContext &tc, const std::string &key, size_t &p) {
+const Type *typeOfKey(const Session &session, TypeContext &tc, const std::string &key, size_t &p) {
   if (p >= key.size()) return nullptr;
   char c = key[p++];
   switch (c) {
@@ -102,7 +102,7 @@ const Type *typeOfKey(TypeContext &tc, const std::string &key, size_t &p) {
   case 'S': return p < key.size() ? typeOfCode(tc, key[p++]) : nullptr;
   case 'R': return parseRecordSpec(tc, key, --p);
   case 'O': {  // a value or None: 'O' and the value's key
-    const Type *e = typeOfKey(tc, key, p);
+    const Type *e = typeOfKey(session, tc, key, p);
     return e && e->isRuntime() && !e->isNone() ? tc.optional(e) : nullptr;
   }
   case 'K': {  // a @jitclass instance: 'K', the class's id as LENGTH:ID
@@ -112,18 +112,18 @@ const Type *typeOfKey(TypeContext &tc, const std::string &key, size_t &p) {
     if (colon + 1 + n > key.size()) return nullptr;
     std::string id = key.substr(colon + 1, n), error;
     p = colon + 1 + n;
-    return jitClassType(tc, id, error);
+    return jitClassType(session, tc, id, error);
   }
   case 'U': return tc.str();  // a str
   case 'M': {                 // a dict: 'M', its key's key, its value's key
-    const Type *k = typeOfKey(tc, key, p);
-    const Type *v = k ? typeOfKey(tc, key, p) : nullptr;
+    const Type *k = typeOfKey(session, tc, key, p);
+    const Type *v = k ? typeOfKey(session, tc, key, p) : nullptr;
     if (!k || !v || !k->isRuntime() || !v->isRuntime() || k->isNone() || v->isNone())
       return nullptr;
     return tc.dict(k, v);
   }
   case 'L': {  // a list: 'L' and its element's key
-    const Type *e = typeOfKey(tc, key, p);
+    const Type *e = typeOfKey(session, tc, key, p);
     return e && e->isRuntime() && !e->isNone() ? tc.list(e) : nullptr;
   }
   case 'A': {
@@ -154,7 +154,7 @@ const Type *typeOfKey(TypeContext &tc, const std::string &key, size_t &p) {
     if (colon + 1 + n > key.size()) return nullptr;
     std::string cls = key.substr(colon + 1, n);
     p = colon + 1 + n;
-    const Type *value = typeOfKey(tc, key, p);
+    const Type *value = typeOfKey(session, tc, key, p);
     return value ? tc.enumMember(cls, value, isInt) : nullptr;
   }
   case 'N': {
@@ -180,14 +180,14 @@ const Type *typeOfKey(TypeContext &tc, const std::string &key, size_t &p) {
       if (!f) return nullptr;
       fields.push_back(*f);
     }
-    const Type *t = typeOfKey(tc, key, p);
+    const Type *t = typeOfKey(session, tc, key, p);
     if (!t || !t->isTuple() || t->elements().size() != count) return nullptr;
     return tc.namedTuple(*cls, std::move(fields), t->elements());
   }
   case '(': {
     std::vector<const Type *> elems;
     while (p < key.size() && key[p] != ')') {
-      const Type *e = typeOfKey(tc, key, p);
+      const Type *e = typeOfKey(session, tc, key, p);
       if (!e) return nullptr;
       elems.push_back(e);
     }
@@ -199,11 +199,12 @@ const Type *typeOfKey(TypeContext &tc, const std::string &key, size_t &p) {
   }
 }
 
-std::vector<const Type *> typesOfKey(TypeContext &tc, const std::string &key) {
+std::vector<const Type *> typesOfKey(const Session &session, TypeContext &tc,
+                                     const std::string &key) {
   std::vector<const Type *> types;
   size_t p = 0;
   while (p < key.size()) {
-    const Type *t = typeOfKey(tc, key, p);
+    const Type *t = typeOfKey(session, tc, key, p);
     if (!t) throw valueError("kjit: bad argument type key '" + key + "'");
     types.push_back(t);
   }
@@ -296,9 +297,9 @@ std::string numbaReprs(const std::vector<const Type *> &ts) {
   return s;
 }
 
-std::string describeKey(const std::string &key) {
+std::string describeKey(const Session &session, const std::string &key) {
   TypeContext tc;
-  return describeTypes(typesOfKey(tc, key));
+  return describeTypes(typesOfKey(session, tc, key));
 }
 
 std::string cannotTakeMessage(const std::string &what, size_t index, const std::string &param,
@@ -314,10 +315,8 @@ const Type *sameTypeIn(TypeContext &tc, const Type *t) {
   if (t->isArray())
     return tc.array(sameTypeIn(tc, t->dtype()), t->ndim(), t->layout(), t->readonly());
   if (t->isString()) return tc.str();
-  if (t->isJitClass()) {
-    std::string error;
-    return jitClassType(tc, t->symbol(), error);
-  }
+  if (t->isJitClass())  // the class's id and name, its fields' named tuple
+    return tc.jitClass(t->symbol(), t->dtype()->symbol(), sameTypeIn(tc, t->dtype()));
   if (t->isList()) return tc.list(t->dtype() ? sameTypeIn(tc, t->dtype()) : nullptr);
   if (t->isOptional()) return tc.optional(sameTypeIn(tc, t->dtype()));
   if (t->isSet()) return tc.set(t->keyType() ? sameTypeIn(tc, t->keyType()) : nullptr);

@@ -20,6 +20,10 @@
 #include "compiler/Conversion.h"
 #include "compiler/Types.h"
 
+namespace kjit {
+class Session;
+}  // namespace kjit
+
 namespace kjit::jit {
 
 // The dtype code of a scalar type ('f' float32, '4' int32 ...), and back.
@@ -42,14 +46,16 @@ void appendEnumKey(std::string &key, const std::string &cls, bool isIntEnum);
 void appendNamedTupleKey(std::string &key, const std::string &cls,
                          const std::vector<std::string> &fields);
 
-// The type at key[p] (p moves past it); null on a malformed key.
-const Type *typeOfKey(TypeContext &tc, const std::string &key, size_t &p);
+// The type at key[p] (p moves past it), in `tc`; null on a malformed key.
+// A @jitclass instance's class is `session`'s.
+const Type *typeOfKey(const Session &session, TypeContext &tc, const std::string &key, size_t &p);
 // Every type of a key; throws JitError (a ValueError) on a malformed key.
-std::vector<const Type *> typesOfKey(TypeContext &tc, const std::string &key);
+std::vector<const Type *> typesOfKey(const Session &session, TypeContext &tc,
+                                     const std::string &key);
 std::string keyOfType(const Type *t);
 std::string keyOfTypes(const std::vector<const Type *> &ts);
 // "float64, array(float32, 1d, C)": a key's types as messages show them.
-std::string describeKey(const std::string &key);
+std::string describeKey(const Session &session, const std::string &key);
 std::string describeTypes(const std::vector<const Type *> &ts);
 // The same as Numba's repr() of its types writes them ("Array(float64, 1,
 // 'C', False, aligned=True)"), for messages Numba's users match.

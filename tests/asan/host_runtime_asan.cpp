@@ -186,7 +186,7 @@ void randomNumbers() {
 }
 
 // LAPACK (the system's, loaded at first use) with the buffers the library
-// code (compiler/lib/numpy_lib.py) passes: C-order matrices read as their
+// code (compiler/lib/numpy/linalg.kjit) passes: C-order matrices read as their
 // transposes.
 void lapackOps() {
   double a[9] = {4, 1, 2, 1, 5, 3, 2, 3, 6};  // symmetric positive definite

@@ -927,6 +927,28 @@ def zero_dimensional_arrays():
     check(total.copy_to_host()[()], x.sum())
 
 
+@cuda.jit
+def sign_kernel(x, n, out, out_int, out_all):
+    i = cuda.grid(1)
+    if i < x.shape[0]:
+        out[i] = np.sign(x[i])          # one element
+        out_int[i] = np.sign(n[i])
+    if i == 0:
+        np.sign(x, out_all)             # the whole array, into an output
+
+
+@program
+def numpy_sign():
+    x = np.array([-2.5, -0.0, 0.0, 3.0, np.nan, -np.inf], np.float32)
+    n = np.array([-7, 0, 9, -1, 1, 0], np.int32)
+    out, out_all = np.zeros_like(x), np.zeros_like(x)
+    out_int = np.zeros_like(n)
+    sign_kernel[1, 32](x, n, out, out_int, out_all)
+    check(out, np.sign(x))
+    check(out_all, np.sign(x))
+    check(out_int, np.sign(n))
+
+
 # Last: on a GPU a failed bounds check is a kernel fault, after which CUDA
 # gives the process no context (docs/cuda.md); the programs before it ran.
 @program

@@ -1,11 +1,11 @@
 """NumPy functions in @njit functions, checked against Numba (Debian's
 numba): values and dtypes alike. Most are written in kjit's own kernel
-language (compiler/lib/numpy_lib.py); indexing with masks and index arrays
+language (compiler/lib/numpy/*.kjit); indexing with masks and index arrays
 goes through the same library."""
 import numpy as np
 import pytest
 
-from kjit import njit
+from kjit import errors, njit
 
 numba = pytest.importorskip("numba")
 
@@ -223,3 +223,39 @@ def test_flip_reverses_every_axis_as_numpy(shape):
         same(njit(flip_only)(a), np.flip(a))
         return
     same(njit(flips)(a), flips(a))
+
+
+def test_sign_matches_numpy_on_numbers_and_arrays():
+    # np.sign is one row of the NumPy family (compiler/builtins/NumpyUfuncs.cpp):
+    # the same typing serves a number, an array expression and the ufunc loop.
+    @njit
+    def sign(x):
+        return np.sign(x)
+
+    @njit
+    def sign_expr(a):
+        return np.sign(a * 2.0) + 1.0
+
+    for v in (-3, 0, 5, np.int8(-4), np.uint8(7), -2.5, 0.0, -0.0, np.float32(-1.5)):
+        got = sign(v)
+        assert got == np.sign(v) and type(got) is type(np.sign(v).item()), (v, got)
+    assert np.isnan(sign(float("nan")))
+    # Complex numbers as NumPy 1.x and Numba: the real part's sign, else the imaginary part's.
+    assert sign(3 + 4j) == 1 + 0j and sign(-2j) == -1 + 0j and sign(0j) == 0j
+    for z in (complex(1, np.nan), complex(-np.inf, np.nan), complex(np.nan, 1)):  # unordered: NaN
+        assert np.isnan(sign(z).real) and sign(z).imag == 0, z
+    a = np.array([-1.5, 0.0, 2.0, np.nan])
+    np.testing.assert_array_equal(sign(a), np.sign(a))
+    np.testing.assert_array_equal(sign_expr(a), np.sign(a * 2.0) + 1.0)
+    n = np.array([-3, 0, 4], np.int32)
+    assert sign(n).dtype == np.int32
+    np.testing.assert_array_equal(sign(n), np.sign(n))
+
+
+def test_sign_of_bool_is_an_error_as_in_numpy():
+    @njit
+    def sign(x):
+        return np.sign(x)
+
+    with pytest.raises(errors.TypingError, match=r"np.sign\(\) does not accept bool"):
+        sign(True)

@@ -4,6 +4,7 @@
 // every device through the bindings.
 #include <catch2/catch.hpp>
 
+#include "compiler/Session.h"
 #include "runtime/jit/CacheKey.h"
 #include "runtime/jit/Errors.h"
 #include "runtime/jit/LaunchConfig.h"
@@ -28,27 +29,29 @@ std::string launchError(const LaunchConfig &c, const DeviceLimits &d, const Kern
 }  // namespace
 
 TEST_CASE("argument type keys round-trip through types", "[jit][keys]") {
+  Session session;
   TypeContext tc;
   for (std::string key : {"d8b$Dn", "Sf", "Af2Cw", "Ad1Ar", "Af0Cw", "(8d(Sh))", "Sf(Af1Cw8)"}) {
-    std::vector<const Type *> ts = typesOfKey(tc, key);
+    std::vector<const Type *> ts = typesOfKey(session, tc, key);
     CHECK(keyOfTypes(ts) == key);
   }
-  CHECK(describeKey("SfAd2Fr") == "float32, readonly array(float64, 2d, F)");
+  CHECK(describeKey(session, "SfAd2Fr") == "float32, readonly array(float64, 2d, F)");
   for (std::string bad :
        {"x", "A", "Af", "Aq1Cw", "(8", "S", "Af:Cw", "Af/Cw", "R8a{", "AR4u{1:z@0:int32}"}) {
-    CHECK_THROWS_AS(typesOfKey(tc, bad), JitError);
+    CHECK_THROWS_AS(typesOfKey(session, tc, bad), JitError);
   }
 }
 
 TEST_CASE("records and arrays of records have keys of their whole layout", "[jit][keys][records]") {
+  Session session;
   TypeContext tc;
   const std::string rec = "R4u{1:x@0:float16;1:y@2:float16}",
                     aligned = "R4a{1:x@0:float16;1:y@2:float16}";
   for (std::string key : {rec, "A" + rec + "1Cw", "8(" + rec + "d)A" + aligned + "2Ar"}) {
-    std::vector<const Type *> ts = typesOfKey(tc, key);
+    std::vector<const Type *> ts = typesOfKey(session, tc, key);
     CHECK(keyOfTypes(ts) == key);
   }
-  std::vector<const Type *> a = typesOfKey(tc, rec + aligned);
+  std::vector<const Type *> a = typesOfKey(session, tc, rec + aligned);
   CHECK(a[0] != a[1]);
   CHECK(conversion(a[0], a[0]) == Conversion::Exact);
   CHECK(conversion(a[0], a[1]) == Conversion::None);  // no width subtyping
@@ -129,6 +132,7 @@ TEST_CASE("two signatures that fit equally well are an ambiguity error", "[jit][
 }
 
 TEST_CASE("a closed set of specialisations refuses what converts to none", "[jit][overloads]") {
+  Session session;
   Specialisations s;
   std::string name = "f";
   Caller f{name, false};
@@ -138,13 +142,13 @@ TEST_CASE("a closed set of specialisations refuses what converts to none", "[jit
   r->key = keyOfTypes(r->args);
   r->signature = "(float32) -> float32";
   s.add(std::move(r));
-  CHECK(s.select("d", f) == nullptr);  // lazy: compile for float64
+  CHECK(s.select(session, "d", f) == nullptr);  // lazy: compile for float64
   s.setEager();
-  CompileResult *c = s.select("d", f);  // eager: float64 converts (unsafely) to float32
+  CompileResult *c = s.select(session, "d", f);  // eager: float64 converts (unsafely) to float32
   REQUIRE(c != nullptr);
-  CHECK(s.select("d", f) == c);  // remembered
+  CHECK(s.select(session, "d", f) == c);  // remembered
   try {
-    s.select("D", f);
+    s.select(session, "D", f);
     FAIL("complex converted to a real");
   } catch (const JitError &e) {
     CHECK(std::string(e.what()) ==

@@ -34,7 +34,7 @@ struct Typed {
       declared = parseType(ctx.types, ret, err);
       REQUIRE(declared != nullptr);
     }
-    src = functionFromModule("m.py", module, func);
+    src = functionFromModule(ctx.session(), "m.py", module, func);
     REQUIRE(src != nullptr);
     src->parallel = parallel;
     prog = inferTypes(ctx, src, s.args, declared);
@@ -414,7 +414,7 @@ TEST_CASE("unsupported constructs are reported as Unsupported", "[typer][diagnos
 
 TEST_CASE("assigning to an item of a read-only array", "[typer][diagnostics]") {
   Context ctx;
-  auto src = functionFromModule("m.py", "def f(a):\n    a[0] = 1.0\n", "f");
+  auto src = functionFromModule(ctx.session(), "m.py", "def f(a):\n    a[0] = 1.0\n", "f");
   REQUIRE(src != nullptr);
   const Type *ro = ctx.types.array(ctx.types.float64(), 1, Layout::C, /*readonly=*/true);
   TypedProgram p = inferTypes(ctx, src, {ro});
@@ -458,8 +458,10 @@ TEST_CASE("a declared void return with a returned value", "[typer][diagnostics]"
 }
 
 TEST_CASE("functionFromModule finds top-level functions only", "[typer]") {
-  CHECK(functionFromModule("m.py", "def f():\n    pass\n", "g") == nullptr);
-  auto f = functionFromModule("m.py", "import math\ndef f():\n    pass\ndef g():\n    pass\n", "g");
+  Session session;
+  CHECK(functionFromModule(session, "m.py", "def f():\n    pass\n", "g") == nullptr);
+  auto f = functionFromModule(session, "m.py",
+                              "import math\ndef f():\n    pass\ndef g():\n    pass\n", "g");
   REQUIRE(f != nullptr);
   CHECK(f->name == "g");
   CHECK(f->filename == "m.py");

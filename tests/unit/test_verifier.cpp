@@ -37,7 +37,7 @@ std::string typeAndVerify(const std::string &module, const std::string &func,
   Signature s;
   std::string err;
   REQUIRE(parseSignature(ctx.types, sig, s, err));
-  auto src = functionFromModule("m.py", module, func);
+  auto src = functionFromModule(ctx.session(), "m.py", module, func);
   REQUIRE(src != nullptr);
   TypedProgram prog = inferTypes(ctx, src, s.args, nullptr, target, kernel);
   INFO(ctx.diags.render());

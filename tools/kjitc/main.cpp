@@ -193,7 +193,7 @@ int main(int argc, char **argv) {
       std::fprintf(stderr, "kjitc: error: %s\n", err.c_str());
       return 2;
     }
-    auto fn = kjit::functionFromModule(name, ss.str(), func);
+    auto fn = kjit::functionFromModule(ctx.session(), name, ss.str(), func);
     if (!fn) {
       std::fprintf(stderr, "kjitc: error: no function '%s' in '%s'\n", func.c_str(), path.c_str());
       return 1;

@@ -111,17 +111,45 @@ from kjit.cuda.profiling import is_float16_supported, profile_start, profile_sto
 from kjit.cuda.linking import (LTOIR, Archive, Cubin, CUSource, Fatbin, Object, PTXSource,  # noqa: E402
                                declare_device)
 from kjit.cuda.vector_types import constructors as _vector_constructors  # noqa: E402
+from kjit import serialize as _serialize  # noqa: E402
+from kjit.cuda import active as _active  # noqa: E402
 
 # cuda.float32x4, cuda.float4, ... (kjit/cuda/vector_types.py)
 globals().update(_vector_constructors())
 
 
+def _host_api():
+    """The host API module of the device kernels run on (kjit.cuda.active)."""
+    if _SIM:
+        from kjit.cuda import hostapi  # the simulator's host API (the CPU device's too)
+        return hostapi
+    api = globals().get("_api")
+    return api if api is not None else _bind_host_api()
+
+
+# The modules of this package that need the device's host API or cuda.jit
+# (cuda.random, cuda.reduce, cuda.cudadrv ...) reach them through
+# kjit.cuda.active, which this module binds: they cannot import it.
+_active.bind(_host_api, jit)
+
+
+def _rebuild_kernel(key, func, options, sigs):
+    """A pickled kernel, made again here by this device's cuda.jit (kjit/serialize.py)."""
+    return _serialize.rebuild_kernel(jit, key, func, options, sigs)
+
+
+_serialize.register_kernel_rebuild(_rebuild_kernel)
+
+
 def __getattr__(name):
     # cuda.random (Numba's xoroshiro128+ generators) and cuda.cudadrv
     # (Numba's driver names), imported when first used.
-    if name in ("random", "cudadrv"):
+    if name == "random":
         import importlib
-        return importlib.import_module("kjit.cuda." + name)
+        return importlib.import_module("kjit.cuda.random")
+    if name == "cudadrv":
+        import importlib
+        return importlib.import_module("kjit.cuda.cudadrv")
     if name == "devicearray":  # Numba's cuda.devicearray (auto_device, DeviceNDArray ...) off the GPU
         import importlib
         return importlib.import_module("kjit.cuda.cudadrv.devicearray")

@@ -7,21 +7,11 @@ from kjit import _kjit
 from kjit.cuda.devicearray import (DeviceNDArray, ManagedNDArray, MappedNDArray, as_cuda_array,
                                    from_cuda_array_interface, from_dlpack,
                                    host_array, is_cuda_array)
-from kjit.cuda.errors import CudaSupportError
-
+from kjit.cuda.streams import (Event, Stream, _require, default_stream, event, event_elapsed_time,  # noqa: F401
+                               external_stream, is_available, legacy_default_stream, per_thread_default_stream, stream)
 
 
 # ---- devices -----------------------------------------------------------------------
-def is_available():
-    """Whether a CUDA GPU and its driver are usable here."""
-    return _kjit.cuda_available()
-
-
-def _require():
-    if not _kjit.cuda_available():
-        raise CudaSupportError(f"kjit: no CUDA GPU: {_kjit.cuda_why()}")
-
-
 class Device:
     """A GPU: ``id``, ``name``, ``compute_capability`` and the driver's
     attributes by name (``MAX_THREADS_PER_BLOCK``, ``MULTIPROCESSOR_COUNT`` ...)."""
@@ -274,74 +264,6 @@ def mapped(*arylist, stream=0):
     finally:
         for a, v in zip(arylist, views):
             v.copy_to_host(np.asarray(a), stream=stream)
-
-
-# ---- streams and events --------------------------------------------------------------
-class Stream(_kjit.CudaStream):
-    """A CUDA stream (``cuda.stream()``); kernels and copies on one stream
-    run in order."""
-
-    external = False  # True for external_stream's (not owned by kjit)
-
-    def __int__(self):
-        return self.handle
-
-    def __bool__(self):
-        return self.handle != 0
-
-    def __repr__(self):
-        return f"<kjit CUDA stream 0x{self.handle:x}>"
-
-    @contextlib.contextmanager
-    def auto_synchronize(self):
-        """Synchronizes the stream when the block ends."""
-        yield self
-        self.synchronize()
-
-
-def stream():
-    _require()
-    return Stream()
-
-
-def default_stream():
-    _require()
-    return Stream(0)
-
-
-def legacy_default_stream():
-    _require()
-    return Stream(1)
-
-
-def per_thread_default_stream():
-    _require()
-    return Stream(2)
-
-
-def external_stream(ptr):
-    _require()
-    s = Stream(int(ptr))
-    s.external = True
-    return s
-
-
-class Event(_kjit.CudaEvent):
-    """A CUDA event: ``record(stream)``, ``synchronize()``, ``wait(stream)``,
-    ``elapsed_time(end)`` in milliseconds."""
-
-    def elapsed_time(self, evtend):
-        return _kjit.CudaEvent.elapsed_time(self, evtend)
-
-
-def event(timing=True):
-    _require()
-    return Event(timing)
-
-
-def event_elapsed_time(evtstart, evtend):
-    """Milliseconds between two recorded events."""
-    return _kjit.CudaEvent.elapsed_time(evtstart, evtend)
 
 
 __all__ = ["is_available", "gpus", "list_devices", "select_device", "get_current_device", "current_context",

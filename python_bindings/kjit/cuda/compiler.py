@@ -8,6 +8,7 @@ from kjit import config as config_module
 from kjit import types as kt
 from kjit.cuda.errors import CudaSupportError
 from kjit.dispatcher import _make_dispatcher
+from kjit.typeof import type_of_name as _type_of_name
 
 DEFAULT_CC = (9, 0)  # what compile_ptx targets without cc=, and the GPU the team tests on
 
@@ -35,51 +36,6 @@ def _validate_carveout(carveout):
             raise ValueError("Carveout must be between -1 and 100")
     else:
         raise TypeError(f"shared_memory_carveout must be str or int, got {type(carveout).__name__}")
-
-
-_SCALARS = {t.name: t for t in (kt.boolean, kt.int8, kt.int16, kt.int32, kt.int64, kt.uint8, kt.uint16,
-                                kt.uint32, kt.uint64, kt.float16, kt.float32, kt.float64, kt.complex64,
-                                kt.complex128)}
-
-
-def _split_top(text):
-    parts, depth, cur = [], 0, ""
-    for ch in text:
-        if ch in "([":
-            depth += 1
-        elif ch in ")]":
-            depth -= 1
-        if ch == "," and depth == 0:
-            parts.append(cur.strip())
-            cur = ""
-        else:
-            cur += ch
-    if cur.strip():
-        parts.append(cur.strip())
-    return parts
-
-
-def _type_of_name(name):
-    """The kjit type of a type name as the driver writes it ("array(float32,
-    1d, C)", "UniTuple(int64 x 2)"): the keys of ``kernel.overloads``."""
-    name = name.strip()
-    if name in _SCALARS:
-        return _SCALARS[name]
-    if name.startswith("key:"):  # a type that holds records, by its key
-        from kjit.np.numpy_support import _type_of_key
-        return _type_of_key(name[4:])
-    readonly = name.startswith("readonly ")
-    body = name[len("readonly "):] if readonly else name
-    if body.startswith("array(") and body.endswith(")"):
-        parts = _split_top(body[6:-1])
-        if len(parts) == 3 and parts[1].endswith("d"):
-            return kt.Array(_type_of_name(parts[0]), int(parts[1][:-1]), parts[2], readonly)
-    if name.startswith("UniTuple(") and " x " in name:
-        dtype, count = name[9:-1].rsplit(" x ", 1)
-        return kt.UniTuple(_type_of_name(dtype), int(count))
-    if name.startswith("Tuple(") and name.endswith(")"):
-        return kt.Tuple([_type_of_name(p) for p in _split_top(name[6:-1])])
-    return kt.Type(name)
 
 
 def _cc_number(cc):
@@ -138,8 +94,8 @@ class CUDAKernel(_kjit.KernelBase):
         self._core = None if device else _kjit.CudaKernelCore(self._dispatcher)
         # Eager signatures compile now (for compute capability 9.0, which
         # needs no GPU) and close the set of argument types launches take.
-        # The CPU device compiles its own code for them at the first launch.
-        self._cpu_undeclared = []
+        # The CPU device compiles its own code for them at the first launch
+        # (the dispatcher keeps them: _cpu_declare_later).
         # A device function's declared signatures: kernels' calls convert to the best (the compiler
         # reads them through the dispatcher's resolver).
         self._device_signatures = [kt.signature_text(s) for s in signatures] if device else []
@@ -148,7 +104,7 @@ class CUDAKernel(_kjit.KernelBase):
             self.compile(sig)
             if not device:
                 self._dispatcher._cuda_declare(sig)
-                self._cpu_undeclared.append(sig)
+                self._dispatcher._cpu_declare_later(sig)
 
     @property
     def _cpu(self):
@@ -190,9 +146,7 @@ class CUDAKernel(_kjit.KernelBase):
         return self._specialized
 
     def _flush_cpu_declared(self):
-        for sig in self._cpu_undeclared:
-            self._dispatcher._cpu_declare(sig)
-        self._cpu_undeclared = []
+        self._dispatcher._cpu_flush_declared()
 
     def _device_cc(self):
         if self._cpu or not _kjit.cuda_available():
@@ -408,6 +362,13 @@ class CUDAKernel(_kjit.KernelBase):
             _warn_low_occupancy(self.__name__, config)
         return launcher
 
+    # kernel[config] makes the launcher in C++ for the CPU device and CUDA
+    # GPUs (py_cuda_launch.cpp, newLauncher), as _launcher_for would; and a
+    # launch miss compiles there, as _compile_for_args would. Where a class
+    # or an object replaces either method, the C++ path calls it instead:
+    # these name the methods it stands for.
+    _kjit_original_launcher_for = _launcher_for
+
     def _hip_loader(self):
         """The kernel's code on AMD GPUs (kjit/hip/launch.py)."""
         if getattr(self, "_hip", None) is None:
@@ -434,6 +395,8 @@ class CUDAKernel(_kjit.KernelBase):
             self._flush_cpu_declared()
         self._dispatcher._compile_key(key, 0 if self._cpu else self._device_cc())
         return _CompiledKernel(self, key, self._argument_types(key))
+
+    _kjit_original_compile_for_args = _compile_for_args
 
     def mark_launch_config_sensitive(self):
         """Marks the kernel being compiled for the current launch as

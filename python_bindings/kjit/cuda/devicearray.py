@@ -14,6 +14,7 @@ import numpy as np
 from kjit import _kjit
 from kjit.cuda import copy_rules
 from kjit.cuda.copy_rules import c_strides as _c_strides, f_strides as _f_strides, shape_tuple as _shape_tuple
+from kjit.cuda.streams import default_stream as _default_stream, event as _event, external_stream as _external_stream
 
 _INDEX_TYPES = (slice, type(Ellipsis), type(None))
 
@@ -173,8 +174,7 @@ class DeviceNDArray(_kjit.DeviceArrayBase):
         s = stream if _stream_given(stream) else self.stream
         synchronous = not _stream_given(s)
         if synchronous:
-            from kjit.cuda import api
-            s = api.default_stream()
+            s = _default_stream()
         self._assign(key, value, s)
         if synchronous:
             s.synchronize()
@@ -354,8 +354,7 @@ class DeviceNDArray(_kjit.DeviceArrayBase):
     def __dlpack__(self, stream=None, max_version=None, dl_device=None, copy=None):
         if stream not in (None, -1) and self.stream:
             # The consumer's stream waits for this array's work.
-            from kjit.cuda.api import event
-            ev = event(timing=False)
+            ev = _event(timing=False)
             ev.record(self.stream)
             ev.wait(stream if stream not in (1, 2) else 0)
         return self._dlpack(2, _kjit.cuda_current())
@@ -369,9 +368,8 @@ def from_cuda_array_interface(desc, owner=None, sync=True):
     dictionary describes, kept alive by ``owner``. A stream in ``desc``
     becomes the array's stream (an external stream), synchronized first when
     ``sync`` and ``config.CUDA_ARRAY_INTERFACE_SYNC`` are true (Numba's rule)."""
-    from kjit.cuda.api import external_stream
     from kjit.cuda.interface import consumer_stream
-    stream = consumer_stream(desc, sync, external_stream)
+    stream = consumer_stream(desc, sync, _external_stream)
     dtype = np.dtype(desc["typestr"])
     shape = tuple(desc["shape"])
     strides = desc.get("strides") or _c_strides(shape, dtype.itemsize)

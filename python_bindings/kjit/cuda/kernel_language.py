@@ -3,6 +3,11 @@ functions; called from Python they raise, with a message that says so."""
 
 
 class _KernelOnly:
+    # The compiler's markers (dispatcher.py, classify) that an object lacks
+    # are None here, not made up by __getattr__: the binding reads them
+    # without calling Python (python_bindings/src/py_globals.cpp).
+    _kjit_builtin = _kjit_module = _kjit_declared = None
+
     def __init__(self, name, namespace=False, value=False):
         self._name = name
         # What the compiler takes it for when a kernel names it through a

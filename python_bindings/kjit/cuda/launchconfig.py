@@ -1,11 +1,12 @@
 """The launch configuration a kernel is compiled under (numba-cuda's
 ``numba.cuda.launchconfig``).
 
-A launch whose argument types have no compiled kernel yet calls the
-kernel's ``_compile_for_args(*args)`` (which compiles), with the launch's
-configuration current on this thread until it returns: code that wraps
-``_compile_for_args`` (as ``capture_compile_config`` does) sees which
-launch caused the compile. Outside such a compile there is none.
+A launch whose argument types have no compiled kernel yet compiles in C++;
+where the kernel's ``_compile_for_args`` is replaced (on the kernel, as
+``capture_compile_config`` does, or by a subclass of CUDAKernel), the launch
+calls it instead (``_compile_for_args(*args)`` compiles), with the launch's
+configuration current on this thread until it returns: the wrapper sees
+which launch caused the compile. Outside such a compile there is none.
 """
 import contextlib
 import threading

@@ -127,7 +127,7 @@ class DeclaredDevice:
     def __init__(self, name, sig, link, abi):
         self.name, self.sig, self.link, self.abi = name, sig, link, abi
         args = ", ".join(a.name for a in sig.args)
-        # The callee the compiler sees (compiler/BuiltinsCuda.cpp: CudaTyper::declared).
+        # The callee the compiler sees (compiler/builtins/Cuda.cpp: CudaTyper::declared).
         self._kjit_declared = f"kjit.cuda.declared:{abi}:{name}:{sig.return_type.name}({args})"
 
     def __call__(self, *args):

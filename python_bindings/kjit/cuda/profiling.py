@@ -6,6 +6,9 @@ The profiler calls are no-ops on every device: kjit's CUDA driver table
 Systems, ncu) records the whole program rather than the marked region."""
 import contextlib
 
+from kjit import devices
+from kjit.cuda.active import host_api
+
 __all__ = ["profile_start", "profile_stop", "profiling", "is_float16_supported"]
 
 
@@ -31,8 +34,6 @@ def profiling():
 def is_float16_supported():
     """Whether kernels can use float16: True on the CPU device and in the
     simulator; on a GPU, from compute capability 5.3."""
-    from kjit import cuda
-    from kjit import devices
-    if devices.simulator() or cuda.device_kind() == "cpu":
+    if devices.simulator() or devices.compiled_kind() == devices.CPU:
         return True
-    return tuple(cuda.get_current_device().compute_capability) >= (5, 3)
+    return tuple(host_api().get_current_device().compute_capability) >= (5, 3)

@@ -30,10 +30,10 @@ import math
 
 import numpy as np
 
-from kjit import float32, float64, int64, uint32, uint64
+from kjit.types import float32, float64, int64, uint32, uint64
 from kjit.dispatcher import njit
 
-import kjit.cuda as _cuda
+from kjit.cuda import active as _cuda  # cuda.jit and the host API of the device kernels run on
 from kjit import devices as _devices
 
 xoroshiro128p_dtype = np.dtype([("s0", np.uint64), ("s1", np.uint64)], align=True)
@@ -167,7 +167,7 @@ def create_xoroshiro128p_states(n, seed, subsequence_start=0, stream=0):
     """A device array of ``n`` generators (one per thread), seeded from
     ``seed``; ``subsequence_start`` advances the first by that many times
     2**64 steps."""
-    return _cuda.to_device(_host_states(n, seed, subsequence_start), stream=stream)
+    return _cuda.host_api().to_device(_host_states(n, seed, subsequence_start), stream=stream)
 
 
 # ---- in the simulator ----------------------------------------------------------------------

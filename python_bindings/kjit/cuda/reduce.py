@@ -13,13 +13,15 @@ commutative, as Numba requires.
 import numpy as np
 
 from kjit import types as kt
+from kjit.cuda import kernel_language as cuda  # the kernels' names (cuda.shared ...)
+from kjit.cuda.active import host_api
+from kjit.cuda.compiler import CUDAKernel, jit
 
 _TPB = 256
 
 
 class Reduce:
     def __init__(self, functor):
-        from kjit.cuda.compiler import CUDAKernel, jit
         self._functor = functor
         op = functor if isinstance(functor, CUDAKernel) else jit(device=True)(functor)
         self._op = op
@@ -30,8 +32,6 @@ class Reduce:
         k = self._kernels.get(dtype)
         if k is not None:
             return k
-        from kjit import cuda
-        from kjit.cuda.compiler import jit
         op = self._op
         tpb = _TPB
         elem = getattr(kt, np.dtype(dtype).name)
@@ -68,7 +68,7 @@ class Reduce:
         return k
 
     def __call__(self, arr, size=None, res=None, init=0, stream=0):
-        import kjit.cuda as api  # the active device's host API (GPU or CPU device)
+        api = host_api()  # the active device's host API (GPU or CPU device)
         if not api.is_cuda_array(arr):
             arr = api.as_cuda_array(arr) if hasattr(arr, "__cuda_array_interface__") else api.to_device(
                 np.ascontiguousarray(arr), stream=stream)

@@ -68,7 +68,7 @@ class VectorConstructor:
         self._vtype = vtype
         self.__name__ = vtype.name
         self.aliases = []
-        # kjit's compiler types calls of it (compiler/BuiltinsCuda.cpp).
+        # kjit's compiler types calls of it (compiler/builtins/Cuda.cpp).
         self._kjit_declared = "kjit.cuda." + vtype.name
 
     def __call__(self, *args):

@@ -18,6 +18,7 @@ import numpy as np
 from kjit import _kjit
 from kjit import types as _kt
 from kjit.hip import hostapi
+from kjit.typeof import type_of_name
 
 _NUMBERS = (_kt.Integer, _kt.Float, _kt.Complex, _kt.Boolean)
 
@@ -47,7 +48,6 @@ def argument_types(kernel, args):
     ``__cuda_array_interface__``, and each value's kjit type as the
     dispatcher resolves it for a CUDA launch (NumPy's typing of host arrays
     and numbers, a declared signature's conversions)."""
-    from kjit.cuda.compiler import _type_of_name
     values, stand_ins = [], []
     for a in args:
         if hasattr(a, "__cuda_array_interface__") and not isinstance(a, (hostapi.DeviceNDArray, np.ndarray)):
@@ -56,7 +56,7 @@ def argument_types(kernel, args):
         stand_ins.append(_stand_in(a) if isinstance(a, hostapi.DeviceNDArray) else a)
     d = kernel._dispatcher
     key = d._argument_key(tuple(stand_ins))
-    return values, tuple(_type_of_name(n) for n in d._cuda_resolved_types(key))
+    return values, tuple(type_of_name(n) for n in d._cuda_resolved_types(key))
 
 
 def _by_value_dtype(name, t):

@@ -38,10 +38,12 @@ decorator when the package is imported (kjit/__init__.py).
 """
 import warnings
 
+from kjit import dispatcher as _dispatcher
+from kjit import serialize as _serialize
 from kjit import types as kt
 from kjit.errors import UnrecognizedOptionsError
 from kjit.vectorize.signatures import _parse_signature, parse_signature  # noqa: F401
-from kjit.vectorize.cpu_ufunc import DUFunc, _CPULoops, scalar_function_of  # noqa: F401
+from kjit.vectorize.cpu_ufunc import _SCALAR_FUNCTIONS, DUFunc, _CPULoops, scalar_function_of  # noqa: F401
 from kjit.vectorize.cuda_ufunc import CUDAUFunc  # noqa: F401
 from kjit.vectorize.gufunc import GUFunc  # noqa: F401
 from kjit.vectorize.cuda_gufunc import CUDAGUFunc  # noqa: F401
@@ -129,8 +131,31 @@ def _make(func, sigs, kws):
 
 
 def _reduce_vectorized(self):
-    from kjit import serialize
-    return serialize.reduce_vectorized(self)
+    return _serialize.reduce_vectorized(self, _rebuild_vectorized)
+
+
+def _rebuild_vectorized(key, func, args, kws, kind):
+    """A pickled @vectorize or @guvectorize object, made again here (kjit/serialize.py)."""
+    return _serialize.rebuild_vectorized(vectorize, guvectorize, key, func, args, kws, kind)
+
+
+def _classify(v):
+    """What a jitted function that names `v` sees (kjit.dispatcher's
+    resolver asks): a @vectorize ufunc for the CPU, called on scalars, is
+    its scalar function (arrays: call it from Python); None for other values."""
+    scalar = scalar_function_of(v)
+    if scalar is not None:
+        return ("jit", scalar)
+    if isinstance(v, GUFunc):
+        return ("unsupported", f"@guvectorize function {v.__name__} (call it from Python)")
+    return None
+
+
+# The functions, ufuncs and dtypes _classify answers for, by id: (value, its
+# @jit function). The binding reads them instead of calling _classify
+# (python_bindings/src/py_globals.cpp): @vectorize's ufuncs.
+_classify._kjit_claims = _SCALAR_FUNCTIONS
+_dispatcher.register_classifier(_classify)
 
 
 for _cls in (DUFunc, CUDAUFunc, GUFunc, CUDAGUFunc):

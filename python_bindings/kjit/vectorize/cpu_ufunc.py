@@ -7,7 +7,9 @@ import threading
 
 import numpy as np
 
+from kjit import _kjit
 from kjit import types as kt
+from kjit.dispatcher import njit
 from kjit.vectorize.signatures import _dtype, _parse_signature, _scalar_type
 
 _serial = 0
@@ -52,7 +54,6 @@ class _CPULoops:
     the rest are NumPy's own."""
 
     def __init__(self, func, parallel, kws):
-        from kjit.dispatcher import njit
         from inspect import signature
         func = getattr(func, "py_func", func)  # a @jit function: its Python function, as Numba does
         self.func = func
@@ -134,7 +135,6 @@ class _CPULoops:
 
     def _build(self):
         if self._ufunc is None:
-            from kjit import _kjit
             self._ufunc = _kjit.make_ufunc(self.func.__name__, self.func.__doc__ or "", self.nin, 1,
                                            self.identity, [(l[2], l[3]) for l in self.loops], self.parallel,
                                            (self.scalar, [l[4] for l in self.loops]), "",
@@ -166,7 +166,6 @@ def _compile_loop(src, name, fn, func, what, sig, cache):
     linecache (kjit reads it from there): with cache=True under a name from
     the user's file and `what` (the disk cache goes next to that file and is
     the same in every process), else under a serial number."""
-    from kjit.dispatcher import njit
     global _serial
     if cache:
         import inspect

@@ -2,6 +2,8 @@
 generalized ufunc whose loops are compiled."""
 import threading
 
+from kjit import _kjit
+from kjit.dispatcher import njit
 from kjit.vectorize.cpu_ufunc import _IDENTITY, _compile_loop, _input_type, _named_after, _num_dtype
 from kjit.vectorize.signatures import _dtype, _parse_gu_signature, _parse_layout
 
@@ -22,7 +24,6 @@ class GUFunc:
 
     def __init__(self, func, layout, parallel, kws, dynamic):
         from inspect import signature
-        from kjit.dispatcher import njit
         func = getattr(func, "py_func", func)  # a @jit function: its Python function
         self.py_func = func
         _named_after(self, func)
@@ -103,7 +104,6 @@ class GUFunc:
 
     def _build(self):
         if self._ufunc is None and self._loops:
-            from kjit import _kjit
             self._ufunc = _kjit.make_ufunc(self.__name__, self.__doc__ or "", self.nin, self.nout,
                                            self._identity, [(l[1], l[2]) for l in self._loops], self._parallel,
                                            (self._kernel, [l[3] for l in self._loops]), self.signature,

@@ -4,6 +4,9 @@
 (``kjit.cuda.DeviceNDArray``)."""
 import numpy as np
 
+from kjit.cuda.active import host_api
+from kjit.cuda.copy_rules import _sentry_contiguous
+
 __all__ = ["DeviceNDArray", "is_contiguous", "array_core", "auto_device", "verify_cuda_ndarray_interface",
            "errmsg_contiguous_buffer"]
 
@@ -14,8 +17,7 @@ errmsg_contiguous_buffer = ("Array contains non-contiguous buffer and cannot be 
 
 def __getattr__(name):
     if name == "DeviceNDArray":
-        from kjit import cuda
-        return cuda.DeviceNDArray
+        return host_api().DeviceNDArray
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
@@ -52,11 +54,10 @@ def verify_cuda_ndarray_interface(obj):
 def auto_device(obj, stream=0, copy=True, user_explicit=False):
     """(a device array of `obj`, whether it was copied): a device array is
     returned as it is, anything else is copied to the device."""
-    from kjit import cuda
+    cuda = host_api()
     if cuda.is_cuda_array(obj):
         return cuda.as_cuda_array(obj), False
     if not isinstance(obj, np.ndarray):
         obj = np.asarray(obj)
-    from kjit.cuda.copy_rules import _sentry_contiguous
     _sentry_contiguous(obj)  # Numba's rule: one block of memory (broadcast axes aside)
     return cuda.to_device(obj, stream=stream, copy=copy), True

@@ -5,6 +5,7 @@ driver calls are C++, there are no Python entry points to replace) and
 ``_have_nvjitlink()`` (False: kjit links without nvJitLink)."""
 import types as _types
 
+from kjit.cuda.active import host_api
 from kjit.cuda.errors import CudaAPIError, CudaDriverError, CudaSupportError  # noqa: F401
 
 driver = _types.SimpleNamespace()
@@ -16,9 +17,5 @@ def _have_nvjitlink():
 
 def __getattr__(name):
     if name in ("Stream", "Event", "Device", "Context"):
-        from kjit import cuda
-        api = cuda._api if hasattr(cuda, "_api") else None
-        if api is None:
-            from kjit.cuda import hostapi as api
-        return getattr(api, name)
+        return getattr(host_api(), name)
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -19,7 +19,7 @@ _compiled = {}
 def _host(name, source):
     fn = _compiled.get(name)
     if fn is None:
-        from kjit import njit
+        from kjit.dispatcher import njit
         scope = {"math": math}
         exec(compile(source, f"<kjit simulator {name}>", "exec"), scope)
         # Compiled from this text, which inspect cannot read back: the bytecode path.

@@ -1,13 +1,14 @@
-// BuiltinsLists.cpp - typing list methods and the primitives the builtins
-// library (compiler/lib/builtins_lib.py) builds Python's list on.
+// Containers.cpp - the families of list, dict, set and str methods, and
+// the primitives the builtins library (compiler/lib/builtins/) builds
+// Python's list on.
 //
 // A list method is the library's `_list_<method>` with the list first;
 // the library reads and writes elements through five primitives that
 // become IR intrinsics (Intrinsics.def: ListNew ... ListResize).
 #include <fmt/format.h>
 
-#include "compiler/Builtins.h"
-#include "compiler/NumpyLib.h"
+#include "compiler/Session.h"
+#include "compiler/builtins/BuiltinCall.h"
 
 namespace kjit {
 
@@ -130,7 +131,8 @@ Expr *typeStrMethod(TyperServices &ts, const std::string &f, CallSite &site) {
                       fmt::format("str.{}() takes an integer, not {}", f, t->str()));
     }
   }
-  Expr *r = ts.callFunction(numpyLibFunction("_str_" + f), std::move(args), loc);
+  Expr *r =
+      ts.callFunction(ts.context().session().libraryFunction("_str_" + f), std::move(args), loc);
   return r ? r : ts.constOf(nullptr, loc);
 }
 
@@ -196,7 +198,8 @@ Expr *typeSetMethod(TyperServices &ts, const std::string &f, CallSite &site) {
                       fmt::format("set.{}() of {} on a {}", f, v->type->str(), st->str()));
     args[1] = ts.convert(v, key);
   }
-  Expr *r = ts.callFunction(numpyLibFunction("_set_" + f), std::move(args), loc);
+  Expr *r =
+      ts.callFunction(ts.context().session().libraryFunction("_set_" + f), std::move(args), loc);
   return r ? r : ts.constOf(nullptr, loc);
 }
 
@@ -233,7 +236,7 @@ Expr *typeDictMethod(TyperServices &ts, const std::string &f, CallSite &site) {
   }
   std::string lib = m->lib;
   if (f == "pop" && n == 2) lib = "_dict_pop_default";
-  Expr *r = ts.callFunction(numpyLibFunction(lib), std::move(args), loc);
+  Expr *r = ts.callFunction(ts.context().session().libraryFunction(lib), std::move(args), loc);
   return r ? r : ts.constOf(nullptr, loc);
 }
 
@@ -333,9 +336,31 @@ Expr *typeListMethod(TyperServices &ts, const std::string &f, CallSite &site) {
             : fmt::format("list.{}() takes at most {} argument ({} given)", f, m->maxArgs, n));
   // (A list whose element type is not known yet is typed again once it is.)
   if (!args[0]->type->dtype()) return ts.constOf(nullptr, loc);
-  Expr *r = ts.callFunction(numpyLibFunction(key ? "_list_sort_key" : "_list_" + f),
-                            std::move(args), loc);
+  Expr *r =
+      ts.callFunction(ts.context().session().libraryFunction(key ? "_list_sort_key" : "_list_" + f),
+                      std::move(args), loc);
   return r ? r : ts.constOf(nullptr, loc);
+}
+
+void addListPrimitiveRows(std::vector<BuiltinEntry> &rows) {
+  for (const char *n :
+       {"_lget", "_lset", "_lresize", "_lnew", "_lof", "_ldtype", "_dparts", "_dmake", "_smake"})
+    rows.push_back(row(n, [](BuiltinCall &c) { return typeListPrimitive(c.ts, c.f, c.site); }));
+}
+
+// The methods of each container type: the library's `_<type>_<method>`
+// with the container first (a method it lacks is reported there).
+const BuiltinFamily &containerFamilies(int which) {
+  static const BuiltinFamily list{
+      "list", {}, [](BuiltinCall &c) { return typeListMethod(c.ts, c.f, c.site); }};
+  static const BuiltinFamily dict{
+      "dict", {}, [](BuiltinCall &c) { return typeDictMethod(c.ts, c.f, c.site); }};
+  static const BuiltinFamily set{
+      "set", {}, [](BuiltinCall &c) { return typeSetMethod(c.ts, c.f, c.site); }};
+  static const BuiltinFamily str{
+      "str", {}, [](BuiltinCall &c) { return typeStrMethod(c.ts, c.f, c.site); }};
+  const BuiltinFamily *all[] = {&list, &dict, &set, &str};
+  return *all[which];
 }
 
 }  // namespace kjit

@@ -1,4 +1,4 @@
-// BuiltinsCuda.cpp - typing of the CUDA kernel language (numba.cuda's API):
+// Cuda.cpp - typing of the CUDA kernel language (numba.cuda's API):
 // thread indexing, grid(), barriers and fences, shared/local/const arrays,
 // atomics, warp operations and bit operations. The result types are
 // Numba's (numba/cuda/cudadecl.py): indices and grid() are int32, votes
@@ -8,8 +8,8 @@
 
 #include <algorithm>
 
-#include "compiler/Builtins.h"
 #include "compiler/Signature.h"
+#include "compiler/builtins/BuiltinCall.h"
 
 namespace kjit {
 
@@ -17,21 +17,9 @@ using namespace ir;
 
 namespace {
 
-class CudaTyper {
+class CudaTyper : public BuiltinCall {
  public:
-  CudaTyper(TyperServices &ts, CallSite &site)
-      : ts(ts), tc(ts.context().types), ir(ts.context().ir), site(site), loc(site.loc) {}
-  TyperServices &ts;
-  TypeContext &tc;
-  ir::Builder &ir;
-  CallSite &site;
-  SourceLoc loc;
-
-  Expr *fail(std::string msg) { return ts.error(DiagCategory::Typing, loc, std::move(msg)); }
-  Expr *unsupported(std::string msg) {
-    return ts.error(DiagCategory::Unsupported, loc, std::move(msg));
-  }
-  Expr *none() { return ts.constOf(nullptr, loc); }
+  explicit CudaTyper(BuiltinCall &c) : BuiltinCall(c) {}
   const Type *i32() { return tc.intTy(32, true); }
   const Type *u32() { return tc.intTy(32, false); }
   unsigned warpSize() { return ts.context().warpSize; }
@@ -60,11 +48,6 @@ class CudaTyper {
                      lo == hi ? std::to_string(lo) : fmt::format("{} to {}", lo, hi),
                      hi == 1 ? "" : "s", site.args.size()));
     return false;
-  }
-  Expr *keyword(const std::string &name) {
-    for (auto &[k, v] : site.kwargs)
-      if (k == name) return v;
-    return nullptr;
   }
   // Positional argument i, or the keyword `name`.
   Expr *arg(size_t i, const std::string &name) {
@@ -406,7 +389,22 @@ class CudaTyper {
     return unsupported(fmt::format("cuda.{}() is not supported yet", f));
   }
 
-  Expr *call(const std::string &f);
+  // The rows' typings (cudaFamily below).
+  Expr *syncthreads();
+  Expr *syncthreadsReduce();
+  Expr *syncwarp();
+  Expr *threadfence();
+  Expr *thisGrid();
+  Expr *gridSync();
+  Expr *constArrayLike();
+  Expr *matchAny();
+  Expr *matchAll();
+  Expr *fma();
+  Expr *cbrt();
+  Expr *selp();
+  // Names made by a pattern: declared device functions, vector types,
+  // atomics, fp16.
+  Expr *patterned();
   Expr *declared(const std::string &f);
   Expr *vector(const std::string &f);
 };
@@ -513,61 +511,118 @@ Expr *CudaTyper::declared(const std::string &f) {
   return in;
 }
 
-Expr *CudaTyper::call(const std::string &f) {
+Expr *CudaTyper::syncthreads() {
+  if (!arity(f, 0, 0)) return none();
+  return ts.intrinsic(IntrinsicId::SyncThreads, {}, tc.none(), loc);
+}
+
+Expr *CudaTyper::syncthreadsReduce() {
   auto &a = site.args;
+  if (!arity(f, 1, 1)) return none();
+  IntrinsicId id = f == "syncthreads_count" ? IntrinsicId::SyncThreadsCount
+                   : f == "syncthreads_and" ? IntrinsicId::SyncThreadsAnd
+                                            : IntrinsicId::SyncThreadsOr;
+  return ts.intrinsic(id, {ts.truth(a[0])}, i32(), loc);
+}
+
+Expr *CudaTyper::syncwarp() {
+  auto &a = site.args;
+  if (!arity(f, 0, 1)) return none();
+  Expr *mask = a.empty() ? ts.convert(ts.constInt(-1, loc), i32()) : ts.convert(a[0], i32());
+  return ts.intrinsic(IntrinsicId::SyncWarp, {mask}, tc.none(), loc);
+}
+
+Expr *CudaTyper::threadfence() {
+  if (!arity(f, 0, 0)) return none();
+  IntrinsicId id = f == "threadfence"         ? IntrinsicId::ThreadFence
+                   : f == "threadfence_block" ? IntrinsicId::ThreadFenceBlock
+                                              : IntrinsicId::ThreadFenceSystem;
+  return ts.intrinsic(id, {}, tc.none(), loc);
+}
+
+Expr *CudaTyper::thisGrid() {
+  // The grid group: a compile-time value whose sync() is the grid barrier.
+  if (!arity(f, 0, 0)) return none();
+  return ts.constOf(tc.module("kjit.cuda.cg.grid_group"), loc);
+}
+
+Expr *CudaTyper::gridSync() {
+  if (!arity("cg.this_grid().sync", 0, 0)) return none();
+  if (ts.context().amdgpu)
+    return unsupported(
+        "grid.sync() (cooperative groups) is not supported on AMD GPUs yet; it runs on NVIDIA "
+        "GPUs and on the CPU device");
+  return ts.intrinsic(IntrinsicId::GridSync, {}, tc.none(), loc);
+}
+
+Expr *CudaTyper::constArrayLike() {
+  auto &a = site.args;
+  if (!arity(f, 1, 1)) return none();
+  if (auto *c = dyn_cast<Const>(a[0]); c && c->bytes) return c;  // a frozen global array
+  return fail("cuda.const.array_like() takes a global NumPy array (frozen at compile time)");
+}
+
+Expr *CudaTyper::matchAny() {
+  auto &a = site.args;
+  if (!arity(f, 2, 2)) return none();
+  const Type *t = a[1]->type;
+  if (!((t->isInt() || t->isFloat()) && (t->bits() == 32 || t->bits() == 64)))
+    return fail(fmt::format(
+        "cuda.match_any_sync() takes int32, int64, float32 or float64 values, not {}", t->str()));
+  Expr *mask = maskArg(a[0], f);
+  if (!mask) return none();
+  return ts.intrinsic(IntrinsicId::MatchAnySync, {mask, a[1]}, maskTy(), loc);
+}
+
+Expr *CudaTyper::matchAll() {
+  auto &a = site.args;
+  if (!arity(f, 2, 2)) return none();
+  const Type *t = a[1]->type;
+  if (!((t->isInt() || t->isFloat()) && (t->bits() == 32 || t->bits() == 64)))
+    return fail(fmt::format(
+        "cuda.match_all_sync() takes int32, int64, float32 or float64 values, not {}", t->str()));
+  Expr *mask = maskArg(a[0], f);
+  if (!mask) return none();
+  return ts.intrinsic(IntrinsicId::MatchAllSync, {mask, a[1]}, tc.tuple({maskTy(), tc.boolean()}),
+                      loc);
+}
+
+Expr *CudaTyper::fma() {
+  auto &a = site.args;
+  if (!arity(f, 3, 3)) return none();
+  // float32 when every argument is float32 (or a narrower number), else float64.
+  const Type *t = tc.floatTy(32);
+  for (Expr *x : a)
+    if (!x->type->isNumber() || x->type->isComplex() ||
+        (x->type->isFloat() && x->type->bits() > 32) || (x->type->isInt() && x->type->bits() > 16))
+      t = tc.float64();
+  return ts.intrinsic(IntrinsicId::Fma,
+                      {ts.convert(a[0], t), ts.convert(a[1], t), ts.convert(a[2], t)}, t, loc);
+}
+
+Expr *CudaTyper::cbrt() {
+  auto &a = site.args;
+  if (!arity(f, 1, 1)) return none();
+  const Type *t = a[0]->type->isFloat() && a[0]->type->bits() == 32 ? tc.floatTy(32) : tc.float64();
+  return ts.intrinsic(IntrinsicId::Cbrt, {ts.convert(a[0], t)}, t, loc);
+}
+
+// cuda.selp(predicate, a, b): a where the predicate holds, else b.
+Expr *CudaTyper::selp() {
+  auto &a = site.args;
+  if (!arity(f, 3, 3)) return none();
+  const Type *t = unify(tc, a[1]->type, a[2]->type);
+  if (!t || !t->isNumber())
+    return fail(fmt::format("cuda.selp() selects between two numbers, not {} and {}",
+                            a[1]->type->str(), a[2]->type->str()));
+  return ts.select(ts.truth(a[0]), a[1], a[2], loc);
+}
+
+Expr *CudaTyper::patterned() {
   if (f.rfind("declared:", 0) == 0) return declared(f);
   if (vectorTypeName(f).n) return vector(f);
-  if (f == "grid") return axes(IntrinsicId::GridPos, f);
-  if (f == "gridsize") return axes(IntrinsicId::GridSize, f);
-  if (f == "syncthreads") {
-    if (!arity(f, 0, 0)) return none();
-    return ts.intrinsic(IntrinsicId::SyncThreads, {}, tc.none(), loc);
-  }
-  if (f == "syncthreads_count" || f == "syncthreads_and" || f == "syncthreads_or") {
-    if (!arity(f, 1, 1)) return none();
-    IntrinsicId id = f == "syncthreads_count" ? IntrinsicId::SyncThreadsCount
-                     : f == "syncthreads_and" ? IntrinsicId::SyncThreadsAnd
-                                              : IntrinsicId::SyncThreadsOr;
-    return ts.intrinsic(id, {ts.truth(a[0])}, i32(), loc);
-  }
-  if (f == "syncwarp") {
-    if (!arity(f, 0, 1)) return none();
-    Expr *mask = a.empty() ? ts.convert(ts.constInt(-1, loc), i32()) : ts.convert(a[0], i32());
-    return ts.intrinsic(IntrinsicId::SyncWarp, {mask}, tc.none(), loc);
-  }
-  if (f == "threadfence" || f == "threadfence_block" || f == "threadfence_system") {
-    if (!arity(f, 0, 0)) return none();
-    IntrinsicId id = f == "threadfence"         ? IntrinsicId::ThreadFence
-                     : f == "threadfence_block" ? IntrinsicId::ThreadFenceBlock
-                                                : IntrinsicId::ThreadFenceSystem;
-    return ts.intrinsic(id, {}, tc.none(), loc);
-  }
-  if (f == "cg.this_grid") {
-    // The grid group: a compile-time value whose sync() is the grid barrier.
-    if (!arity(f, 0, 0)) return none();
-    return ts.constOf(tc.module("kjit.cuda.cg.grid_group"), loc);
-  }
-  if (f == "cg.grid_group.sync") {
-    if (!arity("cg.this_grid().sync", 0, 0)) return none();
-    if (ts.context().amdgpu)
-      return unsupported(
-          "grid.sync() (cooperative groups) is not supported on AMD GPUs yet; it runs on NVIDIA "
-          "GPUs and on the CPU device");
-    return ts.intrinsic(IntrinsicId::GridSync, {}, tc.none(), loc);
-  }
-  if (f == "ldca" || f == "ldcg" || f == "ldcs" || f == "ldlu" || f == "ldcv")
-    return cacheHint(IntrinsicId::CacheLoad, f);
-  if (f == "stcg" || f == "stcs" || f == "stwb" || f == "stwt")
-    return cacheHint(IntrinsicId::CacheStore, f);
-  if (f == "shared.array") return memoryArray(IntrinsicId::SharedArray, f);
-  if (f == "local.array") return memoryArray(IntrinsicId::LocalArray, f);
-  if (f == "const.array_like") {
-    if (!arity(f, 1, 1)) return none();
-    if (auto *c = dyn_cast<Const>(a[0]); c && c->bytes) return c;  // a frozen global array
-    return fail("cuda.const.array_like() takes a global NumPy array (frozen at compile time)");
-  }
   if (f.rfind("atomic.", 0) == 0) {
-    std::string name = f.substr(7), op = name;
+    std::string atomName = f.substr(7), op = atomName;
     if (op == "and_" || op == "or_") op.pop_back();
     static const char *const ops[] = {"add",
                                       "sub",
@@ -584,74 +639,42 @@ Expr *CudaTyper::call(const std::string &f) {
                                       "compare_and_swap",
                                       "cas"};
     for (const char *o : ops)
-      if (op == o) return atomic(op, name);
+      if (op == o) return atomic(op, atomName);
     return unsupported(fmt::format("cuda.{}() is not a CUDA atomic", f));
   }
-  if (f == "shfl_sync") return shfl(SubOp::ShflIdx, f);
-  if (f == "shfl_up_sync") return shfl(SubOp::ShflUp, f);
-  if (f == "shfl_down_sync") return shfl(SubOp::ShflDown, f);
-  if (f == "shfl_xor_sync") return shfl(SubOp::ShflBfly, f);
-  if (f == "all_sync") return vote(SubOp::VoteAll, f);
-  if (f == "any_sync") return vote(SubOp::VoteAny, f);
-  if (f == "eq_sync") return vote(SubOp::VoteUni, f);
-  if (f == "ballot_sync") return vote(SubOp::VoteBallot, f);
-  if (f == "match_any_sync") {
-    if (!arity(f, 2, 2)) return none();
-    const Type *t = a[1]->type;
-    if (!((t->isInt() || t->isFloat()) && (t->bits() == 32 || t->bits() == 64)))
-      return fail(fmt::format(
-          "cuda.match_any_sync() takes int32, int64, float32 or float64 values, not {}", t->str()));
-    Expr *mask = maskArg(a[0], f);
-    if (!mask) return none();
-    return ts.intrinsic(IntrinsicId::MatchAnySync, {mask, a[1]}, maskTy(), loc);
-  }
-  if (f == "match_all_sync") {
-    if (!arity(f, 2, 2)) return none();
-    const Type *t = a[1]->type;
-    if (!((t->isInt() || t->isFloat()) && (t->bits() == 32 || t->bits() == 64)))
-      return fail(fmt::format(
-          "cuda.match_all_sync() takes int32, int64, float32 or float64 values, not {}", t->str()));
-    Expr *mask = maskArg(a[0], f);
-    if (!mask) return none();
-    return ts.intrinsic(IntrinsicId::MatchAllSync, {mask, a[1]}, tc.tuple({maskTy(), tc.boolean()}),
-                        loc);
-  }
   if (f.rfind("fp16.", 0) == 0) return fp16(f.substr(5));
-  if (f == "activemask")
-    return arity(f, 0, 0) ? ts.intrinsic(IntrinsicId::ActiveMask, {}, maskTy(false), loc) : none();
-  if (f == "lanemask_lt")
-    return arity(f, 0, 0) ? ts.intrinsic(IntrinsicId::LaneMaskLt, {}, maskTy(false), loc) : none();
-  if (f == "popc") return bits(IntrinsicId::Popc, f);
-  if (f == "brev") return bits(IntrinsicId::Brev, f);
-  if (f == "clz") return bits(IntrinsicId::Clz, f);
-  if (f == "ffs") return bits(IntrinsicId::Ffs, f);
-  if (f == "fma") {
-    if (!arity(f, 3, 3)) return none();
-    // float32 when every argument is float32 (or a narrower number), else float64.
-    const Type *t = tc.floatTy(32);
-    for (Expr *x : a)
-      if (!x->type->isNumber() || x->type->isComplex() ||
-          (x->type->isFloat() && x->type->bits() > 32) ||
-          (x->type->isInt() && x->type->bits() > 16))
-        t = tc.float64();
-    return ts.intrinsic(IntrinsicId::Fma,
-                        {ts.convert(a[0], t), ts.convert(a[1], t), ts.convert(a[2], t)}, t, loc);
-  }
-  if (f == "cbrt") {
-    if (!arity(f, 1, 1)) return none();
-    const Type *t =
-        a[0]->type->isFloat() && a[0]->type->bits() == 32 ? tc.floatTy(32) : tc.float64();
-    return ts.intrinsic(IntrinsicId::Cbrt, {ts.convert(a[0], t)}, t, loc);
-  }
-  if (f == "selp") {  // selp(predicate, a, b): a where the predicate holds, else b
-    if (!arity(f, 3, 3)) return none();
-    const Type *t = unify(tc, a[1]->type, a[2]->type);
-    if (!t || !t->isNumber())
-      return fail(fmt::format("cuda.selp() selects between two numbers, not {} and {}",
-                              a[1]->type->str(), a[2]->type->str()));
-    return ts.select(ts.truth(a[0]), a[1], a[2], loc);
-  }
   return unsupported(fmt::format("cuda.{}() is not supported in kernels yet", f));
+}
+
+// Rows made from one helper and a constant.
+template <IntrinsicId Id>
+Expr *axesRow(BuiltinCall &c) {
+  return CudaTyper(c).axes(Id, c.f);
+}
+template <IntrinsicId Id>
+Expr *cacheHintRow(BuiltinCall &c) {
+  return CudaTyper(c).cacheHint(Id, c.f);
+}
+template <IntrinsicId Id>
+Expr *memoryArrayRow(BuiltinCall &c) {
+  return CudaTyper(c).memoryArray(Id, c.f);
+}
+template <SubOp Mode>
+Expr *shflRow(BuiltinCall &c) {
+  return CudaTyper(c).shfl(Mode, c.f);
+}
+template <SubOp Mode>
+Expr *voteRow(BuiltinCall &c) {
+  return CudaTyper(c).vote(Mode, c.f);
+}
+template <IntrinsicId Id>
+Expr *bitsRow(BuiltinCall &c) {
+  return CudaTyper(c).bits(Id, c.f);
+}
+template <IntrinsicId Id>
+Expr *laneMaskRow(BuiltinCall &c) {
+  CudaTyper t(c);
+  return t.arity(c.f, 0, 0) ? t.ts.intrinsic(Id, {}, t.maskTy(false), t.loc) : t.none();
 }
 
 }  // namespace
@@ -694,8 +717,53 @@ const std::vector<Dim3Namespace> &dim3Namespaces() {
   return dims;
 }
 
-Expr *typeCudaCall(TyperServices &ts, const std::string &fn, CallSite &site) {
-  return CudaTyper(ts, site).call(fn);
+// The kernel language's rows: cuda.NAME(...) is ("kjit.cuda", NAME).
+const BuiltinFamily &cudaFamily() {
+  using C = CudaTyper;
+  using I = IntrinsicId;
+  static const BuiltinFamily family = [] {
+    BuiltinFamily fam{"kjit.cuda", {}, via<&C::patterned>};
+    fam.missing = "{}() is not supported in kernels yet";
+    auto &r = fam.entries;
+    r.push_back(row("grid", axesRow<I::GridPos>));
+    r.push_back(row("gridsize", axesRow<I::GridSize>));
+    r.push_back(row("syncthreads", via<&C::syncthreads>));
+    for (const char *n : {"syncthreads_count", "syncthreads_and", "syncthreads_or"})
+      r.push_back(row(n, via<&C::syncthreadsReduce>));
+    r.push_back(row("syncwarp", via<&C::syncwarp>));
+    for (const char *n : {"threadfence", "threadfence_block", "threadfence_system"})
+      r.push_back(row(n, via<&C::threadfence>));
+    r.push_back(row("cg.this_grid", via<&C::thisGrid>));
+    r.push_back(row("cg.grid_group.sync", via<&C::gridSync>));
+    for (const char *n : {"ldca", "ldcg", "ldcs", "ldlu", "ldcv"})
+      r.push_back(row(n, cacheHintRow<I::CacheLoad>));
+    for (const char *n : {"stcg", "stcs", "stwb", "stwt"})
+      r.push_back(row(n, cacheHintRow<I::CacheStore>));
+    r.push_back(row("shared.array", memoryArrayRow<I::SharedArray>));
+    r.push_back(row("local.array", memoryArrayRow<I::LocalArray>));
+    r.push_back(row("const.array_like", via<&C::constArrayLike>));
+    r.push_back(row("shfl_sync", shflRow<SubOp::ShflIdx>));
+    r.push_back(row("shfl_up_sync", shflRow<SubOp::ShflUp>));
+    r.push_back(row("shfl_down_sync", shflRow<SubOp::ShflDown>));
+    r.push_back(row("shfl_xor_sync", shflRow<SubOp::ShflBfly>));
+    r.push_back(row("all_sync", voteRow<SubOp::VoteAll>));
+    r.push_back(row("any_sync", voteRow<SubOp::VoteAny>));
+    r.push_back(row("eq_sync", voteRow<SubOp::VoteUni>));
+    r.push_back(row("ballot_sync", voteRow<SubOp::VoteBallot>));
+    r.push_back(row("match_any_sync", via<&C::matchAny>));
+    r.push_back(row("match_all_sync", via<&C::matchAll>));
+    r.push_back(row("activemask", laneMaskRow<I::ActiveMask>));
+    r.push_back(row("lanemask_lt", laneMaskRow<I::LaneMaskLt>));
+    r.push_back(row("popc", bitsRow<I::Popc>));
+    r.push_back(row("brev", bitsRow<I::Brev>));
+    r.push_back(row("clz", bitsRow<I::Clz>));
+    r.push_back(row("ffs", bitsRow<I::Ffs>));
+    r.push_back(row("fma", via<&C::fma>));
+    r.push_back(row("cbrt", via<&C::cbrt>));
+    r.push_back(row("selp", via<&C::selp>));
+    return fam;
+  }();
+  return family;
 }
 
 }  // namespace kjit
