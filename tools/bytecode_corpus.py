@@ -113,7 +113,7 @@ def main():
     ap.add_argument("--json", help="write the counts here")
     ap.add_argument("paths", nargs="*", help="files (default: tests/python and examples)")
     args = ap.parse_args()
-    paths = args.paths or sorted(glob.glob(os.path.join(ROOT, "tests", "python", "*.py")) +
+    paths = args.paths or sorted(glob.glob(os.path.join(ROOT, "tests", "python", "**", "*.py"), recursive=True) +
                                  glob.glob(os.path.join(ROOT, "examples", "*.py")))
     counts = {"same": 0, "different": 0, "refused": 0, "not compiled here": 0}
     refusals = {}

@@ -18,7 +18,7 @@
 // @vectorize objects other than ufuncs, int/float subclasses, classes with
 // a metaclass), classifyGlobal answers null and the caller asks
 // _Resolver.classify: the answers are the same either way
-// (tests/python/test_launch_path.py compares them).
+// (tests/python/devices/test_launch_path.py compares them).
 #include <pybind11/pybind11.h>
 
 #include <cstring>
@@ -498,7 +498,7 @@ object resolveGlobalName(const object &resolver, const std::string &name) {
 
 void define_globals(pybind11::module_ &m) {
   // Tests: what the C++ classifier answers for `value`, None where it asks
-  // _Resolver.classify (tests/python/test_launch_path.py).
+  // _Resolver.classify (tests/python/devices/test_launch_path.py).
   m.def("_classify_in_cpp", [](object resolver, object value) -> object {
     auto c = Classifier::of(resolver.ptr());
     if (!c) return pybind11::none();

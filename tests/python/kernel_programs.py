@@ -3,7 +3,7 @@
 Run as a script, on whatever device the environment selects (KJIT_DEVICE=cpu
 or cuda, KJIT_ENABLE_CUDASIM=1 for the simulator), it runs every program and
 prints one JSON object: {program name: "ok" or what went wrong}.
-tests/python/test_kernels_devices.py runs it once per device present.
+tests/python/kernels/test_kernels_devices.py runs it once per device present.
 
 The sizes are small so that the simulator (one Python thread per GPU thread)
 runs them in seconds; each program checks its result against NumPy.

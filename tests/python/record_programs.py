@@ -3,7 +3,7 @@ on every device.
 
 Run as a script on the device the environment selects (KJIT_DEVICE=cpu or
 cuda, KJIT_ENABLE_CUDASIM=1), it runs every program and prints one JSON
-object: {program name: "ok" or what went wrong}. tests/python/test_records.py
+object: {program name: "ok" or what went wrong}. tests/python/njit/test_records.py
 runs it once per device present. Attribute access (r.a) is written on
 np.recarray rows, which the simulator (Python running the kernel) supports;
 plain structured arrays are indexed by field name.

@@ -1,6 +1,6 @@
 // The JIT driver's rules (runtime/jit), one at a time, without Python: type
 // keys, Numba's conversions and overload choice, the cache key, launch
-// configurations. tests/python/test_driver_rules.py runs the same rules on
+// configurations. tests/python/devices/test_driver_rules.py runs the same rules on
 // every device through the bindings.
 #include <catch2/catch.hpp>
 

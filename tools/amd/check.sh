@@ -18,8 +18,8 @@ export PYTHONPATH=$PWD/python_bindings
 echo "== the device"
 $py -c "from kjit import hip; print(hip.list_devices() if hip.is_available() else hip.why())"
 echo "== AMD tests (code objects, the HIP runtime, the device-parity suite on the HIP device)"
-$py -m pytest -q -p no:cacheprovider -rs tests/python/test_amdgpu_compile.py tests/python/test_hip_runtime.py \
-  tests/python/test_hip_device.py "tests/python/test_kernels_devices.py" -k "hip or amdgpu or not test_program" \
+$py -m pytest -q -p no:cacheprovider -rs tests/python/kernels/test_amdgpu_compile.py tests/python/devices/test_hip_runtime.py \
+  tests/python/devices/test_hip_device.py "tests/python/kernels/test_kernels_devices.py" -k "hip or amdgpu or not test_program" \
   2>&1 | tee "$out/pytest.log" | tail -5
 echo "== the whole Python suite with @cuda.jit kernels on the AMD GPU (KJIT_DEVICE=hip)"
 KJIT_DEVICE=hip $py -m pytest -q -p no:cacheprovider tests/python 2>&1 | tee "$out/pytest-hip.log" | tail -3

@@ -7,7 +7,7 @@
 #     tools/gpu/check.sh .device [--quick|--cpu]
 #         --quick: tests only; --cpu: tests, then the CPU device's benchmark
 #         (benchmarks/cpu_device) instead of the GPU ones
-#     KJIT_CHECK_TESTS="tests/python/test_x.py ..." runs those tests only;
+#     KJIT_CHECK_TESTS="tests/python/kernels tests/python/devices/test_x.py ..." runs those only;
 #     KJIT_CHECK_TIMEOUT (540 s) bounds the tests: the whole suite takes about
 #     500 s on an H200, near a 600 s call: split it in two calls when it grows
 set -uo pipefail

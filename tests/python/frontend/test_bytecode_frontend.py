@@ -22,7 +22,7 @@ import pytest
 import kjit
 from kjit import bytecode, cuda, errors, njit
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # tests/python
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 
 

@@ -711,7 +711,7 @@ def test_arrays_a_variable_owns_are_freed_when_it_takes_the_next(tmp_path):
         # memory before exec, as Linux keeps it across execve).
         "print([int(l.split()[1]) // 1024 for l in open('/proc/self/status') if l.startswith('VmHWM')][0])\n")
     import os
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     env = dict(os.environ, PYTHONPATH=os.path.join(root, "python_bindings"))
     r = subprocess.run([sys.executable, str(prog)], capture_output=True, text=True, env=env, timeout=300)
     assert r.returncode == 0, r.stderr

@@ -13,7 +13,7 @@ import textwrap
 import numpy as np
 import pytest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # tests/python
 ROOT = os.path.dirname(os.path.dirname(HERE))
 SEEDS = os.path.join(ROOT, "tools", "gpu")
 

@@ -14,7 +14,7 @@ import pytest
 
 from kjit import _kjit, cuda, errors, float32, int32
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # tests/python
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "tools", "gpu"))
 import seed_kernels as seeds  # noqa: E402

@@ -516,7 +516,7 @@ def test_without_gpu_cuda_device_raises_cuda_support_error():
         f.write(code)
     try:
         env = dict(os.environ, KJIT_DEVICE="cuda",
-                   PYTHONPATH=os.path.join(os.path.dirname(__file__), "..", "..", "python_bindings"))
+                   PYTHONPATH=os.path.join(os.path.dirname(__file__), "..", "..", "..", "python_bindings"))
         r = subprocess.run([sys.executable, f.name], capture_output=True, text=True, env=env, timeout=120)
     finally:
         os.unlink(f.name)

@@ -120,6 +120,6 @@ for call, exc in ((lambda: d[::2].ravel(), NotImplementedError),
 print("ok")
 '''
     env = dict(os.environ, KJIT_CUDA_DRIVER=fake_driver, KJIT_DEVICE="cuda",
-               PYTHONPATH=os.path.join(os.path.dirname(__file__), "..", "..", "python_bindings"))
+               PYTHONPATH=os.path.join(os.path.dirname(__file__), "..", "..", "..", "python_bindings"))
     r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True)
     assert r.returncode == 0 and "ok" in r.stdout, r.stdout + r.stderr

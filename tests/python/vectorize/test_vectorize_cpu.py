@@ -418,7 +418,7 @@ def test_cache_keeps_the_compiled_loops(tmp_path):
     import sys
     prog = tmp_path / "prog.py"
     prog.write_text(CACHED_PROGRAM)
-    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
     env = dict(os.environ, PYTHONPATH=os.path.join(root, "python_bindings"), KJIT_CACHE_DIR=str(tmp_path / "cache"))
 
     def run():

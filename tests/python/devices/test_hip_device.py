@@ -11,7 +11,7 @@ import subprocess
 import sys
 import textwrap
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # tests/python
 ROOT = os.path.join(HERE, "..", "..")
 
 

@@ -12,7 +12,7 @@ import re
 import kjit.cuda.kernel_language as kernel_language
 import kjit.cuda.simulator.kernelapi as kernelapi
 
-ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..", "..")
 TABLE = os.path.join(ROOT, "compiler", "Intrinsics.def")
 
 # Kernel-language names that are not intrinsics: math functions that the

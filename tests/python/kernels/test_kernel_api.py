@@ -31,7 +31,7 @@ from conftest import find_ptxas
 from kjit import _kjit, cuda, errors, float32, float64, int32, int64, jit, types, void
 from kjit.cuda import launchconfig
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 gpu = pytest.mark.skipif(not _kjit.cuda_available(), reason="no CUDA GPU here")
 
 

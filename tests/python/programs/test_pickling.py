@@ -15,7 +15,7 @@ import pytest
 
 from kjit import cuda, guvectorize, njit, vectorize
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # tests/python
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 
 

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 pytest.importorskip("numba")
-sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "tools"))
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "tools"))
 import fuzz_diff  # noqa: E402
 
 

@@ -8,7 +8,7 @@ import sys
 
 import numpy as np
 
-TOOLS = os.path.join(os.path.dirname(__file__), "..", "..", "tools")
+TOOLS = os.path.join(os.path.dirname(__file__), "..", "..", "..", "tools")
 sys.path.insert(0, TOOLS)
 import fuzz_kernels  # noqa: E402
 

@@ -20,7 +20,7 @@ import pytest
 from kjit import cuda, errors
 from kjit import types as kt
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # tests/python
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tools", "gpu"))
 

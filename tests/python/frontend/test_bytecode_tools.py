@@ -22,7 +22,7 @@ import sys
 
 import pytest
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # tests/python
 ROOT = os.path.abspath(os.path.join(HERE, "..", ".."))
 TOOLS = os.path.join(ROOT, "tools")
 
@@ -62,9 +62,9 @@ def test_random_programs_rebuild_or_are_refused():
 REVIEWED = {
     # An except clause whose try body always raises: the statements after
     # the try come back inside the clause (no exception can reach them there).
-    ("3.11", "tests/python/test_njit_try.py", "f"),
-    ("3.12", "tests/python/test_njit_try.py", "f"),
-    ("3.13", "tests/python/test_njit_try.py", "f"),
+    ("3.11", "tests/python/njit/test_njit_try.py", "f"),
+    ("3.12", "tests/python/njit/test_njit_try.py", "f"),
+    ("3.13", "tests/python/njit/test_njit_try.py", "f"),
     # `return a if c else b` comes back as two returns, and `if c: body` at
     # the end of a loop as `if not c: continue` (3.12 lays both out so).
     ("3.12", "examples/jit_basics.py", "rms_above"),

@@ -24,7 +24,7 @@ from kjit.np import numpy_support as nps
 from conftest import device_environment
 from test_cuda_compile import assemble
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # tests/python
 
 recordtype = np.dtype([("a", np.float64), ("b", np.int32), ("c", np.complex64), ("d", (np.uint8, 5))],
                       align=True)

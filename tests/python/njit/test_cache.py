@@ -4,7 +4,7 @@ import subprocess
 import sys
 import textwrap
 
-ROOT = os.path.join(os.path.dirname(__file__), "..", "..")
+ROOT = os.path.join(os.path.dirname(__file__), "..", "..", "..")
 
 PROGRAM = """
 import numpy as np
