@@ -810,6 +810,17 @@ void define_jit(pybind11::module_ &m) {
                  }
                  return names;
                })
+          // The argument types (kjit.types objects) of the kernel a launch
+          // with argument type key `key` runs: kernel.overloads' keys.
+          .def("_cuda_argument_types",
+               [](Dispatcher &d, const std::string &key) {
+                 TypeContext tc;
+                 py::list out;
+                 for (const Type *t :
+                      jit::typesOfKey(jitRuntime().session(), tc, d.function().cudaResolve(key)))
+                   out.append(kjitTypeObject(t));
+                 return py::tuple(out);
+               })
           .def("_cuda_declare",
                [](Dispatcher &d, const std::string &sig) { d.function().cudaDeclare(sig); })
           .def("_cuda_results",

@@ -702,4 +702,28 @@ void define_records(pybind11::module_ &m) {
       py::arg("key"), "the type of one argument's key, as (kind, ...) tuples");
 }
 
+pybind11::object kjitTypeObject(const Type *t) {
+  pybind11::module_ kt = pybind11::module_::import("kjit.types");
+  std::string key = jit::keyOfType(t);
+  if (key.find('R') != std::string::npos)  // records: their layout is in the key
+    return pybind11::module_::import("kjit.np.numpy_support").attr("_type_of_key")(key);
+  if (t->isArray()) {
+    const char *layout = t->layout() == Layout::C ? "C" : t->layout() == Layout::F ? "F" : "A";
+    return kt.attr("Array")(kjitTypeObject(t->dtype()), t->ndim(), layout, t->readonly());
+  }
+  if (t->isTuple() && t->fieldNames().empty()) {
+    const std::vector<const Type *> &elems = t->elements();
+    bool uniform = !elems.empty();
+    for (const Type *e : elems) uniform &= e == elems[0];
+    if (uniform) return kt.attr("UniTuple")(kjitTypeObject(elems[0]), elems.size());
+    pybind11::list parts;
+    for (const Type *e : elems) parts.append(kjitTypeObject(e));
+    return kt.attr("Tuple")(parts);
+  }
+  pybind11::object scalars = pybind11::module_::import("kjit.typeof").attr("_SCALARS");
+  pybind11::str name(t->str());
+  if (scalars.contains(name)) return scalars[name];
+  return kt.attr("Type")(name);
+}
+
 }  // namespace kjit::py

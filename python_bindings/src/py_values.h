@@ -32,6 +32,13 @@ bool isRecordScalar(PyObject *o);
 char *recordBytes(PyObject *o);
 // The numpy.dtype of an array element of type `t` (a scalar or a record).
 pybind11::object numpyDtypeOf(const Type *t);
+// The kjit type object (kjit.types) of driver type `t`, made from its
+// structure: a scalar is kjit.types' instance, an array kt.Array(dtype,
+// ndim, layout, readonly), a tuple UniTuple or Tuple of its elements' objects,
+// a type holding records numpy_support's type of its key; another kind
+// kt.Type(its name). What kernel.overloads, specialize() and the HIP
+// launcher give users (compile results as objects, not names to parse).
+pybind11::object kjitTypeObject(const Type *t);
 
 constexpr size_t kMaxArgs = 64;
 struct ArgSlot {

@@ -170,7 +170,7 @@ class CUDAKernel(_kjit.KernelBase):
                 keys.append(key)
         out = {}
         for key in keys:
-            types = tuple(_type_of_name(n) for n in self._dispatcher._cuda_resolved_types(key))
+            types = self._dispatcher._cuda_argument_types(key)
             if types not in out:
                 out[types] = _CompiledKernel(self, key, types)
         return out
@@ -187,7 +187,7 @@ class CUDAKernel(_kjit.KernelBase):
                 types.append(a)
             else:
                 key = self._dispatcher._argument_key((a,))
-                types.append(_type_of_name(self._dispatcher._cuda_resolved_types(key)[0]))
+                types.append(self._dispatcher._cuda_argument_types(key)[0])
         types = tuple(types)
         cc = self._device_cc()
         k = self.specializations.get((cc, types))
@@ -377,7 +377,7 @@ class CUDAKernel(_kjit.KernelBase):
         return self._hip
 
     def _argument_types(self, key):
-        return tuple(_type_of_name(n) for n in self._dispatcher._cuda_resolved_types(key))
+        return self._dispatcher._cuda_argument_types(key)
 
     def _compile_for_args(self, *args, **kws):
         """Compiles the kernel for the types of ``args`` on the device kernels

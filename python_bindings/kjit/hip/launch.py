@@ -18,7 +18,6 @@ import numpy as np
 from kjit import _kjit
 from kjit import types as _kt
 from kjit.hip import hostapi
-from kjit.typeof import type_of_name
 
 _NUMBERS = (_kt.Integer, _kt.Float, _kt.Complex, _kt.Boolean)
 
@@ -56,7 +55,7 @@ def argument_types(kernel, args):
         stand_ins.append(_stand_in(a) if isinstance(a, hostapi.DeviceNDArray) else a)
     d = kernel._dispatcher
     key = d._argument_key(tuple(stand_ins))
-    return values, tuple(type_of_name(n) for n in d._cuda_resolved_types(key))
+    return values, d._cuda_argument_types(key)
 
 
 def _by_value_dtype(name, t):

@@ -151,3 +151,32 @@ def test_empty_tuple_arguments(run_on_device):
     print("still running")
     """)
     assert "still running" in r.stdout
+
+
+def test_overloads_keys_are_type_objects_made_from_the_compiled_types(run_on_device):
+    # The compiled kernel's argument types reach Python as kjit.types objects
+    # built from the driver's types (_cuda_argument_types), equal to what
+    # reading the driver's type names back gives (kjit.typeof.type_of_name).
+    run_on_device("""
+    import numpy as np
+    from kjit import cuda
+    from kjit import types as kt
+    from kjit.typeof import type_of_name
+
+    @cuda.jit
+    def k(a, b, t, u, x, r):
+        pass
+
+    rec = np.dtype([("x", np.float32), ("n", np.int16)])
+    args = (np.zeros((2, 3), np.float64), np.zeros((3, 2), np.int8).T, (1, 2), (1, 2.5),
+            np.float32(1.5), np.zeros(3, rec))
+    k[1, 1](*args)
+    (types,) = k.overloads
+    assert types[0] == kt.float64[:, ::1] and types[1] == kt.int8[::1, :], types
+    assert types[2] == kt.UniTuple(kt.int64, 2) and types[3] == kt.Tuple([kt.int64, kt.float64])
+    assert types[4] is kt.float32
+    d = k._dispatcher
+    key = d._argument_key(args)
+    assert d._cuda_argument_types(key) == tuple(type_of_name(n) for n in d._cuda_resolved_types(key))
+    assert k.specialize(*args).overloads.keys() == k.overloads.keys()
+    """)
