@@ -24,6 +24,7 @@
 #include <cstring>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "py_common.h"
 #include "py_dispatcher.h"
@@ -244,7 +245,8 @@ class Classifier {
     PyObject *ufunc = npType("ufunc"), *dtype = npType("dtype");
     if (!ufunc || !dtype) return {};
     bool isUfunc = PyObject_TypeCheck(v, reinterpret_cast<PyTypeObject *>(ufunc));
-    if (PyFunction_Check(v) || PyCFunction_Check(v) || isUfunc) return classifyFunction(v, isUfunc);
+    if (PyFunction_Check(v) || PyCFunction_Check(v) || isUfunc || isArrayFunction(v))
+      return classifyFunction(v, isUfunc);
     if (PyObject_TypeCheck(v, reinterpret_cast<PyTypeObject *>(dtype))) {
       if (auto found = claimed(v); !found || *found) return found ? *found : object();
       std::optional<std::string> name = numberDtypeName(v);
@@ -468,6 +470,16 @@ class Classifier {
       if (PyTuple_GET_ITEM(entry, 0) == v) return pair("jit", borrow(PyTuple_GET_ITEM(entry, 1)));
     }
     return object();
+  }
+
+  // NumPy's functions that take part in __array_function__ (np.sum, np.empty
+  // ... since NumPy 1.25): a C type, numpy._ArrayFunctionDispatcher, whose
+  // attributes (__name__, __module__) are data in its __dict__.
+  static bool isArrayFunction(PyObject *v) {
+    std::string_view type = Py_TYPE(v)->tp_name;
+    std::string_view suffix = "_ArrayFunctionDispatcher";
+    return type.size() >= suffix.size() && type.substr(type.size() - suffix.size()) == suffix &&
+           type.rfind("numpy", 0) == 0;
   }
 
   // getattr(v, name, None) of a function, builtin or ufunc (C getters).
