@@ -5,6 +5,7 @@
 #include <pybind11/pybind11.h>
 
 #include <map>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -14,6 +15,10 @@
 namespace kjit::jit {
 class JitRuntime;
 }  // namespace kjit::jit
+
+namespace kjit::hip {
+class Runtime;
+}  // namespace kjit::hip
 
 namespace kjit::py {
 
@@ -33,6 +38,8 @@ class ModuleState {
   ModuleState &operator=(const ModuleState &) = delete;
 
   jit::JitRuntime &jitRuntime() { return *jitRuntime_; }
+  // The HIP runtime (AMD GPUs), loaded at its first use (py_hip.cpp).
+  hip::Runtime &hipRuntime();
   // A structured dtype's record spec, by the dtype object (py_values.cpp,
   // dtypeKeyOf): each is kept alive (a reference), so that its address
   // names it.
@@ -40,6 +47,8 @@ class ModuleState {
 
  private:
   jit::JitRuntime *jitRuntime_;  // see ~ModuleState
+  std::once_flag hipOnce_;
+  hip::Runtime *hip_ = nullptr;  // likewise left to the process
 };
 // The module's state (the module's own, reached from the binding files'
 // functions and the tp_call slots, which have no module at hand).

@@ -19,14 +19,14 @@
 
 namespace kjit::py {
 
+hip::Runtime &ModuleState::hipRuntime() {
+  std::call_once(hipOnce_, [this] { hip_ = new hip::Runtime(); });
+  return *hip_;
+}
+
 namespace {
 
-hip::Runtime &hipRuntime() {
-  static std::once_flag once;
-  static hip::Runtime *rt = nullptr;
-  std::call_once(once, [] { rt = new hip::Runtime(); });  // (lives to the end)
-  return *rt;
-}
+hip::Runtime &hipRuntime() { return moduleState().hipRuntime(); }
 
 [[noreturn]] void raiseHip(const hip::Error &e) {
   pybind11::module_ errors = pybind11::module_::import("kjit.cuda.errors");
