@@ -646,30 +646,12 @@ Expr *CudaTyper::patterned() {
   return unsupported(fmt::format("cuda.{}() is not supported in kernels yet", f));
 }
 
-// Rows made from one helper and a constant.
-template <IntrinsicId Id>
-Expr *axesRow(BuiltinCall &c) {
-  return CudaTyper(c).axes(Id, c.f);
-}
-template <IntrinsicId Id>
-Expr *cacheHintRow(BuiltinCall &c) {
-  return CudaTyper(c).cacheHint(Id, c.f);
-}
-template <IntrinsicId Id>
-Expr *memoryArrayRow(BuiltinCall &c) {
-  return CudaTyper(c).memoryArray(Id, c.f);
-}
-template <SubOp Mode>
-Expr *shflRow(BuiltinCall &c) {
-  return CudaTyper(c).shfl(Mode, c.f);
-}
-template <SubOp Mode>
-Expr *voteRow(BuiltinCall &c) {
-  return CudaTyper(c).vote(Mode, c.f);
-}
-template <IntrinsicId Id>
-Expr *bitsRow(BuiltinCall &c) {
-  return CudaTyper(c).bits(Id, c.f);
+// A row made from one helper of CudaTyper and a constant (an intrinsic or
+// a sub-operation): rowOf<&CudaTyper::bits, IntrinsicId::Popc>.
+template <auto Method, auto Arg>
+Expr *rowOf(BuiltinCall &c) {
+  CudaTyper t(c);
+  return (t.*Method)(Arg, c.f);
 }
 template <IntrinsicId Id>
 Expr *laneMaskRow(BuiltinCall &c) {
@@ -725,8 +707,8 @@ const BuiltinFamily &cudaFamily() {
     BuiltinFamily fam{"kjit.cuda", {}, via<&C::patterned>};
     fam.missing = "{}() is not supported in kernels yet";
     auto &r = fam.entries;
-    r.push_back(row("grid", axesRow<I::GridPos>));
-    r.push_back(row("gridsize", axesRow<I::GridSize>));
+    r.push_back(row("grid", rowOf<&C::axes, I::GridPos>));
+    r.push_back(row("gridsize", rowOf<&C::axes, I::GridSize>));
     r.push_back(row("syncthreads", via<&C::syncthreads>));
     for (const char *n : {"syncthreads_count", "syncthreads_and", "syncthreads_or"})
       r.push_back(row(n, via<&C::syncthreadsReduce>));
@@ -736,28 +718,28 @@ const BuiltinFamily &cudaFamily() {
     r.push_back(row("cg.this_grid", via<&C::thisGrid>));
     r.push_back(row("cg.grid_group.sync", via<&C::gridSync>));
     for (const char *n : {"ldca", "ldcg", "ldcs", "ldlu", "ldcv"})
-      r.push_back(row(n, cacheHintRow<I::CacheLoad>));
+      r.push_back(row(n, rowOf<&C::cacheHint, I::CacheLoad>));
     for (const char *n : {"stcg", "stcs", "stwb", "stwt"})
-      r.push_back(row(n, cacheHintRow<I::CacheStore>));
-    r.push_back(row("shared.array", memoryArrayRow<I::SharedArray>));
-    r.push_back(row("local.array", memoryArrayRow<I::LocalArray>));
+      r.push_back(row(n, rowOf<&C::cacheHint, I::CacheStore>));
+    r.push_back(row("shared.array", rowOf<&C::memoryArray, I::SharedArray>));
+    r.push_back(row("local.array", rowOf<&C::memoryArray, I::LocalArray>));
     r.push_back(row("const.array_like", via<&C::constArrayLike>));
-    r.push_back(row("shfl_sync", shflRow<SubOp::ShflIdx>));
-    r.push_back(row("shfl_up_sync", shflRow<SubOp::ShflUp>));
-    r.push_back(row("shfl_down_sync", shflRow<SubOp::ShflDown>));
-    r.push_back(row("shfl_xor_sync", shflRow<SubOp::ShflBfly>));
-    r.push_back(row("all_sync", voteRow<SubOp::VoteAll>));
-    r.push_back(row("any_sync", voteRow<SubOp::VoteAny>));
-    r.push_back(row("eq_sync", voteRow<SubOp::VoteUni>));
-    r.push_back(row("ballot_sync", voteRow<SubOp::VoteBallot>));
+    r.push_back(row("shfl_sync", rowOf<&C::shfl, SubOp::ShflIdx>));
+    r.push_back(row("shfl_up_sync", rowOf<&C::shfl, SubOp::ShflUp>));
+    r.push_back(row("shfl_down_sync", rowOf<&C::shfl, SubOp::ShflDown>));
+    r.push_back(row("shfl_xor_sync", rowOf<&C::shfl, SubOp::ShflBfly>));
+    r.push_back(row("all_sync", rowOf<&C::vote, SubOp::VoteAll>));
+    r.push_back(row("any_sync", rowOf<&C::vote, SubOp::VoteAny>));
+    r.push_back(row("eq_sync", rowOf<&C::vote, SubOp::VoteUni>));
+    r.push_back(row("ballot_sync", rowOf<&C::vote, SubOp::VoteBallot>));
     r.push_back(row("match_any_sync", via<&C::matchAny>));
     r.push_back(row("match_all_sync", via<&C::matchAll>));
     r.push_back(row("activemask", laneMaskRow<I::ActiveMask>));
     r.push_back(row("lanemask_lt", laneMaskRow<I::LaneMaskLt>));
-    r.push_back(row("popc", bitsRow<I::Popc>));
-    r.push_back(row("brev", bitsRow<I::Brev>));
-    r.push_back(row("clz", bitsRow<I::Clz>));
-    r.push_back(row("ffs", bitsRow<I::Ffs>));
+    r.push_back(row("popc", rowOf<&C::bits, I::Popc>));
+    r.push_back(row("brev", rowOf<&C::bits, I::Brev>));
+    r.push_back(row("clz", rowOf<&C::bits, I::Clz>));
+    r.push_back(row("ffs", rowOf<&C::bits, I::Ffs>));
     r.push_back(row("fma", via<&C::fma>));
     r.push_back(row("cbrt", via<&C::cbrt>));
     r.push_back(row("selp", via<&C::selp>));
