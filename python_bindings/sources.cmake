@@ -10,6 +10,7 @@ set(KJIT_BINDING_SOURCES
   src/py_launch.cpp
   src/py_ufunc.cpp
   src/py_values.cpp
+  src/py_device.cpp
   src/py_cuda.cpp
   src/py_cuda_launch.cpp
   src/py_hip.cpp

@@ -9,7 +9,6 @@ same way.
 """
 import json
 import os
-import struct
 import sys
 import time
 
@@ -18,7 +17,7 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tools", "gpu"))
 
-from kjit import _kjit, hip  # noqa: E402
+from kjit import hip  # noqa: E402
 from kjit import types as kt  # noqa: E402
 
 import seed_kernels as S  # noqa: E402
@@ -59,54 +58,47 @@ def correctness():
     return out
 
 
-def timed(kernel, grid, block, params, rounds=10, per_round=20):
-    """Median microseconds of one launch, over rounds of launches."""
+def timed(kernel, grid, block, args, rounds=10, per_round=20):
+    """Median microseconds of one launch (kjit's launch path, device arrays
+    only), over rounds of launches."""
+    launch = kernel[grid, block]
     for _ in range(3):
-        _kjit.hip_launch(kernel, list(grid), list(block), 0, params)
-    _kjit.hip_synchronize()
+        launch(*args)
+    hip.synchronize()
     times = []
     for _ in range(rounds):
         t0 = time.perf_counter()
         for _ in range(per_round):
-            _kjit.hip_launch(kernel, list(grid), list(block), 0, params)
-        _kjit.hip_synchronize()
+            launch(*args)
+        hip.synchronize()
         times.append((time.perf_counter() - t0) / per_round * 1e6)
     return sorted(times)[len(times) // 2]
 
 
 def kernel_times():
-    """kjit's code objects launched on device buffers (no copies)."""
-    proc = hip.list_devices()[0]["processor"]
+    """kjit's kernels launched on device arrays (no copies)."""
     f32 = kt.float32
 
     def load(k, sig):
-        hsaco, _ = hip.compile_amdgcn(k.py_func, sig, arch=proc, output="hsaco")
-        return _kjit.hip_load(hsaco, k.py_func.__name__, k.py_func.__name__)
+        return hip.jit(sig)(k.py_func)
 
-    def arr(nbytes):
-        return _kjit.hip_malloc(nbytes)
+    def arr(n, shape=None):
+        return hip.device_array(shape or (n,), np.float32)
 
-    q = lambda v: struct.pack("<q", v)  # noqa: E731
-    p = lambda b: struct.pack("<Q", b.ptr)  # noqa: E731
-    x, y, out = arr(4 * N), arr(4 * N), arr(4 * N)
+    x, y, out = arr(N), arr(N), arr(N)
     rows = []
     k = load(S.saxpy, kt.void(f32, f32[::1], f32[::1], f32[::1]))
-    rows.append(("saxpy 16M f32", timed(k, ((N + 255) // 256, 1, 1), (256, 1, 1),
-                                        [struct.pack("<f", 2.0), p(x), p(y), p(out)] + [q(N), q(4)] * 3)))
+    rows.append(("saxpy 16M f32", timed(k, (N + 255) // 256, 256, (np.float32(2.0), x, y, out))))
     k = load(S.sinexp, kt.void(f32[::1], f32[::1]))
-    rows.append(("64 sin*exp 16M f32", timed(k, ((N + 255) // 256, 1, 1), (256, 1, 1),
-                                             [p(x), p(out)] + [q(N), q(4)] * 2)))
-    hist = arr(4 * 64)
+    rows.append(("64 sin*exp 16M f32", timed(k, (N + 255) // 256, 256, (x, out))))
+    hist = hip.device_array(64, np.int32)
     k = load(S.histogram, kt.void(f32[::1], f32, f32, kt.int32[::1]))
-    rows.append(("histogram 16M", timed(k, (1024, 1, 1), (256, 1, 1),
-                                        [p(x), struct.pack("<f", 0.0), struct.pack("<f", 1.0), p(hist),
-                                         q(N), q(4), q(64), q(4)])))
+    rows.append(("histogram 16M", timed(k, 1024, 256, (x, np.float32(0.0), np.float32(1.0), hist))))
     m = 1024
-    A, B, C = arr(4 * m * m), arr(4 * m * m), arr(4 * m * m)
+    A, B, C = arr(0, (m, m)), arr(0, (m, m)), arr(0, (m, m))
     k = load(S.fast_matmul, kt.void(f32[:, ::1], f32[:, ::1], f32[:, ::1]))
     g = m // S.TPB
-    rows.append(("tiled matmul 1024^2", timed(k, (g, g, 1), (S.TPB, S.TPB, 1),
-                                              [p(A), p(B), p(C)] + [q(m), q(m), q(4 * m), q(4)] * 3)))
+    rows.append(("tiled matmul 1024^2", timed(k, (g, g), (S.TPB, S.TPB), (A, B, C))))
     return [{"figure": name, "kjit_us": round(us, 2)} for name, us in rows]
 
 

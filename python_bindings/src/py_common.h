@@ -20,6 +20,10 @@ namespace kjit::hip {
 class Runtime;
 }  // namespace kjit::hip
 
+namespace kjit::device {
+class Device;
+}  // namespace kjit::device
+
 namespace kjit::py {
 
 // What the extension module keeps for the process: made by PYBIND11_MODULE
@@ -40,6 +44,9 @@ class ModuleState {
   jit::JitRuntime &jitRuntime() { return *jitRuntime_; }
   // The HIP runtime (AMD GPUs), loaded at its first use (py_hip.cpp).
   hip::Runtime &hipRuntime();
+  // The device layer of a kind, "cuda", "hip" or "cpu", made at its first
+  // use (py_device.cpp).
+  device::Device &device(const std::string &kind);
   // A structured dtype's record spec, by the dtype object (py_values.cpp,
   // dtypeKeyOf): each is kept alive (a reference), so that its address
   // names it.
@@ -49,6 +56,8 @@ class ModuleState {
   jit::JitRuntime *jitRuntime_;  // see ~ModuleState
   std::once_flag hipOnce_;
   hip::Runtime *hip_ = nullptr;  // likewise left to the process
+  std::mutex devicesMutex_;
+  device::Device *cuda_ = nullptr, *hipDevice_ = nullptr, *host_ = nullptr;  // likewise
 };
 // The module's state (the module's own, reached from the binding files'
 // functions and the tp_call slots, which have no module at hand).
@@ -70,6 +79,7 @@ void define_jit(pybind11::module_ &m);
 void define_globals(pybind11::module_ &m);
 void define_ufunc(pybind11::module_ &m);
 void define_launch(pybind11::module_ &m);
+void define_device(pybind11::module_ &m);
 void define_cuda(pybind11::module_ &m);
 void define_hip(pybind11::module_ &m);
 void define_records(pybind11::module_ &m);

@@ -22,6 +22,7 @@
 #include "py_launch.h"
 #include "py_values.h"
 #include "runtime/cuda/CudaRuntime.h"
+#include "runtime/device/Params.h"
 #include "runtime/jit/CudaKernels.h"
 #include "runtime/jit/Errors.h"
 
@@ -36,7 +37,7 @@ namespace {
 struct HostCopy {
   pybind11::object host;        // what to copy back into (null: read-only)
   pybind11::object contiguous;  // the contiguous array copied
-  std::shared_ptr<cuda::Allocation> mem;
+  std::shared_ptr<device::Memory> mem;
   size_t bytes = 0;
 };
 
@@ -112,22 +113,16 @@ class Launcher : public LauncherBase {
     core_->prepareLaunch(rt(), e, config_, checkedSerial_);
     // Parameters: arrays flattened (pointer, shape, strides), scalars in
     // zeroed 8-byte slots (NVPTX may widen small integer parameters).
-    uint64_t words[kMaxArgs * (1 + 2 * kMaxDims) + 1];
-    std::vector<std::vector<unsigned char>> aggregates;
-    void *params[kMaxArgs * (1 + 2 * kMaxDims) + 1];
-    size_t w = 0;
+    device::ParamPacker pack(device::ParamLayout::Interleaved);
     for (size_t i = 0; i < n; ++i) {
       const Type *t = e.compiled->args[i];
       if (t->isRecord()) {
-        words[w] = recordArgument(scalars[i], t, copies);
-        params[w] = &words[w];
-        ++w;
+        uint64_t address = recordArgument(scalars[i], t, copies);
+        std::memcpy(pack.value(8), &address, 8);
         continue;
       }
       if (holdsArray(t)) {
-        aggregates.emplace_back(jit::memSize(t) + 16, 0);
-        writeTupleOfArrays(scalars[i], t, aggregates.back().data(), i, copies, keep);
-        params[w++] = aggregates.back().data();
+        writeTupleOfArrays(scalars[i], t, pack.value(jit::memSize(t)), i, copies, keep);
         continue;
       }
       if (holdsRecord(t))
@@ -136,68 +131,29 @@ class Launcher : public LauncherBase {
                         "kernel argument on the GPU; pass the records as arguments of their own",
                         i + 1, core_->name()));
       if (t->isArray()) {
-        words[w] = views[i].ptr;
-        params[w] = &words[w];
-        ++w;
-        for (int k = 0; k < views[i].nd; ++k, ++w)
-          std::memcpy(&words[w], &views[i].shape[k], 8), params[w] = &words[w];
-        for (int k = 0; k < views[i].nd; ++k, ++w)
-          std::memcpy(&words[w], &views[i].strides[k], 8), params[w] = &words[w];
+        pack.array(views[i].ptr, views[i].nd, views[i].shape, views[i].strides);
         continue;
       }
       if (t->isTuple() && jit::memSize(t) == 0) continue;  // (), ((), ()): no parameter
-      unsigned char *dst;
-      if (jit::memSize(t) <= 8) {
-        words[w] = 0;
-        dst = reinterpret_cast<unsigned char *>(&words[w]);
-      } else {
-        aggregates.emplace_back(jit::memSize(t) + 16, 0);
-        dst = aggregates.back().data();
-      }
-      if (!writeValue(scalars[i], t, dst)) {
+      if (!writeValue(scalars[i], t, pack.value(jit::memSize(t)))) {
         if (PyErr_Occurred()) throw pybind11::error_already_set();
         throw pybind11::type_error(fmt::format("kernel '{}': cannot convert argument {} to {}",
                                                core_->name(), i + 1, t->str()));
       }
-      params[w++] = dst;
     }
-    const cuda::Api &api = rt().api();
-    if (e.kernel->cooperative) {  // grid.sync(): every block resident at once
-      if (!api.LaunchCooperativeKernel)
-        throw pybind11::type_error(fmt::format(
-            "kernel '{}' calls grid.sync(), which needs cuLaunchCooperativeKernel; this CUDA "
-            "driver lacks it",
-            core_->name()));
-      cuda::CUresult r = api.LaunchCooperativeKernel(
-          e.kernel->function, config_.grid[0], config_.grid[1], config_.grid[2], config_.block[0],
-          config_.block[1], config_.block[2], unsigned(config_.sharedBytes), stream_, params);
-      constexpr cuda::CUresult kTooLarge = 720;  // CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE
-      if (r == kTooLarge)
-        throw cuda::Error(
-            fmt::format("kernel '{}' calls grid.sync(), so all its blocks must be resident at "
-                        "once, and a grid of {} blocks of {} threads is more than the GPU holds "
-                        "(cuLaunchCooperativeKernel: CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE); "
-                        "kernel.overloads[sig].max_cooperative_grid_blocks(blockdim) gives the "
-                        "most",
-                        core_->name(),
-                        uint64_t(config_.grid[0]) * config_.grid[1] * config_.grid[2],
-                        uint64_t(config_.block[0]) * config_.block[1] * config_.block[2]),
-            "cuLaunchCooperativeKernel", r, "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE");
-      rt().check(r, "cuLaunchCooperativeKernel");
-    } else {
-      rt().check(
-          api.LaunchKernel(e.kernel->function, config_.grid[0], config_.grid[1], config_.grid[2],
-                           config_.block[0], config_.block[1], config_.block[2],
-                           unsigned(config_.sharedBytes), stream_, params, nullptr),
-          "cuLaunchKernel");
+    device::LaunchShape shape;
+    for (int a = 0; a < 3; ++a) {
+      shape.grid[a] = config_.grid[a];
+      shape.block[a] = config_.block[a];
     }
-    rt().launched(*e.kernel);
+    shape.sharedBytes = unsigned(config_.sharedBytes);
+    cudaDevice().launch(*e.kernel, shape, stream_, pack.params());
     // debug=True: the launch waits and raises what a thread raised (as Numba).
     if (core_->function().options().cuda.debug)
-      rt().checkSync(api.StreamSynchronize(stream_), "cuStreamSynchronize");
+      rt().checkSync(rt().api().StreamSynchronize(stream_), "cuStreamSynchronize");
     for (HostCopy &c : copies) {
       if (!c.host) continue;
-      copyOut(c.contiguous, c.mem->dptr, c.bytes, stream_);
+      copyOut(cudaDevice(), c.contiguous, c.mem->address, c.bytes, stream_);
       if (!c.host.is(c.contiguous))
         pybind11::module_::import("numpy").attr("copyto")(c.host, c.contiguous);
     }
@@ -276,9 +232,9 @@ class Launcher : public LauncherBase {
     c.host = pybind11::memoryview::from_memory(recordBytes(o), pybind11::ssize_t(c.bytes));
     c.contiguous = c.host;
     c.mem = rt().allocate(std::max<size_t>(c.bytes, 1), cuda::Allocation::Kind::Device);
-    copyIn(c.mem->dptr, c.host, c.bytes, stream_);
+    copyIn(cudaDevice(), c.mem->address, c.host, c.bytes, stream_);
     copies.push_back(c);
-    return c.mem->dptr;
+    return c.mem->address;
   }
 
   static void viewOf(const DeviceArray &d, ArrayView &v) {
@@ -367,7 +323,7 @@ class Launcher : public LauncherBase {
     HostCopy c;
     c.bytes = size_t(contiguous.nbytes());
     c.mem = rt().allocate(c.bytes, cuda::Allocation::Kind::Device);
-    copyIn(c.mem->dptr, contiguous, c.bytes, stream_);
+    copyIn(cudaDevice(), c.mem->address, contiguous, c.bytes, stream_);
     c.contiguous = contiguous;
     if (writable) c.host = arr;
     pybind11::tuple shape(size_t(contiguous.ndim())), strides(size_t(contiguous.ndim()));
@@ -375,7 +331,7 @@ class Launcher : public LauncherBase {
       shape[k] = contiguous.shape()[k];
       strides[k] = contiguous.strides()[k];
     }
-    fromParts(c.mem->dptr, shape, strides, contiguous.dtype(), !writable, i, key, v);
+    fromParts(c.mem->address, shape, strides, contiguous.dtype(), !writable, i, key, v);
     copies.push_back(std::move(c));
   }
 
@@ -459,7 +415,7 @@ struct KernelBase {
 };
 PyObject *kernelBaseType = nullptr;
 
-constexpr size_t kMaxLaunchers = 64;  // cached per kernel (as CUDAKernel._launcher_for)
+constexpr size_t kMaxLaunchers = 64;  // cached per kernel (rememberLauncher)
 
 // A module's global, borrowed; null when the module is not imported or
 // lacks it. (A dictionary read: no Python code runs.)
@@ -472,6 +428,35 @@ PyObject *moduleGlobal(const char *module, const char *name) {
   PyObject *v = PyModule_Check(m) ? PyDict_GetItemString(PyModule_GetDict(m), name) : nullptr;
   Py_DECREF(m);  // (the module stays in sys.modules)
   return v;
+}
+
+// The one rule of a kernel's launchers, which newLauncher and
+// CUDAKernel._launcher_for (every other device) both follow: cached by
+// configuration in the kernel's `launchers`, 64 at most (then forgotten
+// together), an unhashable configuration not cached; and Numba's warning
+// for a grid of fewer than 128 blocks when
+// kjit.config.CUDA_LOW_OCCUPANCY_WARNINGS is on, at the Python frame
+// `stacklevel` up.
+void rememberLauncher(PyObject *launchers, PyObject *cfg, PyObject *launcher,
+                      const std::string &name, const uint32_t grid[3], int stacklevel) {
+  if (size_t(PyDict_GET_SIZE(launchers)) >= kMaxLaunchers) PyDict_Clear(launchers);
+  if (PyDict_SetItem(launchers, cfg, launcher) != 0) {
+    if (!PyErr_ExceptionMatches(PyExc_TypeError)) throw pybind11::error_already_set();
+    PyErr_Clear();  // an unhashable configuration: not cached
+  }
+  PyObject *warn = moduleGlobal("kjit.config", "CUDA_LOW_OCCUPANCY_WARNINGS");
+  int warnOn = warn ? PyObject_IsTrue(warn) : 0;
+  if (warnOn < 0) throw pybind11::error_already_set();
+  if (!warnOn) return;
+  uint64_t blocks = uint64_t(grid[0]) * grid[1] * grid[2];
+  if (blocks >= 128) return;
+  pybind11::object category = pybind11::module_::import("kjit.errors").attr("PerformanceWarning");
+  std::string msg = fmt::format(
+      "Grid size {} will likely result in GPU under-utilization due to low occupancy (kernel "
+      "'{}')",
+      blocks, name);
+  if (PyErr_WarnEx(category.ptr(), msg.c_str(), stacklevel) != 0)
+    throw pybind11::error_already_set();
 }
 
 // What CUDAKernel._launcher_for does, for the CPU device and a CUDA GPU,
@@ -515,26 +500,7 @@ PyObject *newLauncher(PyObject *self, KernelBase &k, PyObject *config) {
     launcher = pybind11::cast(l.get(), pybind11::return_value_policy::take_ownership);
     l.release();  // (the Python object owns it)
   }
-  if (size_t(PyDict_GET_SIZE(k.launchers.ptr())) >= kMaxLaunchers) PyDict_Clear(k.launchers.ptr());
-  if (PyDict_SetItem(k.launchers.ptr(), cfg.ptr(), launcher.ptr()) != 0) {
-    if (!PyErr_ExceptionMatches(PyExc_TypeError)) throw pybind11::error_already_set();
-    PyErr_Clear();  // an unhashable configuration: not cached
-  }
-  PyObject *warn = moduleGlobal("kjit.config", "CUDA_LOW_OCCUPANCY_WARNINGS");
-  int warnOn = warn ? PyObject_IsTrue(warn) : 0;
-  if (warnOn < 0) throw pybind11::error_already_set();
-  if (warnOn) {
-    uint64_t blocks = uint64_t(parsed.grid[0]) * parsed.grid[1] * parsed.grid[2];
-    if (blocks < 128) {
-      pybind11::object category =
-          pybind11::module_::import("kjit.errors").attr("PerformanceWarning");
-      std::string msg = fmt::format(
-          "Grid size {} will likely result in GPU under-utilization due to low occupancy "
-          "(kernel '{}')",
-          blocks, name);
-      if (PyErr_WarnEx(category.ptr(), msg.c_str(), 1) != 0) throw pybind11::error_already_set();
-    }
-  }
+  rememberLauncher(k.launchers.ptr(), cfg.ptr(), launcher.ptr(), name, parsed.grid, 1);
   return launcher.release().ptr();
 }
 
@@ -603,6 +569,16 @@ void define_cuda_launch(pybind11::module_ &m) {
   auto kernelBase = py::class_<KernelBase>(m, "KernelBase", py::dynamic_attr())
                         .def(py::init<>())
                         .def_readonly("_launchers", &KernelBase::launchers);
+  m.def(
+      "remember_launcher",
+      [](pybind11::dict launchers, pybind11::tuple config, pybind11::object launcher,
+         const std::string &name, int stacklevel) {
+        ParsedLaunch p = parseLaunch(config, name);
+        rememberLauncher(launchers.ptr(), config.ptr(), launcher.ptr(), name, p.config.grid,
+                         stacklevel);
+      },
+      "caches `launcher` for `config` and warns of a small grid, as every kernel[config] does "
+      "(rememberLauncher)");
   // Set on the Python subclass itself (CUDAKernel): a subclass made in
   // Python does not inherit a slot that no __getitem__ in its bases names.
   m.def("_install_kernel_subscript", [](py::type cls) {

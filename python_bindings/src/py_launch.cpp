@@ -9,8 +9,10 @@
 #include <array>
 
 #include "py_common.h"
+#include "py_device.h"
 #include "py_dispatcher.h"
 #include "runtime/host/CpuKernel.h"
+#include "runtime/host/HostDevice.h"
 #include "runtime/host/ThreadPool.h"
 #include "runtime/jit/Errors.h"
 
@@ -113,18 +115,19 @@ class CpuLauncher : public LauncherBase {
     std::vector<pybind11::object> held;  // the host arrays of the CPU device's device arrays
     for (size_t i = 0; i < n; ++i) {
       argv[i] = PyTuple_GET_ITEM(args, Py_ssize_t(i));
-      // A device array of the CPU device (kjit.cuda.hostapi) is a NumPy array underneath.
+      // A device array of the CPU device (kjit/hostapi) is host memory: a
+      // NumPy view of it.
       if (PyArray_CheckExact_(argv[i])) continue;
-      if (PyObject_HasAttrString(argv[i], "_ary")) {
-        held.push_back(pybind11::reinterpret_borrow<pybind11::object>(argv[i]).attr("_ary"));
+      if (asDeviceArray(argv[i])) {
+        held.push_back(DeviceArray::hostView(argv[i]));
         argv[i] = held.back().ptr();
       } else if (!pybind11::isinstance<pybind11::array>(argv[i]) &&
                  PyObject_HasAttrString(argv[i], "__cuda_array_interface__")) {
         // Another library's array (here, host memory): a view, its stream
         // synchronised first as Numba's consumers do (kjit/cuda/interface.py).
-        pybind11::object view = pybind11::module_::import("kjit.cuda.hostapi")
+        pybind11::object view = pybind11::module_::import("kjit.hostapi")
                                     .attr("as_cuda_array")(pybind11::handle(argv[i]));
-        held.push_back(view.attr("_ary"));
+        held.push_back(DeviceArray::hostView(view));
         argv[i] = held.back().ptr();
       }
     }
@@ -144,19 +147,23 @@ class CpuLauncher : public LauncherBase {
     jit::checkLaunch(launch_, jit::DeviceLimits::gpuLike(kCpuDevice), k, fn.name());
     Marshalled m;
     marshal(c, argv, n, m, jit::Caller{fn.name(), true});
-    CpuLaunch launch;
+    // Launched through the device layer (runtime/host/HostDevice.h): the
+    // blocks run on the JIT runtime's thread pool.
+    host::HostKernel hk;
+    hk.name = fn.name();
+    hk.info = c.cpuKernel;
+    device::LaunchShape shape;
     for (int a = 0; a < 3; ++a) {
-      launch.grid[a] = launch_.grid[a];
-      launch.block[a] = launch_.block[a];
+      shape.grid[a] = launch_.grid[a];
+      shape.block[a] = launch_.block[a];
     }
-    launch.dynamicSharedBytes = int64_t(launch_.sharedBytes);
-    CpuKernelError err;
-    bool ok;
-    {
+    shape.sharedBytes = uint32_t(launch_.sharedBytes);
+    try {
       pybind11::gil_scoped_release release;
-      ok = runCpuKernel(*c.cpuKernel, m.ptrs, launch, &jitRuntime().threadPool(), err);
+      deviceOf("cpu").launch(hk, shape, nullptr, m.ptrs);
+    } catch (const host::KernelFailed &f) {
+      raiseKernelError(f.error, fn.name());
     }
-    if (!ok) raiseKernelError(err, fn.name());
   }
 
  private:

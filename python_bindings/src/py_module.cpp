@@ -106,6 +106,7 @@ PYBIND11_MODULE(_kjit, m) {
   kjit::py::define_globals(m);
   kjit::py::define_ufunc(m);
   kjit::py::define_launch(m);
+  kjit::py::define_device(m);
   kjit::py::define_cuda(m);
   kjit::py::define_hip(m);
   kjit::py::define_records(m);

@@ -100,10 +100,10 @@ Allocation::~Allocation() {
   switch (kind) {
   case Kind::Device:
   case Kind::Managed:
-    if (live && dptr && pooled)
+    if (live && address && pooled)
       rt->freePooled(*this);
-    else if (live && dptr)
-      api.MemFree(dptr);
+    else if (live && address)
+      api.MemFree(address);
     break;
   case Kind::Pinned:
   case Kind::Mapped:
@@ -113,6 +113,10 @@ Allocation::~Allocation() {
   // Host memory we own outlives its context: unmapped only here.
   if (ownsHost && host) munmap(host, (size + pageSize() - 1) / pageSize() * pageSize());
 }
+
+static_assert(sizeof(CUdeviceptr) == sizeof(uint64_t), "device addresses are 64-bit");
+
+bool Allocation::alive() const { return rt && rt->valid(*this); }
 
 RuntimeOptions RuntimeOptions::fromEnvironment() {
   RuntimeOptions o;
@@ -338,7 +342,7 @@ void Runtime::noteStream(CUstream s) {
 }
 
 void Runtime::freePooled(const Allocation &a) {
-  DeviceState &d = devices_[size_t(a.device)];
+  DeviceState &d = devices_[size_t(a.ordinal)];
   CUcontext cur = nullptr;
   api_.CtxGetCurrent(&cur);
   if (cur != d.context) api_.CtxSetCurrent(d.context);
@@ -346,7 +350,7 @@ void Runtime::freePooled(const Allocation &a) {
   // free is queued on: wait for it, so that no kernel still reads what the
   // next allocation is given.
   if (!poolOrdered_) api_.CtxSynchronize();
-  api_.MemFreeAsync(a.dptr, nullptr);
+  api_.MemFreeAsync(a.address, nullptr);
   if (cur != d.context) api_.CtxSetCurrent(cur);
 }
 
@@ -399,7 +403,7 @@ void Runtime::close() {
 std::shared_ptr<Allocation> Runtime::allocate(size_t bytes, Allocation::Kind kind) {
   activate();
   auto a = std::make_shared<Allocation>();
-  a->device = current_;
+  a->ordinal = current_;
   a->generation = devices_[size_t(current_)].generation;
   a->kind = kind;
   a->size = bytes;
@@ -408,23 +412,24 @@ std::shared_ptr<Allocation> Runtime::allocate(size_t bytes, Allocation::Kind kin
   case Allocation::Kind::Device: {
     DeviceState &d = devices_[size_t(current_)];
     if (!d.pool) {
-      check(api_.MemAlloc(&a->dptr, n), "cuMemAlloc");
+      check(api_.MemAlloc(reinterpret_cast<CUdeviceptr *>(&a->address), n), "cuMemAlloc");
       break;
     }
-    CUresult r = api_.MemAllocAsync(&a->dptr, n, nullptr);
+    CUresult r = api_.MemAllocAsync(reinterpret_cast<CUdeviceptr *>(&a->address), n, nullptr);
     if (r == 2 /* CUDA_ERROR_OUT_OF_MEMORY */) {
       // What the pool keeps goes back to the device, then once more.
       api_.CtxSynchronize();
       api_.MemPoolTrimTo(d.pool, 0);
-      r = api_.MemAllocAsync(&a->dptr, n, nullptr);
+      r = api_.MemAllocAsync(reinterpret_cast<CUdeviceptr *>(&a->address), n, nullptr);
     }
     check(r, "cuMemAllocAsync");
     a->pooled = true;
     break;
   }
   case Allocation::Kind::Managed:
-    check(api_.MemAllocManaged(&a->dptr, n, kMemAttachGlobal), "cuMemAllocManaged");
-    a->host = reinterpret_cast<void *>(a->dptr);
+    check(api_.MemAllocManaged(reinterpret_cast<CUdeviceptr *>(&a->address), n, kMemAttachGlobal),
+          "cuMemAllocManaged");
+    a->host = reinterpret_cast<void *>(a->address);
     break;
   case Allocation::Kind::Pinned:
   case Allocation::Kind::Mapped: {
@@ -441,7 +446,8 @@ std::shared_ptr<Allocation> Runtime::allocate(size_t bytes, Allocation::Kind kin
         kHostRegisterPortable | (kind == Allocation::Kind::Mapped ? kHostRegisterDeviceMap : 0);
     check(api_.MemHostRegister(p, len, flags), "cuMemHostRegister");
     if (kind == Allocation::Kind::Mapped)
-      check(api_.MemHostGetDevicePointer(&a->dptr, p, 0), "cuMemHostGetDevicePointer");
+      check(api_.MemHostGetDevicePointer(reinterpret_cast<CUdeviceptr *>(&a->address), p, 0),
+            "cuMemHostGetDevicePointer");
     break;
   }
   }
@@ -526,7 +532,7 @@ std::shared_ptr<LoadedKernel> Runtime::load(const std::string &image, const std:
     auto mem = allocate(abi::RecWords * sizeof(uint32_t), Allocation::Kind::Mapped);
     std::memset(mem->host, 0, abi::RecWords * sizeof(uint32_t));
     k->record = static_cast<uint32_t *>(mem->host);
-    CUdeviceptr target = mem->dptr;
+    CUdeviceptr target = mem->address;
     check(api_.MemcpyHtoD(slot, &target, sizeof target), "cuMemcpyHtoD");
     size_t claimSize = 0;
     check(api_.ModuleGetGlobal(&k->claim, &claimSize, k->module, "kjit_error_claim"),

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "frontend/support/ErrorRecord.h"
+#include "runtime/device/Device.h"
 
 namespace kjit::cuda {
 
@@ -45,17 +46,7 @@ struct Api {
 
 // A failing driver call: which call, the CUresult and its name, and for
 // module loads the JIT log.
-class Error : public std::runtime_error {
- public:
-  Error(std::string message, std::string call, int code, std::string name)
-      : std::runtime_error(std::move(message)),
-        call(std::move(call)),
-        code(code),
-        name(std::move(name)) {}
-  std::string call;
-  int code;
-  std::string name;
-};
+using Error = device::Error;
 
 // A kernel stopped on a fault: the message names the CUDA error and the
 // kernel last launched.
@@ -81,25 +72,22 @@ struct DeviceInfo {
 class Runtime;
 
 // Memory: device, page-locked host (pinned, optionally mapped), managed.
-struct Allocation {
-  enum class Kind { Device, Pinned, Mapped, Managed };
+// `address` is the device address (0 for pinned-only memory), `host` the
+// host's (pinned, mapped, managed).
+struct Allocation : device::Memory {
+  using Kind = device::MemoryKind;
   Runtime *rt = nullptr;
-  int device = 0;
   uint64_t generation = 0;
-  Kind kind = Kind::Device;
-  CUdeviceptr dptr = 0;  // device address (0 for pinned-only memory)
-  void *host = nullptr;  // host address (pinned, mapped, managed)
-  size_t size = 0;
   bool ownsHost = false;  // host memory we allocated and registered
   bool pooled = false;    // from the device's memory pool, in the legacy stream's order
-  ~Allocation();
+  ~Allocation() override;
+  bool alive() const override;
 };
 
 // A kernel in a loaded module, with the module's error record.
-struct LoadedKernel {
+struct LoadedKernel : device::Kernel {
   CUmodule module = nullptr;
   CUfunction function = nullptr;
-  std::string name;  // the user's kernel name
   int device = 0;
   uint64_t generation = 0;
   uint32_t *record = nullptr;  // host view of the error record (abi::RecWords u32), or null
@@ -163,9 +151,9 @@ class Runtime {
   void activate();
   uint64_t generation(int ordinal) const { return devices_.at(size_t(ordinal)).generation; }
   bool valid(const Allocation &a) const {
-    return !closing_ && a.device < int(devices_.size()) &&
-           devices_[size_t(a.device)].generation == a.generation &&
-           devices_[size_t(a.device)].context;
+    return !closing_ && a.ordinal < int(devices_.size()) &&
+           devices_[size_t(a.ordinal)].generation == a.generation &&
+           devices_[size_t(a.ordinal)].context;
   }
   void synchronize();
   // Gives back every primary context (cuda.close()).

@@ -159,16 +159,38 @@ void Runtime::select(int ordinal) {
   current_ = ordinal;
 }
 
-Buffer::~Buffer() {
-  if (ptr && rt) rt->api().Free(ptr);
+Allocation::~Allocation() {
+  if (!rt) return;
+  if (host)
+    rt->api().HostFree(host);
+  else if (address)
+    rt->api().Free(ptr());
 }
 
-std::shared_ptr<Buffer> Runtime::allocate(size_t bytes) {
+std::shared_ptr<Allocation> Runtime::allocate(size_t bytes, device::MemoryKind kind) {
   require();
-  auto b = std::make_shared<Buffer>();
-  b->rt = this;
+  if (kind == device::MemoryKind::Managed)
+    throw device::Unsupported(
+        "managed memory (cuda.managed_array) is not supported on AMD GPUs yet (kjit's HIP "
+        "device): docs/amdgpu.md lists what is");
+  auto b = std::make_shared<Allocation>();
+  b->kind = kind;
   b->size = bytes;
-  check(api_.Malloc(&b->ptr, bytes ? bytes : 1), "hipMalloc");
+  b->ordinal = current_;
+  void *p = nullptr;
+  if (kind == device::MemoryKind::Device) {
+    check(api_.Malloc(&p, bytes ? bytes : 1), "hipMalloc");
+    b->address = reinterpret_cast<uintptr_t>(p);
+  } else {
+    check(api_.HostMalloc(&p, bytes ? bytes : 1, kHostMallocMapped), "hipHostMalloc");
+    b->host = p;
+    void *d = nullptr;
+    if (kind == device::MemoryKind::Mapped) {
+      check(api_.HostGetDevicePointer(&d, p, 0), "hipHostGetDevicePointer");
+      b->address = reinterpret_cast<uintptr_t>(d);
+    }
+  }
+  b->rt = this;
   return b;
 }
 
@@ -280,16 +302,6 @@ std::shared_ptr<LoadedKernel> Runtime::load(const std::string &hsaco, const std:
     recorded_.push_back(k);
   }
   return k;
-}
-
-void Runtime::launch(const std::shared_ptr<LoadedKernel> &k, const unsigned grid[3],
-                     const unsigned block[3], unsigned sharedBytes, hipStream_t stream,
-                     void **params) {
-  hipError_t r = api_.ModuleLaunchKernel(k->function, grid[0], grid[1], grid[2], block[0], block[1],
-                                         block[2], sharedBytes, stream, params, nullptr);
-  if (r != 0)
-    throw Error(fmt::format("launching kernel '{}' failed: {}", k->name, errorName(r)),
-                "hipModuleLaunchKernel", r, errorName(r));
 }
 
 void Runtime::synchronize() {

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "frontend/support/ErrorRecord.h"
+#include "runtime/device/Device.h"
 
 namespace kjit::hip {
 
@@ -43,17 +44,7 @@ struct Api {
 };
 
 // A failing runtime call: which call, the hipError_t and its name.
-class Error : public std::runtime_error {
- public:
-  Error(std::string message, std::string call, int code, std::string name)
-      : std::runtime_error(std::move(message)),
-        call(std::move(call)),
-        code(code),
-        name(std::move(name)) {}
-  std::string call;
-  int code;
-  std::string name;
-};
+using Error = device::Error;
 
 // An exception a kernel's thread recorded, read at a synchronisation.
 using KernelRaised = abi::KernelRaised;
@@ -69,27 +60,26 @@ struct DeviceInfo {
 
 class Runtime;
 
-// Device memory, freed with the last reference.
-struct Buffer {
+// Memory, freed with the last reference: device memory (hipMalloc), or
+// page-locked host memory the device can address (hipHostMalloc, mapped).
+struct Allocation : device::Memory {
   Runtime *rt = nullptr;
-  void *ptr = nullptr;
-  size_t size = 0;
-  ~Buffer();
+  void *ptr() const { return reinterpret_cast<void *>(uintptr_t(address)); }
+  ~Allocation() override;
 };
 
 // A kernel of a loaded code object, with the module's error record.
-struct LoadedKernel {
+struct LoadedKernel : device::Kernel {
   Runtime *rt = nullptr;
   hipModule_t module = nullptr;
   hipFunction_t function = nullptr;
-  std::string name;  // the user's kernel name
   int device = 0;
   uint32_t *record = nullptr;  // host view of the error record (abi::RecWords u32), or null
   void *recordHost = nullptr;  // its mapped host allocation
   void *claim = nullptr;       // kjit_error_claim
   std::vector<std::string> files;
   std::vector<std::pair<std::string, std::string>> raises;
-  ~LoadedKernel();
+  ~LoadedKernel() override;
 };
 
 struct RuntimeOptions {
@@ -121,7 +111,10 @@ class Runtime {
   int current() const { return current_; }
   void select(int ordinal);
 
-  std::shared_ptr<Buffer> allocate(size_t bytes);
+  // Device memory; host memory the device maps for Pinned and Mapped;
+  // Managed is device::Unsupported on AMD GPUs yet.
+  std::shared_ptr<Allocation> allocate(size_t bytes,
+                                       device::MemoryKind kind = device::MemoryKind::Device);
   void copyToDevice(void *dst, const void *src, size_t bytes);
   void copyToHost(void *dst, const void *src, size_t bytes);
   void copyOnDevice(void *dst, const void *src, size_t bytes);
@@ -143,9 +136,6 @@ class Runtime {
   // the module has one.
   std::shared_ptr<LoadedKernel> load(const std::string &hsaco, const std::string &entry,
                                      const std::string &name);
-  // hipModuleLaunchKernel with `params[i]` pointing at parameter i.
-  void launch(const std::shared_ptr<LoadedKernel> &k, const unsigned grid[3],
-              const unsigned block[3], unsigned sharedBytes, hipStream_t stream, void **params);
   // Waits for the device, then throws KernelRaised for an exception a
   // kernel recorded (and clears that record for the next one).
   void synchronize();

@@ -7,9 +7,10 @@ Each layer may include only the layers above it in the pipeline picture:
     frontend           support
     compiler           frontend (support included)
     targets            compiler, frontend
-    runtime/host       frontend/support only
-    runtime/cuda       frontend/support only
-    runtime/hip        frontend/support only
+    runtime/device     frontend/support only (the device interface)
+    runtime/host       frontend/support, runtime/device
+    runtime/cuda       frontend/support, runtime/device
+    runtime/hip        frontend/support, runtime/device
     runtime/jit        all of the above (the JIT driver, on top)
 
     python_bindings/src   the binding: the runtime layers (the JIT driver
@@ -38,6 +39,7 @@ LAYERS = {
     "frontend": "frontend",
     "compiler": "compiler",
     "targets": "targets",
+    "runtime/device": "runtime/device",
     "runtime/host": "runtime/host",
     "runtime/cuda": "runtime/cuda",
     "runtime/hip": "runtime/hip",
@@ -51,13 +53,14 @@ ALLOWED = {
     "frontend": {"support"},
     "compiler": {"support", "frontend"},
     "targets": {"support", "frontend", "compiler"},
-    "runtime/host": {"support"},
-    "runtime/cuda": {"support"},
-    "runtime/hip": {"support"},
-    "runtime/jit": {"support", "frontend", "compiler", "targets", "runtime/host", "runtime/cuda",
-                    "runtime/hip"},
-    "bindings": {"support", "frontend", "runtime/host", "runtime/cuda", "runtime/hip",
-                 "runtime/jit"},
+    "runtime/device": {"support"},
+    "runtime/host": {"support", "runtime/device"},
+    "runtime/cuda": {"support", "runtime/device"},
+    "runtime/hip": {"support", "runtime/device"},
+    "runtime/jit": {"support", "frontend", "compiler", "targets", "runtime/device", "runtime/host",
+                    "runtime/cuda", "runtime/hip"},
+    "bindings": {"support", "frontend", "runtime/device", "runtime/host", "runtime/cuda",
+                 "runtime/hip", "runtime/jit"},
 }
 
 # The compiler headers the binding may include: the vocabulary it turns
@@ -150,10 +153,10 @@ def self_test():
             "frontend/support/Up.h:1: support includes frontend/Lexer.h (frontend); "
             "support may include only support",
             "runtime/host/Bad.cpp:2: runtime/host includes compiler/Types.h (compiler); "
-            "runtime/host may include only runtime/host, support",
+            "runtime/host may include only runtime/device, runtime/host, support",
             "python_bindings/src/py_bad.cpp:1: bindings includes compiler/IR.h (compiler); bindings "
-            "may include only bindings, frontend, runtime/cuda, runtime/hip, runtime/host, "
-            "runtime/jit, support",
+            "may include only bindings, frontend, runtime/cuda, runtime/device, runtime/hip, "
+            "runtime/host, runtime/jit, support",
         ]
         if got != sorted(want):
             print("self-test failed:\n  got:  %r\n  want: %r" % (got, want))

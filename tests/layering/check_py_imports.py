@@ -31,8 +31,9 @@ own layer and of the layers below it, never above:
     core        errors, config, devices, types, typed, np/*, typeof,
                 frontend, bytecode/*, dispatcher, serialize: the @jit
                 compiler's Python side, which knows of no device
-    device      cuda/* (with cuda/simulator/*, cuda/cudadrv/*), hip/*: the
-                kernel API and the devices it launches on
+    device      cuda/* (with cuda/simulator/*, cuda/cudadrv/*), hip/*, hostapi/*:
+                the kernel API, the devices it launches on, and the one host
+                API of them all
     extensions  vectorize/*, experimental: built on @jit and @cuda.jit
     top         kjit/__init__: names every layer (lazily)
 
@@ -62,7 +63,7 @@ PACKAGE = "kjit"
 LAYERS = [
     ("core", ["kjit.errors", "kjit.config", "kjit.devices", "kjit.types", "kjit.typed", "kjit.np.*",
               "kjit.typeof", "kjit.frontend", "kjit.bytecode.*", "kjit.dispatcher", "kjit.serialize"]),
-    ("device", ["kjit.cuda.*", "kjit.hip.*"]),
+    ("device", ["kjit.cuda.*", "kjit.hip.*", "kjit.hostapi.*"]),
     ("extensions", ["kjit.vectorize.*", "kjit.experimental"]),
     ("top", ["kjit"]),
 ]

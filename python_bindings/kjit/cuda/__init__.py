@@ -83,13 +83,8 @@ else:
                  "stream", "synchronize", "to_device")
 
     def _bind_host_api():
-        if device_kind() == "cpu":
-            from kjit.cuda import hostapi as api
-            api._set_device_name("kjit CPU device")
-        elif device_kind() == "hip":  # an AMD GPU (docs/amdgpu.md)
-            from kjit.hip import hostapi as api
-        else:
-            from kjit.cuda import api
+        # One host API for every device (kjit/hostapi, over the device layer).
+        from kjit import hostapi as api
         g = globals()
         for n in _HOST_API:
             g[n] = getattr(api, n)
@@ -121,7 +116,7 @@ globals().update(_vector_constructors())
 def _host_api():
     """The host API module of the device kernels run on (kjit.cuda.active)."""
     if _SIM:
-        from kjit.cuda import hostapi  # the simulator's host API (the CPU device's too)
+        from kjit import hostapi  # the simulator's device is the CPU device
         return hostapi
     api = globals().get("_api")
     return api if api is not None else _bind_host_api()

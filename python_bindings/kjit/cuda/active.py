@@ -3,9 +3,8 @@ that need them but cannot import the package ``kjit.cuda`` (it imports
 them: tests/layering/check_py_imports.py forbids the circle).
 
     host_api()   the host API module (device arrays, streams, events,
-                 devices) of the device kernels run on: the CPU device's and
-                 the simulator's (kjit.cuda.hostapi), an AMD GPU's
-                 (kjit.hip.hostapi) or a CUDA GPU's (kjit.cuda.api)
+                 devices): kjit.hostapi, one for every device (the
+                 simulator's too)
     jit(...)     that device's @cuda.jit: the simulator's, else the compiler's
 
 The package kjit.cuda chooses them (kjit.devices decides, once per process)

@@ -3,7 +3,6 @@ import os
 import weakref
 
 from kjit import _kjit, devices
-from kjit import config as config_module
 
 from kjit import types as kt
 from kjit.cuda.errors import CudaSupportError
@@ -352,14 +351,9 @@ class CUDAKernel(_kjit.KernelBase):
             return _NoDevice(self)
         else:
             launcher = _kjit.CudaLauncher(self._core, config, weakref.ref(self))
-        try:
-            if len(self._launchers) >= 64:
-                self._launchers.clear()
-            self._launchers[config] = launcher
-        except TypeError:  # an unhashable configuration: not cached
-            pass
-        if config_module.CUDA_LOW_OCCUPANCY_WARNINGS:
-            _warn_low_occupancy(self.__name__, config)
+        # The rule newLauncher follows too: 64 cached, Numba's small-grid
+        # warning at the caller's line.
+        _kjit.remember_launcher(self._launchers, config, launcher, self.__name__, 2)
         return launcher
 
     # kernel[config] makes the launcher in C++ for the CPU device and CUDA
@@ -576,18 +570,6 @@ class _TypeAnnotation:
 
     def __repr__(self):
         return f"<type annotation {self.typemap}>"
-
-
-def _warn_low_occupancy(name, config):
-    """Numba's warning for a grid of fewer than 128 blocks (a GPU with
-    many multiprocessors is then mostly idle)."""
-    grid = _kjit.launch_config(name, config)[0]
-    blocks = grid[0] * grid[1] * grid[2]
-    if blocks < 128:
-        import warnings
-        from kjit.errors import PerformanceWarning
-        warnings.warn(PerformanceWarning(f"Grid size {blocks} will likely result in GPU under-utilization due to "
-                                         f"low occupancy (kernel '{name}')"), stacklevel=3)
 
 
 def _no_launch(*args):

@@ -1,6 +1,5 @@
-"""Numba's rules for copies between host and device arrays, one copy for
-the GPU's device arrays (kjit.cuda.devicearray) and the CPU device's
-(kjit.cuda.hostapi). They work on NumPy arrays; a GPU array brings a
+"""Numba's rules for copies between host and device arrays, for kjit's
+device arrays on every device (kjit/hostapi/arrays.py). They work on NumPy arrays; a GPU array brings a
 stand-in of its shape and strides (DeviceNDArray._layout_standin)."""
 import numpy as np
 

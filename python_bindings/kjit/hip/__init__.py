@@ -20,7 +20,9 @@ Device arrays keep data on the GPU between launches: ``hip.to_device(a)``,
 ``hip.device_array(shape, dtype)``, ``hip.device_array_like(a)``, slices of
 them (views), and ``d.copy_to_host()``; ``hip.stream()`` and ``hip.event()``
 order and time work; ``hip.from_dlpack`` and ``hip.as_cuda_array`` view
-PyTorch-ROCm and CuPy-ROCm memory (kjit/hip/hostapi.py). The same names
+PyTorch-ROCm and CuPy-ROCm memory (kjit/hostapi, the host API every device
+shares; its names work on the AMD GPU when that is where kernels launch:
+``KJIT_DEVICE=hip``, or an AMD GPU and no CUDA GPU). The same names
 are ``kjit.cuda``'s on the HIP device (``KJIT_DEVICE=hip``), where
 ``@cuda.jit`` kernels run unchanged.
 
@@ -29,10 +31,25 @@ not. ``KJIT_HIP_RUNTIME`` names another HIP library (tests use a fake one),
 ``KJIT_HIP_ARCH`` overrides the processor the runtime reports.
 """
 from kjit import _kjit
-from kjit.hip.hostapi import (Device, DeviceNDArray, Event, Stream, as_cuda_array, default_stream,  # noqa: F401
-                              device_array, device_array_like, event, event_elapsed_time, from_cuda_array_interface,
-                              from_dlpack, get_current_device, is_available, is_cuda_array, select_device, stream,
-                              synchronize, to_device)
+import functools
+
+from kjit import hostapi as _hostapi
+from kjit.hostapi import DeviceNDArray, Event, Stream, layer as _layer  # noqa: F401
+
+
+def _on_hip(f):
+    """``f`` of the host API, on the AMD GPU whatever device kjit.cuda uses."""
+    @functools.wraps(f)
+    def on_hip(*args, **kwargs):
+        with _layer.on("hip"):
+            return f(*args, **kwargs)
+    return on_hip
+
+
+for _n in ("Device", "as_cuda_array", "default_stream", "device_array", "device_array_like", "event",
+           "event_elapsed_time", "from_cuda_array_interface", "from_dlpack", "get_current_device", "is_available",
+           "is_cuda_array", "select_device", "stream", "synchronize", "to_device"):
+    globals()[_n] = _on_hip(getattr(_hostapi, _n))
 
 __all__ = ["jit", "is_available", "why", "list_devices", "compile_amdgcn", "synchronize", "HipKernel",
            "DeviceNDArray", "to_device", "device_array", "device_array_like", "stream", "default_stream", "event",
@@ -48,8 +65,7 @@ def why():
 def list_devices():
     """The AMD GPUs: dicts of ordinal, name, arch (the runtime's name),
     processor (what kjit compiles for), wavefront and total_memory."""
-    from kjit.hip import hostapi
-    return [dict(d) for d in hostapi._device_infos()]
+    return [dict(d) for d in _kjit.hip_devices()] if _kjit.hip_available() else []
 
 
 def compile_amdgcn(pyfunc, sig, device=False, fastmath=False, arch="gfx90a", output="asm", lineinfo=False):

@@ -1,5 +1,5 @@
 """The CUDA simulator (KJIT_ENABLE_CUDASIM=1) and the host API over host
-memory (kjit.cuda.hostapi).
+memory (kjit.hostapi).
 
 The simulator is chosen when kjit is imported, so its tests run programs in
 new processes on the device "sim" (the run_on_device fixture, conftest.py);
@@ -800,7 +800,7 @@ def test_simulator_exports_the_kjit_cuda_names(run_on_device):
 # ---- the host API, in this process ----------------------------------------------------------------
 
 def test_hostapi_arrays():
-    from kjit.cuda import hostapi as h
+    from kjit import hostapi as h
     a = np.arange(12.0).reshape(3, 4)
     d = h.to_device(a)
     assert isinstance(d, h.DeviceNDArray) and isinstance(d._ary, np.ndarray)
@@ -874,9 +874,9 @@ def test_hostapi_arrays():
 
 
 def test_hostapi_devices_streams_events(capsys):
-    from kjit.cuda import hostapi as h
+    from kjit import hostapi as h
     from kjit.cuda.errors import CudaAPIError
-    old = h._device_name
+    old = h.layer.cpu_name()
     try:
         h._set_device_name("kjit test device")
         dev = h.get_current_device()

@@ -1,14 +1,14 @@
 """Device arrays follow Numba's rules for copies, views and the CUDA Array
 Interface (numba-cuda's cudadrv/test_cuda_ndarray.py, test_array_attr.py,
 test_cuda_array_slicing.py and cudapy/test_cuda_array_interface.py). Shown
-on the CPU device's arrays (kjit.cuda.hostapi), which the GPU's follow."""
+on the CPU device's arrays (kjit.hostapi), the same class on every device."""
 from unittest.mock import patch
 
 import numpy as np
 import pytest
 
 from kjit import config
-from kjit.cuda import hostapi as cuda
+from kjit import hostapi as cuda
 from kjit.cuda.cudadrv.devicearray import errmsg_contiguous_buffer
 
 

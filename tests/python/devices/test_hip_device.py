@@ -63,7 +63,7 @@ def test_cuda_jit_kernels_launch_on_the_amd_gpu_with_kjit_device_hip(fake_hip, t
         print(list(scale._hip_loader().inspect_asm()))
     """, {"KJIT_HIP_RUNTIME": fake_hip, "FAKE_HIP_LOG": str(log), "FAKE_HIP_PARAMS": "7"})
     assert out[0] == "hip True Fake AMD Instinct"
-    assert out[1].split()[0] == "kjit.hip.hostapi"
+    assert out[1].split()[0] == "kjit.hostapi.arrays"
     px, pout = (int(p, 16) for p in out[1].split()[1:])
     assert out[2] == "True"
     assert out[3] == "[('array(float32, 1d, C)', 'array(float32, 1d, C)', 'float64')]"
@@ -97,7 +97,7 @@ def test_slices_of_device_arrays_are_views_with_their_own_address_and_strides(fa
         touch[1, 1](v)
         print(d.reshape(6, 4).shape, d.reshape(-1, 8).shape, d.ravel().shape, d.T.strides)
         try:
-            v.reshape(9)
+            d[1:, :3].reshape(9)      # (v.reshape(9) is a view: its elements are 8 bytes apart)
         except NotImplementedError as e:
             print("NotImplementedError")
         try:
@@ -157,7 +157,7 @@ def test_streams_and_events(fake_hip, tmp_path):
         end.record(s)
         end.synchronize()
         s.synchronize()
-        print(repr(s).startswith("<kjit HIP stream"), cuda.event_elapsed_time(start, end), start.elapsed_time(end))
+        print(repr(s).startswith("<kjit stream"), cuda.event_elapsed_time(start, end), start.elapsed_time(end))
         with s.auto_synchronize():
             d.copy_to_host(stream=s)
         print(cuda.default_stream().handle)

@@ -189,7 +189,7 @@ d = hip.to_device(host)
 o = hip.device_array_like(host)
 print(d.shape, d.strides, d.dtype, d.nbytes, (d.copy_to_host() == host).all())
 double[(1, 1), (2, 3)](d, o)
-print(hex(d._buffer.ptr), hex(o._buffer.ptr))
+print(hex(d._memory.device_pointer), hex(o._memory.device_pointer))
 asm = double.inspect_asm()
 print(list(asm), "global_store_dwordx2" in asm[("array(float64, 2d, C)",) * 2])
 into = np.empty((2, 3))
@@ -206,4 +206,4 @@ except ValueError as e:
     assert log.read_text().split()[9:] == [ptr_a, ptr_b, "2", "3", "18", "8"]
     # inspect_asm: the assembly of what the launches compiled, by argument types
     assert out[2] == "[('array(float64, 2d, C)', 'array(float64, 2d, C)')] True"
-    assert out[3] == "True" and out[4].startswith("ValueError copy_to_device: shape (4,)")
+    assert out[3] == "True" and out[4].startswith("ValueError incompatible shape: (2, 3) vs. (4,)")

@@ -227,21 +227,27 @@ def test_unknown_processor_and_bad_output():
 
 
 def test_launch_parameters_have_the_sizes_the_code_object_declares():
-    # kjit/hip/launch.py packs each parameter's bytes (numbers, tuples of
-    # numbers by value in LLVM's struct layout, data pointers, then shapes and
-    # strides); the runtime copies each into the kernel-argument segment by
-    # the size the code object's metadata gives: they must agree.
-    from kjit.hip import hostapi, launch
+    # The packer every device uses (runtime/device/Params.h) lays out a HIP
+    # launch's parameters (numbers, tuples of numbers by value in LLVM's
+    # struct layout, data pointers, then shapes and strides); the runtime
+    # copies each into the kernel-argument segment by the size the code
+    # object's metadata gives: they must agree.
+    from kjit import _kjit, hostapi
+    from kjit.hip import launch
 
     def k(out, t, n, u, flag):
         out[0] = t[0] + t[1] + t[2].real + n + u[0][1] + (1 if flag and t[3] else 0)
 
     types = (kt.float64[::1], kt.Tuple((kt.int64, kt.float64, kt.complex128, kt.boolean)), kt.int32,
              kt.Tuple((kt.UniTuple(kt.float32, 3), kt.int8)), kt.boolean)
+    kernel = cuda.jit(kt.void(*types))(k)
     out = hostapi.DeviceNDArray((1,), None, np.float64, _ptr=0x1000)  # (an address only: nothing allocated)
-    params, copies = launch.pack("k", [out, (3, 2.5, 1 + 2j, True), 7, ((1.0, 2.0, 3.0), 4), True], types)
-    assert copies == [] and params[0] == (0x1000).to_bytes(8, "little")
+    values, key = launch.argument_key(kernel, [out, (3, 2.5, 1 + 2j, True), 7, ((1.0, 2.0, 3.0), 4), True])
+    params = _kjit.hip_pack(kernel._dispatcher, key, tuple(values))
+    assert params[0] == (0x1000).to_bytes(8, "little")
     assert params[1][:8] == (3).to_bytes(8, "little") and params[1][32] == 1  # t[3], after 32 bytes
+    assert params[2] == (7).to_bytes(4, "little")  # n: int32, as the signature declares
+    assert params[-2:] == [(1).to_bytes(8, "little"), (8).to_bytes(8, "little")]  # out's shape, stride
     sizes = {}
     for arch in ARCHS:
         hsaco, _ = cuda.compile_amdgcn(k, kt.void(*types), arch=arch, output="hsaco")

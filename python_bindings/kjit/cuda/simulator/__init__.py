@@ -14,10 +14,10 @@ in a kernel names the block, the thread and the line. See docs/simulator.md.
 import types as _types
 
 from kjit import devices as _devices
-from kjit.cuda import hostapi as _hostapi
+from kjit import hostapi as _hostapi
 from kjit.cuda.errors import (CudaAPIError, CudaDriverError, CudaSupportError, LaunchConfigError,
                               LaunchConfigTypeError)
-from kjit.cuda.hostapi import (Device, DeviceNDArray, Event, Stream, as_cuda_array, close, from_cuda_array_interface, current_context,
+from kjit.hostapi import (Device, DeviceNDArray, Event, Stream, as_cuda_array, close, from_cuda_array_interface, current_context,
                                default_stream, detect, device_array, device_array_like, event, event_elapsed_time,
                                external_stream, from_dlpack, get_current_device, gpus, is_available, is_cuda_array,
                                legacy_default_stream, list_devices, managed_array, mapped, mapped_array,

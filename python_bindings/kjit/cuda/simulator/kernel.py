@@ -20,7 +20,7 @@ import numpy as np
 
 from kjit import _kjit
 from kjit.errors import CompileError, KjitError, PerformanceWarning
-from kjit.cuda import hostapi
+from kjit import hostapi
 from kjit.cuda.simulator.scheduler import _Launch, _user_files
 
 # ==== argument keys and launch configuration ==================================================

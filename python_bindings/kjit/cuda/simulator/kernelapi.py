@@ -11,7 +11,7 @@ import threading
 
 import numpy as np
 
-from kjit.cuda.hostapi import as_dtype
+from kjit.hostapi.arrays import as_dtype
 
 
 class _Local(threading.local):

@@ -5,7 +5,7 @@ compiled by kjit's compiler, called as a device function from a kernel, so
 that the simulator reports the same compile errors."""
 import numpy as np
 
-from kjit.cuda import hostapi
+from kjit import hostapi
 
 
 def _reduce_check_kernel(op):
