@@ -52,7 +52,7 @@ class Launcher : public LauncherBase {
  public:
   Launcher(std::shared_ptr<jit::CudaKernels> core, pybind11::object config,
            pybind11::object kernelRef)
-      : core_(std::move(core)) {
+      : core_(std::move(core)), dev_(cudaDevice()) {
     kernel = std::move(kernelRef);
     configure(config, core_->name());
     const ParsedLaunch &p = parsed;
@@ -147,13 +147,13 @@ class Launcher : public LauncherBase {
       shape.block[a] = config_.block[a];
     }
     shape.sharedBytes = unsigned(config_.sharedBytes);
-    cudaDevice().launch(*e.kernel, shape, stream_, pack.params());
+    dev_.launch(*e.kernel, shape, stream_, pack.params());
     // debug=True: the launch waits and raises what a thread raised (as Numba).
     if (core_->function().options().cuda.debug)
       rt().checkSync(rt().api().StreamSynchronize(stream_), "cuStreamSynchronize");
     for (HostCopy &c : copies) {
       if (!c.host) continue;
-      copyOut(cudaDevice(), c.contiguous, c.mem->address, c.bytes, stream_);
+      copyOut(dev_, c.contiguous, c.mem->address, c.bytes, stream_);
       if (!c.host.is(c.contiguous))
         pybind11::module_::import("numpy").attr("copyto")(c.host, c.contiguous);
     }
@@ -161,6 +161,7 @@ class Launcher : public LauncherBase {
 
  private:
   std::shared_ptr<jit::CudaKernels> core_;
+  cuda::CudaDevice &dev_;  // the device layer's CUDA device (the module's)
   jit::LaunchConfig config_;
   CUstream stream_ = nullptr;
   pybind11::object streamObj_;  // keeps a stream alive while the launcher is cached
@@ -232,7 +233,7 @@ class Launcher : public LauncherBase {
     c.host = pybind11::memoryview::from_memory(recordBytes(o), pybind11::ssize_t(c.bytes));
     c.contiguous = c.host;
     c.mem = rt().allocate(std::max<size_t>(c.bytes, 1), cuda::Allocation::Kind::Device);
-    copyIn(cudaDevice(), c.mem->address, c.host, c.bytes, stream_);
+    copyIn(dev_, c.mem->address, c.host, c.bytes, stream_);
     copies.push_back(c);
     return c.mem->address;
   }
@@ -323,7 +324,7 @@ class Launcher : public LauncherBase {
     HostCopy c;
     c.bytes = size_t(contiguous.nbytes());
     c.mem = rt().allocate(c.bytes, cuda::Allocation::Kind::Device);
-    copyIn(cudaDevice(), c.mem->address, contiguous, c.bytes, stream_);
+    copyIn(dev_, c.mem->address, contiguous, c.bytes, stream_);
     c.contiguous = contiguous;
     if (writable) c.host = arr;
     pybind11::tuple shape(size_t(contiguous.ndim())), strides(size_t(contiguous.ndim()));

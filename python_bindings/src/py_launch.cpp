@@ -160,7 +160,7 @@ class CpuLauncher : public LauncherBase {
     shape.sharedBytes = uint32_t(launch_.sharedBytes);
     try {
       pybind11::gil_scoped_release release;
-      deviceOf("cpu").launch(hk, shape, nullptr, m.ptrs);
+      dev_.launch(hk, shape, nullptr, m.ptrs);
     } catch (const host::KernelFailed &f) {
       raiseKernelError(f.error, fn.name());
     }
@@ -168,6 +168,7 @@ class CpuLauncher : public LauncherBase {
 
  private:
   std::shared_ptr<Dispatcher> d_;
+  device::Device &dev_ = deviceOf("cpu");  // the device layer's CPU device (the module's)
   jit::LaunchConfig launch_;
   pybind11::object stream_;
 

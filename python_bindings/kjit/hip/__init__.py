@@ -46,7 +46,16 @@ def _on_hip(f):
     return on_hip
 
 
-for _n in ("Device", "as_cuda_array", "default_stream", "device_array", "device_array_like", "event",
+class Device(_hostapi.Device):
+    """An AMD GPU (``hip.get_current_device()``): id, name, processor
+    ("gfx90a"), WARP_SIZE (the wavefront), total_memory."""
+
+    def __init__(self, ordinal=0):
+        with _layer.on("hip"):
+            super().__init__(ordinal)
+
+
+for _n in ("as_cuda_array", "default_stream", "device_array", "device_array_like", "event",
            "event_elapsed_time", "from_cuda_array_interface", "from_dlpack", "get_current_device", "is_available",
            "is_cuda_array", "select_device", "stream", "synchronize", "to_device"):
     globals()[_n] = _on_hip(getattr(_hostapi, _n))
