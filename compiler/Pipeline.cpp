@@ -44,6 +44,7 @@ struct Pass {
 // The passes, in the order they run (compiler/passes/Passes.h says what
 // each does). A new pass is one line here.
 const Pass kPasses[] = {
+    {"expand sequences", [](Context &ctx, ir::Function &f) { passes::expandSequences(f, ctx.ir); }},
     {"simplify", [](Context &ctx, ir::Function &f) { passes::simplify(f, ctx.ir); }},
     {"array ownership", [](Context &, ir::Function &f) { passes::arrayOwnership(f); }},
 };

@@ -52,31 +52,24 @@ void FunctionTyper::loopBody(const ast::ForStmt *f, ForRange *loop, Block &out) 
 }
 
 // Element `index` of a sequence a loop can walk: an array (along its first
-// axis: an element, or a view) or a tuple of one element type.
+// axis: an element, or a view), a list, or a tuple of one element type. The
+// typer only types it (SequenceItem); passes/ExpandSequences.cpp expands it.
 Expr *FunctionTyper::sequenceElement(Var *seq, Expr *index, SourceLoc loc) {
-  VarRef *ref = varRef(seq, loc);
-  const Type *t = seq->type;
-  if (t->isTuple()) {
-    return ir_.tupleGetDynamic(ref, index, loc);
-  }
-  if (t->isList()) return ir_.intrinsic(IntrinsicId::ListGet, {ref, index}, t->dtype(), loc);
-  if (t->ndim() == 1)
-    return ir_.arrayLoad(ref, {index}, loc, /*boundscheck=*/false, /*wraparound=*/false);
-  SliceSpec sp;
-  sp.isIndex = true;
-  sp.start = index;
-  return ir_.arrayView(tc_.array(t->dtype(), t->ndim() - 1,
-                                 t->layout() == Layout::C ? Layout::C : Layout::A, t->readonly()),
-                       ref, {sp}, loc);
+  const Type *t = seq->type, *elem;
+  if (t->isTuple())
+    elem = t->elements().front();
+  else if (t->isList() || t->ndim() == 1)
+    elem = t->dtype();
+  else
+    elem = tc_.array(t->dtype(), t->ndim() - 1, t->layout() == Layout::C ? Layout::C : Layout::A,
+                     t->readonly());
+  return ir_.intrinsic(IntrinsicId::SequenceItem, {varRef(seq, loc), index}, elem, loc);
 }
 
-// The length of such a sequence.
+// The length of such a sequence (a tuple's is its type's).
 Expr *FunctionTyper::sequenceLength(Var *seq, SourceLoc loc) {
   if (seq->type->isTuple()) return constInt(int64_t(seq->type->elements().size()), loc);
-  if (seq->type->isList())
-    return ir_.intrinsic(IntrinsicId::ListLen, {varRef(seq, loc)}, tc_.int64(), loc);
-  return ir_.intrinsic(IntrinsicId::ArrayShape, {varRef(seq, loc), constInt(0, loc)}, tc_.int64(),
-                       loc);
+  return ir_.intrinsic(IntrinsicId::SequenceLength, {varRef(seq, loc)}, tc_.int64(), loc);
 }
 
 // for i, x in enumerate(seq[, start]) and for x, y in zip(a, b, ...): an

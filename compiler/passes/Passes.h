@@ -17,6 +17,13 @@ namespace kjit::passes {
 // from `ir`.
 bool simplify(ir::Function &f, ir::Builder &ir);
 
+// Expands the typer's sequence walks (for loops over arrays, lists and
+// tuples; enumerate; zip): SequenceLength and SequenceItem become the
+// sequence kind's own operations (an array's shape and element or view, a
+// list's length and element, a tuple's element at a run-time index). Runs
+// first: no other pass, and no lowering, sees the two intrinsics.
+bool expandSequences(ir::Function &f, ir::Builder &ir);
+
 // Finds the array variables that own their arrays outright (every value
 // assigned is a new array, read only in ways that keep no reference), into
 // f.ownsArray; lowering frees such an array when the next one is assigned.

@@ -121,3 +121,32 @@ TEST_CASE("simplify reads purity from the intrinsic table", "[passes][intrinsics
   CHECK(a1->value == five);
   CHECK(isa<TupleGet>(a2->value));
 }
+
+TEST_CASE("expand sequences makes the typer's sequence walks each kind's own operations",
+          "[passes]") {
+  Fixture b;
+  TypeContext &tc = b.ctx.types;
+  const Type *i64 = tc.int64(), *f32 = tc.floatTy(32);
+  Var *a1 = b.var("a1", tc.array(f32, 1, Layout::C));
+  Var *a2 = b.var("a2", tc.array(f32, 2, Layout::C));
+  Var *t = b.var("t", tc.tuple({i64, i64, i64}));
+  Var *i = b.var("i", i64), *n = b.var("n", i64), *x = b.var("x", f32);
+  Var *row = b.var("row", tc.array(f32, 1, Layout::C)), *e = b.var("e", i64);
+  auto item = [&](Var *seq, const Type *type) {
+    return b.ir.intrinsic(IntrinsicId::SequenceItem, {b.ref(seq), b.ref(i)}, type, b.loc);
+  };
+  Assign *len = b.assign(n, b.ir.intrinsic(IntrinsicId::SequenceLength, {b.ref(a2)}, i64, b.loc));
+  Assign *load = b.assign(x, item(a1, f32));
+  Assign *view = b.assign(row, item(a2, row->type));
+  Assign *elem = b.assign(e, item(t, i64));
+  CHECK(passes::expandSequences(*b.fn, b.ir));
+  REQUIRE(isa<Intrinsic>(len->value));
+  CHECK(cast<Intrinsic>(len->value)->id == IntrinsicId::ArrayShape);  // the first axis
+  REQUIRE(isa<ArrayLoad>(load->value));
+  CHECK_FALSE(cast<ArrayLoad>(load->value)->wraparound);  // the index is in range
+  REQUIRE(isa<ArrayView>(view->value));
+  CHECK(view->value->type == row->type);
+  REQUIRE(isa<TupleGet>(elem->value));
+  CHECK(cast<TupleGet>(elem->value)->dynIndex != nullptr);
+  CHECK_FALSE(passes::expandSequences(*b.fn, b.ir));  // nothing left to expand
+}
