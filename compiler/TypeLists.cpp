@@ -17,6 +17,9 @@ Expr *FunctionTyper::listLib(const char *name, std::vector<Expr *> args, SourceL
 // [a, b, c]: the elements unified (numbers promote, as Numba's list
 // displays); [] is list(undefined) until an append gives it a type.
 Expr *FunctionTyper::listLiteral(const ast::ListExpr *l) {
+  if (cudaTarget() && l->comprehension)
+    return unsupported(
+        l->loc, fmt::format("{} is not supported in kernels; write a loop", l->comprehension));
   if (cudaTarget())
     return unsupported(l->loc,
                        "lists are not supported in kernels; use a tuple, or an array from "

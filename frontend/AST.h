@@ -190,6 +190,10 @@ struct TupleExpr : Expr {
 struct ListExpr : Expr {
   KJIT_AST_NODE(ListExpr, Expr)
   std::vector<Expr *> elts;
+  // The empty list a comprehension starts from: "a list comprehension", "a
+  // generator expression" (what a kernel that refuses lists says); null
+  // for a display.
+  const char *comprehension = nullptr;
 };
 // A dict display {k: v, ...}, or a set display {a, b, ...} (isSet: the
 // elements are `keys`, `values` is empty; an empty one is the set a set

@@ -541,9 +541,16 @@ void Parser::parseOneStatementInto(StmtList &out) {
   parseSimpleStatements(out);
 }
 
+// One line of simple statements (`a = 1; b = [x for x in a]`, also the body
+// `if c: return sum(x for x in a)` on its header's line): each after the
+// statements its comprehensions hoisted, so that they run where it runs.
 void Parser::parseSimpleStatements(StmtList &out) {
   for (;;) {
-    out.push_back(parseSimpleStatement());
+    size_t mark = hoist_.size();
+    Stmt *s = parseSimpleStatement();
+    std::vector<Stmt *> before = takeHoisted(mark);
+    out.insert(out.end(), before.begin(), before.end());
+    out.push_back(s);
     if (!accept(TokKind::Semi)) break;
     if (at(TokKind::Newline) || at(TokKind::EndOfFile)) break;
   }

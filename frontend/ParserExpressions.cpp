@@ -576,7 +576,9 @@ Expr *Parser::listComprehension(SourceLoc start, Expr *elt, size_t eltMark, TokK
     d->isSet = set;
     init->value = d;
   } else {
-    init->value = make<ListExpr>(loc);
+    auto *l = make<ListExpr>(loc);
+    l->comprehension = close == TokKind::RParen ? "a generator expression" : "a list comprehension";
+    init->value = l;
   }
   size_t loopAt = body.size() - 1;
   body.insert(body.begin() + long(loopAt), init);

@@ -10,7 +10,7 @@ def kernel(out):
     xs = [v * 2.0 for v in range(4)]
     out[0] = xs[0]
 
-# CHECK:      {{^}}{{.*}}list-in-kernel.py:10:10: error: lists are not supported in kernels; use a tuple, or an array from cuda.local.array{{$}}
+# CHECK:      {{^}}{{.*}}list-in-kernel.py:10:10: error: a list comprehension is not supported in kernels; write a loop{{$}}
 # CHECK-NEXT: {{^}}  File "{{.*}}list-in-kernel.py", line 10
 # CHECK-NEXT: {{^}}    xs = [v * 2.0 for v in range(4)]
 # CHECK-NEXT: {{^}}         ^^^^^^^^^^^^^^^^^^^^^^^^^^^{{$}}

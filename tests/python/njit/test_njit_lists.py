@@ -461,3 +461,20 @@ def test_slice_assignment_errors_are_located():
         return l
     with pytest.raises(errors.TypingError, match="cannot store complex128 items"):
         wrong_items([1, 2])
+
+
+# A comprehension in a body written on its header's line runs there (issue 33:
+# its statements were hoisted before the def or the loop).
+def one_line(a): return sum(x for x in a)  # noqa: E704 - the body on the def's line
+
+
+def loop_one_line(n):
+    t = 0
+    for i in range(n): t += sum([i * k for k in range(3)])  # noqa: E701
+    return t
+
+
+def test_comprehension_in_a_body_on_its_header_line():
+    a = np.arange(4.0)
+    assert njit(one_line)(a) == one_line(a)
+    assert njit(loop_one_line)(4) == loop_one_line(4) == 18
