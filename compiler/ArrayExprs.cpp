@@ -22,10 +22,21 @@ std::string convertText(const std::string &text, const Type *from, const Type *t
   return from == to ? text : fmt::format("{}({})", npName(to), text);
 }
 
-// NumPy's promotion of the operands' element types.
-const Type *promoted(TypeContext &tc, const std::vector<const Type *> &ts) {
+// The loop type of the operands' element types: NumPy's promotion, with
+// Numba's rule for mixed kinds (numba.np.numpy_support.ufunc_can_cast): when
+// integers meet floats or complex numbers, any integer casts to them, so the
+// integers do not widen the loop (float32 array ** 2 and float32 array +
+// int64 array are float32). Not for np.where (`ufunc` false), which Numba
+// types by NumPy's promotion.
+const Type *promoted(TypeContext &tc, const std::vector<const Type *> &ts, bool ufunc) {
+  bool ints = false, inexact = false;
+  for (const Type *t : ts) {
+    ints |= t->isInt();
+    inexact |= t->isFloat() || t->isComplex();
+  }
   const Type *p = nullptr;
-  for (const Type *t : ts) p = p ? promoteNumeric(tc, p, t) : t;
+  for (const Type *t : ts)
+    if (!(ufunc && ints && inexact && t->isInt())) p = p ? promoteNumeric(tc, p, t) : t;
   return p;
 }
 
@@ -148,10 +159,11 @@ Expr *arrayOperation(TyperServices &ts, UfuncKind kind, const std::string &text,
     g.add(e);
   }
   // The loop's types.
-  const Type *p = promoted(tc, g.types);
+  const Type *p = promoted(tc, g.types, kind != UfuncKind::Select);
   const Type *in = p, *res = p;
   switch (kind) {
-  case UfuncKind::Arithmetic: break;
+  case UfuncKind::Arithmetic:
+  case UfuncKind::Select: break;
   case UfuncKind::FloatMath: in = res = floatFor(tc, p); break;
   case UfuncKind::Compare: res = tc.boolean(); break;
   case UfuncKind::Predicate: in = nullptr; break;

@@ -37,6 +37,7 @@ enum class UfuncKind {
   Compare,     // inputs in the promoted type, result bool
   Predicate,   // inputs as they are, result bool (isnan, logical_not ...)
   Absolute,    // the promoted type; the float part for complex
+  Select,      // as Arithmetic, in NumPy's promotion (np.where, not a ufunc)
 };
 
 // An operation on array operands (at least one an array): `text` is the

@@ -157,6 +157,9 @@ struct Var {
 struct Const : Expr {
   KJIT_IR_NODE(Const, Expr)
   int64_t i = 0;  // ints and bools (uint64 as its bit pattern)
+  // A NumPy-typed integer (np.int64(5), and what arithmetic on one folds
+  // to): folded arithmetic wraps as NumPy's; a Python int literal's is exact.
+  bool wraps = false;
   double f = 0;   // floats; complex real part
   double im = 0;  // complex imaginary part
   // A frozen global array (read-only, C order): its bytes and shape. A

@@ -143,6 +143,7 @@ Expr *FunctionTyper::castTo(Expr *e, const Type *t) {
         v = int64_t(u);
       }
       r->i = v;
+      r->wraps = c->wraps;
     } else {
       double v = from->isFloat() || from->isComplex()   ? c->f
                  : (from->isInt() && !from->isSigned()) ? double(uint64_t(c->i))

@@ -3,6 +3,8 @@
 // and/or and conditional expressions.
 #include <fmt/format.h>
 
+#include <optional>
+
 #include "compiler/ArrayExprs.h"
 #include "compiler/Builtins.h"
 #include "compiler/Session.h"
@@ -31,7 +33,7 @@ static BinOp toBinOp(ast::BinaryOp op) {
 
 // A negative integer constant: -3 (a Const, or the negation of one).
 static bool isNegativeConstant(const Expr *e) {
-  if (auto *c = dyn_cast<Const>(e)) return c->type->isInt() && c->i < 0;
+  if (auto *c = dyn_cast<Const>(e)) return c->type->isInt() && c->type->isSigned() && c->i < 0;
   if (auto *u = dyn_cast<Unary>(e))
     if (u->op == UnOp::Neg)
       if (auto *c = dyn_cast<Const>(u->operand)) return c->type->isInt() && c->i > 0;
@@ -67,14 +69,69 @@ std::string int128Text(__int128 v) {
 
 }  // namespace
 
+// x op y on 64-bit integers as the machine (and NumPy) computes them:
+// wrapping, in the result type's signedness. nullopt: not folded here (a
+// shift by 64 or more or a negative count, a zero divisor, INT64_MIN // -1,
+// a negative exponent: left to run time, which says what they give).
+static std::optional<uint64_t> wrappedFold(ast::BinaryOp aop, uint64_t x, uint64_t y,
+                                           bool isSigned) {
+  int64_t sx = int64_t(x), sy = int64_t(y);
+  bool countOk = isSigned ? (sy >= 0 && sy < 64) : y < 64;
+  switch (aop) {
+  case ast::BinaryOp::Add: return x + y;
+  case ast::BinaryOp::Sub: return x - y;
+  case ast::BinaryOp::Mul: return x * y;
+  case ast::BinaryOp::BitAnd: return x & y;
+  case ast::BinaryOp::BitOr: return x | y;
+  case ast::BinaryOp::BitXor: return x ^ y;
+  case ast::BinaryOp::LShift: return countOk ? std::optional<uint64_t>(x << y) : std::nullopt;
+  case ast::BinaryOp::RShift:
+    if (!countOk) return std::nullopt;
+    return isSigned ? uint64_t(sx >> sy) : x >> y;
+  case ast::BinaryOp::Pow: {
+    if (isSigned && sy < 0) return std::nullopt;
+    uint64_t v = 1;
+    for (uint64_t base = x, e = y; e; e >>= 1, base *= base)
+      if (e & 1) v *= base;
+    return v;
+  }
+  case ast::BinaryOp::FloorDiv:
+  case ast::BinaryOp::Mod: {
+    if (y == 0 || (isSigned && sx == INT64_MIN && sy == -1)) return std::nullopt;
+    if (!isSigned) return aop == ast::BinaryOp::FloorDiv ? x / y : x % y;
+    int64_t q = sx / sy, m = sx % sy;
+    if (m != 0 && ((m < 0) != (sy < 0))) {  // Python's floor
+      --q;
+      m += sy;
+    }
+    return uint64_t(aop == ast::BinaryOp::FloorDiv ? q : m);
+  }
+  default: return std::nullopt;
+  }
+}
+
 // Integer constants (int64, as literals are) combined as Python combines
 // them: exactly. A result that fits is the constant; one that no 64-bit
 // integer holds (2 ** 100, 1 << 70, 2 ** 62 * 4) is a located error, never
-// a wrapped value. nullptr: not constants, or not folded here.
+// a wrapped value. A NumPy-typed constant (np.int64(5), Const::wraps) wraps
+// instead, as NumPy and Numba compute it. nullptr: not constants, or not
+// folded here.
 Expr *FunctionTyper::foldIntConstants(ast::BinaryOp aop, Expr *l, Expr *r, SourceLoc loc) {
   auto *a = dyn_cast<Const>(l), *b = dyn_cast<Const>(r);
   auto wide = [&](const Type *t) { return t == tc_.int64() || t == tc_.intTy(64, false); };
   if (!a || !b || !wide(l->type) || !wide(r->type)) return nullptr;
+  if (a->wraps || b->wraps) {
+    bool shift = aop == ast::BinaryOp::LShift || aop == ast::BinaryOp::RShift;
+    const Type *t =
+        shift ? tc_.intTy(64, l->type->isSigned()) : arithmeticResult(tc_, l->type, r->type);
+    if (!t || !wide(t)) return nullptr;
+    std::optional<uint64_t> v = wrappedFold(aop, uint64_t(a->i), uint64_t(b->i), t->isSigned());
+    if (!v) return nullptr;
+    Const *c = constOf(t, loc);
+    c->i = int64_t(*v);
+    c->wraps = true;
+    return c;
+  }
   using I = __int128;
   const I lim = I(1) << 64;  // beyond any 64-bit integer, also as an intermediate
   auto value = [&](const Const *c) {
@@ -86,6 +143,24 @@ Expr *FunctionTyper::foldIntConstants(ast::BinaryOp aop, Expr *l, Expr *r, Sourc
   case ast::BinaryOp::Add: v = x + y; break;
   case ast::BinaryOp::Sub: v = x - y; break;
   case ast::BinaryOp::Mul: v = x * y; break;
+  case ast::BinaryOp::BitAnd: v = x & y; break;
+  case ast::BinaryOp::BitOr: v = x | y; break;
+  case ast::BinaryOp::BitXor: v = x ^ y; break;
+  case ast::BinaryOp::FloorDiv:
+  case ast::BinaryOp::Mod: {
+    if (y == 0) return nullptr;  // (ZeroDivisionError at run time)
+    I q = x / y, m = x % y;
+    if (m != 0 && ((m < 0) != (y < 0))) {  // Python's floor
+      --q;
+      m += y;
+    }
+    v = aop == ast::BinaryOp::FloorDiv ? q : m;
+    break;
+  }
+  case ast::BinaryOp::RShift:
+    if (y < 0) return nullptr;  // (a ValueError at run time, as Python's)
+    v = y >= 100 ? (x < 0 ? -1 : 0) : x >> int(y);
+    break;
   case ast::BinaryOp::LShift:
     if (y < 0) return nullptr;  // (a ValueError at run time, as Python's)
     if (x == 0) break;
@@ -228,7 +303,19 @@ Expr *FunctionTyper::binary(ast::BinaryOp aop, Expr *l, Expr *r, SourceLoc loc) 
   return ir_.binary(op, castTo(l, t), castTo(r, t), loc);
 }
 
+// A bool constant as CPython's compiler folds it: True, False, `not` of one.
+static std::optional<bool> foldedBool(const ast::Expr *e) {
+  if (auto *b = ast::dyn_cast<ast::BoolLit>(e)) return b->value;
+  if (auto *u = ast::dyn_cast<ast::UnaryExpr>(e); u && u->op == ast::UnaryOp::Not)
+    if (std::optional<bool> v = foldedBool(u->operand)) return !*v;
+  return std::nullopt;
+}
+
 Expr *FunctionTyper::unary(const ast::UnaryExpr *u) {
+  // ~True is -2, as Python's int.__invert__: CPython folds it before Numba
+  // sees it (~ of a bool value is logical not, Numba's np.bool_ rule).
+  if (u->op == ast::UnaryOp::Invert)
+    if (std::optional<bool> b = foldedBool(u->operand)) return constInt(~int64_t(*b), u->loc);
   // -9223372036854775808 is one constant in Python (and int64 in Numba), not
   // the negation of the uint64 2**63.
   if (auto *i = ast::dyn_cast<ast::IntLit>(u->operand);
@@ -282,6 +369,7 @@ Expr *FunctionTyper::unaryOp(ast::UnaryOp op, Expr *v, SourceLoc loc) {
     Const *r = constOf(rt, loc);
     r->i = int64_t(0 - uint64_t(c->i));
     r->f = -c->f;
+    r->wraps = c->wraps;
     return r;
   }
   if (op == ast::UnaryOp::Invert && !t->isInt())

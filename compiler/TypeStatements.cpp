@@ -11,7 +11,7 @@ void FunctionTyper::block(const ast::StmtList &in, Block &out) {
 }
 
 // The value of a condition known at compile time: a constant, a comparison
-// of two integer constants, or `not` of one; nullopt otherwise.
+// of two integer or float constants, or `not` of one; nullopt otherwise.
 static std::optional<bool> constantTruth(const Expr *e) {
   if (!e || !e->type) return std::nullopt;
   if (auto *c = dyn_cast<Const>(e)) {
@@ -25,18 +25,25 @@ static std::optional<bool> constantTruth(const Expr *e) {
   auto *b = dyn_cast<Binary>(e);
   if (!b || !isComparison(b->op)) return std::nullopt;
   auto *l = dyn_cast<Const>(b->lhs), *r = dyn_cast<Const>(b->rhs);
-  if (!l || !r || !(l->type->isInt() || l->type->isBool()) ||
-      !(r->type->isInt() || r->type->isBool()) || l->type != r->type)
+  if (!l || !r || l->type != r->type ||
+      !(l->type->isInt() || l->type->isBool() || l->type->isFloat()))
     return std::nullopt;
-  switch (b->op) {
-  case BinOp::Lt: return l->i < r->i;
-  case BinOp::Gt: return l->i > r->i;
-  case BinOp::Le: return l->i <= r->i;
-  case BinOp::Ge: return l->i >= r->i;
-  case BinOp::Eq: return l->i == r->i;
-  case BinOp::Ne: return l->i != r->i;
-  default: return std::nullopt;
-  }
+  // Both of one type (`-2 != 0.5` compares two float64 constants): an
+  // unsigned one (uint64 as its bit pattern) compares unsigned.
+  auto compare = [&](auto x, auto y) -> std::optional<bool> {
+    switch (b->op) {
+    case BinOp::Lt: return x < y;
+    case BinOp::Gt: return x > y;
+    case BinOp::Le: return x <= y;
+    case BinOp::Ge: return x >= y;
+    case BinOp::Eq: return x == y;
+    case BinOp::Ne: return x != y;
+    default: return std::nullopt;
+    }
+  };
+  if (l->type->isFloat()) return compare(l->f, r->f);
+  if (l->type->isInt() && !l->type->isSigned()) return compare(uint64_t(l->i), uint64_t(r->i));
+  return compare(l->i, r->i);
 }
 
 void FunctionTyper::stmt(const ast::Stmt *s, Block &out) {

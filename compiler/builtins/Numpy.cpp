@@ -211,7 +211,7 @@ Expr *NumpyCall::where() {
       (a[0]->type->isArray() || a[1]->type->isArray() || a[2]->type->isArray())) {
     // np.where(cond, x, y): x's element where cond's is true, else y's.
     return arrayOperation(
-        ts, UfuncKind::Arithmetic, "({1} if {0} else {2})", a,
+        ts, UfuncKind::Select, "({1} if {0} else {2})", a,
         [&](std::vector<Expr *> e) { return ts.select(ts.truth(e[0]), e[1], e[2], loc); }, loc);
   }
   if (a.size() == 1 && site.kwargs.empty() && !ts.cudaTarget() && a[0]->type->isArray())

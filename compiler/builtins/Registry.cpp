@@ -243,7 +243,15 @@ Expr *typeBuiltinCall(TyperServices &ts, const Type *callee, CallSite &site) {
       return error(DiagCategory::Typing,
                    fmt::format("cannot convert {} to {}", x->type->str(), callee->symbol()));
     if (callee->dtype()->isBool()) return ts.truth(x);
-    return ts.convert(x, callee->dtype());
+    Expr *v = ts.convert(x, callee->dtype());
+    if (auto *c = dyn_cast<Const>(v); c && c->type->isInt()) {
+      // A NumPy integer: arithmetic folded on it wraps (np.int64(2**62) * 4).
+      Const *w = ts.constOf(c->type, site.loc);
+      w->i = c->i;
+      w->wraps = true;
+      return w;
+    }
+    return v;
   }
   if (callee->kind() == TypeKind::ExceptionClass)
     return error(DiagCategory::Unsupported,
