@@ -10,6 +10,7 @@
 #include <llvm/IR/PatternMatch.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/Support/raw_ostream.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
 
 #include "compiler/GlobalEnv.h"
 #include "compiler/LoweringImpl.h"
@@ -355,22 +356,15 @@ void FunctionLowering::run() {
       B.CreateStore(zeroOf(F.returnType), retPtr);
     B.CreateRet(B.getInt32(0));
   }
-  // Remove unreachable blocks left by break/return/raise.
-  for (auto it = LF->begin(); it != LF->end();) {
-    llvm::BasicBlock &bb = *it++;
-    if (&bb != &LF->getEntryBlock() && llvm::pred_empty(&bb)) {
-      bb.dropAllReferences();
-    }
-  }
-  for (auto it = LF->begin(); it != LF->end();) {
-    llvm::BasicBlock &bb = *it++;
-    if (&bb != &LF->getEntryBlock() && llvm::pred_empty(&bb)) bb.eraseFromParent();
-  }
   for (llvm::BasicBlock &bb : *LF)
     if (!bb.getTerminator()) {
       B.SetInsertPoint(&bb);
       B.CreateUnreachable();
     }
+  // Remove the blocks that the entry cannot reach: code after break,
+  // return or raise, with its loops and joins (a dead loop keeps its back
+  // edge, so "no predecessors" is not enough).
+  llvm::EliminateUnreachableBlocks(*LF);
 }
 
 void FunctionLowering::block(const ir::Block &b) {

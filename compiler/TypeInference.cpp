@@ -580,7 +580,10 @@ const ast::FunctionDef *ProgramTyper::definition(const FunctionSource &fn) {
       }
     }
   }
-  if (def) typing::splitVariables(*def);
+  if (def) {
+    typing::dropUnreachable(*def);
+    typing::splitVariables(*def);
+  }
   definitions[fn.identity] = def;
   return def;
 }

@@ -6,8 +6,16 @@
 
 namespace kjit::typing {
 
+// Statements after one that ends the block (a return, raise, break or
+// continue, also one that an `if` known at compile time left) are not
+// reached: they are not typed, as Numba never sees them.
 void FunctionTyper::block(const ast::StmtList &in, Block &out) {
-  for (const ast::Stmt *s : in) stmt(s, out);
+  for (const ast::Stmt *s : in) {
+    if (!out.empty() && (isa<Return>(out.back()) || isa<Raise>(out.back()) ||
+                         isa<Break>(out.back()) || isa<Continue>(out.back())))
+      return;
+    stmt(s, out);
+  }
 }
 
 // The value of a condition known at compile time: a constant, a comparison

@@ -436,6 +436,11 @@ bool compileTimeArg(const Type *t);
 // Renames the variables of `def` whose assignments form separate webs (no
 // read sees values of two of them): each web is a variable of its own type.
 void splitVariables(ast::FunctionDef &def);
+// Removes the statements of `def` (nested defs included) that no path
+// reaches, as CPython's compiler does: code after return, raise, break or
+// continue, and the branch of `if <literal>:` not taken. They are neither
+// typed nor lowered.
+void dropUnreachable(ast::FunctionDef &def);
 
 // Every name assigned anywhere in the function is local to all of it.
 void collectLocals(const ast::StmtList &body, std::set<std::string> &out);
