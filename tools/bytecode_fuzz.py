@@ -137,8 +137,14 @@ class Gen:
             lines = [f"{p}for {i} in {it}:"] + self.block(names + [i], depth - 1, ind + 4, True)
             return lines + self.loop_else(names, depth, ind, in_loop)
         if k < 0.82 and in_loop:
+            if r.random() < 0.3:
+                # An unconditional jump: what follows it is never reached (a
+                # for loop whose body always leaves has no back edge).
+                return [f"{p}{r.choice(('break', 'continue'))}"] + self.dead(names, ind)
             return [f"{p}if {self.cond(names, 1)}:", f"{p}    {r.choice(('break', 'continue'))}"]
         if k < 0.9:
+            if r.random() < 0.15:
+                return [f"{p}return {self.expr(names, 1)}"] + self.dead(names, ind)
             return [f"{p}if {self.cond(names, 1)}:", f"{p}    return {self.expr(names, 1)}"]
         if k < 0.96:
             lines = [f"{p}try:"] + self.block(names, depth - 1, ind + 4, in_loop)
@@ -146,6 +152,11 @@ class Gen:
             lines += [f"{p}except ValueError:"] + self.block(names, depth - 1, ind + 4, in_loop)
             return lines
         return [f"{p}{r.choice(names)} = ({self.expr(names)} if {self.cond(names)} else {self.expr(names)}) % 1009"]
+
+    def dead(self, names, ind):
+        """Statements after a jump, which CPython drops: a loop and a join."""
+        p, v = " " * ind, self.r.choice(names)
+        return [f"{p}for d in range(3):", f"{p}    {v} += d", f"{p}{v} = {v} if {v} > 0 else -{v}"]
 
     def program(self, name):
         params = ["a", "b", "c"]

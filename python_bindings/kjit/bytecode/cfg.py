@@ -594,6 +594,14 @@ class CFG:
                             continue
                         body.add(n.id)
                         todo.extend(n.preds)
+        # A for loop whose body never goes back to its head (every path in it
+        # breaks, returns or raises: CPython drops the code after the jump)
+        # has no back edge: its body is what its first block dominates.
+        for h in self.reachable:
+            if h.last.opname == "FOR_ITER" and h.id not in self.loops and h.fall is not None:
+                body = {h.id}
+                body.update(b.id for b in self.reachable if self.dominates(h.fall.id, b.id))
+                self.loops[h.id] = body
         byid = {b.id: b for b in self.blocks}
         self.byid = byid
 

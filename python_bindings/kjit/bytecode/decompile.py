@@ -20,7 +20,7 @@ import types
 
 from kjit.bytecode.cfg import CFG, PY, Unsupported, is_cond_jump, postdominators
 from kjit.bytecode.machine import StackMachine
-from kjit.bytecode.nodes import (NULL, Iter, LoopItem, TryEnd, TryMarker, _and, _at, _negate, _or, _span,
+from kjit.bytecode.nodes import (NULL, ExcMatch, Iter, LoopItem, TryEnd, TryMarker, _and, _at, _negate, _or, _span,
                                  _value_if)
 from kjit.bytecode.tries import rebuild_tries
 from kjit.bytecode.tidy import _tidy, _tidy_loop
@@ -660,6 +660,16 @@ def _where(node):
         getattr(node, "col_offset", None), getattr(node, "end_col_offset", None)))
 
 
+def _no_markers(node):
+    """Refuses a rebuild that kept one of the structurer's own nodes (an
+    exception test or a try marker that no `try` took: a handler that leaves
+    a loop, found by tools/bytecode_fuzz.py): no text can say it."""
+    for n in ast.walk(node):
+        if type(n).__module__ == ExcMatch.__module__:
+            raise Unsupported("kjit could not rebuild this try statement from its bytecode; give kjit the "
+                              "source text", _where(n))
+
+
 def _identifiers(node):
     """Refuses names no source can hold: bytecode that a tool rewrote
     (pytest's assertion rewriting names its temporaries `@py_assert1`)."""
@@ -691,6 +701,7 @@ def decompile_function(func):
     bytecode."""
     code = func.__code__
     node = Decompiler(code).definition(code, func.__defaults__, func.__name__)
+    _no_markers(node)
     _identifiers(node)
     _evaluated_once(node)
     doc = func.__doc__

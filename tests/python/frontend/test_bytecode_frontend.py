@@ -353,6 +353,69 @@ def test_a_value_the_bytecode_computes_once_is_never_computed_twice():
         bytecode.decompile._evaluated_once(node)
 
 
+def test_a_for_loop_that_never_goes_back_comes_back_from_bytecode():
+    # Every path of the body breaks or returns: CPython drops the code after
+    # the jump and the loop has no back edge (issue 33); it is still a loop.
+    text = """
+    def first(n):
+        k = 0
+        for i in range(n):
+            k += 1
+            break
+            for j in range(n):
+                k += j
+        return k
+
+    def sign_of_first(a):
+        for x in a:
+            if x > 1:
+                return x
+            else:
+                return -x
+        return 0.0
+
+    def inner_breaks(n):
+        t = 0
+        for i in range(n):
+            for j in range(3):
+                t += j
+                break
+            else:
+                t += 100
+        return t
+    """
+    cases = {"first": [(5,), (0,)], "sign_of_first": [(np.array([3.0]),), (np.array([0.5]),), (np.zeros(0),)],
+             "inner_breaks": [(4,)]}
+    for name, arglists in cases.items():
+        f = from_text(text, name)
+        src, _ = bytecode.function_source(f)
+        assert "for " in src, src
+        for args in arglists:
+            assert njit(f)(*args) == f(*args), (name, args)
+
+
+def test_a_handler_that_breaks_out_of_a_loop_is_refused_not_a_crash():
+    # (found by tools/bytecode_fuzz.py: the exception test stayed an `if`
+    # that no `try` took, and writing the text failed with a TypeError)
+    g = from_text("""
+    def g(a, b, c):
+        while a < 1 and (b > (-c) and f(a) == c):
+            if (2 + 1) == (-b):
+                f(b)
+            try:
+                c = (3 - b) % 1009
+            except ValueError:
+                break
+        while b < 5 and c <= 3 >= a:
+            if ((c - b) > 10 or b >= abs(0)):
+                return (b % 3)
+    """, "g", env={"f": abs})
+    try:
+        bytecode.function_source(g)
+    except bytecode.Unsupported as e:
+        assert "try statement" in str(e)
+
+
 def test_bytecode_rewritten_by_a_tool_is_refused_by_name():
     # pytest's assertion rewriting (without --assert=plain) gives the
     # functions of test files temporaries named `@py_assert1`: no source

@@ -53,6 +53,16 @@ def after_break(n):
                 k += j
     return k
 
+def after_break_always(n):
+    # (no back edge: CPython drops the code after the break)
+    k = 0
+    for i in range(n):
+        k += 1
+        break
+        for j in range(n):
+            k += j
+    return k
+
 def after_continue(n):
     k = 0
     i = 0
@@ -140,7 +150,7 @@ ARGS = {
     after_return_calls: (np.arange(1.0, 4.0), 4, np.float32(2.5)),
 }
 for f in (after_return_for, after_return_while, after_return_calls, after_return_nested,
-          after_break, after_continue, after_raise, dead_branches, after_folded_if,
+          after_break, after_break_always, after_continue, after_raise, dead_branches, after_folded_if,
           after_if_else, after_while_true, after_constant_compare, float_constant_branch,
           dead_code_that_does_not_type,
           nested_def_dead_code):
@@ -198,6 +208,10 @@ def k_after_break(out, n):
                 break
                 while k > 0:
                     k -= 1
+        for j in range(n):
+            break
+            while k > 0:
+                k -= 1
         out[i] = k + dev(i)
 
 out = np.zeros(8, np.int64)
