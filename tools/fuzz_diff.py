@@ -1,6 +1,9 @@
 """Differential testing against Numba: random well-typed @njit programs
 (scalar arithmetic over the numeric types, comparisons, conditional
-expressions, if/else, loops, tuples, math functions) compiled by kjit and by
+expressions, if/else, loops, tuples, math functions; bool literals under
+~, not, &, |; arithmetic on NumPy-typed integer constants that wraps and
+uint64 comparisons; branches on constants and code no path reaches after
+return, break and continue, holding loops and joins) compiled by kjit and by
 Numba and run on the same arguments; the results (values to the bit, NaN
 as NaN, and the result types) or the exception classes must agree.
 
@@ -8,8 +11,10 @@ as NaN, and the result types) or the exception classes must agree.
     make fuzz-diff FUZZ_SECONDS=600
 
 What the generator leaves out on purpose, each written in
-docs/differences.md: arithmetic that overflows 64 bits (Numba's code is
-undefined there; the values are small), shifts, integer powers (Numba
+docs/differences.md: arithmetic on variables that overflows 64 bits
+(Numba's code is undefined there; the values are small; NumPy-typed
+constants are drawn to overflow, as NumPy wraps them), shifts of variables,
+integer powers (Numba
 computes some through float64), float-to-integer conversions (kjit
 saturates out-of-range values), and variables or branches of different
 types (kjit gives a variable one type and unifies an `if`'s arms; Numba
@@ -57,7 +62,44 @@ class Gen:
         r = self.rng
         if names and r.random() < 0.75:
             return r.choice(names)
+        if r.random() < 0.15:
+            # Bool literals under operators CPython folds (~True is -2).
+            return r.choice(["(~True)", "(~False)", "(not True)", "(True & False)", "(True | 2)",
+                             "(~(not False))", "(-True)", "(True ^ True)"])
         return r.choice(["1", "2", "3", "0.5", "-2", "2.0", "True", "7"])
+
+    def numpy_constant(self):
+        """Arithmetic on NumPy-typed integer constants, which wraps as
+        NumPy's (np.int64(4294967296) << 61 is 0), or a uint64 comparison."""
+        r = self.rng
+        big = r.choice(["4294967296", "-4424087604200824248", "9223372036854775807", "3037000500",
+                        "-9223372036854775807", "123456789123"])
+        ubig = r.choice(["18446744073709551615", "9223372036854775808", "1", "0", "12345678901234567890"])
+        k = r.random()
+        if k < 0.3:
+            return f"(np.int64({big}) {r.choice(('+', '-', '*', '&', '|', '^'))} {r.choice((big, '1000', '-3'))})"
+        if k < 0.45:
+            return f"({r.choice(('1000', '7', big))} * np.int64({big}))"
+        if k < 0.55:
+            return f"(np.int64({big}) << {r.randint(0, 63)})"
+        if k < 0.8:
+            return f"(np.uint64({ubig}) {r.choice(('+', '-', '*', '//', '%', '&', '|'))} np.uint64({ubig}))"
+        return f"(np.uint64({ubig}) {r.choice(CMPS)} np.uint64({ubig}))"
+
+    def dead_code(self, names, indent):
+        """Statements no path reaches (after a return, break, continue or
+        raise): loops and joins that Python never runs."""
+        r = self.rng
+        pad = " " * indent
+        v = r.choice(names)
+        forms = [
+            [f"for i in range({r.randint(0, 4)}):", f"    {v} = {v} + 1"],
+            [f"while {v} > 0:", f"    {v} -= 1"],
+            [f"{v} = {v} if {v} > 1 else ({v} + 1 if {v} > 2 else {v})"],
+            [f"for i in range(3):", "    for j in range(i):", f"        {v} = {v} * 2"],
+            [f"{v} = round(float({v}), 2) + float({v}) ** 3"],
+        ]
+        return [pad + line for line in r.choice(forms)]
 
     def expr(self, names, depth):
         r = self.rng
@@ -82,6 +124,8 @@ class Gen:
             return f"(-{a})"
         if k < 0.92:
             return f"{r.choice(MATH)}(float({a}))"
+        if k < 0.95:
+            return f"(~{a})" if r.random() < 0.5 else f"({a} {r.choice(('&', '|', '^'))} {b})"
         return f"{r.choice(('float', 'bool'))}({a})"
 
     def program(self, name):
@@ -96,8 +140,27 @@ class Gen:
         for k in range(r.randint(1, 4)):
             v = f"v{k}"
             form = r.random()
-            if form < 0.6:
+            if form < 0.5:
                 lines.append(f"    {v} = {self.expr(names, 3)}")
+            elif form < 0.55:
+                lines.append(f"    {v} = {self.numpy_constant()}")
+            elif form < 0.6:
+                # A branch known at compile time, holding a loop.
+                lines.append(f"    {v} = float({self.expr(names, 1)})")
+                lines.append(f"    if {r.choice(('False', '0', 'not True', 'True', self.numpy_constant()))}:")
+                lines.append(f"        for i in range({r.randint(0, 3)}):")
+                lines.append(f"            {v} = {v} + 1.0")
+                lines.append("    else:")
+                lines.append(f"        {v} = {v} * 2.0")
+            elif form < 0.65:
+                # A loop whose body leaves early, with dead code after the jump.
+                jump = r.choice(("break", "continue"))
+                lines.append(f"    {v} = float({self.expr(names, 1)})")
+                lines.append(f"    for i in range({r.randint(0, 4)}):")
+                lines.append(f"        {v} = {v} + float(i)")
+                lines.append(f"        if i >= {r.randint(0, 2)}:")
+                lines.append(f"            {jump}")
+                lines.extend(self.dead_code(names + [v], 12))
             elif form < 0.8:
                 lines.append(f"    if {self.expr(names, 2)} {r.choice(CMPS)} {self.expr(names, 2)}:")
                 lines.append(f"        {v} = float({self.expr(names, 2)})")
@@ -112,6 +175,8 @@ class Gen:
                 lines.append(f"        {v} = {v} {r.choice(ARITH)} float({self.expr(names + ['i'], 1)})")
             names.append(v)
         lines.append(f"    return {', '.join(names[-2:])}")
+        if r.random() < 0.3:
+            lines.extend(self.dead_code(names, 4))
         return "\n".join(lines) + "\n", args
 
 

@@ -106,11 +106,25 @@ class Gen:
             elif k < 0.6 and depth > 0:
                 lines.append(f"for j in range({r.randint(1, 4)}):")
                 lines += ["    x = x * 0.5 + " + self.fexpr(names, 1)]
+            elif k < 0.65 and depth > 0:
+                # A loop left early, with code no path reaches after the jump.
+                lines.append(f"for j in range({r.randint(1, 4)}):")
+                lines.append(f"    x = x + {self.fexpr(names, 1)}")
+                lines.append(f"    if j >= {r.randint(0, 2)}:")
+                lines.append(f"        {r.choice(('break', 'continue'))}")
+                lines += ["        " + ln for ln in self.dead()]
             elif k < 0.75:
                 lines.append(f"x = {self.fexpr(names, 2)}")
             else:
                 lines.append(f"m = m + {self.iexpr(2)}")
         return lines
+
+    def dead(self):
+        """Statements no path reaches: loops and joins after a jump."""
+        r = self.rng
+        return r.choice([["for q in range(3):", "    m = m + q"], ["while m > 0:", "    m -= 1"],
+                         ["x = x if x > 1.0 else (x + 1.0 if x > 2.0 else -x)"],
+                         ["if False:", "    for q in range(m):", "        x = x * 2.0"]])
 
     def kernel(self, name):
         r = self.rng
@@ -135,6 +149,9 @@ class Gen:
         if atomics:
             lines.append(f"        cuda.atomic.add(acc, {r.choice(('0', 'i % 4', 't % 2'))}, {self.iexpr(1)} % 5)")
             lines.append(f"        cuda.atomic.max(acc, 4, {self.iexpr(1)})")
+        if r.random() < 0.3:
+            lines.append("    return")
+            lines += ["    " + ln for ln in self.dead()]
         return "\n".join(lines) + "\n"
 
 
