@@ -568,6 +568,8 @@ std::unique_ptr<llvm::Module> lowerToLLVM(llvm::LLVMContext &llctx, const TypedP
   }
   for (const ir::Function *f : prog.functions) P.declare(*f);
   for (const ir::Function *f : prog.functions) FunctionLowering(P, *f).run();
+  // Host code (@njit, the CPU device): recursion checks its stack.
+  if (!P.cuda) lowering::emitRecursionChecks(P);
   if (P.cuda) lowering::emitErrorTables(P);
   if (P.cpuKernel) {
     llvm::Function *thread = emitEntryWrapper(P, *prog.entry);

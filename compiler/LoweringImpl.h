@@ -264,6 +264,9 @@ constexpr size_t kMaxPrintfValues = 32;
 // The raise table of a module whose kernels record exceptions
 // (`kjit_error_raises`, abi::ErrorRecordField), after its functions.
 void emitErrorTables(ProgramLowering &P);
+// LoweringRecursion.cpp: host code's functions on a cycle of calls check at
+// their entry that the stack has room, raising RecursionError where not.
+void emitRecursionChecks(ProgramLowering &P);
 // LoweringCpuKernel.cpp: the block function and the CpuKernelInfo constant
 // named `infoSymbol`; `thread` is the entry wrapper of `f`.
 void emitCpuKernel(ProgramLowering &P, const ir::Function &f, llvm::Function *thread,

@@ -382,31 +382,50 @@ bool canFallOff(const ast::StmtList &body) {
 }
 
 void FunctionTyper::returnStmt(const ast::ReturnStmt *r, Block &out) {
-  Expr *v = r->value ? expr(r->value) : constOf(tc_.none(), r->loc);
+  returnValue(r->value, r->loc, out);
+}
+
+void FunctionTyper::returnValue(const ast::Expr *value_, SourceLoc loc, Block &out) {
+  // `return a if c else b` in a recursive function is two returns, as in
+  // CPython's bytecode (which Numba types): the branch that does not recurse
+  // gives the return type (`return 0 if n == 0 else 1 + f(n - 1)`).
+  auto *ie = value_ ? ast::dyn_cast<ast::IfExpr>(value_) : nullptr;
+  if (ie && prog_.recursive.count(key_)) {
+    Expr *cond = truth(expr(ie->test));
+    if (std::optional<bool> k = constantTruth(cond)) {
+      returnValue(*k ? ie->body : ie->orelse, loc, out);
+      return;
+    }
+    Block then, otherwise;
+    returnValue(ie->body, loc, then);
+    returnValue(ie->orelse, loc, otherwise);
+    if (known(cond)) out.push_back(ir_.ifStmt(cond, std::move(then), std::move(otherwise), loc));
+    return;
+  }
+  Expr *v = value_ ? expr(value_) : constOf(tc_.none(), loc);
   Expr *value = nullptr;  // none
   if (known(v) && declared_) {
     if (declared_->kind() == TypeKind::Void || declared_->isNone()) {
       if (!v->type->isNone())
-        typingError(r->loc, fmt::format("the signature declares no return value (void) but {}() "
-                                        "returns {}",
-                                        def_.name, v->type->str()));
-      out.push_back(ir_.returnStmt(value, r->loc));
+        typingError(loc, fmt::format("the signature declares no return value (void) but {}() "
+                                     "returns {}",
+                                     def_.name, v->type->str()));
+      out.push_back(ir_.returnStmt(value, loc));
       return;
     }
     value = castTo(v, declared_);
-    out.push_back(ir_.returnStmt(value, r->loc));
+    out.push_back(ir_.returnStmt(value, loc));
     return;
   }
   if (known(v)) {
     v = runtimeString(v);
     if (!v->type->isRuntime()) {
-      typingError(r->loc,
-                  fmt::format("cannot return {}: it has no run-time value", v->type->str()));
+      typingError(loc, fmt::format("cannot return {}: it has no run-time value", v->type->str()));
       return;
     }
     if (!returnType_) {
       returnType_ = v->type;
-      firstReturnLoc_ = r->loc;
+      firstReturnLoc_ = loc;
       changed_ = true;
     } else if (returnType_ != v->type) {
       const Type *u = unify(tc_, returnType_, v->type);
@@ -423,12 +442,12 @@ void FunctionTyper::returnStmt(const ast::ReturnStmt *r, Block &out) {
       if (u && prog_.recursive.count(key_) && holds(u, returnType_)) u = nullptr;
       if (!u) {
         if (final_ && prog_.recursive.count(key_)) {
-          ctx_.diags.error(DiagCategory::Typing, r->loc,
+          ctx_.diags.error(DiagCategory::Typing, loc,
                            fmt::format("Return type of recursive function does not converge: "
                                        "'{}' returns {} and {}",
                                        def_.name, returnType_->str(), v->type->str()));
         } else if (final_) {
-          ctx_.diags.error(DiagCategory::Typing, r->loc,
+          ctx_.diags.error(DiagCategory::Typing, loc,
                            fmt::format("cannot unify return types {} and {}", returnType_->str(),
                                        v->type->str()));
           ctx_.diags.note(firstReturnLoc_,
@@ -443,7 +462,7 @@ void FunctionTyper::returnStmt(const ast::ReturnStmt *r, Block &out) {
     }
     value = v->type->isNone() && !returnType_->isOptional() ? nullptr : castTo(v, returnType_);
   }
-  out.push_back(ir_.returnStmt(value, r->loc));
+  out.push_back(ir_.returnStmt(value, loc));
 }
 
 void FunctionTyper::raiseStmt(const ast::RaiseStmt *r, Block &out) {

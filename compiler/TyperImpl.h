@@ -252,6 +252,7 @@ class FunctionTyper final : public TyperServices {
   }
   bool checkParallelBody(const ast::StmtList &body, unsigned nestedLoops);
   void returnStmt(const ast::ReturnStmt *r, Block &out);
+  void returnValue(const ast::Expr *value, SourceLoc loc, Block &out);
   void tryStmt(const ast::TryStmt *t, Block &out);
   // A function that returns a value on some paths and reaches its end on
   // another returns None there, as in Python: its type is the value's

@@ -54,11 +54,11 @@ GlobalValue floatValue(double v) {
   return g;
 }
 
-const char *const kExceptions[] = {"Exception",         "ValueError",          "IndexError",
-                                   "KeyError",          "TypeError",           "RuntimeError",
-                                   "AssertionError",    "ZeroDivisionError",   "ArithmeticError",
-                                   "OverflowError",     "NotImplementedError", "LookupError",
-                                   "FloatingPointError"};
+const char *const kExceptions[] = {"Exception",          "ValueError",          "IndexError",
+                                   "KeyError",           "TypeError",           "RuntimeError",
+                                   "AssertionError",     "ZeroDivisionError",   "ArithmeticError",
+                                   "OverflowError",      "NotImplementedError", "LookupError",
+                                   "FloatingPointError", "RecursionError"};
 
 // `module.attr` as the library's function `prefix + attr`
 // (compiler/lib/), or nullopt: a name with a leading underscore is the

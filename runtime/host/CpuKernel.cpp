@@ -440,6 +440,8 @@ void setupBlock(Launch &L, BlockRun &run, const std::unique_ptr<Fiber> *fibers, 
     s.fiber = f;
     f->call.kernel = &s;
     f->call.raised = false;
+    f->call.setStack(reinterpret_cast<uintptr_t>(f->stack.base + kGuardBytes),
+                     reinterpret_cast<uintptr_t>(f->stack.top()));
     prepare(f);
   }
   run.live = n;

@@ -2,6 +2,7 @@
 
 #include <dlfcn.h>
 #include <fmt/format.h>
+#include <pthread.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -20,6 +21,39 @@
 #include "runtime/host/ThreadPool.h"
 
 namespace kjit {
+
+StackBounds threadStack() {
+  thread_local const StackBounds bounds = [] {
+    StackBounds b;
+    pthread_attr_t attr;
+    if (pthread_getattr_np(pthread_self(), &attr) != 0) return b;
+    void *addr = nullptr;
+    size_t size = 0;
+    if (pthread_attr_getstack(&attr, &addr, &size) == 0 && addr && size) {
+      b.low = reinterpret_cast<uintptr_t>(addr);
+      b.high = b.low + size;
+    }
+    pthread_attr_destroy(&attr);
+    return b;
+  }();
+  return bounds;
+}
+
+// A quarter of a small stack (a CPU-device fiber's 256 KiB keeps 64 KiB),
+// 256 KiB of a larger one: room for the runtime calls that may follow the
+// check and for raising.
+size_t stackReserve(size_t bytes) { return std::min(bytes / 4, size_t(256 * 1024)); }
+
+KjitCallContext::KjitCallContext() {
+  StackBounds b = threadStack();
+  if (b.high) setStack(b.low, b.high);
+}
+
+void KjitCallContext::setStack(uintptr_t low, uintptr_t high) {
+  stackLow = low;
+  stackLimit = low + stackReserve(high - low);
+  stackSpan = high - stackLimit;
+}
 
 KjitCallContext::~KjitCallContext() {
   for (void *p : arena) kjitFree(p);
@@ -245,6 +279,7 @@ int32_t kjit_rt_exc_matches(kjit::KjitCallContext *ctx, const char *classes) {
       {"IndexError", "LookupError"},
       {"KeyError", "LookupError"},
       {"NotImplementedError", "RuntimeError"},
+      {"RecursionError", "RuntimeError"},
       {"numpy.linalg.LinAlgError", "ValueError"},
   };
   std::string want = classes;
@@ -300,6 +335,28 @@ void kjit_rt_raise(kjit::KjitCallContext *ctx, const char *excClass, const char 
   ctx->message = message;
   ctx->file = file;
   ctx->line = line;
+}
+
+// The slow path of a recursive function's entry check
+// (compiler/LoweringRecursion.cpp): `sp` is below the context's limit or on
+// another stack. 0 where the running thread's stack has room; 1 with
+// RecursionError raised where it is full.
+int32_t kjit_rt_stack_check(kjit::KjitCallContext *ctx, uint64_t sp, const char *function,
+                            const char *file, int32_t line) {
+  uintptr_t low = ctx->stackLow, limit = ctx->stackLimit, high = limit + ctx->stackSpan;
+  if (sp < low || sp >= high) {  // not the context's stack (a prange worker): this thread's
+    kjit::StackBounds b = kjit::threadStack();
+    if (sp < b.low || sp >= b.high) return 0;  // a stack it does not know
+    low = b.low;
+    high = b.high;
+    limit = low + kjit::stackReserve(high - low);
+  }
+  if (sp >= limit) return 0;
+  std::string msg =
+      fmt::format("maximum recursion depth exceeded in {}(): the thread's stack ({} KiB) is full",
+                  function, (high - low) / 1024);
+  kjit_rt_raise(ctx, "RecursionError", msg.c_str(), file, line);
+  return 1;
 }
 
 void kjit_rt_raise_index(kjit::KjitCallContext *ctx, int64_t index, int64_t axis, int64_t size,
@@ -686,6 +743,7 @@ const std::vector<RuntimeSymbol> &runtimeSymbols() {
       {"kjit_rt_raise_index", reinterpret_cast<void *>(&kjit_rt_raise_index)},
       {"kjit_rt_num_chunks", reinterpret_cast<void *>(&kjit_rt_num_chunks)},
       {"kjit_rt_parallel_for", reinterpret_cast<void *>(&kjit_rt_parallel_for)},
+      {"kjit_rt_stack_check", reinterpret_cast<void *>(&kjit_rt_stack_check)},
       {"kjit_rt_print_i64", reinterpret_cast<void *>(&kjit_rt_print_i64)},
       {"kjit_rt_print_u64", reinterpret_cast<void *>(&kjit_rt_print_u64)},
       {"kjit_rt_print_f64", reinterpret_cast<void *>(&kjit_rt_print_f64)},

@@ -27,6 +27,16 @@ struct KjitCallContext {
   CpuThreadState *kernel = nullptr;
   // The threads prange loops run on (null: run serially).
   ThreadPool *pool = nullptr;
+  // The stack the call runs on, for the entry check of recursive functions
+  // (compiler/LoweringRecursion.cpp; compiled code loads stackLimit and
+  // stackSpan at offsets 16 and 24): room is left while
+  // stackLimit <= sp < stackLimit + stackSpan. Set by the constructor for the
+  // thread that makes the context, by the CPU device for its fibers; a
+  // thread on another stack (a prange worker) gets the slow path,
+  // kjit_rt_stack_check, which reads that thread's own stack.
+  uintptr_t stackLimit = 0;
+  uintptr_t stackSpan = 0;
+  uintptr_t stackLow = 0;  // below stackLimit: the reserve kept for the runtime
   std::mutex raiseMutex;
 
   // The exception raised, if any.
@@ -42,11 +52,23 @@ struct KjitCallContext {
   // ends; the dispatcher converts a returned one to a Python list first.
   std::vector<KjitList *> lists;
 
+  KjitCallContext();  // on the calling thread's stack
   ~KjitCallContext();
+  // The code runs on the stack [low, high) (a fiber's).
+  void setStack(uintptr_t low, uintptr_t high);
   // Removes `data` from the arena and returns true if it was allocated there;
   // the caller then owns it (free it with kjitFree).
   bool release(void *data);
 };
+
+// The stack of the calling thread, [low, high) (cached per thread; both 0
+// where unknown), and the part of a stack of `bytes` kept for the runtime and
+// the exception when recursion fills it.
+struct StackBounds {
+  uintptr_t low = 0, high = 0;
+};
+StackBounds threadStack();
+size_t stackReserve(size_t bytes);
 
 // A list of `size` elements of `itemBytes` each (zeroed), at least `capacity`
 // of room; null when memory runs out. Free it with freeList.
