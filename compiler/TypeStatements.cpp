@@ -381,16 +381,32 @@ bool canFallOff(const ast::StmtList &body) {
   return reach(body, breaks);
 }
 
+namespace {
+
+// Whether `n` calls a function by a bare name (the function itself, or one
+// that may call it back: mutual recursion), which typing may not have seen
+// recurse yet.
+bool callsByName(const ast::Node *n) {
+  if (auto *c = ast::dyn_cast<ast::CallExpr>(n))
+    if (ast::isa<ast::NameExpr>(c->func)) return true;
+  bool found = false;
+  ast::forEachChild(n, [&](const ast::Node *c) { found = found || callsByName(c); });
+  return found;
+}
+
+}  // namespace
+
 void FunctionTyper::returnStmt(const ast::ReturnStmt *r, Block &out) {
   returnValue(r->value, r->loc, out);
 }
 
 void FunctionTyper::returnValue(const ast::Expr *value_, SourceLoc loc, Block &out) {
-  // `return a if c else b` in a recursive function is two returns, as in
-  // CPython's bytecode (which Numba types): the branch that does not recurse
-  // gives the return type (`return 0 if n == 0 else 1 + f(n - 1)`).
+  // `return a if c else b` is two returns, as in CPython's bytecode (which
+  // Numba types), when it may recurse (it calls a function by name, or the
+  // function is known to recurse): the branch that does not recurse gives
+  // the return type (`return 0 if n == 0 else 1 + f(n - 1)`).
   auto *ie = value_ ? ast::dyn_cast<ast::IfExpr>(value_) : nullptr;
-  if (ie && prog_.recursive.count(key_)) {
+  if (ie && (prog_.recursive.count(key_) || callsByName(ie))) {
     Expr *cond = truth(expr(ie->test));
     if (std::optional<bool> k = constantTruth(cond)) {
       returnValue(*k ? ie->body : ie->orelse, loc, out);
