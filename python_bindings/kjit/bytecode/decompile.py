@@ -47,7 +47,10 @@ class Decompiler(StackMachine):
         self.code = code
         self.cfg = CFG(code)
         self.kwnames = None
-        self.copied = set()   # ids of expressions duplicated with COPY
+        # Expressions duplicated with COPY, by id; the dict keeps each alive, so
+        # that no later object can take a freed one's id (a false match, which
+        # rebuilt a program wrongly now and then).
+        self.copied = {}
         self.emitting = set()  # loop heads being emitted
         self.came = None  # the jump instruction that led to the current block
         self._returns = None
@@ -546,7 +549,7 @@ class Decompiler(StackMachine):
                 cond = _span(ast.Compare(left=v, ops=[ast.IsNot()], comparators=[none]), v, v)
             return cond, t, f
         if op in ("JUMP_IF_TRUE_OR_POP", "JUMP_IF_FALSE_OR_POP"):
-            self.copied.add(id(v))
+            self.copied[id(v)] = v
             kept = list(rest) + [v]
             if op == "JUMP_IF_TRUE_OR_POP":
                 return v, (b.target, kept), (b.fall, list(rest))

@@ -327,7 +327,7 @@ class StackMachine:
             raise Unsupported("kjit could not follow the stack in this bytecode", ins)
         elif op == "COPY":
             v = stack[-arg]
-            self.copied.add(id(v))
+            self.copied[id(v)] = v
             push(v)
         elif op == "SWAP":
             stack[-1], stack[-arg] = stack[-arg], stack[-1]
