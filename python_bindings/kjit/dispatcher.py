@@ -225,7 +225,12 @@ class _Resolver:
             found = classify(v)
             if found is not None:
                 return found
-        if isinstance(v, (_pytypes.BuiltinFunctionType, np.ufunc, _pytypes.FunctionType)):
+        # (NumPy >= 1.25's functions that take part in __array_function__,
+        # np.sum ..., are numpy._ArrayFunctionDispatcher objects: functions
+        # too, as py_globals.cpp's isArrayFunction says.)
+        array_function = type(v).__name__.endswith("_ArrayFunctionDispatcher") and \
+            type(v).__module__.startswith("numpy")
+        if array_function or isinstance(v, (_pytypes.BuiltinFunctionType, np.ufunc, _pytypes.FunctionType)):
             mod = getattr(v, "__module__", None) or ("numpy" if isinstance(v, np.ufunc) else None)
             name = getattr(v, "__name__", "")
             if v is getattr(builtins, name, None):

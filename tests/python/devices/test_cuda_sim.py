@@ -800,7 +800,13 @@ def test_simulator_exports_the_kjit_cuda_names(run_on_device):
 # ---- the host API, in this process ----------------------------------------------------------------
 
 def test_hostapi_arrays():
+    # The host API over the CPU device's memory (on a GPU machine too).
     from kjit import hostapi as h
+    with h.layer.on("cpu"):
+        _hostapi_arrays(h)
+
+
+def _hostapi_arrays(h):
     a = np.arange(12.0).reshape(3, 4)
     d = h.to_device(a)
     assert isinstance(d, h.DeviceNDArray) and isinstance(d._ary, np.ndarray)
@@ -875,6 +881,11 @@ def test_hostapi_arrays():
 
 def test_hostapi_devices_streams_events(capsys):
     from kjit import hostapi as h
+    with h.layer.on("cpu"):
+        _hostapi_devices_streams_events(h, capsys)
+
+
+def _hostapi_devices_streams_events(h, capsys):
     from kjit.cuda.errors import CudaAPIError
     old = h.layer.cpu_name()
     try:
