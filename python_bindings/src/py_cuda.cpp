@@ -129,21 +129,6 @@ CUstream streamOf(pybind11::handle s) {
 
 namespace {
 
-// A contiguous buffer of a Python object (NumPy array, bytes ...).
-struct Buffer {
-  Py_buffer view{};
-  bool ok = false;
-  Buffer(pybind11::handle o, bool writable) {
-    if (PyObject_GetBuffer(o.ptr(), &view,
-                           (writable ? PyBUF_WRITABLE : 0) | PyBUF_ANY_CONTIGUOUS) != 0)
-      throw pybind11::error_already_set();
-    ok = true;
-  }
-  ~Buffer() {
-    if (ok) PyBuffer_Release(&view);
-  }
-};
-
 // Host memory of an existing array, page-locked for the time of a
 // `with cuda.pinned(a):` block.
 struct Registration {

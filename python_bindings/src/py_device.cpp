@@ -83,25 +83,6 @@ device::Stream streamHandle(py::handle s) {
       "a stream is 0, None, a kjit stream (cuda.stream()) or a stream handle (int)");
 }
 
-namespace {
-
-// A contiguous buffer of a Python object (NumPy array, bytes ...).
-struct Buffer {
-  Py_buffer view{};
-  bool ok = false;
-  Buffer(py::handle o, bool writable) {
-    if (PyObject_GetBuffer(o.ptr(), &view,
-                           (writable ? PyBUF_WRITABLE : 0) | PyBUF_ANY_CONTIGUOUS) != 0)
-      throw py::error_already_set();
-    ok = true;
-  }
-  ~Buffer() {
-    if (ok) PyBuffer_Release(&view);
-  }
-};
-
-}  // namespace
-
 void copyIn(device::Device &d, uint64_t dst, py::handle src, size_t n, device::Stream s) {
   Buffer b(src, false);
   if (size_t(b.view.len) < n) throw py::value_error("the host buffer is smaller than the copy");

@@ -27,6 +27,24 @@ device::Device &deviceOf(const std::string &kind);
 // handle.
 device::Stream streamHandle(pybind11::handle s);
 
+// A contiguous buffer of a Python object (NumPy array, bytes ...), held
+// for its lifetime.
+struct Buffer {
+  Py_buffer view{};
+  bool ok = false;
+  Buffer(pybind11::handle o, bool writable) {
+    if (PyObject_GetBuffer(o.ptr(), &view,
+                           (writable ? PyBUF_WRITABLE : 0) | PyBUF_ANY_CONTIGUOUS) != 0)
+      throw pybind11::error_already_set();
+    ok = true;
+  }
+  ~Buffer() {
+    if (ok) PyBuffer_Release(&view);
+  }
+  Buffer(const Buffer &) = delete;
+  Buffer &operator=(const Buffer &) = delete;
+};
+
 // Copies between a Python buffer and device memory; the GIL is released
 // while they run. Copies to the host wait for the stream.
 void copyIn(device::Device &d, uint64_t dst, pybind11::handle src, size_t n, device::Stream s);

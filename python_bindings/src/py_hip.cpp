@@ -33,13 +33,6 @@ namespace {
 
 hip::Runtime &hipRuntime() { return moduleState().hipRuntime(); }
 
-bool holdsNothing(const Type *t) {
-  if (!t->isTuple()) return false;
-  for (const Type *e : t->elements())
-    if (!holdsNothing(e)) return false;
-  return true;
-}
-
 bool byValue(const Type *t) {
   if (t->isTuple()) {
     for (const Type *e : t->elements())
@@ -72,7 +65,7 @@ void pack(Dispatcher &d, const std::string &key, const std::string &kernelName,
       pack.array(a->ptr, a->nd, a->shape, a->strides);
       continue;
     }
-    if (holdsNothing(t)) continue;
+    if (t->isTuple() && jit::memSize(t) == 0) continue;  // (), ((), ()): no parameter
     if (!byValue(t))
       throw pybind11::type_error(
           fmt::format("kernel '{}': an argument of type {} cannot be passed to an AMD GPU kernel "
