@@ -242,7 +242,10 @@ pybind11::object Dispatcher::invoke(const jit::CompileResult &c, PyObject **argv
     ret = big.data();
   }
   KjitCallContext ctx;
-  if (parallel_) ctx.pool = &jitRuntime().threadPool();
+  if (parallel_) {  // (several threads run it: the caller's stack now)
+    ctx.pool = &jitRuntime().threadPool();
+    ctx.useThreadStack();
+  }
   int status;
   if (nogil_) {
     pybind11::gil_scoped_release release;

@@ -25,11 +25,37 @@ class ParamPacker {
   ParamPacker(const ParamPacker &) = delete;
   ParamPacker &operator=(const ParamPacker &) = delete;
 
-  void array(uint64_t ptr, int nd, const int64_t *shape, const int64_t *strides);
+  // (Inline: every launch runs these for each argument.)
+  void array(uint64_t ptr, int nd, const int64_t *shape, const int64_t *strides) {
+    if (nd < 0 || !room(1 + 2 * size_t(nd))) tooMany();
+    add(word(ptr), 8);
+    if (layout_ == ParamLayout::ExtentsLast) {
+      for (int k = 0; k < nd; ++k) extents_.push_back(uint64_t(shape[k]));
+      for (int k = 0; k < nd; ++k) extents_.push_back(uint64_t(strides[k]));
+      return;
+    }
+    for (int k = 0; k < nd; ++k) add(word(uint64_t(shape[k])), 8);
+    for (int k = 0; k < nd; ++k) add(word(uint64_t(strides[k])), 8);
+  }
   // A zeroed slot of `bytes` (8-byte aligned) for one parameter's value.
-  unsigned char *value(size_t bytes);
+  unsigned char *value(size_t bytes) {
+    if (!room(1)) tooMany();
+    unsigned char *dst =
+        bytes <= 8 ? reinterpret_cast<unsigned char *>(word(0)) : largeValue(bytes);
+    add(dst, bytes);
+    return dst;
+  }
   // The parameters' pointers, valid while the packer lives.
-  void **params();
+  void **params() {
+    if (!done_) {
+      done_ = true;
+      if (!extents_.empty()) {
+        if (!room(extents_.size())) tooMany();
+        for (uint64_t e : extents_) add(word(e), 8);
+      }
+    }
+    return count_ ? params_ : nullptr;
+  }
   size_t count() const { return count_; }
   // Parameter i's size in bytes: 8 for a pointer, a shape or a stride, the
   // value's own for a value (the code object declares the same).
@@ -47,8 +73,19 @@ class ParamPacker {
   std::vector<uint64_t> extents_;                   // ExtentsLast: shapes and strides
   bool done_ = false;
 
-  uint64_t *word();
-  void add(void *p, size_t bytes);
+  // Room for n more parameters of a word each (callers check first).
+  bool room(size_t n) const { return nwords_ + n <= kInline && count_ + n <= kInline; }
+  uint64_t *word(uint64_t v) {
+    uint64_t *w = &words_[nwords_++];
+    *w = v;
+    return w;
+  }
+  void add(void *p, size_t bytes) {
+    sizes_[count_] = uint32_t(bytes);
+    params_[count_++] = p;
+  }
+  unsigned char *largeValue(size_t bytes);
+  [[noreturn]] static void tooMany();
 };
 
 }  // namespace kjit::device

@@ -44,7 +44,7 @@ StackBounds threadStack() {
 // check and for raising.
 size_t stackReserve(size_t bytes) { return std::min(bytes / 4, size_t(256 * 1024)); }
 
-KjitCallContext::KjitCallContext() {
+void KjitCallContext::useThreadStack() {
   StackBounds b = threadStack();
   if (b.high) setStack(b.low, b.high);
 }
@@ -344,12 +344,15 @@ void kjit_rt_raise(kjit::KjitCallContext *ctx, const char *excClass, const char 
 int32_t kjit_rt_stack_check(kjit::KjitCallContext *ctx, uint64_t sp, const char *function,
                             const char *file, int32_t line) {
   uintptr_t low = ctx->stackLow, limit = ctx->stackLimit, high = limit + ctx->stackSpan;
-  if (sp < low || sp >= high) {  // not the context's stack (a prange worker): this thread's
+  if (sp < low || sp >= high) {  // not the context's stack, or not known yet: this thread's
     kjit::StackBounds b = kjit::threadStack();
     if (sp < b.low || sp >= b.high) return 0;  // a stack it does not know
     low = b.low;
     high = b.high;
     limit = low + kjit::stackReserve(high - low);
+    // A context one thread runs takes that thread's stack, so that its next
+    // checks stay in compiled code.
+    if (!ctx->pool && ctx->stackSpan == 0) ctx->setStack(low, high);
   }
   if (sp >= limit) return 0;
   std::string msg =

@@ -30,10 +30,13 @@ struct KjitCallContext {
   // The stack the call runs on, for the entry check of recursive functions
   // (compiler/LoweringRecursion.cpp; compiled code loads stackLimit and
   // stackSpan at offsets 16 and 24): room is left while
-  // stackLimit <= sp < stackLimit + stackSpan. Set by the constructor for the
-  // thread that makes the context, by the CPU device for its fibers; a
-  // thread on another stack (a prange worker) gets the slow path,
-  // kjit_rt_stack_check, which reads that thread's own stack.
+  // stackLimit <= sp < stackLimit + stackSpan. Unknown (0) until the first
+  // check's slow path, kjit_rt_stack_check, takes the running thread's
+  // stack, where one thread runs the context (all but a parallel call's:
+  // a call's entry pays nothing for recursion it does not do); set by the
+  // CPU device for its fibers, by useThreadStack() for a parallel call's
+  // caller. A thread on another stack (a prange worker) always gets the
+  // slow path, which reads that thread's own stack.
   uintptr_t stackLimit = 0;
   uintptr_t stackSpan = 0;
   uintptr_t stackLow = 0;  // below stackLimit: the reserve kept for the runtime
@@ -52,10 +55,12 @@ struct KjitCallContext {
   // ends; the dispatcher converts a returned one to a Python list first.
   std::vector<KjitList *> lists;
 
-  KjitCallContext();  // on the calling thread's stack
+  KjitCallContext() = default;
   ~KjitCallContext();
   // The code runs on the stack [low, high) (a fiber's).
   void setStack(uintptr_t low, uintptr_t high);
+  // The code runs on the calling thread's stack.
+  void useThreadStack();
   // Removes `data` from the arena and returns true if it was allocated there;
   // the caller then owns it (free it with kjitFree).
   bool release(void *data);
