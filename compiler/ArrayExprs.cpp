@@ -224,48 +224,27 @@ Expr *arrayAssignment(TyperServices &ts, Expr *target, Expr *value, SourceLoc lo
                  loc);
 }
 
-void lowerPendingArrayExprs(TyperServices &ts, Function &f, bool parallel, uint32_t fastmath) {
-  struct Lower : Mutator {
-    using Mutator::mutate;
-    TyperServices &ts;
-    bool parallel;
-    uint32_t fastmath;
-    Lower(TyperServices &ts, bool parallel, uint32_t fastmath)
-        : ts(ts), parallel(parallel), fastmath(fastmath) {}
-    Expr *mutate(Expr *e) override {
-      mutateChildren(e);
-      if (!isPendingArrayExpr(e)) return e;
-      auto *in = cast<Intrinsic>(e);
-      UfuncLoopSpec spec;
-      spec.ufunc = "expr";
-      spec.element = elementText(in);
-      spec.parallel = parallel;
-      spec.fastmath = fastmath;
-      std::vector<Expr *> args = in->args;
-      Expr *out = hasOut(in) ? args.back() : nullptr;
-      if (out) args.pop_back();
-      for (Expr *&a : args) {
-        spec.inputs.push_back(a->type->isArray() ? a->type->ndim() : 0);
-        spec.ndim = std::max(spec.ndim, spec.inputs.back());
-        // NumPy computes as if the operands were read before the output
-        // is written: an operand that shares memory with `out` other than
-        // element for element is copied first.
-        if (out && a->type->isArray())
-          a = ts.intrinsic(IntrinsicId::ArrayUnaliased, {a, out}, a->type, a->loc);
-      }
-      if (out) {
-        spec.ndim = out->type->ndim();
-        args.push_back(out);
-      } else {
-        const Type *dt = e->type->dtype();
-        spec.allocateDtype = dt->isBool() ? "bool_" : dt->str();
-      }
-      Expr *call =
-          ts.callFunction(ts.context().session().ufuncLoopFunction(spec), std::move(args), e->loc);
-      return call ? call : ts.constOf(nullptr, e->loc);
-    }
-  } lower(ts, parallel, fastmath);
-  lower.mutate(f);
+UfuncLoopSpec pendingLoopSpec(const Intrinsic *pending, bool parallel, uint32_t fastmath,
+                              size_t &operands) {
+  UfuncLoopSpec spec;
+  spec.ufunc = "expr";
+  spec.element = elementText(pending);
+  spec.parallel = parallel;
+  spec.fastmath = fastmath;
+  bool out = hasOut(pending);
+  operands = pending->args.size() - (out ? 1 : 0);
+  for (size_t k = 0; k < operands; ++k) {
+    const Type *t = pending->args[k]->type;
+    spec.inputs.push_back(t->isArray() ? t->ndim() : 0);
+    spec.ndim = std::max(spec.ndim, spec.inputs.back());
+  }
+  if (out) {
+    spec.ndim = pending->args.back()->type->ndim();
+  } else {
+    const Type *dt = pending->type->dtype();
+    spec.allocateDtype = dt->isBool() ? "bool_" : dt->str();
+  }
+  return spec;
 }
 
 }  // namespace kjit

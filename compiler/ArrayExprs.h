@@ -10,7 +10,8 @@
 // the operands x and y. When the function's typing is final, each pending
 // node becomes a call of a generated loop function (UfuncSource.h) that
 // broadcasts the operands and computes the text for each element; the
-// element's operations are the scalar ones the typer already has.
+// element's operations are the scalar ones the typer already has. That is a
+// pass after inference (compiler/passes/LowerArrayExprs.cpp).
 //
 // Result types follow Numba's choice of NumPy loop: the operands' types
 // promoted as NumPy promotes them, a Python int or float counting as int64
@@ -27,6 +28,7 @@
 #include <vector>
 
 #include "compiler/Builtins.h"
+#include "compiler/UfuncSource.h"
 
 namespace kjit {
 
@@ -62,8 +64,11 @@ std::string npName(const Type *t);
 // Whether `e` is a pending array expression.
 bool isPendingArrayExpr(const ir::Expr *e);
 
-// Replaces every pending node in `f` by a call of its loop (final typing).
-// `parallel` and `fastmath` are the function's options, which the loops take.
-void lowerPendingArrayExprs(TyperServices &ts, ir::Function &f, bool parallel, uint32_t fastmath);
+// The loop function a pending node becomes (UfuncSource.h): its operands
+// are the node's first `operands` arguments, then the output array when the
+// node writes into one (the last argument). `parallel` and `fastmath` are
+// the options of the function that holds the node, which the loop takes.
+UfuncLoopSpec pendingLoopSpec(const ir::Intrinsic *pending, bool parallel, uint32_t fastmath,
+                              size_t &operands);
 
 }  // namespace kjit

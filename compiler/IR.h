@@ -329,6 +329,7 @@ struct Function {
   uint32_t fastmath = 0;  // FastMath flags
   bool boundscheck = false;
   bool numpyErrors = false;  // error_model='numpy' (FunctionSource::numpyErrors)
+  bool parallel = false;     // parallel=True: array expressions' loops are pranges
   // Facts that passes found for lowering.
   std::vector<char> ownsArray;  // by Var::id (passes::arrayOwnership)
 };

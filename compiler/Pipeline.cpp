@@ -66,6 +66,8 @@ TypedProgram buildTypedProgram(Context &ctx, std::shared_ptr<FunctionSource> fn,
     return prog.entry != nullptr;
   };
   if (!after("type inference")) return prog;
+  passes::lowerArrayExprs(ctx, prog);
+  if (!after("lower array expressions")) return prog;
   for (const Pass &pass : kPasses) {
     for (ir::Function *f : prog.functions) pass.run(ctx, *f);
     if (!after(pass.name)) return prog;

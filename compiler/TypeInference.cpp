@@ -456,8 +456,6 @@ bool FunctionTyper::run() {
   block(def_.body, fn_->body);
   implicitReturn(fn_->body);
   checkUndefinedLists();
-  // Array expressions become their loops now that the types are final.
-  lowerPendingArrayExprs(*this, *fn_, src_->parallel, src_->fastmath);
   fn_->returnType = declared_     ? (declared_->kind() == TypeKind::Void ? tc_.none() : declared_)
                     : returnType_ ? returnType_
                                   : tc_.none();
@@ -651,6 +649,7 @@ Function *ProgramTyper::specialize(std::shared_ptr<FunctionSource> fn,
   f->fastmath = fn->fastmath;
   f->boundscheck = fn->boundscheck;
   f->numpyErrors = fn->numpyErrors;
+  f->parallel = fn->parallel;
   if (declaredReturn)
     f->returnType = declaredReturn->kind() == TypeKind::Void ? ctx.types.none() : declaredReturn;
   inProgressFunctions[key] = f;
@@ -685,15 +684,26 @@ Function *ProgramTyper::specialize(std::shared_ptr<FunctionSource> fn,
 TypedProgram inferTypes(Context &ctx, std::shared_ptr<FunctionSource> fn,
                         const std::vector<const Type *> &argTypes, const Type *declaredReturn,
                         Target target, bool kernel) {
-  ProgramTyper prog(ctx, target);
-  prog.kernel = kernel;
+  auto prog = std::make_shared<ProgramTyper>(ctx, target);
+  prog->kernel = kernel;
   TypedProgram out;
   out.target = target;
   out.kernel = kernel;
-  out.entry = prog.specialize(std::move(fn), argTypes, SourceLoc{}, declaredReturn);
+  out.entry = prog->specialize(std::move(fn), argTypes, SourceLoc{}, declaredReturn);
   if (ctx.diags.hasErrors()) out.entry = nullptr;
-  out.functions = prog.order;
+  out.functions = prog->order;
+  out.typer = std::move(prog);
   return out;
+}
+
+Function *typeForPass(TypedProgram &prog, std::shared_ptr<FunctionSource> fn,
+                      const std::vector<const Type *> &args, SourceLoc loc,
+                      std::vector<Function *> &added) {
+  ProgramTyper &typer = *prog.typer;
+  size_t before = typer.order.size();
+  Function *f = typer.specialize(std::move(fn), args, loc);
+  added.insert(added.end(), typer.order.begin() + std::ptrdiff_t(before), typer.order.end());
+  return f && f->returnType && !typer.ctx.diags.hasErrors() ? f : nullptr;
 }
 
 }  // namespace kjit

@@ -18,6 +18,10 @@
 
 namespace kjit {
 
+namespace typing {
+class ProgramTyper;
+}
+
 struct TypedProgram {
   ir::Function *entry = nullptr;
   std::vector<ir::Function *> functions;  // callees first, entry last
@@ -28,6 +32,9 @@ struct TypedProgram {
   // ends the thread without a report (failed bounds checks are reported
   // either way).
   bool debug = false;
+  // The program's typer, kept for the passes that call code they make
+  // (typeForPass).
+  std::shared_ptr<typing::ProgramTyper> typer;
 };
 
 // `declaredReturn` (from an explicit signature) fixes the entry's return
@@ -38,5 +45,14 @@ TypedProgram inferTypes(Context &ctx, std::shared_ptr<FunctionSource> fn,
                         const std::vector<const Type *> &argTypes,
                         const Type *declaredReturn = nullptr, Target target = Target::Host,
                         bool kernel = false);
+
+// Types `fn` for `args` in the program's own typer (one cache of
+// specialisations, one symbol counter), for a pass that calls library code
+// it makes after inference (compiler/passes/LowerArrayExprs.cpp). The
+// functions typed anew, callees first, are appended to `added`: the pass
+// puts them into prog.functions. Null, with diagnostics, on failure.
+ir::Function *typeForPass(TypedProgram &prog, std::shared_ptr<FunctionSource> fn,
+                          const std::vector<const Type *> &args, SourceLoc loc,
+                          std::vector<ir::Function *> &added);
 
 }  // namespace kjit

@@ -7,8 +7,10 @@
 #include "compiler/IRBuilder.h"
 
 namespace kjit {
+class Context;
 class TypeContext;
-}
+struct TypedProgram;
+}  // namespace kjit
 
 namespace kjit::passes {
 
@@ -16,6 +18,12 @@ namespace kjit::passes {
 // element when the others have no effects; the constants it makes come
 // from `ir`.
 bool simplify(ir::Function &f, ir::Builder &ir);
+
+// Makes each pending array expression of the typer (compiler/ArrayExprs.h)
+// a call of its loop function, typed for it in the program's typer; the
+// loops join prog.functions before their callers. A pass over the whole
+// program, first: no other pass sees a pending node.
+bool lowerArrayExprs(Context &ctx, TypedProgram &prog);
 
 // Expands the typer's sequence walks (for loops over arrays, lists and
 // tuples; enumerate; zip): SequenceLength and SequenceItem become the

@@ -356,3 +356,51 @@ TEST_CASE("the builder sets result types and refuses what the verifier refuses",
                          "the value of Store is int64, expected float64",
                          "intrinsic atomic without a sub-operation"});
 }
+
+namespace {
+
+// The pending array expressions (compiler/ArrayExprs.h) left in `f`.
+size_t pendingNodes(Function &f) {
+  struct Count : Mutator {
+    using Mutator::mutate;
+    size_t n = 0;
+    Expr *mutate(Expr *e) override {
+      mutateChildren(e);
+      auto *in = dyn_cast<Intrinsic>(e);
+      n += in && in->id == IntrinsicId::ArrayExpr && !in->args.empty();
+      return e;
+    }
+  } count;
+  count.mutate(f);
+  return count.n;
+}
+
+}  // namespace
+
+TEST_CASE("lower array expressions makes each pending node a call of its loop", "[passes]") {
+  Context ctx;
+  Signature s;
+  std::string err;
+  REQUIRE(parseSignature(ctx.types, "(float64[:], float64[:])", s, err));
+  auto src = functionFromModule(ctx.session(), "m.py",
+                                "import numpy as np\n"
+                                "def f(x, y):\n"
+                                "    z = np.sqrt(x * x + y * y)\n"
+                                "    z += x\n"
+                                "    return z\n",
+                                "f");
+  REQUIRE(src != nullptr);
+  TypedProgram prog = inferTypes(ctx, src, s.args, nullptr);
+  INFO(ctx.diags.render());
+  REQUIRE(prog.entry != nullptr);
+  // The typer leaves one fused node per statement; no loop is typed yet.
+  CHECK(pendingNodes(*prog.entry) == 2);
+  CHECK(prog.functions.size() == 1);
+  CHECK(passes::lowerArrayExprs(ctx, prog));
+  CHECK(pendingNodes(*prog.entry) == 0);
+  // The two loops, callees first, the entry last.
+  REQUIRE(prog.functions.size() == 3);
+  CHECK(prog.functions.back() == prog.entry);
+  CHECK(problemsOf(prog) == "");
+  CHECK_FALSE(passes::lowerArrayExprs(ctx, prog));  // nothing left
+}
