@@ -69,9 +69,14 @@ void raiseCompileFailure(const jit::CompileFailure &f);
 // kjit.cuda.errors.LaunchConfigError, RuntimeError).
 void raiseJitError(const jit::JitError &e);
 
+// Sets the Python exception for one of kjit's own C++ exceptions (a
+// compile failure, a driver or device error, a kernel's raise,
+// device::Unsupported); false, setting nothing, for any other. The
+// module's exception translator (py_module.cpp) is this.
+bool setKjitError(std::exception_ptr p);
 // Sets the Python exception for the C++ exception being handled, as the
-// module's translators do; for the tp_call slots, which pybind11 does not
-// wrap. Call it from a catch block.
+// module's translators do (kjit's, then pybind11's built-in ones); for the
+// tp_call slots, which pybind11 does not wrap. Call it from a catch block.
 void setErrorFromCurrentException();
 
 void define_frontend(pybind11::module_ &m);

@@ -179,30 +179,6 @@ pybind11::dict deviceInfo(int i) {
   return r;
 }
 
-void setErrorFromCurrentException() {
-  try {
-    throw;
-  } catch (pybind11::error_already_set &e) {
-    e.restore();
-  } catch (const pybind11::builtin_exception &e) {
-    e.set_error();
-  } catch (const jit::CompileFailure &f) {
-    raiseCompileFailure(f);
-  } catch (const jit::JitError &e) {
-    raiseJitError(e);
-  } catch (const device::Error &e) {
-    setDeviceError(e);
-  } catch (const abi::KernelRaised &e) {
-    setKernelRaised(e);
-  } catch (const device::Unsupported &e) {
-    PyErr_SetString(PyExc_NotImplementedError, e.what());
-  } catch (const std::exception &e) {
-    PyErr_SetString(PyExc_RuntimeError, e.what());
-  } catch (...) {
-    PyErr_SetString(PyExc_RuntimeError, "kjit: an unknown C++ exception");
-  }
-}
-
 void define_cuda(pybind11::module_ &m) {
   namespace py = pybind11;
   m.def("cuda_available", [] { return rt().available(); });

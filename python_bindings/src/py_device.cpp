@@ -390,21 +390,49 @@ py::tuple importDlpack(py::object obj, py::object stream) {
                         py::cast(owner));
 }
 
+// ---- errors -----------------------------------------------------------------------
+
+bool setKjitError(std::exception_ptr p) {
+  try {
+    std::rethrow_exception(p);
+  } catch (const jit::CompileFailure &f) {
+    raiseCompileFailure(f);
+  } catch (const jit::JitError &e) {
+    raiseJitError(e);
+  } catch (const device::Error &e) {
+    setDeviceError(e);
+  } catch (const abi::KernelRaised &e) {
+    setKernelRaised(e);
+  } catch (const device::Unsupported &e) {
+    PyErr_SetString(PyExc_NotImplementedError, e.what());
+  } catch (...) {
+    return false;
+  }
+  return true;
+}
+
+void setErrorFromCurrentException() {
+  try {
+    throw;
+  } catch (pybind11::error_already_set &e) {
+    e.restore();
+  } catch (const pybind11::builtin_exception &e) {
+    e.set_error();
+  } catch (...) {
+    if (setKjitError(std::current_exception())) return;
+    try {
+      throw;
+    } catch (const std::exception &e) {
+      PyErr_SetString(PyExc_RuntimeError, e.what());
+    } catch (...) {
+      PyErr_SetString(PyExc_RuntimeError, "kjit: an unknown C++ exception");
+    }
+  }
+}
+
 // ---- the binding ------------------------------------------------------------------
 
 void define_device(py::module_ &m) {
-  py::register_exception_translator([](std::exception_ptr p) {
-    try {
-      if (p) std::rethrow_exception(p);
-    } catch (const device::Error &e) {
-      setDeviceError(e);
-    } catch (const abi::KernelRaised &e) {
-      setKernelRaised(e);
-    } catch (const device::Unsupported &e) {
-      PyErr_SetString(PyExc_NotImplementedError, e.what());
-    }
-  });
-
   py::class_<MemoryHandle>(m, "Memory", py::buffer_protocol())
       .def_property_readonly("device_pointer", [](const MemoryHandle &h) { return h.mem->address; })
       .def_property_readonly(

@@ -91,14 +91,10 @@ PYBIND11_MODULE(_kjit, m) {
   m.attr("cpu_max_cooperative_threads") = kjit::kCpuMaxCooperativeThreads;
   m.attr("cpu_max_cooperative_shared_bytes") = kjit::kCpuMaxCooperativeSharedBytes;
 
+  // kjit's own exceptions (compile failures, driver and device errors, a
+  // kernel's raise): one mapping, setKjitError; others go on to pybind11's.
   py::register_exception_translator([](std::exception_ptr p) {
-    try {
-      if (p) std::rethrow_exception(p);
-    } catch (const kjit::jit::CompileFailure &f) {
-      kjit::py::raiseCompileFailure(f);
-    } catch (const kjit::jit::JitError &e) {
-      kjit::py::raiseJitError(e);
-    }
+    if (p && !kjit::py::setKjitError(p)) std::rethrow_exception(p);
   });
 
   kjit::py::define_frontend(m);
