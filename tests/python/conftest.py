@@ -67,6 +67,20 @@ def find_ptxas():
     return None
 
 
+def assemble(ptx, tmp_path, arch="sm_90", relocatable=False, name="kernel"):
+    """Assemble `ptx` with ptxas (skip, not pass, when there is no ptxas)."""
+    ptxas = find_ptxas()
+    if ptxas is None:
+        pytest.skip("ptxas not found (CUDA_HOME, /usr/local/cuda/bin, PATH): PTX not validated")
+    src = tmp_path / f"{name}.ptx"
+    src.write_text(ptx)
+    cmd = [ptxas, f"-arch={arch}", str(src), "-o", str(tmp_path / f"{name}.cubin")]
+    if relocatable:
+        cmd.insert(1, "-c")
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    assert r.returncode == 0, f"ptxas rejected the PTX of {name}:\n{r.stderr}\n{ptx}"
+
+
 def device_environment(device, env=None):
     """os.environ with kjit on the path, the device selected (no inherited
     KJIT_DEVICE or simulator variable), then `env`."""

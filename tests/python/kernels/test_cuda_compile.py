@@ -18,35 +18,12 @@ import pytest
 
 import kjit
 from kjit import _kjit, cuda, errors, float16, float32, float64, int32, int64, uint32
+from conftest import assemble, find_ptxas
 
 HERE = os.path.abspath(__file__)
 
 
-def _find_ptxas():
-    candidates = []
-    if os.environ.get("CUDA_HOME"):
-        candidates.append(os.path.join(os.environ["CUDA_HOME"], "bin", "ptxas"))
-    candidates.append("/usr/local/cuda/bin/ptxas")
-    for c in candidates:
-        if os.path.isfile(c) and os.access(c, os.X_OK):
-            return c
-    return shutil.which("ptxas")
-
-
-PTXAS = _find_ptxas()
-
-
-def assemble(ptx, tmp_path, arch="sm_90", relocatable=False, name="kernel"):
-    """Assemble `ptx` with ptxas (skip, not pass, when there is no ptxas)."""
-    if PTXAS is None:
-        pytest.skip("ptxas not found (CUDA_HOME, /usr/local/cuda/bin, PATH): PTX not validated")
-    src = tmp_path / f"{name}.ptx"
-    src.write_text(ptx)
-    cmd = [PTXAS, f"-arch={arch}", str(src), "-o", str(tmp_path / f"{name}.cubin")]
-    if relocatable:
-        cmd.insert(1, "-c")
-    r = subprocess.run(cmd, capture_output=True, text=True)
-    assert r.returncode == 0, f"ptxas rejected the PTX of {name}:\n{r.stderr}\n{ptx}"
+PTXAS = find_ptxas()
 
 
 def flat(ptx):

@@ -9,7 +9,9 @@ import pytest
 
 from kjit import cuda, errors
 
-from test_cuda_compile import PTXAS
+from conftest import find_ptxas
+
+PTXAS = find_ptxas()
 
 DEVICES = ["cpu", "sim"] + (["cuda"] if shutil.which("nvidia-smi") else [])
 

@@ -22,7 +22,7 @@ from kjit import _kjit, cuda, errors, njit, types
 from kjit.np import numpy_support as nps
 
 from conftest import device_environment
-from test_cuda_compile import assemble
+from conftest import assemble
 
 HERE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # tests/python
 
