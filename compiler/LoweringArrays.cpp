@@ -5,6 +5,8 @@
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/MDBuilder.h>
 
+#include <stdexcept>
+
 #include "compiler/LoweringImpl.h"
 
 namespace kjit::lowering {
@@ -683,6 +685,13 @@ llvm::Value *FunctionLowering::recordIntrinsic(const Intrinsic *in) {
     B.CreateAlignedStore(toMem(x, f.dtype), B.CreateGEP(et, addr, flat), align);
   });
   return zeroOf(t);
+}
+
+llvm::Value *FunctionLowering::descField(llvm::Value *desc, unsigned field, unsigned d) {
+  if (!llvm::ExtractValueInst::getIndexedType(desc->getType(), {field, d}))
+    throw std::logic_error(
+        fmt::format("internal error: axis {} of an array that has fewer axes reached lowering", d));
+  return B.CreateExtractValue(desc, {field, d});
 }
 
 }  // namespace kjit::lowering

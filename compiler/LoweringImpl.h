@@ -174,12 +174,11 @@ class FunctionLowering {
   void print(const ir::Intrinsic *in);
 
   // ---- arrays (LoweringArrays.cpp) ----
-  llvm::Value *shapeOf(llvm::Value *desc, unsigned d) {
-    return B.CreateExtractValue(desc, {2u, d});
-  }
-  llvm::Value *strideOf(llvm::Value *desc, unsigned d) {
-    return B.CreateExtractValue(desc, {3u, d});
-  }
+  // (An axis the array lacks is a typer's bug: an internal error, not a
+  // crash in LLVM.)
+  llvm::Value *shapeOf(llvm::Value *desc, unsigned d) { return descField(desc, 2u, d); }
+  llvm::Value *strideOf(llvm::Value *desc, unsigned d) { return descField(desc, 3u, d); }
+  llvm::Value *descField(llvm::Value *desc, unsigned field, unsigned d);
   llvm::Value *dataOf(llvm::Value *desc) { return B.CreateExtractValue(desc, {1u}); }
   llvm::Value *elementAddress(llvm::Value *desc, const Type *arrTy, std::vector<llvm::Value *> idx,
                               bool wraparound, bool boundscheck, SourceLoc loc);

@@ -31,7 +31,17 @@ bool FunctionTyper::checkParallelBody(const ast::StmtList &body, unsigned nested
 // Arrays and tuples of one element type: what a for loop, enumerate and zip
 // walk by index.
 bool FunctionTyper::walkable(const Type *t) {
-  return t->isArray() || t->isHomogeneousTuple() || (t->isList() && t->dtype());
+  return (t->isArray() && t->ndim() > 0) || t->isHomogeneousTuple() || (t->isList() && t->dtype());
+}
+
+// Numba's error for a walk over a 0-d array (it has no first axis); true
+// when `t` is one.
+bool FunctionTyper::zeroDimWalk(const Type *t, SourceLoc loc) {
+  if (!t->isArray() || t->ndim() != 0) return false;
+  typingError(loc, fmt::format("iteration over a 0-d array ({}) is not possible: it has no "
+                               "first axis; read its one element with a[()]",
+                               t->str()));
+  return true;
 }
 
 VarRef *FunctionTyper::varRef(Var *v, SourceLoc loc) { return ir_.varRef(v, loc); }
@@ -174,6 +184,7 @@ void FunctionTyper::enumerateOrZip(const ast::ForStmt *f, const ast::CallExpr *c
     }
     Expr *s = expr(seqAsts[k]);
     if (!known(s)) return;
+    if (zeroDimWalk(s->type, s->loc)) return;
     if (!walkable(s->type)) {
       unsupported(
           s->loc,
@@ -310,6 +321,7 @@ void FunctionTyper::forLoop(const ast::ForStmt *f, Block &out) {
     return;
   }
   if (it && !known(it)) return;
+  if (it && zeroDimWalk(it->type, f->iter->loc)) return;
   unsupported(f->iter->loc,
               fmt::format("for loops over {} are not supported yet; loop over "
                           "range(), prange(), a NumPy array or a tuple of one element type",

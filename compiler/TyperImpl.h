@@ -224,6 +224,7 @@ class FunctionTyper final : public TyperServices {
   std::set<std::string> unboundReported_;
   Var *newVar(const std::string &name, const Type *t, SourceLoc loc);
   Var *temp(Expr *value, Block &out);
+  bool zeroDimWalk(const Type *t, SourceLoc loc);
   bool walkable(const Type *t);
   VarRef *varRef(Var *v, SourceLoc loc);
   ForRange *indexLoop(Var *iv, Expr *stop, SourceLoc loc);

@@ -182,6 +182,9 @@ Expr *PythonCall::len() {
     return ts.intrinsic(IntrinsicId::ListLen, {a[0]}, tc.int64(), loc);
   if (a[0]->type->isSet()) return library("_set_len", {a[0]});
   if (a[0]->type->isDict()) return library("_dict_len", {a[0]});
+  if (a[0]->type->isArray() && a[0]->type->ndim() == 0)  // (NumPy: "len() of unsized object")
+    return fail(fmt::format("len() of a 0-d array ({}) is not possible: it has no first axis",
+                            a[0]->type->str()));
   if (a[0]->type->isArray())
     return ts.intrinsic(IntrinsicId::ArrayShape, {a[0], ts.constInt(0, loc)}, tc.int64(), loc);
   if (a[0]->type->isTuple()) return ts.constInt(int64_t(a[0]->type->elements().size()), loc);

@@ -6,7 +6,7 @@ IR golden tests/lit/ir/array-expression.py shows the loop."""
 import numpy as np
 import pytest
 
-from kjit import errors, njit
+from kjit import errors, njit, typeof
 
 numba = pytest.importorskip("numba")
 
@@ -219,3 +219,46 @@ def test_zero_dimensional_arrays_as_arguments_and_results():
     assert got[0] == ref[0] == 7.0 and a[()] == 3.5
     assert isinstance(got[1], np.ndarray) and got[1].shape == () and got[1][()] == 2.0
     assert got[2] == ref[2] == () and got[3] == ref[3] == 0
+
+
+def _walk_0d(x):
+    for i in x:
+        pass
+
+
+def _enumerate_0d(x):
+    for k, v in enumerate(x):
+        pass
+
+
+def _zip_0d(x, y):
+    for v, w in zip(y, x):
+        pass
+
+
+def _comprehension_0d(x):
+    return [v for v in x]
+
+
+@pytest.mark.parametrize("func, args", [
+    (_walk_0d, (np.array(1, np.int32),)),
+    (_enumerate_0d, (np.array(1.5),)),
+    (_zip_0d, (np.array(1.5), np.arange(3.0))),
+    (_comprehension_0d, (np.array(2),)),
+])
+def test_walking_a_0d_array_is_a_typing_error(func, args):
+    # A 0-d array has no first axis to walk: Numba's TypingError, naming the
+    # line of the loop, lazily and eagerly (it used to crash the compiler).
+    with pytest.raises(errors.TypingError, match="iteration over a 0-d array") as e:
+        njit(func)(*args)
+    assert "test_njit_arrays.py" in str(e.value)
+    with pytest.raises(errors.TypingError, match="0-d array"):
+        njit([tuple(typeof(a) for a in args)])(func)
+
+
+def test_len_of_a_0d_array_is_a_typing_error():
+    # NumPy: "len() of unsized object"; it used to crash the compiler.
+    def length(x):
+        return len(x)
+    with pytest.raises(errors.TypingError, match=r"len\(\) of a 0-d array"):
+        njit(length)(np.array(3.0))
