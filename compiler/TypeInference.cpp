@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include <cctype>
+#include <cstring>
 #include <functional>
 #include <map>
 #include <set>
@@ -544,6 +546,33 @@ void FunctionTyper::checkReadsBeforeAssignment() {
         }
       };
   walk(def_.body, maybe);
+}
+
+std::string FunctionTyper::forHost(const std::string &msg) {
+  std::string out;
+  size_t p = 0;
+  // "in kernels", "kernels can use", "kernels cannot use": the kernel
+  // language's phrasings.
+  static const std::pair<const char *, const char *> kWords[] = {
+      {"in kernels", "in @jit functions"},
+      {"kernels can use", "@jit functions can use"},
+      {"kernels cannot use", "@jit functions cannot use"}};
+  while (p < msg.size()) {
+    bool replaced = false;
+    for (const auto &[from, to] : kWords) {
+      size_t n = std::strlen(from);
+      bool wordStart = p == 0 || !std::isalnum(static_cast<unsigned char>(msg[p - 1]));
+      bool wordEnd = p + n >= msg.size() || !std::isalnum(static_cast<unsigned char>(msg[p + n]));
+      if (wordStart && wordEnd && msg.compare(p, n, from) == 0) {
+        out += to;
+        p += n;
+        replaced = true;
+        break;
+      }
+    }
+    if (!replaced) out += msg[p++];
+  }
+  return out;
 }
 
 }  // namespace typing

@@ -374,9 +374,12 @@ class FunctionTyper final : public TyperServices {
   }
   Expr *select(Expr *cond, Expr *a, Expr *b, SourceLoc loc) override;
   Expr *error(DiagCategory cat, SourceLoc loc, std::string msg) override {
-    if (final_) ctx_.diags.error(cat, loc, std::move(msg));
+    if (final_) ctx_.diags.error(cat, loc, cudaTarget() ? std::move(msg) : forHost(msg));
     return unknown(loc);
   }
+  // A message written for kernels ("... is not supported in kernels"), said
+  // of a CPU (@jit) function.
+  static std::string forHost(const std::string &msg);
   Expr *constInt(int64_t v, SourceLoc loc) override { return constInt(v, loc, nullptr); }
   Expr *constFloat(double v, SourceLoc loc) override { return constFloat(v, loc, nullptr); }
   Const *constOf(const Type *t, SourceLoc loc) override { return ir_.constant(t, loc); }

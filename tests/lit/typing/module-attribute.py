@@ -8,7 +8,7 @@ import math
 def f(x):
     return math.foo(x)
 
-# CHECK:      {{^}}{{.*}}module-attribute.py:9:12: error: module 'math' has no attribute 'foo' that kernels can use{{$}}
+# CHECK:      {{^}}{{.*}}module-attribute.py:9:12: error: module 'math' has no attribute 'foo' that @jit functions can use{{$}}
 # CHECK-NEXT: {{^}}  File "{{.*}}module-attribute.py", line 9{{$}}
 # CHECK-NEXT: {{^}}    return math.foo(x){{$}}
 # CHECK-NEXT: {{^}}           ^^^^^^^^{{$}}

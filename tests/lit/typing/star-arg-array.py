@@ -6,7 +6,7 @@ import math
 def kernel(x, idx):
     return math.hypot(*idx)
 
-# CHECK: {{^}}{{.*}}star-arg-array.py:7:24: error: '*' argument unpacking in kernels takes a tuple, not array(float64, 1d, A)
+# CHECK: {{^}}{{.*}}star-arg-array.py:7:24: error: '*' argument unpacking in @jit functions takes a tuple, not array(float64, 1d, A)
 # CHECK-NEXT: {{^}}  File "{{.*}}star-arg-array.py", line 7
 # CHECK-NEXT: {{^}}    return math.hypot(*idx)
 # CHECK-NEXT: {{^}}                       ^^^{{$}}

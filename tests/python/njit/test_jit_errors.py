@@ -75,7 +75,7 @@ def test_global_list_is_unsupported():
     with pytest.raises(errors.UnsupportedError) as ei:
         f(1)
     e = ei.value
-    assert e.msg.startswith("global 'A_LIST' is a list, which kernels cannot use")
+    assert e.msg.startswith("global 'A_LIST' is a list, which @jit functions cannot use")
     assert e.lineno == line_of(uses_list, "A_LIST[0]")
     assert e.filename == HERE
     # UnsupportedError is a CompileError, as in the class docs.
@@ -90,7 +90,9 @@ def test_global_dict_is_unsupported():
         f(1.0)
     e = ei.value
     assert "global 'A_DICT' is a dict" in e.msg
-    assert "kernels can use numbers, tuples, NumPy arrays, modules and kjit functions" in e.msg
+    # (said of @jit functions: the message is a CPU function's)
+    assert "which @jit functions cannot use" in e.msg
+    assert "@jit functions can use numbers, tuples, NumPy arrays, modules and kjit functions" in e.msg
     assert e.lineno == line_of(uses_dict, "return A_DICT")
     still_works()
 
