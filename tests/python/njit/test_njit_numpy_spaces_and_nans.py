@@ -2,7 +2,9 @@
 against NumPy itself: spaces and grids (logspace, geomspace, vander,
 meshgrid), differences and integrals (ediff1d, trapz), NaN-skipping
 reductions (nanargmax/min, nancumsum/prod, nanvar, nanstd), comparison
-(array_equal) and reshaping (column_stack, rot90, append, atleast_2d).
+(array_equal), reshaping (column_stack, rot90, append, atleast_2d), sets
+(isin, union1d, intersect1d, setdiff1d), take, fill_diagonal, correlate and
+partition.
 Values must be NumPy's bit for bit, or within 2 ulp where NumPy and kjit
 call different libm functions (pow(10, y) becomes exp10(y) under LLVM)."""
 import numpy as np
@@ -55,6 +57,15 @@ CASES = [
     ("np.append(x, y)", (I32, F32)),
     ("np.atleast_2d(x)", (A,)),
     ("np.atleast_2d(x)", (M,)),
+    ("np.take(x, y)", (A, np.array([[0, -1], [2, 4]]))),
+    ("np.isin(x, y)", (A, np.array([2.0, 5.0, 3.0]))),
+    ("np.union1d(x, y)", (A, I32)),
+    ("np.intersect1d(x, y)", (np.array([3.0, -1.0, 2.0, 7.0, 2.0]), np.array([2.0, 5.0, 3.0]))),
+    ("np.setdiff1d(x, y)", (np.array([3.0, -1.0, 2.0, 7.0, 2.0]), np.array([2.0, 5.0, 3.0]))),
+    ("np.correlate(x, y)", (A, F32)),
+    ("np.correlate(x, y)", (F32, A)),
+    ("np.correlate(x, y)", (I32.astype(np.int64), I32.astype(np.int64))),
+    ("np.partition(x, 3)[3]", (A,)),
 ]
 
 
@@ -99,3 +110,20 @@ def test_errors_are_numpys(expression, message):
         f(allnan)
     with pytest.raises(ValueError, match=message):
         njit(f)(allnan)
+
+
+def test_fill_diagonal_writes_in_place():
+    def fill(a):
+        np.fill_diagonal(a, 5.0)
+        return a
+    for shape in ((3, 4), (4, 3), (3, 3)):
+        assert np.array_equal(njit(fill)(np.zeros(shape)), fill(np.zeros(shape)))
+
+
+def test_partition_puts_the_kth_element_in_place():
+    f = _function("np.partition(x, 2)", 1)
+    got = njit(f)(A)
+    assert got[2] == np.sort(A)[2]
+    assert np.all(got[:2] <= got[2]) and np.all(got[3:] >= got[2])
+    with pytest.raises(ValueError, match="kth"):
+        njit(_function("np.partition(x, 9)", 1))(A)
