@@ -19,6 +19,7 @@ import dis
 import types
 
 from kjit.bytecode.cfg import CFG, PY, Unsupported, is_cond_jump, postdominators
+from kjit.bytecode.dispatch import Dispatcher
 from kjit.bytecode.machine import StackMachine
 from kjit.bytecode.nodes import (NULL, ExcMatch, Iter, LoopItem, TryEnd, TryMarker, _and, _at, _negate, _or, _span,
                                  _value_if)
@@ -65,6 +66,9 @@ class Decompiler(StackMachine):
         if self.code.co_name == "<lambda>":
             return body
         return _tidy(rebuild_tries(body), top_level=True) or [ast.Pass()]
+
+    def body_of(self, code):
+        return function_body(code)
 
     # -- post-dominators per region ---------------------------------------------
     def _ipdom(self, ctx, b):
@@ -699,11 +703,52 @@ def _evaluated_once(node):
             seen[id(child)] = n
 
 
+class _Outer(StackMachine):
+    """Makes the function's own definition (its body by either form)."""
+
+    def __init__(self):
+        pass
+
+    def structured(self, code):
+        return Decompiler(code).function()
+
+    def body_of(self, code):
+        return function_body(code)
+
+
+def function_body(code):
+    """The statements of a def's body: by the structurer, else (a control
+    flow it cannot say) in the dispatch form (dispatch.py), which exists
+    for any; the structurer's refusal when neither can."""
+    try:
+        body = Decompiler(code).function()
+        _checked(body)
+        return body
+    except (Unsupported, RecursionError) as e:
+        first = e
+    try:
+        body = Dispatcher(code, function_body, Decompiler).function()
+        _checked(body)
+        return body
+    except Unsupported as e:
+        import os
+        if os.environ.get("KJIT_DEBUG_DISPATCH"):
+            import traceback
+            traceback.print_exc()
+        raise first from None
+
+
+def _checked(body):
+    for s in body:
+        _no_markers(s)
+        _evaluated_once(s)
+
+
 def decompile_function(func):
     """Python's AST (a FunctionDef, or a Lambda) of `func`, rebuilt from its
     bytecode."""
     code = func.__code__
-    node = Decompiler(code).definition(code, func.__defaults__, func.__name__)
+    node = _Outer().definition(code, func.__defaults__, func.__name__)
     _no_markers(node)
     _identifiers(node)
     _evaluated_once(node)
