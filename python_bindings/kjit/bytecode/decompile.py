@@ -16,6 +16,7 @@ writes it as text with a map from the text's positions to the user's.
 """
 import ast
 import dis
+import os
 import types
 
 from kjit.bytecode.cfg import CFG, PY, Unsupported, is_cond_jump, postdominators
@@ -720,6 +721,13 @@ def function_body(code):
     """The statements of a def's body: by the structurer, else (a control
     flow it cannot say) in the dispatch form (dispatch.py), which exists
     for any; the structurer's refusal when neither can."""
+    if os.environ.get("KJIT_BYTECODE_FORM") == "dispatch":  # (a test mode: the dispatch form first)
+        try:
+            body = Dispatcher(code, function_body, Decompiler).function()
+            _checked(body)
+            return body
+        except Unsupported:
+            pass
     try:
         body = Decompiler(code).function()
         _checked(body)
@@ -730,11 +738,7 @@ def function_body(code):
         body = Dispatcher(code, function_body, Decompiler).function()
         _checked(body)
         return body
-    except Unsupported as e:
-        import os
-        if os.environ.get("KJIT_DEBUG_DISPATCH"):
-            import traceback
-            traceback.print_exc()
+    except Unsupported:
         raise first from None
 
 

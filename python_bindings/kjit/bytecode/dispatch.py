@@ -98,6 +98,9 @@ class Dispatcher(StackMachine):
         return False
 
     def _trivial(self, v):
+        """Whether reading `v` again is reading the same value: nothing to store."""
+        if isinstance(v, ast.Tuple):
+            return all(self._trivial(e) for e in v.elts)
         return not isinstance(v, ast.expr) or isinstance(v, (ast.Name, ast.Constant)) or self._global(v)
 
     def _temp(self):
@@ -144,14 +147,19 @@ class Dispatcher(StackMachine):
             below = stack[:-1]
             if any(not self._trivial(v) for v in below if not isinstance(v, UnpackItem)):
                 self.flush(stack, out, keep_top=True)
-        return super().step(ins, stack, out, ctx)
+        done = super().step(ins, stack, out, ctx)
+        if done and self.code.co_flags & 0x20 and out and isinstance(out[-1], ast.Return) and \
+                isinstance(out[-1].value, ast.Constant) and out[-1].value.value is None:
+            out[-1].value = None  # (a generator's `return`: it has no value)
+        return done
 
     # -- the layout of a block's stack -------------------------------------------------------
     def _layout(self, block, stack):
         out = []
         for k, v in enumerate(stack):
             name = f"{self.prefix}s{block.id}_{k}"
-            if _is_marker(v) or self._global(v) and not isinstance(v, ast.Constant):
+            if _is_marker(v) or self._global(v) and not isinstance(v, ast.Constant) or \
+                    isinstance(v, ast.Constant) and v.value is Ellipsis:  # (`...` is only a subscript)
                 out.append(("fixed", v))
             elif isinstance(v, ast.Attribute):
                 out.append(("attr", name, v.attr))
@@ -172,7 +180,7 @@ class Dispatcher(StackMachine):
                 out.append(ast.Attribute(value=_name(slot[1]), attr=slot[2], ctx=ast.Load()))
         return out
 
-    def goto(self, block, stack, region):
+    def goto(self, block, stack, region, owner=None):
         """The statements of a jump to `block` with `stack`: its values into
         the names of `block`'s stack, then the block's number (or the `for`
         statement, where `block` is a for loop's head entered from before it)."""
@@ -180,7 +188,7 @@ class Dispatcher(StackMachine):
         if block.id in self.cfg.bodies:
             if self.inside(region, block.id):  # (the next item: `continue`)
                 return [_assign([self.var], [ast.Constant(value=block.id)])]
-            return self.for_loop(block, stack, out, region)
+            return self.for_loop(block, stack, out, region, owner)
         if block.id not in self.layouts:
             self.layouts[block.id] = self._layout(block, stack)
         layout = self.layouts[block.id]
@@ -212,8 +220,14 @@ class Dispatcher(StackMachine):
 
     # -- regions ------------------------------------------------------------------------------
     def function(self):
-        body = self.goto(self.cfg.blocks[0], [], None)
-        body.append(self.dispatch(None, root=True))
+        first = self.cfg.blocks[0]
+        if first.preds:
+            body = self.goto(first, [], None)
+        else:
+            body = self.protect(first, self.run_from(first, [], None, first), [], None)
+        loop = self.dispatch(None, root=True)
+        if loop is not None:
+            body.append(loop)
         return body
 
     def members(self, region):
@@ -222,7 +236,8 @@ class Dispatcher(StackMachine):
 
     def dispatch(self, region, root=False):
         """`while True:` over the cases of the blocks of `region` (a for
-        loop's head id, or None for the function's body)."""
+        loop's head id, or None for the function's body); None when no
+        block is left to it (each was written where it is reached)."""
         members = self.members(region)
         done = set()
         progress = True
@@ -234,8 +249,10 @@ class Dispatcher(StackMachine):
                 done.add(b.id)
                 progress = True
                 self.cases[b.id] = self.block(b, region)
-        chain = None
         emitted = [b for b in members if b.id in done]
+        if not emitted:
+            return None
+        chain = None
         for b in reversed(emitted):
             body = self.cases[b.id] or [ast.Pass()]
             if chain is None and root:
@@ -243,8 +260,6 @@ class Dispatcher(StackMachine):
                 continue
             test = ast.Compare(left=_name(self.var), ops=[ast.Eq()], comparators=[ast.Constant(value=b.id)])
             chain = [ast.If(test=test, body=body, orelse=chain if chain is not None else [ast.Break()])]
-        if chain is None:
-            chain = [ast.Break()]
         return ast.While(test=ast.Constant(value=True), body=chain, orelse=[])
 
     def inside(self, region, head):
@@ -255,10 +270,10 @@ class Dispatcher(StackMachine):
             region = self.cfg.loop_of.get(region)
         return False
 
-    def for_loop(self, head, stack, out, region):
+    def for_loop(self, head, stack, out, region, owner):
         """`for` over the iterator on top of `stack` (entering `head`): the
         loop's item in a name of its own, the body a dispatch, the normal
-        exit an `else:` that jumps to the block after the loop."""
+        exit an `else:` that goes on to the block after the loop."""
         if not stack or not isinstance(stack[-1], Iter):
             raise Unsupported("kjit could not rebuild this loop from its bytecode", head.last)
         it = stack[-1]
@@ -266,22 +281,46 @@ class Dispatcher(StackMachine):
         self.flush(below, out)
         self.items += 1
         item = f"{self.prefix}i{self.items}"
-        body = self.goto(head.fall, below + [it, _name(item)], head.id)
-        body.append(self.dispatch(head.id))
-        # Back at the head: the next item; elsewhere: leave the loop.
-        leave = ast.If(test=ast.Compare(left=_name(self.var), ops=[ast.NotEq()],
-                                        comparators=[ast.Constant(value=head.id)]), body=[ast.Break()], orelse=[])
-        body.append(leave)
+        first = head.fall
+        entry = below + [it, _name(item)]
+        if all(p is head for p in first.preds):
+            body = self.protect(first, self.run_from(first, list(entry), head.id, first), entry, head.id)
+        else:
+            body = self.goto(first, entry, head.id)
+        loop = self.dispatch(head.id)
+        if loop is not None:
+            body.append(loop)
+        if self._leaves(head):
+            # Back at the head: the next item; elsewhere: leave the loop.
+            body.append(ast.If(test=ast.Compare(left=_name(self.var), ops=[ast.NotEq()],
+                                                comparators=[ast.Constant(value=head.id)]),
+                               body=[ast.Break()], orelse=[]))
         self._fix(it.iterable)
-        node = ast.For(target=_name(item, True), iter=it.iterable, body=body,
-                       orelse=self.goto(head.target, list(below), region))
+        node = ast.For(target=_name(item, True), iter=it.iterable, body=body, orelse=[])
         out.append(node)
+        after = self.edge(head, head.target, list(below), region, owner)
+        if self._leaves(head):
+            node.orelse = after  # (a jump out of the body skips it)
+        else:
+            out += after
         return out
+
+    def _leaves(self, head):
+        """Whether a jump (or an exception) leaves the body of `head` for
+        another place than the head."""
+        body = self.cfg.bodies[head.id]
+        return any(s.id not in body and s is not head for bid in body
+                   for s in self.cfg.all_succs(self.cfg.byid[bid]))
 
     # -- one block -------------------------------------------------------------------------------
     def block(self, b, region):
         stack = self.entry_stack(b)
         entry = list(stack)
+        return self.protect(b, self.run_from(b, stack, region, b), entry, region)
+
+    def run_from(self, b, stack, region, owner):
+        """The statements of block `b` from `stack`, and of the blocks only
+        it leads to (written in place), in the case of block `owner`."""
         out = []
         ins_list = b.instrs
         end = None
@@ -292,18 +331,28 @@ class Dispatcher(StackMachine):
                 end = ins
                 break
             if self.step(ins, stack, out, None):
-                return self.protect(b, out, entry, region)
+                return out
         if end is None:
             if b.fall is None:
                 raise Unsupported("kjit could not follow the control flow of this bytecode", ins_list[-1])
-            out += self.goto(b.fall, stack, region)
+            out += self.edge(b, b.fall, stack, region, owner)
         elif end.opname.startswith("JUMP") and "IF" not in end.opname:
-            out += self.goto(b.target, stack, region)
+            out += self.edge(b, b.target, stack, region, owner)
         else:
-            out += self.branch(b, end, stack, region)
-        return self.protect(b, out, entry, region)
+            out += self.branch(b, end, stack, region, owner)
+        return out
 
-    def branch(self, b, ins, stack, region):
+    def edge(self, src, t, stack, region, owner):
+        """A jump from `src` to `t`: `t` written in place when only `src`
+        leads to it (and the same try statements protect it), else a goto."""
+        cfg = self.cfg
+        if owner is not None and t.id not in cfg.bodies and cfg.loop_of.get(t.id) == region and t.id not in self.layouts and \
+                all(p is src for p in t.preds) and t.handler is owner.handler and t is not cfg.blocks[0] and \
+                not (region is not None and t is cfg.byid[region].fall):
+            return self.run_from(t, stack, region, owner)
+        return self.goto(t, stack, region, owner)
+
+    def branch(self, b, ins, stack, region, owner):
         op = ins.opname.replace("_FORWARD", "").replace("_BACKWARD", "")
         out = []
         self.flush(stack, out, keep_top=True)
@@ -327,8 +376,8 @@ class Dispatcher(StackMachine):
                 raise Unsupported(f"unsupported jump {ins.opname}", ins)
         if hasattr(v, "lineno"):
             ast.copy_location(cond, v)
-        yes = self.goto(b.target, on_jump, region)
-        no = self.goto(b.fall, on_fall, region)
+        yes = self.edge(b, b.target, on_jump, region, owner)
+        no = self.edge(b, b.fall, on_fall, region, owner)
         out.append(ast.If(test=cond, body=yes, orelse=no))
         return out
 

@@ -337,6 +337,16 @@ class FlatCFG:
                 body.add(n.id)
                 todo.extend(n.preds)
             self.bodies[h.id] = body
+        # A loop inside another's body is a part of it (its body may never
+        # go back to the outer head: every path in it leaves).
+        changed = True
+        while changed:
+            changed = False
+            for hid, body in self.bodies.items():
+                for o, ob in self.bodies.items():
+                    if o != hid and o in body and not ob <= body:
+                        body |= ob
+                        changed = True
         self.loop_of = {}
         # Inner loops have smaller bodies: the innermost one wins.
         for hid, body in sorted(self.bodies.items(), key=lambda kv: -len(kv[1])):
