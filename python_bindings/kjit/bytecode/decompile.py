@@ -57,7 +57,7 @@ class Decompiler(StackMachine):
         self.came = None  # the jump instruction that led to the current block
         self._returns = None
         self.steps = 0  # instructions run, all paths together
-        self.step_limit = 64 * len(self.cfg.instrs) + 4096
+        self.step_limit = 16 * len(self.cfg.instrs) + 4096
 
     # -- entry ---------------------------------------------------------------
     def function(self):
@@ -743,9 +743,10 @@ def function_body(code):
 
 
 def _checked(body):
-    for s in body:
-        _no_markers(s)
-        _evaluated_once(s)
+    """Refuses a body that kept a marker or would evaluate a value twice."""
+    node = ast.Module(body=body, type_ignores=[])
+    _no_markers(node)
+    _evaluated_once(node)
 
 
 def decompile_function(func):

@@ -27,7 +27,7 @@ need nothing more.
 import ast
 
 from kjit.bytecode.cfg import Unsupported
-from kjit.bytecode.flat import FlatCFG
+from kjit.bytecode.flat import _PAIRS, FlatCFG, local_webs
 from kjit.bytecode.machine import StackMachine
 from kjit.bytecode.nodes import NULL, SAVED, ExcMarker, FuncObj, Iter, LoopItem, UnpackItem
 
@@ -66,9 +66,12 @@ class Dispatcher(StackMachine):
         self.copied = {}
         self.kwnames = None
         self.came = None
+        self.renames = {}
         self.cfg = FlatCFG(code, self)
         names = set(code.co_varnames) | set(code.co_cellvars) | set(code.co_freevars) | set(code.co_names)
-        self.locals = set(code.co_varnames) | set(code.co_cellvars)
+        self.renames = local_webs(self.cfg)
+        self.origin = {new: old for (_, old), new in self.renames.items()}
+        self.locals = set(code.co_varnames) | set(code.co_cellvars) | set(self.renames.values())
         self.prefix = "kjit_"
         while any(n.startswith(self.prefix) for n in names):
             self.prefix = "_" + self.prefix
@@ -139,6 +142,12 @@ class Dispatcher(StackMachine):
                 stack[k] = ast.Attribute(value=_name(names[id(v.value)]), attr=v.attr, ctx=ast.Load())
 
     def step(self, ins, stack, out, ctx):
+        if self.renames:
+            if ins.opname in _PAIRS:
+                names = tuple(self.renames.get(((ins.offset, k), n), n) for k, n in enumerate(ins.argval))
+                ins = ins._replace(argval=names)
+            elif isinstance(ins.argval, str) and ((ins.offset, 0), ins.argval) in self.renames:
+                ins = ins._replace(argval=self.renames[((ins.offset, 0), ins.argval)])
         if ins.opname == "COPY" and len(stack) >= (ins.arg or 0) and not self._trivial(stack[-ins.arg]):
             self.flush(stack, out)
         elif ins.opname in ("STORE_FAST", "STORE_DEREF", "STORE_FAST_LOAD_FAST", "STORE_FAST_STORE_FAST") and \
@@ -152,6 +161,18 @@ class Dispatcher(StackMachine):
                 isinstance(out[-1].value, ast.Constant) and out[-1].value.value is None:
             out[-1].value = None  # (a generator's `return`: it has no value)
         return done
+
+    def store(self, target, v, out, ctx, ins, run_key=None, next_run=None):
+        if isinstance(target, ast.Name) and isinstance(v, ast.BinOp) and getattr(v, "_inplace", False) and \
+                isinstance(v.left, ast.Name) and v.left.id != target.id and \
+                self.origin.get(v.left.id, v.left.id) == self.origin.get(target.id, target.id):
+            # `x += v` where the web of `x` changes (local_webs): in place
+            # on the old name, then the new one is that value.
+            old = ast.Name(id=v.left.id, ctx=ast.Store())
+            out.append(ast.AugAssign(target=old, op=v.op, value=v.right))
+            out.append(ast.Assign(targets=[target], value=_name(v.left.id)))
+            return
+        super().store(target, v, out, ctx, ins, run_key, next_run)
 
     # -- the layout of a block's stack -------------------------------------------------------
     def _layout(self, block, stack):

@@ -361,3 +361,112 @@ class FlatCFG:
             for o in inner:
                 if not self.bodies[o] <= body:
                     _refuse("kjit could not rebuild this for loop from its bytecode", h.last)
+
+
+_LOADS = {"LOAD_FAST", "LOAD_FAST_CHECK", "LOAD_FAST_BORROW"}
+_PAIRS = {"LOAD_FAST_LOAD_FAST": "uu", "LOAD_FAST_BORROW_LOAD_FAST_BORROW": "uu", "STORE_FAST_LOAD_FAST": "du",
+          "STORE_FAST_STORE_FAST": "dd"}
+
+
+def _accesses(ins):
+    """(kind, name, site) of each local `ins` reads ("u") or writes ("d")."""
+    op = ins.opname
+    if op in _LOADS:
+        return [("u", ins.argval, (ins.offset, 0))]
+    if op in ("STORE_FAST", "DELETE_FAST"):
+        return [("d", ins.argval, (ins.offset, 0))]
+    if op in _PAIRS:
+        return [(kind, name, (ins.offset, k)) for k, (kind, name) in enumerate(zip(_PAIRS[op], ins.argval))]
+    return []
+
+
+def local_webs(cfg):
+    """A name per read and write of a local variable (by site: offset and
+    place in the instruction) where the variable holds unrelated values in
+    different parts of the function: the writes that reach a common read
+    form one web, and each web but the first gets a name of its own (as
+    if the source had used another name), so that a variable that changes
+    type keeps the types apart in the dispatch form, as kjit's typer keeps
+    them apart in the source's statements. Parameters keep their names;
+    closure cells and names that comprehensions read are left alone."""
+    code = cfg.code
+    keep = set(code.co_cellvars) | set(code.co_freevars)
+    for ins in cfg.instrs:
+        if ins.opname == "KJIT_COMPREHENSION":
+            keep |= {i.argval for i in ins.argval.kjit_instrs if isinstance(i.argval, str)}
+            keep |= set(ins.argval.names)
+    nparams = code.co_argcount + code.co_kwonlyargcount + bool(code.co_flags & 0x04) + bool(code.co_flags & 0x08)
+    params = set(code.co_varnames[:nparams])
+    acc = {b.id: [a for i in b.instrs for a in _accesses(i) if a[1] not in keep] for b in cfg.rpo}
+    gen_all = {bid: {(a[1], a[2]) for a in xs if a[0] == "d"} for bid, xs in acc.items()}
+
+    def transfer(bid, live):
+        out = dict(live)
+        for kind, name, site in acc[bid]:
+            if kind == "d":
+                out[name] = frozenset([site])
+        return out
+
+    entry = {n: frozenset([("param", n)]) for n in params}
+    ins_of = {b.id: {} for b in cfg.rpo}
+    ins_of[cfg.rpo[0].id] = dict(entry)
+    changed = True
+    while changed:
+        changed = False
+        for b in cfg.rpo:
+            out = transfer(b.id, ins_of[b.id])
+            exc = dict(ins_of[b.id])
+            for name, site in gen_all[b.id]:
+                exc[name] = exc.get(name, frozenset()) | {site}
+            for s, defs in [(s, out) for s in b.succs] + [(s, exc) for s in cfg.exc_succs[b.id]]:
+                cur = ins_of[s.id]
+                for name, ds in defs.items():
+                    if not ds <= cur.get(name, frozenset()):
+                        cur[name] = cur.get(name, frozenset()) | ds
+                        changed = True
+    parent = {}
+
+    def find(x):
+        while parent.setdefault(x, x) != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    use_defs = {}
+    for b in cfg.rpo:
+        live = dict(ins_of[b.id])
+        for kind, name, site in acc[b.id]:
+            key = (name, site)
+            if kind == "d":
+                find(key)
+                live[name] = frozenset([site])
+                continue
+            ds = [(name, d) for d in live.get(name, ())]
+            use_defs[key] = ds
+            for d in ds[1:]:
+                parent[find(d)] = find(ds[0])
+    webs = {}
+    for key in list(parent):
+        webs.setdefault(key[0], {}).setdefault(find(key), []).append(key)
+    names = {}
+    taken = set(code.co_varnames) | set(code.co_names) | keep
+    for name, groups in webs.items():
+        if len(groups) < 2:
+            continue
+        order = sorted(groups, key=lambda r: (0, 0) if any(k[1] == ("param", name) for k in groups[r]) else
+                       min(k[1] for k in groups[r] if k[1][0] != "param"))
+        for n, root in enumerate(order[1:], 1):
+            new = f"{name}_{n}"
+            while new in taken:
+                new += "_"
+            taken.add(new)
+            for key in groups[root]:
+                names[key] = new
+    out = {}
+    for key, ds in use_defs.items():
+        if ds and ds[0] in names:
+            out[key] = names[ds[0]]
+    for key, new in names.items():
+        if key[1][0] != "param":
+            out[key] = new
+    return {(site, name): new for (name, site), new in out.items()}
