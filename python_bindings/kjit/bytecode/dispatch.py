@@ -142,6 +142,11 @@ class Dispatcher(StackMachine):
                 stack[k] = ast.Attribute(value=_name(names[id(v.value)]), attr=v.attr, ctx=ast.Load())
 
     def step(self, ins, stack, out, ctx):
+        if ins.opname == "RERAISE" or ins.opname == "RAISE_VARARGS" and not ins.arg:
+            # (A clause's blocks run after its `except` ended: a bare `raise`
+            # there has no exception to raise again.)
+            raise Unsupported("kjit could not rebuild this 'raise' of the exception being handled from its "
+                              "bytecode; give kjit the source text", ins)
         if self.renames:
             if ins.opname in _PAIRS:
                 names = tuple(self.renames.get(((ins.offset, k), n), n) for k, n in enumerate(ins.argval))
@@ -367,6 +372,14 @@ class Dispatcher(StackMachine):
         """A jump from `src` to `t`: `t` written in place when only `src`
         leads to it (and the same try statements protect it), else a goto."""
         cfg = self.cfg
+        for _ in range(8):  # (a block that only jumps, or drops markers and jumps: to where it jumps)
+            pops = len(t.instrs) - 1
+            if t.id in cfg.bodies or t.target is None or t.target is t or not t.last.opname.startswith("JUMP") or \
+                    pops > len(stack) or any(i.opname not in ("POP_TOP", "POP_EXCEPT") for i in t.instrs[:-1]) or \
+                    not all(_is_marker(v) for v in stack[len(stack) - pops:]):
+                break
+            stack = stack[:len(stack) - pops]
+            t = t.target
         if owner is not None and t.id not in cfg.bodies and cfg.loop_of.get(t.id) == region and t.id not in self.layouts and \
                 all(p is src for p in t.preds) and t.handler is owner.handler and t is not cfg.blocks[0] and \
                 not (region is not None and t is cfg.byid[region].fall):
