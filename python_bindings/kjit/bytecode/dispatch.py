@@ -305,12 +305,17 @@ class Dispatcher(StackMachine):
         it = stack[-1]
         below = stack[:-1]
         self.flush(below, out)
-        self.items += 1
-        item = f"{self.prefix}i{self.items}"
         first = head.fall
-        entry = below + [it, _name(item)]
+        target, skip = self._for_target(first)
+        if target is None or not all(p is head for p in first.preds):
+            self.items += 1
+            item = f"{self.prefix}i{self.items}"
+            target, skip = _name(item, True), 0
+            entry = below + [it, _name(item)]
+        else:
+            entry = below + [it]
         if all(p is head for p in first.preds):
-            body = self.protect(first, self.run_from(first, list(entry), head.id, first), entry, head.id)
+            body = self.protect(first, self.run_from(first, list(entry), head.id, first, skip), entry, head.id)
         else:
             body = self.goto(first, entry, head.id)
         loop = self.dispatch(head.id)
@@ -322,7 +327,7 @@ class Dispatcher(StackMachine):
                                                 comparators=[ast.Constant(value=head.id)]),
                                body=[ast.Break()], orelse=[]))
         self._fix(it.iterable)
-        node = ast.For(target=_name(item, True), iter=it.iterable, body=body, orelse=[])
+        node = ast.For(target=target, iter=it.iterable, body=body, orelse=[])
         out.append(node)
         after = self.edge(head, head.target, list(below), region, owner)
         if self._leaves(head):
@@ -330,6 +335,32 @@ class Dispatcher(StackMachine):
         else:
             out += after
         return out
+
+    def _for_target(self, first):
+        """(target, instructions it takes) where the loop's body begins by
+        storing the item in names (`for x in`, `for a, b in`): the `for`
+        says them itself (kjit's literal_unroll versions the body by its
+        target), else (None, 0)."""
+        ins = first.instrs
+
+        def names(i):
+            if i.opname == "STORE_FAST":
+                return [self.renames.get(((i.offset, 0), i.argval), i.argval)]
+            if i.opname == "STORE_FAST_STORE_FAST":
+                return [self.renames.get(((i.offset, k), n), n) for k, n in enumerate(i.argval)]
+            return None
+
+        one = names(ins[0])
+        if one is not None and len(one) == 1:
+            return _name(one[0], True), 1
+        if ins[0].opname == "UNPACK_SEQUENCE" and ins[0].arg:
+            got, k = [], 1
+            while len(got) < ins[0].arg and k < len(ins) and names(ins[k]) is not None:
+                got += names(ins[k])
+                k += 1
+            if len(got) == ins[0].arg:
+                return ast.Tuple(elts=[_name(n, True) for n in got], ctx=ast.Store()), k
+        return None, 0
 
     def _leaves(self, head):
         """Whether a jump (or an exception) leaves the body of `head` for
@@ -344,13 +375,16 @@ class Dispatcher(StackMachine):
         entry = list(stack)
         return self.protect(b, self.run_from(b, stack, region, b), entry, region)
 
-    def run_from(self, b, stack, region, owner):
-        """The statements of block `b` from `stack`, and of the blocks only
-        it leads to (written in place), in the case of block `owner`."""
+    def run_from(self, b, stack, region, owner, skip=0):
+        """The statements of block `b` from `stack` (after its first `skip`
+        instructions), and of the blocks only it leads to (written in
+        place), in the case of block `owner`."""
         out = []
         ins_list = b.instrs
         end = None
         for k, ins in enumerate(ins_list):
+            if k < skip:
+                continue
             if ins.opname == "FOR_ITER":
                 raise Unsupported("kjit could not rebuild this loop from its bytecode", ins)
             if is_jump(ins) and k == len(ins_list) - 1:
