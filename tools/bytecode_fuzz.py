@@ -214,16 +214,19 @@ def one(src, name):
     old = signal.signal(signal.SIGALRM, too_slow)
     signal.alarm(SLOW_S)
     try:
-        text, _ = function_source(orig)
+        try:
+            text, _ = function_source(orig)
+        finally:
+            # (The alarm may go off in here, as the rebuild ends: it is
+            # still a rebuild that took too long, not a crash of the tool.)
+            signal.alarm(0)
+            signal.signal(signal.SIGALRM, old)
     except TimeoutError as e:
         return "SLOW", str(e)
     except Unsupported as e:
         return "refused", str(e)
     except Exception as e:  # noqa: BLE001 - the frontend must refuse, never fail
         return "CRASH", f"{type(e).__name__}: {str(e)[:200]}"
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
     env2 = {"f": f}
     try:
         exec(compile(text, "<rebuilt>", "exec"), env2)  # noqa: S102
