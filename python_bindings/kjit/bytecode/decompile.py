@@ -57,7 +57,7 @@ class Decompiler(StackMachine):
         self.came = None  # the jump instruction that led to the current block
         self._returns = None
         self.steps = 0  # instructions run, all paths together
-        self.step_limit = 16 * len(self.cfg.instrs) + 4096
+        self.step_limit = 8 * len(self.cfg.instrs) + 4096
 
     # -- entry ---------------------------------------------------------------
     def function(self):
@@ -603,6 +603,7 @@ class Decompiler(StackMachine):
         out = []
         try:
             for i in ins[idx:-1]:
+                self.steps += 1  # (these count too: a condition read again and again)
                 if self.step(i, st, out, None) or out:
                     return None
         except Unsupported:
