@@ -4,8 +4,9 @@ running them.
 Each program is a plain Python function over integers made of the control
 flow the bytecode frontend must rebuild: if/elif/else, while and for loops
 with break, continue and else, early returns, and/or/not, chained
-comparisons, conditional expressions, augmented and tuple assignments, and
-try/except. Calls to `f` (which logs its argument) give the program side
+comparisons (in conditions and in returned tuples), conditional
+expressions, augmented and tuple assignments, and try/except (nested
+too). Calls to `f` (which logs its argument) give the program side
 effects whose order counts. The program is compiled by the running Python,
 kjit/bytecode rebuilds its text from the code object, and the two functions
 are run on the same arguments: the same results, exceptions and logs, or a
@@ -36,8 +37,9 @@ CMPS = ("<", "<=", "==", "!=", ">", ">=")
 
 
 class Gen:
-    def __init__(self, rng, depth=3, statements=5):
+    def __init__(self, rng, depth=3, statements=5, extra=None):
         self.r = rng
+        self.extra = extra  # (draws for the return's form: the bodies stay those of earlier versions)
         self.loops = 0
         self.depth = depth
         self.statements = statements
@@ -163,8 +165,19 @@ class Gen:
         names = params + ["x", "y"]
         lines = [f"def {name}(a, b, c):", "    x = a", "    y = 0"]
         lines += self.block(names, self.depth, 4, False, n=self.r.randint(1, self.statements))
-        lines.append("    return a, b, c, x, y")
+        lines.append(self.result(names))
         return "\n".join(lines) + "\n"
+
+    def result(self, names):
+        """The return: the variables, or now and then a tuple that holds a
+        chained comparison and a `not` after other values (the middle
+        operand is kept on the stack while the later items are computed)."""
+        e = self.extra
+        if e is None or e.random() < 0.6:
+            return "    return a, b, c, x, y"
+        cmp = lambda: e.choice(CMPS)  # noqa: E731
+        chain = f"{e.choice(names)} {cmp()} {e.choice(names)} {cmp()} {e.choice(('f(c)', 'abs(x)', 'y + 1', 'b'))}"
+        return f"    return a, b, c, x, {chain}, not ({e.choice(names)} {cmp()} {e.choice(names)}), y"
 
 
 ARGS = [(0, 0, 0), (1, 2, 3), (-3, 5, 2), (7, -1, 0), (2, 2, -4), (10, 3, 1)]
@@ -201,16 +214,19 @@ def one(src, name):
     old = signal.signal(signal.SIGALRM, too_slow)
     signal.alarm(SLOW_S)
     try:
-        text, _ = function_source(orig)
+        try:
+            text, _ = function_source(orig)
+        finally:
+            # (The alarm may go off in here, as the rebuild ends: it is
+            # still a rebuild that took too long, not a crash of the tool.)
+            signal.alarm(0)
+            signal.signal(signal.SIGALRM, old)
     except TimeoutError as e:
         return "SLOW", str(e)
     except Unsupported as e:
         return "refused", str(e)
     except Exception as e:  # noqa: BLE001 - the frontend must refuse, never fail
         return "CRASH", f"{type(e).__name__}: {str(e)[:200]}"
-    finally:
-        signal.alarm(0)
-        signal.signal(signal.SIGALRM, old)
     env2 = {"f": f}
     try:
         exec(compile(text, "<rebuilt>", "exec"), env2)  # noqa: S102
@@ -224,10 +240,11 @@ def one(src, name):
 
 def run(programs, seed, out=sys.stdout, verbose=False, depth=3, statements=5, show=None, limit=3):
     rng = random.Random(seed)
+    extra = random.Random(seed + 1000003)
     counts = {"same": 0, "equivalent": 0, "refused": 0, "DIVERGES": 0, "CRASH": 0, "SLOW": 0}
     reasons = {}
     for k in range(programs):
-        src = Gen(rng, depth, statements).program(f"p{k}")
+        src = Gen(rng, depth, statements, extra).program(f"p{k}")
         verdict, text = one(src, f"p{k}")
         counts[verdict] += 1
         if verdict == "refused":

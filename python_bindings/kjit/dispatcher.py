@@ -7,7 +7,6 @@ Globals the body names are resolved here, at compile time, and frozen:
 numbers, tuples of numbers and strings become constants; modules, NumPy
 functions, dtypes, exception classes and other kjit functions resolve by name.
 """
-import ast as _ast
 import builtins
 import cmath
 import enum
@@ -23,6 +22,7 @@ import types as _pytypes
 import numpy as np
 
 from kjit import _kjit, serialize
+from kjit.sourcetext import ambiguous_lambda, source_matches
 from kjit import types as kt
 from kjit.errors import _exception_name
 
@@ -300,46 +300,6 @@ class _Resolver:
 Dispatcher = _kjit.Dispatcher
 
 
-def _source_matches(func, text):
-    """Whether `text` (read from the file) still defines `func`: the file may
-    have been edited since the function was defined. The name and the
-    parameters must agree (the body may differ from the bytecode: import
-    hooks such as pytest's rewrite it)."""
-    code = func.__code__
-    try:
-        tree = _ast.parse(textwrap.dedent(text))
-    except SyntaxError:
-        return code.co_name == "<lambda>"  # a lambda's line may be part of a statement
-    params = list(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
-    for node in _ast.walk(tree):
-        if isinstance(node, (_ast.FunctionDef, _ast.Lambda)):
-            if isinstance(node, _ast.FunctionDef) and node.name != code.co_name:
-                continue
-            if isinstance(node, _ast.Lambda) and code.co_name != "<lambda>":
-                continue
-            a = node.args
-            if [x.arg for x in a.posonlyargs + a.args + a.kwonlyargs] == params:
-                return True
-    return False
-
-
-def _ambiguous_lambda(func, text):
-    """Whether `func` is a lambda and `text` (its lines) holds another lambda
-    with the same parameters (`{"+": lambda a, b: a + b, "-": lambda a, b:
-    a - b}`): the text cannot say which one it is; the bytecode can."""
-    code = func.__code__
-    if code.co_name != "<lambda>":
-        return False
-    try:
-        tree = _ast.parse(textwrap.dedent(text))
-    except SyntaxError:
-        return True
-    params = list(code.co_varnames[:code.co_argcount + code.co_kwonlyargcount])
-    same = [n for n in _ast.walk(tree) if isinstance(n, _ast.Lambda) and
-            [x.arg for x in n.args.posonlyargs + n.args.args + n.args.kwonlyargs] == params]
-    return len(same) > 1
-
-
 def nfkc_identifiers(text):
     """`text` with each identifier written as Python reads it: NFKC-normalised
     (PEP 3131), so that `ﬁle` and `file`, or `ｌｅｎ` and `len`, are one name as
@@ -379,12 +339,17 @@ def function_text(func):
     filename = getattr(getattr(func, "__code__", None), "co_filename", None) or "<unknown>"
     why = None
     if _os.environ.get("KJIT_FRONTEND", "source") != "bytecode":
+        carried = getattr(func, "__kjit_source__", None)
+        if carried is not None:
+            # Unpickled here: the text the sender read (kjit/serialize.py).
+            carried_file, text, first = carried
+            return carried_file, nfkc_identifiers(text), first, None
         try:
             lines, first = inspect.getsourcelines(func)
             text = "".join(lines)
-            if _ambiguous_lambda(func, text):
+            if ambiguous_lambda(func, text):
                 why = "its lines hold several lambdas with these parameters"
-            elif _source_matches(func, text):
+            elif source_matches(func, text):
                 return inspect.getsourcefile(func) or filename, nfkc_identifiers(text), first, None
             else:
                 why = "its file no longer holds it"

@@ -6,7 +6,9 @@ object, by ``marshal``; the globals it names; its defaults and closure), its
 options and its eager signatures. Unpickled in another process (a
 ``multiprocessing`` worker started with spawn, a Dask worker), the decorator
 is applied again there; that process compiles on first use, from the source
-if it can read the file, else from the bytecode (kjit.bytecode). Modules
+text the sender read (carried with the function when the sender could read
+it: the receiver may not have the file), else from the bytecode
+(kjit.bytecode). Modules
 among the globals travel by name, other kjit functions by value, the rest
 as pickle does. Within one process, unpickling gives back the same object.
 
@@ -17,6 +19,7 @@ rebuild_* helper here with the decorator to apply.
 """
 import builtins
 import importlib
+import linecache
 import marshal
 import pickle
 import sys
@@ -25,6 +28,7 @@ import uuid
 import weakref
 
 from kjit import types as kt
+from kjit.sourcetext import read_source
 
 _LIVE = weakref.WeakValueDictionary()  # id -> the object made in this process
 
@@ -66,10 +70,10 @@ def reduce_function(func):
     if func.__closure__:
         closure = tuple(_picklable(c.cell_contents) for c in func.__closure__)
     return (marshal.dumps(code), globs, func.__name__, func.__qualname__, func.__defaults__, closure,
-            func.__module__, sys.version_info[:2])
+            func.__module__, sys.version_info[:2], read_source(func))
 
 
-def rebuild_function(code, globs, name, qualname, defaults, closure, module, version):
+def rebuild_function(code, globs, name, qualname, defaults, closure, module, version, source=None):
     if tuple(version) != sys.version_info[:2]:
         raise pickle.UnpicklingError(
             f"this kjit function was pickled by Python {version[0]}.{version[1]}; its bytecode cannot be "
@@ -86,7 +90,22 @@ def rebuild_function(code, globs, name, qualname, defaults, closure, module, ver
     f = types.FunctionType(marshal.loads(code), g, name, defaults, cells)
     f.__qualname__ = qualname
     f.__module__ = module
+    if source is not None:
+        # The text the sender read: compiled here instead of the bytecode,
+        # and shown in messages (the file may not exist here).
+        f.__kjit_source__ = tuple(source)
+        _remember_lines(source)
     return f
+
+
+def _remember_lines(source):
+    """Puts the carried text in linecache at its lines of its file, where
+    the file cannot be read here (messages quote the line)."""
+    filename, text, first = source
+    if linecache.getlines(filename):
+        return
+    lines = ["\n"] * (first - 1) + text.splitlines(True)
+    linecache.cache[filename] = (len("".join(lines)), None, lines, filename)
 
 
 def _key(obj):

@@ -29,7 +29,7 @@ The layers, lowest first (LAYERS below). A module may import modules of its
 own layer and of the layers below it, never above:
 
     core        errors, config, devices, types, typed, np/*, typeof,
-                frontend, bytecode/*, dispatcher, serialize: the @jit
+                frontend, bytecode/*, dispatcher, serialize, sourcetext: the @jit
                 compiler's Python side, which knows of no device
     device      cuda/* (with cuda/simulator/*, cuda/cudadrv/*), hip/*, hostapi/*:
                 the kernel API, the devices it launches on, and the one host
@@ -62,7 +62,8 @@ PACKAGE = "kjit"
 # the package and everything under it. Lowest layer first.
 LAYERS = [
     ("core", ["kjit.errors", "kjit.config", "kjit.devices", "kjit.types", "kjit.typed", "kjit.np.*",
-              "kjit.typeof", "kjit.frontend", "kjit.bytecode.*", "kjit.dispatcher", "kjit.serialize"]),
+              "kjit.typeof", "kjit.frontend", "kjit.bytecode.*", "kjit.dispatcher", "kjit.serialize",
+              "kjit.sourcetext"]),
     ("device", ["kjit.cuda.*", "kjit.hip.*", "kjit.hostapi.*"]),
     ("extensions", ["kjit.vectorize.*", "kjit.experimental"]),
     ("top", ["kjit"]),

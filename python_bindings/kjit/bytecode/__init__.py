@@ -2,11 +2,14 @@
 
 kjit compiles a function from its source text. Where there is none (``python
 -c``, the interactive prompt, ``exec``, a function unpickled in another
-process) or it no longer matches the code object (the file was edited after
+process whose sender had no text either) or it no longer matches the code object (the file was edited after
 import), ``function_source`` rebuilds the function from its bytecode
 (CPython 3.11 to 3.13): the text of an equivalent function and a map from
 that text's positions to the positions the code object records, so that
-diagnostics still name the user's line and column.
+diagnostics still name the user's line and column. The structurer
+(decompile.py) says the control flow with if, while and for; where it
+cannot, the blocks become the cases of a loop over a block number
+(dispatch.py), a form that exists for any control flow.
 """
 import dis
 

@@ -16,9 +16,11 @@ writes it as text with a map from the text's positions to the user's.
 """
 import ast
 import dis
+import os
 import types
 
 from kjit.bytecode.cfg import CFG, PY, Unsupported, is_cond_jump, postdominators
+from kjit.bytecode.dispatch import Dispatcher
 from kjit.bytecode.machine import StackMachine
 from kjit.bytecode.nodes import (NULL, ExcMatch, Iter, LoopItem, TryEnd, TryMarker, _and, _at, _negate, _or, _span,
                                  _value_if)
@@ -55,7 +57,7 @@ class Decompiler(StackMachine):
         self.came = None  # the jump instruction that led to the current block
         self._returns = None
         self.steps = 0  # instructions run, all paths together
-        self.step_limit = 64 * len(self.cfg.instrs) + 4096
+        self.step_limit = 8 * len(self.cfg.instrs) + 4096
 
     # -- entry ---------------------------------------------------------------
     def function(self):
@@ -65,6 +67,9 @@ class Decompiler(StackMachine):
         if self.code.co_name == "<lambda>":
             return body
         return _tidy(rebuild_tries(body), top_level=True) or [ast.Pass()]
+
+    def body_of(self, code):
+        return function_body(code)
 
     # -- post-dominators per region ---------------------------------------------
     def _ipdom(self, ctx, b):
@@ -598,6 +603,7 @@ class Decompiler(StackMachine):
         out = []
         try:
             for i in ins[idx:-1]:
+                self.steps += 1  # (these count too: a condition read again and again)
                 if self.step(i, st, out, None) or out:
                     return None
         except Unsupported:
@@ -699,11 +705,56 @@ def _evaluated_once(node):
             seen[id(child)] = n
 
 
+class _Outer(StackMachine):
+    """Makes the function's own definition (its body by either form)."""
+
+    def __init__(self):
+        pass
+
+    def structured(self, code):
+        return Decompiler(code).function()
+
+    def body_of(self, code):
+        return function_body(code)
+
+
+def function_body(code):
+    """The statements of a def's body: by the structurer, else (a control
+    flow it cannot say) in the dispatch form (dispatch.py), which exists
+    for any; the structurer's refusal when neither can."""
+    if os.environ.get("KJIT_BYTECODE_FORM") == "dispatch":  # (a test mode: the dispatch form first)
+        try:
+            body = Dispatcher(code, function_body, Decompiler).function()
+            _checked(body)
+            return body
+        except Unsupported:
+            pass
+    try:
+        body = Decompiler(code).function()
+        _checked(body)
+        return body
+    except (Unsupported, RecursionError) as e:
+        first = e
+    try:
+        body = Dispatcher(code, function_body, Decompiler).function()
+        _checked(body)
+        return body
+    except Unsupported:
+        raise first from None
+
+
+def _checked(body):
+    """Refuses a body that kept a marker or would evaluate a value twice."""
+    node = ast.Module(body=body, type_ignores=[])
+    _no_markers(node)
+    _evaluated_once(node)
+
+
 def decompile_function(func):
     """Python's AST (a FunctionDef, or a Lambda) of `func`, rebuilt from its
     bytecode."""
     code = func.__code__
-    node = Decompiler(code).definition(code, func.__defaults__, func.__name__)
+    node = _Outer().definition(code, func.__defaults__, func.__name__)
     _no_markers(node)
     _identifiers(node)
     _evaluated_once(node)

@@ -426,7 +426,7 @@ class StackMachine:
         with the iterator over its first iterable): its code rebuilt as a
         function body (the collection, a loop per `for`, an `if` per
         condition, the element added), read back into the expression."""
-        body = type(self)(fn.code).function()
+        body = self.structured(fn.code)
         kind = {"<listcomp>": ast.ListComp, "<setcomp>": ast.SetComp, "<dictcomp>": ast.DictComp,
                 "<genexpr>": ast.GeneratorExp}[fn.code.co_name]
         gens, element = [], []
@@ -608,6 +608,15 @@ class StackMachine:
                 self._fix(value)
 
     # -- nested functions -----------------------------------------------------------------------
+    def structured(self, code):
+        """The statements of `code`'s body by the structurer (if, while, for)."""
+        return type(self)(code).function()
+
+    def body_of(self, code):
+        """The statements of a def's body (decompile.py: the dispatch form
+        where the structurer cannot say them)."""
+        return self.structured(code)
+
     def _args(self, code, defaults):
         nargs = code.co_argcount
         nkw = code.co_kwonlyargcount
@@ -633,7 +642,7 @@ class StackMachine:
     def definition(self, code, defaults, name, decorators=(), instr=None):
         """The FunctionDef of `code` (a Lambda when it is one), rebuilt by a
         structurer of its own; at `instr` (MAKE_FUNCTION) when nested."""
-        body = type(self)(code).function()
+        body = self.structured(code) if code.co_name == "<lambda>" else self.body_of(code)
         args = self._args(code, defaults)
         if code.co_name == "<lambda>":
             if len(body) != 1 or not isinstance(body[0], ast.Return) or body[0].value is None:

@@ -2,7 +2,6 @@
 `except Exception:` and bare `except:`; those cases are checked against it.
 Clauses that name classes (Numba 0.56 cannot type them on this Python) are
 checked against Python's own results for the same function."""
-import os
 
 import numpy as np
 import pytest
@@ -39,12 +38,6 @@ def bare_except_in_a_loop(n):
 ])
 def test_same_as_numba(fn, args):
     assert njit(fn)(*args) == numba.njit(fn)(*args)
-
-
-# (3.11's exception table leaves a try that begins with another try to be
-# read from source text: the bytecode frontend refuses it, located.)
-starts_with_a_try = pytest.mark.skipif(os.environ.get("KJIT_FRONTEND") == "bytecode",
-                                       reason="a try that begins with a try is read from source text only")
 
 
 def ratio(x):
@@ -95,7 +88,7 @@ def nested(n):
 
 @pytest.mark.parametrize("fn, args", [
     (ratio, (0.0,)), (ratio, (4.0,)), (partial_list, (5,)), (partial_list, (2,)),
-    pytest.param(nested, (1,), marks=starts_with_a_try), pytest.param(nested, (0,), marks=starts_with_a_try),
+    (nested, (1,)), (nested, (0,)),
 ])
 def test_same_as_python(fn, args):
     assert njit(fn)(*args) == fn(*args)

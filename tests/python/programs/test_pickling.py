@@ -117,3 +117,57 @@ def test_dask_local_cluster_maps_a_jitted_function_over_partitions():
         got = client.gather(futures)
     want = [float(sum(3 * x * i for i, x in enumerate(p))) for p in parts]
     assert got == want
+
+
+CARRIED_MODULE = '''from kjit import njit
+
+
+@njit
+def count_in(a, lo, hi):
+    n_in = 0
+    for i in range(a.shape[0]):
+        if lo <= a[i] < hi:
+            n_in += 1
+    return n_in, lo < hi <= a.shape[0], not (lo > hi)
+
+
+@njit
+def wrong(x):
+    y = x + 1
+    return y + "text"
+'''
+
+SENDER = """
+import pickle, sys
+sys.path.insert(0, sys.argv[1])
+import carried
+sys.stdout.buffer.write(pickle.dumps((carried.count_in, carried.wrong)))
+"""
+
+RECEIVER = """
+import pickle, sys
+import numpy as np
+count_in, wrong = pickle.loads(sys.stdin.buffer.read())
+print(count_in(np.arange(10), 2, 5), count_in._frontend)
+try:
+    wrong(1)
+except Exception as e:
+    print(str(e))
+"""
+
+
+def test_a_pickled_function_carries_its_source_text(tmp_path):
+    # Pickled where its file exists, unpickled after the file is gone: the
+    # receiver compiles the text the sender read, not the bytecode, and its
+    # messages quote the line.
+    (tmp_path / "carried.py").write_text(CARRIED_MODULE)
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "python_bindings"), KJIT_DEVICE="cpu")
+    env.pop("KJIT_FRONTEND", None)
+    sent = subprocess.run([sys.executable, "-c", SENDER, str(tmp_path)], capture_output=True, env=env, timeout=300)
+    assert sent.returncode == 0, sent.stderr.decode()
+    os.remove(tmp_path / "carried.py")
+    r = subprocess.run([sys.executable, "-c", RECEIVER], input=sent.stdout, capture_output=True, env=env, timeout=300)
+    assert r.returncode == 0, r.stderr.decode()
+    out = r.stdout.decode()
+    assert out.splitlines()[0] == "(3, True, True) source", out
+    assert "carried.py:16:" in out and 'return y + "text"' in out, out
