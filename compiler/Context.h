@@ -53,6 +53,10 @@ class Context {
   unsigned warpSize = 32;
   // Compiling for an AMD GPU (what it lacks is refused while typing).
   bool amdgpu = false;
+  // The NVIDIA GPU compiled for, as 10 * major + minor (80: sm_80); 0 when
+  // unknown to typing (the CPU device, the typing of a launch before its
+  // device is chosen). Operations a GPU lacks are refused against it.
+  int targetCc = 0;
 
   // Registers `text` (a module, or a function's text whose first line is
   // line `firstLine` of `filename`) and parses it.

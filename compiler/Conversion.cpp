@@ -9,7 +9,7 @@ namespace kjit {
 namespace {
 
 // The scalar types of Numba's casting graph, in one order.
-enum Node { B, I8, I16, I32, I64, U8, U16, U32, U64, F16, F32, F64, C64, C128, kNodes };
+enum Node { B, I8, I16, I32, I64, U8, U16, U32, U64, F16, BF16, F32, F64, C64, C128, kNodes };
 
 int nodeOf(const Type *t) {
   if (t->isBool()) return B;
@@ -17,7 +17,8 @@ int nodeOf(const Type *t) {
     int w = t->bits() == 8 ? 0 : t->bits() == 16 ? 1 : t->bits() == 32 ? 2 : 3;
     return (t->isSigned() ? I8 : U8) + w;
   }
-  if (t->isFloat()) return t->bits() == 16 ? F16 : t->bits() == 32 ? F32 : F64;
+  if (t->isFloat())
+    return t->isBFloat16() ? BF16 : t->bits() == 16 ? F16 : t->bits() == 32 ? F32 : F64;
   if (t->isComplex()) return t->bits() == 64 ? C64 : C128;
   return -1;
 }
@@ -53,6 +54,12 @@ Table closeRules() {
   rule(I64, F64, C::Unsafe, C::Unsafe);
   rule(U64, F64, C::Unsafe, C::Unsafe);
   rule(F16, F32, C::Promote, C::Unsafe);
+  // bfloat16 (not in Numba's graph): as float16, with float32's range;
+  // the two 16-bit floats convert to each other unsafely only.
+  rule(I8, BF16, C::Safe, C::Unsafe);
+  rule(U8, BF16, C::Safe, C::Unsafe);
+  rule(BF16, F32, C::Promote, C::Unsafe);
+  rule(F16, BF16, C::Unsafe, C::Unsafe);
   rule(F32, F64, C::Promote, C::Unsafe);
   t[F32][C64] = C::Safe;  // real to complex only
   t[F64][C128] = C::Safe;

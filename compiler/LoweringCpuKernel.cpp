@@ -67,6 +67,21 @@ llvm::Function *ProgramLowering::cpuSreg() {
   return cpuSregFn;
 }
 
+llvm::Value *FunctionLowering::cpuWarpCall(const Intrinsic *in, WarpOp op, llvm::Value *mask,
+                                           llvm::Value *bits, llvm::Value *arg) {
+  P.cpuNeedsFibers = true;
+  std::string file = in->loc.valid() ? P.sm.buffer(in->loc.file).name : "";
+  std::vector<llvm::Value *> a = {ctxPtr,
+                                  B.getInt32(uint32_t(op)),
+                                  mask,
+                                  bits,
+                                  arg,
+                                  P.cstr(file),
+                                  B.getInt32(in->loc.line),
+                                  B.getInt32(in->loc.col)};
+  return B.CreateCall(P.runtime("kjit_cpu_warp"), a);
+}
+
 llvm::Value *FunctionLowering::cpuKernelIntrinsic(const Intrinsic *in) {
   const Type *t = in->type;
   llvm::Type *i32 = B.getInt32Ty(), *i64 = B.getInt64Ty(), *ptr = llvm::PointerType::getUnqual(C);
@@ -86,10 +101,7 @@ llvm::Value *FunctionLowering::cpuKernelIntrinsic(const Intrinsic *in) {
     return B.CreateAnd(linear, B.getInt32(31));
   };
   auto warpCall = [&](WarpOp op, llvm::Value *mask, llvm::Value *bits, llvm::Value *arg) {
-    P.cpuNeedsFibers = true;
-    std::vector<llvm::Value *> a = {ctxPtr, B.getInt32(uint32_t(op)), mask, bits, arg};
-    for (llvm::Value *v : site()) a.push_back(v);
-    return B.CreateCall(P.runtime("kjit_cpu_warp"), a);
+    return cpuWarpCall(in, op, mask, bits, arg);
   };
   // A 32- or 64-bit value as the i64 the executor exchanges, and back.
   auto toBits = [&](llvm::Value *v, const Type *vt) -> llvm::Value * {
@@ -104,6 +116,14 @@ llvm::Value *FunctionLowering::cpuKernelIntrinsic(const Intrinsic *in) {
   };
 
   switch (in->id) {
+  case IntrinsicId::WmmaLoad:
+  case IntrinsicId::WmmaMma:
+  case IntrinsicId::WmmaStore:
+  case IntrinsicId::MmaSync:
+  case IntrinsicId::Ldmatrix:
+  case IntrinsicId::CpAsync:
+  case IntrinsicId::CpAsyncCommit:
+  case IntrinsicId::CpAsyncWait: return cpuWmmaIntrinsic(in, laneOf());
   case IntrinsicId::ThreadIdx:
   case IntrinsicId::BlockIdx:
   case IntrinsicId::BlockDim:

@@ -112,6 +112,22 @@ llvm::Value *FunctionLowering::optionalCast(const Cast *c) {
   return convert(B.CreateExtractValue(v, {0u}), from->dtype(), to);
 }
 
+// float64 -> float32 rounding to odd: exact values as they are, others
+// truncated towards zero with the last bit set. Rounding that to bfloat16
+// then gives float64 -> bfloat16 rounded once (GPUs before sm_90 have no
+// such conversion, and LLVM would round twice through float32).
+llvm::Value *FunctionLowering::roundToOddFloat(llvm::Value *d) {
+  llvm::Value *f = B.CreateFPTrunc(d, B.getFloatTy());
+  llvm::Value *back = B.CreateFPExt(f, B.getDoubleTy());
+  llvm::Value *inexact = B.CreateFCmpONE(back, d);
+  llvm::Value *away = B.CreateFCmpOGT(B.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, back),
+                                      B.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, d));
+  llvm::Value *bits = B.CreateBitCast(f, B.getInt32Ty());
+  llvm::Value *towardZero = B.CreateSelect(away, B.CreateSub(bits, B.getInt32(1)), bits);
+  llvm::Value *odd = B.CreateOr(towardZero, B.getInt32(1));
+  return B.CreateBitCast(B.CreateSelect(inexact, odd, bits), B.getFloatTy());
+}
+
 llvm::Value *FunctionLowering::convert(llvm::Value *v, const Type *from, const Type *to) {
   if (from == to) return v;
   // An enum member is its value.
@@ -156,14 +172,17 @@ llvm::Value *FunctionLowering::convert(llvm::Value *v, const Type *from, const T
   }
   // to float
   if (from->isFloat()) {
-    if (!P.cuda && to->bits() == 16 && from->bits() == 64)
+    if (!P.cuda && to->isHalf() && from->bits() == 64)
       // x86-64 has no float64 -> float16 instruction and LLVM would call
       // compiler-rt's __truncdfhf2, which the JIT does not have: kjit's
       // runtime rounds once, to nearest even (HostRuntime.cpp).
       return B.CreateBitCast(B.CreateCall(P.runtime("kjit_rt_f64_to_f16"), {v}), dst);
+    if (P.cuda && to->isBFloat16() && from->bits() == 64) v = roundToOddFloat(v);
+    if (from->bits() == 16 && to->bits() == 16)  // float16 <-> bfloat16: through float32 (exact)
+      v = B.CreateFPExt(v, B.getFloatTy());
     return B.CreateFPCast(v, dst);
   }
-  if (P.cuda && !P.amdgpu && to->bits() == 16 && from->isInt() && from->bits() == 8) {
+  if (P.cuda && !P.amdgpu && to->isHalf() && from->isInt() && from->bits() == 8) {
     // int8/uint8 to float16 in one instruction, as nvcc's (LLVM would widen
     // the byte to 16 bits first).
     auto *asmTy = llvm::FunctionType::get(dst, {B.getInt16Ty()}, false);

@@ -17,6 +17,7 @@
 #include "compiler/IR.h"
 #include "compiler/Lowering.h"
 #include "compiler/TypeInference.h"
+#include "compiler/Wmma.h"
 #include "frontend/support/KernelAbi.h"  // abi::Status, the CUDA error record
 
 namespace kjit::lowering {
@@ -153,6 +154,7 @@ class FunctionLowering {
   llvm::Value *exprUncached(const ir::Expr *e);
   llvm::Value *constant(const ir::Const *c);
   llvm::Value *convert(llvm::Value *v, const Type *from, const Type *to);
+  llvm::Value *roundToOddFloat(llvm::Value *d);
   llvm::Value *optionalCast(const ir::Cast *c);
   llvm::Value *truthOf(llvm::Value *v, const Type *from);  // a number's truth, as i1
   llvm::Value *unary(const ir::Unary *u);
@@ -235,6 +237,22 @@ class FunctionLowering {
   // ---- the CPU device (LoweringCpuKernel.cpp) ----
   // The kernel language on the host; null for what is lowered as on the GPU.
   llvm::Value *cpuKernelIntrinsic(const ir::Intrinsic *in);
+  // kjit_cpu_warp(ctx, op, mask, bits, arg, site): a warp operation of `in`.
+  llvm::Value *cpuWarpCall(const ir::Intrinsic *in, WarpOp op, llvm::Value *mask, llvm::Value *bits,
+                           llvm::Value *arg);
+
+  // ---- cuda.wmma (LoweringWmma.cpp) ----
+  llvm::Value *wmmaIntrinsic(const ir::Intrinsic *in);
+  llvm::Value *cpuWmmaIntrinsic(const ir::Intrinsic *in, llvm::Value *lane);
+  // LLVM's intrinsic `name` (its overloaded types, if any, given).
+  llvm::Function *nvvmIntrinsic(const std::string &name,
+                                llvm::ArrayRef<llvm::Type *> overloads = {});
+  std::vector<llvm::Value *> wmmaRegisters(llvm::Value *frag, const wmma::Fragment &f);
+  llvm::Value *wmmaFragment(llvm::Value *regs, const Type *t, const wmma::Fragment &f);
+  std::vector<llvm::Value *> tensorRegisters(llvm::Value *tuple, unsigned n, const Type *elem);
+  llvm::Value *tensorTuple(llvm::Value *regs, const Type *t, unsigned n, const Type *elem);
+  void cpAsyncAddresses(const ir::Intrinsic *in, llvm::Value *&dst, llvm::Value *&src);
+  llvm::Value *cpuMatrixProduct(const ir::Intrinsic *in, WarpOp op);
   llvm::Value *externCall(const ir::Intrinsic *in);  // cuda.declare_device (LoweringIntrinsics.cpp)
 };
 

@@ -334,6 +334,8 @@ llvm::Value *FunctionLowering::externCall(const Intrinsic *in) {
 
 llvm::Value *FunctionLowering::intrinsic(const Intrinsic *in) {
   const Type *t = in->type;
+  if (in->id >= IntrinsicId::WmmaLoad && in->id <= IntrinsicId::CpAsyncWait)
+    return P.cpuKernel ? cpuKernelIntrinsic(in) : wmmaIntrinsic(in);
   if (in->id >= IntrinsicId::ThreadIdx && in->id <= IntrinsicId::Ffs) {
     if (P.cpuKernel)
       if (llvm::Value *v = cpuKernelIntrinsic(in)) return v;

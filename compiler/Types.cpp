@@ -51,6 +51,16 @@ const Type *TypeContext::floatTy(unsigned bits) {
   return intern(std::move(t));
 }
 
+const Type *TypeContext::bfloat16() {
+  auto t = std::make_unique<Type>();
+  t->kind_ = TypeKind::Float;
+  t->bits_ = 16;
+  t->signed_ = true;
+  t->brain_ = true;
+  t->name_ = "bfloat16";
+  return intern(std::move(t));
+}
+
 const Type *TypeContext::complexTy(unsigned bits) {
   const Type *part = floatTy(bits / 2);
   auto t = std::make_unique<Type>();
@@ -285,10 +295,13 @@ bool isBoolName(const std::string &n) {
   return n == "bool_" || n == "boolean" || n == "bool" || n == "b1";
 }
 
+bool isBFloat16Name(const std::string &n) { return n == "bfloat16" || n == "bf16"; }
+
 }  // namespace
 
 std::string canonicalScalarName(const std::string &n) {
   if (isBoolName(n)) return "bool";
+  if (isBFloat16Name(n)) return "bfloat16";
   const ScalarSpec *e = findScalar(n);
   if (!e) return "";
   if (e->kind == TypeKind::Int) return fmt::format("{}int{}", e->isSigned ? "" : "u", e->bits);
@@ -297,6 +310,7 @@ std::string canonicalScalarName(const std::string &n) {
 
 const Type *TypeContext::scalarByName(const std::string &n) {
   if (isBoolName(n)) return bool_;
+  if (isBFloat16Name(n)) return bfloat16();
   const ScalarSpec *e = findScalar(n);
   if (!e) return nullptr;
   if (e->kind == TypeKind::Int) return intTy(e->bits, e->isSigned);
@@ -463,9 +477,12 @@ const Type *promoteNumeric(TypeContext &tc, const Type *a, const Type *b) {
     return 64;
   };
   if (a->isFloat()) {
-    if (b->isFloat()) return a->bits() >= b->bits() ? a : b;
+    // float16 and bfloat16 each lack the other's values: float32 holds both
+    // (ml_dtypes' promotion).
+    if (b->isFloat())
+      return a->bits() != b->bits() ? (a->bits() > b->bits() ? a : b) : tc.floatTy(32);
     unsigned need = floatBitsFor(b);
-    return tc.floatTy(std::max(a->bits(), need));
+    return tc.floatLike(a, std::max(a->bits(), need));
   }
   // a is complex
   unsigned partBits = a->bits() / 2;

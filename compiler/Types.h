@@ -86,6 +86,12 @@ class Type {
   bool isBool() const { return kind_ == TypeKind::Bool; }
   bool isInt() const { return kind_ == TypeKind::Int; }
   bool isFloat() const { return kind_ == TypeKind::Float; }
+  // bfloat16: a 16-bit float with float32's exponent (8 significant bits).
+  // Float-kind with bits() 16, told from float16 by this flag alone: code
+  // that picks a float by its width must ask it (floatTy(16) is float16).
+  bool isBFloat16() const { return kind_ == TypeKind::Float && brain_; }
+  // float16 (IEEE half), not bfloat16.
+  bool isHalf() const { return kind_ == TypeKind::Float && bits_ == 16 && !brain_; }
   bool isComplex() const { return kind_ == TypeKind::Complex; }
   // A non-empty tuple whose elements share one type (indexable at run time).
   bool isHomogeneousTuple() const {
@@ -171,6 +177,7 @@ class Type {
   TypeKind kind_ = TypeKind::Void;
   unsigned bits_ = 0;
   bool signed_ = false;
+  bool brain_ = false;  // bfloat16
   const Type *elem_ = nullptr;
   const Type *value_ = nullptr;  // a dict's value type
   bool set_ = false;             // a set (Dict kind)
@@ -200,6 +207,12 @@ class TypeContext {
   const Type *int64() { return intTy(64, true); }
   const Type *floatTy(unsigned bits);
   const Type *float64() { return floatTy(64); }
+  const Type *bfloat16();
+  // The float of this width, or bfloat16 where `like` is bfloat16 and
+  // bits is 16 (a width rule that keeps the kind of 16-bit float).
+  const Type *floatLike(const Type *like, unsigned bits) {
+    return bits == 16 && like && like->isBFloat16() ? bfloat16() : floatTy(bits);
+  }
   const Type *complexTy(unsigned bits);  // 64 or 128
   const Type *array(const Type *dtype, unsigned ndim, Layout layout, bool readonly = false);
   const Type *tuple(std::vector<const Type *> elems);

@@ -100,6 +100,12 @@ const BuiltinFamily &numpyRandomFamily();           // Numpy.cpp: the generator'
 const BuiltinFamily &arrayMethodsFamily();          // ArrayMethods.cpp
 const BuiltinFamily &containerFamilies(int which);  // Containers.cpp: list, dict, set, str
 const BuiltinFamily &cudaFamily();                  // Cuda.cpp: the kernel language
+class BuiltinCall;
+// cuda.wmma.<op>() (Wmma.cpp), reached from the kernel language's rows.
+ir::Expr *typeWmma(BuiltinCall &call, const std::string &op);
+// cuda.mma_sync, ldmatrix, cp_async, cp_async_commit, cp_async_wait (MmaSync.cpp).
+bool isMmaSyncName(const std::string &f);
+ir::Expr *typeMmaSync(BuiltinCall &call);
 // prange and literal_unroll of `module` (kjit, numba): iterables only.
 const BuiltinFamily &loopOnlyFamily(const std::string &module);
 // NumPy's rows, by file: NumpyUfuncs.cpp (elementwise functions),

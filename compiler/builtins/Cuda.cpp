@@ -318,14 +318,22 @@ class CudaTyper : public BuiltinCall {
     return ts.intrinsic(id, {site.args[0]}, t, loc);
   }
 
-  // cuda.fp16: half-precision arithmetic (Numba 0.56's set).
-  Expr *fp16(const std::string &op) {
-    const Type *h = tc.floatTy(16);
-    std::string f = "fp16." + op;
+  // cuda.fp16: half-precision arithmetic (Numba 0.56's set); cuda.bf16 the
+  // same for bfloat16 (h is the type), with numba-cuda's conversions.
+  Expr *fp16(const std::string &op, const Type *h) {
+    const char *space = h->isBFloat16() ? "bf16." : "fp16.";
+    std::string f = space + op;
     auto arg = [&](size_t i) { return ts.convert(site.args[i], h); };
     for (Expr *x : site.args)
       if (!x->type->isNumber() || x->type->isComplex())
-        return fail(fmt::format("cuda.{}() takes float16 values, not {}", f, x->type->str()));
+        return fail(fmt::format("cuda.{}() takes {} values, not {}", f, h->str(), x->type->str()));
+    if (h->isBFloat16()) {
+      if (op == "float32_to_bfloat16" || op == "float64_to_bfloat16" || op == "float_to_bfloat16")
+        return arity(f, 1, 1) ? arg(0) : none();
+      if (op == "bfloat16_to_float32" || op == "bfloat16_to_float")
+        return arity(f, 1, 1) ? ts.convert(arg(0), tc.floatTy(32)) : none();
+      if (op == "bfloat16") return arity(f, 1, 1) ? arg(0) : none();
+    }
     auto binop = [&](ir::BinOp o) {
       Expr *lhs = arg(0);
       return ir.binary(o, lhs, arg(1), loc);  // half, or bool for comparisons
@@ -356,7 +364,7 @@ class CudaTyper : public BuiltinCall {
     if (op == "hfma")
       return arity(f, 3, 3) ? ts.intrinsic(IntrinsicId::Fma, {arg(0), arg(1), arg(2)}, h, loc)
                             : none();
-    // The functions of one value: computed in float32, rounded to float16.
+    // The functions of one value: computed in float32, rounded to h.
     static const struct {
       const char *name;
       IntrinsicId id;
@@ -642,7 +650,10 @@ Expr *CudaTyper::patterned() {
       if (op == o) return atomic(op, atomName);
     return unsupported(fmt::format("cuda.{}() is not a CUDA atomic", f));
   }
-  if (f.rfind("fp16.", 0) == 0) return fp16(f.substr(5));
+  if (f.rfind("fp16.", 0) == 0) return fp16(f.substr(5), tc.floatTy(16));
+  if (f.rfind("bf16.", 0) == 0) return fp16(f.substr(5), tc.bfloat16());
+  if (f.rfind("wmma.", 0) == 0) return typeWmma(*this, f.substr(5));
+  if (isMmaSyncName(f)) return typeMmaSync(*this);
   return unsupported(fmt::format("cuda.{}() is not supported in kernels yet", f));
 }
 

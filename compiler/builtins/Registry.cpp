@@ -208,7 +208,7 @@ std::optional<GlobalValue> moduleAttribute(Session &session, const std::string &
   if (module == "kjit.cuda") {
     static const char *const namespaces[] = {"threadIdx", "blockIdx", "blockDim", "gridDim",
                                              "shared",    "local",    "const",    "atomic",
-                                             "fp16",      "cg"};
+                                             "fp16",      "bf16",     "wmma",     "cg"};
     for (const char *n : namespaces)
       if (attr == n) return moduleValue("kjit.cuda." + attr);
     return fnValue("kjit.cuda." + attr);  // checked when called

@@ -99,7 +99,35 @@ enum class WarpOp : int32_t {
   MatchAll = 9,
   SyncWarp = 10,
   ActiveMask = 11,  // kjit_cpu_activemask
+  // cuda.wmma.mma_sync: value is the address of the lane's WmmaOperands
+  // (below), arg a WmmaInputs code; the warp's product is computed when
+  // all its lanes have come (runtime/host/CpuMatrix.cpp).
+  Mma = 12,
+  // cuda.mma_sync (m16n8k16 in PTX's layouts): value is the address of the
+  // lane's WmmaOperands (a: 8 values, b: 4, c and d: 4 float32), arg a
+  // WmmaInputs code.
+  MmaSync = 13,
+  // cuda.ldmatrix: value is the address of the lane's LdmatrixOperands, arg
+  // the number of matrices (1, 2, 4) plus 8 when transposed.
+  Ldmatrix = 14,
 };
+
+struct LdmatrixOperands {
+  const uint16_t *row;  // the 8 elements this lane supplies
+  uint16_t *out;        // 2 x num elements
+};
+
+// One lane's part of a warp matrix product on the CPU device: its elements
+// of a, b and c (a and b: 8 distinct values, float16 ones each held twice,
+// 16 in all; c and d: 8 float32), and where its elements of d go. Lane l's
+// element j is element 8 * l + j of the 16x16 matrix in row-major order.
+struct WmmaOperands {
+  const void *a;
+  const void *b;
+  const float *c;
+  float *d;
+};
+enum class WmmaInputs : int32_t { Float16 = 0, BFloat16 = 1 };
 
 // ---- status and kernel exceptions ----------------------------------------------
 // What a compiled function returns (compiler/Lowering.h): 0, or 1 when it

@@ -30,6 +30,10 @@ _LAZY = {
     "guvectorize": ("kjit.vectorize", "guvectorize"),
     "experimental": ("kjit.experimental", None),
     "jitclass": ("kjit.experimental", "jitclass"),
+    # bfloat16 host arrays (kjit/bfloat16_host.py)
+    "bfloat16_dtype": ("kjit.bfloat16_host", "dtype"),
+    "bf16_to_float32": ("kjit.bfloat16_host", "to_float32"),
+    "float32_to_bf16": ("kjit.bfloat16_host", "from_float"),
     # Importing kjit.cuda starts the CUDA driver (docs/cuda.md), which a
     # program of @jit functions only never needs: it is imported at its
     # first use (`from kjit import cuda`, or `kjit.cuda`).

@@ -255,7 +255,8 @@ class _Resolver:
         if isinstance(cai, dict):
             # A device array (kjit's, or another library's): captured by
             # reference, as Numba does: kernels read and write its memory.
-            dtype = np.dtype(cai["typestr"])
+            from kjit.bfloat16_host import dtype_of_typestr
+            dtype = dtype_of_typestr(cai["typestr"], v)
             name = self._dtype_name(dtype)
             if name is None:
                 return ("unsupported", f"device array of dtype {dtype}")
@@ -281,6 +282,9 @@ class _Resolver:
     def _dtype_name(dtype):
         """The compiler's name of a dtype kernels can use (a scalar's name, a
         record's spec), or None."""
+        from kjit.bfloat16_host import is_bfloat16
+        if is_bfloat16(dtype):
+            return "bfloat16"
         if dtype.kind in "biufc":
             return dtype.name
         if dtype.fields is None:

@@ -29,7 +29,8 @@ def _layout(c_contig, f_contig):
 def _from_interface(iface):
     import numpy as np
     from kjit.np.numpy_support import from_dtype
-    dtype = np.dtype(iface["typestr"])
+    from kjit.bfloat16_host import dtype_of_typestr
+    dtype = dtype_of_typestr(iface["typestr"])
     shape = tuple(iface["shape"])
     strides = iface.get("strides")
     if strides is None:
@@ -81,7 +82,7 @@ def typeof(val, purpose=None):
 
 
 _SCALARS = {t.name: t for t in (_t.boolean, _t.int8, _t.int16, _t.int32, _t.int64, _t.uint8, _t.uint16,
-                                _t.uint32, _t.uint64, _t.float16, _t.float32, _t.float64, _t.complex64,
+                                _t.uint32, _t.uint64, _t.float16, _t.bfloat16, _t.float32, _t.float64, _t.complex64,
                                 _t.complex128)}
 
 

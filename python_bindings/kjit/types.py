@@ -20,7 +20,7 @@ __all__ = [
     "BaseTuple", "UniTuple", "Tuple", "NamedTuple", "NamedUniTuple", "CPointer", "Record", "NestedArray",
     "void", "none", "unicode_type",
     "boolean", "bool_", "b1", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
-    "uint64", "intp", "uintp", "intc", "uintc", "ssize_t", "size_t", "float16", "float32", "float64",
+    "uint64", "intp", "uintp", "intc", "uintc", "ssize_t", "size_t", "float16", "bfloat16", "float32", "float64",
     "double", "float_", "half", "complex64", "complex128", "complex_", "cfloat", "cdouble",
     "byte", "ubyte", "uchar", "char", "short", "ushort", "int_", "uint", "long_", "ulong",
     "longlong", "ulonglong", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2", "f4",
@@ -109,6 +109,34 @@ class Float(Number):
     def __init__(self, name, bitwidth):
         super().__init__(name)
         self.bitwidth = bitwidth
+
+
+class BFloat16(Float):
+    """``bfloat16``: float32's range in 16 bits (8 significant bits). Called
+    with a value in Python, it rounds it once to nearest even and gives an
+    ``ml_dtypes.bfloat16`` scalar when ml_dtypes is present, else the
+    rounded value as a Python float (NumPy has no bfloat16). In a kernel
+    run by the CUDA simulator without ml_dtypes, it gives the simulator's
+    bfloat16 scalar, which computes as bfloat16 (set_kernel_value)."""
+
+    _kernel_value = None
+
+    @classmethod
+    def set_kernel_value(cls, fn):
+        """The CUDA simulator's hook (kjit/cuda/simulator/kernelapi.py):
+        ``fn(x)`` is ``x`` as the simulator's bfloat16 value inside a
+        simulated kernel, None elsewhere; a call asks it first."""
+        cls._kernel_value = staticmethod(fn)
+
+    def __call__(self, *args):
+        if len(args) == 1 and not isinstance(args[0], Type):
+            if self._kernel_value is not None:
+                v = self._kernel_value(args[0])
+                if v is not None:
+                    return v
+            from kjit import bfloat16_host
+            return bfloat16_host.scalar(args[0])
+        return super().__call__(*args)
 
 
 class Complex(Number):
@@ -391,6 +419,7 @@ uint16 = u2 = ushort = Integer("uint16", 16, False)
 uint32 = u4 = uintc = Integer("uint32", 32, False)
 uint64 = u8 = uintp = size_t = uint = ulong = ulonglong = Integer("uint64", 64, False)
 float16 = f2 = half = Float("float16", 16)
+bfloat16 = BFloat16("bfloat16", 16)
 float32 = f4 = float_ = Float("float32", 32)
 float64 = f8 = double = Float("float64", 64)
 complex64 = c8 = cfloat = Complex("complex64", float32)

@@ -191,7 +191,7 @@ void DeviceArray::setup(py::object memory, py::object own, uint64_t p, py::tuple
     strides[k] = str[size_t(k)].cast<int64_t>();
   }
   py::dtype d = py::dtype::from_args(dt);
-  code = jit::codeOfTypeNum(d.num());
+  code = dtypeCodeOf(d.ptr());
   dkey = dtypeKeyOf(d.ptr());
   itemsize = d.itemsize();
   dtype = d;
@@ -299,6 +299,8 @@ void deleteExport(DLManagedTensor *t) {
 }
 
 DLDataType dlTypeOf(const py::dtype &d) {
+  constexpr uint8_t kDLBfloat = 4;
+  if (dtypeCodeOf(d.ptr()) == 'y') return DLDataType{kDLBfloat, 16, 1};
   char kind = d.kind();
   uint8_t code = kind == 'i'   ? 0
                  : kind == 'u' ? 1
@@ -312,6 +314,9 @@ DLDataType dlTypeOf(const py::dtype &d) {
 
 py::dtype dtypeOfDl(DLDataType t) {
   if (t.lanes != 1) throw py::type_error("kjit arrays take DLPack tensors of one lane");
+  constexpr uint8_t kDLBfloat = 4;
+  if (t.code == kDLBfloat && t.bits == 16)
+    return py::module_::import("kjit.bfloat16_host").attr("dtype")().cast<py::dtype>();
   const char *kind = t.code == 0   ? "i"
                      : t.code == 1 ? "u"
                      : t.code == 2 ? "f"

@@ -19,6 +19,7 @@
 #include "compiler/Session.h"
 #include "compiler/Signature.h"
 #include "frontend/SourceMap.h"
+#include "frontend/support/BFloat16.h"
 #include "frontend/support/KernelAbi.h"
 #include "py_common.h"
 #include "py_dispatcher.h"
@@ -338,6 +339,8 @@ pybind11::object Dispatcher::toPython(const Type *t, unsigned char *p, KjitCallC
   }
   if (t->isFloat()) {
     if (t->bits() == 32) return pybind11::float_(double(*reinterpret_cast<float *>(p)));
+    if (t->isBFloat16())  // a Python float, as float16 and float32 results are
+      return pybind11::float_(double(bf16::toFloat(*reinterpret_cast<uint16_t *>(p))));
     if (t->bits() == 16) {  // IEEE half, little-endian (Python's own unpacking)
       double v = PyFloat_Unpack2(reinterpret_cast<const char *>(p), 1);
       if (v == -1.0 && PyErr_Occurred()) throw pybind11::error_already_set();

@@ -11,6 +11,7 @@
 #include <map>
 #include <vector>
 
+#include "frontend/support/BFloat16.h"
 #include "py_common.h"
 #include "runtime/host/HostRuntime.h"
 #include "runtime/jit/JitFunction.h"
@@ -73,7 +74,7 @@ const Type *fieldDtype(TypeContext &tc, pybind11::handle dt, std::vector<int64_t
   }
   if (!dt.attr("names").is_none()) return recordOf(tc, dt, why);
   auto *descr = pybind11::detail::array_descriptor_proxy(dt.ptr());
-  char code = jit::codeOfTypeNum(descr->type_num);
+  char code = dtypeCodeOf(dt.ptr());
   std::string kind = pybind11::str(dt.attr("kind"));
   if (!code || descr->byteorder == '>') {
     if (descr->byteorder == '>')
@@ -128,6 +129,31 @@ const EnumTypes &enumTypes() {
 
 }  // namespace
 
+char dtypeCodeOf(PyObject *descrObj) {
+  auto *descr = pybind11::detail::array_descriptor_proxy(descrObj);
+  const int num = descr->type_num;
+  constexpr int kUShort = 4, kFirstUserType = 256;
+  if (num != kUShort && num < kFirstUserType) return jit::codeOfTypeNum(num);
+  // bfloat16 (kjit/bfloat16_host.py): a uint16 dtype tagged {"kjit": "bfloat16"}, or
+  // ml_dtypes' bfloat16 (a user type of NumPy's, numbered per process).
+  // (set on first use, not as a C++ static's initialiser: the import may
+  // release the GIL, and a thread waiting on the static's guard would hold it)
+  static PyObject *isBFloat16 = nullptr;  // kept for the process's life
+  if (!isBFloat16)
+    isBFloat16 =
+        pybind11::object(pybind11::module_::import("kjit.bfloat16_host").attr("is_bfloat16"))
+            .release()
+            .ptr();
+  if (num == kUShort) {
+    pybind11::object md = pybind11::handle(descrObj).attr("metadata");
+    if (md.is_none()) return '@';
+  } else if (descr->kind != 'V') {
+    return 0;
+  }
+  bool bf = pybind11::handle(isBFloat16)(pybind11::handle(descrObj)).cast<bool>();
+  return bf ? 'y' : num == kUShort ? '@' : 0;
+}
+
 const std::string &dtypeKeyOf(PyObject *descrObj, std::string *why) {
   static const std::string none;
   static const auto codes = [] {  // each dtype code as a string
@@ -136,7 +162,7 @@ const std::string &dtypeKeyOf(PyObject *descrObj, std::string *why) {
     return t;
   }();
   auto *descr = pybind11::detail::array_descriptor_proxy(descrObj);
-  if (char code = jit::codeOfTypeNum(descr->type_num); code && descr->byteorder != '>')
+  if (char code = dtypeCodeOf(descrObj); code && descr->byteorder != '>')
     return codes[static_cast<unsigned char>(code)];
   // A structured dtype: its record's spec, made once per dtype object (the
   // dtype is kept alive, so that its address names it).
@@ -182,6 +208,7 @@ std::string whyNoKey(PyObject *o) {
 char *recordBytes(PyObject *o) { return reinterpret_cast<VoidScalar *>(o)->obval; }
 
 pybind11::object numpyDtypeOf(const Type *t) {
+  if (t->isBFloat16()) return pybind11::module_::import("kjit.bfloat16_host").attr("dtype")();
   if (t->isRecord())
     return pybind11::module_::import("kjit.np.numpy_support").attr("_dtype_of_spec")(recordSpec(t));
   return pybind11::dtype(numpyDtypeName(t));
@@ -205,6 +232,28 @@ static std::string enumClassName(PyObject *cls) {
 std::string typeNameOf(PyObject *o) {
   return pybind11::str(pybind11::type::handle_of(pybind11::handle(o)).attr("__name__"))
       .cast<std::string>();
+}
+
+// ml_dtypes' bfloat16 scalar type (kjit/bfloat16_host.py), once ml_dtypes
+// is imported (a program that has such scalars has imported it). Looked up
+// in sys.modules, not imported: an import inside a C++ static's guard can
+// release the GIL and deadlock with a thread waiting on the guard.
+static bool isBFloat16Scalar(PyTypeObject *t) {
+  static PyObject *bf16Type = nullptr;  // kept for the process's life once found
+  if (!bf16Type) {
+    PyObject *ml = PyImport_GetModule(pybind11::str("ml_dtypes").ptr());  // new ref or null
+    if (!ml) {
+      PyErr_Clear();
+      return false;
+    }
+    bf16Type = PyObject_GetAttrString(ml, "bfloat16");
+    Py_DECREF(ml);
+    if (!bf16Type) {
+      PyErr_Clear();
+      return false;
+    }
+  }
+  return reinterpret_cast<PyObject *>(t) == bf16Type;
 }
 
 // The @jitclass id of `o`'s class (kjit/experimental.py puts it in the
@@ -245,7 +294,7 @@ bool appendKey(PyObject *o, std::string &key) {
     int flags = arr->flags;
     constexpr int C_CONTIG = 0x1, F_CONTIG = 0x2, WRITEABLE = 0x400;
     char layout = (flags & C_CONTIG) ? 'C' : (flags & F_CONTIG) ? 'F' : 'A';
-    char code = jit::codeOfTypeNum(descr->type_num);
+    char code = dtypeCodeOf(arr->descr);
     if (code && descr->byteorder != '>') {  // (big-endian data: not this machine's numbers)
       jit::appendArrayKey(key, code, arr->nd, layout, !(flags & WRITEABLE));
       return true;
@@ -285,6 +334,10 @@ bool appendKey(PyObject *o, std::string &key) {
       key += code;
       return true;
     }
+  }
+  if (isBFloat16Scalar(t)) {
+    key += "Sy";
+    return true;
   }
   if (isRecordScalar(o)) {  // a structured scalar (arr[0], a recarray's row): a record
     const std::string &spec = dtypeKeyOf(reinterpret_cast<VoidScalar *>(o)->descr);
@@ -590,6 +643,9 @@ bool writeValue(PyObject *o, const Type *t, unsigned char *dst, ListArgs *lists)
       std::memcpy(dst, &f, 4);
     } else if (t->bits() == 64) {
       std::memcpy(dst, &v, 8);
+    } else if (t->isBFloat16()) {  // rounded once, to nearest even
+      uint16_t h = bf16::fromDouble(v);
+      std::memcpy(dst, &h, 2);
     } else {
       // float16: IEEE half, rounded to nearest even (Python's own packing,
       // as struct's 'e' format); little-endian, as the devices are.

@@ -24,6 +24,9 @@ bool appendKey(PyObject *o, std::string &key);
 // kjit has no type for it, with the reason in `why` when given. Record
 // specs are remembered per dtype object.
 const std::string &dtypeKeyOf(PyObject *descr, std::string *why = nullptr);
+// The dtype code of a NumPy dtype whose elements are scalars (NumPy's own,
+// or bfloat16: kjit/bfloat16_host.py); 0 when kjit has none for it.
+char dtypeCodeOf(PyObject *descr);
 // Why `o`, a NumPy array or structured scalar, has no key (" (a string
 // field ('y'))"), or empty: what a message adds after the type's name.
 std::string whyNoKey(PyObject *o);

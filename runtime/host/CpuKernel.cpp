@@ -29,6 +29,7 @@
 
 #include "frontend/support/KernelAbi.h"
 #include "frontend/support/Options.h"
+#include "runtime/host/CpuMatrix.h"
 #include "runtime/host/HostRuntime.h"
 #include "runtime/host/ThreadPool.h"
 
@@ -307,6 +308,30 @@ void exchange(BlockRun &run, uint32_t w) {
       waiting |= 1u << l;
     }
   }
+  // Warp matrix operations: computed once, for the lanes that came to them.
+  WarpOp matrixOp = WarpOp::SyncWarp;
+  void *records[32] = {};
+  int32_t matrixArg = 0;
+  for (uint32_t l = 0; l < 32; ++l)
+    if (lanes[l] &&
+        (WarpOp(lanes[l]->op) == WarpOp::Mma || WarpOp(lanes[l]->op) == WarpOp::MmaSync ||
+         WarpOp(lanes[l]->op) == WarpOp::Ldmatrix)) {
+      matrixOp = WarpOp(lanes[l]->op);
+      records[l] = reinterpret_cast<void *>(uintptr_t(lanes[l]->value));
+      matrixArg = lanes[l]->arg;
+    }
+  if (matrixOp == WarpOp::Mma || matrixOp == WarpOp::MmaSync) {
+    WmmaOperands *ops[32];
+    for (int l = 0; l < 32; ++l) ops[l] = static_cast<WmmaOperands *>(records[l]);
+    if (matrixOp == WarpOp::Mma)
+      cpuWmmaMma(ops, WmmaInputs(matrixArg));
+    else
+      cpuMmaSync(ops, WmmaInputs(matrixArg));
+  } else if (matrixOp == WarpOp::Ldmatrix) {
+    LdmatrixOperands *ops[32];
+    for (int l = 0; l < 32; ++l) ops[l] = static_cast<LdmatrixOperands *>(records[l]);
+    cpuLdmatrix(ops, matrixArg & 7, (matrixArg & 8) != 0);
+  }
   for (uint32_t l = 0; l < 32; ++l) {
     Fiber *f = lanes[l];
     if (!f) continue;
@@ -359,7 +384,7 @@ void exchange(BlockRun &run, uint32_t w) {
       r = same;
       break;
     }
-    default: break;  // syncwarp
+    default: break;  // syncwarp, matrix operations (done above)
     }
     f->result = r;
   }

@@ -17,6 +17,7 @@
 #include <random>
 #include <vector>
 
+#include "frontend/support/BFloat16.h"
 #include "frontend/support/Unicode.h"
 #include "runtime/host/ThreadPool.h"
 
@@ -716,6 +717,20 @@ uint16_t kjit_rt_f64_to_f16(double d) {
   const uint64_t h = (uint64_t(e) << 10) | (man >> 42);  // a carry rounds into the exponent
   return uint16_t(sign | round(h, man & ((uint64_t(1) << 42) - 1), 42));
 }
+// bfloat16 on the CPU. LLVM's x86-64 back end computes bfloat in float32 and
+// rounds by calling compiler-rt's __truncsfbf2/__truncdfbf2, which the JIT
+// does not have: these are they, under those names (HostJit resolves them
+// from runtimeSymbols()). Their bfloat16 result is the low 16 bits of the
+// float register, as LLVM reads it.
+static float inFloatRegister(uint16_t h) {
+  uint32_t b = h;
+  float f;
+  std::memcpy(&f, &b, sizeof f);
+  return f;
+}
+float kjit_rt_truncsfbf2(float f) { return inFloatRegister(kjit::bf16::fromFloat(f)); }
+float kjit_rt_truncdfbf2(double d) { return inFloatRegister(kjit::bf16::fromDouble(d)); }
+
 void kjit_rt_print_end() {
   kjit::pendingLine += '\n';
   std::fwrite(kjit::pendingLine.data(), 1, kjit::pendingLine.size(), stdout);
@@ -755,6 +770,8 @@ const std::vector<RuntimeSymbol> &runtimeSymbols() {
       {"kjit_rt_print_str", reinterpret_cast<void *>(&kjit_rt_print_str)},
       {"kjit_rt_print_codes", reinterpret_cast<void *>(&kjit_rt_print_codes)},
       {"kjit_rt_f64_to_f16", reinterpret_cast<void *>(&kjit_rt_f64_to_f16)},
+      {"__truncsfbf2", reinterpret_cast<void *>(&kjit_rt_truncsfbf2)},
+      {"__truncdfbf2", reinterpret_cast<void *>(&kjit_rt_truncdfbf2)},
       {"kjit_rt_lapack", reinterpret_cast<void *>(&kjit_rt_lapack)},
       {"kjit_rt_gemm", reinterpret_cast<void *>(&kjit_rt_gemm)},
       {"kjit_rt_random_seed", reinterpret_cast<void *>(&kjit_rt_random_seed)},

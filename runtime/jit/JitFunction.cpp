@@ -339,6 +339,7 @@ std::unique_ptr<CompileResult> JitFunction::compileCuda(const std::vector<const 
                                                         const Type *ret, bool device, int cc,
                                                         std::string *llvmText) {
   Context ctx(rt_.sharedSession());
+  ctx.targetCc = cc;
   TypedProgram prog;
   std::unique_ptr<CompileResult> c = typeForGpu(ctx, args, ret, device, prog);
   c->cc = cc;

@@ -22,7 +22,8 @@ char dtypeCode(const Type *t) {
     default: return t->isSigned() ? '8' : '$';
     }
   }
-  if (t->isFloat()) return t->bits() == 16 ? 'h' : t->bits() == 32 ? 'f' : 'd';
+  if (t->isFloat())
+    return t->isBFloat16() ? 'y' : t->bits() == 16 ? 'h' : t->bits() == 32 ? 'f' : 'd';
   return t->bits() == 64 ? 'F' : 'D';
 }
 
@@ -38,6 +39,7 @@ const Type *typeOfCode(TypeContext &tc, char c) {
   case '#': return tc.intTy(32, false);
   case '$': return tc.intTy(64, false);
   case 'h': return tc.floatTy(16);
+  case 'y': return tc.bfloat16();
   case 'f': return tc.floatTy(32);
   case 'd': return tc.floatTy(64);
   case 'F': return tc.complexTy(64);

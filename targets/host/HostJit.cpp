@@ -47,6 +47,13 @@ std::unique_ptr<HostJit> HostJit::create(const std::vector<RuntimeSymbol> &runti
     return nullptr;
   }
   jtmb->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  // bfloat16 rounds the same on every CPU: x86's bfloat16 conversion
+  // instructions (AVX512-BF16, AVX-NE-CONVERT) flush subnormals to zero, so
+  // LLVM is kept from them and rounds through the runtime's __truncsfbf2
+  // (to nearest even; HostRuntime.cpp).
+  if (jtmb->getTargetTriple().isX86())
+    for (const char *f : {"avx512bf16", "avxneconvert", "amx-bf16"})
+      jtmb->getFeatures().AddFeature(f, /*Enable=*/false);
   auto tm = jtmb->createTargetMachine();
   if (!tm) {
     error = llvm::toString(tm.takeError());

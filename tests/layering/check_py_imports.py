@@ -29,7 +29,8 @@ The layers, lowest first (LAYERS below). A module may import modules of its
 own layer and of the layers below it, never above:
 
     core        errors, config, devices, types, typed, np/*, typeof,
-                frontend, bytecode/*, dispatcher, serialize, sourcetext: the @jit
+                frontend, bytecode/*, dispatcher, serialize, sourcetext,
+                bfloat16_host: the @jit
                 compiler's Python side, which knows of no device
     device      cuda/* (with cuda/simulator/*, cuda/cudadrv/*), hip/*, hostapi/*:
                 the kernel API, the devices it launches on, and the one host
@@ -63,7 +64,7 @@ PACKAGE = "kjit"
 LAYERS = [
     ("core", ["kjit.errors", "kjit.config", "kjit.devices", "kjit.types", "kjit.typed", "kjit.np.*",
               "kjit.typeof", "kjit.frontend", "kjit.bytecode.*", "kjit.dispatcher", "kjit.serialize",
-              "kjit.sourcetext"]),
+              "kjit.sourcetext", "kjit.bfloat16_host"]),
     ("device", ["kjit.cuda.*", "kjit.hip.*", "kjit.hostapi.*"]),
     ("extensions", ["kjit.vectorize.*", "kjit.experimental"]),
     ("top", ["kjit"]),

@@ -42,12 +42,14 @@ local = _KernelOnly("local", namespace=True)
 const = _KernelOnly("const", namespace=True)
 atomic = _KernelOnly("atomic", namespace=True)
 cg = _KernelOnly("cg", namespace=True)  # cooperative groups: cg.this_grid().sync()
+wmma = _KernelOnly("wmma", namespace=True)  # warp matrix products: wmma.mma_sync(a, b, acc)
 for _name in ("grid", "gridsize", "syncthreads", "syncthreads_count", "syncthreads_and",
               "syncthreads_or", "syncwarp", "threadfence", "threadfence_block",
               "threadfence_system", "shfl_sync", "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync",
               "all_sync", "any_sync", "eq_sync", "ballot_sync", "match_any_sync", "match_all_sync",
               "activemask",
               "lanemask_lt", "popc", "brev", "clz", "ffs", "fma", "cbrt", "selp",
-              "ldca", "ldcg", "ldcs", "ldlu", "ldcv", "stcg", "stcs", "stwb", "stwt"):
+              "ldca", "ldcg", "ldcs", "ldlu", "ldcv", "stcg", "stcs", "stwb", "stwt",
+              "mma_sync", "ldmatrix", "cp_async", "cp_async_commit", "cp_async_wait"):
     globals()[_name] = _KernelOnly(_name)
 del _name

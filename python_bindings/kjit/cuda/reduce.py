@@ -12,7 +12,9 @@ commutative, as Numba requires.
 """
 import numpy as np
 
+from kjit import bfloat16_host
 from kjit import types as kt
+from kjit.types import bfloat16
 from kjit.cuda import kernel_language as cuda  # the kernels' names (cuda.shared ...)
 from kjit.cuda.active import host_api
 from kjit.cuda.compiler import CUDAKernel, jit
@@ -34,7 +36,7 @@ class Reduce:
             return k
         op = self._op
         tpb = _TPB
-        elem = getattr(kt, np.dtype(dtype).name)
+        elem = bfloat16 if bfloat16_host.is_bfloat16(dtype) else getattr(kt, np.dtype(dtype).name)
 
         def reduce_blocks(a, out, n, init, use_init):
             sm = cuda.shared.array(tpb, elem)
@@ -76,7 +78,9 @@ class Reduce:
             raise ValueError("cuda.reduce takes a 1-D array")
         n = arr.shape[0] if size is None else int(size)
         dtype = arr.dtype
-        init = dtype.type(init)
+        bf16 = bfloat16_host.is_bfloat16(dtype)
+        # (a bfloat16 init goes as a float: a tagged uint16 dtype's type is uint16)
+        init = bfloat16(init) if bf16 else dtype.type(init)
         if n == 0:
             if res is not None:
                 res[0] = init
@@ -96,7 +100,7 @@ class Reduce:
             return None
         host = np.empty(1, dtype)
         out.copy_to_host(host, stream=stream)
-        return host[0]
+        return bfloat16(float(bfloat16_host.to_float32(host)[0])) if bf16 else host[0]
 
 
 def reduce(functor):

@@ -19,6 +19,7 @@ import operator
 import numpy as np
 
 from kjit import _kjit
+from kjit import bfloat16_host as _bf16
 from kjit import types as _kt
 from kjit.cuda import copy_rules
 from kjit.cuda.copy_rules import c_strides as _c_strides, f_strides as _f_strides, shape_tuple as _shape_tuple
@@ -41,6 +42,8 @@ def as_dtype(dtype):
     if isinstance(dtype, _kt.Type):
         if isinstance(dtype, (_kt.Array, _kt.UniTuple, _kt.Tuple)) or dtype.name in ("void", "none"):
             raise TypeError(f"{dtype} is not a scalar type")
+        if dtype.name == "bfloat16":
+            return _bf16.dtype()
         return np.dtype(dtype.name)
     if type(dtype).__module__.startswith("numba"):
         return np.dtype(str(dtype))
@@ -434,7 +437,7 @@ class DeviceNDArray(_kjit.DeviceArrayBase):
         c = self.is_c_contiguous()
         s = self.stream
         handle = getattr(s, "handle", s) if s else None
-        return {"shape": self.shape, "strides": None if c else self.strides, "typestr": self.dtype.str,
+        return {"shape": self.shape, "strides": None if c else self.strides, "typestr": _typestr(self.dtype),
                 "data": (self._ptr if self.size else 0, self._readonly), "version": 3,
                 "stream": handle if handle not in (0, None) else None}
 
@@ -454,6 +457,10 @@ class DeviceNDArray(_kjit.DeviceArrayBase):
         return (_DLPACK[k], self._dev().current())
 
 
+def _typestr(dtype):
+    return "<V2" if _bf16.is_bfloat16(dtype) else dtype.str
+
+
 def from_cuda_array_interface(desc, owner=None, sync=True):
     """A DeviceNDArray viewing the memory a ``__cuda_array_interface__``
     dictionary describes, kept alive by ``owner``. A stream in ``desc``
@@ -466,7 +473,7 @@ def from_cuda_array_interface(desc, owner=None, sync=True):
             layer.dev().synchronize()
     else:
         stream = consumer_stream(desc, sync, _external_stream)
-    dtype = np.dtype(desc["typestr"])
+    dtype = _bf16.dtype_of_typestr(desc["typestr"], owner)
     shape = tuple(desc["shape"])
     strides = desc.get("strides") or _c_strides(shape, dtype.itemsize)
     ptr, readonly = desc["data"]
@@ -575,7 +582,7 @@ class _HostMemoryArray(np.ndarray):
         s = self._kjit_stream  # the stream it was made on, as Numba exports it
         handle = getattr(s, "handle", s) if s else None
         return {"shape": self.shape, "strides": None if self.flags.c_contiguous else self.strides,
-                "typestr": self.dtype.str, "data": (mem.device_pointer + offset if self.size else 0,
+                "typestr": _typestr(self.dtype), "data": (mem.device_pointer + offset if self.size else 0,
                                                     not self.flags.writeable), "version": 3,
                 "stream": handle if handle not in (0, None) else None}
 

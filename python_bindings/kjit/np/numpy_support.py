@@ -39,6 +39,14 @@ FROM_DTYPE = {
 _AS_DTYPE = {t: d for d, t in FROM_DTYPE.items()}
 
 
+def _is_bfloat16(dtype):
+    from kjit import bfloat16_host
+    try:
+        return bfloat16_host.is_bfloat16(dtype)
+    except TypeError:
+        return False
+
+
 def from_dtype(dtype):
     """The kjit type of a NumPy dtype (or anything ``np.dtype()`` takes:
     ``np.float32``, ``"int64"``). A kjit type is returned as it is. A
@@ -46,6 +54,8 @@ def from_dtype(dtype):
     differ only in ``align=True`` give two records, as in Numba)."""
     if isinstance(dtype, types.Type):
         return dtype
+    if _is_bfloat16(dtype):
+        return types.bfloat16
     if type(dtype) is type and issubclass(dtype, np.generic):
         dtype = np.dtype(dtype)
     elif not isinstance(dtype, np.dtype):
@@ -147,6 +157,9 @@ def as_dtype(nbtype):
         nbtype = getattr(types, "boolean" if name == "bool" else name, None)
         if not isinstance(nbtype, types.Type):
             raise TypeError(f"{name!r} cannot be represented as a NumPy dtype")
+    if nbtype is types.bfloat16:
+        from kjit import bfloat16_host
+        return bfloat16_host.dtype()
     d = _AS_DTYPE.get(nbtype)
     if d is None:
         raise NumbaNotImplementedError(f"{nbtype!r} cannot be represented as a NumPy dtype")

@@ -29,10 +29,11 @@ from kjit.cuda.profiling import is_float16_supported, profile_start, profile_sto
 from kjit.cuda.simulator.reduce import Reduce, reduce
 from kjit.cuda.linking import LTOIR, Archive, Cubin, CUSource, Fatbin, Object, PTXSource, declare_device
 from kjit.cuda.simulator import kernelapi as _kernelapi
-from kjit.cuda.simulator.kernelapi import cg, ldca, ldcg, ldcs, ldcv, ldlu, stcg, stcs, stwb, stwt  # noqa: F401
-from kjit.cuda.simulator.kernelapi import (activemask, all_sync, any_sync, atomic, ballot_sync, blockDim, blockIdx,
-                                           brev, cbrt, clz, const, eq_sync, ffs, fma, fp16, grid, gridDim, gridsize,
-                                           selp,
+from kjit.cuda.simulator.kernelapi import cg, ldca, ldcg, ldcs, ldcv, ldlu, stcg, stcs, stwb, stwt, wmma  # noqa: F401
+from kjit.cuda.simulator.kernelapi import cp_async, cp_async_commit, cp_async_wait, ldmatrix, mma_sync  # noqa: F401
+from kjit.cuda.simulator.kernelapi import (activemask, all_sync, any_sync, atomic, ballot_sync, bf16, blockDim,
+                                           blockIdx, brev, cbrt, clz, const, eq_sync, ffs, fma, fp16, grid, gridDim,
+                                           gridsize, selp,
                                            laneid, lanemask_lt, local, match_all_sync, match_any_sync, popc, shared,
                                            shfl_down_sync, shfl_sync, shfl_up_sync, shfl_xor_sync, syncthreads,
                                            syncthreads_and, syncthreads_count, syncthreads_or, syncwarp,
@@ -55,9 +56,11 @@ __all__ = [
     "managed_array", "mapped", "mapped_array", "mapped_array_like", "per_thread_default_stream", "pinned", "pinned_array",
     "pinned_array_like", "select_device", "stream", "synchronize", "to_device",
     "Reduce", "reduce", "is_float16_supported", "profile_start", "profile_stop", "profiling",
-    "activemask", "all_sync", "any_sync", "atomic", "ballot_sync", "blockDim", "blockIdx", "brev", "cbrt", "clz", "selp",
-    "const", "eq_sync", "ffs", "fma", "fp16", "grid", "gridDim", "gridsize", "laneid", "lanemask_lt", "local",
-    "match_all_sync", "match_any_sync", "popc", "shared", "shfl_down_sync", "shfl_sync", "shfl_up_sync",
+    "activemask", "all_sync", "any_sync", "atomic", "ballot_sync", "bf16", "blockDim", "blockIdx", "brev", "cbrt",
+    "clz", "selp",
+    "const", "cp_async", "cp_async_commit", "cp_async_wait", "eq_sync", "ffs", "fma", "fp16", "wmma", "grid",
+    "gridDim", "gridsize", "laneid", "lanemask_lt", "ldmatrix", "local",
+    "match_all_sync", "match_any_sync", "mma_sync", "popc", "shared", "shfl_down_sync", "shfl_sync", "shfl_up_sync",
     "shfl_xor_sync", "syncthreads", "syncthreads_and", "syncthreads_count", "syncthreads_or", "syncwarp",
     "threadfence", "threadfence_block", "threadfence_system", "threadIdx", "warpsize",
 ]

@@ -20,7 +20,8 @@ import numpy as np
 
 from kjit import _kjit
 from kjit.errors import CompileError, KjitError, PerformanceWarning
-from kjit import hostapi
+from kjit import bfloat16_host, hostapi
+from kjit.cuda.simulator import bfloat16_values as bf16v
 from kjit.cuda.simulator.scheduler import _Launch, _user_files
 
 # ==== argument keys and launch configuration ==================================================
@@ -81,7 +82,7 @@ def _only_debugging(exc):
 _SYNC_NAMES = frozenset({
     "syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or", "syncwarp", "shfl_sync",
     "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync", "all_sync", "any_sync", "eq_sync", "ballot_sync",
-    "match_any_sync", "match_all_sync", "activemask", "this_grid", "sync"})
+    "match_any_sync", "match_all_sync", "activemask", "this_grid", "sync", "mma_sync", "ldmatrix"})
 
 
 def _code_names(code):
@@ -220,6 +221,9 @@ class CUDAKernel:
         out = list(values)
         for i, (v, name) in enumerate(zip(values, self._dispatcher._cuda_resolved_types(key))):
             if isinstance(v, (int, float, complex, bool, np.generic)) and not isinstance(v, np.ndarray):
+                if name == "bfloat16":  # NumPy has no bfloat16 scalar type
+                    out[i] = bf16v.scalar(v) if not bfloat16_host.ml_dtypes_present() else bfloat16_host.scalar(v)
+                    continue
                 try:
                     out[i] = np.dtype(name).type(v)
                 except TypeError:  # a tuple or another non-scalar type
@@ -275,7 +279,7 @@ class _Launcher:
         values, key = _kernel_args(k, args)
         _check_config(k, self.griddim, self.blockdim, self.sharedmem)
         k._check(key)
-        values = k._convert_declared(values, key)
+        values = [bf16v.wrap(v) for v in k._convert_declared(values, key)]  # bfloat16 bits read as bfloat16
         _Launch(k, self.griddim, self.blockdim, self.sharedmem, values).run()
 
 

@@ -11,6 +11,11 @@ import threading
 
 import numpy as np
 
+from kjit import bfloat16_host
+from kjit import types as _kt
+from kjit.cuda.simulator import bfloat16_values as bf16v
+from kjit.cuda.simulator import mma_sim as _mma_sim
+from kjit.cuda.simulator import wmma_sim as _wmma_sim
 from kjit.hostapi.arrays import as_dtype
 
 
@@ -281,6 +286,9 @@ def _activemask():
     return s.launch.active_mask(s, _site())
 
 
+wmma = _ns("wmma", **_wmma_sim.make(lambda: _state("wmma").lane))
+
+
 def _lanemask_lt():
     s = _state("lanemask_lt")
     return np.uint32((1 << s.lane) - 1)
@@ -301,6 +309,56 @@ activemask = _fn("activemask", _activemask)
 lanemask_lt = _fn("lanemask_lt", _lanemask_lt)
 
 
+# ---- tensor-core fragments of the whole warp (mma.sync, ldmatrix), asynchronous copies --------
+_WHOLE_WARP = 0xFFFFFFFF
+
+
+def _mma_sync(shape, a, b, c):
+    """cuda.mma_sync("m16n8k16", a, b, c): the warp's d = a @ b + c (16x16
+    float16 or bfloat16 a, 16x8 b, float32 c), each lane giving its
+    fragments (8, 4 and 4 values) and getting its 4 float32 of d
+    (mma_sim.py says which)."""
+    s = _state("mma_sync")
+    parts = _mma_sim.lane_parts(shape, a, b, c)
+    return s.launch.warp_op(s, "mma_sync", _WHOLE_WARP, parts, None, _site())
+
+
+def _ldmatrix(array, offset, num, trans=False):
+    """cuda.ldmatrix(smem, (row, col), num, trans=False): num 8x8 matrices
+    of 16-bit elements, lane 8j + r giving row r of matrix j (8 elements
+    from smem[row, col]); each lane gets 2 * num elements (mma_sim.py)."""
+    s = _state("ldmatrix")
+    address = _mma_sim.ldmatrix_address(s.lane, array, offset, num)
+    return s.launch.warp_op(s, "ldmatrix", _WHOLE_WARP, address, (int(num), bool(trans)), _site())
+
+
+def _cp_async(dst, dst_index, src, src_index, nbytes):
+    """cuda.cp_async(dst, index, src, index, nbytes): copies nbytes (4, 8
+    or 16) from src's element onward to dst's (here at once)."""
+    _state("cp_async")
+    _mma_sim.cp_async(dst, dst_index, src, src_index, nbytes)
+
+
+def _cp_async_commit():
+    """Ends a group of cp_async copies (nothing to do in the simulator)."""
+    _state("cp_async_commit")
+
+
+def _cp_async_wait(n):
+    """Waits until at most n groups of copies are pending (the simulator's
+    copies are done already)."""
+    _state("cp_async_wait")
+    if isinstance(n, bool) or not 0 <= int(n) <= 7:
+        raise ValueError(f"cuda.cp_async_wait(): the number of pending groups is 0 to 7, not {n!r}")
+
+
+mma_sync = _fn("mma_sync", _mma_sync)
+ldmatrix = _fn("ldmatrix", _ldmatrix)
+cp_async = _fn("cp_async", _cp_async)
+cp_async_commit = _fn("cp_async_commit", _cp_async_commit)
+cp_async_wait = _fn("cp_async_wait", _cp_async_wait)
+
+
 # ---- memory ------------------------------------------------------------------------------
 def _shape(shape):
     if isinstance(shape, (int, np.integer)):
@@ -308,24 +366,32 @@ def _shape(shape):
     return tuple(int(n) for n in shape)
 
 
+def _dtype(dtype):
+    """The NumPy dtype of an array's element type (kjit.bfloat16: the host
+    dtype of bfloat16 arrays, kjit/bfloat16_host.py)."""
+    if dtype is _kt.bfloat16 or (isinstance(dtype, str) and dtype == "bfloat16"):
+        return bfloat16_host.dtype()
+    return as_dtype(dtype)
+
+
 def _shared_array(shape, dtype):
     """The block's array of this call site (every thread of the block gets
     the same one); shape 0 is the dynamic shared memory of the launch."""
     s = _state("shared.array")
     f = sys._getframe(1)
-    return s.launch.shared_array(s, (f.f_code, f.f_lasti), _shape(shape), as_dtype(dtype))
+    return bf16v.wrap(s.launch.shared_array(s, (f.f_code, f.f_lasti), _shape(shape), _dtype(dtype)))
 
 
 def _local_array(shape, dtype):
     """A new array of the thread's own."""
     _state("local.array")
-    return np.zeros(_shape(shape), as_dtype(dtype))
+    return bf16v.wrap(np.zeros(_shape(shape), _dtype(dtype)))
 
 
 def _const_array_like(ary):
     """A read-only copy of a global array (as the compiler freezes it)."""
     s = _state("const.array_like")
-    return s.launch.const_array(ary)
+    return bf16v.wrap(s.launch.const_array(bf16v.unwrap(ary)))
 
 
 shared = _ns("shared", array=_shared_array)
@@ -503,6 +569,61 @@ fp16 = _ns("fp16",
            hfma=lambda a, b, c: _h(float(a) * float(b) + float(c)),
            # functions of one value, computed in float32 as compiled kernels do
            **{name: (lambda fn: lambda a: _h(fn(np.float32(a))))(fn) for name, fn in (
+               ("hsin", np.sin), ("hcos", np.cos), ("hlog", np.log), ("hlog2", np.log2),
+               ("hlog10", np.log10), ("hexp", np.exp), ("hexp2", np.exp2), ("hsqrt", np.sqrt),
+               ("hceil", np.ceil), ("hfloor", np.floor), ("htrunc", np.trunc), ("hrint", np.rint),
+               ("hexp10", lambda v: np.float32(10) ** v), ("hrcp", lambda v: np.float32(1) / v),
+               ("hrsqrt", lambda v: np.float32(1) / np.sqrt(v)))})
+
+
+def _bfloat16_in_kernel(x):
+    """kjit.bfloat16(x) in a simulated kernel without ml_dtypes: the
+    simulator's bfloat16 scalar (None elsewhere: the host's value)."""
+    if _tls.s is None or bfloat16_host.ml_dtypes_present():
+        return None
+    return bf16v.scalar(x)
+
+
+_kt.BFloat16.set_kernel_value(_bfloat16_in_kernel)
+
+
+def _bf(x):
+    """``x`` converted to bfloat16, as cuda.bf16's functions convert their
+    arguments (rounded once): the simulator's bfloat16 scalar, or
+    ml_dtypes' when it is present."""
+    if type(x) is bf16v.BFloat16Scalar:
+        return x
+    return bfloat16_host.scalar(x) if bfloat16_host.ml_dtypes_present() else bf16v.scalar(x)
+
+
+def _bf_max(a, b):
+    a, b = _bf(a), _bf(b)
+    return b if b > a else a  # as compiled: the first unless the second is larger (NaN: the first)
+
+
+def _bf_min(a, b):
+    a, b = _bf(a), _bf(b)
+    return b if b < a else a
+
+
+def _f32(x):
+    return np.float32(_bf(x))
+
+
+bf16 = _ns("bf16",
+           hadd=lambda a, b: _bf(a) + _bf(b), hsub=lambda a, b: _bf(a) - _bf(b),
+           hmul=lambda a, b: _bf(a) * _bf(b), hdiv=lambda a, b: _bf(a) / _bf(b),
+           heq=lambda a, b: bool(_bf(a) == _bf(b)), hne=lambda a, b: bool(_bf(a) != _bf(b)),
+           hge=lambda a, b: bool(_bf(a) >= _bf(b)), hgt=lambda a, b: bool(_bf(a) > _bf(b)),
+           hle=lambda a, b: bool(_bf(a) <= _bf(b)), hlt=lambda a, b: bool(_bf(a) < _bf(b)),
+           hmax=_bf_max, hmin=_bf_min, habs=lambda a: abs(_bf(a)), hneg=lambda a: -_bf(a),
+           # fma in float32 (the product of two bfloat16 values is exact there), rounded once more
+           hfma=lambda a, b, c: _bf(_f32(a) * _f32(b) + _f32(c)),
+           # conversions (numba-cuda's names)
+           float32_to_bfloat16=_bf, float64_to_bfloat16=_bf, float_to_bfloat16=_bf, bfloat16=_bf,
+           bfloat16_to_float32=_f32, bfloat16_to_float=_f32,
+           # functions of one value, computed in float32 as compiled kernels do
+           **{name: (lambda fn: lambda a: _bf(fn(_f32(a))))(fn) for name, fn in (
                ("hsin", np.sin), ("hcos", np.cos), ("hlog", np.log), ("hlog2", np.log2),
                ("hlog10", np.log10), ("hexp", np.exp), ("hexp2", np.exp2), ("hsqrt", np.sqrt),
                ("hceil", np.ceil), ("hfloor", np.floor), ("htrunc", np.trunc), ("hrint", np.rint),

@@ -6,6 +6,7 @@ that the simulator reports the same compile errors."""
 import numpy as np
 
 from kjit import hostapi
+from kjit.cuda.simulator import bfloat16_values as bf16v
 
 
 def _reduce_check_kernel(op):
@@ -33,8 +34,9 @@ class Reduce:
         from kjit.cuda import compiler
         from kjit.cuda.simulator.kernel import _ignorable
         k = compiler.CUDAKernel(_reduce_check_kernel(self._op))
+        name = "bfloat16" if bf16v.needs_wrapping(np.empty(0, dtype)) else dtype.name
         try:
-            k.compile(f"void({dtype.name}[::1], {dtype.name}[::1])")
+            k.compile(f"void({name}[::1], {name}[::1])")
         except Exception as e:
             if not _ignorable(e):
                 raise
@@ -46,6 +48,8 @@ class Reduce:
             raise ValueError("cuda.reduce takes a 1-D array")
         n = a.shape[0] if size is None else int(size)
         dtype = a.dtype
+        if bf16v.needs_wrapping(a):
+            return self._reduce_bfloat16(a, n, res, init)
         init = dtype.type(init)
         self._check(dtype)
         if n == 0:
@@ -62,6 +66,25 @@ class Reduce:
             res[0] = acc
             return None
         return acc
+
+    def _reduce_bfloat16(self, a, n, res, init):
+        """The reduction of an array of bfloat16 bits (without ml_dtypes):
+        in bfloat16, each result of the function rounded to it."""
+        from kjit import bfloat16_host
+        self._check(a.dtype)
+        conv = bf16v.scalar
+        acc = conv(init)
+        if n:
+            values = [bf16v.BFloat16Scalar.from_bits(b) for b in a[:n].view(np.uint16).tolist()]
+            acc = values[0]
+            for v in values[1:]:
+                acc = conv(self._fn(acc, v))
+            acc = conv(self._fn(acc, conv(init)))
+        if res is not None:
+            out = res._ary if isinstance(res, hostapi.DeviceNDArray) else res
+            bf16v.wrap(np.asarray(out))[0] = acc
+            return None
+        return bfloat16_host.scalar(float(acc))
 
 
 def reduce(functor):

@@ -9,7 +9,8 @@ its threads one after another in the launching thread instead: a valid
 schedule, and a much faster one.
 
 Barriers (``syncthreads`` and its reductions) and warp operations
-(shuffles, votes, ``match_*``, ``syncwarp``) wait for the threads that take
+(shuffles, votes, ``match_*``, ``syncwarp``, and ``mma_sync`` and
+``ldmatrix``, which take all 32 lanes) wait for the threads that take
 part (``_Arrival``), exchange values under one lock, and release them
 together. When every live thread of a block waits and none can go on
 (threads at different barriers, a warp operation naming a lane that waits
@@ -25,6 +26,7 @@ import traceback
 import numpy as np
 
 from kjit import _kjit
+from kjit.cuda.simulator import mma_sim as _mma_sim
 from kjit.cuda.simulator.kernelapi import _tls
 
 # Source files of kernels and device functions: an exception names the
@@ -92,6 +94,22 @@ def _i32(v):
 
 def _same(a, b):
     return a == b or (a != a and b != b)
+
+
+# Warp operations of all 32 lanes together (tensor-core fragments).
+_WHOLE_WARP_KINDS = frozenset({"mma_sync", "ldmatrix"})
+
+
+def _lanes_text(lanes):
+    """Lane numbers as ranges: "16-31", "3, 5"."""
+    parts, start = [], None
+    for i, l in enumerate(lanes):
+        if start is None:
+            start = l
+        if i + 1 == len(lanes) or lanes[i + 1] != l + 1:
+            parts.append(str(start) if start == l else f"{start}-{l}")
+            start = None
+    return ", ".join(parts)
 
 
 class _Launch:
@@ -278,6 +296,8 @@ class _Launch:
             if os.path.abspath(fs.filename) in _user_files:
                 line = fs
                 break
+        if line is None and getattr(e, "_kjit_warp_site", None):  # failed in a warp operation's exchange
+            line = traceback.FrameSummary(*e._kjit_warp_site, None)
         msg = str(e.args[0]) if len(e.args) == 1 else (str(e) if e.args else "")
         # Numba's words, as the compiled devices write them; the innermost
         # line of kernel code (a device function's, maybe) is the one named.
@@ -429,8 +449,26 @@ class _Launch:
                         f"kernel '{self.kernel.__name__}', block {_fmt3(self.bid)}, warp {w}: the lanes of a warp "
                         f"operation are at different operations: {self._describe(group)}"))
                     return
+        for lane in lanes:
+            kind = pend[lane].kind
+            if kind in _WHOLE_WARP_KINDS and need[lane] != 0xFFFFFFFF:
+                self._fail(BarrierError(
+                    f"kernel '{self.kernel.__name__}', block {_fmt3(self.bid)}, warp {w}: cuda.{kind}() is an "
+                    f"operation of all 32 lanes of a warp, and lanes {_lanes_text(_bits(~need[lane] & 0xFFFFFFFF))} "
+                    f"have returned or are not threads of the block (a GPU's result is undefined): "
+                    f"{self._describe([pend[lane].state])}"))
+                return
         cache = {}
-        results = [self._warp_result(pend, lane, need[lane], cache) for lane in lanes]
+        results = []
+        for lane in lanes:
+            try:
+                results.append(self._warp_result(pend, lane, need[lane], cache))
+            except Exception as e:  # noqa: BLE001 - the lane's operation fails: the launch fails with it
+                if self.error is None:
+                    e._kjit_warp_site = pend[lane].site  # (file, line) of the lane's call
+                    self.error = (e, self.bid, pend[lane].state.tid)
+                self._abort()
+                return
         for lane, r in zip(lanes, results):
             a = pend.pop(lane)
             a.state.result = r
@@ -462,6 +500,26 @@ class _Launch:
             if 0 <= src < 32 and (need >> src) & 1:
                 return pend[src].value
             return a.value
+        if kind == "mma_sync":  # the product of the warp's fragments, computed once
+            key = (kind, need)
+            r = cache.get(key)
+            if r is None:
+                r = cache[key] = _mma_sim.mma_m16n8k16([pend[l].value for l in range(32)])
+            return r[lane]
+        if kind == "ldmatrix":  # the rows the lanes supply, each read once, at the operation
+            rows = cache.get((kind, need))
+            if rows is None:
+                _mma_sim.check_same_ldmatrix([pend[l].arg for l in range(32)])
+                rows = cache[(kind, need)] = {}
+
+            def row_of(l):
+                r = rows.get(l)
+                if r is None:
+                    r = rows[l] = _mma_sim.read_row(pend[l].value)
+                return r
+
+            num, trans = a.arg
+            return _mma_sim.ldmatrix(row_of, lane, num, trans)
         lanes = _bits(need)
         if kind == "match_any_sync":
             return _i32(sum(1 << l for l in lanes if _same(pend[l].value, a.value)))
