@@ -91,7 +91,8 @@ Conversion conversion(const Type *from, const Type *to) {
   if (from == to || sameType(from, to)) return Conversion::Exact;
   if (from->isRecord() || to->isRecord()) return Conversion::None;
   if (from->isNumber() && to->isNumber()) {
-    static const Table table = closeRules();  // constant: computed once
+    if (from->isFloat8() || to->isFloat8()) return Conversion::None;  // storage only
+    static const Table table = closeRules();                          // constant: computed once
     return table[size_t(nodeOf(from))][size_t(nodeOf(to))];
   }
   if (from->isArray() && to->isArray()) {

@@ -41,7 +41,8 @@ llvm::Type *ProgramLowering::lt(const Type *t) {
   case TypeKind::Bool: return llvm::Type::getInt1Ty(C);
   case TypeKind::Int: return llvm::Type::getIntNTy(C, t->bits());
   case TypeKind::Float:
-    return t->isBFloat16()   ? llvm::Type::getBFloatTy(C)
+    return t->isFloat8()     ? llvm::Type::getInt8Ty(C)  // its bits: storage only
+           : t->isBFloat16() ? llvm::Type::getBFloatTy(C)
            : t->bits() == 16 ? llvm::Type::getHalfTy(C)
            : t->bits() == 32 ? llvm::Type::getFloatTy(C)
                              : llvm::Type::getDoubleTy(C);

@@ -7,6 +7,7 @@
 #include <llvm/IR/PatternMatch.h>
 
 #include "compiler/LoweringImpl.h"
+#include "frontend/support/BFloat16.h"
 
 namespace kjit {
 
@@ -66,6 +67,7 @@ llvm::Value *FunctionLowering::constant(const Const *c) {
   }
   if (t->isBool()) return B.getInt1(c->i != 0);
   if (t->isInt()) return B.getIntN(t->bits(), uint64_t(c->i));
+  if (t->isFloat8()) return B.getInt8(fp8::fromDouble(c->f, t->isE5M2()));  // its bits
   if (t->isFloat()) return llvm::ConstantFP::get(P.lt(t), c->f);
   if (t->isComplex()) {
     llvm::Type *p = P.lt(t->complexPart());
@@ -78,6 +80,7 @@ llvm::Value *FunctionLowering::constant(const Const *c) {
 
 llvm::Value *FunctionLowering::truthOf(llvm::Value *v, const Type *from) {
   if (from->isBool()) return v;
+  if (from->isFloat8()) v = float8ToFloat(v, from->isE5M2());
   if (from->isFloat()) return B.CreateFCmpUNE(v, llvm::ConstantFP::get(v->getType(), 0.0));
   if (from->isComplex()) {
     llvm::Value *z = llvm::ConstantFP::get(P.lt(from->complexPart()), 0.0);
@@ -128,6 +131,103 @@ llvm::Value *FunctionLowering::roundToOddFloat(llvm::Value *d) {
   return B.CreateBitCast(B.CreateSelect(inexact, odd, bits), B.getFloatTy());
 }
 
+// ---- 8-bit floats: their bits (i8), converted through float32 with integer
+// and float32 operations that every target has (docs/types.md).
+
+// float8_e4m3fn or float8_e5m2 bits -> float32, exactly.
+llvm::Value *FunctionLowering::float8ToFloat(llvm::Value *b8, bool e5m2) {
+  llvm::Type *i32 = B.getInt32Ty(), *f32 = B.getFloatTy();
+  const unsigned man = e5m2 ? 2 : 3, bias = e5m2 ? 15 : 7;
+  llvm::Value *b = B.CreateZExt(b8, i32);
+  llvm::Value *sign = B.CreateShl(B.CreateAnd(b, 0x80), 24);
+  llvm::Value *e = B.CreateAnd(B.CreateLShr(b, man), (1u << (7 - man)) - 1);
+  llvm::Value *m = B.CreateAnd(b, (1u << man) - 1);
+  llvm::Value *normal =
+      B.CreateOr(sign, B.CreateOr(B.CreateShl(B.CreateAdd(e, B.getInt32(127 - bias)), 23),
+                                  B.CreateShl(m, 23 - man)));
+  // subnormals: m * 2**(1 - bias - man)
+  llvm::Value *sub = B.CreateFMul(B.CreateUIToFP(m, f32),
+                                  llvm::ConstantFP::get(f32, std::ldexp(1.0, 1 - int(bias + man))));
+  sub = B.CreateOr(B.CreateBitCast(sub, i32), sign);
+  llvm::Value *special =
+      e5m2 ? B.CreateICmpEQ(e, B.getInt32(31))  // inf, NaN: float32's, the fraction kept
+           : B.CreateICmpEQ(B.CreateAnd(b, 0x7f), B.getInt32(0x7f));  // e4m3fn: NaN only
+  llvm::Value *specialBits =
+      e5m2 ? B.CreateOr(B.CreateOr(sign, B.getInt32(0x7f800000)), B.CreateShl(m, 21))
+           : B.CreateOr(sign, B.getInt32(0x7fc00000));
+  llvm::Value *r = B.CreateSelect(B.CreateICmpEQ(e, B.getInt32(0)), sub, normal);
+  return B.CreateBitCast(B.CreateSelect(special, specialBits, r), f32);
+}
+
+// float32 -> float8 bits, to nearest even, saturating to the largest finite
+// value as PTX's cvt.rn.satfinite does (infinities too); NaN -> 0x7f.
+llvm::Value *FunctionLowering::floatToFloat8(llvm::Value *f, bool e5m2) {
+  llvm::Type *i32 = B.getInt32Ty(), *f32 = B.getFloatTy();
+  const unsigned man = e5m2 ? 2 : 3, bias = e5m2 ? 15 : 7;
+  const double largest = e5m2 ? 57344.0 : 448.0;
+  const uint32_t largestBits = e5m2 ? 0x7b : 0x7e, nanBits = 0x7f;
+  llvm::Value *bits = B.CreateBitCast(f, i32);
+  llvm::Value *sign = B.CreateAnd(B.CreateLShr(bits, 24), 0x80);
+  llvm::Value *a = B.CreateAnd(bits, 0x7fffffff);
+  llvm::Value *x = B.CreateBitCast(a, f32);
+  // normal results: float32's bits rounded to `man` fraction bits, rebiased
+  const unsigned drop = 23 - man;
+  llvm::Value *rounded =
+      B.CreateLShr(B.CreateAdd(a, B.CreateAdd(B.getInt32((1u << (drop - 1)) - 1),
+                                              B.CreateAnd(B.CreateLShr(a, drop), 1))),
+                   drop);
+  llvm::Value *normal = B.CreateSub(rounded, B.getInt32((127 - bias) << man));
+  // subnormal results: x / 2**(1 - bias - man) rounded to an integer (the
+  // largest rounds up to the smallest normal's bits, as it should)
+  llvm::Value *scaled =
+      B.CreateFMul(x, llvm::ConstantFP::get(f32, std::ldexp(1.0, int(bias + man) - 1)));
+  llvm::Value *sub = B.CreateFPToUI(B.CreateUnaryIntrinsic(llvm::Intrinsic::rint, scaled), i32);
+  llvm::Value *minNormal = llvm::ConstantFP::get(f32, std::ldexp(1.0, 1 - int(bias)));
+  llvm::Value *r = B.CreateSelect(B.CreateFCmpOLT(x, minNormal), sub, normal);
+  r = B.CreateSelect(B.CreateFCmpOGE(x, llvm::ConstantFP::get(f32, largest)),
+                     B.getInt32(largestBits), r);
+  r = B.CreateOr(r, sign);
+  r = B.CreateSelect(B.CreateFCmpUNO(x, x), B.getInt32(nanBits), r);  // one NaN, positive
+  return B.CreateTrunc(r, B.getInt8Ty());
+}
+
+llvm::Value *FunctionLowering::float8Convert(llvm::Value *v, const Type *from, const Type *to) {
+  llvm::Type *f32 = B.getFloatTy(), *f64 = B.getDoubleTy();
+  if (from->isFloat8() && to->isFloat8())  // (e4m3fn <-> e5m2: through float32, exact)
+    return floatToFloat8(float8ToFloat(v, from->isE5M2()), to->isE5M2());
+  if (from->isFloat8()) {
+    llvm::Value *f = float8ToFloat(v, from->isE5M2());
+    if (to->isBool()) return B.CreateFCmpUNE(f, llvm::ConstantFP::get(f32, 0.0));
+    if (to->isInt()) {
+      auto id = to->isSigned() ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat;
+      return B.CreateIntrinsic(id, {P.lt(to), f32}, {f});
+    }
+    if (to->isComplex()) {
+      llvm::Type *part = P.lt(to->complexPart());
+      llvm::Value *r = llvm::UndefValue::get(P.lt(to));
+      r = B.CreateInsertValue(r, B.CreateFPCast(f, part), {0});
+      return B.CreateInsertValue(r, llvm::ConstantFP::get(part, 0.0), {1});
+    }
+    return B.CreateFPCast(f, P.lt(to));
+  }
+  // to an 8-bit float: a float32 that rounds as the exact value would
+  if (from->isComplex()) {
+    v = B.CreateExtractValue(v, {0});
+    from = from->complexPart();
+  }
+  llvm::Value *f;
+  if (from->isFloat() && from->bits() == 32)
+    f = v;
+  else if (from->isFloat() && from->bits() < 32)
+    f = B.CreateFPExt(v, f32);
+  else if (from->isFloat())
+    f = roundToOddFloat(v);
+  else  // an integer or a bool: as a float64 (exact below 2**53), then to odd
+    f = roundToOddFloat(from->isInt() && from->isSigned() ? B.CreateSIToFP(v, f64)
+                                                          : B.CreateUIToFP(v, f64));
+  return floatToFloat8(f, to->isE5M2());
+}
+
 llvm::Value *FunctionLowering::convert(llvm::Value *v, const Type *from, const Type *to) {
   if (from == to) return v;
   // An enum member is its value.
@@ -136,6 +236,7 @@ llvm::Value *FunctionLowering::convert(llvm::Value *v, const Type *from, const T
   if (from->isArray() && to->isArray()) return v;
   if (from->isList() && to->isList()) return v;  // [] given its elements' type
   if (from->isDict() || to->isDict()) return v;  // a dict and its four lists
+  if (from->isFloat8() || to->isFloat8()) return float8Convert(v, from, to);
   if (to->isBool()) return truthOf(v, from);
   llvm::Type *dst = P.lt(to);
   if (to->isComplex()) {

@@ -155,6 +155,9 @@ class FunctionLowering {
   llvm::Value *constant(const ir::Const *c);
   llvm::Value *convert(llvm::Value *v, const Type *from, const Type *to);
   llvm::Value *roundToOddFloat(llvm::Value *d);
+  llvm::Value *float8Convert(llvm::Value *v, const Type *from, const Type *to);
+  llvm::Value *float8ToFloat(llvm::Value *b8, bool e5m2);
+  llvm::Value *floatToFloat8(llvm::Value *f, bool e5m2);
   llvm::Value *optionalCast(const ir::Cast *c);
   llvm::Value *truthOf(llvm::Value *v, const Type *from);  // a number's truth, as i1
   llvm::Value *unary(const ir::Unary *u);

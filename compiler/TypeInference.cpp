@@ -151,9 +151,11 @@ Expr *FunctionTyper::castTo(Expr *e, const Type *t) {
                  : (from->isInt() && !from->isSigned()) ? double(uint64_t(c->i))
                                                         : double(c->i);
       double im = from->isComplex() ? c->im : 0;
-      if ((t->isFloat() && t->bits() == 32) || (t->isComplex() && t->bits() == 64)) {
-        // In the target's precision: np.complex64(0.1) is 0.1f, also when
-        // it meets float64 values later.
+      if (t->isFloat()) {
+        // In the target's precision (float32, float16, bfloat16, 8-bit):
+        // float32(0.1) is 0.1f, also when it meets float64 values later.
+        v = roundToFloatType(t, v);
+      } else if (t->isComplex() && t->bits() == 64) {  // np.complex64(0.1) likewise
         v = double(float(v));
         im = double(float(im));
       }

@@ -202,11 +202,27 @@ Expr *FunctionTyper::foldIntConstants(ast::BinaryOp aop, Expr *l, Expr *r, Sourc
   return constInt(int64_t(v), loc);
 }
 
+// 8-bit floats are storage only: an operation on one is refused, saying
+// how to convert it (null when neither operand is one).
+static const Type *float8Of(const Type *t) {
+  if (t && t->isArray()) t = t->dtype();
+  return t && t->isFloat8() ? t : nullptr;
+}
+Expr *FunctionTyper::float8Operation(const Type *a, const Type *b, SourceLoc loc) {
+  const Type *f = float8Of(a) ? float8Of(a) : float8Of(b);
+  if (!f) return nullptr;
+  return typingError(loc, fmt::format("{} values are storage only: kjit has no arithmetic or "
+                                      "comparison on 8-bit floats; convert them first "
+                                      "(float32(x), or .astype(np.float32) for an array)",
+                                      f->str()));
+}
+
 Expr *FunctionTyper::binary(ast::BinaryOp aop, Expr *l, Expr *r, SourceLoc loc) {
   if (!known(l) || !known(r)) return unknown(loc);
   l = unwrapIntEnum(unwrapOptional(l));
   r = unwrapIntEnum(unwrapOptional(r));
   const Type *lt = l->type, *rt = r->type;
+  if (Expr *e = float8Operation(lt, rt, loc)) return e;
   if (aop == ast::BinaryOp::MatMul) {
     if (lt->isArray() && rt->isArray() && !cudaTarget()) {
       // a @ b: np.matmul (compiler/lib/numpy/joining.kjit).
@@ -329,6 +345,8 @@ Expr *FunctionTyper::unaryOp(ast::UnaryOp op, Expr *v, SourceLoc loc) {
   if (op != ast::UnaryOp::Not) v = unwrapOptional(v);  // (not None is True)
   v = unwrapIntEnum(v);
   const Type *t = v->type;
+  if (op != ast::UnaryOp::Not)
+    if (Expr *e = float8Operation(t, nullptr, loc)) return e;
   if (t->isArray() && !cudaTarget() && op != ast::UnaryOp::Not) {
     // -a, +a, ~a on an array (ArrayExprs.h); ~ of booleans is logical not.
     bool logical = op == ast::UnaryOp::Invert && t->dtype()->isBool();
@@ -429,6 +447,8 @@ Expr *FunctionTyper::compareOne(ast::CmpOp op, Expr *l, Expr *r, SourceLoc loc) 
     Expr *valid = ir_.intrinsic(IntrinsicId::OptionalValid, {x}, tc_.boolean(), loc);
     return op == ast::CmpOp::IsNot ? valid : ir_.unary(UnOp::Not, valid, loc);
   }
+  if (op != ast::CmpOp::Is && op != ast::CmpOp::IsNot)
+    if (Expr *e = float8Operation(l->type, r->type, loc)) return e;
   l = unwrapOptional(l);
   r = unwrapOptional(r);
   const Type *lt = l->type, *rt = r->type;

@@ -365,6 +365,8 @@ class FunctionTyper final : public TyperServices {
   Expr *convert(Expr *e, const Type *t) override { return castTo(e, t); }
   Expr *truth(Expr *e) override;
   Expr *binary(ast::BinaryOp op, Expr *l, Expr *r, SourceLoc loc) override;
+  // A located error when a or b is (an array of) an 8-bit float, else null.
+  Expr *float8Operation(const Type *a, const Type *b, SourceLoc loc);
   // `l op r` with an array operand (ArrayExprs.h): into `out` (`out op= r`,
   // in place; `l` is out or its view), or a new array when out is null.
   Expr *binaryInto(ast::BinaryOp op, Expr *l, Expr *r, Expr *out, SourceLoc loc);

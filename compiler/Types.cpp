@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "frontend/support/BFloat16.h"
 #include "frontend/support/KernelAbi.h"
 
 namespace kjit {
@@ -58,6 +59,16 @@ const Type *TypeContext::bfloat16() {
   t->signed_ = true;
   t->brain_ = true;
   t->name_ = "bfloat16";
+  return intern(std::move(t));
+}
+
+const Type *TypeContext::float8(bool e5m2) {
+  auto t = std::make_unique<Type>();
+  t->kind_ = TypeKind::Float;
+  t->bits_ = 8;
+  t->signed_ = true;
+  t->brain_ = e5m2;
+  t->name_ = e5m2 ? "float8_e5m2" : "float8_e4m3fn";
   return intern(std::move(t));
 }
 
@@ -296,12 +307,14 @@ bool isBoolName(const std::string &n) {
 }
 
 bool isBFloat16Name(const std::string &n) { return n == "bfloat16" || n == "bf16"; }
+bool isFloat8Name(const std::string &n) { return n == "float8_e4m3fn" || n == "float8_e5m2"; }
 
 }  // namespace
 
 std::string canonicalScalarName(const std::string &n) {
   if (isBoolName(n)) return "bool";
   if (isBFloat16Name(n)) return "bfloat16";
+  if (isFloat8Name(n)) return n;
   const ScalarSpec *e = findScalar(n);
   if (!e) return "";
   if (e->kind == TypeKind::Int) return fmt::format("{}int{}", e->isSigned ? "" : "u", e->bits);
@@ -311,6 +324,7 @@ std::string canonicalScalarName(const std::string &n) {
 const Type *TypeContext::scalarByName(const std::string &n) {
   if (isBoolName(n)) return bool_;
   if (isBFloat16Name(n)) return bfloat16();
+  if (isFloat8Name(n)) return float8(n == "float8_e5m2");
   const ScalarSpec *e = findScalar(n);
   if (!e) return nullptr;
   if (e->kind == TypeKind::Int) return intTy(e->bits, e->isSigned);
@@ -457,6 +471,7 @@ int64_t fieldAccessAlign(const Type *record, const RecordField &f) {
 const Type *promoteNumeric(TypeContext &tc, const Type *a, const Type *b) {
   if (!a->isNumber() || !b->isNumber()) return nullptr;
   if (a == b) return a;
+  if (a->isFloat8() || b->isFloat8()) return nullptr;  // storage only: no common type
   if (a->isBool()) return b;
   if (b->isBool()) return a;
   auto rank = [](const Type *t) { return t->isInt() ? 0 : t->isFloat() ? 1 : 2; };
@@ -490,6 +505,14 @@ const Type *promoteNumeric(TypeContext &tc, const Type *a, const Type *b) {
   if (b->isFloat()) return tc.complexTy(2 * std::max(partBits, b->bits()));
   unsigned need = std::max(32u, floatBitsFor(b));
   return tc.complexTy(2 * std::max(partBits, need));
+}
+
+double roundToFloatType(const Type *t, double v) {
+  if (t->isFloat8()) return fp8::toFloat(fp8::fromDouble(v, t->isE5M2()), t->isE5M2());
+  if (t->isBFloat16()) return bf16::toFloat(bf16::fromDouble(v));
+  if (t->isHalf()) return f16::toDouble(f16::fromDouble(v));
+  if (t->bits() == 32) return double(float(v));
+  return v;
 }
 
 const Type *arithmeticResult(TypeContext &tc, const Type *a, const Type *b) {

@@ -92,6 +92,13 @@ class Type {
   bool isBFloat16() const { return kind_ == TypeKind::Float && brain_; }
   // float16 (IEEE half), not bfloat16.
   bool isHalf() const { return kind_ == TypeKind::Float && bits_ == 16 && !brain_; }
+  // The 8-bit floats of tensor cores, storage only (conversions, no
+  // arithmetic): float8_e4m3fn (4 exponent bits, 3 fraction bits, no
+  // infinities, NaN 0x7f, largest 448) and float8_e5m2 (float16's upper
+  // byte: infinities, largest 57344). Float-kind with bits() 8.
+  bool isFloat8() const { return kind_ == TypeKind::Float && bits_ == 8; }
+  bool isE4M3() const { return isFloat8() && !brain_; }
+  bool isE5M2() const { return isFloat8() && brain_; }
   bool isComplex() const { return kind_ == TypeKind::Complex; }
   // A non-empty tuple whose elements share one type (indexable at run time).
   bool isHomogeneousTuple() const {
@@ -177,7 +184,7 @@ class Type {
   TypeKind kind_ = TypeKind::Void;
   unsigned bits_ = 0;
   bool signed_ = false;
-  bool brain_ = false;  // bfloat16
+  bool brain_ = false;  // bfloat16; for 8-bit floats, float8_e5m2 (else e4m3fn)
   const Type *elem_ = nullptr;
   const Type *value_ = nullptr;  // a dict's value type
   bool set_ = false;             // a set (Dict kind)
@@ -208,6 +215,7 @@ class TypeContext {
   const Type *floatTy(unsigned bits);
   const Type *float64() { return floatTy(64); }
   const Type *bfloat16();
+  const Type *float8(bool e5m2);
   // The float of this width, or bfloat16 where `like` is bfloat16 and
   // bits is 16 (a width rule that keeps the kind of 16-bit float).
   const Type *floatLike(const Type *like, unsigned bits) {
@@ -276,6 +284,11 @@ bool hasUndefinedList(const Type *t);
 // The canonical name of a NumPy/Numba scalar type name ("f4" -> "float32",
 // "bool_" -> "bool"); empty when it names none. Needs no TypeContext.
 std::string canonicalScalarName(const std::string &name);
+
+// `v` as a value of float type `t` holds it: rounded to float32, float16,
+// bfloat16 or an 8-bit float (as a conversion at run time would); float64
+// as it is.
+double roundToFloatType(const Type *t, double v);
 
 // The result type of NumPy's promotion of two numeric scalar types.
 const Type *promoteNumeric(TypeContext &tc, const Type *a, const Type *b);

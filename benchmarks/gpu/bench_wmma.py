@@ -154,6 +154,22 @@ def main():
                 rows.append(row)
                 print(f"{tname:9} {n:5}^3  kjit {kind:8} {row['kjit_tflops']:7.1f} TFLOP/s   cuBLAS "
                       f"{row['cublas_tflops']:7.1f} TFLOP/s   ({100 * t_cublas / t_k:.1f} % of cuBLAS)")
+    # the same mma_sync kernel through nvcc (benchmarks/gpu/cuda/mma_gemm.cu), float16
+    import shutil
+    import subprocess
+    nvcc = shutil.which("nvcc") or "/usr/local/cuda/bin/nvcc"
+    if os.path.exists(nvcc):
+        exe = os.path.join(OUT, "mma_gemm")
+        subprocess.run([nvcc, "-O3", "-arch=sm_90", "-o", exe, os.path.join(HERE, "cuda", "mma_gemm.cu")],
+                       check=True)
+        for n in (2048, 4096):
+            ms = float(subprocess.run([exe, str(n)], check=True, capture_output=True,
+                                      text=True).stdout.split()[1])
+            kj = next(r for r in rows if r["n"] == n and r["dtype"] == "float16" and r["kernel"] == "mma_sync")
+            rows.append({"n": n, "dtype": "float16", "kernel": "mma_sync (nvcc)", "nvcc_ms": ms,
+                         "kjit_ms": kj["kjit_ms"], "kjit_over_nvcc": kj["kjit_ms"] / ms})
+            print(f"float16   {n:5}^3  the same mma_sync kernel: nvcc {ms:.4f} ms, kjit {kj['kjit_ms']:.4f} ms "
+                  f"(kjit/nvcc {kj['kjit_ms'] / ms:.3f})")
     with open(os.path.join(OUT, "bench_wmma.json"), "w") as f:
         json.dump(rows, f, indent=1)
 

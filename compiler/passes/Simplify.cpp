@@ -88,8 +88,7 @@ class Simplifier : public Mutator {
       case BinOp::Mul: v = l->f * r->f; break;
       default: return b;
       }
-      if (t->bits() == 32) v = double(float(v));
-      return ir.constFloat(v, b->type, b->loc);
+      return ir.constFloat(roundToFloatType(t, v), b->type, b->loc);
     }
     return b;
   }

@@ -34,6 +34,10 @@ _LAZY = {
     "bfloat16_dtype": ("kjit.bfloat16_host", "dtype"),
     "bf16_to_float32": ("kjit.bfloat16_host", "to_float32"),
     "float32_to_bf16": ("kjit.bfloat16_host", "from_float"),
+    # 8-bit float host arrays (kjit/float8_host.py)
+    "float8_dtype": ("kjit.float8_host", "dtype"),
+    "to_float8": ("kjit.float8_host", "from_float"),
+    "float8_to_float32": ("kjit.float8_host", "to_float32"),
     # Importing kjit.cuda starts the CUDA driver (docs/cuda.md), which a
     # program of @jit functions only never needs: it is imported at its
     # first use (`from kjit import cuda`, or `kjit.cuda`).

@@ -283,8 +283,11 @@ class _Resolver:
         """The compiler's name of a dtype kernels can use (a scalar's name, a
         record's spec), or None."""
         from kjit.bfloat16_host import is_bfloat16
+        from kjit.float8_host import kind_of
         if is_bfloat16(dtype):
             return "bfloat16"
+        if kind_of(dtype):
+            return kind_of(dtype)
         if dtype.kind in "biufc":
             return dtype.name
         if dtype.fields is None:

@@ -82,7 +82,7 @@ def typeof(val, purpose=None):
 
 
 _SCALARS = {t.name: t for t in (_t.boolean, _t.int8, _t.int16, _t.int32, _t.int64, _t.uint8, _t.uint16,
-                                _t.uint32, _t.uint64, _t.float16, _t.bfloat16, _t.float32, _t.float64, _t.complex64,
+                                _t.uint32, _t.uint64, _t.float16, _t.bfloat16, _t.float8_e4m3fn, _t.float8_e5m2, _t.float32, _t.float64, _t.complex64,
                                 _t.complex128)}
 
 

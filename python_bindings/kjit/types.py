@@ -20,7 +20,8 @@ __all__ = [
     "BaseTuple", "UniTuple", "Tuple", "NamedTuple", "NamedUniTuple", "CPointer", "Record", "NestedArray",
     "void", "none", "unicode_type",
     "boolean", "bool_", "b1", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32",
-    "uint64", "intp", "uintp", "intc", "uintc", "ssize_t", "size_t", "float16", "bfloat16", "float32", "float64",
+    "uint64", "intp", "uintp", "intc", "uintc", "ssize_t", "size_t", "float16", "bfloat16", "float8_e4m3fn",
+    "float8_e5m2", "float32", "float64",
     "double", "float_", "half", "complex64", "complex128", "complex_", "cfloat", "cdouble",
     "byte", "ubyte", "uchar", "char", "short", "ushort", "int_", "uint", "long_", "ulong",
     "longlong", "ulonglong", "i1", "i2", "i4", "i8", "u1", "u2", "u4", "u8", "f2", "f4",
@@ -136,6 +137,40 @@ class BFloat16(Float):
                     return v
             from kjit import bfloat16_host
             return bfloat16_host.scalar(args[0])
+        return super().__call__(*args)
+
+
+class Float8(Float):
+    """``float8_e4m3fn``, ``float8_e5m2``: 8-bit floats, storage only in
+    kernels and @jit functions (docs/types.md). Called with a value in
+    Python, it rounds it (to nearest even, saturating) and gives ml_dtypes'
+    scalar when ml_dtypes is present, else the rounded value as a float. In
+    a kernel run by the CUDA simulator without ml_dtypes, it gives the
+    simulator's float8 scalar (set_kernel_value)."""
+
+    _kernel_value = None
+
+    @classmethod
+    def set_kernel_value(cls, fn):
+        """The CUDA simulator's hook (kjit/cuda/simulator/kernelapi.py):
+        ``fn(x, name)`` is ``x`` as the simulator's value of the 8-bit float
+        ``name`` inside a simulated kernel, None elsewhere; a call asks it
+        first."""
+        cls._kernel_value = staticmethod(fn)
+
+    def __call__(self, *args):
+        if len(args) == 1 and not isinstance(args[0], Type):
+            if self._kernel_value is not None:
+                v = self._kernel_value(args[0], self.name)
+                if v is not None:
+                    return v
+            from kjit import float8_host
+            v = float(float8_host.to_float32(float8_host.from_float([float(args[0])], self.name))[0])
+            try:
+                import ml_dtypes
+            except ImportError:
+                return v
+            return getattr(ml_dtypes, self.name)(v)
         return super().__call__(*args)
 
 
@@ -420,6 +455,8 @@ uint32 = u4 = uintc = Integer("uint32", 32, False)
 uint64 = u8 = uintp = size_t = uint = ulong = ulonglong = Integer("uint64", 64, False)
 float16 = f2 = half = Float("float16", 16)
 bfloat16 = BFloat16("bfloat16", 16)
+float8_e4m3fn = Float8("float8_e4m3fn", 8)
+float8_e5m2 = Float8("float8_e5m2", 8)
 float32 = f4 = float_ = Float("float32", 32)
 float64 = f8 = double = Float("float64", 64)
 complex64 = c8 = cfloat = Complex("complex64", float32)

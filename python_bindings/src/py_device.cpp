@@ -299,8 +299,13 @@ void deleteExport(DLManagedTensor *t) {
 }
 
 DLDataType dlTypeOf(const py::dtype &d) {
-  constexpr uint8_t kDLBfloat = 4;
-  if (dtypeCodeOf(d.ptr()) == 'y') return DLDataType{kDLBfloat, 16, 1};
+  constexpr uint8_t kDLBfloat = 4, kDLFloat8E4M3FN = 10, kDLFloat8E5M2 = 12;
+  switch (dtypeCodeOf(d.ptr())) {
+  case 'y': return DLDataType{kDLBfloat, 16, 1};
+  case 'q': return DLDataType{kDLFloat8E4M3FN, 8, 1};
+  case 'r': return DLDataType{kDLFloat8E5M2, 8, 1};
+  default: break;
+  }
   char kind = d.kind();
   uint8_t code = kind == 'i'   ? 0
                  : kind == 'u' ? 1
@@ -314,9 +319,13 @@ DLDataType dlTypeOf(const py::dtype &d) {
 
 py::dtype dtypeOfDl(DLDataType t) {
   if (t.lanes != 1) throw py::type_error("kjit arrays take DLPack tensors of one lane");
-  constexpr uint8_t kDLBfloat = 4;
+  constexpr uint8_t kDLBfloat = 4, kDLFloat8E4M3FN = 10, kDLFloat8E5M2 = 12;
   if (t.code == kDLBfloat && t.bits == 16)
     return py::module_::import("kjit.bfloat16_host").attr("dtype")().cast<py::dtype>();
+  if ((t.code == kDLFloat8E4M3FN || t.code == kDLFloat8E5M2) && t.bits == 8)
+    return py::module_::import("kjit.float8_host")
+        .attr("dtype")(t.code == kDLFloat8E5M2 ? "float8_e5m2" : "float8_e4m3fn")
+        .cast<py::dtype>();
   const char *kind = t.code == 0   ? "i"
                      : t.code == 1 ? "u"
                      : t.code == 2 ? "f"

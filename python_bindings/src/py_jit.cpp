@@ -339,6 +339,8 @@ pybind11::object Dispatcher::toPython(const Type *t, unsigned char *p, KjitCallC
   }
   if (t->isFloat()) {
     if (t->bits() == 32) return pybind11::float_(double(*reinterpret_cast<float *>(p)));
+    if (t->isFloat8())  // a Python float, as the other floats' results are
+      return pybind11::float_(double(fp8::toFloat(*reinterpret_cast<uint8_t *>(p), t->isE5M2())));
     if (t->isBFloat16())  // a Python float, as float16 and float32 results are
       return pybind11::float_(double(bf16::toFloat(*reinterpret_cast<uint16_t *>(p))));
     if (t->bits() == 16) {  // IEEE half, little-endian (Python's own unpacking)

@@ -132,26 +132,24 @@ const EnumTypes &enumTypes() {
 char dtypeCodeOf(PyObject *descrObj) {
   auto *descr = pybind11::detail::array_descriptor_proxy(descrObj);
   const int num = descr->type_num;
-  constexpr int kUShort = 4, kFirstUserType = 256;
-  if (num != kUShort && num < kFirstUserType) return jit::codeOfTypeNum(num);
-  // bfloat16 (kjit/bfloat16_host.py): a uint16 dtype tagged {"kjit": "bfloat16"}, or
-  // ml_dtypes' bfloat16 (a user type of NumPy's, numbered per process).
+  constexpr int kUByte = 2, kUShort = 4, kFirstUserType = 256;
+  if (num != kUShort && num != kUByte && num < kFirstUserType) return jit::codeOfTypeNum(num);
+  // bfloat16 and the 8-bit floats (kjit/bfloat16_host.py, float8_host.py's code_of): a
+  // uint16 or uint8 dtype tagged {"kjit": name}, or ml_dtypes' (user types
+  // of NumPy's, numbered per process).
   // (set on first use, not as a C++ static's initialiser: the import may
   // release the GIL, and a thread waiting on the static's guard would hold it)
-  static PyObject *isBFloat16 = nullptr;  // kept for the process's life
-  if (!isBFloat16)
-    isBFloat16 =
-        pybind11::object(pybind11::module_::import("kjit.bfloat16_host").attr("is_bfloat16"))
-            .release()
-            .ptr();
-  if (num == kUShort) {
+  static PyObject *codeOf = nullptr;  // kept for the process's life
+  if (num < kFirstUserType) {
     pybind11::object md = pybind11::handle(descrObj).attr("metadata");
-    if (md.is_none()) return '@';
-  } else if (descr->kind != 'V') {
-    return 0;
+    if (md.is_none()) return jit::codeOfTypeNum(num);
   }
-  bool bf = pybind11::handle(isBFloat16)(pybind11::handle(descrObj)).cast<bool>();
-  return bf ? 'y' : num == kUShort ? '@' : 0;
+  if (!codeOf)
+    codeOf = pybind11::object(pybind11::module_::import("kjit.float8_host").attr("code_of"))
+                 .release()
+                 .ptr();
+  std::string code = pybind11::handle(codeOf)(pybind11::handle(descrObj)).cast<std::string>();
+  return !code.empty() ? code[0] : num < kFirstUserType ? jit::codeOfTypeNum(num) : 0;
 }
 
 const std::string &dtypeKeyOf(PyObject *descrObj, std::string *why) {
@@ -209,6 +207,7 @@ char *recordBytes(PyObject *o) { return reinterpret_cast<VoidScalar *>(o)->obval
 
 pybind11::object numpyDtypeOf(const Type *t) {
   if (t->isBFloat16()) return pybind11::module_::import("kjit.bfloat16_host").attr("dtype")();
+  if (t->isFloat8()) return pybind11::module_::import("kjit.float8_host").attr("dtype")(t->str());
   if (t->isRecord())
     return pybind11::module_::import("kjit.np.numpy_support").attr("_dtype_of_spec")(recordSpec(t));
   return pybind11::dtype(numpyDtypeName(t));
@@ -643,6 +642,8 @@ bool writeValue(PyObject *o, const Type *t, unsigned char *dst, ListArgs *lists)
       std::memcpy(dst, &f, 4);
     } else if (t->bits() == 64) {
       std::memcpy(dst, &v, 8);
+    } else if (t->isFloat8()) {  // rounded once, saturated (frontend/support/BFloat16.h)
+      *dst = fp8::fromDouble(v, t->isE5M2());
     } else if (t->isBFloat16()) {  // rounded once, to nearest even
       uint16_t h = bf16::fromDouble(v);
       std::memcpy(dst, &h, 2);

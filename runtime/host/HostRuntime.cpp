@@ -693,30 +693,7 @@ int64_t kjit_rt_gemm(double *a, double *b, double *c, int64_t m, int64_t k, int6
 
 // float64 -> float16 bits, rounded once to nearest even (IEEE 754; NumPy's
 // astype gives the same), for the CPU: x86-64 has no such instruction.
-uint16_t kjit_rt_f64_to_f16(double d) {
-  uint64_t b;
-  std::memcpy(&b, &d, sizeof b);
-  const uint16_t sign = uint16_t((b >> 48) & 0x8000);
-  const int exp = int((b >> 52) & 0x7ff);
-  const uint64_t man = b & ((uint64_t(1) << 52) - 1);
-  if (exp == 0x7ff)  // inf, or NaN (quiet, the payload's top bits kept)
-    return uint16_t(sign | 0x7c00 | (man ? 0x200 | (man >> 42) : 0));
-  const int e = exp - 1023 + 15;  // float16's biased exponent
-  if (e >= 31) return uint16_t(sign | 0x7c00);
-  auto round = [](uint64_t q, uint64_t rest, int dropped) {
-    const uint64_t half = uint64_t(1) << (dropped - 1);
-    return rest > half || (rest == half && (q & 1)) ? q + 1 : q;
-  };
-  if (e <= 0) {  // a float16 subnormal (or zero): units of 2**-24
-    if (e < -10) return sign;
-    const uint64_t full = man | (uint64_t(1) << 52);
-    const int dropped = 43 - e;
-    const uint64_t q = full >> dropped, rest = full & ((uint64_t(1) << dropped) - 1);
-    return uint16_t(sign | round(q, rest, dropped));  // 0x400 is the smallest normal
-  }
-  const uint64_t h = (uint64_t(e) << 10) | (man >> 42);  // a carry rounds into the exponent
-  return uint16_t(sign | round(h, man & ((uint64_t(1) << 42) - 1), 42));
-}
+uint16_t kjit_rt_f64_to_f16(double d) { return kjit::f16::fromDouble(d); }
 // bfloat16 on the CPU. LLVM's x86-64 back end computes bfloat in float32 and
 // rounds by calling compiler-rt's __truncsfbf2/__truncdfbf2, which the JIT
 // does not have: these are they, under those names (HostJit resolves them

@@ -22,8 +22,10 @@ char dtypeCode(const Type *t) {
     default: return t->isSigned() ? '8' : '$';
     }
   }
-  if (t->isFloat())
+  if (t->isFloat()) {
+    if (t->isFloat8()) return t->isE5M2() ? 'r' : 'q';
     return t->isBFloat16() ? 'y' : t->bits() == 16 ? 'h' : t->bits() == 32 ? 'f' : 'd';
+  }
   return t->bits() == 64 ? 'F' : 'D';
 }
 
@@ -40,6 +42,8 @@ const Type *typeOfCode(TypeContext &tc, char c) {
   case '$': return tc.intTy(64, false);
   case 'h': return tc.floatTy(16);
   case 'y': return tc.bfloat16();
+  case 'q': return tc.float8(false);
+  case 'r': return tc.float8(true);
   case 'f': return tc.floatTy(32);
   case 'd': return tc.floatTy(64);
   case 'F': return tc.complexTy(64);

@@ -30,7 +30,7 @@ own layer and of the layers below it, never above:
 
     core        errors, config, devices, types, typed, np/*, typeof,
                 frontend, bytecode/*, dispatcher, serialize, sourcetext,
-                bfloat16_host: the @jit
+                bfloat16_host, float8_host: the @jit
                 compiler's Python side, which knows of no device
     device      cuda/* (with cuda/simulator/*, cuda/cudadrv/*), hip/*, hostapi/*:
                 the kernel API, the devices it launches on, and the one host
@@ -64,7 +64,7 @@ PACKAGE = "kjit"
 LAYERS = [
     ("core", ["kjit.errors", "kjit.config", "kjit.devices", "kjit.types", "kjit.typed", "kjit.np.*",
               "kjit.typeof", "kjit.frontend", "kjit.bytecode.*", "kjit.dispatcher", "kjit.serialize",
-              "kjit.sourcetext", "kjit.bfloat16_host"]),
+              "kjit.sourcetext", "kjit.bfloat16_host", "kjit.float8_host"]),
     ("device", ["kjit.cuda.*", "kjit.hip.*", "kjit.hostapi.*"]),
     ("extensions", ["kjit.vectorize.*", "kjit.experimental"]),
     ("top", ["kjit"]),

@@ -31,13 +31,14 @@ std::string launchError(const LaunchConfig &c, const DeviceLimits &d, const Kern
 TEST_CASE("argument type keys round-trip through types", "[jit][keys]") {
   Session session;
   TypeContext tc;
-  for (std::string key : {"d8b$Dn", "Sf", "Af2Cw", "Ad1Ar", "Af0Cw", "(8d(Sh))", "Sf(Af1Cw8)"}) {
+  for (std::string key : {"d8b$Dn", "Sf", "Af2Cw", "Ad1Ar", "Af0Cw", "(8d(Sh))", "Sf(Af1Cw8)",
+                          "Ay2Cw", "Aq1Cr", "Ar1Aw", "Sy"}) {  // (bfloat16, the 8-bit floats)
     std::vector<const Type *> ts = typesOfKey(session, tc, key);
     CHECK(keyOfTypes(ts) == key);
   }
   CHECK(describeKey(session, "SfAd2Fr") == "float32, readonly array(float64, 2d, F)");
   for (std::string bad :
-       {"x", "A", "Af", "Aq1Cw", "(8", "S", "Af:Cw", "Af/Cw", "R8a{", "AR4u{1:z@0:int32}"}) {
+       {"x", "A", "Af", "Az1Cw", "(8", "S", "Af:Cw", "Af/Cw", "R8a{", "AR4u{1:z@0:int32}"}) {
     CHECK_THROWS_AS(typesOfKey(session, tc, bad), JitError);
   }
 }

@@ -44,6 +44,9 @@ def as_dtype(dtype):
             raise TypeError(f"{dtype} is not a scalar type")
         if dtype.name == "bfloat16":
             return _bf16.dtype()
+        if dtype.name in ("float8_e4m3fn", "float8_e5m2"):
+            from kjit import float8_host
+            return float8_host.dtype(dtype.name)
         return np.dtype(dtype.name)
     if type(dtype).__module__.startswith("numba"):
         return np.dtype(str(dtype))
@@ -458,7 +461,12 @@ class DeviceNDArray(_kjit.DeviceArrayBase):
 
 
 def _typestr(dtype):
-    return "<V2" if _bf16.is_bfloat16(dtype) else dtype.str
+    # bfloat16 and the 8-bit floats as ml_dtypes spells them ("<V2", "|V1"):
+    # a tagged uint16/uint8 array is not integers to a consumer
+    from kjit import float8_host
+    if _bf16.is_bfloat16(dtype):
+        return "<V2"
+    return "|V1" if float8_host.kind_of(dtype) else dtype.str
 
 
 def from_cuda_array_interface(desc, owner=None, sync=True):

@@ -39,6 +39,14 @@ FROM_DTYPE = {
 _AS_DTYPE = {t: d for d, t in FROM_DTYPE.items()}
 
 
+def _float8_kind(dtype):
+    from kjit import float8_host
+    try:
+        return float8_host.kind_of(dtype)
+    except TypeError:
+        return None
+
+
 def _is_bfloat16(dtype):
     from kjit import bfloat16_host
     try:
@@ -56,6 +64,9 @@ def from_dtype(dtype):
         return dtype
     if _is_bfloat16(dtype):
         return types.bfloat16
+    f8 = _float8_kind(dtype)
+    if f8 is not None:
+        return getattr(types, f8)
     if type(dtype) is type and issubclass(dtype, np.generic):
         dtype = np.dtype(dtype)
     elif not isinstance(dtype, np.dtype):
@@ -160,6 +171,9 @@ def as_dtype(nbtype):
     if nbtype is types.bfloat16:
         from kjit import bfloat16_host
         return bfloat16_host.dtype()
+    if nbtype in (types.float8_e4m3fn, types.float8_e5m2):
+        from kjit import float8_host
+        return float8_host.dtype(nbtype.name)
     d = _AS_DTYPE.get(nbtype)
     if d is None:
         raise NumbaNotImplementedError(f"{nbtype!r} cannot be represented as a NumPy dtype")

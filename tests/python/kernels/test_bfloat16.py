@@ -284,3 +284,16 @@ def test_bf16_functions_take_numbers_only():
     with pytest.raises(errors.TypingError, match=r"cuda.bf16.hadd\(\) takes bfloat16 values, not complex128") as e:
         cuda.compile_ptx(k, "void(bfloat16[:], complex128)")
     assert "test_bfloat16.py" in str(e.value)
+
+
+def test_constants_take_the_precision_of_their_type():
+    from kjit import float16
+
+    @njit
+    def scaled(x):
+        return x * float16(1.1), bfloat16(0.3) + bfloat16(0), float16(1.1) * float16(3)
+
+    a, b, c = scaled(np.float16(2.0))
+    assert a == float(np.float16(2.0) * np.float16(1.1))  # not 2.2 rounded once
+    assert b == 0.30078125
+    assert c == float(np.float16(1.1) * np.float16(3))

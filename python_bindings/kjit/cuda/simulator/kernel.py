@@ -20,8 +20,9 @@ import numpy as np
 
 from kjit import _kjit
 from kjit.errors import CompileError, KjitError, PerformanceWarning
-from kjit import bfloat16_host, hostapi
+from kjit import bfloat16_host, float8_host, hostapi
 from kjit.cuda.simulator import bfloat16_values as bf16v
+from kjit.cuda.simulator import float8_values as f8v
 from kjit.cuda.simulator.scheduler import _Launch, _user_files
 
 # ==== argument keys and launch configuration ==================================================
@@ -224,6 +225,10 @@ class CUDAKernel:
                 if name == "bfloat16":  # NumPy has no bfloat16 scalar type
                     out[i] = bf16v.scalar(v) if not bfloat16_host.ml_dtypes_present() else bfloat16_host.scalar(v)
                     continue
+                if name in float8_host.NAMES:  # nor 8-bit floats
+                    from kjit import types as kt  # (with ml_dtypes: its scalar, rounded and saturated)
+                    out[i] = f8v.scalar(v, name) if float8_host.dtype(name).kind == "u" else getattr(kt, name)(v)
+                    continue
                 try:
                     out[i] = np.dtype(name).type(v)
                 except TypeError:  # a tuple or another non-scalar type
@@ -279,7 +284,8 @@ class _Launcher:
         values, key = _kernel_args(k, args)
         _check_config(k, self.griddim, self.blockdim, self.sharedmem)
         k._check(key)
-        values = [bf16v.wrap(v) for v in k._convert_declared(values, key)]  # bfloat16 bits read as bfloat16
+        # bfloat16 and float8 bits read as such
+        values = [f8v.wrap(bf16v.wrap(v)) for v in k._convert_declared(values, key)]
         _Launch(k, self.griddim, self.blockdim, self.sharedmem, values).run()
 
 

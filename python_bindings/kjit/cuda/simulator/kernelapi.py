@@ -11,9 +11,10 @@ import threading
 
 import numpy as np
 
-from kjit import bfloat16_host
+from kjit import bfloat16_host, float8_host
 from kjit import types as _kt
 from kjit.cuda.simulator import bfloat16_values as bf16v
+from kjit.cuda.simulator import float8_values as f8v
 from kjit.cuda.simulator import mma_sim as _mma_sim
 from kjit.cuda.simulator import wmma_sim as _wmma_sim
 from kjit.hostapi.arrays import as_dtype
@@ -367,11 +368,24 @@ def _shape(shape):
 
 
 def _dtype(dtype):
-    """The NumPy dtype of an array's element type (kjit.bfloat16: the host
-    dtype of bfloat16 arrays, kjit/bfloat16_host.py)."""
+    """The NumPy dtype of an array's element type (kjit.bfloat16,
+    kjit.float8_e4m3fn, kjit.float8_e5m2: the host dtype of their arrays,
+    kjit/bfloat16_host.py, kjit/float8_host.py)."""
     if dtype is _kt.bfloat16 or (isinstance(dtype, str) and dtype == "bfloat16"):
         return bfloat16_host.dtype()
+    if isinstance(dtype, str) and dtype in float8_host.NAMES:
+        return float8_host.dtype(dtype)
     return as_dtype(dtype)
+
+
+def _wrap(a):
+    """An array as a kernel sees it: bfloat16 and float8 bits wrapped
+    (bfloat16_values.py, float8_values.py)."""
+    return f8v.wrap(bf16v.wrap(a))
+
+
+def _unwrap(a):
+    return f8v.unwrap(bf16v.unwrap(a))
 
 
 def _shared_array(shape, dtype):
@@ -379,19 +393,19 @@ def _shared_array(shape, dtype):
     the same one); shape 0 is the dynamic shared memory of the launch."""
     s = _state("shared.array")
     f = sys._getframe(1)
-    return bf16v.wrap(s.launch.shared_array(s, (f.f_code, f.f_lasti), _shape(shape), _dtype(dtype)))
+    return _wrap(s.launch.shared_array(s, (f.f_code, f.f_lasti), _shape(shape), _dtype(dtype)))
 
 
 def _local_array(shape, dtype):
     """A new array of the thread's own."""
     _state("local.array")
-    return bf16v.wrap(np.zeros(_shape(shape), _dtype(dtype)))
+    return _wrap(np.zeros(_shape(shape), _dtype(dtype)))
 
 
 def _const_array_like(ary):
     """A read-only copy of a global array (as the compiler freezes it)."""
     s = _state("const.array_like")
-    return bf16v.wrap(s.launch.const_array(bf16v.unwrap(ary)))
+    return _wrap(s.launch.const_array(_unwrap(ary)))
 
 
 shared = _ns("shared", array=_shared_array)
@@ -585,6 +599,18 @@ def _bfloat16_in_kernel(x):
 
 
 _kt.BFloat16.set_kernel_value(_bfloat16_in_kernel)
+
+
+def _float8_in_kernel(x, name):
+    """kjit.float8_e4m3fn(x) (float8_e5m2(x)) in a simulated kernel without
+    ml_dtypes: the simulator's float8 scalar (None elsewhere: the host's
+    value)."""
+    if _tls.s is None or float8_host.dtype(name).kind != "u":  # (ml_dtypes' is "V")
+        return None
+    return f8v.scalar(x, name)
+
+
+_kt.Float8.set_kernel_value(_float8_in_kernel)
 
 
 def _bf(x):

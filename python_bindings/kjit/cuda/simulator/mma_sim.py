@@ -24,6 +24,7 @@ which compiles every kernel before it runs here; what depends on values
 import numpy as np
 
 from kjit.cuda.simulator import bfloat16_values as bf16v
+from kjit.cuda.simulator import float8_values as f8v
 
 MMA_SHAPE = "m16n8k16"
 
@@ -156,7 +157,7 @@ def _run(name, ary, index, nbytes):
     """The elements that hold the nbytes bytes from ``ary[index]`` on (a
     view): in C order through a C-contiguous array (on into the next rows,
     as in memory), else along the last axis."""
-    a = bf16v.unwrap(ary)
+    a = f8v.unwrap(bf16v.unwrap(ary))
     idx = _index(name, a, index)
     if nbytes % a.itemsize:
         raise ValueError(f"cuda.cp_async(): {nbytes} bytes are not whole elements of {name} "
