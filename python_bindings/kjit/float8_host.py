@@ -55,8 +55,9 @@ def kind_of(dt):
         md = dt.metadata
         name = md.get("kjit") if md else None
         return name if name in _FORMAT else None
-    # ml_dtypes' (a user type of NumPy's; its kind is not promised)
-    return dt.name if dt.kind not in "biufcmMOSU" and dt.name in _FORMAT else None
+    # ml_dtypes' (a user type of NumPy's: its kind is not NumPy's own for
+    # floats, whatever letter it shows, so the name and number tell it)
+    return dt.name if dt.name in _FORMAT and dt.num >= 256 else None
 
 
 def _decode_table(name):
