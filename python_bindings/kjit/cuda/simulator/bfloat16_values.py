@@ -200,11 +200,42 @@ _UFUNC_BINARY = {np.add: operator.add, np.subtract: operator.sub, np.multiply: o
                  np.not_equal: operator.ne, np.greater: operator.gt, np.greater_equal: operator.ge}
 
 
-class BFloat16Scalar:
+class ExactFloatValue:
+    """The conversions of a narrow float value held as the float ``_f``
+    (exact): float(), int(), complex(), bool(), math.trunc(), hash(), str().
+    BFloat16Scalar and float8_values.Float8Scalar share them (a subclass
+    that defines __eq__ names __hash__ again: Python drops it otherwise)."""
+
+    __slots__ = ()
+
+    def __float__(self):
+        return self._f
+
+    def __int__(self):
+        return int(self._f)
+
+    def __complex__(self):
+        return complex(self._f)
+
+    def __bool__(self):
+        return self._f != 0.0
+
+    def __trunc__(self):
+        return math.trunc(self._f)
+
+    def __hash__(self):
+        return hash(self._f)
+
+    def __str__(self):
+        return str(self._f)
+
+
+class BFloat16Scalar(ExactFloatValue):
     """A bfloat16 value (``bits``: its 16 bits) computing as bfloat16 does
     in compiled kernels (see the module's text)."""
 
     __slots__ = ("bits", "_f")
+    __hash__ = ExactFloatValue.__hash__  # (it defines __eq__)
 
     def __init__(self, value=0.0):
         self.bits = bits_of(value)
@@ -229,25 +260,10 @@ class BFloat16Scalar:
         return cls._make(_bits_of_float(v, f if v != v else v))
 
     # ---- conversions --------------------------------------------------------------------
-    def __float__(self):
-        return self._f
-
     def __array__(self, dtype=None):
         # np.float32(x) (kjit.float32(x)) asks for this: exact, NaN payloads too
         a = np.array(self.bits << 16, np.uint32).view(np.float32)
         return a if dtype is None or np.dtype(dtype) == a.dtype else a.astype(dtype)
-
-    def __int__(self):
-        return int(self._f)
-
-    def __complex__(self):
-        return complex(self._f)
-
-    def __bool__(self):
-        return self._f != 0.0
-
-    def __trunc__(self):
-        return math.trunc(self._f)
 
     def __floor__(self):
         return math.floor(self._f)
@@ -260,14 +276,8 @@ class BFloat16Scalar:
             return round(self._f)
         return scalar(round(self._f, ndigits))
 
-    def __hash__(self):
-        return hash(self._f)
-
     def __repr__(self):
         return f"bfloat16({self._f!r})"
-
-    def __str__(self):
-        return str(self._f)
 
     def __format__(self, spec):
         return format(self._f, spec)

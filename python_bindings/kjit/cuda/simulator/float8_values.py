@@ -28,6 +28,7 @@ import math
 import numpy as np
 
 from kjit import float8_host
+from kjit.cuda.simulator.bfloat16_values import ExactFloatValue
 
 __all__ = ["Float8Scalar", "Float8Array", "bits_of", "scalar", "needs_wrapping", "wrap", "unwrap"]
 
@@ -101,7 +102,7 @@ _F32 = {name: _float32_bits(name) for name in _FORMAT}
 _TABLES = {name: [float(v) for v in _F32[name].view(np.float32)] for name in _FORMAT}
 
 
-class Float8Scalar:
+class Float8Scalar(ExactFloatValue):
     """A float8_e4m3fn or float8_e5m2 value (``bits``: its byte, ``name``:
     its type's name): converts exactly, computes nothing (see the module's
     text)."""
@@ -129,34 +130,13 @@ class Float8Scalar:
         return cls._make(int(bits) & 0xFF, name)
 
     # ---- conversions (exact) ------------------------------------------------------------
-    def __float__(self):
-        return self._f
-
     def __array__(self, dtype=None, copy=None):
         # np.float32(x) (kjit.float32(x)) and stores into NumPy arrays ask for this
         a = _F32[self.name][self.bits:self.bits + 1].reshape(()).view(np.float32).copy()
         return a if dtype is None or np.dtype(dtype) == a.dtype else a.astype(dtype)
 
-    def __int__(self):
-        return int(self._f)
-
-    def __complex__(self):
-        return complex(self._f)
-
-    def __bool__(self):
-        return self._f != 0.0
-
-    def __trunc__(self):
-        return math.trunc(self._f)
-
-    def __hash__(self):
-        return hash(self._f)
-
     def __repr__(self):
         return f"{self.name}({self._f!r})"
-
-    def __str__(self):
-        return str(self._f)
 
     def __format__(self, spec):
         return format(self._f, spec)
