@@ -57,6 +57,9 @@ class Context {
   // unknown to typing (the CPU device, the typing of a launch before its
   // device is chosen). Operations a GPU lacks are refused against it.
   int targetCc = 0;
+  // Set by typing when a kernel uses an sm_90a instruction (wgmma,
+  // setmaxnreg): its PTX then targets sm_90a, which only 9.0 GPUs run.
+  bool archSpecific = false;
 
   // Registers `text` (a module, or a function's text whose first line is
   // line `firstLine` of `filename`) and parses it.

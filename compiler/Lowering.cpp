@@ -152,6 +152,8 @@ llvm::FunctionCallee ProgramLowering::runtime(const char *name) {
     ft = llvm::FunctionType::get(i32, {ptr, i32, i32, ptr, i32, i32}, false);
   else if (n == "kjit_cpu_warp")
     ft = llvm::FunctionType::get(i64, {ptr, i32, i32, i64, i32, ptr, i32, i32}, false);
+  else if (n == "kjit_cpu_hopper")
+    ft = llvm::FunctionType::get(i64, {ptr, i32, ptr, ptr, ptr, i64, i64, ptr, i32, i32}, false);
   else if (n == "kjit_cpu_activemask")
     ft = llvm::FunctionType::get(i32, {ptr}, false);
   return M.getOrInsertFunction(name, ft);

@@ -180,7 +180,7 @@ llvm::Value *FunctionLowering::cudaIntrinsic(const Intrinsic *in) {
         gv = new llvm::GlobalVariable(
             P.M, llvm::ArrayType::get(B.getInt8Ty(), 0), false, llvm::GlobalValue::ExternalLinkage,
             nullptr, "kjit_dynamic_shared", nullptr, llvm::GlobalValue::NotThreadLocal, 3);
-        gv->setAlignment(llvm::Align(16));
+        gv->setAlignment(llvm::Align(P.sharedAlign1024 ? 1024 : 16));
       }
       data = B.CreateAddrSpaceCast(gv, llvm::PointerType::getUnqual(C));
       // %dynamic_smem_size has no LLVM intrinsic: read it with inline PTX.
@@ -201,6 +201,7 @@ llvm::Value *FunctionLowering::cudaIntrinsic(const Intrinsic *in) {
           llvm::UndefValue::get(llvm::ArrayType::get(et, uint64_t(n))), "shared_array", nullptr,
           llvm::GlobalValue::NotThreadLocal, 3);
       gv->setAlignment(llvm::Align(16));
+      if (P.sharedAlign1024) alignForTensorCopies(gv);
       data = B.CreateAddrSpaceCast(gv, llvm::PointerType::getUnqual(C));
     }
     llvm::Value *desc = llvm::Constant::getNullValue(P.lt(t));

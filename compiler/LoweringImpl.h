@@ -50,10 +50,13 @@ class ProgramLowering {
   // The CPU device: a kernel lowered for the host (LoweringCpuKernel.cpp).
   bool cpuKernel = false;
   bool cpuNeedsFibers = false;  // a barrier or warp operation was lowered
-  bool cpuGridSync = false;     // a grid barrier: every block's threads run together
-  int64_t cpuSharedBytes = 0;   // static shared arrays, laid out one after another
-  int64_t cpuConstBytes = 0;    // what a GPU's constant memory would hold (arrays, print formats)
-  int64_t cpuLocalBytes = 0;    // local arrays of every function: a bound on a thread's
+  // A TMA copy or wgmma was lowered: dynamic shared memory starts 1024-byte
+  // aligned (the 128-byte swizzle's pattern repeats every 1024 bytes).
+  bool sharedAlign1024 = false;
+  bool cpuGridSync = false;    // a grid barrier: every block's threads run together
+  int64_t cpuSharedBytes = 0;  // static shared arrays, laid out one after another
+  int64_t cpuConstBytes = 0;   // what a GPU's constant memory would hold (arrays, print formats)
+  int64_t cpuLocalBytes = 0;   // local arrays of every function: a bound on a thread's
   llvm::Function *cpuSregFn = nullptr;
   llvm::Function *cpuSreg();  // i32 (ptr ctx, i32 k): CpuThreadState::sreg[k]
   // Line tables (lineinfo): null when off.
@@ -257,6 +260,16 @@ class FunctionLowering {
   void cpAsyncAddresses(const ir::Intrinsic *in, llvm::Value *&dst, llvm::Value *&src);
   llvm::Value *cpuMatrixProduct(const ir::Intrinsic *in, WarpOp op);
   llvm::Value *externCall(const ir::Intrinsic *in);  // cuda.declare_device (LoweringIntrinsics.cpp)
+
+  // ---- Hopper: mbarriers, TMA, wgmma, setmaxnreg (LoweringHopper.cpp) ----
+  llvm::Value *hopperIntrinsic(const ir::Intrinsic *in);
+  llvm::Value *cpuHopperIntrinsic(const ir::Intrinsic *in);
+  llvm::Value *ptxAsm(llvm::Type *ret, const std::string &text, const std::string &constraints,
+                      llvm::ArrayRef<llvm::Value *> args);
+  llvm::Value *sharedAddress(llvm::Value *generic);
+  llvm::Value *linearThreadIndex();
+  void wgmmaStore(const ir::Intrinsic *in);
+  void alignForTensorCopies(llvm::GlobalVariable *gv);
 };
 
 // Lowering.cpp: a value's register form (bool as i1) <-> memory form (i8).

@@ -336,6 +336,8 @@ llvm::Value *FunctionLowering::intrinsic(const Intrinsic *in) {
   const Type *t = in->type;
   if (in->id >= IntrinsicId::WmmaLoad && in->id <= IntrinsicId::CpAsyncWait)
     return P.cpuKernel ? cpuKernelIntrinsic(in) : wmmaIntrinsic(in);
+  if (in->id >= IntrinsicId::MbarrierInit && in->id <= IntrinsicId::Setmaxnreg)
+    return P.cpuKernel ? cpuHopperIntrinsic(in) : hopperIntrinsic(in);
   if (in->id >= IntrinsicId::ThreadIdx && in->id <= IntrinsicId::Ffs) {
     if (P.cpuKernel)
       if (llvm::Value *v = cpuKernelIntrinsic(in)) return v;

@@ -106,6 +106,9 @@ ir::Expr *typeWmma(BuiltinCall &call, const std::string &op);
 // cuda.mma_sync, ldmatrix, cp_async, cp_async_commit, cp_async_wait (MmaSync.cpp).
 bool isMmaSyncName(const std::string &f);
 ir::Expr *typeMmaSync(BuiltinCall &call);
+// cuda.mbarrier.*, cuda.tma.*, cuda.wgmma.*, the fences and setmaxnreg (Hopper.cpp).
+bool isHopperName(const std::string &f);
+ir::Expr *typeHopper(BuiltinCall &call);
 // prange and literal_unroll of `module` (kjit, numba): iterables only.
 const BuiltinFamily &loopOnlyFamily(const std::string &module);
 // NumPy's rows, by file: NumpyUfuncs.cpp (elementwise functions),

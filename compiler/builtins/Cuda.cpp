@@ -654,6 +654,7 @@ Expr *CudaTyper::patterned() {
   if (f.rfind("bf16.", 0) == 0) return fp16(f.substr(5), tc.bfloat16());
   if (f.rfind("wmma.", 0) == 0) return typeWmma(*this, f.substr(5));
   if (isMmaSyncName(f)) return typeMmaSync(*this);
+  if (isHopperName(f)) return typeHopper(*this);
   return unsupported(fmt::format("cuda.{}() is not supported in kernels yet", f));
 }
 

@@ -206,9 +206,9 @@ std::optional<GlobalValue> moduleAttribute(Session &session, const std::string &
     return libraryValue(session, module, "random_", attr);
   }
   if (module == "kjit.cuda") {
-    static const char *const namespaces[] = {"threadIdx", "blockIdx", "blockDim", "gridDim",
-                                             "shared",    "local",    "const",    "atomic",
-                                             "fp16",      "bf16",     "wmma",     "cg"};
+    static const char *const namespaces[] = {
+        "threadIdx", "blockIdx", "blockDim", "gridDim", "shared",   "local", "const", "atomic",
+        "fp16",      "bf16",     "wmma",     "cg",      "mbarrier", "tma",   "wgmma"};
     for (const char *n : namespaces)
       if (attr == n) return moduleValue("kjit.cuda." + attr);
     return fnValue("kjit.cuda." + attr);  // checked when called

@@ -129,6 +129,22 @@ struct WmmaOperands {
 };
 enum class WmmaInputs : int32_t { Float16 = 0, BFloat16 = 1 };
 
+// The operation codes of kjit_cpu_hopper(ctx, op, a, b, c, x, y, file, line,
+// col) (runtime/host/CpuHopper.cpp): Hopper's asynchronous operations on the
+// CPU device. An mbarrier is a uint64 (kjit's encoding, CpuHopper.cpp), a
+// tensor map 16 uint64 (kjit's, made by cuda.make_tensor_map for the CPU
+// device), a wgmma operand a tile in the layout a 128-byte swizzle gives.
+enum class HopperOp : int32_t {
+  MbarrierInit = 0,      // a: the barrier; x: the arrivals of a phase
+  MbarrierArrive = 1,    // a
+  MbarrierExpectTx = 2,  // a; x: bytes (arrives, and expects the bytes)
+  MbarrierTryWait = 3,   // a; x: the parity -> 1 when that phase has completed
+  MbarrierWait = 4,      // a; x: the parity; the fiber waits (polls) until then
+  TmaLoad = 5,           // a: destination, b: map, c: barrier; x: int64 coords[y]
+  TmaStore = 6,          // a: source, b: map; x: int64 coords[y]
+  Wgmma = 7,  // a, b: tiles, c: float acc[n/2] (in, out); x: k; y: n | 65536 for bfloat16
+};
+
 // ---- status and kernel exceptions ----------------------------------------------
 // What a compiled function returns (compiler/Lowering.h): 0, or 1 when it
 // raised (the exception is recorded for the caller), or, in a kernel

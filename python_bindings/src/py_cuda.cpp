@@ -155,6 +155,26 @@ struct Registration {
 
 }  // namespace
 
+// cuTensorMapEncodeTiled: the 128 bytes of a TMA tensor map
+// (kjit/cuda/tensor_map.py checks the arguments first and names them).
+pybind11::bytes tensorMapEncode(int dtype, uint64_t address, std::vector<unsigned long long> dims,
+                                std::vector<unsigned long long> strides, std::vector<unsigned> box,
+                                int swizzle, int l2, int oob) {
+  rt().activate();
+  if (!rt().api().TensorMapEncodeTiled)
+    throw std::runtime_error(
+        "cuda.make_tensor_map(): this CUDA driver has no cuTensorMapEncodeTiled (CUDA 12 or "
+        "later has it)");
+  alignas(64) unsigned char map[128] = {};
+  std::vector<unsigned> elementStrides(box.size(), 1);
+  rt().check(rt().api().TensorMapEncodeTiled(map, dtype, unsigned(dims.size()),
+                                             reinterpret_cast<void *>(address), dims.data(),
+                                             strides.data(), box.data(), elementStrides.data(),
+                                             0 /* no interleave */, swizzle, l2, oob),
+             "cuTensorMapEncodeTiled");
+  return pybind11::bytes(reinterpret_cast<const char *>(map), sizeof map);
+}
+
 pybind11::dict deviceInfo(int i) {
   const cuda::DeviceInfo &d = rt().info(i);
   pybind11::dict r;
@@ -191,6 +211,7 @@ void define_cuda(pybind11::module_ &m) {
   m.def("cuda_driver_version", [] { return rt().driverVersion(); });
   m.def("cuda_device_count", [] { return rt().available() ? rt().deviceCount() : 0; });
   m.def("cuda_device_info", &deviceInfo);
+  m.def("cuda_tensor_map_encode", &tensorMapEncode);
   m.def("cuda_select", [](int i) { rt().select(i); });
   m.def("cuda_current", [] { return rt().current(); });
   m.def("cuda_activate", [] { rt().activate(); });

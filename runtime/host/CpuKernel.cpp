@@ -115,7 +115,9 @@ struct Stack {
   char *top() const { return base + bytes; }
 };
 
-enum class Wait : uint8_t { Ready, Block, Warp, Grid, Done };
+// Poll: at an mbarrier wait whose phase has not completed; run again each
+// round until it has.
+enum class Wait : uint8_t { Ready, Block, Warp, Grid, Poll, Done };
 
 struct Site {
   const char *file = nullptr;
@@ -162,6 +164,7 @@ struct BlockRun {
   uint32_t blockWaiting = 0;
   uint32_t gridWaiting = 0;  // at a grid barrier (cooperative launches)
   std::vector<uint32_t> warpWaiting;
+  uint64_t barrierChanges = 0;  // mbarrier arrivals, initialisations and completed copies
   int32_t bid[3] = {0, 0, 0};
   bool finished = false;
 };
@@ -478,9 +481,17 @@ enum class Step : uint8_t { Progress, GridWait, Done, Failed };
 // then what can go on is released. GridWait: every running thread is at a
 // grid barrier, which only the launch can release.
 Step stepBlock(Launch &L, BlockRun &run) {
+  // Progress of fibers that poll an mbarrier: one of them went on, another
+  // fiber ran, or a barrier changed.
+  bool moved = false, polling = false;
+  uint64_t changes = run.barrierChanges;
   for (Fiber *f : run.fibers) {
-    if (f->wait != Wait::Ready) continue;
+    bool polled = f->wait == Wait::Poll;
+    if (f->wait != Wait::Ready && !polled) continue;
+    f->wait = Wait::Ready;
     enter(run, f);
+    if (f->wait == Wait::Poll) polling = true;
+    if (!polled || f->wait != Wait::Poll) moved = true;
     if (f->wait == Wait::Done) {
       --run.live;
       if (f->status == abi::StatusRaised) {  // StatusExit: ended at an unreported raise
@@ -545,6 +556,22 @@ Step stepBlock(Launch &L, BlockRun &run) {
     }
   }
   if (released) return Step::Progress;
+  if (polling) {
+    if (moved || run.barrierChanges != changes) return Step::Progress;
+    Fiber *p = nullptr;
+    for (Fiber *f : run.fibers)
+      if (!p && f->wait == Wait::Poll) p = f;
+    CpuKernelError e;
+    e.excClass = "RuntimeError";
+    e.message = fmt::format(
+        "deadlock in block ({}, {}, {}): thread ({}, {}, {}) waits at {} for an mbarrier phase "
+        "that "
+        "no running thread can complete (a GPU would hang)",
+        run.bid[0], run.bid[1], run.bid[2], p->state.sreg[0], p->state.sreg[1], p->state.sreg[2],
+        where(p->site));
+    L.fail(e);
+    return Step::Failed;
+  }
   if (run.gridWaiting > 0 && run.gridWaiting == run.live) return Step::GridWait;
   // Every running thread waits, and none can go on.
   CpuKernelError e;
@@ -800,6 +827,30 @@ bool runCpuKernel(const CpuKernelInfo &info, void **args, const CpuLaunch &launc
     return false;
   }
   return true;
+}
+
+// ---- what the CPU device's Hopper operations need (CpuHopper.cpp) ---------------------
+
+void fiberPoll(void *ctx, const char *file, int32_t line, int32_t col, const char *what) {
+  Fiber *f = fiberOf(ctx);
+  f->site = {file, line, col, what};
+  f->wait = Wait::Poll;
+  leave(f);
+}
+
+[[noreturn]] void fiberEnd(void *ctx) {
+  Fiber *f = fiberOf(ctx);
+  f->status = abi::StatusRaised;
+  f->wait = Wait::Done;
+  leave(f);
+  std::abort();  // never resumed
+}
+
+void fiberBarrierChanged(void *ctx) { ++fiberOf(ctx)->run->barrierChanges; }
+
+uint32_t fiberLinearThread(void *ctx) {
+  const int32_t *s = fiberOf(ctx)->state.sreg;
+  return uint32_t(s[0] + s[6] * (s[1] + s[7] * s[2]));
 }
 
 }  // namespace kjit

@@ -50,6 +50,16 @@ bool runCpuKernel(const CpuKernelInfo &info, void **args, const CpuLaunch &launc
 // fibers get at least its local arrays' bytes + 128 KiB.
 size_t cpuFiberStackBytes();
 
+// For the Hopper operations of a thread run as a fiber (CpuHopper.cpp; ctx
+// is the thread's KjitCallContext): wait (poll) until the next round, with
+// the site named if it never ends; end the thread with its raised exception
+// (never returns); note that an mbarrier changed (progress for pollers); the
+// thread's linear index in its block.
+void fiberPoll(void *ctx, const char *file, int32_t line, int32_t col, const char *what);
+[[noreturn]] void fiberEnd(void *ctx);
+void fiberBarrierChanged(void *ctx);
+uint32_t fiberLinearThread(void *ctx);
+
 // A GPU thread's local memory limit, and an H100 block's shared memory
 // limit (with the opt-in kjit's CUDA launches make), which the CPU device
 // keeps too.

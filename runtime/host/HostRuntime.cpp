@@ -721,6 +721,8 @@ int32_t kjit_cpu_sync(void *ctx, int32_t kind, int32_t pred, const char *file, i
 uint64_t kjit_cpu_warp(void *ctx, int32_t op, int32_t mask, uint64_t value, int32_t arg,
                        const char *file, int32_t line, int32_t col);
 int32_t kjit_cpu_activemask(void *ctx);
+int64_t kjit_cpu_hopper(void *ctx, int32_t op, void *a, void *b, void *c, int64_t x, int64_t y,
+                        const char *file, int32_t line, int32_t col);
 
 }  // extern "C"
 
@@ -759,6 +761,7 @@ const std::vector<RuntimeSymbol> &runtimeSymbols() {
       {"kjit_cpu_sync", reinterpret_cast<void *>(&kjit_cpu_sync)},
       {"kjit_cpu_warp", reinterpret_cast<void *>(&kjit_cpu_warp)},
       {"kjit_cpu_activemask", reinterpret_cast<void *>(&kjit_cpu_activemask)},
+      {"kjit_cpu_hopper", reinterpret_cast<void *>(&kjit_cpu_hopper)},
   };
   return symbols;
 }

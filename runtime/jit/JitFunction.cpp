@@ -351,6 +351,7 @@ std::unique_ptr<CompileResult> JitFunction::compileCuda(const std::vector<const 
   po.maxThreadsPerBlock = options_.cuda.maxThreads;
   po.minBlocksPerSM = options_.cuda.minBlocks;
   po.maxClusterRank = options_.cuda.maxClusterRank;
+  po.archSpecific = ctx.archSpecific;
   std::string err;
   if (!buildForCuda(ctx, prog, po, options_.cuda.lineinfo, c->code, c->entrySymbol, llvmText, err))
     throw internalError("kjit: " + err);

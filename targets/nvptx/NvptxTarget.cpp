@@ -218,7 +218,7 @@ bool compileToPtx(llvm::Module &m, const PtxOptions &opts, std::string &ptx, std
     return false;
   }
   int sm = nvptxProcessorFor(opts.ccMajor * 10 + opts.ccMinor);
-  std::string cpu = fmt::format("sm_{}", sm);
+  std::string cpu = fmt::format("sm_{}{}", sm, sm == 90 && opts.archSpecific ? "a" : "");
   std::string features = fmt::format("+ptx{}", ptxVersionFor(sm / 10, sm % 10));
   llvm::TargetOptions to;
   // Fuse a * b + c into fma, as nvcc does by default (-fmad=true).

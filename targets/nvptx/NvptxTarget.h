@@ -25,6 +25,9 @@ struct PtxOptions {
   int maxThreadsPerBlock = 0;
   int minBlocksPerSM = 0;
   int maxClusterRank = 0;
+  // The kernel uses sm_90a's instructions (wgmma, setmaxnreg): target
+  // sm_90a (cc 9.0 only) instead of sm_90.
+  bool archSpecific = false;
 };
 
 // libdevice.10.bc under $CUDA_HOME, /usr/local/cuda, or next to ptxas on

@@ -183,6 +183,7 @@ int main(int argc, char **argv) {
     bool cuda = target == "cuda" || amdgpu;
     if (amdgpu) ctx.warpSize = kjit::amdgpuProcessor(target)->wavefront;
     ctx.amdgpu = amdgpu;
+    if (target == "cuda") ctx.targetCc = cc;  // what the GPU lacks is refused while typing
     if (func.empty()) {
       std::fprintf(stderr, "kjitc: error: --emit=ir needs FILE:FUNC\n");
       return 2;
@@ -234,6 +235,7 @@ int main(int argc, char **argv) {
         po.ccMajor = cc / 10;
         po.ccMinor = cc % 10;
         po.fastmath = fastmath;
+        po.archSpecific = ctx.archSpecific;
         std::string entry;
         ok = kjit::buildForCuda(ctx, prog, po, lineinfo, out, entry, nullptr, err);
       } else {

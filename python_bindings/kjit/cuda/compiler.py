@@ -631,9 +631,12 @@ def compile_ptx(pyfunc, sig, device=False, fastmath=False, cc=None, opt=True, li
     returns ``(ptx, return_type)``. Kernels return void; ``device=True``
     compiles a device function. ``cc`` is a (major, minor) pair, default
     (9, 0)."""
-    if isinstance(pyfunc, CUDAKernel):  # a @cuda.jit object: its Python function
+    options = {}
+    if isinstance(pyfunc, CUDAKernel):  # a @cuda.jit object: its function, and its launch annotations
+        options = {o: v for o, v in pyfunc.targetoptions.items()
+                   if o in ("launch_bounds", "max_registers") and v is not None}
         pyfunc = pyfunc.py_func
-    k = CUDAKernel(pyfunc, device=device, fastmath=fastmath, lineinfo=lineinfo)
+    k = CUDAKernel(pyfunc, device=device, fastmath=fastmath, lineinfo=lineinfo, **options)
     _, _, ptx, resty, _ = k._dispatcher._compile_cuda(kt.signature_text(sig), device, _cc_number(cc))
     return ptx, _return_type(resty)
 

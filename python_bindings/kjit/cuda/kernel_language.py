@@ -43,6 +43,9 @@ const = _KernelOnly("const", namespace=True)
 atomic = _KernelOnly("atomic", namespace=True)
 cg = _KernelOnly("cg", namespace=True)  # cooperative groups: cg.this_grid().sync()
 wmma = _KernelOnly("wmma", namespace=True)  # warp matrix products: wmma.mma_sync(a, b, acc)
+mbarrier = _KernelOnly("mbarrier", namespace=True)  # mbarrier.init/arrive/arrive_expect_tx/wait/try_wait
+tma = _KernelOnly("tma", namespace=True)  # tma.load/store/commit_group/wait_group
+wgmma = _KernelOnly("wgmma", namespace=True)  # wgmma.zeros/fence/mma_async/commit_group/wait_group/store
 for _name in ("grid", "gridsize", "syncthreads", "syncthreads_count", "syncthreads_and",
               "syncthreads_or", "syncwarp", "threadfence", "threadfence_block",
               "threadfence_system", "shfl_sync", "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync",
@@ -50,6 +53,7 @@ for _name in ("grid", "gridsize", "syncthreads", "syncthreads_count", "syncthrea
               "activemask",
               "lanemask_lt", "popc", "brev", "clz", "ffs", "fma", "cbrt", "selp",
               "ldca", "ldcg", "ldcs", "ldlu", "ldcv", "stcg", "stcs", "stwb", "stwt",
-              "mma_sync", "ldmatrix", "cp_async", "cp_async_commit", "cp_async_wait"):
+              "mma_sync", "ldmatrix", "cp_async", "cp_async_commit", "cp_async_wait",
+              "fence_mbarrier_init", "fence_proxy_async", "setmaxnreg_inc", "setmaxnreg_dec"):
     globals()[_name] = _KernelOnly(_name)
 del _name

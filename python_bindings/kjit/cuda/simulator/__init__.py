@@ -31,6 +31,8 @@ from kjit.cuda.linking import LTOIR, Archive, Cubin, CUSource, Fatbin, Object, P
 from kjit.cuda.simulator import kernelapi as _kernelapi
 from kjit.cuda.simulator.kernelapi import cg, ldca, ldcg, ldcs, ldcv, ldlu, stcg, stcs, stwb, stwt, wmma  # noqa: F401
 from kjit.cuda.simulator.kernelapi import cp_async, cp_async_commit, cp_async_wait, ldmatrix, mma_sync  # noqa: F401
+from kjit.cuda.simulator.kernelapi import (fence_mbarrier_init, fence_proxy_async, mbarrier,  # noqa: F401
+                                           setmaxnreg_dec, setmaxnreg_inc, tma, wgmma)
 from kjit.cuda.simulator.kernelapi import (activemask, all_sync, any_sync, atomic, ballot_sync, bf16, blockDim,
                                            blockIdx, brev, cbrt, clz, const, eq_sync, ffs, fma, fp16, grid, gridDim,
                                            gridsize, selp,
@@ -63,7 +65,16 @@ __all__ = [
     "match_all_sync", "match_any_sync", "mma_sync", "popc", "shared", "shfl_down_sync", "shfl_sync", "shfl_up_sync",
     "shfl_xor_sync", "syncthreads", "syncthreads_and", "syncthreads_count", "syncthreads_or", "syncwarp",
     "threadfence", "threadfence_block", "threadfence_system", "threadIdx", "warpsize",
+    "fence_mbarrier_init", "fence_proxy_async", "mbarrier", "setmaxnreg_dec", "setmaxnreg_inc", "tma", "wgmma",
+    "make_tensor_map",
 ]
+
+
+def make_tensor_map(ary, box, swizzle=128, l2_promotion=128, oob_fill="zero"):
+    """cuda.make_tensor_map in the simulator: the CPU device's words over
+    the array's host memory (kjit/cuda/tensor_map.py)."""
+    from kjit.cuda.tensor_map import make_tensor_map as make
+    return make(ary, box, swizzle, l2_promotion, oob_fill, _kind="cpu")
 
 from kjit.cuda.vector_types import constructors as _vector_constructors  # noqa: E402
 

@@ -15,6 +15,7 @@ from kjit import bfloat16_host, float8_host
 from kjit import types as _kt
 from kjit.cuda.simulator import bfloat16_values as bf16v
 from kjit.cuda.simulator import float8_values as f8v
+from kjit.cuda.simulator import hopper_sim as _hopper
 from kjit.cuda.simulator import mma_sim as _mma_sim
 from kjit.cuda.simulator import wmma_sim as _wmma_sim
 from kjit.hostapi.arrays import as_dtype
@@ -358,6 +359,137 @@ ldmatrix = _fn("ldmatrix", _ldmatrix)
 cp_async = _fn("cp_async", _cp_async)
 cp_async_commit = _fn("cp_async_commit", _cp_async_commit)
 cp_async_wait = _fn("cp_async_wait", _cp_async_wait)
+
+
+# ---- Hopper: mbarriers, TMA, wgmma (hopper_sim.py) -------------------------------------
+def _parity(name, parity):
+    if int(parity) not in (0, 1):
+        raise ValueError(f"cuda.mbarrier.{name}(): the parity is 0 or 1, not {parity!r}")
+    return int(parity)
+
+
+def _mbar_init(bars, i, count):
+    """cuda.mbarrier.init(bars, i, count): a barrier whose phases complete
+    after ``count`` arrivals (and the bytes they expect)."""
+    s = _state("mbarrier.init")
+    if not 1 <= int(count) < 1 << 20:
+        raise ValueError(f"cuda.mbarrier.init(): count is 1 to 2**20 - 1, not {count!r}")
+    s.launch.mbarrier_update(_hopper.init, bars, int(i), int(count))
+
+
+def _mbar_arrive(bars, i):
+    """cuda.mbarrier.arrive(bars, i): one arrival on barrier i."""
+    s = _state("mbarrier.arrive")
+    s.launch.mbarrier_update(_hopper.arrive, bars, int(i))
+
+
+def _mbar_expect(bars, i, nbytes):
+    """cuda.mbarrier.arrive_expect_tx(bars, i, nbytes): an arrival that also
+    makes the phase wait for ``nbytes`` more bytes of tensor copies."""
+    s = _state("mbarrier.arrive_expect_tx")
+    s.launch.mbarrier_update(_hopper.arrive, bars, int(i), int(nbytes))
+
+
+def _mbar_wait(bars, i, parity):
+    """cuda.mbarrier.wait(bars, i, parity): waits until the phase of that
+    parity has completed."""
+    s = _state("mbarrier.wait")
+    s.launch.mbarrier_wait(s, bars, int(i), _parity("wait", parity), _site())
+
+
+def _mbar_try_wait(bars, i, parity):
+    """cuda.mbarrier.try_wait(bars, i, parity): whether that phase has completed."""
+    s = _state("mbarrier.try_wait")
+    with s.launch.lock:
+        return bool(_hopper.phase_done(bars, int(i), _parity("try_wait", parity)))
+
+
+mbarrier = _ns("mbarrier", init=_mbar_init, arrive=_mbar_arrive, arrive_expect_tx=_mbar_expect,
+               wait=_mbar_wait, try_wait=_mbar_try_wait)
+
+
+def _tma_load(dst, tensor_map, coords, bars, i):
+    """cuda.tma.load(dst, tensor_map, coords, bars, i): the map's box at
+    ``coords`` into the shared tile ``dst`` (swizzled as the map says); its
+    bytes complete on barrier i."""
+    s = _state("tma.load")
+    s.launch.mbarrier_update(_hopper.tma_load, dst, tensor_map, _coords(coords), bars, int(i))
+
+
+def _tma_store(tensor_map, coords, src):
+    """cuda.tma.store(tensor_map, coords, src): the shared tile ``src`` into
+    the map's box at ``coords`` (inside the array only)."""
+    _state("tma.store")
+    _hopper.tma_store(tensor_map, _coords(coords), src)
+
+
+def _coords(c):
+    return tuple(int(x) for x in c) if isinstance(c, tuple) else (int(c),)
+
+
+def _group_wait(name):
+    def wait(n, acc=None):
+        _state(name)
+        if not 0 <= int(n) <= 7:
+            raise ValueError(f"cuda.{name}(): n is 0 to 7, not {n!r}")
+        return acc
+    wait.__doc__ = f"cuda.{name}(n): copies and products complete when issued in the simulator."
+    return wait
+
+
+def _nothing(name):
+    def op():
+        _state(name)
+    op.__doc__ = f"cuda.{name}(): nothing to wait for in the simulator."
+    return op
+
+
+tma = _ns("tma", load=_tma_load, store=_tma_store, commit_group=_nothing("tma.commit_group"),
+          wait_group=_group_wait("tma.wait_group"))
+
+
+def _wgmma_zeros(n):
+    """cuda.wgmma.zeros(n): the thread's n/2 float32 accumulator values of
+    a 64 x n tile, zero."""
+    if int(n) % 8 or not 8 <= int(n) <= 256:
+        raise ValueError(f"cuda.wgmma.zeros(): n is a multiple of 8 from 8 to 256, not {n!r}")
+    return (np.float32(0),) * (int(n) // 2)
+
+
+def _wgmma_mma(acc, a, b, k):
+    """cuda.wgmma.mma_async(acc, a, b, k): acc + a[:, 16k:16k+16] @
+    b[:, 16k:16k+16].T for this thread's elements of the warpgroup's tile."""
+    s = _state("wgmma.mma_async")
+    if not 0 <= int(k) <= 3:
+        raise ValueError(f"cuda.wgmma.mma_async(): k is 0 to 3, not {k!r}")
+    return _hopper.mma_async(acc, a, b, int(k), s.linear % 128)
+
+
+def _wgmma_store(out, place, acc):
+    """cuda.wgmma.store(out, (row, col), acc): the warpgroup's 64 x n tile
+    into ``out`` at (row, col), inside ``out`` only."""
+    s = _state("wgmma.store")
+    _hopper.store(out, place, acc, s.linear % 128)
+
+
+wgmma = _ns("wgmma", zeros=_wgmma_zeros, fence=_nothing("wgmma.fence"), mma_async=_wgmma_mma,
+            commit_group=_nothing("wgmma.commit_group"), wait_group=_group_wait("wgmma.wait_group"),
+            store=_wgmma_store)
+fence_mbarrier_init = _fn("fence_mbarrier_init", _nothing("fence_mbarrier_init"))
+fence_proxy_async = _fn("fence_proxy_async", _nothing("fence_proxy_async"))
+
+
+def _setmaxnreg(name):
+    def op(n):
+        _state(name)
+        if int(n) % 8 or not 24 <= int(n) <= 256:
+            raise ValueError(f"cuda.{name}(): the count is a multiple of 8 from 24 to 256, not {n!r}")
+    op.__doc__ = f"cuda.{name}(n): register counts are the GPU's; nothing in the simulator."
+    return op
+
+
+setmaxnreg_inc = _fn("setmaxnreg_inc", _setmaxnreg("setmaxnreg_inc"))
+setmaxnreg_dec = _fn("setmaxnreg_dec", _setmaxnreg("setmaxnreg_dec"))
 
 
 # ---- memory ------------------------------------------------------------------------------

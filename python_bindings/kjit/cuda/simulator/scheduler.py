@@ -26,6 +26,7 @@ import traceback
 import numpy as np
 
 from kjit import _kjit
+from kjit.cuda.simulator import hopper_sim
 from kjit.cuda.simulator import mma_sim as _mma_sim
 from kjit.cuda.simulator.kernelapi import _tls
 
@@ -173,6 +174,7 @@ class _Launch:
         self.at_barrier = [0] * self.nwarps  # lanes in self.barrier, as bits
         self.am_pending = [0] * self.nwarps  # lanes waiting in activemask()
         self.warp_live = list(self.full)
+        self.mbar_waiters = []  # (state, bars, i, parity): at cuda.mbarrier.wait()
 
     def _run_sequential(self):
         """A kernel without barriers or warp operations: the threads of a
@@ -269,6 +271,8 @@ class _Launch:
         """(Under the lock.) Releases every waiting thread, to unwind."""
         self.aborting = True
         waiting = list(self.barrier.values())
+        waiting.extend(m[0] for m in self.mbar_waiters)
+        self.mbar_waiters = []
         for w in self.warps:
             waiting.extend(a.state for a in w.values())
             w.clear()
@@ -336,6 +340,7 @@ class _Launch:
         if self.live == 0 or self.blocked < self.live or self.aborting:
             return
         waiting = list(self.barrier.values())
+        waiting.extend(m[0] for m in self.mbar_waiters)
         for w in self.warps:
             waiting.extend(a.state for a in w.values())
         waiting.sort(key=lambda s: s.linear)
@@ -388,6 +393,41 @@ class _Launch:
         for s in waiting:
             s.result = r
             s.gate.release()
+
+    # ---- mbarriers (hopper_sim.py) ---------------------------------------------------
+    def mbarrier_update(self, fn, *args):
+        """``fn(*args)`` changes an mbarrier: the threads whose phase it
+        completed go on."""
+        with self.lock:
+            if self.aborting:
+                raise _Abort
+            fn(*args)
+            keep = []
+            for m in self.mbar_waiters:
+                s, bars, i, parity = m
+                if hopper_sim.phase_done(bars, i, parity):
+                    self.blocked -= 1
+                    s.result = None
+                    s.gate.release()
+                else:
+                    keep.append(m)
+            self.mbar_waiters = keep
+
+    def mbarrier_wait(self, s, bars, i, parity, site):
+        if self.sequential:
+            raise RuntimeError("kjit simulator: cuda.mbarrier.wait() was reached in a kernel run without threads")
+        with self.lock:
+            if self.aborting:
+                raise _Abort
+            if hopper_sim.phase_done(bars, i, parity):
+                return
+            s.kind, s.site, s.result = "mbarrier.wait", site, None
+            self.mbar_waiters.append((s, bars, i, parity))
+            self.blocked += 1
+            self._check_deadlock()
+        s.gate.acquire()
+        if s.result is _ABORTED:
+            raise _Abort
 
     # ---- warps ---------------------------------------------------------------------
     def warp_op(self, s, kind, mask, value, arg, site):

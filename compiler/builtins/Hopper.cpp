@@ -1,0 +1,324 @@
+// Hopper.cpp - the typing of the asynchronous operations of sm_90 (Hopper):
+//
+//   cuda.mbarrier.init(bars, i, count)        cuda.fence_mbarrier_init()
+//   cuda.mbarrier.arrive(bars, i)             cuda.mbarrier.arrive_expect_tx(bars, i, nbytes)
+//   cuda.mbarrier.wait(bars, i, parity)       ok = cuda.mbarrier.try_wait(bars, i, parity)
+//   cuda.tma.load(dst, tensor_map, (row, col), bars, i)      # the bulk tensor copy engine
+//   cuda.tma.store(tensor_map, (row, col), src); cuda.tma.commit_group(); cuda.tma.wait_group(0)
+//   cuda.fence_proxy_async()
+//   acc = cuda.wgmma.zeros(n)                 # the 64 x n float32 accumulator, n/2 values a thread
+//   cuda.wgmma.fence()
+//   acc = cuda.wgmma.mma_async(acc, a, b, k)  # acc += a[:, 16k:16k+16] @ b[:, 16k:16k+16].T
+//   cuda.wgmma.commit_group(); acc = cuda.wgmma.wait_group(0, acc)
+//   cuda.wgmma.store(out, (row, col), acc)
+//   cuda.setmaxnreg_inc(232); cuda.setmaxnreg_dec(40)
+//
+// mbarriers are the 8-byte words of a shared uint64 array. Tensor maps are
+// made on the host (cuda.make_tensor_map) and arrive as 1-d uint64 arrays.
+// wgmma's operands are shared tiles in the layout TMA writes with a 128-byte
+// swizzle: rows of 64 16-bit values. wgmma and setmaxnreg exist on sm_90
+// (9.0) only, as sm_90a's architecture-specific instructions: typing one
+// marks the kernel (Context::archSpecific), and the PTX then targets sm_90a.
+#include <fmt/format.h>
+
+#include "compiler/Context.h"
+#include "compiler/builtins/BuiltinCall.h"
+
+namespace kjit {
+
+using namespace ir;
+
+namespace {
+
+class HopperTyper : public BuiltinCall {
+ public:
+  explicit HopperTyper(BuiltinCall &c) : BuiltinCall(c) {}
+
+  Expr *type() {
+    if (ts.context().amdgpu)
+      return unsupported(
+          fmt::format("cuda.{}() is an NVIDIA GPU's instruction; AMD GPUs are not supported", f));
+    if (f == "mbarrier.init") return barrierOp(IntrinsicId::MbarrierInit, 3, "count");
+    if (f == "mbarrier.arrive") return barrierOp(IntrinsicId::MbarrierArrive, 2, nullptr);
+    if (f == "mbarrier.arrive_expect_tx")
+      return barrierOp(IntrinsicId::MbarrierExpectTx, 3, "nbytes");
+    if (f == "mbarrier.try_wait") return barrierOp(IntrinsicId::MbarrierTryWait, 3, "parity");
+    if (f == "mbarrier.wait") return barrierOp(IntrinsicId::MbarrierWait, 3, "parity");
+    if (f == "fence_mbarrier_init") return bare(IntrinsicId::FenceMbarrierInit, 90);
+    if (f == "fence_proxy_async") return bare(IntrinsicId::FenceProxyAsync, 90);
+    if (f == "tma.load") return tmaLoad();
+    if (f == "tma.store") return tmaStore();
+    if (f == "tma.commit_group") return bare(IntrinsicId::TmaCommit, 90);
+    if (f == "tma.wait_group") return waitGroup(IntrinsicId::TmaWait, false);
+    if (f == "wgmma.fence") return bare(IntrinsicId::WgmmaFence, 90, true);
+    if (f == "wgmma.commit_group") return bare(IntrinsicId::WgmmaCommit, 90, true);
+    if (f == "wgmma.wait_group") return waitGroup(IntrinsicId::WgmmaWait, true);
+    if (f == "wgmma.zeros") return zeros();
+    if (f == "wgmma.mma_async") return mmaAsync();
+    if (f == "wgmma.store") return store();
+    if (f == "setmaxnreg_inc" || f == "setmaxnreg_dec") return setmaxnreg(f == "setmaxnreg_inc");
+    return unsupported(fmt::format("cuda.{}() is not supported in kernels yet", f));
+  }
+
+ private:
+  std::optional<int64_t> constInt(Expr *e) {
+    auto *c = dyn_cast<Const>(ts.literalLocal(e));
+    if (c && c->type && (c->type->isInt() || c->type->isBool())) return c->i;
+    return std::nullopt;
+  }
+  // sm_`need` or newer; `exact`: sm_90a's instructions, which no other GPU
+  // runs (not forward compatible). The CPU device (targetCc 0) runs all.
+  bool available(int need, bool exact = false) {
+    int cc = ts.context().targetCc;
+    if (cc == 0 || (exact ? cc == need : cc >= need)) {
+      if (exact && cc != 0) ts.context().archSpecific = true;
+      return true;
+    }
+    ts.error(DiagCategory::Typing, loc,
+             exact
+                 ? fmt::format("cuda.{}() needs an sm_{} GPU (its sm_{}a instructions run on no "
+                               "other); this kernel is compiled for sm_{}",
+                               f, need, need, cc)
+                 : fmt::format("cuda.{}() needs sm_{} or newer; this kernel is compiled for sm_{}",
+                               f, need, cc));
+    return false;
+  }
+  Expr *arg(size_t k, const char *kw) {
+    if (k < site.args.size()) return site.args[k];
+    return kw ? keyword(kw) : nullptr;
+  }
+  Expr *located(Expr *at, std::string msg) {
+    return ts.error(DiagCategory::Typing, at ? at->loc : loc, fmt::format("cuda.{}(): {}", f, msg));
+  }
+  std::string typeText(Expr *e) { return e && e->type ? e->type->str() : "nothing"; }
+
+  // bars: a 1-d uint64 array (the mbarrier words); i: an integer.
+  bool barrier(Expr *bars, Expr *i, std::vector<Expr *> &out) {
+    const Type *t = bars ? bars->type : nullptr;
+    if (!t || !t->isArray() || t->ndim() != 1 || !t->dtype()->isInt() || t->dtype()->bits() != 64) {
+      located(bars,
+              fmt::format("the mbarriers are a 1-d shared uint64 array, not {}", typeText(bars)));
+      return false;
+    }
+    if (!i || !i->type || !i->type->isInt()) {
+      located(i, fmt::format("the mbarrier's index is an integer, not {}", typeText(i)));
+      return false;
+    }
+    out.push_back(bars);
+    out.push_back(ts.convert(i, tc.int64()));
+    return true;
+  }
+
+  Expr *barrierOp(IntrinsicId id, size_t n, const char *third) {
+    if (!arity("cuda." + f, n, n)) return none();
+    std::vector<Expr *> args;
+    if (!barrier(site.args[0], site.args[1], args)) return none();
+    if (third) {
+      Expr *x = site.args[2];
+      if (!x->type || !(x->type->isInt() || x->type->isBool()))
+        return located(x, fmt::format("{} is an integer, not {}", third, typeText(x)));
+      if (std::optional<int64_t> v = constInt(x)) {
+        bool parity = id == IntrinsicId::MbarrierWait || id == IntrinsicId::MbarrierTryWait;
+        int64_t hi = parity ? 1 : id == IntrinsicId::MbarrierInit ? (1 << 20) - 1 : (1 << 20) - 1;
+        if (*v < (parity || id == IntrinsicId::MbarrierExpectTx ? 0 : 1) || *v > hi)
+          return located(x, fmt::format("{} is {}; it must be {}", third, *v,
+                                        parity ? "0 or 1"
+                                        : id == IntrinsicId::MbarrierInit
+                                            ? "from 1 to 2**20 - 1 (the arrivals of a phase)"
+                                            : "from 0 to 2**20 - 1 (bytes)"));
+      }
+      args.push_back(ts.convert(x, tc.int64()));
+    }
+    bool sm90 = id == IntrinsicId::MbarrierExpectTx || id == IntrinsicId::MbarrierTryWait ||
+                id == IntrinsicId::MbarrierWait;
+    if (!available(sm90 ? 90 : 80)) return none();
+    const Type *rt = id == IntrinsicId::MbarrierTryWait ? tc.boolean() : tc.none();
+    return ts.intrinsic(id, std::move(args), rt, loc);
+  }
+
+  Expr *bare(IntrinsicId id, int sm, bool exact = false) {
+    if (!arity("cuda." + f, 0, 0) || !available(sm, exact)) return none();
+    return ts.intrinsic(id, {}, tc.none(), loc);
+  }
+
+  // tma.wait_group(n) and wgmma.wait_group(n[, acc]): n from 0 to 7.
+  Expr *waitGroup(IntrinsicId id, bool wgmma) {
+    if (!arity("cuda." + f, 1, wgmma ? 2 : 1)) return none();
+    std::optional<int64_t> n = constInt(site.args[0]);
+    if (!n || *n < 0 || *n > 7)
+      return located(site.args[0],
+                     "n is a constant from 0 to 7 (the groups that may still be in flight)");
+    if (!available(90, wgmma)) return none();
+    std::vector<Expr *> args = {ts.constInt(*n, loc)};
+    const Type *rt = tc.none();
+    if (site.args.size() == 2) {
+      Expr *acc = accumulator(site.args[1]);
+      if (!acc) return none();
+      args.push_back(acc);
+      rt = acc->type;
+    }
+    return ts.intrinsic(id, std::move(args), rt, loc);
+  }
+
+  // A tuple of n/2 float32 values, n a multiple of 8 from 8 to 256.
+  Expr *accumulator(Expr *e) {
+    const Type *t = e ? e->type : nullptr;
+    bool ok = t && t->isTuple() && !t->elements().empty() && t->elements().size() % 4 == 0 &&
+              t->elements().size() <= 128;
+    for (size_t k = 0; ok && k < t->elements().size(); ++k) ok = t->elements()[k] == tc.floatTy(32);
+    if (!ok) {
+      located(e, fmt::format("the accumulator is a tuple of n/2 float32 values (n a multiple of 8 "
+                             "up to 256, as cuda.wgmma.zeros(n) makes), not {}",
+                             typeText(e)));
+      return nullptr;
+    }
+    return e;
+  }
+
+  Expr *zeros() {
+    if (!arity("cuda.wgmma.zeros", 1, 1)) return none();
+    std::optional<int64_t> n = constInt(site.args[0]);
+    if (!n || *n < 8 || *n > 256 || *n % 8 != 0)
+      return located(site.args[0],
+                     "n (the accumulator's columns) is a constant multiple of 8 from 8 to 256");
+    return ts.intrinsic(IntrinsicId::WgmmaZeros, {},
+                        tc.tuple(std::vector<const Type *>(size_t(*n / 2), tc.floatTy(32))), loc);
+  }
+
+  // a 2-d C-contiguous array of float16 or bfloat16 values (a shared tile).
+  bool tile(Expr *e, const char *what, const Type *&elem) {
+    const Type *t = e ? e->type : nullptr;
+    if (!t || !t->isArray() || t->ndim() != 2 || t->layout() != Layout::C ||
+        !(t->dtype()->isHalf() || t->dtype()->isBFloat16())) {
+      located(e, fmt::format("{} is a 2-d C-contiguous shared array of float16 or bfloat16 (rows "
+                             "of 64 values, as a TMA load with a 128-byte swizzle writes them), "
+                             "not {}",
+                             what, typeText(e)));
+      return false;
+    }
+    if (elem && elem != t->dtype()) {
+      located(e, fmt::format("a and b hold one type; a holds {}, b {}", elem->str(),
+                             t->dtype()->str()));
+      return false;
+    }
+    elem = t->dtype();
+    return true;
+  }
+
+  Expr *mmaAsync() {
+    if (!arity("cuda.wgmma.mma_async", 4, 4)) return none();
+    Expr *acc = accumulator(site.args[0]);
+    if (!acc) return none();
+    const Type *elem = nullptr;
+    if (!tile(site.args[1], "a", elem) || !tile(site.args[2], "b", elem)) return none();
+    Expr *k = site.args[3];
+    if (!k->type || !k->type->isInt())
+      return located(
+          k, fmt::format("k (which 16 columns of the 64) is an integer, not {}", typeText(k)));
+    if (std::optional<int64_t> v = constInt(k); v && (*v < 0 || *v > 3))
+      return located(k, fmt::format("k is {}; the 64 columns of a tile hold k = 0 to 3", *v));
+    if (!available(90, true)) return none();
+    return ts.intrinsic(IntrinsicId::WgmmaMma,
+                        {acc, site.args[1], site.args[2], ts.convert(k, tc.int64())}, acc->type,
+                        loc);
+  }
+
+  // (row, col): two integers.
+  bool place(Expr *e, std::vector<Expr *> &out, size_t lo, size_t hi) {
+    const Type *t = e ? e->type : nullptr;
+    bool ok = t && t->isTuple() && t->elements().size() >= lo && t->elements().size() <= hi;
+    for (size_t k = 0; ok && k < t->elements().size(); ++k) ok = t->elements()[k]->isInt();
+    if (!ok) {
+      located(e, fmt::format("the place is a tuple of {} integers, not {}",
+                             lo == hi ? std::to_string(lo) : fmt::format("{} to {}", lo, hi),
+                             typeText(e)));
+      return false;
+    }
+    for (size_t k = 0; k < t->elements().size(); ++k)
+      out.push_back(ts.convert(ir.tupleGet(e, unsigned(k), e->loc), tc.int64()));
+    return true;
+  }
+
+  Expr *store() {
+    if (!arity("cuda.wgmma.store", 3, 3)) return none();
+    Expr *out = site.args[0];
+    const Type *t = out->type;
+    if (!t || !t->isArray() || t->ndim() != 2 || !t->dtype()->isNumber() || t->dtype()->isComplex())
+      return located(out, fmt::format("the destination is a 2-d array of real numbers, not {}",
+                                      typeText(out)));
+    if (t->readonly()) return located(out, "the destination is read-only");
+    std::vector<Expr *> args = {out};
+    if (!place(site.args[1], args, 2, 2)) return none();
+    Expr *acc = accumulator(site.args[2]);
+    if (!acc) return none();
+    args.push_back(acc);
+    return ts.intrinsic(IntrinsicId::WgmmaStore, std::move(args), tc.none(), loc);
+  }
+
+  // A tensor map: the 1-d uint64 array cuda.make_tensor_map gives.
+  bool tensorMap(Expr *e) {
+    const Type *t = e ? e->type : nullptr;
+    if (!t || !t->isArray() || t->ndim() != 1 || !t->dtype()->isInt() || t->dtype()->bits() != 64) {
+      located(e, fmt::format("the tensor map is what cuda.make_tensor_map() makes on the host, "
+                             "not {}",
+                             typeText(e)));
+      return false;
+    }
+    return true;
+  }
+
+  bool sharedTile(Expr *e, const char *what) {
+    const Type *t = e ? e->type : nullptr;
+    if (!t || !t->isArray() || t->layout() != Layout::C || t->dtype()->isRecord()) {
+      located(e, fmt::format("{} is a C-contiguous shared array, not {}", what, typeText(e)));
+      return false;
+    }
+    return true;
+  }
+
+  Expr *tmaLoad() {
+    if (!arity("cuda.tma.load", 5, 5)) return none();
+    Expr *dst = site.args[0];
+    if (!sharedTile(dst, "the destination") || !tensorMap(site.args[1])) return none();
+    if (dst->type->readonly()) return located(dst, "the destination is read-only");
+    std::vector<Expr *> args = {dst, site.args[1]};
+    if (!barrier(site.args[3], site.args[4], args)) return none();
+    if (!place(site.args[2], args, 1, 5)) return none();
+    if (!available(90)) return none();
+    return ts.intrinsic(IntrinsicId::TmaLoad, std::move(args), tc.none(), loc);
+  }
+
+  Expr *tmaStore() {
+    if (!arity("cuda.tma.store", 3, 3)) return none();
+    if (!tensorMap(site.args[0]) || !sharedTile(site.args[2], "the source")) return none();
+    std::vector<Expr *> args = {site.args[0], site.args[2]};
+    if (!place(site.args[1], args, 1, 5)) return none();
+    if (!available(90)) return none();
+    return ts.intrinsic(IntrinsicId::TmaStore, std::move(args), tc.none(), loc);
+  }
+
+  Expr *setmaxnreg(bool inc) {
+    if (!arity("cuda." + f, 1, 1)) return none();
+    std::optional<int64_t> n = constInt(site.args[0]);
+    if (!n || *n < 24 || *n > 256 || *n % 8 != 0)
+      return located(site.args[0], "the register count is a constant multiple of 8 from 24 to 256");
+    if (!available(90, true)) return none();
+    Intrinsic *in = ts.intrinsic(IntrinsicId::Setmaxnreg,
+                                 {ts.constInt(*n, loc), ts.constInt(inc, loc)}, tc.none(), loc);
+    in->subOp = subOpNamed(IntrinsicId::Setmaxnreg, inc ? "inc" : "dec");
+    return in;
+  }
+};
+
+}  // namespace
+
+bool isHopperName(const std::string &f) {
+  for (const char *p : {"mbarrier.", "tma.", "wgmma."})
+    if (f.rfind(p, 0) == 0) return true;
+  return f == "fence_mbarrier_init" || f == "fence_proxy_async" || f == "setmaxnreg_inc" ||
+         f == "setmaxnreg_dec";
+}
+
+Expr *typeHopper(BuiltinCall &call) { return HopperTyper(call).type(); }
+
+}  // namespace kjit

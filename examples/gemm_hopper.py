@@ -1,0 +1,205 @@
+"""A Hopper GEMM in the kernel language: c = a @ b.T with TMA, mbarriers and
+wgmma, warp-specialised as cuBLAS's and CUTLASS's sm_90 kernels are.
+
+    a: M x K, b: N x K (K-major, as torch.nn.Linear's weight), c: M x N;
+    float16 or bfloat16 in, float32 accumulation, c of any float type.
+
+A block of 384 threads computes a 128 x 256 tile of c. Warpgroup 0 is the
+producer: one thread issues TMA copies of the a and b tiles (128 x 64 and
+256 x 64, 128-byte swizzle) into a ring of STAGES shared-memory buffers,
+each with a `full` mbarrier (the copy's bytes land on it) and an `empty`
+one (the consumers release the buffer). Warpgroups 1 and 2 are the
+consumers: each multiplies its 64 rows of the a tile by the b tile with
+four wgmma m64n256k16 per buffer, keeping one group of products in flight,
+and stores its 64 x 256 accumulator at the end. setmaxnreg moves registers
+from the producer (40) to the consumers (232).
+
+Runs on an H100/H200 (sm_90a), on the CPU device and in the simulator (the
+same numbers: float32 accumulation; small sizes there, it is slow):
+
+    python examples/gemm_hopper.py            # 4096^3 on a GPU, 256 x 512 x 128 elsewhere
+"""
+import sys
+
+import numpy as np
+
+import kjit
+from kjit import cuda, uint64
+
+BM, BN, BK, STAGES = 128, 256, 64, 4
+THREADS = 384
+SHARED_BYTES = STAGES * (BM + BN) * BK * 2  # the a and b buffers (16-bit values)
+
+_kernels = {}
+
+
+def make_gemm(dtype):
+    """The GEMM kernel for inputs of `dtype` (kjit.float16 or kjit.bfloat16)."""
+    if dtype in _kernels:
+        return _kernels[dtype]
+
+    @cuda.jit(launch_bounds=(THREADS, 1))
+    def gemm(ta, tb, c, k_tiles):
+        smem = cuda.shared.array(0, dtype)  # the a tiles, then the b tiles
+        sa_all = smem[:STAGES * BM * BK].reshape((STAGES, BM, BK))
+        sb_all = smem[STAGES * BM * BK:STAGES * (BM + BN) * BK].reshape((STAGES, BN, BK))
+        bars = cuda.shared.array(2 * STAGES, uint64)  # full[s], then empty[s]
+        tid = cuda.threadIdx.x
+        wg = tid // 128
+        if tid == 0:
+            for s in range(STAGES):
+                cuda.mbarrier.init(bars, s, 1)  # the producer's arrival (+ the bytes)
+                cuda.mbarrier.init(bars, STAGES + s, 2)  # one arrival per consumer
+            cuda.fence_mbarrier_init()
+        cuda.syncthreads()
+        m0 = cuda.blockIdx.y * BM
+        n0 = cuda.blockIdx.x * BN
+        if wg == 0:
+            cuda.setmaxnreg_dec(40)
+            if tid == 0:
+                for k in range(k_tiles):
+                    s = k % STAGES
+                    if k >= STAGES:  # the consumers have released this buffer's last use
+                        cuda.mbarrier.wait(bars, STAGES + s, (k // STAGES - 1) & 1)
+                    cuda.mbarrier.arrive_expect_tx(bars, s, (BM + BN) * BK * 2)
+                    cuda.tma.load(sa_all[s], ta, (m0, k * BK), bars, s)
+                    cuda.tma.load(sb_all[s], tb, (n0, k * BK), bars, s)
+        else:
+            cuda.setmaxnreg_inc(232)
+            row = (wg - 1) * 64
+            acc = cuda.wgmma.zeros(BN)
+            for k in range(k_tiles):
+                s = k % STAGES
+                cuda.mbarrier.wait(bars, s, (k // STAGES) & 1)
+                sa = sa_all[s, row:row + 64]
+                sb = sb_all[s]
+                cuda.wgmma.fence()
+                acc = cuda.wgmma.mma_async(acc, sa, sb, 0)  # BK = 64: four steps of 16
+                acc = cuda.wgmma.mma_async(acc, sa, sb, 1)
+                acc = cuda.wgmma.mma_async(acc, sa, sb, 2)
+                acc = cuda.wgmma.mma_async(acc, sa, sb, 3)
+                cuda.wgmma.commit_group()
+                acc = cuda.wgmma.wait_group(1, acc)  # the previous buffer's products are done
+                if k > 0 and tid % 128 == 0:
+                    cuda.mbarrier.arrive(bars, STAGES + (k - 1) % STAGES)
+            acc = cuda.wgmma.wait_group(0, acc)
+            cuda.wgmma.store(c, (m0 + row, n0), acc)
+
+    _kernels[dtype] = gemm
+    return gemm
+
+
+@cuda.jit(device=True)
+def tile_origin(tile, grid_m, grid_n):
+    """The first row and column of tile number `tile`, in groups of 8 tile
+    rows (consecutive blocks share the tiles of b they read: L2 hits)."""
+    width = 8 * grid_n
+    first = tile // width * 8
+    size = min(grid_m - first, 8)
+    return (first + tile % width % size) * BM, tile % width // size * BN
+
+
+def make_persistent_gemm(dtype):
+    """The same GEMM as a persistent kernel: a block per multiprocessor walks
+    the tiles (blockIdx.x, + gridDim.x ...), and the producer loads the next
+    tile's first buffers while the consumers store the last one."""
+    key = ("persistent", dtype)
+    if key in _kernels:
+        return _kernels[key]
+
+    @cuda.jit(launch_bounds=(THREADS, 1))
+    def gemm(ta, tb, c, k_tiles, grid_m, grid_n):
+        smem = cuda.shared.array(0, dtype)
+        sa_all = smem[:STAGES * BM * BK].reshape((STAGES, BM, BK))
+        sb_all = smem[STAGES * BM * BK:STAGES * (BM + BN) * BK].reshape((STAGES, BN, BK))
+        bars = cuda.shared.array(2 * STAGES, uint64)
+        tid = cuda.threadIdx.x
+        wg = tid // 128
+        if tid == 0:
+            for s in range(STAGES):
+                cuda.mbarrier.init(bars, s, 1)
+                cuda.mbarrier.init(bars, STAGES + s, 2)
+            cuda.fence_mbarrier_init()
+        cuda.syncthreads()
+        tiles = grid_m * grid_n
+        it = 0  # buffers used so far: the ring's position and phase
+        if wg == 0:
+            cuda.setmaxnreg_dec(40)
+            if tid == 0:
+                for tile in range(cuda.blockIdx.x, tiles, cuda.gridDim.x):
+                    m0, n0 = tile_origin(tile, grid_m, grid_n)
+                    for k in range(k_tiles):
+                        s = it % STAGES
+                        if it >= STAGES:
+                            cuda.mbarrier.wait(bars, STAGES + s, (it // STAGES - 1) & 1)
+                        cuda.mbarrier.arrive_expect_tx(bars, s, (BM + BN) * BK * 2)
+                        cuda.tma.load(sa_all[s], ta, (m0, k * BK), bars, s)
+                        cuda.tma.load(sb_all[s], tb, (n0, k * BK), bars, s)
+                        it += 1
+        else:
+            cuda.setmaxnreg_inc(232)
+            row = (wg - 1) * 64
+            for tile in range(cuda.blockIdx.x, tiles, cuda.gridDim.x):
+                m0, n0 = tile_origin(tile, grid_m, grid_n)
+                acc = cuda.wgmma.zeros(BN)
+                for k in range(k_tiles):
+                    s = it % STAGES
+                    cuda.mbarrier.wait(bars, s, (it // STAGES) & 1)
+                    sa = sa_all[s, row:row + 64]
+                    sb = sb_all[s]
+                    cuda.wgmma.fence()
+                    acc = cuda.wgmma.mma_async(acc, sa, sb, 0)
+                    acc = cuda.wgmma.mma_async(acc, sa, sb, 1)
+                    acc = cuda.wgmma.mma_async(acc, sa, sb, 2)
+                    acc = cuda.wgmma.mma_async(acc, sa, sb, 3)
+                    cuda.wgmma.commit_group()
+                    acc = cuda.wgmma.wait_group(1, acc)
+                    if k > 0 and tid % 128 == 0:
+                        cuda.mbarrier.arrive(bars, STAGES + (it - 1) % STAGES)
+                    it += 1
+                acc = cuda.wgmma.wait_group(0, acc)
+                if tid % 128 == 0:
+                    cuda.mbarrier.arrive(bars, STAGES + (it - 1) % STAGES)
+                cuda.wgmma.store(c, (m0 + row, n0), acc)
+
+    _kernels[key] = gemm
+    return gemm
+
+
+def matmul(a, b, c, dtype, blocks=None):
+    """c = a @ b.T on the current device: a (M x K) and b (N x K) device
+    arrays (or tensors) of `dtype`, K a multiple of 64. `blocks`: run the
+    persistent kernel with that many blocks (the multiprocessors' count)."""
+    M, K = a.shape
+    N = b.shape[0]
+    if K % BK:
+        raise ValueError(f"K = {K} is not a multiple of {BK}")
+    ta = cuda.make_tensor_map(a, (BM, BK), swizzle=128)
+    tb = cuda.make_tensor_map(b, (BN, BK), swizzle=128)
+    grid_m, grid_n = (M + BM - 1) // BM, (N + BN - 1) // BN
+    if blocks is None:
+        make_gemm(dtype)[(grid_n, grid_m), THREADS, 0, SHARED_BYTES](ta, tb, c, K // BK)
+    else:
+        make_persistent_gemm(dtype)[blocks, THREADS, 0, SHARED_BYTES](ta, tb, c, K // BK, grid_m, grid_n)
+    return c
+
+
+def main():
+    on_gpu = cuda.device_kind() == "cuda"
+    M, N, K = (4096, 4096, 4096) if on_gpu else (256, 512, 128)
+    rng = np.random.default_rng(0)
+    ai = rng.integers(-3, 4, (M, K)).astype(np.float64)
+    bi = rng.integers(-3, 4, (N, K)).astype(np.float64)
+    a = cuda.to_device(kjit.float32_to_bf16(ai))
+    b = cuda.to_device(kjit.float32_to_bf16(bi))
+    ok = True
+    for blocks in (None, 3):  # a block per tile; 3 blocks walking the tiles
+        c = cuda.device_array((M, N), np.float32)
+        matmul(a, b, c, kjit.bfloat16, blocks)
+        ok = ok and np.array_equal(c.copy_to_host(), ai @ bi.T)
+    print(f"gemm {M}x{N}x{K} bfloat16 on {cuda.device_kind()}: {'ok' if ok else 'WRONG'}")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

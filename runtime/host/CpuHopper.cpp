@@ -1,0 +1,232 @@
+// CpuHopper.cpp - see CpuHopper.h.
+#include "runtime/host/CpuHopper.h"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstring>
+
+#include "frontend/support/BFloat16.h"
+#include "frontend/support/KernelAbi.h"
+#include "runtime/host/CpuKernel.h"
+#include "runtime/host/HostRuntime.h"
+
+namespace kjit::hopper {
+
+namespace {
+
+constexpr uint64_t kField = (uint64_t(1) << 21) - 1;
+constexpr int64_t kTxBias = int64_t(1) << 20;
+
+struct Barrier {
+  uint64_t pending, expected;
+  int64_t tx;
+  uint64_t phase;
+};
+
+Barrier decode(uint64_t w) {
+  return {w & kField, (w >> 21) & kField, int64_t((w >> 42) & kField) - kTxBias, w >> 63};
+}
+uint64_t encode(const Barrier &b) {
+  return (b.pending & kField) | ((b.expected & kField) << 21) |
+         (uint64_t(b.tx + kTxBias) & kField) << 42 | (b.phase << 63);
+}
+void completeIfDone(Barrier &b) {
+  if (b.pending == 0 && b.tx == 0) {
+    b.phase ^= 1;
+    b.pending = b.expected;
+  }
+}
+
+struct Map {
+  char *base;
+  int64_t rank, elem, dims[5], strides[5], box[5];
+  int swizzle;
+};
+
+bool readMap(const uint64_t *m, int64_t rank, Map &out, std::string &err) {
+  if (m[0] != kTensorMapMagic) {
+    err =
+        "the tensor map was not made for the CPU device (make it with cuda.make_tensor_map "
+        "while the CPU device is current)";
+    return false;
+  }
+  out.base = reinterpret_cast<char *>(m[1]);
+  out.rank = int64_t(m[2]);
+  out.elem = int64_t(m[3]);
+  if (out.rank != rank) {
+    err = fmt::format("the tensor map has {} dimensions; the copy gives {} coordinates", out.rank,
+                      rank);
+    return false;
+  }
+  for (int k = 0; k < 5; ++k) {
+    out.dims[k] = int64_t(m[4 + k]);
+    out.strides[k] = int64_t(m[9 + k]);
+    out.box[k] = int64_t((m[14] >> (12 * k)) & 0xfff);
+  }
+  out.swizzle = int(m[15]);
+  return true;
+}
+
+// Calls f(byte offset in the box, source address or null when outside) for
+// every element of the box at `coords`.
+template <class F>
+void forBox(const Map &m, const int64_t *coords, F f) {
+  int64_t count = 1;
+  for (int64_t d = 0; d < m.rank; ++d) count *= m.box[d];
+  for (int64_t e = 0; e < count; ++e) {
+    int64_t rest = e, off = 0;
+    bool inside = true;
+    for (int64_t d = m.rank; d-- > 0;) {
+      int64_t i = rest % m.box[d] + coords[d];
+      rest /= m.box[d];
+      inside = inside && i >= 0 && i < m.dims[d];
+      off += i * m.strides[d];
+    }
+    f(uint64_t(e * m.elem), inside ? m.base + off : nullptr);
+  }
+}
+
+}  // namespace
+
+void mbarrierInit(uint64_t *bar, int64_t count) {
+  *bar = encode({uint64_t(count), uint64_t(count), 0, 0});
+}
+
+bool mbarrierArrive(uint64_t *bar, int64_t txBytes, std::string &err) {
+  Barrier b = decode(*bar);
+  if (b.expected == 0) {
+    err = "an arrival on an mbarrier that cuda.mbarrier.init() has not initialised";
+    return false;
+  }
+  b.tx += txBytes;
+  if (b.pending > 0) --b.pending;
+  completeIfDone(b);
+  *bar = encode(b);
+  return true;
+}
+
+void mbarrierCompleteTx(uint64_t *bar, int64_t bytes) {
+  Barrier b = decode(*bar);
+  b.tx -= bytes;
+  completeIfDone(b);
+  *bar = encode(b);
+}
+
+bool mbarrierPhaseDone(uint64_t bar, int64_t parity) {
+  return decode(bar).phase != uint64_t(parity & 1);
+}
+
+bool tmaLoad(void *dst, const uint64_t *map, const int64_t *coords, int64_t rank, int64_t &bytes,
+             std::string &err) {
+  Map m;
+  if (!readMap(map, rank, m, err)) return false;
+  char *out = static_cast<char *>(dst);
+  bytes = 0;
+  forBox(m, coords, [&](uint64_t off, const char *src) {
+    char *p = out + swizzle(off, m.swizzle);
+    if (src)
+      std::memcpy(p, src, size_t(m.elem));
+    else
+      std::memset(p, 0, size_t(m.elem));
+    bytes += m.elem;
+  });
+  return true;
+}
+
+bool tmaStore(const void *src, const uint64_t *map, const int64_t *coords, int64_t rank,
+              std::string &err) {
+  Map m;
+  if (!readMap(map, rank, m, err)) return false;
+  const char *in = static_cast<const char *>(src);
+  forBox(m, coords, [&](uint64_t off, const char *dst) {
+    if (dst) std::memcpy(const_cast<char *>(dst), in + swizzle(off, m.swizzle), size_t(m.elem));
+  });
+  return true;
+}
+
+void wgmma(const void *a, const void *b, float *acc, int64_t k, int n, bool bfloat16,
+           uint32_t rank) {
+  auto at = [&](const void *tile, uint64_t row, uint64_t col) {
+    uint16_t bits;
+    std::memcpy(&bits, static_cast<const char *>(tile) + swizzle(row * 128 + col * 2, 128), 2);
+    return bfloat16 ? bf16::toFloat(bits) : float(f16::toDouble(bits));
+  };
+  uint32_t w = rank / 32, lane = rank % 32, g = lane >> 2, t = lane & 3;
+  for (int j = 0; j < n / 8; ++j)
+    for (int i = 0; i < 4; ++i) {
+      uint64_t row = 16 * w + g + 8 * (i >> 1), col = uint64_t(8 * j) + 2 * t + (i & 1);
+      float s = acc[4 * j + i];
+      for (int kk = 0; kk < 16; ++kk) {
+        uint64_t c = uint64_t(16 * k + kk);
+        s = std::fmaf(at(a, row, c), at(b, col, c), s);
+      }
+      acc[4 * j + i] = s;
+    }
+}
+
+}  // namespace kjit::hopper
+
+// ---- what compiled kernels call -------------------------------------------------------
+
+extern "C" {
+
+void kjit_rt_raise(kjit::KjitCallContext *ctx, const char *excClass, const char *message,
+                   const char *file, int32_t line);
+
+// Hopper's asynchronous operations (HopperOp, frontend/support/KernelAbi.h).
+// A failure raises RuntimeError and ends the thread there: its fiber is
+// never resumed.
+int64_t kjit_cpu_hopper(void *ctx, int32_t op, void *a, void *b, void *c, int64_t x, int64_t y,
+                        const char *file, int32_t line, int32_t col) {
+  namespace hp = kjit::hopper;
+  using kjit::HopperOp;
+  std::string err;
+  auto *bar = static_cast<uint64_t *>(a);
+  auto fail = [&](const char *what) {
+    kjit_rt_raise(static_cast<kjit::KjitCallContext *>(ctx), "RuntimeError",
+                  fmt::format("cuda.{}(): {}", what, err).c_str(), file ? file : "", line);
+    kjit::fiberEnd(ctx);
+  };
+  switch (HopperOp(op)) {
+  case HopperOp::MbarrierInit:
+    hp::mbarrierInit(bar, x);
+    kjit::fiberBarrierChanged(ctx);
+    return 0;
+  case HopperOp::MbarrierArrive:
+  case HopperOp::MbarrierExpectTx:
+    if (!hp::mbarrierArrive(bar, HopperOp(op) == HopperOp::MbarrierExpectTx ? x : 0, err))
+      fail(HopperOp(op) == HopperOp::MbarrierArrive ? "mbarrier.arrive"
+                                                    : "mbarrier.arrive_expect_tx");
+    kjit::fiberBarrierChanged(ctx);
+    return 0;
+  case HopperOp::MbarrierTryWait: return hp::mbarrierPhaseDone(*bar, x) ? 1 : 0;
+  case HopperOp::MbarrierWait:
+    while (!hp::mbarrierPhaseDone(*bar, x))
+      kjit::fiberPoll(ctx, file, line, col, "mbarrier.wait()");
+    return 0;
+  case HopperOp::TmaLoad: {
+    int64_t bytes = 0;
+    if (!hp::tmaLoad(a, static_cast<const uint64_t *>(b), reinterpret_cast<const int64_t *>(x), y,
+                     bytes, err))
+      fail("tma.load");
+    hp::mbarrierCompleteTx(static_cast<uint64_t *>(c), bytes);
+    kjit::fiberBarrierChanged(ctx);
+    return 0;
+  }
+  case HopperOp::TmaStore:
+    if (!hp::tmaStore(a, static_cast<const uint64_t *>(b), reinterpret_cast<const int64_t *>(x), y,
+                      err))
+      fail("tma.store");
+    return 0;
+  case HopperOp::Wgmma:
+    hp::wgmma(a, b, static_cast<float *>(c), x, int(y & 0xffff), (y & 65536) != 0,
+              kjit::fiberLinearThread(ctx) % 128);
+    return 0;
+  }
+  err = "an unknown operation";
+  fail("hopper");
+  return 0;
+}
+
+}  // extern "C"

@@ -1,0 +1,59 @@
+// CpuHopper.h - Hopper's asynchronous operations on the CPU device (mbarriers,
+// the bulk tensor copies, wgmma), run at once by the thread that issues them
+// (kjit_cpu_hopper in CpuKernel.cpp calls these).
+//
+// An mbarrier is a uint64 in kjit's own encoding: pending arrivals (bits
+// 0-20), the arrivals a phase expects (21-41), the transaction bytes still
+// due plus 2**20 (42-62), and the parity of the current phase (bit 63). A
+// phase completes when no arrival and no byte is due; the next one then
+// expects as many arrivals again.
+//
+// A tensor map for the CPU device is 16 uint64s (cuda.make_tensor_map writes
+// them): kTensorMapMagic, the array's address, rank, element size, the
+// dimensions and byte strides (index order, five each), the box (five 12-bit
+// fields, index order) and the swizzle span in bytes (0, 32, 64, 128).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace kjit::hopper {
+
+constexpr uint64_t kTensorMapMagic = 0x50414d544a4b4a4bull;  // "KJKJTMAP"
+
+void mbarrierInit(uint64_t *bar, int64_t count);
+// An arrival, after `txBytes` more bytes are expected; false (with `err`)
+// when the barrier is not in a phase (never initialised).
+bool mbarrierArrive(uint64_t *bar, int64_t txBytes, std::string &err);
+// `bytes` of a copy have landed.
+void mbarrierCompleteTx(uint64_t *bar, int64_t bytes);
+// Whether the phase of parity `parity` has completed (the current phase's
+// parity is the other).
+bool mbarrierPhaseDone(uint64_t bar, int64_t parity);
+
+// The box at `coords` (index order, `rank` of them) of the map's array into
+// dst, swizzled as the map says, elements outside the array as zeros;
+// `bytes` is the box's size. False with `err` for a map that is not one.
+bool tmaLoad(void *dst, const uint64_t *map, const int64_t *coords, int64_t rank, int64_t &bytes,
+             std::string &err);
+// The box at `coords` from src (swizzled as the map says) into the array;
+// elements outside it are not written.
+bool tmaStore(const void *src, const uint64_t *map, const int64_t *coords, int64_t rank,
+              std::string &err);
+
+// The thread `rank` (0-127) of a warpgroup: its n/2 accumulator elements
+// of acc += a[:, 16k:16k+16] @ b[:, 16k:16k+16].T, a (64 rows) and b (n
+// rows) K-major tiles of 64 16-bit values a row in the 128-byte swizzle's
+// layout. Each element adds its 16 products in order of k with float32 fma.
+void wgmma(const void *a, const void *b, float *acc, int64_t k, int n, bool bfloat16,
+           uint32_t rank);
+
+// The byte offset where a swizzle of `span` bytes (0: none) puts byte
+// offset `o` of a tile (whose start is 1024-byte aligned on a GPU).
+inline uint64_t swizzle(uint64_t o, int span) {
+  if (span < 32) return o;
+  uint64_t mask = uint64_t(span / 16 - 1);
+  return o ^ (((o >> 7) & mask) << 4);
+}
+
+}  // namespace kjit::hopper
