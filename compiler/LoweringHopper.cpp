@@ -355,14 +355,40 @@ llvm::Value *FunctionLowering::cpuHopperIntrinsic(const Intrinsic *in) {
   auto none = [&]() { return zeroOf(in->type); };
   P.cpuNeedsFibers = true;  // (a failure ends the thread's fiber)
   // The coordinates in an int64 array (in index order) and their number.
-  auto coords = [&](size_t from, llvm::Value *&count) -> llvm::Value * {
-    size_t rank = in->args.size() - from;
-    llvm::AllocaInst *a = entryAlloca(llvm::ArrayType::get(i64, 5), "tma.coords");
-    for (size_t k = 0; k < rank; ++k)
-      B.CreateStore(expr(in->args[from + k]),
-                    B.CreateConstGEP2_32(a->getAllocatedType(), a, 0, unsigned(k)));
-    count = B.getInt64(rank);
+  // An int64 record on the stack: its address as an i64.
+  auto record = [&](const std::vector<llvm::Value *> &fields, const char *name) -> llvm::Value * {
+    auto *ty = llvm::ArrayType::get(i64, fields.size());
+    llvm::AllocaInst *a = entryAlloca(ty, name);
+    for (size_t k = 0; k < fields.size(); ++k)
+      B.CreateStore(fields[k], B.CreateConstGEP2_32(ty, a, 0, unsigned(k)));
     return B.CreatePtrToInt(a, i64);
+  };
+  // The bytes of a shared tile (a C-contiguous array): what a copy may fill.
+  auto bytesOf = [&](const Expr *tile) {
+    llvm::Value *desc = expr(tile);
+    llvm::Value *n = B.getInt64(itemSize(tile->type->dtype()));
+    for (unsigned d = 0; d < tile->type->ndim(); ++d) n = B.CreateMul(n, shapeOf(desc, d));
+    return n;
+  };
+  // TmaRecord (CpuHopper.h): the coordinates (five), then the tile's bytes.
+  auto coords = [&](size_t from, const Expr *tile, llvm::Value *&count) -> llvm::Value * {
+    size_t rank = in->args.size() - from;
+    std::vector<llvm::Value *> f(5, B.getInt64(0));
+    for (size_t k = 0; k < rank; ++k) f[k] = expr(in->args[from + k]);
+    f.push_back(bytesOf(tile));
+    count = B.getInt64(int64_t(rank));
+    return record(f, "tma.record");
+  };
+  // WgmmaRecord (CpuHopper.h): k, then rows, columns and the two byte
+  // strides of a and of b.
+  auto tiles = [&]() -> llvm::Value * {
+    std::vector<llvm::Value *> f = {expr(in->args[3])};
+    for (size_t t : {size_t(1), size_t(2)}) {
+      llvm::Value *desc = expr(in->args[t]);
+      for (unsigned d = 0; d < 2; ++d) f.push_back(shapeOf(desc, d));
+      for (unsigned d = 0; d < 2; ++d) f.push_back(strideOf(desc, d));
+    }
+    return record(f, "wgmma.record");
   };
   (void)ptr;
   switch (in->id) {
@@ -385,14 +411,14 @@ llvm::Value *FunctionLowering::cpuHopperIntrinsic(const Intrinsic *in) {
     return none();
   case IntrinsicId::TmaLoad: {
     llvm::Value *count;
-    llvm::Value *xs = coords(4, count);
+    llvm::Value *xs = coords(4, in->args[0], count);
     call(HopperOp::TmaLoad, dataOf(expr(in->args[0])), dataOf(expr(in->args[1])), barrier(2), xs,
          count);
     return none();
   }
   case IntrinsicId::TmaStore: {
     llvm::Value *count;
-    llvm::Value *xs = coords(2, count);
+    llvm::Value *xs = coords(2, in->args[1], count);
     call(HopperOp::TmaStore, dataOf(expr(in->args[1])), dataOf(expr(in->args[0])), nullptr, xs,
          count);
     return none();
@@ -405,8 +431,8 @@ llvm::Value *FunctionLowering::cpuHopperIntrinsic(const Intrinsic *in) {
     for (unsigned k = 0; k < n; ++k)
       B.CreateStore(B.CreateExtractValue(acc, {k}), B.CreateConstGEP2_32(arr, slot, 0, k));
     bool bf = in->args[1]->type->dtype()->isBFloat16();
-    call(HopperOp::Wgmma, dataOf(expr(in->args[1])), dataOf(expr(in->args[2])), slot,
-         expr(in->args[3]), B.getInt64(int64_t(2 * n) | (bf ? 65536 : 0)));
+    call(HopperOp::Wgmma, dataOf(expr(in->args[1])), dataOf(expr(in->args[2])), slot, tiles(),
+         B.getInt64(int64_t(2 * n) | (bf ? 65536 : 0)));
     llvm::Value *out = llvm::UndefValue::get(P.lt(in->type));
     for (unsigned k = 0; k < n; ++k)
       out = B.CreateInsertValue(

@@ -140,9 +140,18 @@ enum class HopperOp : int32_t {
   MbarrierExpectTx = 2,  // a; x: bytes (arrives, and expects the bytes)
   MbarrierTryWait = 3,   // a; x: the parity -> 1 when that phase has completed
   MbarrierWait = 4,      // a; x: the parity; the fiber waits (polls) until then
-  TmaLoad = 5,           // a: destination, b: map, c: barrier; x: int64 coords[y]
-  TmaStore = 6,          // a: source, b: map; x: int64 coords[y]
-  Wgmma = 7,  // a, b: tiles, c: float acc[n/2] (in, out); x: k; y: n | 65536 for bfloat16
+  TmaLoad = 5,           // a: destination, b: map, c: barrier; x: TmaRecord *; y: the rank
+  TmaStore = 6,          // a: source, b: map; x: TmaRecord *; y: the rank
+  Wgmma = 7,             // a, b: tiles, c: float acc[n/2] (in, out); x: WgmmaRecord *;
+                         // y: n | 65536 for bfloat16
+};
+struct TmaRecord {
+  int64_t coords[5];  // index order
+  int64_t tileBytes;  // the shared tile's size
+};
+struct WgmmaRecord {
+  int64_t k;
+  int64_t a[4], b[4];  // rows, columns, row stride and column stride (bytes)
 };
 
 // ---- status and kernel exceptions ----------------------------------------------

@@ -68,6 +68,15 @@ bool readMap(const uint64_t *m, int64_t rank, Map &out, std::string &err) {
   return true;
 }
 
+// Whether the map's box fits a shared tile of `tileBytes` bytes.
+bool fits(const Map &m, int64_t tileBytes, std::string &err) {
+  int64_t box = m.elem;
+  for (int64_t d = 0; d < m.rank; ++d) box *= m.box[d];
+  if (box <= tileBytes) return true;
+  err = fmt::format("the tensor map's box is {} bytes; the shared tile holds {}", box, tileBytes);
+  return false;
+}
+
 // Calls f(byte offset in the box, source address or null when outside) for
 // every element of the box at `coords`.
 template <class F>
@@ -117,10 +126,10 @@ bool mbarrierPhaseDone(uint64_t bar, int64_t parity) {
   return decode(bar).phase != uint64_t(parity & 1);
 }
 
-bool tmaLoad(void *dst, const uint64_t *map, const int64_t *coords, int64_t rank, int64_t &bytes,
-             std::string &err) {
+bool tmaLoad(void *dst, int64_t tileBytes, const uint64_t *map, const int64_t *coords, int64_t rank,
+             int64_t &bytes, std::string &err) {
   Map m;
-  if (!readMap(map, rank, m, err)) return false;
+  if (!readMap(map, rank, m, err) || !fits(m, tileBytes, err)) return false;
   char *out = static_cast<char *>(dst);
   bytes = 0;
   forBox(m, coords, [&](uint64_t off, const char *src) {
@@ -134,15 +143,24 @@ bool tmaLoad(void *dst, const uint64_t *map, const int64_t *coords, int64_t rank
   return true;
 }
 
-bool tmaStore(const void *src, const uint64_t *map, const int64_t *coords, int64_t rank,
-              std::string &err) {
+bool tmaStore(const void *src, int64_t tileBytes, const uint64_t *map, const int64_t *coords,
+              int64_t rank, std::string &err) {
   Map m;
-  if (!readMap(map, rank, m, err)) return false;
+  if (!readMap(map, rank, m, err) || !fits(m, tileBytes, err)) return false;
   const char *in = static_cast<const char *>(src);
   forBox(m, coords, [&](uint64_t off, const char *dst) {
     if (dst) std::memcpy(const_cast<char *>(dst), in + swizzle(off, m.swizzle), size_t(m.elem));
   });
   return true;
+}
+
+bool wgmmaTilesFit(const int64_t tile[4], int64_t rows, const char *what, std::string &err) {
+  if (tile[0] >= rows && tile[1] == 64 && tile[2] == 128 && tile[3] == 2) return true;
+  err = fmt::format(
+      "{} is a {} x {} tile with strides ({}, {}) bytes; wgmma reads {} rows of 64 16-bit values "
+      "(a C-contiguous tile whose rows are 128 bytes)",
+      what, tile[0], tile[1], tile[2], tile[3], rows);
+  return false;
 }
 
 void wgmma(const void *a, const void *b, float *acc, int64_t k, int n, bool bfloat16,
@@ -207,22 +225,33 @@ int64_t kjit_cpu_hopper(void *ctx, int32_t op, void *a, void *b, void *c, int64_
     return 0;
   case HopperOp::TmaLoad: {
     int64_t bytes = 0;
-    if (!hp::tmaLoad(a, static_cast<const uint64_t *>(b), reinterpret_cast<const int64_t *>(x), y,
-                     bytes, err))
+    auto *rec = reinterpret_cast<const kjit::TmaRecord *>(x);
+    if (!hp::tmaLoad(a, rec->tileBytes, static_cast<const uint64_t *>(b), rec->coords, y, bytes,
+                     err))
       fail("tma.load");
     hp::mbarrierCompleteTx(static_cast<uint64_t *>(c), bytes);
     kjit::fiberBarrierChanged(ctx);
     return 0;
   }
-  case HopperOp::TmaStore:
-    if (!hp::tmaStore(a, static_cast<const uint64_t *>(b), reinterpret_cast<const int64_t *>(x), y,
-                      err))
+  case HopperOp::TmaStore: {
+    auto *rec = reinterpret_cast<const kjit::TmaRecord *>(x);
+    if (!hp::tmaStore(a, rec->tileBytes, static_cast<const uint64_t *>(b), rec->coords, y, err))
       fail("tma.store");
     return 0;
-  case HopperOp::Wgmma:
-    hp::wgmma(a, b, static_cast<float *>(c), x, int(y & 0xffff), (y & 65536) != 0,
+  }
+  case HopperOp::Wgmma: {
+    auto *rec = reinterpret_cast<const kjit::WgmmaRecord *>(x);
+    int n = int(y & 0xffff);
+    if (!hp::wgmmaTilesFit(rec->a, 64, "a", err) || !hp::wgmmaTilesFit(rec->b, n, "b", err))
+      fail("wgmma.mma_async");
+    if (rec->k < 0 || rec->k > 3) {
+      err = fmt::format("k is {}; the 64 columns of a tile hold k = 0 to 3", rec->k);
+      fail("wgmma.mma_async");
+    }
+    hp::wgmma(a, b, static_cast<float *>(c), rec->k, n, (y & 65536) != 0,
               kjit::fiberLinearThread(ctx) % 128);
     return 0;
+  }
   }
   err = "an unknown operation";
   fail("hopper");

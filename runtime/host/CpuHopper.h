@@ -32,14 +32,15 @@ void mbarrierCompleteTx(uint64_t *bar, int64_t bytes);
 bool mbarrierPhaseDone(uint64_t bar, int64_t parity);
 
 // The box at `coords` (index order, `rank` of them) of the map's array into
-// dst, swizzled as the map says, elements outside the array as zeros;
-// `bytes` is the box's size. False with `err` for a map that is not one.
-bool tmaLoad(void *dst, const uint64_t *map, const int64_t *coords, int64_t rank, int64_t &bytes,
-             std::string &err);
+// dst (a shared tile of `tileBytes` bytes: a larger box is an error), swizzled as the map says,
+// elements outside the array as zeros; `bytes` is the box's size. False with `err` for a map that
+// is not one.
+bool tmaLoad(void *dst, int64_t tileBytes, const uint64_t *map, const int64_t *coords, int64_t rank,
+             int64_t &bytes, std::string &err);
 // The box at `coords` from src (swizzled as the map says) into the array;
 // elements outside it are not written.
-bool tmaStore(const void *src, const uint64_t *map, const int64_t *coords, int64_t rank,
-              std::string &err);
+bool tmaStore(const void *src, int64_t tileBytes, const uint64_t *map, const int64_t *coords,
+              int64_t rank, std::string &err);
 
 // The thread `rank` (0-127) of a warpgroup: its n/2 accumulator elements
 // of acc += a[:, 16k:16k+16] @ b[:, 16k:16k+16].T, a (64 rows) and b (n
@@ -47,6 +48,9 @@ bool tmaStore(const void *src, const uint64_t *map, const int64_t *coords, int64
 // layout. Each element adds its 16 products in order of k with float32 fma.
 void wgmma(const void *a, const void *b, float *acc, int64_t k, int n, bool bfloat16,
            uint32_t rank);
+// Whether a tile (rows, columns, byte strides) is one wgmma can read `rows`
+// rows of: 64 16-bit values a row, rows 128 bytes apart.
+bool wgmmaTilesFit(const int64_t tile[4], int64_t rows, const char *what, std::string &err);
 
 // The byte offset where a swizzle of `span` bytes (0: none) puts byte
 // offset `o` of a tile (whose start is 1024-byte aligned on a GPU).

@@ -179,6 +179,49 @@ def test_mbarrier_phases_and_deadlock(run_on_device, device):
     assert "hopper ok" in r.stdout
 
 
+ERRORS = r'''
+import numpy as np, kjit
+from kjit import cuda, uint64
+
+@cuda.jit
+def small_tile(out):
+    # wgmma reads 64 rows of 64 values: a 32-row tile is too small
+    sa = cuda.shared.array((32, 64), kjit.float16)
+    sb = cuda.shared.array((64, 64), kjit.float16)
+    acc = cuda.wgmma.mma_async(cuda.wgmma.zeros(64), sa, sb, 0)
+    out[0] = acc[0]
+
+@cuda.jit
+def big_box(tm, out):
+    tile = cuda.shared.array((8, 64), kjit.float16)   # 1 KB; the box is 16 x 64 (2 KB)
+    bars = cuda.shared.array(1, uint64)
+    if cuda.threadIdx.x == 0:
+        cuda.mbarrier.init(bars, 0, 1)
+        cuda.mbarrier.arrive_expect_tx(bars, 0, 2048)
+        cuda.tma.load(tile, tm, (0, 0), bars, 0)
+    cuda.syncthreads()
+    cuda.mbarrier.wait(bars, 0, 0)
+    out[0] = tile[0, 0]
+
+for launch, words in ((lambda: small_tile[1, 128](np.zeros(1, np.float32)), "a is a 32 x 64 tile"),
+                      (lambda: big_box[1, 32](cuda.make_tensor_map(cuda.to_device(np.zeros((16, 64), np.float16)),
+                                                                   (16, 64)), np.zeros(1, np.float16)),
+                       "box is 2048 bytes; the shared tile holds 1024")):
+    try:
+        launch()
+        raise AssertionError("no error: " + words)
+    except RuntimeError as e:
+        assert words in str(e), str(e)
+print("errors ok")
+'''
+
+
+@pytest.mark.parametrize("device", ["cpu", "sim"])  # (a GPU reads what is there)
+def test_tiles_too_small_are_errors(run_on_device, device):
+    r = run_on_device(ERRORS, device=device)
+    assert "errors ok" in r.stdout
+
+
 def _gemm(dtype="bfloat16"):
     import sys
     sys.path.insert(0, EXAMPLES)

@@ -90,6 +90,13 @@ def _box_offsets(coords, dims, strides, box, item):
     return np.arange(idx.shape[1], dtype=np.int64) * item, src, inside
 
 
+def _fits(tile, box, item):
+    need = item * int(np.prod(box))
+    if need > np.asarray(tile).nbytes:
+        raise RuntimeError(f"cuda.tma: the tensor map's box is {need} bytes; the shared tile holds "
+                           f"{np.asarray(tile).nbytes}")
+
+
 def _bytes_of(ary):
     a = np.asarray(ary)
     if not a.flags.c_contiguous:
@@ -105,6 +112,7 @@ def _global(addr, src, inside, item):
 def tma_load(dst, words, coords, bars, i):
     coords = tuple(int(c) for c in coords)
     addr, item, dims, strides, box, span = _map(words, len(coords))
+    _fits(dst, box, item)
     boff, src, inside = _box_offsets(coords, dims, strides, box, item)
     out = _bytes_of(dst)
     mem = _global(addr, src, inside, item)
@@ -119,6 +127,7 @@ def tma_load(dst, words, coords, bars, i):
 def tma_store(words, coords, src_tile):
     coords = tuple(int(c) for c in coords)
     addr, item, dims, strides, box, span = _map(words, len(coords))
+    _fits(src_tile, box, item)
     boff, dst, inside = _box_offsets(coords, dims, strides, box, item)
     data = _bytes_of(src_tile)
     mem = _global(addr, dst, inside, item)
@@ -128,9 +137,14 @@ def tma_store(words, coords, src_tile):
 
 
 # ---- wgmma -------------------------------------------------------------------------------
-def _operand(tile, rows, k):
+def _operand(tile, rows, k, what):
     """Columns 16k..16k+15 of the first ``rows`` rows of a K-major tile (rows
     of 128 bytes, 128-byte swizzle) as float64."""
+    t = np.asarray(tile)
+    if t.ndim != 2 or t.shape[0] < rows or t.shape[1] != 64 or t.strides != (128, 2):
+        raise RuntimeError(f"cuda.wgmma.mma_async(): {what} is a {' x '.join(map(str, t.shape))} tile with "
+                           f"strides {t.strides} bytes; wgmma reads {rows} rows of 64 16-bit values (a "
+                           f"C-contiguous tile whose rows are 128 bytes)")
     raw = _bytes_of(tile)
     r = np.arange(rows).reshape(-1, 1)
     c = np.arange(16 * k, 16 * k + 16).reshape(1, -1)
@@ -155,8 +169,8 @@ def _place(rank, n):
 def mma_async(acc, a, b, k, rank):
     n = 2 * len(acc)
     rows, cols = _place(rank, n)
-    A = _operand(a, 64, int(k))
-    B = _operand(b, n, int(k))
+    A = _operand(a, 64, int(k), "a")
+    B = _operand(b, n, int(k), "b")
     s = np.asarray(acc, np.float32)
     for kk in range(16):
         s = (A[rows, kk] * B[cols, kk] + s.astype(np.float64)).astype(np.float32)
