@@ -450,6 +450,26 @@ void FunctionLowering::whileLoop(const While *w) {
   B.SetInsertPoint(exit);
 }
 
+// A loop of at most 256 iterations, known when compiling, whose body indexes
+// a tuple with a value computed at run time (`acc[i]` in `for i in
+// range(64)`): unrolled whole, so that every index becomes a constant and the
+// tuple stays in registers (a wgmma accumulator of 128 values would
+// otherwise go through local memory, element by element).
+bool FunctionLowering::unrollWhole(const ForRange *f) {
+  auto *lo = dyn_cast<Const>(f->start), *hi = dyn_cast<Const>(f->stop);
+  if (!lo || !hi || !lo->type || !hi->type || !lo->type->isInt() || !hi->type->isInt() ||
+      f->constStep == 0)
+    return false;
+  int64_t span = hi->i - lo->i, step = f->constStep;
+  int64_t trips = step > 0 ? (span + step - 1) / step : (span + step + 1) / step;
+  if (trips <= 0 || trips > 256) return false;
+  bool indexed = false;
+  forEachNode(f->body, [&](const Node *n) {
+    if (auto *g = dyn_cast<TupleGet>(n); g && g->dynIndex) indexed = true;
+  });
+  return indexed;
+}
+
 void FunctionLowering::forRange(const ForRange *f) {
   if (f->parallel) {
     parallelFor(f);
@@ -489,7 +509,13 @@ void FunctionLowering::forRange(const ForRange *f) {
   // wrap either. With it LLVM knows a grid-stride loop's index stays
   // non-negative and drops negative-index wraparound.)
   B.CreateStore(B.CreateAdd(cur, step, "i.next", false, true), counter);
-  B.CreateBr(head);
+  llvm::BranchInst *back = B.CreateBr(head);
+  if (unrollWhole(f)) {
+    llvm::MDNode *full = llvm::MDNode::get(C, {llvm::MDString::get(C, "llvm.loop.unroll.full")});
+    llvm::MDNode *loop = llvm::MDNode::getDistinct(C, {nullptr, full});
+    loop->replaceOperandWith(0, loop);
+    back->setMetadata(llvm::LLVMContext::MD_loop, loop);
+  }
   B.SetInsertPoint(orelse);
   block(f->orelse);
   if (!terminated()) B.CreateBr(exit);

@@ -450,8 +450,13 @@ llvm::Value *FunctionLowering::cpuHopperIntrinsic(const Intrinsic *in) {
   case IntrinsicId::TmaCommit:
   case IntrinsicId::TmaWait:
   case IntrinsicId::WgmmaFence:
-  case IntrinsicId::WgmmaCommit:
   case IntrinsicId::Setmaxnreg: return none();
+  // The threads of a warpgroup compute their parts of a product one by
+  // one: a commit waits for all 128, so that none releases a buffer (an
+  // mbarrier arrival after wait_group) that another still reads.
+  case IntrinsicId::WgmmaCommit:
+    call(HopperOp::WarpgroupSync, nullptr, nullptr, nullptr, nullptr, nullptr);
+    return none();
   default: throw std::logic_error("internal error: not a Hopper intrinsic");
   }
 }

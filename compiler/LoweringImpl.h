@@ -269,6 +269,7 @@ class FunctionLowering {
   llvm::Value *sharedAddress(llvm::Value *generic);
   llvm::Value *linearThreadIndex();
   void wgmmaStore(const ir::Intrinsic *in);
+  bool unrollWhole(const ir::ForRange *f);
   void alignForTensorCopies(llvm::GlobalVariable *gv);
 };
 

@@ -24,7 +24,7 @@ import sys
 import numpy as np
 
 import kjit
-from kjit import cuda, uint64
+from kjit import cuda, float32, uint64
 
 BM, BN, BK, STAGES = 128, 256, 64, 4
 THREADS = 384
@@ -99,16 +99,34 @@ def tile_origin(tile, grid_m, grid_n):
     return (first + tile % width % size) * BM, tile % width // size * BN
 
 
-def make_persistent_gemm(dtype):
+@cuda.jit(device=True)
+def store_bias_relu(c, m0, n0, acc, bias):
+    """A fused epilogue: c = max(acc + bias[col], 0) for the thread's elements
+    of the warpgroup's 64 x 256 tile (register 4j + i of warp w, lane 4g + t
+    is row 16w + g + 8(i >> 1), column 8j + 2t + (i & 1)). The loop is
+    unrolled by the compiler: acc stays in registers."""
+    r = cuda.threadIdx.x % 128
+    w = r // 32
+    g = r % 32 // 4
+    t = r % 4
+    for i in range(BN // 2):
+        row = m0 + 16 * w + g + 8 * ((i >> 1) & 1)
+        col = n0 + 8 * (i >> 2) + 2 * t + (i & 1)
+        if row < c.shape[0] and col < c.shape[1]:
+            c[row, col] = max(acc[i] + bias[col], float32(0))
+
+
+def make_persistent_gemm(dtype, bias_relu=False):
     """The same GEMM as a persistent kernel: a block per multiprocessor walks
     the tiles (blockIdx.x, + gridDim.x ...), and the producer loads the next
-    tile's first buffers while the consumers store the last one."""
-    key = ("persistent", dtype)
+    tile's first buffers while the consumers store the last one. With
+    `bias_relu`, c = max(a @ b.T + bias, 0), the epilogue fused."""
+    key = ("persistent", dtype, bias_relu)
     if key in _kernels:
         return _kernels[key]
 
     @cuda.jit(launch_bounds=(THREADS, 1))
-    def gemm(ta, tb, c, k_tiles, grid_m, grid_n):
+    def gemm(ta, tb, c, k_tiles, grid_m, grid_n, bias):
         smem = cuda.shared.array(0, dtype)
         sa_all = smem[:STAGES * BM * BK].reshape((STAGES, BM, BK))
         sb_all = smem[STAGES * BM * BK:STAGES * (BM + BN) * BK].reshape((STAGES, BN, BK))
@@ -160,27 +178,35 @@ def make_persistent_gemm(dtype):
                 acc = cuda.wgmma.wait_group(0, acc)
                 if tid % 128 == 0:
                     cuda.mbarrier.arrive(bars, STAGES + (it - 1) % STAGES)
-                cuda.wgmma.store(c, (m0 + row, n0), acc)
+                if bias_relu:
+                    store_bias_relu(c, m0 + row, n0, acc, bias)
+                else:
+                    cuda.wgmma.store(c, (m0 + row, n0), acc)
 
     _kernels[key] = gemm
     return gemm
 
 
-def matmul(a, b, c, dtype, blocks=None):
+def matmul(a, b, c, dtype, blocks=None, bias=None):
     """c = a @ b.T on the current device: a (M x K) and b (N x K) device
-    arrays (or tensors) of `dtype`, K a multiple of 64. `blocks`: run the
-    persistent kernel with that many blocks (the multiprocessors' count)."""
+    arrays (or tensors) of `dtype`, K a multiple of 8 (TMA reads zeros past
+    K in the last block of 64). `blocks`: run the
+    persistent kernel with that many blocks (the multiprocessors' count);
+    with `bias` (N values), c = max(a @ b.T + bias, 0)."""
     M, K = a.shape
     N = b.shape[0]
-    if K % BK:
-        raise ValueError(f"K = {K} is not a multiple of {BK}")
+    if K % 8:
+        raise ValueError(f"K = {K}: the rows of a and b must be multiples of 16 bytes (K a multiple of 8)")
     ta = cuda.make_tensor_map(a, (BM, BK), swizzle=128)
     tb = cuda.make_tensor_map(b, (BN, BK), swizzle=128)
     grid_m, grid_n = (M + BM - 1) // BM, (N + BN - 1) // BN
     if blocks is None:
-        make_gemm(dtype)[(grid_n, grid_m), THREADS, 0, SHARED_BYTES](ta, tb, c, K // BK)
+        make_gemm(dtype)[(grid_n, grid_m), THREADS, 0, SHARED_BYTES](ta, tb, c, (K + BK - 1) // BK)
     else:
-        make_persistent_gemm(dtype)[blocks, THREADS, 0, SHARED_BYTES](ta, tb, c, K // BK, grid_m, grid_n)
+        kernel = make_persistent_gemm(dtype, bias is not None)
+        if bias is None:
+            bias = cuda.device_array(1, np.float32)  # (not read)
+        kernel[blocks, THREADS, 0, SHARED_BYTES](ta, tb, c, (K + BK - 1) // BK, grid_m, grid_n, bias)
     return c
 
 

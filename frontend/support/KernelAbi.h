@@ -144,6 +144,7 @@ enum class HopperOp : int32_t {
   TmaStore = 6,          // a: source, b: map; x: TmaRecord *; y: the rank
   Wgmma = 7,             // a, b: tiles, c: float acc[n/2] (in, out); x: WgmmaRecord *;
                          // y: n | 65536 for bfloat16
+  WarpgroupSync = 8,     // wgmma.commit_group: waits for the 128 threads of the warpgroup
 };
 struct TmaRecord {
   int64_t coords[5];  // index order

@@ -239,6 +239,7 @@ int64_t kjit_cpu_hopper(void *ctx, int32_t op, void *a, void *b, void *c, int64_
       fail("tma.store");
     return 0;
   }
+  case HopperOp::WarpgroupSync: kjit::fiberWarpgroupSync(ctx, file, line, col); return 0;
   case HopperOp::Wgmma: {
     auto *rec = reinterpret_cast<const kjit::WgmmaRecord *>(x);
     int n = int(y & 0xffff);

@@ -165,6 +165,7 @@ struct BlockRun {
   uint32_t gridWaiting = 0;  // at a grid barrier (cooperative launches)
   std::vector<uint32_t> warpWaiting;
   uint64_t barrierChanges = 0;  // mbarrier arrivals, initialisations and completed copies
+  std::vector<uint32_t> groupCount, groupGeneration;  // warpgroup syncs (wgmma.commit_group)
   int32_t bid[3] = {0, 0, 0};
   bool finished = false;
 };
@@ -847,6 +848,26 @@ void fiberPoll(void *ctx, const char *file, int32_t line, int32_t col, const cha
 }
 
 void fiberBarrierChanged(void *ctx) { ++fiberOf(ctx)->run->barrierChanges; }
+
+void fiberWarpgroupSync(void *ctx, const char *file, int32_t line, int32_t col) {
+  Fiber *f = fiberOf(ctx);
+  BlockRun &run = *f->run;
+  uint32_t g = fiberLinearThread(ctx) / 128;
+  if (run.groupCount.size() <= g) {
+    run.groupCount.resize(g + 1, 0);
+    run.groupGeneration.resize(g + 1, 0);
+  }
+  uint32_t members = std::min<uint32_t>(128, uint32_t(run.fibers.size()) - g * 128);
+  uint32_t generation = run.groupGeneration[g];
+  ++run.barrierChanges;
+  if (++run.groupCount[g] == members) {
+    run.groupCount[g] = 0;
+    ++run.groupGeneration[g];
+    return;
+  }
+  while (run.groupGeneration[g] == generation)
+    fiberPoll(ctx, file, line, col, "wgmma.commit_group()");
+}
 
 uint32_t fiberLinearThread(void *ctx) {
   const int32_t *s = fiberOf(ctx)->state.sreg;

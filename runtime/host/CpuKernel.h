@@ -59,6 +59,9 @@ void fiberPoll(void *ctx, const char *file, int32_t line, int32_t col, const cha
 [[noreturn]] void fiberEnd(void *ctx);
 void fiberBarrierChanged(void *ctx);
 uint32_t fiberLinearThread(void *ctx);
+// Waits (polling) until every thread of the caller's warpgroup (128
+// threads by linear index) has come.
+void fiberWarpgroupSync(void *ctx, const char *file, int32_t line, int32_t col);
 
 // A GPU thread's local memory limit, and an H100 block's shared memory
 // limit (with the opt-in kjit's CUDA launches make), which the CPU device

@@ -42,6 +42,18 @@ a, b = cuda.to_device(kjit.float32_to_bf16(ai)), cuda.to_device(kjit.float32_to_
 c = cuda.device_array((M, N), np.float32)
 g.matmul(a, b, c, kjit.bfloat16, blocks=3)
 assert np.array_equal(c.copy_to_host(), ai @ bi.T)
+# K not a multiple of 64 (TMA reads zeros past it), and the fused bias + ReLU
+# epilogue of the persistent kernel, c = max(a @ b.T + bias, 0)
+M, N, K = 130, 300, 200
+ai = rng.integers(-3, 4, (M, K)).astype(np.float64)
+bi = rng.integers(-3, 4, (N, K)).astype(np.float64)
+bias = rng.integers(-40, 40, N).astype(np.float32)
+a, b = cuda.to_device(kjit.float32_to_bf16(ai)), cuda.to_device(kjit.float32_to_bf16(bi))
+c = cuda.device_array((M, N), np.float32)
+g.matmul(a, b, c, kjit.bfloat16)
+assert np.array_equal(c.copy_to_host(), ai @ bi.T)
+g.matmul(a, b, c, kjit.bfloat16, blocks=2, bias=cuda.to_device(bias))
+assert np.array_equal(c.copy_to_host(), np.maximum(ai @ bi.T + bias, 0))
 # ragged: M and N not multiples of the tile (TMA reads zeros outside, the
 # store writes inside only), bfloat16 output (pairs of values stored at once)
 M, N, K = 100, 200, 128

@@ -472,8 +472,15 @@ def _wgmma_store(out, place, acc):
     _hopper.store(out, place, acc, s.linear % 128)
 
 
+def _wgmma_commit():
+    """cuda.wgmma.commit_group(): waits for the warpgroup's 128 threads (their
+    products are computed one thread at a time in the simulator)."""
+    s = _state("wgmma.commit_group")
+    s.launch.warpgroup_sync(s, _site())
+
+
 wgmma = _ns("wgmma", zeros=_wgmma_zeros, fence=_nothing("wgmma.fence"), mma_async=_wgmma_mma,
-            commit_group=_nothing("wgmma.commit_group"), wait_group=_group_wait("wgmma.wait_group"),
+            commit_group=_wgmma_commit, wait_group=_group_wait("wgmma.wait_group"),
             store=_wgmma_store)
 fence_mbarrier_init = _fn("fence_mbarrier_init", _nothing("fence_mbarrier_init"))
 fence_proxy_async = _fn("fence_proxy_async", _nothing("fence_proxy_async"))

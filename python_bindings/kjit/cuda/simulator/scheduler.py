@@ -175,6 +175,7 @@ class _Launch:
         self.am_pending = [0] * self.nwarps  # lanes waiting in activemask()
         self.warp_live = list(self.full)
         self.mbar_waiters = []  # (state, bars, i, parity): at cuda.mbarrier.wait()
+        self.group_waiters = {}  # warpgroup -> the states at cuda.wgmma.commit_group()
 
     def _run_sequential(self):
         """A kernel without barriers or warp operations: the threads of a
@@ -273,6 +274,9 @@ class _Launch:
         waiting = list(self.barrier.values())
         waiting.extend(m[0] for m in self.mbar_waiters)
         self.mbar_waiters = []
+        for ss in self.group_waiters.values():
+            waiting.extend(ss)
+        self.group_waiters = {}
         for w in self.warps:
             waiting.extend(a.state for a in w.values())
             w.clear()
@@ -341,6 +345,8 @@ class _Launch:
             return
         waiting = list(self.barrier.values())
         waiting.extend(m[0] for m in self.mbar_waiters)
+        for ss in self.group_waiters.values():
+            waiting.extend(ss)
         for w in self.warps:
             waiting.extend(a.state for a in w.values())
         waiting.sort(key=lambda s: s.linear)
@@ -412,6 +418,34 @@ class _Launch:
                 else:
                     keep.append(m)
             self.mbar_waiters = keep
+
+    def warpgroup_sync(self, s, site):
+        """cuda.wgmma.commit_group(): waits for the 128 threads of the
+        warpgroup (the threads compute their parts of a product one by one;
+        none may release a buffer another still reads)."""
+        if self.sequential:
+            raise RuntimeError("kjit simulator: cuda.wgmma.commit_group() was reached in a kernel run without "
+                               "threads")
+        g = s.linear // 128
+        members = min(128, self.nthreads - 128 * g)
+        with self.lock:
+            if self.aborting:
+                raise _Abort
+            waiting = self.group_waiters.setdefault(g, [])
+            if len(waiting) + 1 == members:
+                del self.group_waiters[g]
+                self.blocked -= len(waiting)
+                for t in waiting:
+                    t.result = None
+                    t.gate.release()
+                return
+            s.kind, s.site, s.result = "wgmma.commit_group", site, None
+            waiting.append(s)
+            self.blocked += 1
+            self._check_deadlock()
+        s.gate.acquire()
+        if s.result is _ABORTED:
+            raise _Abort
 
     def mbarrier_wait(self, s, bars, i, parity, site):
         if self.sequential:
