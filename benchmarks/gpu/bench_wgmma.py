@@ -86,8 +86,8 @@ def sass_hgmma(kern, dtype):
     ptxas = shutil.which("ptxas") or "/usr/local/cuda/bin/ptxas"
     if not (os.path.exists(tool) and os.path.exists(ptxas)):
         return None
-    ptx, _ = cuda.compile_ptx(kern, f"void(uint64[::1], uint64[::1], {dtype}[:, ::1], int64, int64, int64)",
-                              cc=(9, 0))
+    ptx, _ = cuda.compile_ptx(kern, f"void(uint64[::1], uint64[::1], {dtype}[:, ::1], int64, int64, int64, "
+                                    f"float32[::1])", cc=(9, 0))
     src, cubin = os.path.join(OUT, "gemm_hopper.ptx"), os.path.join(OUT, "gemm_hopper.cubin")
     with open(src, "w") as f:
         f.write(ptx)
@@ -136,6 +136,7 @@ def main():
             c = torch.empty(n, n, device="cuda", dtype=tdt)
             ref = (a @ b.T).float()
             out = torch.empty_like(c)
+            no_bias = torch.zeros(1, device="cuda")  # (the kernel without the fused epilogue does not read it)
             ta = cuda.make_tensor_map(a, (gemm_hopper.BM, gemm_hopper.BK))
             tb = cuda.make_tensor_map(b, (gemm_hopper.BN, gemm_hopper.BK))
             gm, gn = n // gemm_hopper.BM, n // gemm_hopper.BN
@@ -144,7 +145,7 @@ def main():
                                                           gemm_hopper.SHARED_BYTES]
             fns = {"cublas": lambda: torch.matmul(a, b.T, out=out),
                    "kjit_tiled": lambda: tiled(ta, tb, c, n // 64),
-                   "kjit_persistent": lambda: pers(ta, tb, c, n // 64, gm, gn)}
+                   "kjit_persistent": lambda: pers(ta, tb, c, n // 64, gm, gn, no_bias)}
             row = {"n": n, "dtype": tname, "gpu": gpu}
             for k in ("kjit_tiled", "kjit_persistent"):
                 c.fill_(float("nan"))
@@ -172,6 +173,41 @@ def main():
             errs = max(row["kjit_tiled_max_rel_err"], row["kjit_persistent_max_rel_err"])
             print(line + f"  err {errs:.1e}", flush=True)
             rows.append(row)
+    # a ragged shape (M, N, K not multiples of the tile; K % 64 != 0) and the
+    # fused bias + ReLU epilogue, bfloat16, persistent kernel
+    for (M, N, K), fused in (((4000, 3000, 1000), False), ((4096, 4096, 4096), True)):
+        torch.manual_seed(0)
+        a = torch.randn(M, K, device="cuda").to(torch.bfloat16)
+        b = torch.randn(N, K, device="cuda").to(torch.bfloat16)
+        bias = torch.randn(N, device="cuda")
+        c = torch.empty(M, N, device="cuda", dtype=torch.bfloat16)
+        out = torch.empty_like(c)
+        bias16 = bias.to(torch.bfloat16)
+        if fused:
+            ref = torch.relu(a.float() @ b.float().T + bias)
+            base = lambda: torch.relu(torch.addmm(bias16, a, b.T, out=out), out=out)  # noqa: E731
+        else:
+            ref = a.float() @ b.float().T
+            base = lambda: torch.matmul(a, b.T, out=out)  # noqa: E731
+        ta = cuda.make_tensor_map(a, (gemm_hopper.BM, gemm_hopper.BK))
+        tb = cuda.make_tensor_map(b, (gemm_hopper.BN, gemm_hopper.BK))
+        gm, gn = -(-M // gemm_hopper.BM), -(-N // gemm_hopper.BN)
+        kern = gemm_hopper.make_persistent_gemm(bfloat16, fused)[min(sms, gm * gn), gemm_hopper.THREADS, 0,
+                                                                  gemm_hopper.SHARED_BYTES]
+        bias_arg = bias if fused else torch.zeros(1, device="cuda")
+        run = lambda: kern(ta, tb, c, -(-K // 64), gm, gn, bias_arg)  # noqa: E731
+        c.fill_(float("nan"))
+        run()
+        torch.cuda.synchronize()
+        err = ((c.float() - ref).abs().max() / ref.abs().max()).item()
+        ms = measure({"torch": base, "kjit": run})
+        flops = 2 * M * N * K
+        row = {"shape": [M, N, K], "dtype": "bfloat16", "fused_bias_relu": fused, "gpu": gpu,
+               "torch_ms": ms["torch"], "kjit_ms": ms["kjit"], "torch_tflops": flops / ms["torch"] / 1e9,
+               "kjit_tflops": flops / ms["kjit"] / 1e9, "max_rel_err": err}
+        rows.append(row)
+        print(f"bfloat16  {M}x{N}x{K}{' +bias+relu' if fused else ''}  torch {row['torch_tflops']:6.1f}  kjit "
+              f"{row['kjit_tflops']:6.1f} ({100 * ms['torch'] / ms['kjit']:5.1f} %)  err {err:.1e}", flush=True)
     rows.append({"sass": sass_hgmma(gemm_hopper.make_persistent_gemm(bfloat16), "bfloat16")})
     print(rows[-1])
     with open(os.path.join(OUT, "bench_wgmma.json"), "w") as f:
