@@ -77,6 +77,19 @@ bool fits(const Map &m, int64_t tileBytes, std::string &err) {
   return false;
 }
 
+// Whether the box starts 16-byte aligned in its rows: a GPU's tensor copy
+// with another innermost coordinate is an illegal instruction.
+bool aligned(const Map &m, const int64_t *coords, std::string &err) {
+  int64_t inner = coords[m.rank - 1];
+  if ((inner * m.elem) % 16 == 0) return true;
+  err = fmt::format(
+      "the innermost coordinate {} is {} bytes into a row; a tensor copy starts at a multiple of "
+      "16 "
+      "bytes (a GPU stops with CUDA_ERROR_ILLEGAL_INSTRUCTION)",
+      inner, inner * m.elem);
+  return false;
+}
+
 // Calls f(byte offset in the box, source address or null when outside) for
 // every element of the box at `coords`.
 template <class F>
@@ -129,7 +142,8 @@ bool mbarrierPhaseDone(uint64_t bar, int64_t parity) {
 bool tmaLoad(void *dst, int64_t tileBytes, const uint64_t *map, const int64_t *coords, int64_t rank,
              int64_t &bytes, std::string &err) {
   Map m;
-  if (!readMap(map, rank, m, err) || !fits(m, tileBytes, err)) return false;
+  if (!readMap(map, rank, m, err) || !fits(m, tileBytes, err) || !aligned(m, coords, err))
+    return false;
   char *out = static_cast<char *>(dst);
   bytes = 0;
   forBox(m, coords, [&](uint64_t off, const char *src) {
@@ -146,7 +160,8 @@ bool tmaLoad(void *dst, int64_t tileBytes, const uint64_t *map, const int64_t *c
 bool tmaStore(const void *src, int64_t tileBytes, const uint64_t *map, const int64_t *coords,
               int64_t rank, std::string &err) {
   Map m;
-  if (!readMap(map, rank, m, err) || !fits(m, tileBytes, err)) return false;
+  if (!readMap(map, rank, m, err) || !fits(m, tileBytes, err) || !aligned(m, coords, err))
+    return false;
   const char *in = static_cast<const char *>(src);
   forBox(m, coords, [&](uint64_t off, const char *dst) {
     if (dst) std::memcpy(const_cast<char *>(dst), in + swizzle(off, m.swizzle), size_t(m.elem));

@@ -90,6 +90,13 @@ def _box_offsets(coords, dims, strides, box, item):
     return np.arange(idx.shape[1], dtype=np.int64) * item, src, inside
 
 
+def _aligned(coords, item):
+    if (coords[-1] * item) % 16:
+        raise RuntimeError(f"cuda.tma: the innermost coordinate {coords[-1]} is {coords[-1] * item} bytes into a "
+                           f"row; a tensor copy starts at a multiple of 16 bytes (a GPU stops with "
+                           f"CUDA_ERROR_ILLEGAL_INSTRUCTION)")
+
+
 def _fits(tile, box, item):
     need = item * int(np.prod(box))
     if need > np.asarray(tile).nbytes:
@@ -113,6 +120,7 @@ def tma_load(dst, words, coords, bars, i):
     coords = tuple(int(c) for c in coords)
     addr, item, dims, strides, box, span = _map(words, len(coords))
     _fits(dst, box, item)
+    _aligned(coords, item)
     boff, src, inside = _box_offsets(coords, dims, strides, box, item)
     out = _bytes_of(dst)
     mem = _global(addr, src, inside, item)
@@ -128,6 +136,7 @@ def tma_store(words, coords, src_tile):
     coords = tuple(int(c) for c in coords)
     addr, item, dims, strides, box, span = _map(words, len(coords))
     _fits(src_tile, box, item)
+    _aligned(coords, item)
     boff, dst, inside = _box_offsets(coords, dims, strides, box, item)
     data = _bytes_of(src_tile)
     mem = _global(addr, dst, inside, item)
