@@ -33,6 +33,19 @@ SHARED_BYTES = STAGES * (BM + BN) * BK * 2  # the a and b buffers (16-bit values
 _kernels = {}
 
 
+@cuda.jit(device=True)
+def multiply_buffer(acc, sa, sb):
+    """acc + sa @ sb.T for one buffer (a 64-wide k block): four wgmma steps of
+    16 columns, issued by the warpgroup as one group."""
+    cuda.wgmma.fence()
+    acc = cuda.wgmma.mma_async(acc, sa, sb, 0)
+    acc = cuda.wgmma.mma_async(acc, sa, sb, 1)
+    acc = cuda.wgmma.mma_async(acc, sa, sb, 2)
+    acc = cuda.wgmma.mma_async(acc, sa, sb, 3)
+    cuda.wgmma.commit_group()
+    return acc
+
+
 def make_gemm(dtype):
     """The GEMM kernel for inputs of `dtype` (kjit.float16 or kjit.bfloat16)."""
     if dtype in _kernels:
@@ -71,14 +84,7 @@ def make_gemm(dtype):
             for k in range(k_tiles):
                 s = k % STAGES
                 cuda.mbarrier.wait(bars, s, (k // STAGES) & 1)
-                sa = sa_all[s, row:row + 64]
-                sb = sb_all[s]
-                cuda.wgmma.fence()
-                acc = cuda.wgmma.mma_async(acc, sa, sb, 0)  # BK = 64: four steps of 16
-                acc = cuda.wgmma.mma_async(acc, sa, sb, 1)
-                acc = cuda.wgmma.mma_async(acc, sa, sb, 2)
-                acc = cuda.wgmma.mma_async(acc, sa, sb, 3)
-                cuda.wgmma.commit_group()
+                acc = multiply_buffer(acc, sa_all[s, row:row + 64], sb_all[s])
                 acc = cuda.wgmma.wait_group(1, acc)  # the previous buffer's products are done
                 if k > 0 and tid % 128 == 0:
                     cuda.mbarrier.arrive(bars, STAGES + (k - 1) % STAGES)
@@ -163,14 +169,7 @@ def make_persistent_gemm(dtype, bias_relu=False):
                 for k in range(k_tiles):
                     s = it % STAGES
                     cuda.mbarrier.wait(bars, s, (it // STAGES) & 1)
-                    sa = sa_all[s, row:row + 64]
-                    sb = sb_all[s]
-                    cuda.wgmma.fence()
-                    acc = cuda.wgmma.mma_async(acc, sa, sb, 0)
-                    acc = cuda.wgmma.mma_async(acc, sa, sb, 1)
-                    acc = cuda.wgmma.mma_async(acc, sa, sb, 2)
-                    acc = cuda.wgmma.mma_async(acc, sa, sb, 3)
-                    cuda.wgmma.commit_group()
+                    acc = multiply_buffer(acc, sa_all[s, row:row + 64], sb_all[s])
                     acc = cuda.wgmma.wait_group(1, acc)
                     if k > 0 and tid % 128 == 0:
                         cuda.mbarrier.arrive(bars, STAGES + (it - 1) % STAGES)

@@ -481,6 +481,12 @@ Expr *BuiltinCall::library(const std::string &fn, std::vector<Expr *> args) {
   Expr *r = ts.callFunction(ts.context().session().libraryFunction(fn), std::move(args), loc);
   return r ? r : ts.constOf(nullptr, loc);
 }
+std::optional<int64_t> BuiltinCall::constInt(Expr *e) {
+  auto *c = dyn_cast<Const>(ts.literalLocal(e));
+  if (c && c->type && (c->type->isInt() || c->type->isBool())) return c->i;
+  return std::nullopt;
+}
+
 Expr *BuiltinCall::boolConst(bool v) {
   ir::Const *k = ts.constOf(tc.boolean(), loc);
   k->i = v;

@@ -164,6 +164,9 @@ class BuiltinCall {
   // A call of the library's function `fn` (compiler/lib/*.kjit).
   ir::Expr *library(const std::string &fn, std::vector<ir::Expr *> args);
   ir::Expr *boolConst(bool v);
+  // The value of an integer or bool constant (a literal, or a local only
+  // ever assigned one); nullopt for anything else.
+  std::optional<int64_t> constInt(ir::Expr *e);
 
   // NumPy's helpers, shared by the NumPy files and the array methods.
   bool shapeDims(ir::Expr *shape, std::vector<ir::Expr *> &dims);

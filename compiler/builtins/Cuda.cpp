@@ -54,12 +54,6 @@ class CudaTyper : public BuiltinCall {
     if (i < site.args.size()) return site.args[i];
     return keyword(name);
   }
-  std::optional<int64_t> constInt(Expr *e) {
-    e = ts.literalLocal(e);
-    if (auto *c = dyn_cast<Const>(e); c && c->type && (c->type->isInt() || c->type->isBool()))
-      return c->i;
-    return std::nullopt;
-  }
 
   Expr *axes(IntrinsicId id, const std::string &f) {
     if (!arity(f, 1, 1)) return none();

@@ -61,11 +61,6 @@ class HopperTyper : public BuiltinCall {
   }
 
  private:
-  std::optional<int64_t> constInt(Expr *e) {
-    auto *c = dyn_cast<Const>(ts.literalLocal(e));
-    if (c && c->type && (c->type->isInt() || c->type->isBool())) return c->i;
-    return std::nullopt;
-  }
   // sm_`need` or newer; `exact`: sm_90a's instructions, which no other GPU
   // runs (not forward compatible). The CPU device (targetCc 0) runs all.
   bool available(int need, bool exact = false) {

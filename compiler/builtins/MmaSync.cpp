@@ -47,11 +47,6 @@ class MmaTyper : public BuiltinCall {
   }
 
  private:
-  std::optional<int64_t> constInt(Expr *e) {
-    auto *c = dyn_cast<Const>(ts.literalLocal(e));
-    if (c && c->type && (c->type->isInt() || c->type->isBool())) return c->i;
-    return std::nullopt;
-  }
   // The CPU device (targetCc 0) runs everything.
   bool available(int need, SourceLoc at) {
     int cc = ts.context().targetCc;

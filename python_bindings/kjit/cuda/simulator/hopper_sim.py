@@ -116,33 +116,32 @@ def _global(addr, src, inside, item):
     return np.ctypeslib.as_array((ctypes.c_uint8 * max(span, 1)).from_address(addr))
 
 
-def tma_load(dst, words, coords, bars, i):
+def _copy(words, coords, tile):
+    """What a tensor copy between the map's array and a shared tile touches:
+    the tile's bytes, the array's (through its address), the element size,
+    and per element of the box its offsets in the array and (swizzled) in
+    the tile, and whether it lies inside the array."""
     coords = tuple(int(c) for c in coords)
     addr, item, dims, strides, box, span = _map(words, len(coords))
-    _fits(dst, box, item)
+    _fits(tile, box, item)
     _aligned(coords, item)
-    boff, src, inside = _box_offsets(coords, dims, strides, box, item)
-    out = _bytes_of(dst)
-    mem = _global(addr, src, inside, item)
-    phys = swizzle(boff, span)
+    boff, glob, inside = _box_offsets(coords, dims, strides, box, item)
+    return _bytes_of(tile), _global(addr, glob, inside, item), item, glob, swizzle(boff, span), inside
+
+
+def tma_load(dst, words, coords, bars, i):
+    out, mem, item, glob, phys, inside = _copy(words, coords, dst)
     for b in range(item):
-        vals = np.zeros(len(boff), np.uint8)
-        vals[inside] = mem[src[inside] + b]
+        vals = np.zeros(len(phys), np.uint8)
+        vals[inside] = mem[glob[inside] + b]
         out[phys + b] = vals
-    complete_tx(bars, i, len(boff) * item)
+    complete_tx(bars, i, len(phys) * item)
 
 
 def tma_store(words, coords, src_tile):
-    coords = tuple(int(c) for c in coords)
-    addr, item, dims, strides, box, span = _map(words, len(coords))
-    _fits(src_tile, box, item)
-    _aligned(coords, item)
-    boff, dst, inside = _box_offsets(coords, dims, strides, box, item)
-    data = _bytes_of(src_tile)
-    mem = _global(addr, dst, inside, item)
-    phys = swizzle(boff, span)
+    data, mem, item, glob, phys, inside = _copy(words, coords, src_tile)
     for b in range(item):
-        mem[dst[inside] + b] = data[phys[inside] + b]
+        mem[glob[inside] + b] = data[phys[inside] + b]
 
 
 # ---- wgmma -------------------------------------------------------------------------------
