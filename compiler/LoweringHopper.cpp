@@ -338,7 +338,7 @@ llvm::Value *FunctionLowering::hopperIntrinsic(const Intrinsic *in) {
 
 // The CPU device: kjit_cpu_hopper(ctx, op, a, b, c, x, y, site).
 llvm::Value *FunctionLowering::cpuHopperIntrinsic(const Intrinsic *in) {
-  llvm::Type *ptr = llvm::PointerType::getUnqual(C), *i64 = B.getInt64Ty();
+  llvm::Type *i64 = B.getInt64Ty();
   llvm::Value *null = llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(C));
   auto call = [&](HopperOp op, llvm::Value *a, llvm::Value *b, llvm::Value *c, llvm::Value *x,
                   llvm::Value *y) {
@@ -390,7 +390,6 @@ llvm::Value *FunctionLowering::cpuHopperIntrinsic(const Intrinsic *in) {
     }
     return record(f, "wgmma.record");
   };
-  (void)ptr;
   switch (in->id) {
   case IntrinsicId::MbarrierInit:
     call(HopperOp::MbarrierInit, barrier(0), nullptr, nullptr, expr(in->args[2]), nullptr);

@@ -18,27 +18,13 @@ import torch
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "..", "examples"))
+sys.path.insert(0, HERE)
 OUT = os.environ.get("OUT", "/tmp")
 
 import gemm_hopper  # noqa: E402
+from bench_wmma import time_ms  # noqa: E402  (events, median after a warm-up)
 
 from kjit import bfloat16, cuda, float16  # noqa: E402
-
-
-def time_ms(fn, reps=30):
-    for _ in range(3):
-        fn()
-    torch.cuda.synchronize()
-    ts = []
-    for _ in range(reps):
-        s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-        s.record()
-        fn()
-        e.record()
-        e.synchronize()
-        ts.append(s.elapsed_time(e))
-    ts.sort()
-    return ts[len(ts) // 2]
 
 
 def triton_matmul():

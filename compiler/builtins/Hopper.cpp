@@ -114,7 +114,7 @@ class HopperTyper : public BuiltinCall {
         return located(x, fmt::format("{} is an integer, not {}", third, typeText(x)));
       if (std::optional<int64_t> v = constInt(x)) {
         bool parity = id == IntrinsicId::MbarrierWait || id == IntrinsicId::MbarrierTryWait;
-        int64_t hi = parity ? 1 : id == IntrinsicId::MbarrierInit ? (1 << 20) - 1 : (1 << 20) - 1;
+        int64_t hi = parity ? 1 : (1 << 20) - 1;
         if (*v < (parity || id == IntrinsicId::MbarrierExpectTx ? 0 : 1) || *v > hi)
           return located(x, fmt::format("{} is {}; it must be {}", third, *v,
                                         parity ? "0 or 1"
