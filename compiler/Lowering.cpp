@@ -189,6 +189,17 @@ llvm::Function *ProgramLowering::declare(const ir::Function &f) {
       llvm::Function::Create(ft, llvm::GlobalValue::InternalLinkage, prefix + "." + f.symbol, M);
   fn->getArg(0)->setName("ret");
   fn->getArg(0)->addAttr(llvm::Attribute::NoAlias);
+  // A device function with wgmma products (or their fences and waits) is
+  // inlined always: a call between a wgmma and its wait makes ptxas
+  // serialise them (C7510), and its accumulators would be copied.
+  if (cuda && !amdgpu) {
+    bool wgmma = false;
+    forEachNode(f.body, [&](const ir::Node *n) {
+      if (auto *in = dyn_cast<ir::Intrinsic>(n))
+        wgmma |= in->id >= ir::IntrinsicId::WgmmaFence && in->id <= ir::IntrinsicId::WgmmaStore;
+    });
+    if (wgmma) fn->addFnAttr(llvm::Attribute::AlwaysInline);
+  }
   fn->getArg(1)->setName("ctx");
   for (size_t i = 0; i < f.params.size(); ++i)
     fn->getArg(unsigned(i + 2))->setName(f.params[i]->name);
@@ -466,6 +477,13 @@ bool FunctionLowering::unrollWhole(const ForRange *f) {
   bool indexed = false;
   forEachNode(f->body, [&](const Node *n) {
     if (auto *g = dyn_cast<TupleGet>(n); g && g->dynIndex) indexed = true;
+    if (auto *in = dyn_cast<Intrinsic>(n)) {
+      // tuple_setitem(t, i, v) with an index known at run time.
+      if (in->id == IntrinsicId::TupleSetitem && !isa<Const>(in->args[1])) indexed = true;
+      // (And any loop of wgmma products: unrolled, their descriptors are
+      // constants apart and nothing of the accumulator moves between them.)
+      if (in->id == IntrinsicId::WgmmaMma) indexed = true;
+    }
   });
   return indexed;
 }

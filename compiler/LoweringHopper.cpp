@@ -294,33 +294,115 @@ llvm::Value *FunctionLowering::hopperIntrinsic(const Intrinsic *in) {
     return r;
   }
   case IntrinsicId::WgmmaZeros: return zeroOf(in->type);
-  case IntrinsicId::WgmmaMma: {
-    // (acc, a, b, k): descriptors of a and b, advanced 32 bytes (16
-    // values) per k.
+  case IntrinsicId::WgmmaConvert: {
+    // Pairs rounded into one register each (cvt.rn.f16x2.f32): a wgmma
+    // reading them later finds them packed, so nothing writes its a
+    // registers after the wgmma.fence before it (ptxas would add a wait).
     llvm::Value *acc = expr(in->args[0]);
     unsigned n = unsigned(in->args[0]->type->elements().size());
-    llvm::Value *k2 = B.CreateMul(expr(in->args[3]), B.getInt64(2));
-    auto descriptor = [&](const Expr *tile) {
-      llvm::Value *addr = B.CreateZExt(sharedAddress(dataOf(expr(tile))), i64);
-      llvm::Value *start = B.CreateLShr(B.CreateAnd(addr, B.getInt64(0x3FFFF)), 4);
-      return B.CreateOr(B.CreateAdd(start, k2), B.getInt64(kDescriptorFields));
-    };
-    llvm::Value *da = descriptor(in->args[1]), *db = descriptor(in->args[2]);
-    const char *ty = in->args[1]->type->dtype()->isBFloat16() ? "bf16" : "f16";
-    std::string list, cons;
-    for (unsigned k = 0; k < n; ++k) {
-      list += fmt::format("{}${}", k ? ", " : "", k);
-      cons += fmt::format("{}=f", k ? "," : "");
+    bool bf = in->type->elements()[0]->isBFloat16();
+    llvm::Type *half = bf ? B.getBFloatTy() : B.getHalfTy();
+    auto *pair = llvm::FixedVectorType::get(half, 2);
+    std::string text = fmt::format("cvt.rn.{}x2.f32 $0, $2, $1;", bf ? "bf16" : "f16");
+    llvm::Value *out = llvm::UndefValue::get(P.lt(in->type));
+    for (unsigned j = 0; j + 1 < n; j += 2) {
+      llvm::Value *packed =
+          ptxAsm(i32, text, "=r,f,f",
+                 {B.CreateExtractValue(acc, {j}), B.CreateExtractValue(acc, {j + 1})});
+      llvm::Value *v = B.CreateBitCast(packed, pair);
+      out = B.CreateInsertValue(out, B.CreateExtractElement(v, uint64_t(0)), {j});
+      out = B.CreateInsertValue(out, B.CreateExtractElement(v, uint64_t(1)), {j + 1});
     }
-    std::string text = fmt::format(
-        "{{ .reg .pred p; setp.ne.b32 p, ${}, 0; wgmma.mma_async.sync.aligned.m64n{}k16.f32.{}.{} "
-        "{{{}}}, ${}, ${}, p, 1, 1, 0, 0; }}",
-        n + 2, 2 * n, ty, ty, list, n, n + 1);
-    cons += ",l,l,r";
-    std::vector<llvm::Value *> args = {da, db, B.getInt32(1)};
-    for (unsigned k = 0; k < n; ++k) {
-      args.push_back(B.CreateExtractValue(acc, {k}));
-      cons += fmt::format(",{}", k);
+    return out;
+  }
+  case IntrinsicId::WgmmaMma: {
+    // (acc, a, b, k): descriptors of the shared tiles, advanced to the k-th
+    // 16 columns: 32 bytes in a K-major tile, 16 rows of 128 bytes in an
+    // N-major one (whose 64-wide blocks lie b.strides[0] bytes apart: the
+    // descriptor's leading offset). a in registers: its values 8k .. 8k+7,
+    // rounded to b's type, in pairs.
+    // On cuda.wgmma.zeros(n) written in the call, the product overwrites
+    // (scale-d 0): no zeros are moved into the registers first.
+    auto *zeros = dyn_cast<Intrinsic>(in->args[0]);
+    bool fresh = zeros && zeros->id == IntrinsicId::WgmmaZeros;
+    llvm::Value *acc = expr(in->args[0]);
+    unsigned n = unsigned(in->args[0]->type->elements().size());
+    llvm::Value *k = expr(in->args[3]);
+    const Type *bt = in->args[2]->type;
+    bool regA = in->args[1]->type->isTuple(), nMajor = bt->ndim() == 3;
+    auto descriptor = [&](const Expr *tile, bool nm) {
+      llvm::Value *tv = expr(tile);
+      llvm::Value *addr = B.CreateZExt(sharedAddress(dataOf(tv)), i64);
+      llvm::Value *start = B.CreateLShr(B.CreateAnd(addr, B.getInt64(0x3FFFF)), 4);
+      if (!nm)
+        return B.CreateOr(B.CreateAdd(start, B.CreateMul(k, B.getInt64(2))),
+                          B.getInt64(kDescriptorFields));
+      llvm::Value *lead = B.CreateAnd(B.CreateLShr(strideOf(tv, 0), 4), B.getInt64(0x3FFF));
+      llvm::Value *fields =
+          B.CreateOr(B.CreateShl(lead, 16), B.getInt64((uint64_t(64) << 32) | (uint64_t(1) << 62)));
+      return B.CreateOr(B.CreateAdd(start, B.CreateMul(k, B.getInt64(128))), fields);
+    };
+    llvm::Value *db = descriptor(in->args[2], nMajor);
+    const char *ty = bt->dtype()->isBFloat16() ? "bf16" : "f16";
+    std::string list, cons;
+    for (unsigned j = 0; j < n; ++j) {
+      list += fmt::format("{}${}", j ? ", " : "", j);
+      cons += fmt::format("{}=f", j ? "," : "");
+    }
+    std::vector<llvm::Value *> args;
+    std::string text;
+    if (!regA) {
+      llvm::Value *da = descriptor(in->args[1], false);
+      text = fmt::format(
+          "{{ .reg .pred p; setp.ne.b32 p, ${}, 0; "
+          "wgmma.mma_async.sync.aligned.m64n{}k16.f32.{}.{} "
+          "{{{}}}, ${}, ${}, p, 1, 1, 0, {}; }}",
+          n + 2, 2 * n, ty, ty, list, n, n + 1, nMajor ? 1 : 0);
+      cons += ",l,l,r";
+      args = {da, db, B.getInt32(fresh ? 0 : 1)};
+    } else {
+      llvm::Value *av = expr(in->args[1]);
+      auto m = unsigned(in->args[1]->type->elements().size());
+      std::vector<llvm::Value *> vals(8);
+      if (auto *kc = llvm::dyn_cast<llvm::ConstantInt>(k)) {
+        for (unsigned j = 0; j < 8; ++j)
+          vals[j] = B.CreateExtractValue(av, {unsigned(kc->getZExtValue()) * 8 + j});
+      } else {
+        llvm::Type *et = P.lt(in->args[1]->type->elements()[0]);
+        llvm::Type *arr = llvm::ArrayType::get(et, m);
+        llvm::AllocaInst *slots = entryAlloca(arr, "wgmma.a");
+        for (unsigned j = 0; j < m; ++j)
+          B.CreateStore(B.CreateExtractValue(av, {j}),
+                        B.CreateConstInBoundsGEP2_64(arr, slots, 0, j));
+        for (unsigned j = 0; j < 8; ++j) {
+          llvm::Value *at = B.CreateAdd(B.CreateMul(k, B.getInt64(8)), B.getInt64(j));
+          vals[j] = B.CreateLoad(et, B.CreateInBoundsGEP(arr, slots, {B.getInt64(0), at}));
+        }
+      }
+      llvm::Type *half = bt->dtype()->isBFloat16() ? B.getBFloatTy() : B.getHalfTy();
+      auto *pair = llvm::FixedVectorType::get(half, 2);
+      auto rounded = [&](llvm::Value *x) {
+        return x->getType() == half ? x : B.CreateFPTrunc(x, half);
+      };
+      for (unsigned j = 0; j < 4; ++j) {
+        llvm::Value *v = llvm::UndefValue::get(pair);
+        v = B.CreateInsertElement(v, rounded(vals[2 * j]), uint64_t(0));
+        v = B.CreateInsertElement(v, rounded(vals[2 * j + 1]), uint64_t(1));
+        args.push_back(B.CreateBitCast(v, i32));
+      }
+      text = fmt::format(
+          "{{ .reg .pred p; setp.ne.b32 p, ${}, 0; "
+          "wgmma.mma_async.sync.aligned.m64n{}k16.f32.{}.{} "
+          "{{{}}}, {{${}, ${}, ${}, ${}}}, ${}, p, 1, 1, {}; }}",
+          n + 5, 2 * n, ty, ty, list, n, n + 1, n + 2, n + 3, n + 4, nMajor ? 1 : 0);
+      cons += ",r,r,r,r,l,r";
+      args.push_back(db);
+      args.push_back(B.getInt32(fresh ? 0 : 1));
+    }
+    for (unsigned j = 0; j < n; ++j) {
+      args.push_back(fresh ? llvm::UndefValue::get(B.getFloatTy())
+                           : B.CreateExtractValue(acc, {j}));
+      cons += fmt::format(",{}", j);
     }
     return ptxAsm(P.lt(in->type), text, cons + ",~{memory}", args);
   }
@@ -379,14 +461,25 @@ llvm::Value *FunctionLowering::cpuHopperIntrinsic(const Intrinsic *in) {
     count = B.getInt64(int64_t(rank));
     return record(f, "tma.record");
   };
-  // WgmmaRecord (CpuHopper.h): k, then rows, columns and the two byte
-  // strides of a and of b.
+  // WgmmaRecord (KernelAbi.h): k, then rows, columns and the two byte
+  // strides of a and of b (of an N-major b's blocks), then an N-major b's
+  // block count and stride.
   auto tiles = [&]() -> llvm::Value * {
     std::vector<llvm::Value *> f = {expr(in->args[3])};
     for (size_t t : {size_t(1), size_t(2)}) {
+      const Type *ty = in->args[t]->type;
+      if (ty->isTuple()) {  // a in registers
+        for (int d = 0; d < 4; ++d) f.push_back(B.getInt64(0));
+        continue;
+      }
       llvm::Value *desc = expr(in->args[t]);
-      for (unsigned d = 0; d < 2; ++d) f.push_back(shapeOf(desc, d));
-      for (unsigned d = 0; d < 2; ++d) f.push_back(strideOf(desc, d));
+      unsigned first = ty->ndim() - 2;
+      for (unsigned d = 0; d < 2; ++d) f.push_back(shapeOf(desc, first + d));
+      for (unsigned d = 0; d < 2; ++d) f.push_back(strideOf(desc, first + d));
+      if (t == 2) {
+        f.push_back(first ? shapeOf(desc, 0) : B.getInt64(0));
+        f.push_back(first ? strideOf(desc, 0) : B.getInt64(0));
+      }
     }
     return record(f, "wgmma.record");
   };
@@ -425,21 +518,51 @@ llvm::Value *FunctionLowering::cpuHopperIntrinsic(const Intrinsic *in) {
   case IntrinsicId::WgmmaMma: {
     llvm::Value *acc = expr(in->args[0]);
     unsigned n = unsigned(in->args[0]->type->elements().size());
-    llvm::Type *arr = llvm::ArrayType::get(B.getFloatTy(), n);
+    llvm::Type *f32 = B.getFloatTy();
+    llvm::Type *arr = llvm::ArrayType::get(f32, n);
     llvm::AllocaInst *slot = entryAlloca(arr, "wgmma.acc");
     for (unsigned k = 0; k < n; ++k)
       B.CreateStore(B.CreateExtractValue(acc, {k}), B.CreateConstGEP2_32(arr, slot, 0, k));
-    bool bf = in->args[1]->type->dtype()->isBFloat16();
-    call(HopperOp::Wgmma, dataOf(expr(in->args[1])), dataOf(expr(in->args[2])), slot, tiles(),
-         B.getInt64(int64_t(2 * n) | (bf ? 65536 : 0)));
+    const Type *bt = in->args[2]->type;
+    bool bf = bt->dtype()->isBFloat16(), regA = in->args[1]->type->isTuple();
+    int64_t flags = int64_t(2 * n) | (bf ? kWgmmaBFloat16 : 0) | (regA ? kWgmmaRegisterA : 0) |
+                    (bt->ndim() == 3 ? kWgmmaNMajor : 0);
+    llvm::Value *a;
+    if (regA) {
+      // The warp's 16 x 16 slice of a, gathered from its lanes' registers
+      // (values 8k .. 8k+7 of each).
+      llvm::Value *av = expr(in->args[1]);
+      auto m = unsigned(in->args[1]->type->elements().size());
+      llvm::Type *all = llvm::ArrayType::get(f32, m);
+      llvm::AllocaInst *vals = entryAlloca(all, "wgmma.a");
+      for (unsigned j = 0; j < m; ++j) {
+        llvm::Value *x = B.CreateExtractValue(av, {j});  // (float16/bfloat16: exactly)
+        B.CreateStore(x->getType() == f32 ? x : B.CreateFPExt(x, f32),
+                      B.CreateConstGEP2_32(all, vals, 0, j));
+      }
+      llvm::Value *mine = B.CreateInBoundsGEP(
+          all, vals, {B.getInt64(0), B.CreateMul(expr(in->args[3]), B.getInt64(8))});
+      llvm::Type *sliceTy = llvm::ArrayType::get(f32, 256);
+      llvm::AllocaInst *slice = entryAlloca(sliceTy, "wgmma.a.slice");
+      llvm::Type *recTy = llvm::ArrayType::get(llvm::PointerType::getUnqual(C), 2);
+      llvm::AllocaInst *rec = entryAlloca(recTy, "wgmma.a.operands");
+      B.CreateStore(mine, B.CreateConstGEP2_32(recTy, rec, 0, 0));
+      B.CreateStore(slice, B.CreateConstGEP2_32(recTy, rec, 0, 1));
+      cpuWarpCall(in, WarpOp::WgmmaA, B.getInt32(-1), B.CreatePtrToInt(rec, B.getInt64Ty()),
+                  B.getInt32(bf ? 1 : 0));
+      a = slice;
+    } else {
+      a = dataOf(expr(in->args[1]));
+    }
+    call(HopperOp::Wgmma, a, dataOf(expr(in->args[2])), slot, tiles(), B.getInt64(flags));
     llvm::Value *out = llvm::UndefValue::get(P.lt(in->type));
     for (unsigned k = 0; k < n; ++k)
-      out = B.CreateInsertValue(
-          out, B.CreateLoad(B.getFloatTy(), B.CreateConstGEP2_32(arr, slot, 0, k)), {k});
+      out = B.CreateInsertValue(out, B.CreateLoad(f32, B.CreateConstGEP2_32(arr, slot, 0, k)), {k});
     return out;
   }
   case IntrinsicId::WgmmaWait: return in->args.size() == 2 ? expr(in->args[1]) : none();
   case IntrinsicId::WgmmaZeros: return zeroOf(in->type);
+  case IntrinsicId::WgmmaConvert: return expr(in->args[1]);
   case IntrinsicId::WgmmaStore: wgmmaStore(in); return none();
   // Copies complete when issued, and products when computed: the fences,
   // commits and waits have nothing to wait for; register counts are the

@@ -7,8 +7,11 @@
 //   cuda.tma.store(tensor_map, (row, col), src); cuda.tma.commit_group(); cuda.tma.wait_group(0)
 //   cuda.fence_proxy_async()
 //   acc = cuda.wgmma.zeros(n)                 # the 64 x n float32 accumulator, n/2 values a thread
+//   p16 = cuda.wgmma.convert(acc, float16)     # its values as float16 (wgmma's a in registers)
 //   cuda.wgmma.fence()
 //   acc = cuda.wgmma.mma_async(acc, a, b, k)  # acc += a[:, 16k:16k+16] @ b[:, 16k:16k+16].T
+//       a: a shared tile, or registers (a float32 accumulator tuple, 8 values per k);
+//       b: a shared tile (n, 64), or transposed (n/64, kt, 64): acc += a[:, 16k:] @ B[16k:, :]
 //   cuda.wgmma.commit_group(); acc = cuda.wgmma.wait_group(0, acc)
 //   cuda.wgmma.store(out, (row, col), acc)
 //   cuda.setmaxnreg_inc(232); cuda.setmaxnreg_dec(40)
@@ -54,6 +57,7 @@ class HopperTyper : public BuiltinCall {
     if (f == "wgmma.commit_group") return bare(IntrinsicId::WgmmaCommit, 90, true);
     if (f == "wgmma.wait_group") return waitGroup(IntrinsicId::WgmmaWait, true);
     if (f == "wgmma.zeros") return zeros();
+    if (f == "wgmma.convert") return convert();
     if (f == "wgmma.mma_async") return mmaAsync();
     if (f == "wgmma.store") return store();
     if (f == "setmaxnreg_inc" || f == "setmaxnreg_dec") return setmaxnreg(f == "setmaxnreg_inc");
@@ -180,6 +184,26 @@ class HopperTyper : public BuiltinCall {
                         tc.tuple(std::vector<const Type *>(size_t(*n / 2), tc.floatTy(32))), loc);
   }
 
+  // cuda.wgmma.convert(acc, dtype): the accumulator's values as float16 or
+  // bfloat16 (round to nearest even): wgmma's a in registers, converted
+  // before the wgmma.fence that precedes the products that read it.
+  Expr *convert() {
+    if (!arity("cuda.wgmma.convert", 2, 2)) return none();
+    Expr *acc = accumulator(site.args[0]);
+    if (!acc) return none();
+    Expr *d = site.args[1];
+    const Type *dt = d->type && d->type->kind() == TypeKind::Dtype ? d->type->dtype() : nullptr;
+    if (!dt || !(dt->isHalf() || dt->isBFloat16()))
+      return located(d, fmt::format("the type is float16 or bfloat16, not {}", typeText(d)));
+    std::vector<Expr *> elems;
+    for (size_t k = 0; k < acc->type->elements().size(); ++k)
+      elems.push_back(ts.convert(ir.tupleGet(acc, unsigned(k), loc), dt));
+    Expr *converted = ir.tupleMake(std::move(elems), loc);
+    // (The GPU converts pairs into the packed registers wgmma reads; other
+    // devices use the element-by-element conversion.)
+    return ts.intrinsic(IntrinsicId::WgmmaConvert, {acc, converted}, converted->type, loc);
+  }
+
   // a 2-d C-contiguous array of float16 or bfloat16 values (a shared tile).
   bool tile(Expr *e, const char *what, const Type *&elem) {
     const Type *t = e ? e->type : nullptr;
@@ -200,21 +224,78 @@ class HopperTyper : public BuiltinCall {
     return true;
   }
 
+  // b N-major: a 3-d C-contiguous array (n/64, kt, 64) of float16 or
+  // bfloat16, B[r, 64j + c] = b[j, r, c]: tiles TMA writes from an array
+  // whose rows are the k index (attention's V).
+  bool nMajorTile(Expr *e, const Type *&elem) {
+    const Type *t = e->type;
+    if (!t->isArray() || t->ndim() != 3 || t->layout() != Layout::C ||
+        !(t->dtype()->isHalf() || t->dtype()->isBFloat16())) {
+      located(e, fmt::format("b is a 2-d shared tile (n rows of 64 k values) or a 3-d one (n/64 "
+                             "blocks of kt rows of 64 n values: b transposed) of float16 or "
+                             "bfloat16, not {}",
+                             typeText(e)));
+      return false;
+    }
+    if (elem && elem != t->dtype()) {
+      located(e, fmt::format("a and b hold one type; a holds {}, b {}", elem->str(),
+                             t->dtype()->str()));
+      return false;
+    }
+    elem = t->dtype();
+    return true;
+  }
+
+  // a in registers: a tuple of float32 values in the accumulator's layout
+  // (the 64 x m product of an earlier wgmma, attention's P), 8 a thread for
+  // each 16 columns, or those values as b's type (cuda.wgmma.convert).
+  bool registerA(Expr *e, const Type *&elem) {
+    const Type *t = e->type;
+    const Type *et = t->elements().empty() ? nullptr : t->elements()[0];
+    bool ok = et && t->elements().size() % 8 == 0 && t->elements().size() <= 128 &&
+              (et == tc.floatTy(32) || et->isHalf() || et->isBFloat16());
+    for (size_t k = 0; ok && k < t->elements().size(); ++k) ok = t->elements()[k] == et;
+    if (!ok) {
+      located(e, fmt::format("a in registers is an accumulator: a tuple of m/2 float32 values (m a "
+                             "multiple of 16 up to 256), or of float16 or bfloat16 values "
+                             "(cuda.wgmma.convert), not {}",
+                             typeText(e)));
+      return false;
+    }
+    if (et != tc.floatTy(32)) elem = et;
+    return true;
+  }
+
   Expr *mmaAsync() {
     if (!arity("cuda.wgmma.mma_async", 4, 4)) return none();
     Expr *acc = accumulator(site.args[0]);
     if (!acc) return none();
+    Expr *a = site.args[1], *b = site.args[2];
     const Type *elem = nullptr;
-    if (!tile(site.args[1], "a", elem) || !tile(site.args[2], "b", elem)) return none();
+    bool regA = a->type && a->type->isTuple();
+    if (regA ? !registerA(a, elem) : !tile(a, "a", elem)) return none();
+    bool nMajor = b->type && b->type->isArray() && b->type->ndim() == 3;
+    if (nMajor ? !nMajorTile(b, elem) : !tile(b, "b", elem)) return none();
+    if (nMajor && acc->type->elements().size() % 32 != 0)
+      return located(b, fmt::format("a transposed b (3-d) takes n a multiple of 64; the "
+                                    "accumulator has n = {}",
+                                    2 * acc->type->elements().size()));
     Expr *k = site.args[3];
     if (!k->type || !k->type->isInt())
       return located(
           k, fmt::format("k (which 16 columns of the 64) is an integer, not {}", typeText(k)));
-    if (std::optional<int64_t> v = constInt(k); v && (*v < 0 || *v > 3))
-      return located(k, fmt::format("k is {}; the 64 columns of a tile hold k = 0 to 3", *v));
+    if (std::optional<int64_t> v = constInt(k)) {
+      // 16-column slices: m/16 in registers, 4 in a 64-wide tile (a, or a
+      // K-major b; an N-major b's rows are checked when it runs).
+      int64_t regs = regA ? int64_t(a->type->elements().size() / 8) : 0;
+      if (regA && (*v < 0 || *v >= regs))
+        return located(k,
+                       fmt::format("k is {}; the registers of a hold k = 0 to {}", *v, regs - 1));
+      if (*v < 0 || ((!regA || !nMajor) && *v > 3))
+        return located(k, fmt::format("k is {}; the 64 columns of a tile hold k = 0 to 3", *v));
+    }
     if (!available(90, true)) return none();
-    return ts.intrinsic(IntrinsicId::WgmmaMma,
-                        {acc, site.args[1], site.args[2], ts.convert(k, tc.int64())}, acc->type,
+    return ts.intrinsic(IntrinsicId::WgmmaMma, {acc, a, b, ts.convert(k, tc.int64())}, acc->type,
                         loc);
   }
 

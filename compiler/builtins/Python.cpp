@@ -26,6 +26,7 @@ class PythonCall : public BuiltinCall {
     return unsupported(fmt::format("{}() can only be used as the iterable of a for loop", f));
   }
   Expr *tuple();
+  Expr *tupleSetitem();
   Expr *len();
   Expr *abs();
   Expr *min() { return minMax(false, f); }
@@ -59,6 +60,46 @@ class PythonCall : public BuiltinCall {
   Expr *conjugate();
   Expr *bitCount();
 };
+
+// kjit.tuple_setitem(t, i, v) (Numba's numba.cpython.unsafe.tuple.tuple_setitem):
+// a copy of t with element i replaced by v, converted to the element's
+// type. i may be computed at run time when the elements have one type (in
+// a loop kjit unrolls, it becomes a constant: the tuple stays in registers).
+Expr *PythonCall::tupleSetitem() {
+  if (!arity(name, 3, 3)) return none();
+  Expr *t = site.args[0], *i = site.args[1], *v = site.args[2];
+  auto located = [&](Expr *at, std::string msg) {
+    return ts.error(DiagCategory::Typing, at->loc, std::move(msg));
+  };
+  auto typeText = [](Expr *e) { return e->type ? e->type->str() : std::string("nothing"); };
+  if (!t->type->isTuple() || t->type->elements().empty())
+    return located(t,
+                   fmt::format("{}(): the first argument is a tuple, not {}", name, typeText(t)));
+  if (!i->type->isInt())
+    return located(i, fmt::format("{}(): the index is an integer, not {}", name, typeText(i)));
+  const std::vector<const Type *> &elems = t->type->elements();
+  auto n = int64_t(elems.size());
+  std::optional<int64_t> k = constInt(i);
+  if (k && (*k < -n || *k >= n))
+    return located(
+        i, fmt::format("{}(): index {} is out of range for a tuple of {} elements", name, *k, n));
+  if (k && *k < 0) *k += n;
+  const Type *et = k ? elems[size_t(*k)] : elems[0];
+  if (!k)
+    for (const Type *e : elems)
+      if (e != et)
+        return located(i, fmt::format("{}(): a run-time index needs a tuple of one element type, "
+                                      "not {}",
+                                      name, t->type->str()));
+  if (!v->type->isNumber() && v->type != et)
+    return located(
+        v, fmt::format("{}(): the value is {}; the element is {}", name, typeText(v), et->str()));
+  if (v->type != et && !(v->type->isNumber() && et->isNumber()))
+    return located(v, fmt::format("{}(): cannot store {} in an element of type {}", name,
+                                  typeText(v), et->str()));
+  Expr *index = k ? ts.constInt(*k, loc) : ts.convert(i, tc.int64());
+  return ts.intrinsic(IntrinsicId::TupleSetitem, {t, index, ts.convert(v, et)}, t->type, loc);
+}
 
 Expr *PythonCall::print() {
   auto &a = site.args;
@@ -520,7 +561,9 @@ const BuiltinFamily &numberMethodsFamily() {
 const BuiltinFamily &loopOnlyFamily(const std::string &module) {
   using P = PythonCall;
   static const BuiltinFamily kjitFamily{
-      "kjit", {row("prange", via<&P::iterableOnly>), row("literal_unroll", via<&P::iterableOnly>)}};
+      "kjit",
+      {row("prange", via<&P::iterableOnly>), row("literal_unroll", via<&P::iterableOnly>),
+       row("tuple_setitem", via<&P::tupleSetitem>, positional())}};
   static const BuiltinFamily numbaFamily{
       "numba",
       {row("prange", via<&P::iterableOnly>), row("literal_unroll", via<&P::iterableOnly>)}};

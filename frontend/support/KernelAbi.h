@@ -110,6 +110,15 @@ enum class WarpOp : int32_t {
   // cuda.ldmatrix: value is the address of the lane's LdmatrixOperands, arg
   // the number of matrices (1, 2, 4) plus 8 when transposed.
   Ldmatrix = 14,
+  // cuda.wgmma.mma_async with a in registers: value is the address of the
+  // lane's WgmmaAOperands, arg 1 for bfloat16 (else float16); each lane
+  // gets the warp's 16 x 16 slice of a (its rows, the k step's columns).
+  WgmmaA = 15,
+};
+
+struct WgmmaAOperands {
+  const float *a;  // the lane's 8 values (accumulator layout), rounded here
+  float *out;      // 16 x 16, row-major: the warp's rows of a
 };
 
 struct LdmatrixOperands {
@@ -152,8 +161,11 @@ struct TmaRecord {
 };
 struct WgmmaRecord {
   int64_t k;
-  int64_t a[4], b[4];  // rows, columns, row stride and column stride (bytes)
+  int64_t a[4], b[4];             // rows, columns, row stride and column stride (bytes)
+  int64_t bBlocks, bBlockStride;  // b N-major (3-d): its 64-wide blocks, their stride
 };
+// WgmmaRecord's flags, with n, in kjit_cpu_hopper's y.
+constexpr int64_t kWgmmaBFloat16 = 1 << 16, kWgmmaRegisterA = 1 << 17, kWgmmaNMajor = 1 << 18;
 
 // ---- status and kernel exceptions ----------------------------------------------
 // What a compiled function returns (compiler/Lowering.h): 0, or 1 when it

@@ -24,6 +24,7 @@ _LAZY = {
     "njit": ("kjit.dispatcher", "njit"),
     "prange": ("kjit.dispatcher", "prange"),
     "literal_unroll": ("kjit.dispatcher", "literal_unroll"),
+    "tuple_setitem": ("kjit.dispatcher", "tuple_setitem"),
     "vectorize": ("kjit.vectorize", "vectorize"),
     "typeof": ("kjit.typeof", "typeof"),
     "np": ("kjit.np", None),

@@ -26,7 +26,7 @@ from kjit.sourcetext import ambiguous_lambda, source_matches
 from kjit import types as kt
 from kjit.errors import _exception_name
 
-__all__ = ["jit", "njit", "prange", "literal_unroll", "Dispatcher"]
+__all__ = ["jit", "njit", "prange", "literal_unroll", "tuple_setitem", "Dispatcher"]
 
 _OPTIONS = {"nopython", "nogil", "cache", "parallel", "fastmath", "boundscheck", "error_model",
             "inline", "looplift", "forceobj", "locals", "no_cpython_wrapper", "no_cfunc_wrapper",
@@ -43,6 +43,20 @@ def literal_unroll(container):
     """In a kernel, ``for x in literal_unroll(tup):`` runs the body once per
     element of the tuple, typed for that element; in Python, the tuple."""
     return container
+
+
+def tuple_setitem(tup, index, value):
+    """A copy of ``tup`` with element ``index`` replaced by ``value``
+    (Numba's ``numba.cpython.unsafe.tuple.tuple_setitem``). In compiled code
+    the value is converted to the element's type, and ``index`` may be
+    computed at run time when the elements have one type: in a loop of
+    constant length kjit unrolls the loop, so that a tuple of accumulators
+    (a wgmma product) stays in registers."""
+    n = len(tup)
+    if not -n <= index < n:
+        raise IndexError("tuple index out of range")
+    index %= n
+    return tup[:index] + (value,) + tup[index + 1:]
 
 
 _MODULES = {math: "math", cmath: "cmath", np: "numpy", operator: "operator"}
@@ -221,6 +235,8 @@ class _Resolver:
             return ("function", "kjit.prange")
         if v is literal_unroll:
             return ("function", "kjit.literal_unroll")
+        if v is tuple_setitem:
+            return ("function", "kjit.tuple_setitem")
         for classify in _CLASSIFIERS:  # the layers above @jit's (a @vectorize ufunc: kjit.vectorize)
             found = classify(v)
             if found is not None:

@@ -178,22 +178,47 @@ bool wgmmaTilesFit(const int64_t tile[4], int64_t rows, const char *what, std::s
   return false;
 }
 
-void wgmma(const void *a, const void *b, float *acc, int64_t k, int n, bool bfloat16,
+bool wgmmaNMajorFits(const WgmmaRecord &rec, int n, std::string &err) {
+  const int64_t *t = rec.b;
+  if (rec.bBlocks * 64 >= n && t[0] >= 16 && t[0] % 16 == 0 && t[1] == 64 && t[2] == 128 &&
+      t[3] == 2 && rec.bBlockStride == t[0] * 128)
+    return true;
+  err = fmt::format(
+      "b (transposed) is {} blocks of {} x {} values with strides ({}, {}, {}) bytes; wgmma reads "
+      "{} blocks of rows of 64 16-bit values (a C-contiguous tile of 128-byte rows, kt a multiple "
+      "of 16)",
+      rec.bBlocks, t[0], t[1], rec.bBlockStride, t[2], t[3], (n + 63) / 64);
+  return false;
+}
+
+void wgmma(const void *a, const void *b, float *acc, const WgmmaRecord &rec, int n, int64_t flags,
            uint32_t rank) {
-  auto at = [&](const void *tile, uint64_t row, uint64_t col) {
+  const bool bfloat16 = (flags & kWgmmaBFloat16) != 0, regA = (flags & kWgmmaRegisterA) != 0,
+             nMajor = (flags & kWgmmaNMajor) != 0;
+  auto value = [&](const void *tile, uint64_t off) {
     uint16_t bits;
-    std::memcpy(&bits, static_cast<const char *>(tile) + swizzle(row * 128 + col * 2, 128), 2);
+    std::memcpy(&bits, static_cast<const char *>(tile) + off, 2);
     return bfloat16 ? bf16::toFloat(bits) : float(f16::toDouble(bits));
   };
+  const int64_t k = rec.k;
   uint32_t w = rank / 32, lane = rank % 32, g = lane >> 2, t = lane & 3;
+  // a's element (row, 16k + kk): from the tile, or the warp's 16 x 16 slice.
+  auto aAt = [&](uint64_t row, int kk) {
+    if (regA) return static_cast<const float *>(a)[(row - 16 * w) * 16 + uint64_t(kk)];
+    return value(a, swizzle(row * 128 + uint64_t(16 * k + kk) * 2, 128));
+  };
+  // b's element (column col of the product, k index 16k + kk).
+  auto bAt = [&](uint64_t col, int kk) {
+    uint64_t r = uint64_t(16 * k + kk);
+    if (!nMajor) return value(b, swizzle(col * 128 + r * 2, 128));
+    return value(static_cast<const char *>(b) + (col / 64) * uint64_t(rec.bBlockStride),
+                 swizzle(r * 128 + (col % 64) * 2, 128));
+  };
   for (int j = 0; j < n / 8; ++j)
     for (int i = 0; i < 4; ++i) {
       uint64_t row = 16 * w + g + 8 * (i >> 1), col = uint64_t(8 * j) + 2 * t + (i & 1);
       float s = acc[4 * j + i];
-      for (int kk = 0; kk < 16; ++kk) {
-        uint64_t c = uint64_t(16 * k + kk);
-        s = std::fmaf(at(a, row, c), at(b, col, c), s);
-      }
+      for (int kk = 0; kk < 16; ++kk) s = std::fmaf(aAt(row, kk), bAt(col, kk), s);
       acc[4 * j + i] = s;
     }
 }
@@ -258,14 +283,19 @@ int64_t kjit_cpu_hopper(void *ctx, int32_t op, void *a, void *b, void *c, int64_
   case HopperOp::Wgmma: {
     auto *rec = reinterpret_cast<const kjit::WgmmaRecord *>(x);
     int n = int(y & 0xffff);
-    if (!hp::wgmmaTilesFit(rec->a, 64, "a", err) || !hp::wgmmaTilesFit(rec->b, n, "b", err))
+    bool regA = (y & kjit::kWgmmaRegisterA) != 0, nMajor = (y & kjit::kWgmmaNMajor) != 0;
+    if ((!regA && !hp::wgmmaTilesFit(rec->a, 64, "a", err)) ||
+        (!nMajor && !hp::wgmmaTilesFit(rec->b, n, "b", err)) ||
+        (nMajor && !hp::wgmmaNMajorFits(*rec, n, err)))
       fail("wgmma.mma_async");
-    if (rec->k < 0 || rec->k > 3) {
-      err = fmt::format("k is {}; the 64 columns of a tile hold k = 0 to 3", rec->k);
+    // 16-column slices of k: 4 in a K-major tile, kt/16 in an N-major one.
+    int64_t slices = nMajor ? rec->b[0] / 16 : 4;
+    if (!regA) slices = std::min<int64_t>(slices, 4);
+    if (rec->k < 0 || rec->k >= slices) {
+      err = fmt::format("k is {}; the tiles hold k = 0 to {}", rec->k, slices - 1);
       fail("wgmma.mma_async");
     }
-    hp::wgmma(a, b, static_cast<float *>(c), rec->k, n, (y & 65536) != 0,
-              kjit::fiberLinearThread(ctx) % 128);
+    hp::wgmma(a, b, static_cast<float *>(c), *rec, n, y, kjit::fiberLinearThread(ctx) % 128);
     return 0;
   }
   }

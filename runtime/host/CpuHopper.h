@@ -17,6 +17,10 @@
 #include <cstdint>
 #include <string>
 
+namespace kjit {
+struct WgmmaRecord;  // frontend/support/KernelAbi.h
+}
+
 namespace kjit::hopper {
 
 constexpr uint64_t kTensorMapMagic = 0x50414d544a4b4a4bull;  // "KJKJTMAP"
@@ -43,14 +47,21 @@ bool tmaStore(const void *src, int64_t tileBytes, const uint64_t *map, const int
               int64_t rank, std::string &err);
 
 // The thread `rank` (0-127) of a warpgroup: its n/2 accumulator elements
-// of acc += a[:, 16k:16k+16] @ b[:, 16k:16k+16].T, a (64 rows) and b (n
-// rows) K-major tiles of 64 16-bit values a row in the 128-byte swizzle's
-// layout. Each element adds its 16 products in order of k with float32 fma.
-void wgmma(const void *a, const void *b, float *acc, int64_t k, int n, bool bfloat16,
+// of acc += A[:, 16k:16k+16] @ B[16k:16k+16, :] (rec.k). A: a K-major tile
+// of 64 rows (64 16-bit values a row, the 128-byte swizzle's layout), or
+// with kWgmmaRegisterA in flags the warp's 16 x 16 slice of a (float32,
+// row-major: cpuWgmmaA). B: a K-major tile of n rows (B = b.T), or with
+// kWgmmaNMajor rec.bBlocks blocks of kt rows of 64 columns (rec.bBlockStride
+// bytes apart). Each element adds its 16 products in order of k with
+// float32 fma.
+void wgmma(const void *a, const void *b, float *acc, const WgmmaRecord &rec, int n, int64_t flags,
            uint32_t rank);
 // Whether a tile (rows, columns, byte strides) is one wgmma can read `rows`
 // rows of: 64 16-bit values a row, rows 128 bytes apart.
 bool wgmmaTilesFit(const int64_t tile[4], int64_t rows, const char *what, std::string &err);
+// Whether an N-major b holds the n columns of a product (blocks of 64
+// columns, kt rows of 128 bytes, kt a multiple of 16).
+bool wgmmaNMajorFits(const WgmmaRecord &rec, int n, std::string &err);
 
 // The byte offset where a swizzle of `span` bytes (0: none) puts byte
 // offset `o` of a tile (whose start is 1024-byte aligned on a GPU).

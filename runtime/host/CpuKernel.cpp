@@ -319,7 +319,7 @@ void exchange(BlockRun &run, uint32_t w) {
   for (uint32_t l = 0; l < 32; ++l)
     if (lanes[l] &&
         (WarpOp(lanes[l]->op) == WarpOp::Mma || WarpOp(lanes[l]->op) == WarpOp::MmaSync ||
-         WarpOp(lanes[l]->op) == WarpOp::Ldmatrix)) {
+         WarpOp(lanes[l]->op) == WarpOp::Ldmatrix || WarpOp(lanes[l]->op) == WarpOp::WgmmaA)) {
       matrixOp = WarpOp(lanes[l]->op);
       records[l] = reinterpret_cast<void *>(uintptr_t(lanes[l]->value));
       matrixArg = lanes[l]->arg;
@@ -331,6 +331,10 @@ void exchange(BlockRun &run, uint32_t w) {
       cpuWmmaMma(ops, WmmaInputs(matrixArg));
     else
       cpuMmaSync(ops, WmmaInputs(matrixArg));
+  } else if (matrixOp == WarpOp::WgmmaA) {
+    WgmmaAOperands *ops[32];
+    for (int l = 0; l < 32; ++l) ops[l] = static_cast<WgmmaAOperands *>(records[l]);
+    cpuWgmmaA(ops, matrixArg != 0);
   } else if (matrixOp == WarpOp::Ldmatrix) {
     LdmatrixOperands *ops[32];
     for (int l = 0; l < 32; ++l) ops[l] = static_cast<LdmatrixOperands *>(records[l]);

@@ -99,4 +99,19 @@ void cpuLdmatrix(LdmatrixOperands *const lanes[32], int num, bool trans) {
   }
 }
 
+void cpuWgmmaA(WgmmaAOperands *const lanes[32], bool bfloat16) {
+  float a[16][16] = {};
+  for (int l = 0; l < 32; ++l) {
+    if (!lanes[l]) continue;
+    const int g = l >> 2, t = l & 3;
+    for (int i = 0; i < 8; ++i) {
+      float v = lanes[l]->a[i];
+      v = bfloat16 ? bf16::toFloat(bf16::fromFloat(v)) : float(f16::toDouble(f16::fromDouble(v)));
+      a[g + 8 * ((i >> 1) & 1)][2 * t + (i & 1) + 8 * (i >> 2)] = v;
+    }
+  }
+  for (int l = 0; l < 32; ++l)
+    if (lanes[l]) std::memcpy(lanes[l]->out, a, sizeof a);
+}
+
 }  // namespace kjit

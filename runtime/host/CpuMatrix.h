@@ -24,5 +24,7 @@ void cpuMmaSync(WmmaOperands *const lanes[32], WmmaInputs inputs);
 // each lane gets, for each matrix j, M_j[g][2t] and M_j[g][2t + 1] (with
 // trans, M_j[2t][g] and M_j[2t + 1][g]).
 void cpuLdmatrix(LdmatrixOperands *const lanes[32], int num, bool trans);
+// wgmma's a in registers: the warp's 16 x 16 slice, for every lane.
+void cpuWgmmaA(WgmmaAOperands *const lanes[32], bool bfloat16);
 
 }  // namespace kjit

@@ -45,7 +45,7 @@ cg = _KernelOnly("cg", namespace=True)  # cooperative groups: cg.this_grid().syn
 wmma = _KernelOnly("wmma", namespace=True)  # warp matrix products: wmma.mma_sync(a, b, acc)
 mbarrier = _KernelOnly("mbarrier", namespace=True)  # mbarrier.init/arrive/arrive_expect_tx/wait/try_wait
 tma = _KernelOnly("tma", namespace=True)  # tma.load/store/commit_group/wait_group
-wgmma = _KernelOnly("wgmma", namespace=True)  # wgmma.zeros/fence/mma_async/commit_group/wait_group/store
+wgmma = _KernelOnly("wgmma", namespace=True)  # wgmma.zeros/convert/fence/mma_async/commit_group/wait_group/store
 for _name in ("grid", "gridsize", "syncthreads", "syncthreads_count", "syncthreads_and",
               "syncthreads_or", "syncwarp", "threadfence", "threadfence_block",
               "threadfence_system", "shfl_sync", "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync",

@@ -74,6 +74,9 @@ REVIEWED = {
     ("3.11", "examples/gemm_hopper.py", "gemm"),
     ("3.12", "examples/gemm_hopper.py", "gemm"),
     ("3.13", "examples/gemm_hopper.py", "gemm"),
+    ("3.11", "examples/attention_hopper.py", "attention"),
+    ("3.12", "examples/attention_hopper.py", "attention"),
+    ("3.13", "examples/attention_hopper.py", "attention"),
 }
 
 

@@ -174,11 +174,69 @@ def _place(rank, n):
     return 16 * w + g + 8 * (i >> 1), 8 * j + 2 * t + (i & 1)
 
 
+def _operand_n(tile, n, k):
+    """Rows 16k..16k+15 of an N-major tile (n/64 blocks of kt rows of 64
+    values, 128-byte swizzle) as an n x 16 float64 array (B transposed)."""
+    t = np.asarray(tile)
+    blocks = (n + 63) // 64
+    if (t.ndim != 3 or t.shape[0] < blocks or t.shape[2] != 64 or t.shape[1] % 16 or
+            t.strides != (t.shape[1] * 128, 128, 2)):
+        raise RuntimeError(f"cuda.wgmma.mma_async(): b (transposed) is a {' x '.join(map(str, t.shape))} tile "
+                           f"with strides {t.strides} bytes; wgmma reads {blocks} blocks of rows of 64 16-bit "
+                           f"values (a C-contiguous tile of 128-byte rows, kt a multiple of 16)")
+    if not 0 <= k < t.shape[1] // 16:
+        raise RuntimeError(f"cuda.wgmma.mma_async(): k is {k}; the tiles hold k = 0 to {t.shape[1] // 16 - 1}")
+    raw = _bytes_of(tile)
+    col = np.arange(n).reshape(-1, 1)
+    r = np.arange(16 * k, 16 * k + 16).reshape(1, -1)
+    off = (col // 64) * (t.shape[1] * 128) + swizzle(r * 128 + (col % 64) * 2, 128)
+    return _decode_values(raw, off, t.dtype)
+
+
+def _decode_values(raw, off, dtype):
+    bits = raw[off].astype(np.uint16) | (raw[off + 1].astype(np.uint16) << 8)
+    if bfloat16_host.is_bfloat16(dtype):
+        return (bits.astype(np.uint32) << np.uint32(16)).view(np.float32).astype(np.float64)
+    return bits.view(np.float16).astype(np.float64)
+
+
+def round_a(values, b):
+    """A thread's 8 register values of wgmma's a, rounded to b's type."""
+    v = np.array([float(x) for x in values], np.float32)
+    if bfloat16_host.is_bfloat16(np.asarray(b).dtype):
+        return tuple(bfloat16_host.to_float32(bfloat16_host.from_float(v)).astype(np.float64))
+    return tuple(v.astype(np.float16).astype(np.float64))
+
+
+class WarpSlice:
+    """wgmma's a in registers, gathered: the warp's 16 x 16 slice."""
+
+    def __init__(self, matrix):
+        self.matrix = matrix
+
+
+def warp_slice(parts):
+    """The warp's 16 x 16 slice of a from its lanes' 8 values each (the
+    accumulator's layout: value i of lane 4g + t is row g + 8((i >> 1) & 1),
+    column 2t + (i & 1) + 8(i >> 2))."""
+    A = np.zeros((16, 16))
+    for lane in range(32):
+        g, t = lane >> 2, lane & 3
+        for i in range(8):
+            A[g + 8 * ((i >> 1) & 1), 2 * t + (i & 1) + 8 * (i >> 2)] = parts[lane][i]
+    return WarpSlice(A)
+
+
 def mma_async(acc, a, b, k, rank):
     n = 2 * len(acc)
     rows, cols = _place(rank, n)
-    A = _operand(a, 64, int(k), "a")
-    B = _operand(b, n, int(k), "b")
+    if isinstance(a, WarpSlice):
+        A = np.zeros((64, 16))
+        w = rank // 32
+        A[16 * w:16 * w + 16] = a.matrix
+    else:
+        A = _operand(a, 64, int(k), "a")
+    B = _operand_n(b, n, int(k)) if np.asarray(b).ndim == 3 else _operand(b, n, int(k), "b")
     s = np.asarray(acc, np.float32)
     for kk in range(16):
         s = (A[rows, kk] * B[cols, kk] + s.astype(np.float64)).astype(np.float32)

@@ -456,13 +456,35 @@ def _wgmma_zeros(n):
     return (np.float32(0),) * (int(n) // 2)
 
 
+def _wgmma_convert(acc, dtype):
+    """cuda.wgmma.convert(acc, dtype): the accumulator's values as float16 or
+    bfloat16 (wgmma's a in registers)."""
+    _state("wgmma.convert")
+    if dtype not in (_kt.float16, _kt.bfloat16):
+        raise TypeError(f"cuda.wgmma.convert(): the type is float16 or bfloat16, not {dtype!r}")
+    return tuple(dtype(x) for x in acc)
+
+
 def _wgmma_mma(acc, a, b, k):
-    """cuda.wgmma.mma_async(acc, a, b, k): acc + a[:, 16k:16k+16] @
-    b[:, 16k:16k+16].T for this thread's elements of the warpgroup's tile."""
+    """cuda.wgmma.mma_async(acc, a, b, k): acc + A[:, 16k:16k+16] @
+    B[16k:16k+16, :] for this thread's elements of the warpgroup's tile. A:
+    a K-major shared tile, or registers (an accumulator tuple: its values
+    8k..8k+7 in each thread, gathered across the warp); B: b.T of a K-major
+    tile, or a transposed (n/64, kt, 64) tile."""
     s = _state("wgmma.mma_async")
-    if not 0 <= int(k) <= 3:
+    k = int(k)
+    regs = isinstance(a, tuple)
+    if regs:
+        if len(a) % 8 or not a:
+            raise TypeError(f"cuda.wgmma.mma_async(): a in registers is an accumulator tuple of m/2 values, "
+                            f"m a multiple of 16, not {len(a)} values")
+        if not 0 <= k < len(a) // 8:
+            raise ValueError(f"cuda.wgmma.mma_async(): k is {k}; the registers of a hold k = 0 to {len(a) // 8 - 1}")
+        piece = _hopper.round_a(a[8 * k:8 * k + 8], b)
+        a = s.launch.warp_op(s, "wgmma_a", _WHOLE_WARP, piece, None, _site())
+    elif not 0 <= k <= 3:
         raise ValueError(f"cuda.wgmma.mma_async(): k is 0 to 3, not {k!r}")
-    return _hopper.mma_async(acc, a, b, int(k), s.linear % 128)
+    return _hopper.mma_async(acc, a, b, k, s.linear % 128)
 
 
 def _wgmma_store(out, place, acc):
@@ -479,7 +501,7 @@ def _wgmma_commit():
     s.launch.warpgroup_sync(s, _site())
 
 
-wgmma = _ns("wgmma", zeros=_wgmma_zeros, fence=_nothing("wgmma.fence"), mma_async=_wgmma_mma,
+wgmma = _ns("wgmma", zeros=_wgmma_zeros, convert=_wgmma_convert, fence=_nothing("wgmma.fence"), mma_async=_wgmma_mma,
             commit_group=_wgmma_commit, wait_group=_group_wait("wgmma.wait_group"),
             store=_wgmma_store)
 fence_mbarrier_init = _fn("fence_mbarrier_init", _nothing("fence_mbarrier_init"))

@@ -98,7 +98,7 @@ def _same(a, b):
 
 
 # Warp operations of all 32 lanes together (tensor-core fragments).
-_WHOLE_WARP_KINDS = frozenset({"mma_sync", "ldmatrix"})
+_WHOLE_WARP_KINDS = frozenset({"mma_sync", "ldmatrix", "wgmma_a"})
 
 
 def _lanes_text(lanes):
@@ -580,6 +580,12 @@ class _Launch:
             if r is None:
                 r = cache[key] = _mma_sim.mma_m16n8k16([pend[l].value for l in range(32)])
             return r[lane]
+        if kind == "wgmma_a":  # wgmma's a in registers: the warp's 16 x 16 slice, for every lane
+            key = (kind, need)
+            r = cache.get(key)
+            if r is None:
+                r = cache[key] = hopper_sim.warp_slice([pend[l].value for l in range(32)])
+            return r
         if kind == "ldmatrix":  # the rows the lanes supply, each read once, at the operation
             rows = cache.get((kind, need))
             if rows is None:
