@@ -407,6 +407,14 @@ llvm::Value *FunctionLowering::hopperIntrinsic(const Intrinsic *in) {
     return ptxAsm(P.lt(in->type), text, cons + ",~{memory}", args);
   }
   case IntrinsicId::WgmmaStore: wgmmaStore(in); return none();
+  case IntrinsicId::NamedBarrier: {
+    bool sync = cast<Const>(in->args[2])->i != 0;
+    auto *call = llvm::cast<llvm::CallInst>(
+        ptxAsm(v, sync ? "barrier.sync.aligned $0, $1;" : "barrier.arrive.aligned $0, $1;",
+               "r,r,~{memory}", {i32Of(in->args[0]), i32Of(in->args[1])}));
+    call->addFnAttr(llvm::Attribute::Convergent);  // (never duplicated or moved across branches)
+    return none();
+  }
   case IntrinsicId::Setmaxnreg: {
     bool inc = cast<Const>(in->args[1])->i != 0;
     B.CreateCall(nvvmIntrinsic(inc ? "llvm.nvvm.setmaxnreg.inc.sync.aligned.u32"
@@ -579,6 +587,13 @@ llvm::Value *FunctionLowering::cpuHopperIntrinsic(const Intrinsic *in) {
   case IntrinsicId::WgmmaCommit:
     call(HopperOp::WarpgroupSync, nullptr, nullptr, nullptr, nullptr, nullptr);
     return none();
+  case IntrinsicId::NamedBarrier: {
+    P.cpuNeedsFibers = true;
+    llvm::Value *y = expr(in->args[1]);
+    if (cast<Const>(in->args[2])->i) y = B.CreateOr(y, B.getInt64(int64_t(1) << 32));
+    call(HopperOp::NamedBarrier, nullptr, nullptr, nullptr, expr(in->args[0]), y);
+    return none();
+  }
   default: throw std::logic_error("internal error: not a Hopper intrinsic");
   }
 }

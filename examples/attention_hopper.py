@@ -111,13 +111,16 @@ def scale_rows(o, a0, a1):
     return o
 
 
-def make_attention(dtype, d, causal, pipelined=True):
+def make_attention(dtype, d, causal, pipelined=True, pingpong=True):
     """The kernel for inputs of `dtype` (kjit.float16 or kjit.bfloat16) and
     head dimension d (64 or 128). `pipelined`: each consumer issues the next
     tile's scores before this tile's p @ v, and computes their softmax while
     the tensor cores work on p @ v (FlashAttention-3's overlap within a
-    warpgroup); otherwise the steps run one after the other."""
-    key = (dtype, d, causal, pipelined)
+    warpgroup); otherwise the steps run one after the other. `pingpong`
+    (with `pipelined`): the two consumers take turns issuing their products
+    (named barriers 1 and 2), so that one's softmax runs while the other's
+    products do."""
+    key = (dtype, d, causal, pipelined, pingpong)
     if key in _kernels:
         return _kernels[key]
     H2 = d // 64  # 64-wide column blocks of q, k and v (one 128-byte swizzled box each)
@@ -133,6 +136,19 @@ def make_attention(dtype, d, causal, pipelined=True):
                 if h + kk > 0:
                     sc = cuda.wgmma.mma_async(sc, sq[h, row:row + 64], sk[h], kk)
         return sc
+
+    @cuda.jit(device=True)
+    def my_turn(wg):
+        """Waits for this consumer's turn to issue products (named barrier
+        wg: its 128 threads and the other consumer's arrival)."""
+        if pingpong:
+            cuda.named_barrier_sync(wg, 256)
+
+    @cuda.jit(device=True)
+    def your_turn(wg):
+        """Gives the turn to the other consumer (barrier 3 - wg)."""
+        if pingpong:
+            cuda.named_barrier_arrive(3 - wg, 256)
 
     @cuda.jit(device=True)
     def times_v(o_acc, pa, sv):
@@ -211,10 +227,14 @@ def make_attention(dtype, d, causal, pipelined=True):
                 # tile 0's scores and softmax, then per tile j: issue the
                 # scores of j + 1 and p_j @ v_j, softmax of j + 1 while
                 # p_j @ v_j runs, then rescale o.
+                if pingpong and wg == 2:
+                    your_turn(wg)  # consumer 1 issues first
                 cuda.mbarrier.wait(bars, 1, 0)
+                my_turn(wg)
                 cuda.wgmma.fence()
                 sc = scores(sq, row, sk[0])
                 cuda.wgmma.commit_group()
+                your_turn(wg)
                 sc = cuda.wgmma.wait_group(0, sc)
                 if causal and qt == 0:
                     sc = mask_causal(sc, row, 0)
@@ -224,11 +244,13 @@ def make_attention(dtype, d, causal, pipelined=True):
                     s = j % 2
                     s1 = 1 - s
                     cuda.mbarrier.wait(bars, 1 + s1, ((j + 1) // 2) & 1)
+                    my_turn(wg)
                     cuda.wgmma.fence()
                     sc = scores(sq, row, sk[s1])
                     cuda.wgmma.commit_group()
                     o_acc = times_v(o_acc, pa, sv[s])
                     cuda.wgmma.commit_group()
+                    your_turn(wg)
                     sc = cuda.wgmma.wait_group(1, sc)  # the scores; p_j @ v_j may still run
                     if causal and j + 1 == qt:
                         sc = mask_causal(sc, row, 0)
@@ -240,9 +262,11 @@ def make_attention(dtype, d, causal, pipelined=True):
                     pa = cuda.wgmma.convert(sc, dtype)
                     o_acc = scale_rows(o_acc, a0, a1)
                 s = (n_kv - 1) % 2
+                my_turn(wg)
                 cuda.wgmma.fence()
                 o_acc = times_v(o_acc, pa, sv[s])
                 cuda.wgmma.commit_group()
+                your_turn(wg)
                 o_acc = cuda.wgmma.wait_group(0, o_acc)
                 if first:
                     cuda.mbarrier.arrive(bars, 3 + s)
@@ -257,7 +281,8 @@ def shared_bytes(d):
     return (BM + 4 * BN) * d * 2
 
 
-def attention(q, k, v, o, dtype, heads_batch, seq, causal=False, scale=None, pipelined=True):
+def attention(q, k, v, o, dtype, heads_batch, seq, causal=False, scale=None, pipelined=True,
+              pingpong=True):
     """o = softmax(q @ k.T * scale) @ v per head, on the current device: q,
     k, v, o (heads_batch * seq, d) device arrays (or tensors) of `dtype`,
     seq a multiple of 128, d 64 or 128."""
@@ -268,7 +293,7 @@ def attention(q, k, v, o, dtype, heads_batch, seq, causal=False, scale=None, pip
     tq = cuda.make_tensor_map(q, (BM, 64), swizzle=128)
     tk = cuda.make_tensor_map(k, (BN, 64), swizzle=128)
     tv = cuda.make_tensor_map(v, (BN, 64), swizzle=128)
-    kernel = make_attention(dtype, d, causal, pipelined)
+    kernel = make_attention(dtype, d, causal, pipelined, pingpong and pipelined)
     kernel[(seq // BM, heads_batch), THREADS, 0, shared_bytes(d)](tq, tk, tv, o, seq,
                                                                    float32(scale * LOG2E))
     return o

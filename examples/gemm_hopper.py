@@ -122,27 +122,54 @@ def store_bias_relu(c, m0, n0, acc, bias):
             c[row, col] = max(acc[i] + bias[col], float32(0))
 
 
-def make_persistent_gemm(dtype, bias_relu=False):
+TMA_STAGES = 3  # the persistent kernel with a TMA-store epilogue: 3 buffers + the staging tile
+TMA_SHARED_BYTES = TMA_STAGES * (BM + BN) * BK * 2 + BM * BN * 2
+
+
+@cuda.jit(device=True)
+def stage_tile(staging, acc):
+    """The warpgroup's 64 x 256 tile into `staging` (4 blocks of 64 x 64,
+    each as a TMA box with the 128-byte swizzle lays it out: byte o of a
+    block at o ^ ((o >> 7) & 7) << 4), converted to its type."""
+    r = cuda.threadIdx.x % 128
+    row = 16 * (r // 32) + r % 32 // 4
+    col = 2 * (r % 4)
+    for i in range(BN // 2):
+        rr = row + 8 * ((i >> 1) & 1)
+        cc = col + 8 * (i >> 2) + (i & 1)
+        o = rr * 128 + (cc % 64) * 2
+        staging[cc // 64, (o ^ (((o >> 7) & 7) << 4)) // 2] = acc[i]
+
+
+def make_persistent_gemm(dtype, bias_relu=False, tma_epilogue=False):
     """The same GEMM as a persistent kernel: a block per multiprocessor walks
     the tiles (blockIdx.x, + gridDim.x ...), and the producer loads the next
     tile's first buffers while the consumers store the last one. With
-    `bias_relu`, c = max(a @ b.T + bias, 0), the epilogue fused."""
-    key = ("persistent", dtype, bias_relu)
+    `bias_relu`, c = max(a @ b.T + bias, 0), the epilogue fused. With
+    `tma_epilogue` (c of a 16-bit type, given as a tensor map with 64 x 64
+    boxes), each consumer writes its tile into shared memory and one thread
+    stores it with TMA, so the consumers go on to the next tile while the
+    copy engine writes (3 buffers then, for the staging tile's 64 KB)."""
+    key = ("persistent", dtype, bias_relu, tma_epilogue)
+    stages = TMA_STAGES if tma_epilogue else STAGES
+    staged = 2 if tma_epilogue else 0  # the consumers' staging tiles (none without the TMA epilogue)
     if key in _kernels:
         return _kernels[key]
 
     @cuda.jit(launch_bounds=(THREADS, 1))
     def gemm(ta, tb, c, k_tiles, grid_m, grid_n, bias):
         smem = cuda.shared.array(0, dtype)
-        sa_all = smem[:STAGES * BM * BK].reshape((STAGES, BM, BK))
-        sb_all = smem[STAGES * BM * BK:STAGES * (BM + BN) * BK].reshape((STAGES, BN, BK))
-        bars = cuda.shared.array(2 * STAGES, uint64)
+        sa_all = smem[:stages * BM * BK].reshape((stages, BM, BK))
+        sb_all = smem[stages * BM * BK:stages * (BM + BN) * BK].reshape((stages, BN, BK))
+        staging = smem[stages * (BM + BN) * BK:stages * (BM + BN) * BK + staged * 64 * BN].reshape(
+            (staged, BN // 64, 64 * 64))
+        bars = cuda.shared.array(2 * stages, uint64)
         tid = cuda.threadIdx.x
         wg = tid // 128
         if tid == 0:
-            for s in range(STAGES):
+            for s in range(stages):
                 cuda.mbarrier.init(bars, s, 1)
-                cuda.mbarrier.init(bars, STAGES + s, 2)
+                cuda.mbarrier.init(bars, stages + s, 2)
             cuda.fence_mbarrier_init()
         cuda.syncthreads()
         tiles = grid_m * grid_n
@@ -153,9 +180,9 @@ def make_persistent_gemm(dtype, bias_relu=False):
                 for tile in range(cuda.blockIdx.x, tiles, cuda.gridDim.x):
                     m0, n0 = tile_origin(tile, grid_m, grid_n)
                     for k in range(k_tiles):
-                        s = it % STAGES
-                        if it >= STAGES:
-                            cuda.mbarrier.wait(bars, STAGES + s, (it // STAGES - 1) & 1)
+                        s = it % stages
+                        if it >= stages:
+                            cuda.mbarrier.wait(bars, stages + s, (it // stages - 1) & 1)
                         cuda.mbarrier.arrive_expect_tx(bars, s, (BM + BN) * BK * 2)
                         cuda.tma.load(sa_all[s], ta, (m0, k * BK), bars, s)
                         cuda.tma.load(sb_all[s], tb, (n0, k * BK), bars, s)
@@ -167,31 +194,47 @@ def make_persistent_gemm(dtype, bias_relu=False):
                 m0, n0 = tile_origin(tile, grid_m, grid_n)
                 acc = cuda.wgmma.zeros(BN)
                 for k in range(k_tiles):
-                    s = it % STAGES
-                    cuda.mbarrier.wait(bars, s, (it // STAGES) & 1)
+                    s = it % stages
+                    cuda.mbarrier.wait(bars, s, (it // stages) & 1)
                     acc = multiply_buffer(acc, sa_all[s, row:row + 64], sb_all[s])
                     acc = cuda.wgmma.wait_group(1, acc)
                     if k > 0 and tid % 128 == 0:
-                        cuda.mbarrier.arrive(bars, STAGES + (it - 1) % STAGES)
+                        cuda.mbarrier.arrive(bars, stages + (it - 1) % stages)
                     it += 1
                 acc = cuda.wgmma.wait_group(0, acc)
                 if tid % 128 == 0:
-                    cuda.mbarrier.arrive(bars, STAGES + (it - 1) % STAGES)
-                if bias_relu:
+                    cuda.mbarrier.arrive(bars, stages + (it - 1) % stages)
+                if tma_epilogue:
+                    # the staging tile is free once the last store has read it
+                    lead = tid % 128 == 0
+                    if lead:
+                        cuda.tma.wait_group(0)
+                    cuda.named_barrier_sync(wg, 128)
+                    stage_tile(staging[wg - 1], acc)
+                    cuda.fence_proxy_async()  # the writes, visible to the copy engine
+                    cuda.named_barrier_sync(wg, 128)
+                    if lead:
+                        for q in range(BN // 64):
+                            cuda.tma.store(c, (m0 + row, n0 + 64 * q), staging[wg - 1, q])
+                        cuda.tma.commit_group()
+                elif bias_relu:
                     store_bias_relu(c, m0 + row, n0, acc, bias)
                 else:
                     cuda.wgmma.store(c, (m0 + row, n0), acc)
+            if tma_epilogue and tid % 128 == 0:
+                cuda.tma.wait_group(0)  # (the block's shared memory must outlive the stores)
 
     _kernels[key] = gemm
     return gemm
 
 
-def matmul(a, b, c, dtype, blocks=None, bias=None):
+def matmul(a, b, c, dtype, blocks=None, bias=None, tma_epilogue=False):
     """c = a @ b.T on the current device: a (M x K) and b (N x K) device
     arrays (or tensors) of `dtype`, K a multiple of 8 (TMA reads zeros past
     K in the last block of 64). `blocks`: run the
     persistent kernel with that many blocks (the multiprocessors' count);
-    with `bias` (N values), c = max(a @ b.T + bias, 0)."""
+    with `bias` (N values), c = max(a @ b.T + bias, 0); with `tma_epilogue`
+    (c of `dtype`), the tiles are stored through shared memory by TMA."""
     M, K = a.shape
     N = b.shape[0]
     if K % 8:
@@ -202,10 +245,13 @@ def matmul(a, b, c, dtype, blocks=None, bias=None):
     if blocks is None:
         make_gemm(dtype)[(grid_n, grid_m), THREADS, 0, SHARED_BYTES](ta, tb, c, (K + BK - 1) // BK)
     else:
-        kernel = make_persistent_gemm(dtype, bias is not None)
+        kernel = make_persistent_gemm(dtype, bias is not None, tma_epilogue)
         if bias is None:
             bias = cuda.device_array(1, np.float32)  # (not read)
-        kernel[blocks, THREADS, 0, SHARED_BYTES](ta, tb, c, (K + BK - 1) // BK, grid_m, grid_n, bias)
+        out, smem = c, SHARED_BYTES
+        if tma_epilogue:
+            out, smem = cuda.make_tensor_map(c, (64, 64), swizzle=128), TMA_SHARED_BYTES
+        kernel[blocks, THREADS, 0, smem](ta, tb, out, (K + BK - 1) // BK, grid_m, grid_n, bias)
     return c
 
 
@@ -222,6 +268,10 @@ def main():
         c = cuda.device_array((M, N), np.float32)
         matmul(a, b, c, kjit.bfloat16, blocks)
         ok = ok and np.array_equal(c.copy_to_host(), ai @ bi.T)
+    c = cuda.to_device(kjit.float32_to_bf16(np.zeros((M, N))))  # stored by TMA from shared memory
+    matmul(a, b, c, kjit.bfloat16, 3, tma_epilogue=True)
+    ok = ok and np.array_equal(kjit.bf16_to_float32(c.copy_to_host()),
+                               kjit.bf16_to_float32(kjit.float32_to_bf16(ai @ bi.T)))
     print(f"gemm {M}x{N}x{K} bfloat16 on {cuda.device_kind()}: {'ok' if ok else 'WRONG'}")
     return 0 if ok else 1
 

@@ -129,11 +129,16 @@ def main():
             tiled = gemm_hopper.make_gemm(kdt)[(gn, gm), gemm_hopper.THREADS, 0, gemm_hopper.SHARED_BYTES]
             pers = gemm_hopper.make_persistent_gemm(kdt)[min(sms, gm * gn), gemm_hopper.THREADS, 0,
                                                           gemm_hopper.SHARED_BYTES]
+            staged = gemm_hopper.make_persistent_gemm(kdt, False, True)[min(sms, gm * gn), gemm_hopper.THREADS, 0,
+                                                                        gemm_hopper.TMA_SHARED_BYTES]
+            tc = cuda.make_tensor_map(c, (64, 64))
             fns = {"cublas": lambda: torch.matmul(a, b.T, out=out),
                    "kjit_tiled": lambda: tiled(ta, tb, c, n // 64),
-                   "kjit_persistent": lambda: pers(ta, tb, c, n // 64, gm, gn, no_bias)}
+                   "kjit_persistent": lambda: pers(ta, tb, c, n // 64, gm, gn, no_bias),
+                   "kjit_tma_epilogue": lambda: staged(ta, tb, tc, n // 64, gm, gn, no_bias)}
             row = {"n": n, "dtype": tname, "gpu": gpu}
-            for k in ("kjit_tiled", "kjit_persistent"):
+            kernels = ("kjit_tiled", "kjit_persistent", "kjit_tma_epilogue")
+            for k in kernels:
                 c.fill_(float("nan"))
                 fns[k]()
                 torch.cuda.synchronize()
@@ -150,13 +155,13 @@ def main():
             for k, t in ms.items():
                 row[k + "_ms"] = t
                 row[k + "_tflops"] = flops / t / 1e9
-            best = min(ms["kjit_tiled"], ms["kjit_persistent"])
+            best = min(ms[k] for k in kernels)
             line = f"{tname:9} {n:5}^3  cuBLAS {row['cublas_tflops']:6.1f} TFLOP/s"
-            for k in ("kjit_tiled", "kjit_persistent"):
+            for k in kernels:
                 line += f"  {k} {row[k + '_tflops']:6.1f} ({100 * ms['cublas'] / ms[k]:5.1f} %)"
             if "triton" in ms:
                 line += f"  Triton {row['triton_tflops']:6.1f} (kjit/Triton {ms['triton'] / best:.2f})"
-            errs = max(row["kjit_tiled_max_rel_err"], row["kjit_persistent_max_rel_err"])
+            errs = max(row[k + "_max_rel_err"] for k in kernels)
             print(line + f"  err {errs:.1e}", flush=True)
             rows.append(row)
     # a ragged shape (M, N, K not multiples of the tile; K % 64 != 0) and the

@@ -15,6 +15,7 @@
 //   cuda.wgmma.commit_group(); acc = cuda.wgmma.wait_group(0, acc)
 //   cuda.wgmma.store(out, (row, col), acc)
 //   cuda.setmaxnreg_inc(232); cuda.setmaxnreg_dec(40)
+//   cuda.named_barrier_sync(id, count); cuda.named_barrier_arrive(id, count)
 //
 // mbarriers are the 8-byte words of a shared uint64 array. Tensor maps are
 // made on the host (cuda.make_tensor_map) and arrive as 1-d uint64 arrays.
@@ -61,6 +62,8 @@ class HopperTyper : public BuiltinCall {
     if (f == "wgmma.mma_async") return mmaAsync();
     if (f == "wgmma.store") return store();
     if (f == "setmaxnreg_inc" || f == "setmaxnreg_dec") return setmaxnreg(f == "setmaxnreg_inc");
+    if (f == "named_barrier_sync" || f == "named_barrier_arrive")
+      return namedBarrier(f == "named_barrier_sync");
     return unsupported(fmt::format("cuda.{}() is not supported in kernels yet", f));
   }
 
@@ -373,6 +376,31 @@ class HopperTyper : public BuiltinCall {
     return ts.intrinsic(IntrinsicId::TmaStore, std::move(args), tc.none(), loc);
   }
 
+  // cuda.named_barrier_sync(id, count) / named_barrier_arrive(id, count):
+  // hardware barrier id (0-15; syncthreads uses 0) for count threads (a
+  // multiple of 32): sync waits until count threads have arrived, arrive
+  // does not wait. Producer/consumer hand-offs between warpgroups.
+  Expr *namedBarrier(bool sync) {
+    if (!arity("cuda." + f, 2, 2)) return none();
+    Expr *id = site.args[0], *count = site.args[1];
+    for (Expr *e : {id, count})
+      if (!e->type || !e->type->isInt())
+        return located(
+            e, fmt::format("the barrier and the thread count are integers, not {}", typeText(e)));
+    if (std::optional<int64_t> v = constInt(id); v && (*v < 0 || *v > 15))
+      return located(id, fmt::format("the barrier is {}; a block has barriers 0 to 15", *v));
+    if (std::optional<int64_t> v = constInt(count); v && (*v <= 0 || *v % 32 || *v > 1024))
+      return located(count, fmt::format("the thread count is {}; it is a multiple of 32 (whole "
+                                        "warps) up to 1024",
+                                        *v));
+    Intrinsic *in = ts.intrinsic(
+        IntrinsicId::NamedBarrier,
+        {ts.convert(id, tc.int64()), ts.convert(count, tc.int64()), ts.constInt(sync ? 1 : 0, loc)},
+        tc.none(), loc);
+    in->subOp = subOpNamed(IntrinsicId::NamedBarrier, sync ? "sync" : "arrive");
+    return in;
+  }
+
   Expr *setmaxnreg(bool inc) {
     if (!arity("cuda." + f, 1, 1)) return none();
     std::optional<int64_t> n = constInt(site.args[0]);
@@ -392,7 +420,7 @@ bool isHopperName(const std::string &f) {
   for (const char *p : {"mbarrier.", "tma.", "wgmma."})
     if (f.rfind(p, 0) == 0) return true;
   return f == "fence_mbarrier_init" || f == "fence_proxy_async" || f == "setmaxnreg_inc" ||
-         f == "setmaxnreg_dec";
+         f == "setmaxnreg_dec" || f == "named_barrier_sync" || f == "named_barrier_arrive";
 }
 
 Expr *typeHopper(BuiltinCall &call) { return HopperTyper(call).type(); }

@@ -152,8 +152,9 @@ enum class HopperOp : int32_t {
   TmaLoad = 5,           // a: destination, b: map, c: barrier; x: TmaRecord *; y: the rank
   TmaStore = 6,          // a: source, b: map; x: TmaRecord *; y: the rank
   Wgmma = 7,             // a, b: tiles, c: float acc[n/2] (in, out); x: WgmmaRecord *;
-                         // y: n | 65536 for bfloat16
+                         // y: n | the kWgmma flags
   WarpgroupSync = 8,     // wgmma.commit_group: waits for the 128 threads of the warpgroup
+  NamedBarrier = 9,      // x: the barrier (0-15), y: the thread count | 1 << 32 to wait
 };
 struct TmaRecord {
   int64_t coords[5];  // index order

@@ -280,6 +280,10 @@ int64_t kjit_cpu_hopper(void *ctx, int32_t op, void *a, void *b, void *c, int64_
     return 0;
   }
   case HopperOp::WarpgroupSync: kjit::fiberWarpgroupSync(ctx, file, line, col); return 0;
+  case HopperOp::NamedBarrier:
+    if (!kjit::fiberNamedBarrier(ctx, x, y & 0xffffffff, (y >> 32) != 0, file, line, col, err))
+      fail(y >> 32 ? "named_barrier_sync" : "named_barrier_arrive");
+    return 0;
   case HopperOp::Wgmma: {
     auto *rec = reinterpret_cast<const kjit::WgmmaRecord *>(x);
     int n = int(y & 0xffff);

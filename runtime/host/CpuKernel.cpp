@@ -166,6 +166,9 @@ struct BlockRun {
   std::vector<uint32_t> warpWaiting;
   uint64_t barrierChanges = 0;  // mbarrier arrivals, initialisations and completed copies
   std::vector<uint32_t> groupCount, groupGeneration;  // warpgroup syncs (wgmma.commit_group)
+  // named barriers 0-15: arrivals of the current phase, the phase's
+  // thread count (0: none in progress), completed phases
+  uint32_t namedCount[16] = {}, namedExpected[16] = {}, namedGeneration[16] = {};
   int32_t bid[3] = {0, 0, 0};
   bool finished = false;
 };
@@ -569,11 +572,13 @@ Step stepBlock(Launch &L, BlockRun &run) {
     CpuKernelError e;
     e.excClass = "RuntimeError";
     e.message = fmt::format(
-        "deadlock in block ({}, {}, {}): thread ({}, {}, {}) waits at {} for an mbarrier phase "
-        "that "
-        "no running thread can complete (a GPU would hang)",
+        "deadlock in block ({}, {}, {}): thread ({}, {}, {}) waits at {} for {} that no running "
+        "thread can complete (a GPU would hang)",
         run.bid[0], run.bid[1], run.bid[2], p->state.sreg[0], p->state.sreg[1], p->state.sreg[2],
-        where(p->site));
+        where(p->site),
+        std::string(p->site.what ? p->site.what : "").rfind("named_barrier", 0) == 0
+            ? "a barrier phase"
+            : "an mbarrier phase");
     L.fail(e);
     return Step::Failed;
   }
@@ -871,6 +876,38 @@ void fiberWarpgroupSync(void *ctx, const char *file, int32_t line, int32_t col) 
   }
   while (run.groupGeneration[g] == generation)
     fiberPoll(ctx, file, line, col, "wgmma.commit_group()");
+}
+
+bool fiberNamedBarrier(void *ctx, int64_t id, int64_t count, bool wait, const char *file,
+                       int32_t line, int32_t col, std::string &err) {
+  Fiber *f = fiberOf(ctx);
+  BlockRun &run = *f->run;
+  if (id < 0 || id > 15) {
+    err = fmt::format("the barrier is {}; a block has barriers 0 to 15", id);
+    return false;
+  }
+  if (count <= 0 || count % 32 || count > 1024) {
+    err = fmt::format("the thread count is {}; it is a multiple of 32 (whole warps) up to 1024",
+                      count);
+    return false;
+  }
+  if (run.namedExpected[id] == 0) run.namedExpected[id] = uint32_t(count);
+  if (run.namedExpected[id] != uint32_t(count)) {
+    err = fmt::format("barrier {} is counting {} threads; this thread says {}", id,
+                      run.namedExpected[id], count);
+    return false;
+  }
+  uint32_t generation = run.namedGeneration[id];
+  ++run.barrierChanges;
+  if (++run.namedCount[id] == run.namedExpected[id]) {
+    run.namedCount[id] = 0;
+    run.namedExpected[id] = 0;
+    ++run.namedGeneration[id];
+    return true;
+  }
+  while (wait && run.namedGeneration[id] == generation)
+    fiberPoll(ctx, file, line, col, "named_barrier_sync()");
+  return true;
 }
 
 uint32_t fiberLinearThread(void *ctx) {

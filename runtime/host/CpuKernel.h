@@ -62,6 +62,11 @@ uint32_t fiberLinearThread(void *ctx);
 // Waits (polling) until every thread of the caller's warpgroup (128
 // threads by linear index) has come.
 void fiberWarpgroupSync(void *ctx, const char *file, int32_t line, int32_t col);
+// Arrives at named barrier `id` of the block, counting `count` threads, and
+// with `wait` waits (polling) until they have all come; false (with err)
+// for a barrier or count out of range, or a count the phase does not have.
+bool fiberNamedBarrier(void *ctx, int64_t id, int64_t count, bool wait, const char *file,
+                       int32_t line, int32_t col, std::string &err);
 
 // A GPU thread's local memory limit, and an H100 block's shared memory
 // limit (with the opt-in kjit's CUDA launches make), which the CPU device

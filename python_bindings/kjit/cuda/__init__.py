@@ -96,7 +96,8 @@ else:
     from kjit.cuda.kernel_language import (cp_async, cp_async_commit, cp_async_wait, ldmatrix,  # noqa: F401
                                            mma_sync)
     from kjit.cuda.kernel_language import (fence_mbarrier_init, fence_proxy_async, mbarrier,  # noqa: F401
-                                           setmaxnreg_dec, setmaxnreg_inc, tma, wgmma)
+                                           named_barrier_arrive, named_barrier_sync, setmaxnreg_dec,
+                                           setmaxnreg_inc, tma, wgmma)
     from kjit.cuda.tensor_map import make_tensor_map  # noqa: F401
     from kjit.cuda.kernel_language import (activemask, all_sync, any_sync, atomic, ballot_sync, blockDim,
                                            blockIdx, brev, cbrt, clz, const, eq_sync, ffs, fma, grid,

@@ -65,6 +65,17 @@ g.matmul(a, b, c[:M, :N], kjit.bfloat16)
 got = kjit.bf16_to_float32(c.copy_to_host())
 assert np.array_equal(got[:M, :N], kjit.bf16_to_float32(kjit.float32_to_bf16(ai @ bi.T)))
 assert (got[M:] == 7).all() and (got[:, N:] == 7).all()
+# the TMA-store epilogue (tiles staged in shared memory, stored by the copy
+# engine, the store of one tile overlapping the next tile's products): 2
+# blocks walk 6 tiles, M and N ragged (the store writes inside c only)
+M, N, K = 300, 304, 192
+ai = rng.integers(-3, 4, (M, K)).astype(np.float64)
+bi = rng.integers(-3, 4, (N, K)).astype(np.float64)
+a, b = cuda.to_device(kjit.float32_to_bf16(ai)), cuda.to_device(kjit.float32_to_bf16(bi))
+c = cuda.to_device(kjit.float32_to_bf16(np.full((M, N), 7.0)))
+g.matmul(a, b, c, kjit.bfloat16, blocks=2, tma_epilogue=True)
+got = kjit.bf16_to_float32(c.copy_to_host())
+assert np.array_equal(got, kjit.bf16_to_float32(kjit.float32_to_bf16(ai @ bi.T)))
 print("pipeline ok")
 
 '''

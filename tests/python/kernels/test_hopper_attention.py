@@ -113,9 +113,10 @@ for hb, seq, d, dtype in cases[1:] if sim else cases:
         q, k, v = (conv(x) for x in (q, k, v))
         o = cuda.to_device(conv(np.zeros((hb * seq, d), np.float32)))
         want = A.reference(back(q), back(k), back(v), hb, seq, causal, 1 / math.sqrt(d))
-        for pipelined in (True, False):
+        variants = ((True, True),) if sim else ((True, True), (True, False), (False, False))
+        for pipelined, pingpong in variants:
             A.attention(cuda.to_device(q), cuda.to_device(k), cuda.to_device(v), o, dtype, hb, seq, causal,
-                        pipelined=pipelined)
+                        pipelined=pipelined, pingpong=pingpong)
             got = back(o.copy_to_host()).astype(np.float64)
             # p rounded to 16 bits and o stored in 16 bits: relative error of a few 2^-8 (bfloat16)
             tol = 3e-2 if dtype is kjit.bfloat16 else 4e-3
@@ -128,9 +129,89 @@ print("attention ok")
 @pytest.mark.parametrize("device", DEVICES)
 def test_attention_example(run_on_device, device):
     # examples/attention_hopper.py against float64 attention: d = 64 and 128,
-    # two heads, causal and not, both kernels (the simulator: the smaller case)
+    # two heads, causal and not, the three kernels (the simulator: the smaller
+    # case, the default kernel)
     r = run_on_device(ATTENTION, device=device, timeout=900)
     assert "attention ok" in r.stdout
+
+
+# Named barriers: two warpgroups take turns (barrier 1: warpgroup 0's turn,
+# barrier 2: warpgroup 1's), each appending its number to a shared log 4
+# times; the log must alternate. Then a barrier nothing completes: a
+# deadlock with its line on the CPU device and in the simulator.
+NAMED = r"""
+import numpy as np
+from kjit import cuda, int32
+
+@cuda.jit
+def turns(log):
+    slots = cuda.shared.array(9, int32)
+    tid = cuda.threadIdx.x
+    wg = tid // 128
+    if tid == 0:
+        slots[8] = 0
+    cuda.syncthreads()
+    if wg == 1:
+        cuda.named_barrier_arrive(1, 256)  # warpgroup 0 goes first
+    for r in range(4):
+        cuda.named_barrier_sync(1 + wg, 256)  # my turn: my 128 threads and the other's arrival
+        if tid % 128 == 0:
+            slots[slots[8]] = wg
+            slots[8] += 1
+        cuda.named_barrier_arrive(2 - wg, 256)  # the other's turn
+    cuda.syncthreads()
+    if tid < 8:
+        log[tid] = slots[tid]
+
+@cuda.jit
+def stuck(out):
+    if cuda.threadIdx.x < 64:
+        cuda.named_barrier_sync(3, 128)   # 128 threads expected, 64 come
+    out[0] = 1
+
+log = cuda.to_device(np.full(8, -1, np.int32))
+turns[1, 256](log)
+assert list(log.copy_to_host()) == [0, 1] * 4, log.copy_to_host()
+try:
+    stuck[1, 64](cuda.to_device(np.zeros(1, np.int32)))
+except Exception as e:
+    # (the CPU device: RuntimeError "deadlock ... waits at named_barrier_sync() at <file>:<line>";
+    # the simulator: BarrierError "... cuda.named_barrier_sync() at <file>:<line>")
+    assert "named_barrier_sync()" in str(e) and "a GPU would hang" in str(e), str(e)
+    assert ".py:" in str(e), str(e)
+    print("deadlock reported:", type(e).__name__)
+else:
+    raise AssertionError("a barrier nothing completes was not reported")
+print("named ok")
+"""
+
+
+@pytest.mark.parametrize("device", ["cpu", "sim"])  # (the deadlock would hang a GPU)
+def test_named_barriers_take_turns_and_report_deadlock(run_on_device, device):
+    r = run_on_device(NAMED, device=device, timeout=600)
+    assert "named ok" in r.stdout and "deadlock reported" in r.stdout
+
+
+def test_named_barrier_ptx_and_misuse(tmp_path):
+    def handoff(o):
+        cuda.named_barrier_sync(1, 256)
+        cuda.named_barrier_arrive(cuda.threadIdx.x // 128 + 1, 256)
+        o[0] = 1
+
+    ptx, _ = cuda.compile_ptx(handoff, "void(int32[::1])", cc=(8, 0))
+    assert "barrier.sync.aligned" in ptx and "barrier.arrive.aligned" in ptx
+    assemble(ptx, tmp_path, arch="sm_80")
+
+    def bad_id(o):
+        cuda.named_barrier_sync(16, 128)
+
+    def bad_count(o):
+        cuda.named_barrier_arrive(1, 100)
+
+    with pytest.raises(errors.TypingError, match="the barrier is 16; a block has barriers 0 to 15"):
+        cuda.compile_ptx(bad_id, "void(int32[::1])", cc=(9, 0))
+    with pytest.raises(errors.TypingError, match="the thread count is 100; it is a multiple of 32"):
+        cuda.compile_ptx(bad_count, "void(int32[::1])", cc=(9, 0))
 
 
 def _attention(dtype, d, causal, pipelined):
@@ -138,7 +219,7 @@ def _attention(dtype, d, causal, pipelined):
     sys.path.insert(0, EXAMPLES)
     import attention_hopper
     import kjit
-    return attention_hopper.make_attention(getattr(kjit, dtype), d, causal, pipelined)
+    return attention_hopper.make_attention(getattr(kjit, dtype), d, causal, pipelined, pipelined)
 
 
 @pytest.mark.parametrize("dtype,d,pipelined", [("float16", 64, True), ("bfloat16", 128, True),

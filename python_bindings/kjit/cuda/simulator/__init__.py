@@ -32,7 +32,8 @@ from kjit.cuda.simulator import kernelapi as _kernelapi
 from kjit.cuda.simulator.kernelapi import cg, ldca, ldcg, ldcs, ldcv, ldlu, stcg, stcs, stwb, stwt, wmma  # noqa: F401
 from kjit.cuda.simulator.kernelapi import cp_async, cp_async_commit, cp_async_wait, ldmatrix, mma_sync  # noqa: F401
 from kjit.cuda.simulator.kernelapi import (fence_mbarrier_init, fence_proxy_async, mbarrier,  # noqa: F401
-                                           setmaxnreg_dec, setmaxnreg_inc, tma, wgmma)
+                                           named_barrier_arrive, named_barrier_sync, setmaxnreg_dec,
+                                           setmaxnreg_inc, tma, wgmma)
 from kjit.cuda.simulator.kernelapi import (activemask, all_sync, any_sync, atomic, ballot_sync, bf16, blockDim,
                                            blockIdx, brev, cbrt, clz, const, eq_sync, ffs, fma, fp16, grid, gridDim,
                                            gridsize, selp,
@@ -66,6 +67,7 @@ __all__ = [
     "shfl_xor_sync", "syncthreads", "syncthreads_and", "syncthreads_count", "syncthreads_or", "syncwarp",
     "threadfence", "threadfence_block", "threadfence_system", "threadIdx", "warpsize",
     "fence_mbarrier_init", "fence_proxy_async", "mbarrier", "setmaxnreg_dec", "setmaxnreg_inc", "tma", "wgmma",
+    "named_barrier_sync", "named_barrier_arrive",
     "make_tensor_map",
 ]
 

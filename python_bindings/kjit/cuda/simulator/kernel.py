@@ -84,7 +84,7 @@ _SYNC_NAMES = frozenset({
     "syncthreads", "syncthreads_count", "syncthreads_and", "syncthreads_or", "syncwarp", "shfl_sync",
     "shfl_up_sync", "shfl_down_sync", "shfl_xor_sync", "all_sync", "any_sync", "eq_sync", "ballot_sync",
     "match_any_sync", "match_all_sync", "activemask", "this_grid", "sync", "mma_sync", "ldmatrix",
-    "mbarrier", "commit_group"})
+    "mbarrier", "commit_group", "named_barrier_sync", "named_barrier_arrive", "mma_async"})
 
 
 def _code_names(code):

@@ -517,6 +517,17 @@ def _setmaxnreg(name):
     return op
 
 
+def _named_barrier(name, wait):
+    def op(ident, count):
+        s = _state(name)
+        s.launch.named_barrier(s, int(ident), int(count), wait, _site())
+    op.__doc__ = (f"cuda.{name}(id, count): an arrival at barrier id (0-15) of the block, whose phase ends "
+                  f"when count threads (a multiple of 32) have come{'; waits for that' if wait else ''}.")
+    return op
+
+
+named_barrier_sync = _fn("named_barrier_sync", _named_barrier("named_barrier_sync", True))
+named_barrier_arrive = _fn("named_barrier_arrive", _named_barrier("named_barrier_arrive", False))
 setmaxnreg_inc = _fn("setmaxnreg_inc", _setmaxnreg("setmaxnreg_inc"))
 setmaxnreg_dec = _fn("setmaxnreg_dec", _setmaxnreg("setmaxnreg_dec"))
 

@@ -176,6 +176,8 @@ class _Launch:
         self.warp_live = list(self.full)
         self.mbar_waiters = []  # (state, bars, i, parity): at cuda.mbarrier.wait()
         self.group_waiters = {}  # warpgroup -> the states at cuda.wgmma.commit_group()
+        # (and ("named", id) -> the states at cuda.named_barrier_sync(id, count))
+        self.named = {}  # named barrier id -> [its phase's thread count, arrivals]
 
     def _run_sequential(self):
         """A kernel without barriers or warp operations: the threads of a
@@ -440,6 +442,45 @@ class _Launch:
                     t.gate.release()
                 return
             s.kind, s.site, s.result = "wgmma.commit_group", site, None
+            waiting.append(s)
+            self.blocked += 1
+            self._check_deadlock()
+        s.gate.acquire()
+        if s.result is _ABORTED:
+            raise _Abort
+
+    def named_barrier(self, s, ident, count, wait, site):
+        """cuda.named_barrier_sync/arrive(id, count): an arrival at barrier
+        id of the block, whose phase ends when count threads have come;
+        sync waits for that."""
+        name = "named_barrier_sync" if wait else "named_barrier_arrive"
+        if not 0 <= ident <= 15:
+            raise RuntimeError(f"cuda.{name}(): the barrier is {ident}; a block has barriers 0 to 15")
+        if count <= 0 or count % 32 or count > 1024:
+            raise RuntimeError(f"cuda.{name}(): the thread count is {count}; it is a multiple of 32 (whole "
+                               f"warps) up to 1024")
+        if self.sequential:
+            raise RuntimeError(f"kjit simulator: cuda.{name}() was reached in a kernel run without threads")
+        with self.lock:
+            if self.aborting:
+                raise _Abort
+            phase = self.named.setdefault(ident, [count, 0])
+            if phase[0] != count:
+                raise RuntimeError(f"cuda.{name}(): barrier {ident} is counting {phase[0]} threads; this thread "
+                                   f"says {count}")
+            phase[1] += 1
+            waiting = self.group_waiters.setdefault(("named", ident), [])
+            if phase[1] == count:
+                del self.named[ident]
+                del self.group_waiters[("named", ident)]
+                self.blocked -= len(waiting)
+                for t in waiting:
+                    t.result = None
+                    t.gate.release()
+                return
+            if not wait:
+                return
+            s.kind, s.site, s.result = name, site, None
             waiting.append(s)
             self.blocked += 1
             self._check_deadlock()
