@@ -351,7 +351,19 @@ llvm::Value *FunctionLowering::hopperIntrinsic(const Intrinsic *in) {
     }
     std::vector<llvm::Value *> args;
     std::string text;
-    if (!regA) {
+    auto f8 = [](const Type *t) { return t->dtype()->isE5M2() ? "e5m2" : "e4m3"; };
+    if (!regA && bt->dtype()->isFloat8()) {
+      // 8-bit: k32 (a 32-byte step is 32 values), K-major only (no
+      // transpose operands).
+      llvm::Value *da = descriptor(in->args[1], false);
+      text = fmt::format(
+          "{{ .reg .pred p; setp.ne.b32 p, ${}, 0; "
+          "wgmma.mma_async.sync.aligned.m64n{}k32.f32.{}.{} "
+          "{{{}}}, ${}, ${}, p, 1, 1; }}",
+          n + 2, 2 * n, f8(in->args[1]->type), f8(bt), list, n, n + 1);
+      cons += ",l,l,r";
+      args = {da, db, B.getInt32(fresh ? 0 : 1)};
+    } else if (!regA) {
       llvm::Value *da = descriptor(in->args[1], false);
       text = fmt::format(
           "{{ .reg .pred p; setp.ne.b32 p, ${}, 0; "
@@ -535,6 +547,11 @@ llvm::Value *FunctionLowering::cpuHopperIntrinsic(const Intrinsic *in) {
     bool bf = bt->dtype()->isBFloat16(), regA = in->args[1]->type->isTuple();
     int64_t flags = int64_t(2 * n) | (bf ? kWgmmaBFloat16 : 0) | (regA ? kWgmmaRegisterA : 0) |
                     (bt->ndim() == 3 ? kWgmmaNMajor : 0);
+    if (bt->dtype()->isFloat8()) {
+      flags |= kWgmmaFloat8;
+      if (in->args[1]->type->dtype()->isE5M2()) flags |= kWgmmaE5M2A;
+      if (bt->dtype()->isE5M2()) flags |= kWgmmaE5M2B;
+    }
     llvm::Value *a;
     if (regA) {
       // The warp's 16 x 16 slice of a, gathered from its lanes' registers

@@ -46,16 +46,24 @@ def multiply_buffer(acc, sa, sb):
     return acc
 
 
+def block_k(dtype):
+    """The k extent of a buffer: 128 bytes of `dtype` (64 16-bit values, 128
+    8-bit ones), one row of the 128-byte swizzle."""
+    return 128 // (dtype.bitwidth // 8)
+
+
 def make_gemm(dtype):
-    """The GEMM kernel for inputs of `dtype` (kjit.float16 or kjit.bfloat16)."""
+    """The GEMM kernel for inputs of `dtype` (kjit.float16, kjit.bfloat16,
+    or an 8-bit float: kjit.float8_e4m3fn, kjit.float8_e5m2)."""
     if dtype in _kernels:
         return _kernels[dtype]
+    bk = block_k(dtype)
 
     @cuda.jit(launch_bounds=(THREADS, 1))
     def gemm(ta, tb, c, k_tiles):
         smem = cuda.shared.array(0, dtype)  # the a tiles, then the b tiles
-        sa_all = smem[:STAGES * BM * BK].reshape((STAGES, BM, BK))
-        sb_all = smem[STAGES * BM * BK:STAGES * (BM + BN) * BK].reshape((STAGES, BN, BK))
+        sa_all = smem[:STAGES * BM * bk].reshape((STAGES, BM, bk))
+        sb_all = smem[STAGES * BM * bk:STAGES * (BM + BN) * bk].reshape((STAGES, BN, bk))
         bars = cuda.shared.array(2 * STAGES, uint64)  # full[s], then empty[s]
         tid = cuda.threadIdx.x
         wg = tid // 128
@@ -74,9 +82,9 @@ def make_gemm(dtype):
                     s = k % STAGES
                     if k >= STAGES:  # the consumers have released this buffer's last use
                         cuda.mbarrier.wait(bars, STAGES + s, (k // STAGES - 1) & 1)
-                    cuda.mbarrier.arrive_expect_tx(bars, s, (BM + BN) * BK * 2)
-                    cuda.tma.load(sa_all[s], ta, (m0, k * BK), bars, s)
-                    cuda.tma.load(sb_all[s], tb, (n0, k * BK), bars, s)
+                    cuda.mbarrier.arrive_expect_tx(bars, s, (BM + BN) * 128)
+                    cuda.tma.load(sa_all[s], ta, (m0, k * bk), bars, s)
+                    cuda.tma.load(sb_all[s], tb, (n0, k * bk), bars, s)
         else:
             cuda.setmaxnreg_inc(232)
             row = (wg - 1) * 64
@@ -230,21 +238,26 @@ def make_persistent_gemm(dtype, bias_relu=False, tma_epilogue=False):
 
 def matmul(a, b, c, dtype, blocks=None, bias=None, tma_epilogue=False):
     """c = a @ b.T on the current device: a (M x K) and b (N x K) device
-    arrays (or tensors) of `dtype`, K a multiple of 8 (TMA reads zeros past
-    K in the last block of 64). `blocks`: run the
+    arrays (or tensors) of `dtype`, rows of a multiple of 16 bytes (TMA
+    reads zeros past K in the last buffer). `blocks`: run the
     persistent kernel with that many blocks (the multiprocessors' count);
     with `bias` (N values), c = max(a @ b.T + bias, 0); with `tma_epilogue`
-    (c of `dtype`), the tiles are stored through shared memory by TMA."""
+    (c of `dtype`), the tiles are stored through shared memory by TMA.
+    8-bit floats (float8_e4m3fn, float8_e5m2) run in the block-per-tile
+    kernel (buffers of 128 values in k)."""
     M, K = a.shape
     N = b.shape[0]
-    if K % 8:
-        raise ValueError(f"K = {K}: the rows of a and b must be multiples of 16 bytes (K a multiple of 8)")
-    ta = cuda.make_tensor_map(a, (BM, BK), swizzle=128)
-    tb = cuda.make_tensor_map(b, (BN, BK), swizzle=128)
+    bk = block_k(dtype)
+    if K * dtype.bitwidth // 8 % 16:
+        raise ValueError(f"K = {K}: the rows of a and b must be multiples of 16 bytes")
+    ta = cuda.make_tensor_map(a, (BM, bk), swizzle=128)
+    tb = cuda.make_tensor_map(b, (BN, bk), swizzle=128)
     grid_m, grid_n = (M + BM - 1) // BM, (N + BN - 1) // BN
     if blocks is None:
-        make_gemm(dtype)[(grid_n, grid_m), THREADS, 0, SHARED_BYTES](ta, tb, c, (K + BK - 1) // BK)
+        make_gemm(dtype)[(grid_n, grid_m), THREADS, 0, SHARED_BYTES](ta, tb, c, (K + bk - 1) // bk)
     else:
+        if bk != BK:
+            raise ValueError("the persistent kernel takes 16-bit inputs")
         kernel = make_persistent_gemm(dtype, bias is not None, tma_epilogue)
         if bias is None:
             bias = cuda.device_array(1, np.float32)  # (not read)

@@ -24,7 +24,7 @@ OUT = os.environ.get("OUT", "/tmp")
 import gemm_hopper  # noqa: E402
 from bench_wmma import time_ms  # noqa: E402  (events, median after a warm-up)
 
-from kjit import bfloat16, cuda, float16  # noqa: E402
+from kjit import bfloat16, cuda, float8_e4m3fn, float16  # noqa: E402
 
 
 def triton_matmul():
@@ -106,6 +106,43 @@ def measure(fns, rounds=7, reps=10):
         for k, f in fns.items():
             times[k].append(time_ms(f, reps))
     return {k: sorted(v)[len(v) // 2] for k, v in times.items()}
+
+
+def fp8_rows(gpu):
+    """8-bit floats (e4m3, the block-per-tile kernel) against cuBLASLt's fp8 GEMM (torch._scaled_mm, unit scales, bfloat16 out)."""
+    rows = []
+    for n in (4096, 8192):
+        torch.manual_seed(0)
+        a = torch.randn(n, n, device="cuda").to(torch.float8_e4m3fn)
+        b = torch.randn(n, n, device="cuda").to(torch.float8_e4m3fn)
+        c = torch.empty(n, n, device="cuda", dtype=torch.bfloat16)
+        one = torch.ones((), device="cuda")
+        ref = a.float() @ b.float().T
+        gm, gn = n // gemm_hopper.BM, n // gemm_hopper.BN
+        ta = cuda.make_tensor_map(a, (gemm_hopper.BM, 128))
+        tb = cuda.make_tensor_map(b, (gemm_hopper.BN, 128))
+        tiled = gemm_hopper.make_gemm(float8_e4m3fn)[(gn, gm), gemm_hopper.THREADS, 0, gemm_hopper.SHARED_BYTES]
+        fns = {"kjit_tiled": lambda: tiled(ta, tb, c, n // 128)}
+        try:
+            torch._scaled_mm(a, b.T, scale_a=one, scale_b=one, out_dtype=torch.bfloat16)
+            fns["cublas"] = lambda: torch._scaled_mm(a, b.T, scale_a=one, scale_b=one, out_dtype=torch.bfloat16)
+        except Exception as e:  # noqa: BLE001 - recorded
+            print("torch._scaled_mm:", repr(e)[:200])
+        c.fill_(float("nan"))
+        fns["kjit_tiled"]()
+        torch.cuda.synchronize()
+        err = ((c.float() - ref).abs().max() / ref.abs().max()).item()
+        ms = measure(fns)
+        row = {"n": n, "dtype": "float8_e4m3fn", "gpu": gpu, "max_rel_err": err}
+        for k, t in ms.items():
+            row[k + "_ms"] = t
+            row[k + "_tflops"] = 2 * n ** 3 / t / 1e9
+        rows.append(row)
+        line = f"float8_e4m3fn {n:5}^3  kjit {row['kjit_tiled_tflops']:6.1f}"
+        if "cublas" in ms:
+            line += f"  cuBLASLt {row['cublas_tflops']:6.1f} ({100 * ms['cublas'] / ms['kjit_tiled']:5.1f} %)"
+        print(line + f"  err {err:.1e}", flush=True)
+    return rows
 
 
 def main():
@@ -199,6 +236,11 @@ def main():
         rows.append(row)
         print(f"bfloat16  {M}x{N}x{K}{' +bias+relu' if fused else ''}  torch {row['torch_tflops']:6.1f}  kjit "
               f"{row['kjit_tflops']:6.1f} ({100 * ms['torch'] / ms['kjit']:5.1f} %)  err {err:.1e}", flush=True)
+    try:
+        rows.extend(fp8_rows(gpu))
+    except Exception as e:  # noqa: BLE001 - recorded, not fatal (an fp8 tensor kjit cannot take)
+        print("fp8:", repr(e)[:300])
+        rows.append({"fp8_error": repr(e)[:300]})
     rows.append({"sass": sass_hgmma(gemm_hopper.make_persistent_gemm(bfloat16), "bfloat16")})
     print(rows[-1])
     with open(os.path.join(OUT, "bench_wgmma.json"), "w") as f:

@@ -211,14 +211,15 @@ class HopperTyper : public BuiltinCall {
   bool tile(Expr *e, const char *what, const Type *&elem) {
     const Type *t = e ? e->type : nullptr;
     if (!t || !t->isArray() || t->ndim() != 2 || t->layout() != Layout::C ||
-        !(t->dtype()->isHalf() || t->dtype()->isBFloat16())) {
+        !(t->dtype()->isHalf() || t->dtype()->isBFloat16() || t->dtype()->isFloat8())) {
       located(e, fmt::format("{} is a 2-d C-contiguous shared array of float16 or bfloat16 (rows "
-                             "of 64 values, as a TMA load with a 128-byte swizzle writes them), "
-                             "not {}",
+                             "of 64 values, as a TMA load with a 128-byte swizzle writes them) "
+                             "or of float8_e4m3fn/float8_e5m2 (rows of 128), not {}",
                              what, typeText(e)));
       return false;
     }
-    if (elem && elem != t->dtype()) {
+    // (8-bit a and b may differ: e4m3 times e5m2)
+    if (elem && elem != t->dtype() && !(elem->isFloat8() && t->dtype()->isFloat8())) {
       located(e, fmt::format("a and b hold one type; a holds {}, b {}", elem->str(),
                              t->dtype()->str()));
       return false;
@@ -279,6 +280,10 @@ class HopperTyper : public BuiltinCall {
     if (regA ? !registerA(a, elem) : !tile(a, "a", elem)) return none();
     bool nMajor = b->type && b->type->isArray() && b->type->ndim() == 3;
     if (nMajor ? !nMajorTile(b, elem) : !tile(b, "b", elem)) return none();
+    if (elem && elem->isFloat8() && (regA || nMajor))
+      return located(regA ? a : b,
+                     "8-bit products read a and b from K-major shared tiles (the "
+                     "hardware transposes and takes registers for 16-bit types only)");
     if (nMajor && acc->type->elements().size() % 32 != 0)
       return located(b, fmt::format("a transposed b (3-d) takes n a multiple of 64; the "
                                     "accumulator has n = {}",

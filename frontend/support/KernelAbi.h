@@ -167,6 +167,8 @@ struct WgmmaRecord {
 };
 // WgmmaRecord's flags, with n, in kjit_cpu_hopper's y.
 constexpr int64_t kWgmmaBFloat16 = 1 << 16, kWgmmaRegisterA = 1 << 17, kWgmmaNMajor = 1 << 18;
+// 8-bit a and b (k32: 32 values a step), and which of them are e5m2 (else e4m3)
+constexpr int64_t kWgmmaFloat8 = 1 << 19, kWgmmaE5M2A = 1 << 20, kWgmmaE5M2B = 1 << 21;
 
 // ---- status and kernel exceptions ----------------------------------------------
 // What a compiled function returns (compiler/Lowering.h): 0, or 1 when it

@@ -169,12 +169,14 @@ bool tmaStore(const void *src, int64_t tileBytes, const uint64_t *map, const int
   return true;
 }
 
-bool wgmmaTilesFit(const int64_t tile[4], int64_t rows, const char *what, std::string &err) {
-  if (tile[0] >= rows && tile[1] == 64 && tile[2] == 128 && tile[3] == 2) return true;
+bool wgmmaTilesFit(const int64_t tile[4], int64_t rows, int64_t itemBytes, const char *what,
+                   std::string &err) {
+  if (tile[0] >= rows && tile[1] == 128 / itemBytes && tile[2] == 128 && tile[3] == itemBytes)
+    return true;
   err = fmt::format(
-      "{} is a {} x {} tile with strides ({}, {}) bytes; wgmma reads {} rows of 64 16-bit values "
+      "{} is a {} x {} tile with strides ({}, {}) bytes; wgmma reads {} rows of {} {}-bit values "
       "(a C-contiguous tile whose rows are 128 bytes)",
-      what, tile[0], tile[1], tile[2], tile[3], rows);
+      what, tile[0], tile[1], tile[2], tile[3], rows, 128 / itemBytes, 8 * itemBytes);
   return false;
 }
 
@@ -194,31 +196,36 @@ bool wgmmaNMajorFits(const WgmmaRecord &rec, int n, std::string &err) {
 void wgmma(const void *a, const void *b, float *acc, const WgmmaRecord &rec, int n, int64_t flags,
            uint32_t rank) {
   const bool bfloat16 = (flags & kWgmmaBFloat16) != 0, regA = (flags & kWgmmaRegisterA) != 0,
-             nMajor = (flags & kWgmmaNMajor) != 0;
-  auto value = [&](const void *tile, uint64_t off) {
+             nMajor = (flags & kWgmmaNMajor) != 0, fp8 = (flags & kWgmmaFloat8) != 0;
+  // 16-bit values, 16 a step; or 8-bit ones (e4m3 or e5m2), 32 a step
+  const uint64_t size = fp8 ? 1 : 2;
+  const int steps = fp8 ? 32 : 16;
+  auto value = [&](const void *tile, uint64_t off, bool e5m2) {
+    if (fp8) return fp8::toFloat(static_cast<const uint8_t *>(tile)[off], e5m2);
     uint16_t bits;
     std::memcpy(&bits, static_cast<const char *>(tile) + off, 2);
     return bfloat16 ? bf16::toFloat(bits) : float(f16::toDouble(bits));
   };
+  const bool e5m2A = (flags & kWgmmaE5M2A) != 0, e5m2B = (flags & kWgmmaE5M2B) != 0;
   const int64_t k = rec.k;
   uint32_t w = rank / 32, lane = rank % 32, g = lane >> 2, t = lane & 3;
-  // a's element (row, 16k + kk): from the tile, or the warp's 16 x 16 slice.
+  // a's element (row, steps k + kk): from the tile, or the warp's 16 x 16 slice.
   auto aAt = [&](uint64_t row, int kk) {
     if (regA) return static_cast<const float *>(a)[(row - 16 * w) * 16 + uint64_t(kk)];
-    return value(a, swizzle(row * 128 + uint64_t(16 * k + kk) * 2, 128));
+    return value(a, swizzle(row * 128 + uint64_t(steps * k + kk) * size, 128), e5m2A);
   };
-  // b's element (column col of the product, k index 16k + kk).
+  // b's element (column col of the product, k index steps k + kk).
   auto bAt = [&](uint64_t col, int kk) {
-    uint64_t r = uint64_t(16 * k + kk);
-    if (!nMajor) return value(b, swizzle(col * 128 + r * 2, 128));
+    uint64_t r = uint64_t(steps * k + kk);
+    if (!nMajor) return value(b, swizzle(col * 128 + r * size, 128), e5m2B);
     return value(static_cast<const char *>(b) + (col / 64) * uint64_t(rec.bBlockStride),
-                 swizzle(r * 128 + (col % 64) * 2, 128));
+                 swizzle(r * 128 + (col % 64) * 2, 128), false);
   };
   for (int j = 0; j < n / 8; ++j)
     for (int i = 0; i < 4; ++i) {
       uint64_t row = 16 * w + g + 8 * (i >> 1), col = uint64_t(8 * j) + 2 * t + (i & 1);
       float s = acc[4 * j + i];
-      for (int kk = 0; kk < 16; ++kk) s = std::fmaf(aAt(row, kk), bAt(col, kk), s);
+      for (int kk = 0; kk < steps; ++kk) s = std::fmaf(aAt(row, kk), bAt(col, kk), s);
       acc[4 * j + i] = s;
     }
 }
@@ -288,8 +295,9 @@ int64_t kjit_cpu_hopper(void *ctx, int32_t op, void *a, void *b, void *c, int64_
     auto *rec = reinterpret_cast<const kjit::WgmmaRecord *>(x);
     int n = int(y & 0xffff);
     bool regA = (y & kjit::kWgmmaRegisterA) != 0, nMajor = (y & kjit::kWgmmaNMajor) != 0;
-    if ((!regA && !hp::wgmmaTilesFit(rec->a, 64, "a", err)) ||
-        (!nMajor && !hp::wgmmaTilesFit(rec->b, n, "b", err)) ||
+    int64_t item = (y & kjit::kWgmmaFloat8) ? 1 : 2;
+    if ((!regA && !hp::wgmmaTilesFit(rec->a, 64, item, "a", err)) ||
+        (!nMajor && !hp::wgmmaTilesFit(rec->b, n, item, "b", err)) ||
         (nMajor && !hp::wgmmaNMajorFits(*rec, n, err)))
       fail("wgmma.mma_async");
     // 16-column slices of k: 4 in a K-major tile, kt/16 in an N-major one.

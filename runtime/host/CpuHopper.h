@@ -52,13 +52,15 @@ bool tmaStore(const void *src, int64_t tileBytes, const uint64_t *map, const int
 // with kWgmmaRegisterA in flags the warp's 16 x 16 slice of a (float32,
 // row-major: cpuWgmmaA). B: a K-major tile of n rows (B = b.T), or with
 // kWgmmaNMajor rec.bBlocks blocks of kt rows of 64 columns (rec.bBlockStride
-// bytes apart). Each element adds its 16 products in order of k with
-// float32 fma.
+// bytes apart). With kWgmmaFloat8, a and b are K-major tiles of 8-bit
+// floats (e4m3, or e5m2 with kWgmmaE5M2A/B), 32 values a step. Each
+// element adds its products in order of k with float32 fma.
 void wgmma(const void *a, const void *b, float *acc, const WgmmaRecord &rec, int n, int64_t flags,
            uint32_t rank);
 // Whether a tile (rows, columns, byte strides) is one wgmma can read `rows`
 // rows of: 64 16-bit values a row, rows 128 bytes apart.
-bool wgmmaTilesFit(const int64_t tile[4], int64_t rows, const char *what, std::string &err);
+bool wgmmaTilesFit(const int64_t tile[4], int64_t rows, int64_t itemBytes, const char *what,
+                   std::string &err);
 // Whether an N-major b holds the n columns of a product (blocks of 64
 // columns, kt rows of 128 bytes, kt a multiple of 16).
 bool wgmmaNMajorFits(const WgmmaRecord &rec, int n, std::string &err);

@@ -76,6 +76,15 @@ c = cuda.to_device(kjit.float32_to_bf16(np.full((M, N), 7.0)))
 g.matmul(a, b, c, kjit.bfloat16, blocks=2, tma_epilogue=True)
 got = kjit.bf16_to_float32(c.copy_to_host())
 assert np.array_equal(got, kjit.bf16_to_float32(kjit.float32_to_bf16(ai @ bi.T)))
+# 8-bit floats (k32 products, buffers of 128 values in k), e4m3 and e5m2
+M, N, K = 128, 256, 384
+for name in ("float8_e4m3fn", "float8_e5m2"):
+    ai = rng.integers(-4, 5, (M, K)).astype(np.float64)
+    bi = rng.integers(-4, 5, (N, K)).astype(np.float64)
+    a, b = cuda.to_device(kjit.to_float8(ai, name)), cuda.to_device(kjit.to_float8(bi, name))
+    c = cuda.device_array((M, N), np.float32)
+    g.matmul(a, b, c, getattr(kjit, name))
+    assert np.array_equal(c.copy_to_host(), ai @ bi.T), name
 print("pipeline ok")
 
 '''

@@ -15,7 +15,7 @@ import ctypes
 
 import numpy as np
 
-from kjit import bfloat16_host
+from kjit import bfloat16_host, float8_host
 
 _FIELD = (1 << 21) - 1
 _BIAS = 1 << 20
@@ -146,23 +146,26 @@ def tma_store(words, coords, src_tile):
 
 # ---- wgmma -------------------------------------------------------------------------------
 def _operand(tile, rows, k, what):
-    """Columns 16k..16k+15 of the first ``rows`` rows of a K-major tile (rows
-    of 128 bytes, 128-byte swizzle) as float64."""
+    """Columns of step k (16 16-bit values, or 32 8-bit ones) of the first
+    ``rows`` rows of a K-major tile (rows of 128 bytes, 128-byte swizzle)
+    as float64."""
     t = np.asarray(tile)
-    if t.ndim != 2 or t.shape[0] < rows or t.shape[1] != 64 or t.strides != (128, 2):
+    item = t.dtype.itemsize
+    if item not in (1, 2) or (item == 1 and float8_host.kind_of(t.dtype) is None):
+        raise RuntimeError("cuda.wgmma.mma_async(): the tiles hold 16-bit values or 8-bit floats")
+    per = 128 // item
+    if t.ndim != 2 or t.shape[0] < rows or t.shape[1] != per or t.strides != (128, item):
         raise RuntimeError(f"cuda.wgmma.mma_async(): {what} is a {' x '.join(map(str, t.shape))} tile with "
-                           f"strides {t.strides} bytes; wgmma reads {rows} rows of 64 16-bit values (a "
+                           f"strides {t.strides} bytes; wgmma reads {rows} rows of {per} {8 * item}-bit values (a "
                            f"C-contiguous tile whose rows are 128 bytes)")
     raw = _bytes_of(tile)
+    steps = 16 if item == 2 else 32
     r = np.arange(rows).reshape(-1, 1)
-    c = np.arange(16 * k, 16 * k + 16).reshape(1, -1)
-    off = swizzle(r * 128 + c * 2, 128)
-    if np.asarray(tile).dtype.itemsize != 2:
-        raise RuntimeError("cuda.wgmma.mma_async(): the tiles hold 16-bit values")
-    bits = raw[off].astype(np.uint16) | (raw[off + 1].astype(np.uint16) << 8)
-    if bfloat16_host.is_bfloat16(np.asarray(tile).dtype):
-        return (bits.astype(np.uint32) << np.uint32(16)).view(np.float32).astype(np.float64)
-    return bits.view(np.float16).astype(np.float64)
+    c = np.arange(steps * k, steps * k + steps).reshape(1, -1)
+    off = swizzle(r * 128 + c * item, 128)
+    if item == 1:
+        return float8_host.to_float32(raw[off].view(t.dtype)).astype(np.float64)
+    return _decode_values(raw, off, t.dtype)
 
 
 def _place(rank, n):
@@ -238,7 +241,7 @@ def mma_async(acc, a, b, k, rank):
         A = _operand(a, 64, int(k), "a")
     B = _operand_n(b, n, int(k)) if np.asarray(b).ndim == 3 else _operand(b, n, int(k), "b")
     s = np.asarray(acc, np.float32)
-    for kk in range(16):
+    for kk in range(A.shape[1]):
         s = (A[rows, kk] * B[cols, kk] + s.astype(np.float64)).astype(np.float32)
     return tuple(np.float32(x) for x in s)
 
