@@ -9,6 +9,7 @@ events, median of interleaved rounds after a warm-up. Writes
 $OUT/bench_attention.json.
 
     python benchmarks/gpu/bench_attention.py [seq ...]     (on an H100 or H200)
+    KJIT_BENCH_D=128 python benchmarks/gpu/bench_attention.py 8192   (head dim 128 only)
 
 kjit's three kernels: "kjit" (the example's default: overlap within a
 warpgroup and ping-pong between the two), "kjit_no_pingpong",
@@ -48,7 +49,8 @@ def main():
     gpu = torch.cuda.get_device_name()
     print(gpu)
     rows = []
-    for d in (128, 64):
+    heads_dims = [int(x) for x in os.environ.get("KJIT_BENCH_D", "128,64").split(",")]
+    for d in heads_dims:
         for seq in seqs:
             for tname, tdt, kdt in (("float16", torch.float16, float16), ("bfloat16", torch.bfloat16, bfloat16)):
                 for causal in (False, True):
