@@ -218,13 +218,18 @@ class HopperTyper : public BuiltinCall {
                              what, typeText(e)));
       return false;
     }
-    // (8-bit a and b may differ: e4m3 times e5m2)
-    if (elem && elem != t->dtype() && !(elem->isFloat8() && t->dtype()->isFloat8())) {
-      located(e, fmt::format("a and b hold one type; a holds {}, b {}", elem->str(),
-                             t->dtype()->str()));
+    return sameType(e, elem);
+  }
+
+  // e's element type, recorded in elem, is a's (8-bit a and b may differ:
+  // e4m3 times e5m2).
+  bool sameType(Expr *e, const Type *&elem) {
+    const Type *dt = e->type->dtype();
+    if (elem && elem != dt && !(elem->isFloat8() && dt->isFloat8())) {
+      located(e, fmt::format("a and b hold one type; a holds {}, b {}", elem->str(), dt->str()));
       return false;
     }
-    elem = t->dtype();
+    elem = dt;
     return true;
   }
 
@@ -241,13 +246,7 @@ class HopperTyper : public BuiltinCall {
                              typeText(e)));
       return false;
     }
-    if (elem && elem != t->dtype()) {
-      located(e, fmt::format("a and b hold one type; a holds {}, b {}", elem->str(),
-                             t->dtype()->str()));
-      return false;
-    }
-    elem = t->dtype();
-    return true;
+    return sameType(e, elem);
   }
 
   // a in registers: a tuple of float32 values in the accumulator's layout

@@ -119,10 +119,17 @@ struct Stack {
 // round until it has.
 enum class Wait : uint8_t { Ready, Block, Warp, Grid, Poll, Done };
 
+// A barrier that counts arrivals: its phase's thread count (0: no phase in
+// progress), the arrivals so far, the completed phases.
+struct CountedBarrier {
+  uint32_t expected = 0, count = 0, generation = 0;
+};
+
 struct Site {
   const char *file = nullptr;
   int32_t line = 0, col = 0;
   const char *what = "";
+  const char *awaited = "";  // (a Poll wait) what it waits for, in a deadlock report
   bool operator==(const Site &o) const {
     return line == o.line && col == o.col &&
            (file == o.file || (file && o.file && !std::strcmp(file, o.file)));
@@ -165,10 +172,8 @@ struct BlockRun {
   uint32_t gridWaiting = 0;  // at a grid barrier (cooperative launches)
   std::vector<uint32_t> warpWaiting;
   uint64_t barrierChanges = 0;  // mbarrier arrivals, initialisations and completed copies
-  std::vector<uint32_t> groupCount, groupGeneration;  // warpgroup syncs (wgmma.commit_group)
-  // named barriers 0-15: arrivals of the current phase, the phase's
-  // thread count (0: none in progress), completed phases
-  uint32_t namedCount[16] = {}, namedExpected[16] = {}, namedGeneration[16] = {};
+  CountedBarrier groups[8];     // warpgroup syncs (wgmma.commit_group; 1024 threads at most)
+  CountedBarrier named[16];     // named barriers 0-15
   int32_t bid[3] = {0, 0, 0};
   bool finished = false;
 };
@@ -575,10 +580,7 @@ Step stepBlock(Launch &L, BlockRun &run) {
         "deadlock in block ({}, {}, {}): thread ({}, {}, {}) waits at {} for {} that no running "
         "thread can complete (a GPU would hang)",
         run.bid[0], run.bid[1], run.bid[2], p->state.sreg[0], p->state.sreg[1], p->state.sreg[2],
-        where(p->site),
-        std::string(p->site.what ? p->site.what : "").rfind("named_barrier", 0) == 0
-            ? "a barrier phase"
-            : "an mbarrier phase");
+        where(p->site), p->site.awaited);
     L.fail(e);
     return Step::Failed;
   }
@@ -841,9 +843,10 @@ bool runCpuKernel(const CpuKernelInfo &info, void **args, const CpuLaunch &launc
 
 // ---- what the CPU device's Hopper operations need (CpuHopper.cpp) ---------------------
 
-void fiberPoll(void *ctx, const char *file, int32_t line, int32_t col, const char *what) {
+void fiberPoll(void *ctx, const char *file, int32_t line, int32_t col, const char *what,
+               const char *awaited) {
   Fiber *f = fiberOf(ctx);
-  f->site = {file, line, col, what};
+  f->site = {file, line, col, what, awaited};
   f->wait = Wait::Poll;
   leave(f);
 }
@@ -858,30 +861,34 @@ void fiberPoll(void *ctx, const char *file, int32_t line, int32_t col, const cha
 
 void fiberBarrierChanged(void *ctx) { ++fiberOf(ctx)->run->barrierChanges; }
 
-void fiberWarpgroupSync(void *ctx, const char *file, int32_t line, int32_t col) {
-  Fiber *f = fiberOf(ctx);
-  BlockRun &run = *f->run;
-  uint32_t g = fiberLinearThread(ctx) / 128;
-  if (run.groupCount.size() <= g) {
-    run.groupCount.resize(g + 1, 0);
-    run.groupGeneration.resize(g + 1, 0);
-  }
-  uint32_t members = std::min<uint32_t>(128, uint32_t(run.fibers.size()) - g * 128);
-  uint32_t generation = run.groupGeneration[g];
-  ++run.barrierChanges;
-  if (++run.groupCount[g] == members) {
-    run.groupCount[g] = 0;
-    ++run.groupGeneration[g];
+namespace {
+
+// An arrival at `b` (whose phase counts b.expected threads); with `wait`,
+// polls until the phase completes.
+void arrive(void *ctx, CountedBarrier &b, bool wait, const char *file, int32_t line, int32_t col,
+            const char *what) {
+  uint32_t generation = b.generation;
+  ++fiberOf(ctx)->run->barrierChanges;
+  if (++b.count == b.expected) {
+    b = CountedBarrier{0, 0, generation + 1};
     return;
   }
-  while (run.groupGeneration[g] == generation)
-    fiberPoll(ctx, file, line, col, "wgmma.commit_group()");
+  while (wait && b.generation == generation)
+    fiberPoll(ctx, file, line, col, what, "a barrier phase");
+}
+
+}  // namespace
+
+void fiberWarpgroupSync(void *ctx, const char *file, int32_t line, int32_t col) {
+  BlockRun &run = *fiberOf(ctx)->run;
+  uint32_t g = fiberLinearThread(ctx) / 128;
+  run.groups[g].expected = std::min<uint32_t>(128, uint32_t(run.fibers.size()) - g * 128);
+  arrive(ctx, run.groups[g], true, file, line, col, "wgmma.commit_group()");
 }
 
 bool fiberNamedBarrier(void *ctx, int64_t id, int64_t count, bool wait, const char *file,
                        int32_t line, int32_t col, std::string &err) {
-  Fiber *f = fiberOf(ctx);
-  BlockRun &run = *f->run;
+  BlockRun &run = *fiberOf(ctx)->run;
   if (id < 0 || id > 15) {
     err = fmt::format("the barrier is {}; a block has barriers 0 to 15", id);
     return false;
@@ -891,22 +898,14 @@ bool fiberNamedBarrier(void *ctx, int64_t id, int64_t count, bool wait, const ch
                       count);
     return false;
   }
-  if (run.namedExpected[id] == 0) run.namedExpected[id] = uint32_t(count);
-  if (run.namedExpected[id] != uint32_t(count)) {
-    err = fmt::format("barrier {} is counting {} threads; this thread says {}", id,
-                      run.namedExpected[id], count);
+  CountedBarrier &b = run.named[id];
+  if (b.expected == 0) b.expected = uint32_t(count);
+  if (b.expected != uint32_t(count)) {
+    err = fmt::format("barrier {} is counting {} threads; this thread says {}", id, b.expected,
+                      count);
     return false;
   }
-  uint32_t generation = run.namedGeneration[id];
-  ++run.barrierChanges;
-  if (++run.namedCount[id] == run.namedExpected[id]) {
-    run.namedCount[id] = 0;
-    run.namedExpected[id] = 0;
-    ++run.namedGeneration[id];
-    return true;
-  }
-  while (wait && run.namedGeneration[id] == generation)
-    fiberPoll(ctx, file, line, col, "named_barrier_sync()");
+  arrive(ctx, b, wait, file, line, col, "named_barrier_sync()");
   return true;
 }
 

@@ -55,7 +55,8 @@ size_t cpuFiberStackBytes();
 // the site named if it never ends; end the thread with its raised exception
 // (never returns); note that an mbarrier changed (progress for pollers); the
 // thread's linear index in its block.
-void fiberPoll(void *ctx, const char *file, int32_t line, int32_t col, const char *what);
+void fiberPoll(void *ctx, const char *file, int32_t line, int32_t col, const char *what,
+               const char *awaited = "an mbarrier phase");
 [[noreturn]] void fiberEnd(void *ctx);
 void fiberBarrierChanged(void *ctx);
 uint32_t fiberLinearThread(void *ctx);

@@ -433,21 +433,10 @@ class _Launch:
         with self.lock:
             if self.aborting:
                 raise _Abort
-            waiting = self.group_waiters.setdefault(g, [])
-            if len(waiting) + 1 == members:
-                del self.group_waiters[g]
-                self.blocked -= len(waiting)
-                for t in waiting:
-                    t.result = None
-                    t.gate.release()
-                return
-            s.kind, s.site, s.result = "wgmma.commit_group", site, None
-            waiting.append(s)
-            self.blocked += 1
-            self._check_deadlock()
-        s.gate.acquire()
-        if s.result is _ABORTED:
-            raise _Abort
+            done = len(self.group_waiters.get(g, ())) + 1 == members
+            must_wait = self._arrive(s, g, done, True, "wgmma.commit_group", site)
+        if must_wait:
+            self._await(s)
 
     def named_barrier(self, s, ident, count, wait, site):
         """cuda.named_barrier_sync/arrive(id, count): an arrival at barrier
@@ -469,21 +458,36 @@ class _Launch:
                 raise RuntimeError(f"cuda.{name}(): barrier {ident} is counting {phase[0]} threads; this thread "
                                    f"says {count}")
             phase[1] += 1
-            waiting = self.group_waiters.setdefault(("named", ident), [])
-            if phase[1] == count:
+            done = phase[1] == count
+            if done:
                 del self.named[ident]
-                del self.group_waiters[("named", ident)]
-                self.blocked -= len(waiting)
-                for t in waiting:
-                    t.result = None
-                    t.gate.release()
-                return
-            if not wait:
-                return
-            s.kind, s.site, s.result = name, site, None
-            waiting.append(s)
-            self.blocked += 1
-            self._check_deadlock()
+            must_wait = self._arrive(s, ("named", ident), done, wait, name, site)
+        if must_wait:
+            self._await(s)
+
+    def _arrive(self, s, key, done, wait, kind, site):
+        """(Under the lock.) An arrival of thread ``s`` at the counted
+        barrier ``key`` of group_waiters: ``done`` (the last arrival of its
+        phase) releases the waiting threads; otherwise, with ``wait``, ``s``
+        joins them, and the caller waits (``_await``) once it has left the
+        lock: returns whether it must."""
+        if done:
+            waiting = self.group_waiters.pop(key, [])
+            self.blocked -= len(waiting)
+            for t in waiting:
+                t.result = None
+                t.gate.release()
+            return False
+        if not wait:
+            return False
+        s.kind, s.site, s.result = kind, site, None
+        self.group_waiters.setdefault(key, []).append(s)
+        self.blocked += 1
+        self._check_deadlock()
+        return True
+
+    @staticmethod
+    def _await(s):
         s.gate.acquire()
         if s.result is _ABORTED:
             raise _Abort
