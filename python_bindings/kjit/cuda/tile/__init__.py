@@ -1,0 +1,302 @@
+"""kjit.cuda.tile: block-level tile programs (docs/tensor-cores.md, "Tiles").
+
+    import kjit.cuda.tile as T
+
+    @T.jit(num_warps=4)
+    def matmul(a, b, c):
+        pm, pn = T.program_id(0), T.program_id(1)
+        acc = T.zeros((64, 64), float32)
+        for k in T.range(0, a.shape[1], 32):
+            acc = T.dot(T.load(a, (pm * 64, k), (64, 32)), T.load(b, (k, pn * 64), (32, 64)), acc)
+        T.store(c, (pm * 64, pn * 64), acc)
+
+    matmul[grid_n, grid_m](a, b, c)
+
+A tile kernel is a program for a whole block: its scalars are the same in
+every thread, and its tiles (1-d or 2-d arrays of constant shape) belong to
+the block. It is launched as `kernel[grid](args)`; the block's threads are
+`num_warps * 32`, chosen by the kernel, not by the launch. Elements outside
+an array read `padding` and are not written, so ragged edges need no code.
+
+The functions below are compiled, not run: calling one outside a tile
+kernel raises. Every device runs tile kernels (a GPU, the CPU device, the
+simulator) with the same numbers: T.dot sums float32 products in ascending
+k (translate.py says how).
+"""
+import functools
+import linecache
+
+import kjit
+from kjit import errors
+from kjit.cuda.tile import translate as _translate
+
+__all__ = ["jit", "program_id", "num_programs", "load", "store", "zeros", "full", "arange", "dot", "trans",
+           "sum", "max", "min", "maximum", "minimum", "where", "exp", "exp2", "log", "log2", "sqrt", "sin",
+           "cos", "tanh", "floor", "ceil", "abs", "range", "persistent", "swizzle2d", "num_sms", "TileKernel"]
+
+
+def _api(func):
+    """A tile function: compiled in tile kernels, an error in Python."""
+    @functools.wraps(func)
+    def outside(*args, **kwargs):
+        raise errors.KjitError(f"kjit.cuda.tile.{func.__name__} is part of tile kernels (@kjit.cuda.tile.jit) "
+                               "and cannot be called from Python")
+    outside.__kjit_tile_api__ = True
+    return outside
+
+
+@_api
+def program_id(axis):
+    """The block's index along `axis` (0, 1, 2) of the launch grid."""
+
+
+@_api
+def num_programs(axis):
+    """The grid's extent along `axis`."""
+
+
+@_api
+def load(array, offsets, shape, padding=0, mask=None):
+    """The tile array[offsets[0]:offsets[0] + shape[0], ...]: elements
+    outside the array (or where the bool tile `mask` is False) read
+    `padding`. A tile has the array's element type and as many dimensions."""
+
+
+@_api
+def store(array, offsets, value, mask=None):
+    """Writes tile `value` at array[offsets...]: only its elements inside the
+    array (and where `mask` is True); converted to the array's type."""
+
+
+@_api
+def zeros(shape, dtype=None):
+    """A tile of zeros (float32 unless `dtype`)."""
+
+
+@_api
+def full(shape, value, dtype=None):
+    """A tile of `value` (float32 unless `dtype`)."""
+
+
+@_api
+def arange(start, end=None):
+    """The int32 tile start, start + 1, ..., end - 1 (0 ... start - 1 with one
+    argument); constant bounds."""
+
+
+@_api
+def dot(a, b, acc=None):
+    """acc + a @ b: a (M, K), b (K, N), acc (M, N). Floats (float16,
+    bfloat16, float32, 8-bit floats) multiply with float32 accumulation,
+    8-bit integers with int32; `a @ b` is dot with zeros."""
+
+
+@_api
+def trans(x):
+    """The transposed 2-d tile (also x.T)."""
+
+
+@_api
+def sum(x, axis=None):
+    """The sum along `axis` (a tile with that dimension gone), or of all
+    elements (a scalar). 16-bit floats sum in float32."""
+
+
+@_api
+def max(x, axis=None):
+    """The maximum along `axis`, or of all elements."""
+
+
+@_api
+def min(x, axis=None):
+    """The minimum along `axis`, or of all elements."""
+
+
+@_api
+def maximum(a, b):
+    """Element-wise maximum (tiles broadcast; a scalar takes the tile's type)."""
+
+
+@_api
+def minimum(a, b):
+    """Element-wise minimum."""
+
+
+@_api
+def where(cond, a, b):
+    """Element-wise a where cond, else b."""
+
+
+def _math(name, doc):
+    f = _api(lambda x: None)
+    f.__name__ = f.__qualname__ = name
+    f.__doc__ = doc
+    f.__kjit_tile_api__ = True
+    return f
+
+
+exp = _math("exp", "Element-wise e**x (float32 for 16-bit and integer tiles).")
+exp2 = _math("exp2", "Element-wise 2**x.")
+log = _math("log", "Element-wise natural logarithm.")
+log2 = _math("log2", "Element-wise base-2 logarithm.")
+sqrt = _math("sqrt", "Element-wise square root.")
+sin = _math("sin", "Element-wise sine.")
+cos = _math("cos", "Element-wise cosine.")
+tanh = _math("tanh", "Element-wise hyperbolic tangent.")
+floor = _math("floor", "Element-wise floor.")
+ceil = _math("ceil", "Element-wise ceiling.")
+abs = _math("abs", "Element-wise absolute value (the tile's type).")
+
+
+@_api
+def range(start, stop=None, step=1, stages=None):
+    """A loop over start, start + step, ... (as range); `stages`: how many
+    iterations' loads the compiler may keep in flight (a hint)."""
+
+
+@_api
+def persistent(n):
+    """A loop over tiles 0 ... n - 1 shared by the grid's blocks (block b
+    takes b, b + grid, ...): launch one block per multiprocessor
+    (`kernel[T.num_sms()]`)."""
+
+
+@_api
+def swizzle2d(tile, grid_m, grid_n, group=8):
+    """(row, column) of tile number `tile` of a grid_m x grid_n grid, taken
+    in groups of `group` rows: consecutive tiles share the columns they
+    read (cache hits)."""
+
+
+def _swizzle2d_device():
+    from kjit import cuda
+
+    @cuda.jit(device=True)
+    def swizzle2d_device(tile, grid_m, grid_n, group):
+        width = group * grid_n
+        first = tile // width * group
+        size = grid_m - first
+        if size > group:
+            size = group
+        return first + tile % width % size, tile % width // size
+
+    return swizzle2d_device
+
+
+_SWIZZLE = []
+
+
+def __getattr__(name):
+    if name == "swizzle2d_device":
+        if not _SWIZZLE:
+            _SWIZZLE.append(_swizzle2d_device())
+        return _SWIZZLE[0]
+    raise AttributeError(f"module 'kjit.cuda.tile' has no attribute {name!r}")
+
+
+def num_sms():
+    """The current device's multiprocessors (the CPU device: its threads; the
+    simulator: 1): the grid of a persistent tile kernel."""
+    from kjit import cuda
+    try:
+        return int(cuda.get_current_device().MULTIPROCESSOR_COUNT)
+    except Exception:  # noqa: BLE001 (the simulator's device has no count)
+        return 1
+
+
+class TileKernel:
+    """A tile kernel: `kernel[grid](args)` launches it; `kernel.source(*args)`
+    is the kernel-language text it becomes for those arguments."""
+
+    def __init__(self, func, num_warps, num_stages):
+        if not isinstance(num_warps, int) or not 1 <= num_warps <= 32:
+            raise ValueError(f"num_warps = {num_warps!r}: 1 to 32 warps")
+        self.func, self.num_warps, self.num_stages = func, num_warps, num_stages
+        self.__name__ = func.__name__
+        self.__doc__ = func.__doc__
+        self._kernels = {}
+
+    def _types(self, args):
+        from kjit.typeof import typeof
+        return tuple(typeof(a) for a in args)
+
+    def _compiled(self, args):
+        types = self._types(args)
+        key = tuple(str(t) for t in types)
+        entry = self._kernels.get(key)
+        if entry is None:
+            entry = self._translate(types)
+            self._kernels[key] = entry
+        return entry
+
+    def _translate(self, types):
+        from kjit import cuda
+        from kjit.sourcetext import read_source
+        source = read_source(self.func)
+        if source is None:
+            raise errors.CompileError(f"the source of tile kernel {self.__name__} cannot be read (tile kernels "
+                                      "are translated from their text)")
+        tr = _translate.Translator(self.func, _module(), types, self.num_warps, source)
+        text, glb, smem, linemap = tr.run()
+        filename = f"<kjit tile kernel {self.__name__} ({source[0]}:{source[2]})>"
+        linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
+        env = dict(tr.env)
+        env.update(glb)
+        code = compile(text, filename, "exec")
+        exec(code, env)  # the kernel's definition: the text the translator wrote
+        pyfunc = env[self.func.__name__]
+        pyfunc.__kjit_source__ = (filename, text, 1)
+        kernel = cuda.jit(pyfunc)
+        return kernel, tr.nt, smem, text, filename, linemap, source
+
+    def source(self, *args):
+        """The kernel-language text this tile kernel is for these arguments."""
+        return self._compiled(args)[3]
+
+    def __getitem__(self, grid):
+        return _Launch(self, grid)
+
+    def __call__(self, *args):
+        raise TypeError(f"tile kernel {self.__name__} is launched with a grid: {self.__name__}[grid](...)")
+
+
+class _Launch:
+    def __init__(self, kernel, grid):
+        if isinstance(grid, tuple) and len(grid) == 2 and not isinstance(grid[1], int) and grid[1] is not None:
+            grid, self.stream = grid
+        else:
+            self.stream = 0
+        self.kernel, self.grid = kernel, grid
+
+    def __call__(self, *args):
+        kernel, nt, smem, text, filename, linemap, source = self.kernel._compiled(args)
+        try:
+            return kernel[self.grid, nt, self.stream, smem](*args)
+        except errors.CompileError as e:
+            raise _remap(e, filename, linemap, source) from None
+
+
+def _remap(e, filename, linemap, source):
+    """A compile error in the translated kernel, at the user's line."""
+    if e.filename != filename or not e.lineno or e.lineno > len(linemap):
+        return e
+    line, col = linemap[e.lineno - 1]
+    lines = source[1].splitlines()
+    return _translate.located(type(e), source[0], line, col, e.msg, lines, line - source[2])
+
+
+def jit(func=None, *, num_warps=4, num_stages=3):
+    """Makes a tile kernel of `func` (a decorator, with or without
+    arguments): `num_warps` warps of 32 threads run each block."""
+    if func is None:
+        return lambda f: TileKernel(f, num_warps, num_stages)
+    return TileKernel(func, num_warps, num_stages)
+
+
+jit.__kjit_tile_api__ = True
+
+
+def _module():
+    import sys
+    return sys.modules[__name__]
+

@@ -1,0 +1,1106 @@
+"""A tile program (a block-level kernel: docs/tensor-cores.md, "Tiles") in
+the kernel language: the generic path, for every device.
+
+A tile is a small 1-d or 2-d array of constant shape that the whole block
+holds. Element f (row-major) of a tile belongs to thread f % T (T threads)
+and sits in that thread's slot f // T: a tile lives in registers (a local
+array per thread) or, where other threads read it (an operand of T.dot, a
+reduction's input, a transposed or broadcast read), in shared memory at the
+same positions. An element-wise statement is one loop over the thread's
+slots; an operation that reads other threads' elements (T.dot, T.sum ...)
+is fenced by cuda.syncthreads() on both sides, so a write never meets a
+read of another thread. T.dot sums float32 products with fma in ascending
+k, the order the CPU device's and the simulator's tensor-core operations
+use, so a tile kernel gives the same numbers on every device this path
+runs on.
+
+The translator reads the user's function (its syntax tree), checks it
+(every error names the user's line and column), and writes the kernel:
+scalar statements are copied as they are, tile statements become loops.
+"""
+import ast
+import textwrap
+
+import kjit
+from kjit import errors
+
+# Tile functions by kind (the module's names; `T.` below is kjit.cuda.tile).
+_MATH = {"exp": "exp", "exp2": "exp2", "log": "log", "log2": "log2", "sqrt": "sqrt", "sin": "sin",
+         "cos": "cos", "tanh": "tanh", "floor": "floor", "ceil": "ceil"}
+_REDUCE = {"sum", "max", "min"}
+_BINOPS = {ast.Add: "+", ast.Sub: "-", ast.Mult: "*", ast.Div: "/", ast.FloorDiv: "//", ast.Mod: "%",
+           ast.Pow: "**", ast.BitAnd: "&", ast.BitOr: "|", ast.BitXor: "^", ast.LShift: "<<",
+           ast.RShift: ">>"}
+_CMPOPS = {ast.Lt: "<", ast.LtE: "<=", ast.Gt: ">", ast.GtE: ">=", ast.Eq: "==", ast.NotEq: "!="}
+
+
+class Tile:
+    """A tile variable: its shape, element type and where it lives."""
+
+    def __init__(self, name, shape, dtype, shared):
+        self.name, self.shape, self.dtype, self.shared = name, shape, dtype, shared
+        self.mirror = None  # a shared copy of a register tile, made where another thread reads it
+
+    @property
+    def size(self):
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n
+
+
+def _float_rank(t):
+    if isinstance(t, kjit.types.Float):
+        return t.bitwidth
+    return 0
+
+
+def promote(a, b):
+    """The element type of an operation on tiles of types a and b (None: a
+    Python scalar, which takes the tile's type)."""
+    if a is None:
+        return b
+    if b is None or a == b:
+        return a
+    fa, fb = _float_rank(a), _float_rank(b)
+    if fa and fb:
+        if fa == fb or max(fa, fb) <= 16:
+            return kjit.float32  # float16 with bfloat16, or two 8-bit formats
+        return a if fa > fb else b
+    if fa:
+        return a
+    if fb:
+        return b
+    if a == kjit.boolean:
+        return b
+    if b == kjit.boolean:
+        return a
+    return a if a.bitwidth >= b.bitwidth else b
+
+
+class Translator:
+    """One tile program for one set of argument types: `run()` returns the
+    kernel's text, the globals it needs, the shared memory it takes (bytes)
+    and a map from its lines to the user's (line, column)."""
+
+    def __init__(self, func, api, arg_types, num_warps, source):
+        self.func, self.api = func, api
+        self.nt = num_warps * 32
+        self.filename, text, first = source
+        dedented = textwrap.dedent(text)
+        self.col_shift = len(text.splitlines()[0]) - len(dedented.splitlines()[0])
+        self.line_shift = first - 1
+        self.source_lines = text.splitlines()
+        tree = ast.parse(dedented)
+        self.fdef = next(n for n in tree.body if isinstance(n, (ast.FunctionDef, ast.AsyncFunctionDef)))
+        self.env = dict(func.__globals__)
+        if func.__closure__:
+            for name, cell in zip(func.__code__.co_freevars, func.__closure__):
+                try:
+                    self.env[name] = cell.cell_contents
+                except ValueError:
+                    pass
+        self.params = [a.arg for a in self.fdef.args.args]
+        self.arg_types = dict(zip(self.params, arg_types))
+        self.tiles = {}
+        self.consts = {}
+        self.assigned = self._assignments()
+        self.locals = set(self.params) | set(self.assigned)
+        self.wants_shared = self._shared_uses()
+        self.lines, self.linemap = [], []
+        self.allocs = []
+        self.smem_bytes = 0
+        self.depth = 1
+        self.temps = 0
+        self.globals = {"_k_cuda": kjit.cuda, "_k_math": __import__("math"), "_k_f32": kjit.float32,
+                        "_k_i32": kjit.int32, "_k_i64": kjit.int64}
+        self.dtype_names = {}
+        self.node = self.fdef
+
+    # -- errors -----------------------------------------------------------
+    def error(self, node, message, cls=errors.UnsupportedError):
+        line = getattr(node, "lineno", self.fdef.lineno)
+        col = getattr(node, "col_offset", 0)
+        end = getattr(node, "end_col_offset", None) if getattr(node, "end_lineno", None) == line else None
+        raise located(cls, self.filename, line + self.line_shift, col + self.col_shift + 1, message,
+                      self.source_lines, line - 1, end + self.col_shift if end is not None else None)
+
+    # -- pre-passes ---------------------------------------------------------
+    def _assignments(self):
+        counts = {}
+        for n in ast.walk(self.fdef):
+            targets = []
+            if isinstance(n, ast.Assign):
+                targets = n.targets
+            elif isinstance(n, (ast.AugAssign, ast.AnnAssign, ast.For)):
+                targets = [n.target]
+            for t in targets:
+                for x in ast.walk(t):
+                    if isinstance(x, ast.Name):
+                        counts[x.id] = counts.get(x.id, 0) + 1
+        return counts
+
+    def api_name(self, node):
+        """The tile function `node` names (`T.load`, `load` imported from the
+        module), or None."""
+        obj = self.resolve(node)
+        if obj is not None and getattr(obj, "__kjit_tile_api__", None):
+            return obj.__name__
+        return None
+
+    def resolve(self, node):
+        """The Python object a global name or attribute chain refers to, or
+        None (a local, or not a name)."""
+        if isinstance(node, ast.Name):
+            if node.id in self.locals:
+                return None
+            return self.env.get(node.id, getattr(__builtins__, node.id, None) if not isinstance(
+                __builtins__, dict) else __builtins__.get(node.id))
+        if isinstance(node, ast.Attribute):
+            base = self.resolve(node.value)
+            return getattr(base, node.attr, None) if base is not None else None
+        return None
+
+    def _shared_uses(self):
+        """Tile names that other threads read: T.dot operands, reduction
+        inputs, transposed or broadcast reads. They live in shared memory."""
+        names = set()
+
+        def under(node):
+            while isinstance(node, ast.Call) and self.api_name(node.func) == "trans" and node.args:
+                node = node.args[0]
+            while isinstance(node, ast.Attribute) and node.attr == "T":
+                node = node.value
+            if isinstance(node, ast.Subscript):
+                node = node.value
+            if isinstance(node, ast.Name):
+                names.add(node.id)
+
+        for n in ast.walk(self.fdef):
+            if isinstance(n, ast.Call):
+                api = self.api_name(n.func)
+                if api == "dot" and len(n.args) >= 2:
+                    under(n.args[0])
+                    under(n.args[1])
+                elif api in _REDUCE or api == "trans":
+                    if n.args:
+                        under(n.args[0])
+            elif isinstance(n, ast.BinOp) and isinstance(n.op, ast.MatMult):
+                under(n.left)
+                under(n.right)
+            elif isinstance(n, (ast.Subscript, ast.Attribute)) and (
+                    isinstance(n, ast.Subscript) or n.attr == "T"):
+                under(n)
+        return names
+
+    # -- constants and types ------------------------------------------------
+    def const_int(self, node, what="a tile's shape"):
+        v = self._const(node)
+        if not isinstance(v, int) or isinstance(v, bool):
+            self.error(node, f"{what} must be a constant integer (a literal, a module constant, or a local "
+                       "assigned such a value once)", errors.TypingError)
+        return v
+
+    def _const(self, node):
+        if isinstance(node, ast.Constant) and isinstance(node.value, int):
+            return node.value
+        if isinstance(node, ast.Name):
+            if node.id in self.consts:
+                return self.consts[node.id]
+            if node.id in self.locals:
+                return None
+            v = self.env.get(node.id)
+            return v if isinstance(v, int) else None
+        if isinstance(node, ast.Attribute):
+            v = self.resolve(node)
+            return v if isinstance(v, int) else None
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            v = self._const(node.operand)
+            return -v if v is not None else None
+        if isinstance(node, ast.BinOp) and type(node.op) in (ast.Add, ast.Sub, ast.Mult, ast.FloorDiv,
+                                                               ast.Mod, ast.LShift, ast.RShift):
+            a, b = self._const(node.left), self._const(node.right)
+            if a is None or b is None:
+                return None
+            try:
+                return eval(f"{a} {_BINOPS[type(node.op)]} {b}")  # two ints: no code runs
+            except ZeroDivisionError:
+                return None
+        return None
+
+    def shape_of(self, node):
+        if isinstance(node, ast.Tuple):
+            shape = tuple(self.const_int(e) for e in node.elts)
+        else:
+            shape = (self.const_int(node),)
+        if not 1 <= len(shape) <= 2 or any(d <= 0 for d in shape):
+            self.error(node, f"a tile has 1 or 2 dimensions of positive extent, not {shape}",
+                       errors.TypingError)
+        return shape
+
+    def dtype_of(self, node):
+        if isinstance(node, ast.Attribute) and node.attr == "dtype" and isinstance(node.value, ast.Name) \
+                and node.value.id in self.arg_types:
+            t = self.arg_types[node.value.id]
+            if isinstance(t, kjit.types.Array):
+                return t.dtype
+        if isinstance(node, ast.Constant) and isinstance(node.value, str):
+            obj = getattr(kjit, node.value, None)
+        else:
+            obj = self.resolve(node)
+        t = obj if isinstance(obj, kjit.types.Type) else None
+        if t is None and obj is not None:
+            try:
+                import numpy as np
+                from kjit.np.numpy_support import from_dtype
+                t = from_dtype(np.dtype(obj))
+            except Exception:  # noqa: BLE001 (not a dtype: the error below)
+                t = None
+        if not isinstance(t, (kjit.types.Float, kjit.types.Integer, kjit.types.Boolean)):
+            self.error(node, "a tile's element type must be a number type (kjit.float32, kjit.bfloat16, "
+                       "numpy.int32 ...) or an array argument's `.dtype`", errors.TypingError)
+        return t
+
+    def dtype_name(self, t):
+        name = self.dtype_names.get(t)
+        if name is None:
+            name = f"_k_dt{len(self.dtype_names)}"
+            self.dtype_names[t] = name
+            self.globals[name] = t
+        return name
+
+    def array_arg(self, node, what):
+        if not (isinstance(node, ast.Name) and isinstance(self.arg_types.get(node.id), kjit.types.Array)):
+            self.error(node, f"{what} takes an array argument of the kernel", errors.TypingError)
+        return self.arg_types[node.id]
+
+    def kwargs(self, call, names, required):
+        """The call's arguments by name (positional in the order of
+        `names`), checking counts."""
+        api = self.api_name(call.func)
+        out = dict(zip(names, call.args))
+        if len(call.args) > len(names):
+            self.error(call, f"T.{api} takes at most {len(names)} arguments")
+        for kw in call.keywords:
+            if kw.arg not in names or kw.arg in out:
+                self.error(kw, f"T.{api} has no argument {kw.arg!r} here" if kw.arg not in names
+                           else f"T.{api} got {kw.arg!r} twice")
+            out[kw.arg] = kw.value
+        for r in required:
+            if r not in out:
+                self.error(call, f"T.{api} needs its argument {r!r}")
+        return out
+
+    # -- what an expression is ----------------------------------------------
+    def is_tile(self, node):
+        return self.info(node)[0] is not None
+
+    def info(self, node):
+        """(shape, dtype) of a tile expression; (None, None) for a scalar."""
+        if isinstance(node, ast.Name):
+            t = self.tiles.get(node.id)
+            return (t.shape, t.dtype) if t else (None, None)
+        if isinstance(node, ast.Call):
+            return self.call_info(node)
+        if isinstance(node, ast.BinOp):
+            ls, lt = self.info(node.left)
+            rs, rt = self.info(node.right)
+            if isinstance(node.op, ast.MatMult):
+                if ls is None or rs is None:
+                    self.error(node, "`@` multiplies two tiles", errors.TypingError)
+                return self.dot_shape(node, ls, rs, None), self.dot_type(node, lt, rt, None)
+            if ls is None and rs is None:
+                return None, None
+            shape = self.broadcast(node, ls, rs)
+            if ls is None:
+                lt = self.scalar_type(node.left, rt)
+            if rs is None:
+                rt = self.scalar_type(node.right, lt)
+            t = promote(lt, rt)
+            if isinstance(node.op, ast.Div) and not isinstance(t, kjit.types.Float):
+                t = kjit.float32
+            return shape, t
+        if isinstance(node, ast.UnaryOp):
+            s, t = self.info(node.operand)
+            if s is not None and isinstance(node.op, ast.Not):
+                return s, kjit.boolean
+            return s, t
+        if isinstance(node, ast.Compare):
+            parts = [self.info(x)[0] for x in [node.left] + node.comparators]
+            if all(p is None for p in parts):
+                return None, None
+            if len(node.ops) != 1:
+                self.error(node, "a chained comparison of tiles: write (a < b) & (b < c)")
+            return self.broadcast(node, parts[0], parts[1]), kjit.boolean
+        if isinstance(node, ast.Subscript):
+            s, t = self.info(node.value)
+            if s is None:
+                return None, None
+            return self.subscript_shape(node, s), t
+        if isinstance(node, ast.Attribute):
+            s, t = self.info(node.value)
+            if s is None:
+                return None, None
+            if node.attr == "T":
+                return tuple(reversed(s)), t
+            self.error(node, f"a tile has no attribute {node.attr!r} (it has .T, .shape, .dtype and .astype)")
+        if isinstance(node, ast.IfExp):
+            if any(self.is_tile(x) for x in (node.test, node.body, node.orelse)):
+                self.error(node, "`a if c else b` on tiles: write T.where(c, a, b)")
+            return None, None
+        if isinstance(node, (ast.BoolOp,)):
+            if any(self.is_tile(x) for x in node.values):
+                self.error(node, "`and`/`or` on tiles: write (a) & (b), (a) | (b)")
+            return None, None
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.expr) and self.is_tile(child):
+                self.error(child, "a tile cannot be used here (tiles go into T.* calls, arithmetic, "
+                           "comparisons and T.store)")
+        return None, None
+
+    def scalar_type(self, node, tile_type):
+        """The type a Python scalar takes beside a tile of `tile_type`: the
+        tile's, except a float literal beside integers (float32)."""
+        if isinstance(node, ast.Constant) and isinstance(node.value, float) and \
+                not isinstance(tile_type, kjit.types.Float):
+            return kjit.float32
+        return None
+
+    def broadcast(self, node, a, b):
+        if a is None:
+            return b
+        if b is None:
+            return a
+        if len(a) != len(b):
+            self.error(node, f"tiles of shapes {a} and {b} do not broadcast (index a 1-d tile with "
+                       "[:, None] or [None, :] to use it along a 2-d tile's rows or columns)",
+                       errors.TypingError)
+        out = []
+        for x, y in zip(a, b):
+            if x != y and 1 not in (x, y):
+                self.error(node, f"tiles of shapes {a} and {b} do not broadcast", errors.TypingError)
+            out.append(max(x, y))
+        return tuple(out)
+
+    def subscript_shape(self, node, shape):
+        idx = node.slice.elts if isinstance(node.slice, ast.Tuple) else [node.slice]
+        if len(shape) != 1 or len(idx) != 2:
+            self.error(node, "a tile's only subscripts are t[:, None] and t[None, :] of a 1-d tile "
+                       "(tiles are not indexed element by element)")
+        full = [isinstance(i, ast.Slice) and i.lower is None and i.upper is None and i.step is None
+                for i in idx]
+        none = [isinstance(i, ast.Constant) and i.value is None for i in idx]
+        if full == [True, False] and none == [False, True]:
+            return (shape[0], 1)
+        if full == [False, True] and none == [True, False]:
+            return (1, shape[0])
+        self.error(node, "a tile's only subscripts are t[:, None] and t[None, :] of a 1-d tile")
+
+    def dot_shape(self, node, a, b, acc):
+        if len(a) != 2 or len(b) != 2 or a[1] != b[0]:
+            self.error(node, f"T.dot multiplies an (M, K) tile by a (K, N) tile, not {a} by {b}",
+                       errors.TypingError)
+        shape = (a[0], b[1])
+        if acc is not None and acc != shape:
+            self.error(node, f"T.dot's accumulator is {acc}, the product {shape}", errors.TypingError)
+        return shape
+
+    def dot_type(self, node, a, b, acc):
+        for t in (a, b):
+            if not (isinstance(t, kjit.types.Float) or (isinstance(t, kjit.types.Integer) and t.bitwidth == 8)):
+                self.error(node, f"T.dot takes tiles of floats or 8-bit integers, not {t}", errors.TypingError)
+        if acc is not None:
+            return acc
+        return kjit.float32 if isinstance(a, kjit.types.Float) else kjit.int32
+
+    def call_info(self, node):
+        api = self.api_name(node.func)
+        if api is None:
+            if isinstance(node.func, ast.Attribute) and node.func.attr == "astype" and \
+                    self.is_tile(node.func.value):
+                if len(node.args) != 1 or node.keywords:
+                    self.error(node, "astype takes one element type")
+                return self.info(node.func.value)[0], self.dtype_of(node.args[0])
+            for a in list(node.args) + [k.value for k in node.keywords]:
+                if self.is_tile(a):
+                    self.error(a, "a tile passed to a function that is not a tile function (T.*)")
+            return None, None
+        if api == "load":
+            k = self.kwargs(node, ["array", "offsets", "shape", "padding", "mask"], ["array", "offsets", "shape"])
+            at = self.array_arg(k["array"], "T.load")
+            shape = self.shape_of(k["shape"])
+            if at.ndim != len(shape):
+                self.error(node, f"T.load of a {len(shape)}-d tile from a {at.ndim}-d array", errors.TypingError)
+            return shape, at.dtype
+        if api in ("zeros", "full"):
+            names = ["shape", "dtype"] if api == "zeros" else ["shape", "value", "dtype"]
+            k = self.kwargs(node, names, names[:-1])
+            return self.shape_of(k["shape"]), self.dtype_of(k["dtype"]) if "dtype" in k else kjit.float32
+        if api == "arange":
+            k = self.kwargs(node, ["start", "end"], ["start"])
+            lo, hi = (0, self.const_int(k["start"], "T.arange's bound")) if "end" not in k else (
+                self.const_int(k["start"], "T.arange's bound"), self.const_int(k["end"], "T.arange's bound"))
+            if hi <= lo:
+                self.error(node, "T.arange(start, end) needs end > start", errors.TypingError)
+            return (hi - lo,), kjit.int32
+        if api == "dot":
+            k = self.kwargs(node, ["a", "b", "acc"], ["a", "b"])
+            (sa, ta), (sb, tb) = self.info(k["a"]), self.info(k["b"])
+            if sa is None or sb is None:
+                self.error(node, "T.dot multiplies two tiles", errors.TypingError)
+            sacc, tacc = self.info(k["acc"]) if "acc" in k else (None, None)
+            if "acc" in k and sacc is None:
+                self.error(k["acc"], "T.dot's accumulator must be a tile (T.zeros((M, N), float32))",
+                           errors.TypingError)
+            return self.dot_shape(node, sa, sb, sacc), self.dot_type(node, ta, tb, tacc)
+        if api == "trans":
+            if len(node.args) != 1:
+                self.error(node, "T.trans takes one tile")
+            s, t = self.info(node.args[0])
+            if s is None or len(s) != 2:
+                self.error(node, "T.trans takes a 2-d tile", errors.TypingError)
+            return tuple(reversed(s)), t
+        if api in _REDUCE:
+            k = self.kwargs(node, ["input", "axis"], ["input"])
+            s, t = self.info(k["input"])
+            if s is None:
+                self.error(node, f"T.{api} reduces a tile", errors.TypingError)
+            axis = self.const_int(k["axis"], f"T.{api}'s axis") if "axis" in k and not (
+                isinstance(k["axis"], ast.Constant) and k["axis"].value is None) else None
+            if api == "sum":
+                t = kjit.float32 if isinstance(t, kjit.types.Float) and t.bitwidth < 32 else t
+                if t == kjit.boolean:
+                    t = kjit.int32
+            if axis is None:
+                return None, None  # a scalar
+            if axis < 0:
+                axis += len(s)
+            if not 0 <= axis < len(s):
+                self.error(node, f"axis {axis} of a {len(s)}-d tile", errors.TypingError)
+            rest = tuple(d for i, d in enumerate(s) if i != axis)
+            if not rest:
+                return None, None
+            return rest, t
+        if api in _MATH or api == "abs":
+            if len(node.args) != 1 or node.keywords:
+                self.error(node, f"T.{api} takes one tile")
+            s, t = self.info(node.args[0])
+            if s is None:
+                return None, None
+            if api != "abs" and not (isinstance(t, kjit.types.Float) and t.bitwidth >= 32):
+                t = kjit.float32
+            return s, t
+        if api in ("maximum", "minimum"):
+            if len(node.args) != 2 or node.keywords:
+                self.error(node, f"T.{api} takes two operands")
+            (sa, ta), (sb, tb) = self.info(node.args[0]), self.info(node.args[1])
+            if sa is None and sb is None:
+                return None, None
+            return self.broadcast(node, sa, sb), promote(ta, tb)
+        if api == "where":
+            if len(node.args) != 3 or node.keywords:
+                self.error(node, "T.where takes a condition and two values")
+            (sc, _), (sa, ta), (sb, tb) = (self.info(x) for x in node.args)
+            shape = self.broadcast(node, self.broadcast(node, sc, sa), sb)
+            if shape is None:
+                return None, None
+            return shape, promote(ta, tb)
+        if api in ("program_id", "num_programs", "swizzle2d", "range", "persistent", "num_sms", "jit"):
+            return None, None
+        if api == "store":
+            self.error(node, "T.store is a statement: it gives no value")
+        self.error(node, f"T.{api} is not a tile operation")
+
+    # -- emitting -------------------------------------------------------------
+    def emit(self, line):
+        self.lines.append("    " * self.depth + line)
+        self.linemap.append((getattr(self.node, "lineno", 1), getattr(self.node, "col_offset", 0)))
+
+    def temp(self, prefix="t"):
+        self.temps += 1
+        return f"_k_{prefix}{self.temps}"
+
+    def alloc(self, name, shape, dtype, shared):
+        t = Tile(name, shape, dtype, shared)
+        store = self.storage_name(t)
+        dt = self.dtype_name(dtype)
+        if shared:
+            align = 16
+            self.smem_bytes = (self.smem_bytes + align - 1) // align * align
+            width = max(dtype.bitwidth // 8, 1)
+            first = self.smem_bytes // width
+            self.smem_bytes += t.size * width
+            shape_text = ", ".join(str(d) for d in shape)
+            self.allocs.append(f"{store} = _k_cuda.shared.array(0, {dt})[{first}:{first + t.size}]"
+                               f".reshape(({shape_text},))")
+        else:
+            self.allocs.append(f"{store} = _k_cuda.local.array({self.slots(t.size)}, {dt})")
+        return t
+
+    def storage_name(self, t):
+        return f"_k_{'s' if t.shared else 'r'}_{t.name.lstrip('_')}"
+
+    def slots(self, size):
+        return (size + self.nt - 1) // self.nt
+
+    def tile_var(self, name, node, shape, dtype):
+        """The tile variable `name` for a value of (shape, dtype): made at
+        its first assignment, the same afterwards."""
+        t = self.tiles.get(name)
+        if t is None:
+            if name in self.consts or (name in self.assigned and name in self.scalar_names):
+                self.error(node, f"{name!r} holds a scalar elsewhere in the kernel; a name keeps one kind "
+                           "(tile or scalar)", errors.TypingError)
+            t = self.alloc(name, shape, dtype, name in self.wants_shared)
+            self.tiles[name] = t
+            return t
+        if t.shape != shape or t.dtype != dtype:
+            self.error(node, f"{name!r} is a tile of shape {t.shape} and type {t.dtype}; assigned a tile "
+                       f"of shape {shape} and type {dtype} (a tile variable keeps its shape and type: "
+                       "use .astype or another name)", errors.TypingError)
+        return t
+
+    def loop_head(self, shape):
+        """The loop over the thread's elements of a tile of `shape`; sets
+        _k_i (and _k_j) to the element's row (and column). Returns the depth
+        to restore."""
+        size = 1
+        for d in shape:
+            size *= d
+        depth = self.depth
+        self.emit(f"for _k_s in range({self.slots(size)}):")
+        self.depth += 1
+        self.emit(f"_k_f = _k_tid + {self.nt} * _k_s")
+        if size % self.nt:
+            self.emit(f"if _k_f < {size}:")
+            self.depth += 1
+        if len(shape) == 1:
+            self.emit("_k_i = _k_f")
+        else:
+            self.emit(f"_k_i = _k_f // {shape[1]}")
+            self.emit(f"_k_j = _k_f % {shape[1]}")
+        return depth
+
+    def target_ref(self, t):
+        store = self.storage_name(t)
+        if not t.shared:
+            return f"{store}[_k_s]"
+        return f"{store}[_k_i]" if len(t.shape) == 1 else f"{store}[_k_i, _k_j]"
+
+    def shared_of(self, t):
+        """The shared storage of tile t (a mirror of a register tile, written
+        here, between barriers)."""
+        if t.shared:
+            return self.storage_name(t)
+        if t.mirror is None:
+            t.mirror = self.alloc(t.name + "_m", t.shape, t.dtype, True)
+        depth = self.loop_head(t.shape)
+        self.emit(f"{self.target_ref(t.mirror)} = {self.storage_name(t)}[_k_s]")
+        self.depth = depth
+        return self.storage_name(t.mirror)
+
+    def hoist(self, node):
+        """A tile expression that is not element-wise (T.dot, a reduction,
+        T.load ...) into a temporary tile; returns the tile."""
+        shape, dtype = self.info(node)
+        t = self.alloc(self.temp(), shape, dtype, True)
+        self.assign_tile(t, node)
+        return t
+
+    def elem(self, node, out, cross):
+        """The code of element (_k_i, _k_j) of tile expression `node` in a
+        statement over a tile of shape `out`. Reads of other threads'
+        elements are noted in `cross` (a set of tile names)."""
+        if isinstance(node, ast.Name) and node.id in self.tiles:
+            return self.read(self.tiles[node.id], None, out, cross)
+        if isinstance(node, ast.Subscript) and self.is_tile(node.value):
+            t = self.named_or_hoisted(node.value)
+            view = self.subscript_shape(node, t.shape)
+            return self.read(t, "col" if view[1] == 1 else "row", out, cross)
+        if isinstance(node, ast.Attribute) and node.attr == "T" and self.is_tile(node.value):
+            return self.read(self.named_or_hoisted(node.value), "trans", out, cross)
+        if not self.is_tile(node):
+            return "(" + self.scalar_code(node) + ")"
+        if isinstance(node, ast.BinOp) and not isinstance(node.op, ast.MatMult):
+            dt = self.dtype_name(self.info(node)[1])
+            return f"({self.operand_code(node.left, dt, out, cross)} {_BINOPS[type(node.op)]} " \
+                   f"{self.operand_code(node.right, dt, out, cross)})"
+        if isinstance(node, ast.UnaryOp):
+            op = {ast.USub: "-", ast.UAdd: "+", ast.Invert: "~", ast.Not: "not "}[type(node.op)]
+            return f"({op}{self.elem(node.operand, out, cross)})"
+        if isinstance(node, ast.Compare):
+            left, right = node.left, node.comparators[0]
+            dt = self.dtype_name(promote(self.info(left)[1], self.info(right)[1]))
+            return f"({self.operand_code(left, dt, out, cross)} {_CMPOPS[type(node.ops[0])]} " \
+                   f"{self.operand_code(right, dt, out, cross)})"
+        if isinstance(node, ast.Call):
+            api = self.api_name(node.func)
+            shape, dtype = self.info(node)
+            if api is None:  # astype
+                return f"{self.dtype_name(dtype)}({self.elem(node.func.value, out, cross)})"
+            if api == "trans":
+                return self.read(self.named_or_hoisted(node.args[0]), "trans", out, cross)
+            if api in _MATH:
+                arg = self.elem(node.args[0], out, cross)
+                src = self.info(node.args[0])[1]
+                if not (isinstance(src, kjit.types.Float) and src.bitwidth >= 32):
+                    arg = f"_k_f32({arg})"
+                return f"_k_math.{_MATH[api]}({arg})"
+            if api == "abs":
+                return f"abs({self.elem(node.args[0], out, cross)})"
+            if api in ("maximum", "minimum"):
+                a, b = (self.elem(x, out, cross) for x in node.args)
+                return f"{'max' if api == 'maximum' else 'min'}({self.dtype_name(dtype)}({a}), " \
+                       f"{self.dtype_name(dtype)}({b}))"
+            if api == "where":
+                c, a, b = (self.elem(x, out, cross) for x in node.args)
+                dt = self.dtype_name(dtype)
+                return f"({dt}({a}) if {c} else {dt}({b}))"
+            if api == "arange":
+                k = self.kwargs(node, ["start", "end"], ["start"])
+                lo = self.const_int(k["start"]) if "end" in k else 0
+                return f"_k_i32({lo} + {self.index_of(shape, out, None)})"
+            if api in ("zeros", "full"):
+                k = self.kwargs(node, ["shape", "value", "dtype"] if api == "full" else ["shape", "dtype"],
+                                ["shape"])
+                value = "0" if api == "zeros" else self.scalar_code(k["value"])
+                return f"{self.dtype_name(dtype)}({value})"
+        return self.read(self.hoist(node), None, out, cross)
+
+    def operand_code(self, node, dt, out, cross):
+        """An operand of an element-wise operation: a scalar takes the
+        operation's type `dt` (Python scalars are weakly typed, as in
+        Triton: `x * 0.5` keeps a float16 tile float16)."""
+        if self.is_tile(node):
+            return self.elem(node, out, cross)
+        return f"{dt}({self.scalar_code(node)})"
+
+    def named_or_hoisted(self, node):
+        if isinstance(node, ast.Name) and node.id in self.tiles:
+            return self.tiles[node.id]
+        return self.hoist(node)
+
+    def index_of(self, shape, out, view):
+        return "_k_i" if len(out) == 1 else "_k_j" if shape[0] == 1 else "_k_i"
+
+    def read(self, t, view, out, cross):
+        """Element (_k_i, _k_j) of a statement over `out` read from tile t,
+        seen plain, transposed ('trans'), or a 1-d tile along the rows
+        ('col': t[:, None]) or the columns ('row': t[None, :])."""
+        if view is None and t.shape == out and len(out) == len(t.shape):
+            if not t.shared:
+                return f"{self.storage_name(t)}[_k_s]"
+            return self.target_ref(t)
+        cross.add(t.name)
+        sh = self.shared_of(t)
+        if view == "trans":
+            return f"{sh}[_k_j, _k_i]"
+        if view == "col":
+            return f"{sh}[_k_i]" if out[0] != 1 else f"{sh}[0]"
+        if view == "row":
+            return f"{sh}[_k_j]" if out[1] != 1 else f"{sh}[0]"
+        # a broadcast of a 2-d tile with an extent of 1
+        rows = "_k_i" if t.shape[0] != 1 else "0"
+        if len(t.shape) == 1:
+            return f"{sh}[{rows}]"
+        cols = "_k_j" if t.shape[1] != 1 else "0"
+        return f"{sh}[{rows}, {cols}]"
+
+    def scalar_code(self, node):
+        self.check_scalar(node)
+        return ast.unparse(_ScalarRewriter(self).visit(_copy(node)))
+
+    def check_scalar(self, node):
+        for n in self.walk_scalar(node):
+            if isinstance(n, ast.Name) and n.id in self.tiles:
+                self.error(n, f"{n.id!r} is a tile, used here as a scalar (tiles are not indexed element "
+                           "by element: use T.* operations, and T.sum/T.max for one value)", errors.TypingError)
+            if isinstance(n, ast.Attribute):
+                obj = self.resolve(n.value)
+                if obj is kjit.cuda and n.attr in ("threadIdx", "laneid", "warpsize", "grid", "gridsize",
+                                                   "syncthreads", "shared", "local"):
+                    self.error(n, f"a tile kernel is a block-level program: cuda.{n.attr} is not available "
+                               "in it (use T.program_id and tile operations)")
+
+    def walk_scalar(self, node):
+        """The nodes of a scalar expression, except inside reductions to
+        one value (their input is a tile)."""
+        todo = [node]
+        while todo:
+            n = todo.pop()
+            yield n
+            if isinstance(n, ast.Call) and self.api_name(n.func) in _REDUCE:
+                continue
+            todo.extend(ast.iter_child_nodes(n))
+
+    # -- statements -----------------------------------------------------------
+    def assign_tile(self, t, node):
+        """Tile t = the tile expression `node`."""
+        api = self.api_name(node.func) if isinstance(node, ast.Call) else None
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
+            return self.emit_dot(t, node, node.left, node.right, None)
+        if api == "dot":
+            k = self.kwargs(node, ["a", "b", "acc"], ["a", "b"])
+            return self.emit_dot(t, node, k["a"], k["b"], k.get("acc"))
+        if api == "load":
+            return self.emit_load(t, node)
+        if api in _REDUCE:
+            return self.emit_reduce(t.name, t, node)
+        cross = set()
+        code = self.elem(node, t.shape, cross)  # first: it may hoist operations before the loop
+        if t.name in cross:  # it reads itself at other threads' positions: through a temporary
+            tmp = self.alloc(self.temp(), t.shape, t.dtype, True)
+            self.sync()
+            self.elementwise(tmp, code)
+            self.sync()
+            self.elementwise(t, self.target_ref(tmp) if tmp.shared else f"{self.storage_name(tmp)}[_k_s]")
+            return
+        if cross:
+            self.sync()
+        self.elementwise(t, code)
+        if cross:
+            self.sync()
+
+    def elementwise(self, t, code):
+        depth = self.loop_head(t.shape)
+        self.emit(f"{self.target_ref(t)} = {code}")
+        self.depth = depth
+
+    def sync(self):
+        self.emit("_k_cuda.syncthreads()")
+
+    def emit_load(self, t, node):
+        k = self.kwargs(node, ["array", "offsets", "shape", "padding", "mask"], ["array", "offsets", "shape"])
+        ary = k["array"].id
+        offs = k["offsets"].elts if isinstance(k["offsets"], ast.Tuple) else [k["offsets"]]
+        if len(offs) != len(t.shape):
+            self.error(k["offsets"], f"T.load of a {len(t.shape)}-d tile takes {len(t.shape)} offsets",
+                       errors.TypingError)
+        names = []
+        for n, o in enumerate(offs):
+            names.append(self.temp("o"))
+            self.emit(f"{names[-1]} = {self.scalar_code(o)}")
+        pad = self.scalar_code(k["padding"]) if "padding" in k else "0"
+        cross = set()
+        mask = self.elem(k["mask"], t.shape, cross) if "mask" in k else None
+        if cross:
+            self.sync()
+        depth = self.loop_head(t.shape)
+        idx = ["_k_i", "_k_j"][:len(t.shape)]
+        rows = [f"{o} + {i}" for o, i in zip(names, idx)]
+        for n, r in enumerate(rows):
+            self.emit(f"_k_x{n} = {r}")
+        inside = " and ".join(f"0 <= _k_x{n} < {ary}.shape[{n}]" for n in range(len(rows)))
+        if mask:
+            inside += f" and {mask}"
+        self.emit(f"if {inside}:")
+        self.depth += 1
+        self.emit(f"{self.target_ref(t)} = {ary}[{', '.join(f'_k_x{n}' for n in range(len(rows)))}]")
+        self.depth -= 1
+        self.emit("else:")
+        self.depth += 1
+        self.emit(f"{self.target_ref(t)} = {pad}")
+        self.depth = depth
+        if cross:
+            self.sync()
+
+    def operand(self, node):
+        """(shared storage, transposed) of a T.dot operand."""
+        trans = False
+        while True:
+            if isinstance(node, ast.Call) and self.api_name(node.func) == "trans":
+                node, trans = node.args[0], not trans
+            elif isinstance(node, ast.Attribute) and node.attr == "T":
+                node, trans = node.value, not trans
+            else:
+                break
+        t = self.named_or_hoisted(node)
+        return self.shared_of(t), trans, t
+
+    def emit_dot(self, t, node, a, b, acc):
+        sa, ta, tile_a = self.operand(a)
+        sb, tb, tile_b = self.operand(b)
+        kdim = tile_a.shape[0] if ta else tile_a.shape[1]
+        cross = set()
+        acc_code = self.elem(acc, t.shape, cross) if acc is not None else None
+        out = t
+        if t.name in (tile_a.name, tile_b.name):
+            out = self.alloc(self.temp(), t.shape, t.dtype, True)
+        floats = isinstance(t.dtype, kjit.types.Float)
+        conv = "_k_f32" if floats else "_k_i32"
+        self.sync()
+        depth = self.loop_head(t.shape)
+        self.emit(f"_k_v = {conv}({acc_code})" if acc_code else f"_k_v = {conv}(0)")
+        self.emit(f"for _k_k in range({kdim}):")
+        self.depth += 1
+        ea = f"{sa}[_k_k, _k_i]" if ta else f"{sa}[_k_i, _k_k]"
+        eb = f"{sb}[_k_j, _k_k]" if tb else f"{sb}[_k_k, _k_j]"
+        if floats:
+            self.emit(f"_k_v = _k_cuda.fma({conv}({ea}), {conv}({eb}), _k_v)")
+        else:
+            self.emit(f"_k_v += {conv}({ea}) * {conv}({eb})")
+        self.depth -= 1
+        self.emit(f"{self.target_ref(out)} = _k_v")
+        self.depth = depth
+        self.sync()
+        if out is not t:
+            self.elementwise(t, self.target_ref(out))
+
+    def emit_reduce(self, name, t, node):
+        """A reduction into tile t, or (t None) into the scalar `name`."""
+        api = self.api_name(node.func)
+        k = self.kwargs(node, ["input", "axis"], ["input"])
+        src = self.named_or_hoisted(k["input"])
+        sh = self.shared_of(src)
+        axis = None
+        if "axis" in k and not (isinstance(k["axis"], ast.Constant) and k["axis"].value is None):
+            axis = self.const_int(k["axis"]) % len(src.shape)
+        rtype = self.info(node)[1] if t is not None else (
+            kjit.float32 if api == "sum" and isinstance(src.dtype, kjit.types.Float) and src.dtype.bitwidth < 32
+            else kjit.int32 if api == "sum" and src.dtype == kjit.boolean else src.dtype)
+        conv = self.dtype_name(rtype)
+
+        def combine(x):
+            if api == "sum":
+                return f"_k_v = _k_v + {conv}({x})"
+            return f"_k_v = {api}(_k_v, {conv}({x}))"
+
+        self.sync()
+        if t is None or len(src.shape) == 1 or axis is None:
+            # every thread sums everything (a scalar result)
+            first = f"{sh}[0]" if len(src.shape) == 1 else f"{sh}[0, 0]"
+            self.emit(f"_k_v = {conv}({first})")
+            if len(src.shape) == 1:
+                self.emit(f"for _k_q in range(1, {src.shape[0]}):")
+                self.depth += 1
+                self.emit(combine(f"{sh}[_k_q]"))
+            else:
+                self.emit(f"for _k_q in range(1, {src.size}):")
+                self.depth += 1
+                self.emit(combine(f"{sh}[_k_q // {src.shape[1]}, _k_q % {src.shape[1]}]"))
+            self.depth -= 1
+            self.emit(f"{name} = _k_v")
+        else:
+            depth = self.loop_head(t.shape)
+            at = (lambda q: f"{sh}[_k_i, {q}]") if axis == 1 else (lambda q: f"{sh}[{q}, _k_i]")
+            self.emit(f"_k_v = {conv}({at(0)})")
+            self.emit(f"for _k_q in range(1, {src.shape[axis]}):")
+            self.depth += 1
+            self.emit(combine(at("_k_q")))
+            self.depth -= 1
+            self.emit(f"{self.target_ref(t)} = _k_v")
+            self.depth = depth
+        self.sync()
+
+    def emit_store(self, node):
+        k = self.kwargs(node, ["array", "offsets", "value", "mask"], ["array", "offsets", "value"])
+        at = self.array_arg(k["array"], "T.store")
+        shape, _ = self.info(k["value"])
+        if shape is None:
+            self.error(k["value"], "T.store writes a tile", errors.TypingError)
+        if at.ndim != len(shape):
+            self.error(node, f"T.store of a {len(shape)}-d tile into a {at.ndim}-d array", errors.TypingError)
+        offs = k["offsets"].elts if isinstance(k["offsets"], ast.Tuple) else [k["offsets"]]
+        if len(offs) != len(shape):
+            self.error(k["offsets"], f"T.store of a {len(shape)}-d tile takes {len(shape)} offsets",
+                       errors.TypingError)
+        names = []
+        for o in offs:
+            names.append(self.temp("o"))
+            self.emit(f"{names[-1]} = {self.scalar_code(o)}")
+        cross = set()
+        code = self.elem(k["value"], shape, cross)
+        mask = self.elem(k["mask"], shape, cross) if "mask" in k else None
+        if cross:
+            self.sync()
+        depth = self.loop_head(shape)
+        idx = ["_k_i", "_k_j"][:len(shape)]
+        for n, (o, i) in enumerate(zip(names, idx)):
+            self.emit(f"_k_x{n} = {o} + {i}")
+        inside = " and ".join(f"0 <= _k_x{n} < {k['array'].id}.shape[{n}]" for n in range(len(shape)))
+        if mask:
+            inside += f" and {mask}"
+        self.emit(f"if {inside}:")
+        self.depth += 1
+        self.emit(f"{k['array'].id}[{', '.join(f'_k_x{n}' for n in range(len(shape)))}] = {code}")
+        self.depth = depth
+        if cross:
+            self.sync()
+
+    def statement(self, s):
+        self.node = s
+        if isinstance(s, ast.Assign):
+            return self.assign(s)
+        if isinstance(s, ast.AugAssign):
+            if isinstance(s.target, ast.Name) and (s.target.id in self.tiles or self.is_tile(s.value)):
+                value = ast.BinOp(left=ast.Name(id=s.target.id, ctx=ast.Load()), op=s.op, right=s.value)
+                ast.copy_location(value, s)
+                return self.assign(ast.copy_location(ast.Assign(targets=[s.target], value=value), s))
+            return self.scalar_statement(s)
+        if isinstance(s, ast.For):
+            return self.for_loop(s)
+        if isinstance(s, ast.While):
+            if self.is_tile(s.test):
+                self.error(s.test, "a loop's condition must be a scalar (tiles have no truth value)")
+            self.emit(f"while {self.scalar_code(s.test)}:")
+            self.block(s.body)
+            if s.orelse:
+                self.error(s, "while ... else is not supported in tile kernels")
+            return
+        if isinstance(s, ast.If):
+            if self.is_tile(s.test):
+                self.error(s.test, "an if's condition must be a scalar (tiles have no truth value: use "
+                           "T.where, or T.max/T.sum for one value)")
+            self.emit(f"if {self.scalar_code(s.test)}:")
+            self.block(s.body)
+            if s.orelse:
+                self.node = s
+                self.emit("else:")
+                self.block(s.orelse)
+            return
+        if isinstance(s, ast.Expr):
+            if isinstance(s.value, ast.Constant):
+                return
+            if isinstance(s.value, ast.Call) and self.api_name(s.value.func) == "store":
+                return self.emit_store(s.value)
+            if self.is_tile(s.value):
+                self.error(s, "this tile expression's value is not used")
+            return self.scalar_statement(s)
+        if isinstance(s, ast.Return):
+            if s.value is not None:
+                self.error(s, "a tile kernel returns nothing (T.store writes its results)")
+            return self.emit("return")
+        if isinstance(s, (ast.Pass, ast.Break, ast.Continue)):
+            return self.emit(ast.unparse(s))
+        self.error(s, f"{type(s).__name__} statements are not supported in tile kernels")
+
+    def block(self, body):
+        self.depth += 1
+        n = len(self.lines)
+        for s in body:
+            self.statement(s)
+        if len(self.lines) == n:
+            self.emit("pass")
+        self.depth -= 1
+
+    def assign(self, s):
+        if len(s.targets) != 1:
+            self.error(s, "a = b = ... is not supported in tile kernels")
+        target, value = s.targets[0], s.value
+        if isinstance(target, ast.Name) and self.is_tile(value):
+            shape, dtype = self.info(value)
+            t = self.tile_var(target.id, s, shape, dtype)
+            return self.assign_tile(t, value)
+        if isinstance(target, ast.Name) and isinstance(value, ast.Call) and self.api_name(value.func) in _REDUCE:
+            if target.id in self.tiles:
+                self.error(s, f"{target.id!r} is a tile; assigned a scalar", errors.TypingError)
+            self.scalar_names.add(target.id)
+            return self.emit_reduce(target.id, None, value)
+        for n in ast.walk(target):
+            if isinstance(n, ast.Name) and n.id in self.tiles:
+                self.error(n, f"{n.id!r} is a tile; assigned a scalar", errors.TypingError)
+            if isinstance(n, ast.Name):
+                self.scalar_names.add(n.id)
+        if isinstance(target, ast.Name) and self.assigned.get(target.id) == 1:
+            v = self._const(value)
+            if v is not None:
+                self.consts[target.id] = v
+        self.scalar_statement(s)
+
+    def scalar_statement(self, s):
+        self.check_scalar(s)
+        text = ast.unparse(_ScalarRewriter(self).visit(_copy(s)))
+        for line in text.splitlines():
+            self.emit(line)
+
+    def for_loop(self, s):
+        if s.orelse:
+            self.error(s, "for ... else is not supported in tile kernels")
+        if not isinstance(s.target, ast.Name):
+            self.error(s.target, "a tile kernel's loop variable is one name")
+        it = s.iter
+        api = self.api_name(it.func) if isinstance(it, ast.Call) else None
+        if api == "range":
+            k = self.kwargs(it, ["start", "stop", "step", "stages"], ["start"])
+            parts = [k["start"]] + ([k["stop"]] if "stop" in k else []) + ([k["step"]] if "step" in k else [])
+            head = ", ".join(self.scalar_code(p) for p in parts)
+            self.emit(f"for {s.target.id} in range({head}):")
+        elif api == "persistent":
+            if len(it.args) != 1 or it.keywords:
+                self.error(it, "T.persistent takes the number of tiles")
+            self.emit(f"for {s.target.id} in range(_k_cuda.blockIdx.x, {self.scalar_code(it.args[0])}, "
+                      "_k_cuda.gridDim.x):")
+        elif isinstance(it, ast.Call) and self.resolve(it.func) is range:
+            self.emit(f"for {s.target.id} in {self.scalar_code(it)}:")
+        else:
+            self.error(it, "a tile kernel loops over range(...), T.range(...) or T.persistent(n)")
+        self.scalar_names.add(s.target.id)
+        self.block(s.body)
+
+    def run(self):
+        fdef = self.fdef
+        if fdef.args.vararg or fdef.args.kwarg or fdef.args.kwonlyargs or fdef.args.posonlyargs or \
+                fdef.args.defaults:
+            self.error(fdef, "a tile kernel takes plain positional parameters")
+        self.scalar_names = set()
+        self.node = fdef
+        self.emit("_k_tid = _k_cuda.threadIdx.x")
+        for s in fdef.body:
+            self.statement(s)
+        self.node = fdef
+        head = [f"def {fdef.name}({', '.join(self.params)}):"]
+        allocs = ["    " + a for a in self.allocs]
+        text = "\n".join(head + allocs + self.lines) + "\n"
+        first = (fdef.lineno, fdef.col_offset)
+        linemap = [first] * (1 + len(allocs)) + self.linemap
+        return text, self.globals, self.smem_bytes, [(ln + self.line_shift, col + self.col_shift + 1)
+                                                     for ln, col in linemap]
+
+
+class _ScalarRewriter(ast.NodeTransformer):
+    """T.program_id(a) -> cuda.blockIdx.<x|y|z>, T.num_programs(a) ->
+    cuda.gridDim.<...>, T.swizzle2d -> the library's device function."""
+
+    def __init__(self, tr):
+        self.tr = tr
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        api = self.tr.api_name(node.func)
+        if api in ("program_id", "num_programs"):
+            if len(node.args) != 1:
+                self.tr.error(node, f"T.{api} takes an axis (0, 1 or 2)")
+            axis = self.tr.const_int(node.args[0], f"T.{api}'s axis")
+            if axis not in (0, 1, 2):
+                self.tr.error(node, f"T.{api}'s axis is 0, 1 or 2")
+            what = "blockIdx" if api == "program_id" else "gridDim"
+            return ast.parse(f"_k_cuda.{what}.{'xyz'[axis]}", mode="eval").body
+        if api == "swizzle2d":
+            self.tr.globals["_k_swizzle2d"] = self.tr.api.swizzle2d_device
+            return ast.Call(func=ast.Name(id="_k_swizzle2d", ctx=ast.Load()), args=node.args, keywords=[])
+        if api in _REDUCE and self.tr.info(node)[0] is None:
+            name = self.tr.temp("v")
+            self.tr.scalar_names.add(name)
+            self.tr.emit_reduce(name, None, node)
+            return ast.Name(id=name, ctx=ast.Load())
+        if api is not None:
+            self.tr.error(node, f"T.{api} is not a scalar operation here")
+        return node
+
+
+def _copy(node):
+    return ast.parse(ast.unparse(node)).body[0] if isinstance(node, ast.stmt) else ast.parse(
+        ast.unparse(node), mode="eval").body
+
+
+def located(cls, filename, line, col, message, source_lines, index, end_col=None):
+    """A kjit error of class cls at (line, col) of the user's file."""
+    text = source_lines[index] if 0 <= index < len(source_lines) else ""
+    width = max(1, (end_col - (col - 1)) if end_col and end_col > col - 1 else 1)
+    caret = " " * (col - 1) + "^" * min(width, max(1, len(text) - col + 1))
+    rendered = f"{filename}:{line}:{col}: error: {message}\n  File \"{filename}\", line {line}\n    " \
+               f"{text.strip()}\n    {caret[len(text) - len(text.lstrip()):]}\n"
+    diag = {"severity": "error", "category": "typing" if cls is errors.TypingError else "unsupported",
+            "message": message, "filename": filename, "lineno": line, "col": col, "end_lineno": line,
+            "end_col": (end_col + 1) if end_col else col}
+    return cls(rendered, [diag])

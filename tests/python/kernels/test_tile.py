@@ -1,0 +1,279 @@
+"""Tile kernels (kjit.cuda.tile): block-level programs of loads, T.dot,
+element-wise operations, reductions and stores, translated to the kernel
+language. The same programs on the CPU device, the simulator and (where
+there is one) the GPU, checked against NumPy; every misuse is an error at the
+user's line.
+"""
+import inspect
+import shutil
+
+import numpy as np
+import pytest
+
+import kjit
+from kjit import cuda, errors, float32
+import kjit.cuda.tile as T
+
+DEVICES = ["cpu", "sim"] + (["cuda"] if shutil.which("nvidia-smi") else [])
+
+# A GEMM with ragged edges (M, N, K not multiples of the tile): elements
+# outside the arrays read zeros and are not written. Integer-valued inputs:
+# every device's float32 sums are exact and equal NumPy's.
+GEMM = r'''
+import numpy as np, kjit
+from kjit import cuda, float32
+import kjit.cuda.tile as T
+
+BM, BN, BK = 32, 32, 16
+
+@T.jit(num_warps=2)
+def matmul(a, b, c):
+    pm = T.program_id(1)
+    pn = T.program_id(0)
+    acc = T.zeros((BM, BN), float32)
+    for k in T.range(0, a.shape[1], BK):
+        ta = T.load(a, (pm * BM, k), (BM, BK))
+        tb = T.load(b, (k, pn * BN), (BK, BN))
+        acc = T.dot(ta, tb, acc)
+    T.store(c, (pm * BM, pn * BN), acc)
+
+@T.jit(num_warps=4)
+def matmul_bt(a, b, c, alpha):
+    """c = alpha * a @ b.T (b as torch.nn.Linear's weight), a persistent
+    grid walking the tiles in groups of 2 rows, and `@`."""
+    grid_m = (a.shape[0] + BM - 1) // BM
+    grid_n = (b.shape[0] + BN - 1) // BN
+    for tile in T.persistent(grid_m * grid_n):
+        pm, pn = T.swizzle2d(tile, grid_m, grid_n, 2)
+        acc = T.zeros((BM, BN), float32)
+        for k in T.range(0, a.shape[1], BK, stages=3):
+            ta = T.load(a, (pm * BM, k), (BM, BK))
+            tb = T.load(b, (pn * BN, k), (BN, BK))
+            acc += ta @ tb.T
+        T.store(c, (pm * BM, pn * BN), (acc * alpha).astype(c.dtype))
+
+rng = np.random.default_rng(0)
+M, N, K = 70, 50, 40
+a = rng.integers(-3, 4, (M, K)).astype(np.float64)
+b = rng.integers(-3, 4, (K, N)).astype(np.float64)
+for conv in (lambda x: x.astype(np.float32), lambda x: x.astype(np.float16), kjit.float32_to_bf16):
+    c = cuda.device_array((M, N), np.float32)
+    matmul[(N + BN - 1) // BN, (M + BM - 1) // BM](cuda.to_device(conv(a)), cuda.to_device(conv(b)), c)
+    assert np.array_equal(c.copy_to_host(), a @ b)
+bt = np.ascontiguousarray(b.T)
+c = cuda.device_array((M, N), np.float32)
+matmul_bt[3](cuda.to_device(kjit.float32_to_bf16(a)), cuda.to_device(kjit.float32_to_bf16(bt)), c, 0.5)
+assert np.array_equal(c.copy_to_host(), 0.5 * (a @ b))
+c16 = cuda.device_array((M, N), np.float16)
+matmul_bt[T.num_sms()](cuda.to_device(a.astype(np.float16)), cuda.to_device(bt.astype(np.float16)), c16, 1.0)
+assert np.array_equal(c16.copy_to_host(), (a @ b).astype(np.float16))
+print("gemm ok")
+'''
+
+# FlashAttention's online softmax, written with tiles: scores by T.dot with
+# k transposed, row maxima and sums by reductions, broadcast by [:, None],
+# columns past the sequence masked with T.arange and T.where.
+ATTENTION = r'''
+import math
+import numpy as np, kjit
+from kjit import cuda, float32
+import kjit.cuda.tile as T
+
+BM, BN, D = 16, 16, 32
+
+@T.jit(num_warps=2)
+def attention(q, k, v, o, scale):
+    start = T.program_id(0) * BM
+    tq = T.load(q, (start, 0), (BM, D))
+    m = T.full((BM,), -math.inf, float32)
+    l = T.zeros((BM,), float32)
+    acc = T.zeros((BM, D), float32)
+    for n in T.range(0, k.shape[0], BN):
+        tk = T.load(k, (n, 0), (BN, D))
+        tv = T.load(v, (n, 0), (BN, D))
+        s = T.dot(tq, T.trans(tk)) * scale
+        cols = n + T.arange(BN)
+        s = T.where(cols[None, :] < k.shape[0], s, -math.inf)
+        m_new = T.maximum(m, T.max(s, 1))
+        alpha = T.exp2((m - m_new) * 1.4426950408889634)
+        p = T.exp(s - m_new[:, None])
+        l = l * alpha + T.sum(p, 1)
+        acc = T.dot(p.astype(kjit.bfloat16), tv, acc * alpha[:, None])
+        m = m_new
+    T.store(o, (start, 0), acc / l[:, None])
+
+S = 40
+rng = np.random.default_rng(1)
+q, k, v = (rng.standard_normal((S, D)) for _ in range(3))
+conv = kjit.float32_to_bf16
+o = cuda.to_device(np.zeros((S, D), np.float32))
+attention[(S + BM - 1) // BM](cuda.to_device(conv(q)), cuda.to_device(conv(k)), cuda.to_device(conv(v)), o,
+                              1 / math.sqrt(D))
+q, k, v = (kjit.bf16_to_float32(conv(x)).astype(np.float64) for x in (q, k, v))
+s = q @ k.T / math.sqrt(D)
+p = np.exp(s - s.max(1, keepdims=True))
+want = (p / p.sum(1, keepdims=True)) @ v
+err = np.abs(o.copy_to_host() - want).max()
+assert err < 2e-2, err          # p is rounded to bfloat16 for the product
+print("attention ok", err)
+'''
+
+# Element-wise operations, broadcasting, reductions along either axis and to
+# one value, masks on loads and stores, padding, astype and transposes.
+ELEMENTWISE = r'''
+import numpy as np, kjit
+from kjit import cuda, float32, int32
+import kjit.cuda.tile as T
+
+R, C = 8, 24
+
+@T.jit(num_warps=1)
+def kernel(x, y, rows, cols, total, mask_out, t_out):
+    t = T.load(x, (0, 0), (R, C), padding=-1.0)
+    row_max = T.max(t, 1)
+    col_min = T.min(t, axis=0)
+    y0 = T.where(t > 0, T.exp(t), t * 2) + row_max[:, None] - col_min[None, :]
+    T.store(y, (0, 0), T.maximum(y0, -3.0))
+    T.store(rows, (0,), T.sum(T.abs(t), 1) + T.arange(R).astype(float32))
+    T.store(cols, (0,), T.sum(t, 0))
+    total[0] = T.sum(t) + T.max(row_max)
+    keep = (T.arange(C) % 3 == 0)[None, :] & (t < 0.5)
+    tm = T.load(x, (0, 0), (R, C), mask=keep, padding=7.0)
+    T.store(mask_out, (0, 0), tm, mask=T.arange(R)[:, None] < 5)
+    T.store(t_out, (0, 0), t.T)
+
+rng = np.random.default_rng(2)
+x = rng.standard_normal((6, 20)).astype(np.float32)        # smaller than the tile: padding
+xp = np.full((R, C), -1.0, np.float32); xp[:6, :20] = x
+y = cuda.device_array((6, 20), np.float32)
+rows, cols, total = (cuda.to_device(np.zeros(n, np.float32)) for n in (R, C, 1))
+mask_out = cuda.to_device(np.full((R, C), 9.0, np.float32))
+t_out = cuda.device_array((C, R), np.float32)
+kernel[1](cuda.to_device(x), y, rows, cols, total, mask_out, t_out)
+want = np.maximum(np.where(xp > 0, np.exp(xp.astype(np.float64)), xp * 2) + xp.max(1)[:, None] - xp.min(0)[None, :], -3)
+assert np.allclose(y.copy_to_host(), want[:6, :20], rtol=1e-6, atol=1e-6)
+assert np.allclose(rows.copy_to_host(), np.abs(xp).sum(1) + np.arange(R), rtol=1e-6)
+assert np.allclose(cols.copy_to_host(), xp.sum(0), rtol=1e-5, atol=1e-6)
+assert np.allclose(total.copy_to_host()[0], xp.sum() + xp.max(), rtol=1e-5)
+keep = (np.arange(C) % 3 == 0)[None, :] & (xp < 0.5)
+tm = np.where(keep, np.pad(x, ((0, 2), (0, 4)), constant_values=7.0), 7.0)
+want_mask = np.full((R, C), 9.0, np.float32); want_mask[:5] = tm[:5]
+assert np.array_equal(mask_out.copy_to_host(), want_mask)
+assert np.array_equal(t_out.copy_to_host(), xp.T)
+print("elementwise ok")
+'''
+
+
+@pytest.mark.parametrize("device", DEVICES)
+@pytest.mark.parametrize("program", ["GEMM", "ATTENTION", "ELEMENTWISE"])
+def test_tile_programs(run_on_device, device, program):
+    r = run_on_device(globals()[program], device=device, timeout=900)
+    assert " ok" in r.stdout
+
+
+def _line(func, marker):
+    """The file line of `func`'s source line holding `marker`."""
+    lines, first = inspect.getsourcelines(func)
+    return first + next(i for i, text in enumerate(lines) if marker in text)
+
+
+def _compile_error(kernel, *args):
+    with pytest.raises(errors.CompileError) as info:
+        kernel[1](*args)
+    return info.value
+
+
+def test_thread_index_is_refused_at_its_line():
+    @T.jit
+    def k(x):
+        t = T.load(x, (cuda.threadIdx.x, 0), (4, 4))  # marker: threadIdx
+        T.store(x, (0, 0), t)
+
+    e = _compile_error(k, np.zeros((4, 4), np.float32))
+    assert isinstance(e, errors.UnsupportedError)
+    assert "block-level program" in str(e) and e.lineno == _line(k.func, "marker: threadIdx")
+    assert e.filename == __file__
+
+
+def test_shape_mismatch_in_dot_is_a_typing_error_at_its_line():
+    @T.jit
+    def k(a, c):
+        x = T.load(a, (0, 0), (16, 8))
+        y = T.load(a, (0, 0), (16, 8))
+        T.store(c, (0, 0), T.dot(x, y))  # marker: dot
+
+    e = _compile_error(k, np.zeros((16, 8), np.float32), np.zeros((16, 16), np.float32))
+    assert isinstance(e, errors.TypingError)
+    assert "(M, K) tile by a (K, N) tile" in e.msg and e.lineno == _line(k.func, "marker: dot")
+
+
+def test_shapes_must_be_constants():
+    @T.jit
+    def k(a, n):
+        x = T.load(a, (0, 0), (n, 8))  # marker: shape
+        T.store(a, (0, 0), x)
+
+    e = _compile_error(k, np.zeros((16, 8), np.float32), 16)
+    assert "must be a constant integer" in e.msg and e.lineno == _line(k.func, "marker: shape")
+
+
+def test_tiles_have_no_truth_value_and_no_element_indexing():
+    @T.jit
+    def k(a):
+        x = T.load(a, (0, 0), (4, 4))
+        if x > 0:  # marker: if
+            T.store(a, (0, 0), x)
+
+    e = _compile_error(k, np.zeros((4, 4), np.float32))
+    assert "condition must be a scalar" in e.msg and e.lineno == _line(k.func, "marker: if")
+
+    @T.jit
+    def k2(a):
+        x = T.load(a, (0, 0), (4, 4))
+        a[0, 0] = x[1, 1]  # marker: index
+
+    e = _compile_error(k2, np.zeros((4, 4), np.float32))
+    assert e.lineno == _line(k2.func, "marker: index")
+
+
+def test_a_tile_variable_keeps_its_shape():
+    @T.jit
+    def k(a):
+        x = T.load(a, (0, 0), (4, 4))
+        x = T.load(a, (0, 0), (4, 2))  # marker: reassigned
+        T.store(a, (0, 0), x)
+
+    e = _compile_error(k, np.zeros((4, 4), np.float32))
+    assert "keeps its shape and type" in e.msg and e.lineno == _line(k.func, "marker: reassigned")
+
+
+def test_errors_in_scalar_code_point_at_the_users_line():
+    @T.jit
+    def k(a):
+        n = undefined_name + 1  # noqa: F821  marker: undefined
+        x = T.load(a, (0, 0), (4, 4))
+        T.store(a, (n, 0), x)
+
+    e = _compile_error(k, np.zeros((4, 4), np.float32))
+    assert "undefined_name" in e.msg
+    assert e.filename == __file__ and e.lineno == _line(k.func, "marker: undefined")
+
+
+def test_tile_functions_are_not_called_from_python():
+    with pytest.raises(errors.KjitError, match="part of tile kernels"):
+        T.load(np.zeros(4), (0,), (4,))
+    with pytest.raises(TypeError, match="launched with a grid"):
+        T.jit(lambda a: None)(np.zeros(4))
+
+
+def test_source_shows_the_translated_kernel():
+    @T.jit(num_warps=1)
+    def k(a, b):
+        T.store(b, (0,), T.load(a, (0,), (32,)) * 2.0)
+
+    a = np.arange(32, dtype=np.float32)
+    b = np.zeros(32, np.float32)
+    text = k.source(a, b)
+    assert "def k(a, b):" in text and "cuda.threadIdx.x" in text
+    k[1](a, b)
+    assert np.array_equal(b, a * 2)
