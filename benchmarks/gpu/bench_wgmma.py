@@ -22,6 +22,7 @@ sys.path.insert(0, HERE)
 OUT = os.environ.get("OUT", "/tmp")
 
 import gemm_hopper  # noqa: E402
+import gemm_tile  # noqa: E402  (the same GEMM written with tiles: kjit.cuda.tile)
 from bench_wmma import time_ms  # noqa: E402  (events, median after a warm-up)
 
 from kjit import bfloat16, cuda, float8_e4m3fn, float16  # noqa: E402
@@ -172,9 +173,10 @@ def main():
             fns = {"cublas": lambda: torch.matmul(a, b.T, out=out),
                    "kjit_tiled": lambda: tiled(ta, tb, c, n // 64),
                    "kjit_persistent": lambda: pers(ta, tb, c, n // 64, gm, gn, no_bias),
-                   "kjit_tma_epilogue": lambda: staged(ta, tb, tc, n // 64, gm, gn, no_bias)}
-            row = {"n": n, "dtype": tname, "gpu": gpu}
-            kernels = ("kjit_tiled", "kjit_persistent", "kjit_tma_epilogue")
+                   "kjit_tma_epilogue": lambda: staged(ta, tb, tc, n // 64, gm, gn, no_bias),
+                   "kjit_tile": lambda: gemm_tile.matmul[sms](a, b, c)}
+            row = {"n": n, "dtype": tname, "gpu": gpu, "kjit_tile_path": gemm_tile.matmul.path_for(a, b, c)}
+            kernels = ("kjit_tiled", "kjit_persistent", "kjit_tma_epilogue", "kjit_tile")
             for k in kernels:
                 c.fill_(float("nan"))
                 fns[k]()
@@ -224,18 +226,28 @@ def main():
                                                                   gemm_hopper.SHARED_BYTES]
         bias_arg = bias if fused else torch.zeros(1, device="cuda")
         run = lambda: kern(ta, tb, c, -(-K // 64), gm, gn, bias_arg)  # noqa: E731
-        c.fill_(float("nan"))
-        run()
-        torch.cuda.synchronize()
-        err = ((c.float() - ref).abs().max() / ref.abs().max()).item()
-        ms = measure({"torch": base, "kjit": run})
+        if fused:
+            tile = lambda: gemm_tile.linear_relu[sms](a, b, bias, c)  # noqa: E731
+        else:
+            tile = lambda: gemm_tile.matmul[sms](a, b, c)  # noqa: E731
+        errs = {}
+        for name, fn in (("kjit", run), ("kjit_tile", tile)):
+            c.fill_(float("nan"))
+            fn()
+            torch.cuda.synchronize()
+            errs[name] = ((c.float() - ref).abs().max() / ref.abs().max()).item()
+        ms = measure({"torch": base, "kjit": run, "kjit_tile": tile})
         flops = 2 * M * N * K
         row = {"shape": [M, N, K], "dtype": "bfloat16", "fused_bias_relu": fused, "gpu": gpu,
                "torch_ms": ms["torch"], "kjit_ms": ms["kjit"], "torch_tflops": flops / ms["torch"] / 1e9,
-               "kjit_tflops": flops / ms["kjit"] / 1e9, "max_rel_err": err}
+               "kjit_tflops": flops / ms["kjit"] / 1e9, "max_rel_err": errs["kjit"],
+               "kjit_tile_ms": ms["kjit_tile"], "kjit_tile_tflops": flops / ms["kjit_tile"] / 1e9,
+               "kjit_tile_max_rel_err": errs["kjit_tile"]}
         rows.append(row)
         print(f"bfloat16  {M}x{N}x{K}{' +bias+relu' if fused else ''}  torch {row['torch_tflops']:6.1f}  kjit "
-              f"{row['kjit_tflops']:6.1f} ({100 * ms['torch'] / ms['kjit']:5.1f} %)  err {err:.1e}", flush=True)
+              f"{row['kjit_tflops']:6.1f} ({100 * ms['torch'] / ms['kjit']:5.1f} %)  tile "
+              f"{row['kjit_tile_tflops']:6.1f} ({100 * ms['torch'] / ms['kjit_tile']:5.1f} %)  err "
+              f"{max(errs.values()):.1e}", flush=True)
     try:
         rows.extend(fp8_rows(gpu))
     except Exception as e:  # noqa: BLE001 - recorded, not fatal (an fp8 tensor kjit cannot take)

@@ -208,10 +208,12 @@ class TileKernel:
     """A tile kernel: `kernel[grid](args)` launches it; `kernel.source(*args)`
     is the kernel-language text it becomes for those arguments."""
 
-    def __init__(self, func, num_warps, num_stages):
+    def __init__(self, func, num_warps, num_stages, path=None):
         if not isinstance(num_warps, int) or not 1 <= num_warps <= 32:
             raise ValueError(f"num_warps = {num_warps!r}: 1 to 32 warps")
-        self.func, self.num_warps, self.num_stages = func, num_warps, num_stages
+        if path not in (None, "generic", "sm90"):
+            raise ValueError(f"path = {path!r}: None (the fastest for the device), 'generic' or 'sm90'")
+        self.func, self.num_warps, self.num_stages, self.path = func, num_warps, num_stages, path
         self.__name__ = func.__name__
         self.__doc__ = func.__doc__
         self._kernels = {}
@@ -230,28 +232,75 @@ class TileKernel:
         return entry
 
     def _translate(self, types):
-        from kjit import cuda
         from kjit.sourcetext import read_source
         source = read_source(self.func)
         if source is None:
             raise errors.CompileError(f"the source of tile kernel {self.__name__} cannot be read (tile kernels "
                                       "are translated from their text)")
-        tr = _translate.Translator(self.func, _module(), types, self.num_warps, source)
-        text, glb, smem, linemap = tr.run()
-        filename = f"<kjit tile kernel {self.__name__} ({source[0]}:{source[2]})>"
+        entry = _Entry(self, types, source)
+        if self.path != "generic" and (self.path == "sm90" or _on_hopper()):
+            from kjit.cuda.tile import hopper
+            tr = _translate.Translator(self.func, _module(), types, self.num_warps, source)
+            tr.scalar_names = set()
+            m = hopper.match(tr)
+            try:
+                if isinstance(m, str):
+                    raise hopper._NotPattern(m)
+                text, glb, smem, linemap, maps = hopper.generate(tr, m)
+            except hopper._NotPattern as e:
+                if self.path == "sm90":
+                    raise errors.UnsupportedError(f"tile kernel {self.__name__} is not the sm_90 GEMM pattern "
+                                                  f"(kjit/cuda/tile/hopper.py): {e}") from None
+            else:
+                entry.sm90 = self._make(tr, text, glb, linemap, source, "sm90",
+                                        launch_bounds=(hopper.THREADS, 1))  # setmaxnreg needs the count
+                entry.sm90_smem, entry.sm90_maps, entry.sm90_match = smem, maps, m
+        return entry
+
+    def _make(self, tr, text, glb, linemap, source, path, **options):
+        from kjit import cuda
+        filename = f"<kjit tile kernel {self.__name__} ({path}; {source[0]}:{source[2]})>"
         linecache.cache[filename] = (len(text), None, text.splitlines(True), filename)
         env = dict(tr.env)
         env.update(glb)
-        code = compile(text, filename, "exec")
-        exec(code, env)  # the kernel's definition: the text the translator wrote
+        exec(compile(text, filename, "exec"), env)  # the kernel's definition: the text the translator wrote
         pyfunc = env[self.func.__name__]
         pyfunc.__kjit_source__ = (filename, text, 1)
-        kernel = cuda.jit(pyfunc)
-        return kernel, tr.nt, smem, text, filename, linemap, source
+        return _Compiled(cuda.jit(**options)(pyfunc), text, filename, linemap, source)
+
+    def _generic(self, entry):
+        if entry.generic is None:
+            tr = _translate.Translator(self.func, _module(), entry.types, self.num_warps, entry.source)
+            text, glb, smem, linemap = tr.run()
+            entry.generic = self._make(tr, text, glb, linemap, entry.source, "generic",
+                                       launch_bounds=(tr.nt,))
+            entry.generic_smem, entry.nt = smem, tr.nt
+        return entry.generic
+
+    def path_for(self, *args):
+        """Which translation runs for these arguments: "sm90" (the Hopper
+        GEMM: TMA, mbarriers, wgmma) or "generic"."""
+        return "sm90" if self._compiled(args).sm90_ok(args) else "generic"
 
     def source(self, *args):
         """The kernel-language text this tile kernel is for these arguments."""
-        return self._compiled(args)[3]
+        entry = self._compiled(args)
+        return entry.sm90.text if entry.sm90_ok(args) else self._generic(entry).text
+
+    def inspect_ptx(self, *args, cc=(9, 0)):
+        """The PTX of the translation these arguments take (for compute
+        capability `cc`)."""
+        from kjit import cuda
+        from kjit.typeof import typeof
+        entry = self._compiled(args)
+        types = list(entry.types)
+        if entry.sm90_ok(args):
+            import numpy as np
+            types += [typeof(np.zeros(16, np.uint64))] * 2  # the tensor maps
+            compiled = entry.sm90
+        else:
+            compiled = self._generic(entry)
+        return cuda.compile_ptx(compiled.kernel, tuple(types), cc=cc)[0]
 
     def __getitem__(self, grid):
         return _Launch(self, grid)
@@ -269,11 +318,67 @@ class _Launch:
         self.kernel, self.grid = kernel, grid
 
     def __call__(self, *args):
-        kernel, nt, smem, text, filename, linemap, source = self.kernel._compiled(args)
+        tk = self.kernel
+        entry = tk._compiled(args)
+        compiled = None
         try:
-            return kernel[self.grid, nt, self.stream, smem](*args)
+            if entry.sm90_ok(args):
+                from kjit import cuda
+                from kjit.cuda.tile import hopper
+                m = entry.sm90_match
+                a, b = (args[tk_index(entry, n)] for n in entry.sm90_maps)
+                ta = cuda.make_tensor_map(a, (hopper.BM, m.bk), swizzle=128)
+                tb = cuda.make_tensor_map(b, (m.bn, m.bk), swizzle=128)
+                compiled = entry.sm90
+                return compiled.kernel[self.grid, hopper.THREADS, self.stream, entry.sm90_smem](*args, ta, tb)
+            compiled = tk._generic(entry)
+            return compiled.kernel[self.grid, entry.nt, self.stream, entry.generic_smem](*args)
         except errors.CompileError as e:
-            raise _remap(e, filename, linemap, source) from None
+            if compiled is None:  # the translator's own error: at the user's line already
+                raise
+            raise _remap(e, compiled.filename, compiled.linemap, compiled.source) from None
+
+
+def tk_index(entry, name):
+    return entry.params.index(name)
+
+
+class _Compiled:
+    def __init__(self, kernel, text, filename, linemap, source):
+        self.kernel, self.text, self.filename, self.linemap, self.source = kernel, text, filename, linemap, source
+
+
+class _Entry:
+    """A tile kernel's translations for one set of argument types."""
+
+    def __init__(self, tk, types, source):
+        import inspect
+        self.types, self.source = types, source
+        self.params = list(inspect.signature(tk.func).parameters)
+        self.generic = self.sm90 = None
+        self.generic_smem = self.sm90_smem = 0
+        self.nt = tk.num_warps * 32
+
+    def sm90_ok(self, args):
+        """Whether the sm_90 kernel takes these arrays: rows of a and b a
+        multiple of 16 bytes, at 16-byte aligned addresses (TMA)."""
+        if self.sm90 is None:
+            return False
+        for name in self.sm90_maps:
+            ary = args[self.params.index(name)]
+            shape = getattr(ary, "shape", ())
+            item = self.sm90_match.dtype.bitwidth // 8
+            if len(shape) != 2 or shape[1] * item % 16:
+                return False
+        return True
+
+
+def _on_hopper():
+    from kjit import cuda
+    try:
+        return cuda.device_kind() == "cuda" and tuple(cuda.get_current_device().compute_capability) == (9, 0)
+    except Exception:  # noqa: BLE001 (no device)
+        return False
 
 
 def _remap(e, filename, linemap, source):
@@ -285,12 +390,16 @@ def _remap(e, filename, linemap, source):
     return _translate.located(type(e), source[0], line, col, e.msg, lines, line - source[2])
 
 
-def jit(func=None, *, num_warps=4, num_stages=3):
+def jit(func=None, *, num_warps=4, num_stages=3, path=None):
     """Makes a tile kernel of `func` (a decorator, with or without
-    arguments): `num_warps` warps of 32 threads run each block."""
+    arguments): `num_warps` warps of 32 threads run each block of the
+    generic path. `path`: None picks the fastest translation for the device
+    (the sm_90 GEMM on an H100/H200 where the program is that pattern);
+    "generic" or "sm90" ask for one (sm90 also runs on the CPU device and in
+    the simulator, slowly, and is an error for a program of another form)."""
     if func is None:
-        return lambda f: TileKernel(f, num_warps, num_stages)
-    return TileKernel(func, num_warps, num_stages)
+        return lambda f: TileKernel(f, num_warps, num_stages, path)
+    return TileKernel(func, num_warps, num_stages, path)
 
 
 jit.__kjit_tile_api__ = True

@@ -1,0 +1,405 @@
+"""The sm_90 path of tile kernels: a GEMM written with tiles, as the
+Hopper kernel of examples/gemm_hopper.py (TMA copies into a ring of
+shared-memory buffers, mbarriers, wgmma, a producer warpgroup and two
+consumer warpgroups, setmaxnreg), the program's own epilogue applied to the
+accumulator registers.
+
+The pattern (anything else takes the generic path, translate.py):
+
+    <scalar statements>
+    for tile in T.persistent(n):              # or no loop: a block per tile
+        <scalar statements>                   # (the tile's row and column)
+        acc = T.zeros((128, BN), float32)     # BN: 64, 128, 192 or 256
+        for k in T.range(0, bound, BK):       # BK: 128 bytes of the input type
+            ta = T.load(a, (row, k), (128, BK))
+            tb = T.load(b, (col, k), (BN, BK))      # b as (N, K): acc = T.dot(ta, T.trans(tb), acc)
+            acc = T.dot(ta, T.trans(tb), acc)       # or acc += ta @ tb.T
+        <v = T.load(vector, (offset,), (BN,)) and element-wise tiles of acc>
+        T.store(c, (row, col), <element-wise expression of acc>)
+
+a and b: 2-d C-contiguous arrays of one 16-bit float type, rows a multiple of
+16 bytes (TMA); row and col must not depend on k.
+"""
+import ast
+
+import kjit
+from kjit.cuda.tile import translate as _tr
+
+BM = 128
+THREADS = 384
+STAGES = 4
+
+
+class Match:
+    """What the program's GEMM is made of."""
+
+
+def match(tr):
+    """A Match for the Translator's program, or a string: why it is not the
+    pattern."""
+    body = [s for s in tr.fdef.body if not (isinstance(s, ast.Expr) and isinstance(s.value, ast.Constant))]
+    m = Match()
+    m.prelude = []
+    while body and _scalar(tr, body[0]) and not _is_tile_loop(tr, body[0]):
+        if _mentions_tiles(tr, body[0]):
+            break
+        m.prelude.append(body.pop(0))
+    m.persistent = None
+    if len(body) == 1 and _is_tile_loop(tr, body[0]):
+        loop = body[0]
+        if loop.orelse or not isinstance(loop.target, ast.Name) or len(loop.iter.args) != 1:
+            return "the persistent loop is not `for t in T.persistent(n)`"
+        m.persistent = (loop.target.id, loop.iter.args[0])
+        body = loop.body
+    m.head = []
+    while body and _scalar(tr, body[0]) and not _mentions_tiles(tr, body[0]):
+        m.head.append(body.pop(0))
+    if len(body) < 3:
+        return "no accumulator, k loop and store"
+    zeros, kloop, rest = body[0], body[1], body[2:]
+    if not (isinstance(zeros, ast.Assign) and len(zeros.targets) == 1 and isinstance(zeros.targets[0], ast.Name)
+            and isinstance(zeros.value, ast.Call) and tr.api_name(zeros.value.func) == "zeros"):
+        return "the tile loop does not begin with acc = T.zeros(...)"
+    m.acc = zeros.targets[0].id
+    shape, dtype = tr.info(zeros.value)
+    if dtype != kjit.float32 or len(shape) != 2 or shape[0] != BM or shape[1] not in (64, 128, 192, 256):
+        return f"the accumulator is {shape} {dtype}, not (128, 64|128|192|256) float32"
+    m.bn = shape[1]
+    why = _match_kloop(tr, m, kloop)
+    if why:
+        return why
+    if not rest or not (isinstance(rest[-1], ast.Expr) and isinstance(rest[-1].value, ast.Call)
+                        and tr.api_name(rest[-1].value.func) == "store"):
+        return "the tile loop does not end with T.store"
+    m.store = rest[-1].value
+    m.epilogue = rest[:-1]
+    for s in m.epilogue:
+        if not (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)):
+            return "the epilogue has statements other than tile assignments"
+    return m
+
+
+def _is_tile_loop(tr, s):
+    return isinstance(s, ast.For) and isinstance(s.iter, ast.Call) and tr.api_name(s.iter.func) == "persistent"
+
+
+def _scalar(tr, s):
+    return isinstance(s, (ast.Assign, ast.AugAssign, ast.Expr, ast.If, ast.For)) and not (
+        isinstance(s, ast.Expr) and isinstance(s.value, ast.Call) and tr.api_name(s.value.func) == "store")
+
+
+def _mentions_tiles(tr, s):
+    for n in ast.walk(s):
+        if isinstance(n, ast.Call) and tr.api_name(n.func) not in (None, "program_id", "num_programs", "swizzle2d"):
+            return True
+    return False
+
+
+def _match_kloop(tr, m, loop):
+    if not (isinstance(loop, ast.For) and isinstance(loop.iter, ast.Call) and tr.api_name(loop.iter.func) == "range"
+            and isinstance(loop.target, ast.Name) and not loop.orelse):
+        return "no `for k in T.range(0, bound, BK)` after the accumulator"
+    k = tr.kwargs(loop.iter, ["start", "stop", "step", "stages"], ["start"])
+    if "stop" not in k or "step" not in k or tr._const(k["start"]) != 0:
+        return "the k loop is not T.range(0, bound, BK)"
+    m.k, m.bound, m.bk = loop.target.id, k["stop"], tr._const(k["step"])
+    if len(loop.body) != 3:
+        return "the k loop is not two loads and a T.dot"
+    la, lb, dot = loop.body
+    loads = {}
+    for s in (la, lb):
+        if not (isinstance(s, ast.Assign) and len(s.targets) == 1 and isinstance(s.targets[0], ast.Name)
+                and isinstance(s.value, ast.Call) and tr.api_name(s.value.func) == "load"):
+            return "the k loop's first statements are not T.load"
+        args = tr.kwargs(s.value, ["array", "offsets", "shape", "padding", "mask"], ["array", "offsets", "shape"])
+        if "mask" in args or ("padding" in args and tr._const(args["padding"]) != 0):
+            return "a masked or padded load (TMA reads zeros outside the array)"
+        loads[s.targets[0].id] = args
+    # acc = T.dot(ta, T.trans(tb), acc) or acc += ta @ tb.T
+    if isinstance(dot, ast.AugAssign) and isinstance(dot.op, ast.Add) and isinstance(dot.value, ast.BinOp) and \
+            isinstance(dot.value.op, ast.MatMult):
+        target, a_node, b_node = dot.target, dot.value.left, dot.value.right
+    elif isinstance(dot, ast.Assign) and isinstance(dot.value, ast.Call) and tr.api_name(dot.value.func) == "dot":
+        args = tr.kwargs(dot.value, ["a", "b", "acc"], ["a", "b"])
+        if not (isinstance(args.get("acc"), ast.Name) and args["acc"].id == m.acc):
+            return "T.dot does not accumulate into acc"
+        target, a_node, b_node = dot.targets[0], args["a"], args["b"]
+    else:
+        return "the k loop does not end with acc = T.dot(ta, T.trans(tb), acc)"
+    if not (isinstance(target, ast.Name) and target.id == m.acc):
+        return "the product is not accumulated into acc"
+    b_name = _transposed(tr, b_node)
+    if not (isinstance(a_node, ast.Name) and a_node.id in loads and b_name in loads):
+        return "T.dot's operands are not the loads of a and of b transposed (b as (N, K))"
+    m.a_load, m.b_load = loads[a_node.id], loads[b_name]
+    for args, rows in ((m.a_load, BM), (m.b_load, m.bn)):
+        offs = args["offsets"]
+        if not (isinstance(offs, ast.Tuple) and len(offs.elts) == 2 and isinstance(offs.elts[1], ast.Name)
+                and offs.elts[1].id == m.k):
+            return "a load's offsets are not (row, k)"
+        if any(isinstance(n, ast.Name) and n.id == m.k for n in ast.walk(offs.elts[0])):
+            return "a load's row depends on k"
+        shape = tr.shape_of(args["shape"])
+        if shape != (rows, m.bk):
+            return f"a load's shape is {shape}, not {(rows, m.bk)}"
+        if not isinstance(args["array"], ast.Name) or args["array"].id not in tr.arg_types:
+            return "a load is not from an array argument"
+    ta, tb = (tr.arg_types[x["array"].id] for x in (m.a_load, m.b_load))
+    if ta.dtype != tb.dtype or ta.dtype not in (kjit.float16, kjit.bfloat16):
+        return f"a and b are {ta.dtype} and {tb.dtype}, not both float16 or bfloat16"
+    if m.bk * ta.dtype.bitwidth // 8 != 128:
+        return f"BK = {m.bk}: the sm_90 path loads 128 bytes of k ({128 * 8 // ta.dtype.bitwidth} values)"
+    if ta.ndim != 2 or tb.ndim != 2 or ta.layout != "C" or tb.layout != "C":
+        return "a and b are not 2-d C-contiguous arrays"
+    m.dtype = ta.dtype
+    return None
+
+
+def _transposed(tr, node):
+    if isinstance(node, ast.Attribute) and node.attr == "T" and isinstance(node.value, ast.Name):
+        return node.value.id
+    if isinstance(node, ast.Call) and tr.api_name(node.func) == "trans" and len(node.args) == 1 and \
+            isinstance(node.args[0], ast.Name):
+        return node.args[0].id
+    return None
+
+
+def generate(tr, m):
+    """The kernel's text: (text, globals, shared bytes, line map, the names
+    of the arrays its tensor maps are made of)."""
+    g = _Gen(tr, m)
+    return g.run()
+
+
+class _Gen:
+    def __init__(self, tr, m):
+        self.tr, self.m = tr, m
+        tr.lines, tr.linemap, tr.depth = [], [], 1
+        tr.scalar_names = set()
+        tr.globals["_k_u64"] = kjit.uint64
+
+    def emit(self, line, node=None):
+        if node is not None:
+            self.tr.node = node
+        self.tr.emit(line)
+
+    def scalars(self, stmts):
+        for s in stmts:
+            self.tr.statement(s)
+
+    def run(self):
+        tr, m = self.tr, self.m
+        bn, bk = m.bn, m.bk
+        dt = tr.dtype_name(m.dtype)
+        a_elems, b_elems = STAGES * BM * bk, STAGES * bn * bk
+        e = self.emit
+        e(f"_k_smem = _k_cuda.shared.array(0, {dt})", tr.fdef)
+        e(f"_k_sa = _k_smem[:{a_elems}].reshape(({STAGES}, {BM}, {bk}))")
+        e(f"_k_sb = _k_smem[{a_elems}:{a_elems + b_elems}].reshape(({STAGES}, {bn}, {bk}))")
+        e(f"_k_bars = _k_cuda.shared.array({2 * STAGES}, _k_u64)")
+        e("_k_tid = _k_cuda.threadIdx.x")
+        e("_k_wg = _k_tid // 128")
+        e("if _k_tid == 0:")
+        e(f"    for _k_q in range({STAGES}):")
+        e("        _k_cuda.mbarrier.init(_k_bars, _k_q, 1)")
+        e(f"        _k_cuda.mbarrier.init(_k_bars, {STAGES} + _k_q, 2)")
+        e("    _k_cuda.fence_mbarrier_init()")
+        e("_k_cuda.syncthreads()")
+        self.scalars(m.prelude)
+        tr.node = m.bound
+        e(f"_k_kt = ({tr.scalar_code(m.bound)} + {bk - 1}) // {bk}")
+        e("_k_it = 0")
+        e("if _k_wg == 0:")
+        tr.depth += 1
+        e("_k_cuda.setmaxnreg_dec(40)")
+        e("if _k_tid == 0:")
+        tr.depth += 1
+        self.tile_loop(self.producer)
+        tr.depth -= 2
+        e("else:")
+        tr.depth += 1
+        e("_k_cuda.setmaxnreg_inc(232)")
+        e("_k_row = (_k_wg - 1) * 64")
+        e("_k_lane = _k_tid % 128")
+        e("_k_rw = 16 * (_k_lane // 32) + _k_lane % 32 // 4")
+        e("_k_cw = 2 * (_k_lane % 4)")
+        self.tile_loop(self.consumer)
+        tr.depth -= 1
+        head = [f"def {tr.fdef.name}({', '.join(tr.params + ['_k_ta', '_k_tb'])}):"]
+        text = "\n".join(head + tr.lines) + "\n"
+        first = (tr.fdef.lineno, tr.fdef.col_offset)
+        linemap = [first] + tr.linemap
+        smem = STAGES * (BM + bn) * bk * m.dtype.bitwidth // 8
+        return text, tr.globals, smem, [(ln + tr.line_shift, col + tr.col_shift + 1) for ln, col in linemap], \
+            (m.a_load["array"].id, m.b_load["array"].id)
+
+    def tile_loop(self, body):
+        tr, m = self.tr, self.m
+        if m.persistent:
+            name, count = m.persistent
+            tr.node = count
+            self.emit(f"for {name} in range(_k_cuda.blockIdx.x, {tr.scalar_code(count)}, _k_cuda.gridDim.x):")
+            tr.depth += 1
+            body()
+            tr.depth -= 1
+        else:
+            body()
+
+    def producer(self):
+        tr, m, e = self.tr, self.m, self.emit
+        bn, bk = m.bn, m.bk
+        self.scalars(m.head)
+        tr.node = m.a_load["offsets"]
+        e(f"_k_m0 = {tr.scalar_code(m.a_load['offsets'].elts[0])}")
+        e(f"_k_n0 = {tr.scalar_code(m.b_load['offsets'].elts[0])}")
+        e("for _k_k in range(_k_kt):")
+        e(f"    _k_q = _k_it % {STAGES}")
+        e(f"    if _k_it >= {STAGES}:")
+        e(f"        _k_cuda.mbarrier.wait(_k_bars, {STAGES} + _k_q, (_k_it // {STAGES} - 1) & 1)")
+        e(f"    _k_cuda.mbarrier.arrive_expect_tx(_k_bars, _k_q, {(BM + bn) * bk * m.dtype.bitwidth // 8})")
+        e(f"    _k_cuda.tma.load(_k_sa[_k_q], _k_ta, (_k_m0, _k_k * {bk}), _k_bars, _k_q)")
+        e(f"    _k_cuda.tma.load(_k_sb[_k_q], _k_tb, (_k_n0, _k_k * {bk}), _k_bars, _k_q)")
+        e("    _k_it += 1")
+
+    def consumer(self):
+        tr, m, e = self.tr, self.m, self.emit
+        bn = m.bn
+        self.scalars(m.head)
+        acc = "_k_acc"
+        e(f"{acc} = _k_cuda.wgmma.zeros({bn})")
+        e("for _k_k in range(_k_kt):")
+        e(f"    _k_q = _k_it % {STAGES}")
+        e(f"    _k_cuda.mbarrier.wait(_k_bars, _k_q, (_k_it // {STAGES}) & 1)")
+        e("    _k_cuda.wgmma.fence()")
+        for step in range(m.bk * m.dtype.bitwidth // 8 // 32):
+            e(f"    {acc} = _k_cuda.wgmma.mma_async({acc}, _k_sa[_k_q, _k_row:_k_row + 64], _k_sb[_k_q], {step})")
+        e("    _k_cuda.wgmma.commit_group()")
+        e(f"    {acc} = _k_cuda.wgmma.wait_group(1, {acc})")
+        e("    if _k_k > 0 and _k_lane == 0:")
+        e(f"        _k_cuda.mbarrier.arrive(_k_bars, {STAGES} + (_k_it - 1) % {STAGES})")
+        e("    _k_it += 1")
+        e(f"{acc} = _k_cuda.wgmma.wait_group(0, {acc})")
+        e("if _k_lane == 0:")
+        e(f"    _k_cuda.mbarrier.arrive(_k_bars, {STAGES} + (_k_it - 1) % {STAGES})")
+        self.epilogue(acc)
+
+    def epilogue(self, acc):
+        """The program's epilogue and store, per accumulator register: value
+        4j + i of lane 4g + t of warp w is row 16w + g + 8(i >> 1), column
+        8j + 2t + (i & 1) of the warpgroup's 64 rows."""
+        tr, m, e = self.tr, self.m, self.emit
+        k = tr.kwargs(m.store, ["array", "offsets", "value", "mask"], ["array", "offsets", "value"])
+        if not isinstance(k["array"], ast.Name) or k["array"].id not in tr.arg_types:
+            tr.error(m.store, "T.store takes an array argument of the kernel")
+        offs = k["offsets"].elts if isinstance(k["offsets"], ast.Tuple) else [k["offsets"]]
+        tr.node = m.store
+        e(f"_k_R = {tr.scalar_code(offs[0])}")
+        e(f"_k_C = {tr.scalar_code(offs[1])}")
+        # the epilogue's tiles: vectors loaded from arrays, and element-wise values
+        ctx = _Epilogue(tr, m.acc, acc, m.bn)
+        for s in m.epilogue:
+            tr.node = s
+            ctx.define(s.targets[0].id, s.value)
+        e(f"for _k_e in range({m.bn // 2}):")
+        tr.depth += 1
+        e("_k_i = _k_row + _k_rw + 8 * ((_k_e >> 1) & 1)")
+        e("_k_j = 8 * (_k_e >> 2) + _k_cw + (_k_e & 1)")
+        e("_k_x0 = _k_R + _k_i")
+        e("_k_x1 = _k_C + _k_j")
+        value = ctx.code(k["value"])
+        cond = f"0 <= _k_x0 < {k['array'].id}.shape[0] and 0 <= _k_x1 < {k['array'].id}.shape[1]"
+        if "mask" in k:
+            cond += f" and {ctx.code(k['mask'])}"
+        ctx.emit_vectors()  # the vectors' elements the value reads
+        e(f"if {cond}:")
+        e(f"    {k['array'].id}[_k_x0, _k_x1] = {value}")
+        tr.depth -= 1
+
+
+class _Epilogue:
+    """Element (_k_i, _k_j) of the epilogue's tiles, in the consumer's
+    registers: acc is register _k_e; a vector T.load(v, (o,), (n,)) is read
+    where it is broadcast; element-wise tiles are their expressions."""
+
+    def __init__(self, tr, acc_name, acc_code, bn):
+        self.tr = tr
+        self.exprs = {}
+        self.vectors = {}
+        tr.tiles = {acc_name: _tr.Tile(acc_name, (BM, bn), kjit.float32, False)}
+        self.acc_name, self.acc_code, self.bn = acc_name, acc_code, bn
+        self.used = set()
+
+    def define(self, name, node):
+        tr = self.tr
+        if isinstance(node, ast.Call) and tr.api_name(node.func) == "load":
+            args = tr.kwargs(node, ["array", "offsets", "shape", "padding", "mask"], ["array", "offsets", "shape"])
+            shape = tr.shape_of(args["shape"])
+            at = tr.array_arg(args["array"], "T.load")
+            if len(shape) != 1 or "mask" in args:
+                raise _NotPattern("an epilogue load that is not a vector")
+            off = tr.temp("o")
+            tr.emit(f"{off} = {tr.scalar_code(args['offsets'].elts[0] if isinstance(args['offsets'], ast.Tuple) else args['offsets'])}")
+            pad = tr.scalar_code(args["padding"]) if "padding" in args else "0"
+            self.vectors[name] = (args["array"].id, off, pad, shape[0])
+            tr.tiles[name] = _tr.Tile(name, shape, at.dtype, False)
+            return
+        shape, dtype = tr.info(node)
+        if shape is None:
+            raise _NotPattern("an epilogue scalar")
+        self.exprs[name] = node
+        tr.tiles[name] = _tr.Tile(name, shape, dtype, False)
+
+    def emit_vectors(self):
+        tr = self.tr
+        for name, axis in sorted(self.used):
+            ary, off, pad, n = self.vectors[name]
+            index = "_k_i" if axis == "r" else "_k_j"
+            tr.emit(f"_k_{axis}{name} = {tr.dtype_name(tr.tiles[name].dtype)}({pad})")
+            tr.emit(f"if 0 <= {off} + {index} < {ary}.shape[0]:")
+            tr.emit(f"    _k_{axis}{name} = {ary}[{off} + {index}]")
+
+    def code(self, node):
+        tr = self.tr
+        if isinstance(node, ast.Name):
+            if node.id == self.acc_name:
+                return f"{self.acc_code}[_k_e]"
+            if node.id in self.exprs:
+                return f"({self.code(self.exprs[node.id])})"
+            if node.id in self.vectors:
+                raise _NotPattern("a vector used without [:, None] or [None, :]")
+        if isinstance(node, ast.Subscript) and isinstance(node.value, ast.Name) and node.value.id in self.vectors:
+            shape = tr.subscript_shape(node, (self.vectors[node.value.id][3],))
+            axis = "r" if shape[1] == 1 else "c"
+            if self.vectors[node.value.id][3] != (BM if axis == "r" else self.bn):
+                tr.error(node, f"a vector of {self.vectors[node.value.id][3]} values along a tile's "
+                         f"{'rows' if axis == 'r' else 'columns'} ({BM if axis == 'r' else self.bn})",
+                         _tr.errors.TypingError)
+            self.used.add((node.value.id, axis))
+            return f"_k_{axis}{node.value.id}"
+        if not tr.is_tile(node):
+            return f"_k_f32({tr.scalar_code(node)})"
+        if isinstance(node, ast.BinOp) and not isinstance(node.op, ast.MatMult):
+            return f"({self.code(node.left)} {_tr._BINOPS[type(node.op)]} {self.code(node.right)})"
+        if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.USub):
+            return f"(-{self.code(node.operand)})"
+        if isinstance(node, ast.Compare) and len(node.ops) == 1:
+            return f"({self.code(node.left)} {_tr._CMPOPS[type(node.ops[0])]} {self.code(node.comparators[0])})"
+        if isinstance(node, ast.Call):
+            api = tr.api_name(node.func)
+            if api is None and isinstance(node.func, ast.Attribute) and node.func.attr == "astype":
+                return f"{tr.dtype_name(tr.dtype_of(node.args[0]))}({self.code(node.func.value)})"
+            if api in ("maximum", "minimum"):
+                a, b = (self.code(x) for x in node.args)
+                return f"{'max' if api == 'maximum' else 'min'}(_k_f32({a}), _k_f32({b}))"
+            if api == "where":
+                c, a, b = (self.code(x) for x in node.args)
+                return f"(_k_f32({a}) if {c} else _k_f32({b}))"
+            if api in _tr._MATH:
+                return f"_k_math.{_tr._MATH[api]}(_k_f32({self.code(node.args[0])}))"
+            if api == "abs":
+                return f"abs({self.code(node.args[0])})"
+        raise _NotPattern("an epilogue operation the sm_90 path does not apply per register")
+
+
+class _NotPattern(Exception):
+    """The program is not the sm_90 GEMM pattern after all (its epilogue)."""
