@@ -398,3 +398,21 @@ def test_sm90_ptx_is_wgmma_and_assembles_cleanly(tmp_path):
     r = subprocess.run([find_ptxas(), "-arch=sm_90a", "-v", str(tmp_path / "t.ptx"), "-o", str(tmp_path / "t.cubin")],
                        capture_output=True, text=True)
     assert " 0 bytes spill stores" in r.stderr and not re.search(r"C75\d\d", r.stderr), r.stderr
+
+
+def test_stores_are_seen_by_later_reads_and_warnings_name_the_users_line():
+    import warnings
+
+    @T.jit(num_warps=1)
+    def k(a, b, s):
+        T.store(b, (0,), T.load(a, (0,), (32,)))
+        b[0] = b[31] * s  # marker: float64
+
+    a = np.arange(32, dtype=np.float32)
+    b = np.zeros(32, np.float32)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        k[1](a, b, np.float64(2.0))
+    assert b[0] == 62 and np.array_equal(b[1:], a[1:])  # thread 0 reads what thread 31 stored
+    mine = [w for w in caught if issubclass(w.category, errors.PerformanceWarning)]
+    assert mine and mine[0].filename == __file__ and mine[0].lineno == _line(k.func, "marker: float64")

@@ -330,9 +330,9 @@ class _Launch:
                 ta = cuda.make_tensor_map(a, (hopper.BM, m.bk), swizzle=128)
                 tb = cuda.make_tensor_map(b, (m.bn, m.bk), swizzle=128)
                 compiled = entry.sm90
-                return compiled.kernel[self.grid, hopper.THREADS, self.stream, entry.sm90_smem](*args, ta, tb)
+                return compiled.launch((self.grid, hopper.THREADS, self.stream, entry.sm90_smem), args + (ta, tb))
             compiled = tk._generic(entry)
-            return compiled.kernel[self.grid, entry.nt, self.stream, entry.generic_smem](*args)
+            return compiled.launch((self.grid, entry.nt, self.stream, entry.generic_smem), args)
         except errors.CompileError as e:
             if compiled is None:  # the translator's own error: at the user's line already
                 raise
@@ -346,6 +346,30 @@ def tk_index(entry, name):
 class _Compiled:
     def __init__(self, kernel, text, filename, linemap, source):
         self.kernel, self.text, self.filename, self.linemap, self.source = kernel, text, filename, linemap, source
+        self.launched = False
+
+    def launch(self, config, args):
+        if self.launched:
+            return self.kernel[config](*args)
+        # the first launch compiles: its warnings are about the translated
+        # text; say them at the user's lines
+        import re
+        import warnings
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            result = self.kernel[config](*args)
+        self.launched = True
+        for w in caught:
+            text = str(w.message)
+            m = re.match(re.escape(self.filename) + r":(\d+):(\d+): warning: (.*?)(\n|$)", text)
+            if m and 0 < int(m.group(1)) <= len(self.linemap):
+                line, col = self.linemap[int(m.group(1)) - 1]
+                warnings.warn_explicit(f"{self.source[0]}:{line}:{col}: warning: {m.group(3)} (in the tile "
+                                       "kernel's translation: kernel.source(*args) shows it)", w.category,
+                                       self.source[0], line)
+            else:
+                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+        return result
 
 
 class _Entry:

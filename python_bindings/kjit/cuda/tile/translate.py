@@ -924,8 +924,7 @@ class Translator:
         self.depth += 1
         self.emit(f"{k['array'].id}[{', '.join(f'_k_x{n}' for n in range(len(shape)))}] = {code}")
         self.depth = depth
-        if cross:
-            self.sync()
+        self.sync()  # (also: the block's later reads of the array see the stores)
 
     def statement(self, s):
         self.node = s
