@@ -416,3 +416,65 @@ def test_stores_are_seen_by_later_reads_and_warnings_name_the_users_line():
     assert b[0] == 62 and np.array_equal(b[1:], a[1:])  # thread 0 reads what thread 31 stored
     mine = [w for w in caught if issubclass(w.category, errors.PerformanceWarning)]
     assert mine and mine[0].filename == __file__ and mine[0].lineno == _line(k.func, "marker: float64")
+
+
+def _bad_programs():
+    """(kernel, what the message says): each misuse on the line marked `# <-`."""
+    def indexed(a):
+        x = T.load(a, (0, 0), (4, 4))
+        a[0, 0] = x[0]  # <-
+
+    def attribute(a):
+        x = T.load(a, (0, 0), (4, 4))
+        T.store(a, (0, 0), x.foo)  # <-
+
+    def offsets(a):
+        T.store(a, (0, 0), T.load(a, (0,), (4, 4)))  # <-
+
+    def three_d(a):
+        x = T.zeros((4, 4, 4))  # <-
+
+    def returns(a):
+        return T.load(a, (0, 0), (4, 4))  # <-
+
+    def broadcast(a):
+        T.store(a, (0, 0), T.load(a, (0, 0), (4, 4)) + T.load(a, (0, 0), (2, 4)))  # <-
+
+    def with_block(a):
+        with open("x"):  # <-
+            pass
+
+    def python_math(a):
+        T.store(a, (0, 0), math.exp(T.load(a, (0, 0), (4, 4))))  # <-
+
+    def axis(a):
+        T.store(a, (0,), T.sum(T.load(a, (0, 0), (4, 4)), 3))  # <-
+
+    def kind_changes(a):
+        x = T.load(a, (0, 0), (4, 4))
+        x = 3  # <-
+
+    def tile_truth(a):
+        x = T.load(a, (0, 0), (4, 4))
+        T.store(a, (0, 0), x if x else x)  # <-
+
+    def tuple_of_tiles(a):
+        x, y = T.load(a, (0, 0), (4, 4)), 3  # <-
+
+    def not_an_array(a):
+        x = T.load(5, (0, 0), (4, 4))  # <-
+
+    def bad_keyword(a):
+        x = T.load(a, (0, 0), (4, 4), bogus=3)  # <-
+
+    import math
+    return [(f, None) for f in (indexed, attribute, offsets, three_d, returns, broadcast, with_block, python_math,
+                                axis, kind_changes, tile_truth, tuple_of_tiles, not_an_array, bad_keyword)]
+
+
+@pytest.mark.parametrize("func", [f for f, _ in _bad_programs()], ids=lambda f: f.__name__)
+def test_misuse_is_a_located_error(func):
+    with pytest.raises(errors.CompileError) as info:
+        T.jit(func)[1](np.zeros((4, 4), np.float32))
+    e = info.value
+    assert e.filename == __file__ and e.lineno == _line(func, "# <-"), str(e)

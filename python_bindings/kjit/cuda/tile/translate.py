@@ -995,6 +995,8 @@ class Translator:
                 self.error(s, f"{target.id!r} is a tile; assigned a scalar", errors.TypingError)
             self.scalar_names.add(target.id)
             return self.emit_reduce(target.id, None, value)
+        if isinstance(value, ast.Tuple) and any(self.is_tile(v) for v in value.elts):
+            self.error(s, "a tile is assigned to one name at a time (x = T.load(...)), not in a tuple")
         for n in ast.walk(target):
             if isinstance(n, ast.Name) and n.id in self.tiles:
                 self.error(n, f"{n.id!r} is a tile; assigned a scalar", errors.TypingError)
@@ -1064,8 +1066,9 @@ class _ScalarRewriter(ast.NodeTransformer):
         self.tr = tr
 
     def visit_Call(self, node):
-        self.generic_visit(node)
         api = self.tr.api_name(node.func)
+        if not (api in _REDUCE and self.tr.info(node)[0] is None):
+            self.generic_visit(node)  # (a reduction's input is a tile expression, not rewritten)
         if api in ("program_id", "num_programs"):
             if len(node.args) != 1:
                 self.tr.error(node, f"T.{api} takes an axis (0, 1 or 2)")
@@ -1088,8 +1091,9 @@ class _ScalarRewriter(ast.NodeTransformer):
 
 
 def _copy(node):
-    return ast.parse(ast.unparse(node)).body[0] if isinstance(node, ast.stmt) else ast.parse(
-        ast.unparse(node), mode="eval").body
+    """A copy of a syntax tree, with its locations (for errors)."""
+    import copy
+    return copy.deepcopy(node)
 
 
 def located(cls, filename, line, col, message, source_lines, index, end_col=None):
