@@ -26,7 +26,6 @@ k (translate.py says how).
 import functools
 import linecache
 
-import kjit
 from kjit import errors
 from kjit.cuda.tile import translate as _translate
 

@@ -22,8 +22,9 @@ a and b: 2-d C-contiguous arrays of one 16-bit float type, rows a multiple of
 """
 import ast
 
-import kjit
-from kjit.cuda.tile import translate as _tr
+from kjit import errors
+from kjit import types as kt
+from kjit.cuda.tile import analysis as _tr
 
 BM = 128
 THREADS = 384
@@ -62,7 +63,7 @@ def match(tr):
         return "the tile loop does not begin with acc = T.zeros(...)"
     m.acc = zeros.targets[0].id
     shape, dtype = tr.info(zeros.value)
-    if dtype != kjit.float32 or len(shape) != 2 or shape[0] != BM or shape[1] not in (64, 128, 192, 256):
+    if dtype != kt.float32 or len(shape) != 2 or shape[0] != BM or shape[1] not in (64, 128, 192, 256):
         return f"the accumulator is {shape} {dtype}, not (128, 64|128|192|256) float32"
     m.bn = shape[1]
     why = _match_kloop(tr, m, kloop)
@@ -145,7 +146,7 @@ def _match_kloop(tr, m, loop):
         if not isinstance(args["array"], ast.Name) or args["array"].id not in tr.arg_types:
             return "a load is not from an array argument"
     ta, tb = (tr.arg_types[x["array"].id] for x in (m.a_load, m.b_load))
-    if ta.dtype != tb.dtype or ta.dtype not in (kjit.float16, kjit.bfloat16):
+    if ta.dtype != tb.dtype or ta.dtype not in (kt.float16, kt.bfloat16):
         return f"a and b are {ta.dtype} and {tb.dtype}, not both float16 or bfloat16"
     if m.bk * ta.dtype.bitwidth // 8 != 128:
         return f"BK = {m.bk}: the sm_90 path loads 128 bytes of k ({128 * 8 // ta.dtype.bitwidth} values)"
@@ -176,7 +177,7 @@ class _Gen:
         self.tr, self.m = tr, m
         tr.lines, tr.linemap, tr.depth = [], [], 1
         tr.scalar_names = set()
-        tr.globals["_k_u64"] = kjit.uint64
+        tr.globals["_k_u64"] = kt.uint64
 
     def emit(self, line, node=None):
         if node is not None:
@@ -262,7 +263,7 @@ class _Gen:
         e("    _k_it += 1")
 
     def consumer(self):
-        tr, m, e = self.tr, self.m, self.emit
+        m, e = self.m, self.emit
         bn = m.bn
         self.scalars(m.head)
         acc = "_k_acc"
@@ -325,7 +326,7 @@ class _Epilogue:
         self.tr = tr
         self.exprs = {}
         self.vectors = {}
-        tr.tiles = {acc_name: _tr.Tile(acc_name, (BM, bn), kjit.float32, False)}
+        tr.tiles = {acc_name: _tr.Tile(acc_name, (BM, bn), kt.float32, False)}
         self.acc_name, self.acc_code, self.bn = acc_name, acc_code, bn
         self.used = set()
 
@@ -373,7 +374,7 @@ class _Epilogue:
             if self.vectors[node.value.id][3] != (BM if axis == "r" else self.bn):
                 tr.error(node, f"a vector of {self.vectors[node.value.id][3]} values along a tile's "
                          f"{'rows' if axis == 'r' else 'columns'} ({BM if axis == 'r' else self.bn})",
-                         _tr.errors.TypingError)
+                         errors.TypingError)
             self.used.add((node.value.id, axis))
             return f"_k_{axis}{node.value.id}"
         if not tr.is_tile(node):
