@@ -215,7 +215,7 @@ def main():
         bias16 = bias.to(torch.bfloat16)
         if fused:
             ref = torch.relu(a.float() @ b.float().T + bias)
-            base = lambda: torch.relu(torch.addmm(bias16, a, b.T, out=out), out=out)  # noqa: E731
+            base = lambda: torch.relu_(torch.addmm(bias16, a, b.T, out=out))  # noqa: E731
         else:
             ref = a.float() @ b.float().T
             base = lambda: torch.matmul(a, b.T, out=out)  # noqa: E731

@@ -326,8 +326,8 @@ class _Launch:
                 from kjit.cuda.tile import hopper
                 m = entry.sm90_match
                 a, b = (args[tk_index(entry, n)] for n in entry.sm90_maps)
-                ta = cuda.make_tensor_map(a, (hopper.BM, m.bk), swizzle=128)
-                tb = cuda.make_tensor_map(b, (m.bn, m.bk), swizzle=128)
+                ta = entry.tensor_map(a, (hopper.BM, m.bk))
+                tb = entry.tensor_map(b, (m.bn, m.bk))
                 compiled = entry.sm90
                 return compiled.launch((self.grid, hopper.THREADS, self.stream, entry.sm90_smem), args + (ta, tb))
             compiled = tk._generic(entry)
@@ -381,6 +381,21 @@ class _Entry:
         self.generic = self.sm90 = None
         self.generic_smem = self.sm90_smem = 0
         self.nt = tk.num_warps * 32
+        self.maps = {}
+
+    def tensor_map(self, ary, box):
+        """The tensor map of `ary` for copies of `box` (128-byte swizzle),
+        kept by address, shape, strides and type: making one allocates and
+        copies, which would serialise back-to-back launches."""
+        from kjit import cuda
+        desc = ary.__cuda_array_interface__
+        key = (desc["data"][0], tuple(desc["shape"]), desc.get("strides"), desc["typestr"], box)
+        tmap = self.maps.get(key)
+        if tmap is None:
+            if len(self.maps) >= 64:
+                self.maps.clear()
+            tmap = self.maps[key] = cuda.make_tensor_map(ary, box, swizzle=128)
+        return tmap
 
     def sm90_ok(self, args):
         """Whether the sm_90 kernel takes these arrays: rows of a and b a

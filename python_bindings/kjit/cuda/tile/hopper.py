@@ -178,6 +178,8 @@ class _Gen:
         tr.lines, tr.linemap, tr.depth = [], [], 1
         tr.scalar_names = set()
         tr.globals["_k_u64"] = kt.uint64
+        from kjit.dispatcher import tuple_setitem
+        tr.globals["_k_tuple_setitem"] = tuple_setitem
 
     def emit(self, line, node=None):
         if node is not None:
@@ -301,16 +303,28 @@ class _Gen:
         for s in m.epilogue:
             tr.node = s
             ctx.define(s.targets[0].id, s.value)
+        plain = isinstance(k["value"], ast.Name) and k["value"].id == m.acc
+        if "mask" not in k and plain:
+            e(f"_k_cuda.wgmma.store({k['array'].id}, (_k_R + _k_row, _k_C), {acc})")
+            return
         e(f"for _k_e in range({m.bn // 2}):")
         tr.depth += 1
         e("_k_i = _k_row + _k_rw + 8 * ((_k_e >> 1) & 1)")
         e("_k_j = 8 * (_k_e >> 2) + _k_cw + (_k_e & 1)")
+        value = ctx.code(k["value"])
+        if "mask" not in k:
+            # the epilogue's values replace the accumulator's (float32), and
+            # wgmma.store writes them: pairs of neighbours in one store, only
+            # inside the array, converted to its type
+            ctx.emit_vectors()
+            e(f"{acc} = _k_tuple_setitem({acc}, _k_e, _k_f32({value}))")
+            tr.depth -= 1
+            e(f"_k_cuda.wgmma.store({k['array'].id}, (_k_R + _k_row, _k_C), {acc})")
+            return
         e("_k_x0 = _k_R + _k_i")
         e("_k_x1 = _k_C + _k_j")
-        value = ctx.code(k["value"])
         cond = f"0 <= _k_x0 < {k['array'].id}.shape[0] and 0 <= _k_x1 < {k['array'].id}.shape[1]"
-        if "mask" in k:
-            cond += f" and {ctx.code(k['mask'])}"
+        cond += f" and {ctx.code(k['mask'])}"
         ctx.emit_vectors()  # the vectors' elements the value reads
         e(f"if {cond}:")
         e(f"    {k['array'].id}[_k_x0, _k_x1] = {value}")
