@@ -28,6 +28,7 @@ import linecache
 
 from kjit import errors
 from kjit.cuda.tile import translate as _translate
+from kjit.cuda.tile.analysis import located as _located
 
 __all__ = ["jit", "program_id", "num_programs", "load", "store", "zeros", "full", "arange", "dot", "trans",
            "sum", "max", "min", "maximum", "minimum", "where", "exp", "exp2", "log", "log2", "sqrt", "sin",
@@ -167,7 +168,9 @@ def swizzle2d(tile, grid_m, grid_n, group=8):
     read (cache hits)."""
 
 
+@functools.lru_cache(maxsize=None)
 def _swizzle2d_device():
+    """The device function T.swizzle2d becomes (made once, at first use)."""
     from kjit import cuda
 
     @cuda.jit(device=True)
@@ -180,17 +183,6 @@ def _swizzle2d_device():
         return first + tile % width % size, tile % width // size
 
     return swizzle2d_device
-
-
-_SWIZZLE = []
-
-
-def __getattr__(name):
-    if name == "swizzle2d_device":
-        if not _SWIZZLE:
-            _SWIZZLE.append(_swizzle2d_device())
-        return _SWIZZLE[0]
-    raise AttributeError(f"module 'kjit.cuda.tile' has no attribute {name!r}")
 
 
 def num_sms():
@@ -222,12 +214,10 @@ class TileKernel:
         return tuple(typeof(a) for a in args)
 
     def _compiled(self, args):
-        types = self._types(args)
-        key = tuple(str(t) for t in types)
-        entry = self._kernels.get(key)
+        types = self._types(args)  # (kjit's types are hashable: the key itself)
+        entry = self._kernels.get(types)
         if entry is None:
-            entry = self._translate(types)
-            self._kernels[key] = entry
+            entry = self._kernels[types] = self._translate(types)
         return entry
 
     def _translate(self, types):
@@ -240,7 +230,6 @@ class TileKernel:
         if self.path != "generic" and (self.path == "sm90" or _on_hopper()):
             from kjit.cuda.tile import hopper
             tr = _translate.Translator(self.func, _module(), types, self.num_warps, source)
-            tr.scalar_names = set()
             m = hopper.match(tr)
             try:
                 if isinstance(m, str):
@@ -253,7 +242,8 @@ class TileKernel:
             else:
                 entry.sm90 = self._make(tr, text, glb, linemap, source, "sm90",
                                         launch_bounds=(hopper.THREADS, 1))  # setmaxnreg needs the count
-                entry.sm90_smem, entry.sm90_maps, entry.sm90_match = smem, maps, m
+                entry.sm90_smem, entry.sm90_match = smem, m
+                entry.sm90_maps = tuple(entry.params.index(name) for name in maps)  # a's and b's positions
         return entry
 
     def _make(self, tr, text, glb, linemap, source, path, **options):
@@ -322,10 +312,9 @@ class _Launch:
         compiled = None
         try:
             if entry.sm90_ok(args):
-                from kjit import cuda
                 from kjit.cuda.tile import hopper
                 m = entry.sm90_match
-                a, b = (args[tk_index(entry, n)] for n in entry.sm90_maps)
+                a, b = (args[n] for n in entry.sm90_maps)
                 ta = entry.tensor_map(a, (hopper.BM, m.bk))
                 tb = entry.tensor_map(b, (m.bn, m.bk))
                 compiled = entry.sm90
@@ -336,10 +325,6 @@ class _Launch:
             if compiled is None:  # the translator's own error: at the user's line already
                 raise
             raise _remap(e, compiled.filename, compiled.linemap, compiled.source) from None
-
-
-def tk_index(entry, name):
-    return entry.params.index(name)
 
 
 class _Compiled:
@@ -399,12 +384,11 @@ class _Entry:
 
     def sm90_ok(self, args):
         """Whether the sm_90 kernel takes these arrays: rows of a and b a
-        multiple of 16 bytes, at 16-byte aligned addresses (TMA)."""
+        multiple of 16 bytes (TMA's rule)."""
         if self.sm90 is None:
             return False
-        for name in self.sm90_maps:
-            ary = args[self.params.index(name)]
-            shape = getattr(ary, "shape", ())
+        for n in self.sm90_maps:
+            shape = getattr(args[n], "shape", ())
             item = self.sm90_match.dtype.bitwidth // 8
             if len(shape) != 2 or shape[1] * item % 16:
                 return False
@@ -425,7 +409,7 @@ def _remap(e, filename, linemap, source):
         return e
     line, col = linemap[e.lineno - 1]
     lines = source[1].splitlines()
-    return _translate.located(type(e), source[0], line, col, e.msg, lines, line - source[2])
+    return _located(type(e), source[0], line, col, e.msg, lines, line - source[2])
 
 
 def jit(func=None, *, num_warps=4, num_stages=3, path=None):

@@ -43,6 +43,16 @@ def _float_rank(t):
     return 0
 
 
+def reduce_type(api, t):
+    """The element type of reduction T.<api> of a tile of type t: sums of
+    16-bit floats are float32, of bools int32."""
+    if api != "sum":
+        return t
+    if isinstance(t, kt.Float) and t.bitwidth < 32:
+        return kt.float32
+    return kt.int32 if t == kt.boolean else t
+
+
 def promote(a, b):
     """The element type of an operation on tiles of types a and b (None: a
     Python scalar, which takes the tile's type)."""
@@ -94,6 +104,7 @@ class Analysis:
         self.assigned = self._assignments()
         self.locals = set(self.params) | set(self.assigned)
         self.wants_shared = self._shared_uses()
+        self.scalar_names = set()  # names assigned scalars so far
         self.lines, self.linemap = [], []
         self.allocs = []
         self.smem_bytes = 0
@@ -400,6 +411,12 @@ class Analysis:
             return acc
         return kt.float32 if isinstance(a, kt.Float) else kt.int32
 
+    def reduce_axis(self, api, k):
+        """The axis of a reduction's arguments `k`, or None (all elements)."""
+        if "axis" not in k or (isinstance(k["axis"], ast.Constant) and k["axis"].value is None):
+            return None
+        return self.const_int(k["axis"], f"T.{api}'s axis")
+
     def call_info(self, node):
         api = self.api_name(node.func)
         if api is None:
@@ -452,12 +469,8 @@ class Analysis:
             s, t = self.info(k["input"])
             if s is None:
                 self.error(node, f"T.{api} reduces a tile", errors.TypingError)
-            axis = self.const_int(k["axis"], f"T.{api}'s axis") if "axis" in k and not (
-                isinstance(k["axis"], ast.Constant) and k["axis"].value is None) else None
-            if api == "sum":
-                t = kt.float32 if isinstance(t, kt.Float) and t.bitwidth < 32 else t
-                if t == kt.boolean:
-                    t = kt.int32
+            axis = self.reduce_axis(api, k)
+            t = reduce_type(api, t)
             if axis is None:
                 return None, None  # a scalar
             if axis < 0:

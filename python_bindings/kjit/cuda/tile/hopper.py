@@ -175,8 +175,6 @@ def generate(tr, m):
 class _Gen:
     def __init__(self, tr, m):
         self.tr, self.m = tr, m
-        tr.lines, tr.linemap, tr.depth = [], [], 1
-        tr.scalar_names = set()
         tr.globals["_k_u64"] = kt.uint64
         from kjit.dispatcher import tuple_setitem
         tr.globals["_k_tuple_setitem"] = tuple_setitem

@@ -22,7 +22,7 @@ import ast
 
 from kjit import types as kt
 from kjit import errors
-from kjit.cuda.tile.analysis import _BINOPS, _CMPOPS, _MATH, _REDUCE, Analysis, Tile, _copy, located, promote  # noqa: F401
+from kjit.cuda.tile.analysis import _BINOPS, _CMPOPS, _MATH, _REDUCE, Analysis, Tile, _copy, promote, reduce_type
 
 
 class Translator(Analysis):
@@ -178,7 +178,7 @@ class Translator(Analysis):
             if api == "arange":
                 k = self.kwargs(node, ["start", "end"], ["start"])
                 lo = self.const_int(k["start"]) if "end" in k else 0
-                return f"_k_i32({lo} + {self.index_of(shape, out, None)})"
+                return f"_k_i32({lo} + _k_i)"  # (a 1-d statement: broadcasting hoists it)
             if api in ("zeros", "full"):
                 k = self.kwargs(node, ["shape", "value", "dtype"] if api == "full" else ["shape", "dtype"],
                                 ["shape"])
@@ -198,9 +198,6 @@ class Translator(Analysis):
         if isinstance(node, ast.Name) and node.id in self.tiles:
             return self.tiles[node.id]
         return self.hoist(node)
-
-    def index_of(self, shape, out, view):
-        return "_k_i" if len(out) == 1 else "_k_j" if shape[0] == 1 else "_k_i"
 
     def read(self, t, view, out, cross):
         """Element (_k_i, _k_j) of a statement over `out` read from tile t,
@@ -288,37 +285,41 @@ class Translator(Analysis):
     def sync(self):
         self.emit("_k_cuda.syncthreads()")
 
+    def offsets(self, node, what, rank):
+        """The offsets of a T.load/T.store into scalar temporaries (once,
+        before the loop); returns their names."""
+        offs = node.elts if isinstance(node, ast.Tuple) else [node]
+        if len(offs) != rank:
+            self.error(node, f"{what} of a {rank}-d tile takes {rank} offsets", errors.TypingError)
+        names = []
+        for o in offs:
+            names.append(self.temp("o"))
+            self.emit(f"{names[-1]} = {self.scalar_code(o)}")
+        return names
+
+    def inside(self, names, ary, mask):
+        """In the loop over a tile's elements: _k_x0 (, _k_x1) = the element's
+        array index; returns the condition that it is inside `ary` (and
+        `mask`)."""
+        for n, (o, i) in enumerate(zip(names, ["_k_i", "_k_j"])):
+            self.emit(f"_k_x{n} = {o} + {i}")
+        cond = " and ".join(f"0 <= _k_x{n} < {ary}.shape[{n}]" for n in range(len(names)))
+        return f"{cond} and {mask}" if mask else cond
+
     def emit_load(self, t, node):
         k = self.kwargs(node, ["array", "offsets", "shape", "padding", "mask"], ["array", "offsets", "shape"])
         ary = k["array"].id
-        offs = k["offsets"].elts if isinstance(k["offsets"], ast.Tuple) else [k["offsets"]]
-        if len(offs) != len(t.shape):
-            self.error(k["offsets"], f"T.load of a {len(t.shape)}-d tile takes {len(t.shape)} offsets",
-                       errors.TypingError)
-        names = []
-        for n, o in enumerate(offs):
-            names.append(self.temp("o"))
-            self.emit(f"{names[-1]} = {self.scalar_code(o)}")
+        names = self.offsets(k["offsets"], "T.load", len(t.shape))
         pad = self.scalar_code(k["padding"]) if "padding" in k else "0"
         cross = set()
         mask = self.elem(k["mask"], t.shape, cross) if "mask" in k else None
         if cross:
             self.sync()
         depth = self.loop_head(t.shape)
-        idx = ["_k_i", "_k_j"][:len(t.shape)]
-        rows = [f"{o} + {i}" for o, i in zip(names, idx)]
-        for n, r in enumerate(rows):
-            self.emit(f"_k_x{n} = {r}")
-        inside = " and ".join(f"0 <= _k_x{n} < {ary}.shape[{n}]" for n in range(len(rows)))
-        if mask:
-            inside += f" and {mask}"
-        self.emit(f"if {inside}:")
-        self.depth += 1
-        self.emit(f"{self.target_ref(t)} = {ary}[{', '.join(f'_k_x{n}' for n in range(len(rows)))}]")
-        self.depth -= 1
+        self.emit(f"if {self.inside(names, ary, mask)}:")
+        self.emit(f"    {self.target_ref(t)} = {ary}[{', '.join(f'_k_x{n}' for n in range(len(names)))}]")
         self.emit("else:")
-        self.depth += 1
-        self.emit(f"{self.target_ref(t)} = {pad}")
+        self.emit(f"    {self.target_ref(t)} = {pad}")
         self.depth = depth
         if cross:
             self.sync()
@@ -371,13 +372,10 @@ class Translator(Analysis):
         k = self.kwargs(node, ["input", "axis"], ["input"])
         src = self.named_or_hoisted(k["input"])
         sh = self.shared_of(src)
-        axis = None
-        if "axis" in k and not (isinstance(k["axis"], ast.Constant) and k["axis"].value is None):
-            axis = self.const_int(k["axis"]) % len(src.shape)
-        rtype = self.info(node)[1] if t is not None else (
-            kt.float32 if api == "sum" and isinstance(src.dtype, kt.Float) and src.dtype.bitwidth < 32
-            else kt.int32 if api == "sum" and src.dtype == kt.boolean else src.dtype)
-        conv = self.dtype_name(rtype)
+        axis = self.reduce_axis(api, k)
+        if axis is not None:
+            axis %= len(src.shape)
+        conv = self.dtype_name(reduce_type(api, src.dtype))
 
         def combine(x):
             if api == "sum":
@@ -419,29 +417,16 @@ class Translator(Analysis):
             self.error(k["value"], "T.store writes a tile", errors.TypingError)
         if at.ndim != len(shape):
             self.error(node, f"T.store of a {len(shape)}-d tile into a {at.ndim}-d array", errors.TypingError)
-        offs = k["offsets"].elts if isinstance(k["offsets"], ast.Tuple) else [k["offsets"]]
-        if len(offs) != len(shape):
-            self.error(k["offsets"], f"T.store of a {len(shape)}-d tile takes {len(shape)} offsets",
-                       errors.TypingError)
-        names = []
-        for o in offs:
-            names.append(self.temp("o"))
-            self.emit(f"{names[-1]} = {self.scalar_code(o)}")
+        names = self.offsets(k["offsets"], "T.store", len(shape))
         cross = set()
         code = self.elem(k["value"], shape, cross)
         mask = self.elem(k["mask"], shape, cross) if "mask" in k else None
         if cross:
             self.sync()
         depth = self.loop_head(shape)
-        idx = ["_k_i", "_k_j"][:len(shape)]
-        for n, (o, i) in enumerate(zip(names, idx)):
-            self.emit(f"_k_x{n} = {o} + {i}")
-        inside = " and ".join(f"0 <= _k_x{n} < {k['array'].id}.shape[{n}]" for n in range(len(shape)))
-        if mask:
-            inside += f" and {mask}"
-        self.emit(f"if {inside}:")
-        self.depth += 1
-        self.emit(f"{k['array'].id}[{', '.join(f'_k_x{n}' for n in range(len(shape)))}] = {code}")
+        ary = k["array"].id
+        self.emit(f"if {self.inside(names, ary, mask)}:")
+        self.emit(f"    {ary}[{', '.join(f'_k_x{n}' for n in range(len(shape)))}] = {code}")
         self.depth = depth
         self.sync()  # (also: the block's later reads of the array see the stores)
 
@@ -562,7 +547,6 @@ class Translator(Analysis):
         if fdef.args.vararg or fdef.args.kwarg or fdef.args.kwonlyargs or fdef.args.posonlyargs or \
                 fdef.args.defaults:
             self.error(fdef, "a tile kernel takes plain positional parameters")
-        self.scalar_names = set()
         self.node = fdef
         self.emit("_k_tid = _k_cuda.threadIdx.x")
         for s in fdef.body:
@@ -597,7 +581,7 @@ class _ScalarRewriter(ast.NodeTransformer):
             what = "blockIdx" if api == "program_id" else "gridDim"
             return ast.parse(f"_k_cuda.{what}.{'xyz'[axis]}", mode="eval").body
         if api == "swizzle2d":
-            self.tr.globals["_k_swizzle2d"] = self.tr.api.swizzle2d_device
+            self.tr.globals["_k_swizzle2d"] = self.tr.api._swizzle2d_device()
             return ast.Call(func=ast.Name(id="_k_swizzle2d", ctx=ast.Load()), args=node.args, keywords=[])
         if api in _REDUCE and self.tr.info(node)[0] is None:
             name = self.tr.temp("v")
