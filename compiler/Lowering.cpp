@@ -238,6 +238,29 @@ llvm::AllocaInst *FunctionLowering::entryAlloca(llvm::Type *t, const char *name)
   return eb.CreateAlloca(t, nullptr, name);
 }
 
+llvm::AllocaInst *FunctionLowering::spillTuple(llvm::Value *tuple, llvm::Type *et, unsigned n,
+                                               const char *name) {
+  llvm::Type *arr = llvm::ArrayType::get(et, n);
+  llvm::AllocaInst *slots = entryAlloca(arr, name);
+  for (unsigned k = 0; k < n; ++k)
+    B.CreateStore(B.CreateExtractValue(tuple, {k}), B.CreateConstInBoundsGEP2_32(arr, slots, 0, k));
+  return slots;
+}
+
+llvm::Value *FunctionLowering::tupleIndex(llvm::Value *i, int64_t n, SourceLoc loc) {
+  i = B.CreateSelect(B.CreateICmpSLT(i, i64(0)), B.CreateAdd(i, i64(n)), i);
+  raiseIf(B.CreateICmpUGE(i, i64(n)), "IndexError", "tuple index out of range", loc);
+  return i;
+}
+
+llvm::Value *FunctionLowering::pointerRecord(llvm::ArrayRef<llvm::Value *> ptrs, const char *name) {
+  llvm::Type *recTy = llvm::ArrayType::get(llvm::PointerType::getUnqual(C), ptrs.size());
+  llvm::AllocaInst *rec = entryAlloca(recTy, name);
+  for (unsigned k = 0; k < ptrs.size(); ++k)
+    B.CreateStore(ptrs[k], B.CreateConstGEP2_32(recTy, rec, 0, k));
+  return B.CreatePtrToInt(rec, B.getInt64Ty());
+}
+
 void FunctionLowering::startDeadBlock() { B.SetInsertPoint(block("dead")); }
 
 void FunctionLowering::emitRaise(const std::string &exc, const std::string &msg, SourceLoc loc,

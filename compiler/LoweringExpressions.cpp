@@ -327,15 +327,10 @@ llvm::Value *FunctionLowering::exprUncached(const Expr *e) {
     auto *g = cast<TupleGet>(e);
     if (!g->dynIndex) return B.CreateExtractValue(expr(g->tuple), {g->index});
     llvm::Value *tv = expr(g->tuple);
-    llvm::Value *i = expr(g->dynIndex);
-    auto n = int64_t(g->tuple->type->elements().size());
-    i = B.CreateSelect(B.CreateICmpSLT(i, i64(0)), B.CreateAdd(i, i64(n)), i);
-    raiseIf(B.CreateICmpUGE(i, i64(n)), "IndexError", "tuple index out of range", g->loc);
+    auto n = unsigned(g->tuple->type->elements().size());
+    llvm::Value *i = tupleIndex(expr(g->dynIndex), n, g->loc);
     llvm::Type *et = P.lt(g->type);
-    llvm::AllocaInst *slots = entryAlloca(llvm::ArrayType::get(et, uint64_t(n)), "tuple");
-    for (int64_t k = 0; k < n; ++k)
-      B.CreateStore(B.CreateExtractValue(tv, {unsigned(k)}),
-                    B.CreateConstInBoundsGEP2_64(slots->getAllocatedType(), slots, 0, uint64_t(k)));
+    llvm::AllocaInst *slots = spillTuple(tv, et, n, "tuple");
     return B.CreateLoad(et, B.CreateInBoundsGEP(slots->getAllocatedType(), slots, {i64(0), i}));
   }
   case Kind::Call: return call(cast<Call>(e));

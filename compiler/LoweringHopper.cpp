@@ -381,11 +381,8 @@ llvm::Value *FunctionLowering::hopperIntrinsic(const Intrinsic *in) {
           vals[j] = B.CreateExtractValue(av, {unsigned(kc->getZExtValue()) * 8 + j});
       } else {
         llvm::Type *et = P.lt(in->args[1]->type->elements()[0]);
-        llvm::Type *arr = llvm::ArrayType::get(et, m);
-        llvm::AllocaInst *slots = entryAlloca(arr, "wgmma.a");
-        for (unsigned j = 0; j < m; ++j)
-          B.CreateStore(B.CreateExtractValue(av, {j}),
-                        B.CreateConstInBoundsGEP2_64(arr, slots, 0, j));
+        llvm::AllocaInst *slots = spillTuple(av, et, m, "wgmma.a");
+        llvm::Type *arr = slots->getAllocatedType();
         for (unsigned j = 0; j < 8; ++j) {
           llvm::Value *at = B.CreateAdd(B.CreateMul(k, B.getInt64(8)), B.getInt64(j));
           vals[j] = B.CreateLoad(et, B.CreateInBoundsGEP(arr, slots, {B.getInt64(0), at}));
@@ -539,10 +536,8 @@ llvm::Value *FunctionLowering::cpuHopperIntrinsic(const Intrinsic *in) {
     llvm::Value *acc = expr(in->args[0]);
     unsigned n = unsigned(in->args[0]->type->elements().size());
     llvm::Type *f32 = B.getFloatTy();
-    llvm::Type *arr = llvm::ArrayType::get(f32, n);
-    llvm::AllocaInst *slot = entryAlloca(arr, "wgmma.acc");
-    for (unsigned k = 0; k < n; ++k)
-      B.CreateStore(B.CreateExtractValue(acc, {k}), B.CreateConstGEP2_32(arr, slot, 0, k));
+    llvm::AllocaInst *slot = spillTuple(acc, f32, n, "wgmma.acc");
+    llvm::Type *arr = slot->getAllocatedType();
     const Type *bt = in->args[2]->type;
     bool bf = bt->dtype()->isBFloat16(), regA = in->args[1]->type->isTuple();
     int64_t flags = int64_t(2 * n) | (bf ? kWgmmaBFloat16 : 0) | (regA ? kWgmmaRegisterA : 0) |
@@ -569,12 +564,8 @@ llvm::Value *FunctionLowering::cpuHopperIntrinsic(const Intrinsic *in) {
           all, vals, {B.getInt64(0), B.CreateMul(expr(in->args[3]), B.getInt64(8))});
       llvm::Type *sliceTy = llvm::ArrayType::get(f32, 256);
       llvm::AllocaInst *slice = entryAlloca(sliceTy, "wgmma.a.slice");
-      llvm::Type *recTy = llvm::ArrayType::get(llvm::PointerType::getUnqual(C), 2);
-      llvm::AllocaInst *rec = entryAlloca(recTy, "wgmma.a.operands");
-      B.CreateStore(mine, B.CreateConstGEP2_32(recTy, rec, 0, 0));
-      B.CreateStore(slice, B.CreateConstGEP2_32(recTy, rec, 0, 1));
-      cpuWarpCall(in, WarpOp::WgmmaA, B.getInt32(-1), B.CreatePtrToInt(rec, B.getInt64Ty()),
-                  B.getInt32(bf ? 1 : 0));
+      cpuWarpCall(in, WarpOp::WgmmaA, B.getInt32(-1),
+                  pointerRecord({mine, slice}, "wgmma.a.operands"), B.getInt32(bf ? 1 : 0));
       a = slice;
     } else {
       a = dataOf(expr(in->args[1]));

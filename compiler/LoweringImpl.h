@@ -119,6 +119,14 @@ class FunctionLowering {
   // ---- helpers ----
   llvm::BasicBlock *block(const char *name) { return llvm::BasicBlock::Create(C, name, LF); }
   llvm::AllocaInst *entryAlloca(llvm::Type *t, const char *name);
+  // The CPU device's warp operations take their operands as one record of
+  // pointers: the record's address as an i64 (runtime/host/CpuMatrix.cpp).
+  llvm::Value *pointerRecord(llvm::ArrayRef<llvm::Value *> ptrs, const char *name);
+  // A tuple's n elements (of LLVM type et) stored into a stack array, for
+  // run-time indexing (LLVM turns it back into registers once the index is
+  // known); and a run-time tuple index made non-negative, IndexError outside.
+  llvm::AllocaInst *spillTuple(llvm::Value *tuple, llvm::Type *et, unsigned n, const char *name);
+  llvm::Value *tupleIndex(llvm::Value *i, int64_t n, SourceLoc loc);
   void startDeadBlock();  // after a terminator: code that follows is unreachable
   bool terminated() const { return B.GetInsertBlock()->getTerminator() != nullptr; }
   // Raises exc(msg) at loc when `bad` is true, continuing otherwise.

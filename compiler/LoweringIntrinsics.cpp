@@ -357,21 +357,15 @@ llvm::Value *FunctionLowering::intrinsic(const Intrinsic *in) {
     if (auto *k = dyn_cast<Const>(in->args[1])) return B.CreateInsertValue(tv, v, {unsigned(k->i)});
     // A run-time index (one element type): through a stack slot, which
     // LLVM turns back into registers once the index is known.
-    llvm::Value *i = expr(in->args[1]);
-    auto n = int64_t(in->args[0]->type->elements().size());
-    i = B.CreateSelect(B.CreateICmpSLT(i, i64(0)), B.CreateAdd(i, i64(n)), i);
-    raiseIf(B.CreateICmpUGE(i, i64(n)), "IndexError", "tuple index out of range", in->loc);
-    llvm::Type *arr = llvm::ArrayType::get(v->getType(), uint64_t(n));
-    llvm::AllocaInst *slots = entryAlloca(arr, "tuple.set");
-    for (int64_t k = 0; k < n; ++k)
-      B.CreateStore(B.CreateExtractValue(tv, {unsigned(k)}),
-                    B.CreateConstInBoundsGEP2_64(arr, slots, 0, uint64_t(k)));
+    auto n = unsigned(in->args[0]->type->elements().size());
+    llvm::Value *i = tupleIndex(expr(in->args[1]), n, in->loc);
+    llvm::AllocaInst *slots = spillTuple(tv, v->getType(), n, "tuple.set");
+    llvm::Type *arr = slots->getAllocatedType();
     B.CreateStore(v, B.CreateInBoundsGEP(arr, slots, {i64(0), i}));
     llvm::Value *r = llvm::UndefValue::get(tv->getType());
-    for (int64_t k = 0; k < n; ++k)
+    for (unsigned k = 0; k < n; ++k)
       r = B.CreateInsertValue(
-          r, B.CreateLoad(v->getType(), B.CreateConstInBoundsGEP2_64(arr, slots, 0, uint64_t(k))),
-          {unsigned(k)});
+          r, B.CreateLoad(v->getType(), B.CreateConstInBoundsGEP2_32(arr, slots, 0, k)), {k});
     return r;
   }
   case IntrinsicId::IntPow: return intPow(expr(in->args[0]), expr(in->args[1]), t, in->loc);

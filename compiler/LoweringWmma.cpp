@@ -186,12 +186,8 @@ llvm::Value *FunctionLowering::cpuMatrixProduct(const Intrinsic *in, WarpOp op) 
               *c = spill(expr(in->args[2]), "mma.c");
   llvm::Type *dt = P.lt(in->type);
   llvm::AllocaInst *d = entryAlloca(dt, "mma.d");
-  llvm::Type *recTy = llvm::ArrayType::get(llvm::PointerType::getUnqual(C), 4);
-  llvm::AllocaInst *rec = entryAlloca(recTy, "mma.operands");
-  llvm::Value *parts[4] = {a, b, c, d};
-  for (unsigned k = 0; k < 4; ++k) B.CreateStore(parts[k], B.CreateConstGEP2_32(recTy, rec, 0, k));
   bool bf = in->args[0]->type->elements()[0]->isBFloat16();
-  cpuWarpCall(in, op, B.getInt32(-1), B.CreatePtrToInt(rec, B.getInt64Ty()),
+  cpuWarpCall(in, op, B.getInt32(-1), pointerRecord({a, b, c, d}, "mma.operands"),
               B.getInt32(int32_t(bf ? WmmaInputs::BFloat16 : WmmaInputs::Float16)));
   return B.CreateLoad(dt, d);
 }
@@ -258,11 +254,8 @@ llvm::Value *FunctionLowering::cpuWmmaIntrinsic(const Intrinsic *in, llvm::Value
                                       false, true, in->loc);
     llvm::Type *outTy = P.lt(in->type);
     llvm::AllocaInst *out = entryAlloca(outTy, "ldmatrix.out");
-    llvm::Type *recTy = llvm::ArrayType::get(llvm::PointerType::getUnqual(C), 2);
-    llvm::AllocaInst *rec = entryAlloca(recTy, "ldmatrix.operands");
-    B.CreateStore(row, B.CreateConstGEP2_32(recTy, rec, 0, 0));
-    B.CreateStore(out, B.CreateConstGEP2_32(recTy, rec, 0, 1));
-    cpuWarpCall(in, WarpOp::Ldmatrix, B.getInt32(-1), B.CreatePtrToInt(rec, B.getInt64Ty()),
+    cpuWarpCall(in, WarpOp::Ldmatrix, B.getInt32(-1),
+                pointerRecord({row, out}, "ldmatrix.operands"),
                 B.getInt32(int32_t(num + (trans ? 8 : 0))));
     return B.CreateLoad(outTy, out);
   }
