@@ -414,11 +414,15 @@ def test_stores_are_seen_by_later_reads_and_warnings_name_the_users_line():
         warnings.simplefilter("always")
         k[1](a, b, np.float64(2.0))
     assert b[0] == 62 and np.array_equal(b[1:], a[1:])  # thread 0 reads what thread 31 stored
-    # (another test of the suite may have turned kjit's performance warnings
-    # off; where one is given, it names the user's line, never the translation)
+    # Warnings name the user's file, never the translation or kjit's own:
+    # the float64 one the marked line, a launch's (the grid's occupancy, where
+    # an earlier test turned that warning on) the launch. (An earlier test may
+    # also have turned kjit's performance warnings off.)
     mine = [w for w in caught if issubclass(w.category, errors.PerformanceWarning)]
     for w in mine:
-        assert w.filename == __file__ and w.lineno == _line(k.func, "marker: float64"), (w.filename, w.lineno)
+        assert w.filename == __file__, (w.filename, w.lineno, str(w.message))
+        if "float64" in str(w.message):
+            assert w.lineno == _line(k.func, "marker: float64"), (w.lineno, str(w.message))
 
 
 def _bad_programs():

@@ -351,8 +351,8 @@ class _Compiled:
                 warnings.warn_explicit(f"{self.source[0]}:{line}:{col}: warning: {m.group(3)} (in the tile "
                                        "kernel's translation: kernel.source(*args) shows it)", w.category,
                                        self.source[0], line)
-            else:
-                warnings.warn_explicit(w.message, w.category, w.filename, w.lineno)
+            else:  # about the launch (the grid's occupancy ...): at the user's launch
+                warnings.warn(w.message, w.category, stacklevel=3)
         return result
 
 
