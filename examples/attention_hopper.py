@@ -43,20 +43,20 @@ NEG_INF = -math.inf
 _kernels = {}
 
 
-@cuda.jit(device=True)
+@cuda.jit(device=True, fastmath=True)
 def quad_max(x):
     """The maximum over the 4 threads that hold one row's values."""
     x = max(x, cuda.shfl_xor_sync(0xFFFFFFFF, x, 1))
     return max(x, cuda.shfl_xor_sync(0xFFFFFFFF, x, 2))
 
 
-@cuda.jit(device=True)
+@cuda.jit(device=True, fastmath=True)
 def quad_sum(x):
     x += cuda.shfl_xor_sync(0xFFFFFFFF, x, 1)
     return x + cuda.shfl_xor_sync(0xFFFFFFFF, x, 2)
 
 
-@cuda.jit(device=True)
+@cuda.jit(device=True, fastmath=True)
 def mask_causal(s, first_row, first_col):
     """Scores of keys after their query set to -inf. The thread's value i of
     the 64 x 128 tile is row 16w + g + 8((i >> 1) & 1), column 8(i >> 2) +
@@ -70,7 +70,7 @@ def mask_causal(s, first_row, first_col):
     return s
 
 
-@cuda.jit(device=True)
+@cuda.jit(device=True, fastmath=True)
 def online_softmax(s, m0, m1, l0, l1, c):
     """One tile's step of the online softmax over the thread's two rows (r0:
     values i with (i >> 1) & 1 == 0, r1: the others): s becomes p =
@@ -104,7 +104,7 @@ def online_softmax(s, m0, m1, l0, l1, c):
     return s, n0, n1, l0, l1, a0, a1
 
 
-@cuda.jit(device=True)
+@cuda.jit(device=True, fastmath=True)
 def scale_rows(o, a0, a1):
     for i in range(len(o)):
         o = kjit.tuple_setitem(o, i, o[i] * (a1 if (i >> 1) & 1 else a0))
@@ -155,11 +155,40 @@ def make_attention(dtype, d, causal, pipelined=True, pingpong=True):
         for kk in range(BN // 16):
             o_acc = cuda.wgmma.mma_async(o_acc, pa, sv, kk)
         return o_acc
+
+    @cuda.jit(device=True, fastmath=True)
+    def step(j, sq, sk, sv, bars, row, wg, first, o_acc, pa, m0, m1, l0, l1, c, masked):
+        """One step of the pipelined loop: the scores of tile j + 1 (masked
+        on the diagonal when `masked`) and p_j @ v_j in flight together,
+        the softmax of j + 1 while p_j @ v_j runs, then o rescaled. Returns
+        o, p of j + 1 (wgmma's a) and the softmax's state."""
+        s = j % 2
+        s1 = 1 - s
+        cuda.mbarrier.wait(bars, 1 + s1, ((j + 1) // 2) & 1)
+        my_turn(wg)
+        cuda.wgmma.fence()
+        sc = scores(sq, row, sk[s1])
+        cuda.wgmma.commit_group()
+        o_acc = times_v(o_acc, pa, sv[s])
+        cuda.wgmma.commit_group()
+        your_turn(wg)
+        sc = cuda.wgmma.wait_group(1, sc)  # the scores; p_j @ v_j may still run
+        if masked:
+            sc = mask_causal(sc, row, 0)
+        sc, m0, m1, l0, l1, a0, a1 = online_softmax(sc, m0, m1, l0, l1, c)
+        o_acc = cuda.wgmma.wait_group(0, o_acc)
+        if first:
+            cuda.mbarrier.arrive(bars, 3 + s)
+        # (p's registers are rewritten only now: p_j @ v_j read them until the wait)
+        pa = cuda.wgmma.convert(sc, dtype)
+        o_acc = scale_rows(o_acc, a0, a1)
+        return o_acc, pa, m0, m1, l0, l1
+
     Q_ELEMS = BM * d
     KV_ELEMS = BN * d
     TILE_BYTES = 2 * KV_ELEMS * 2  # a k tile and a v tile
 
-    @cuda.jit(launch_bounds=(THREADS, 1))
+    @cuda.jit(launch_bounds=(THREADS, 1), fastmath=True)
     def attention(tq, tk, tv, o, seq, c):
         smem = cuda.shared.array(0, dtype)
         sq = smem[:Q_ELEMS].reshape((H2, BM, 64))
@@ -240,27 +269,15 @@ def make_attention(dtype, d, causal, pipelined=True, pingpong=True):
                     sc = mask_causal(sc, row, 0)
                 sc, m0, m1, l0, l1, a0, a1 = online_softmax(sc, m0, m1, l0, l1, c)
                 pa = cuda.wgmma.convert(sc, dtype)
-                for j in range(n_kv - 1):
-                    s = j % 2
-                    s1 = 1 - s
-                    cuda.mbarrier.wait(bars, 1 + s1, ((j + 1) // 2) & 1)
-                    my_turn(wg)
-                    cuda.wgmma.fence()
-                    sc = scores(sq, row, sk[s1])
-                    cuda.wgmma.commit_group()
-                    o_acc = times_v(o_acc, pa, sv[s])
-                    cuda.wgmma.commit_group()
-                    your_turn(wg)
-                    sc = cuda.wgmma.wait_group(1, sc)  # the scores; p_j @ v_j may still run
-                    if causal and j + 1 == qt:
-                        sc = mask_causal(sc, row, 0)
-                    sc, m0, m1, l0, l1, a0, a1 = online_softmax(sc, m0, m1, l0, l1, c)
-                    o_acc = cuda.wgmma.wait_group(0, o_acc)
-                    if first:
-                        cuda.mbarrier.arrive(bars, 3 + s)
-                    # (p's registers are rewritten only now: p_j @ v_j read them until the wait)
-                    pa = cuda.wgmma.convert(sc, dtype)
-                    o_acc = scale_rows(o_acc, a0, a1)
+                # causal: the last step's scores (tile qt) are the masked
+                # ones; it is peeled off the loop, so that no branch sits
+                # between a product's issue and its wait
+                for j in range(n_kv - 2 if causal else n_kv - 1):
+                    o_acc, pa, m0, m1, l0, l1 = step(j, sq, sk, sv, bars, row, wg, first, o_acc, pa,
+                                                     m0, m1, l0, l1, c, False)
+                if causal and n_kv >= 2:
+                    o_acc, pa, m0, m1, l0, l1 = step(n_kv - 2, sq, sk, sv, bars, row, wg, first, o_acc,
+                                                     pa, m0, m1, l0, l1, c, True)
                 s = (n_kv - 1) % 2
                 my_turn(wg)
                 cuda.wgmma.fence()

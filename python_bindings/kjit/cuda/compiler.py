@@ -635,6 +635,7 @@ def compile_ptx(pyfunc, sig, device=False, fastmath=False, cc=None, opt=True, li
     if isinstance(pyfunc, CUDAKernel):  # a @cuda.jit object: its function, and its launch annotations
         options = {o: v for o, v in pyfunc.targetoptions.items()
                    if o in ("launch_bounds", "max_registers") and v is not None}
+        fastmath = fastmath or pyfunc.targetoptions.get("fastmath") or False
         pyfunc = pyfunc.py_func
     k = CUDAKernel(pyfunc, device=device, fastmath=fastmath, lineinfo=lineinfo, **options)
     _, _, ptx, resty, _ = k._dispatcher._compile_cuda(kt.signature_text(sig), device, _cc_number(cc))

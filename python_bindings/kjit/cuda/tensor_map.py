@@ -47,7 +47,23 @@ def _dtype_name(ary, desc):
     return dt.name, dt.itemsize
 
 
+def _torch_float8(ary):
+    """(address, shape, byte strides, name, 1) of a PyTorch float8 tensor,
+    whose __cuda_array_interface__ has no typestr to give; None for any
+    other array."""
+    name = str(getattr(ary, "dtype", "")).removeprefix("torch.")
+    if name not in ("float8_e4m3fn", "float8_e5m2") or not hasattr(ary, "data_ptr"):
+        return None
+    if not getattr(ary, "is_cuda", False):
+        raise TypeError("cuda.make_tensor_map(): the tensor is on the host; TMA copies device memory")
+    return (int(ary.data_ptr()), tuple(int(n) for n in ary.shape), tuple(int(s) for s in ary.stride()),
+            name, 1)
+
+
 def _describe(ary):
+    torch_fp8 = _torch_float8(ary)
+    if torch_fp8:
+        return torch_fp8
     desc = getattr(ary, "__cuda_array_interface__", None)
     if desc is None:
         raise TypeError(f"cuda.make_tensor_map(): the array is a device array (or has "

@@ -232,11 +232,12 @@ def test_attention_ptx_assembles_cleanly(tmp_path, dtype, d, pipelined):
     t = "bf16" if dtype == "bfloat16" else "f16"
     # s = q @ k.T: d/16 products from shared memory; o += p @ v: 8 with p in
     # registers (four packed pairs) and v transposed (the last operand 1).
-    # The pipelined kernel has both twice (the first tile's scores before its
-    # loop, the last tile's p @ v after it).
+    # The pipelined (causal) kernel has both three times: the first tile's
+    # scores before its loop, the loop's step, the masked last step peeled
+    # off the loop, and the last tile's p @ v after it.
     from_shared = re.findall(rf"wgmma\.mma_async\.sync\.aligned\.m64n128k16\.f32\.{t}\.{t} \{{[^}}]*\}}, %rd\d+, %rd\d+, p, 1, 1, 0, 0;", ptx)
     from_registers = re.findall(rf"wgmma\.mma_async\.sync\.aligned\.m64n{d}k16\.f32\.{t}\.{t} \{{[^}}]*\}}, \{{%r\d+, %r\d+, %r\d+, %r\d+\}}, %rd\d+, p, 1, 1, 1;", ptx)
-    times = 2 if pipelined else 1
+    times = 3 if pipelined else 1
     assert (len(from_shared), len(from_registers)) == (times * d // 16, times * 8)
     # the first product of each score tile overwrites (its scale-d register is 0)
     preds = re.findall(rf"setp\.ne\.b32 p, (%r\d+), 0; wgmma\.mma_async\.sync\.aligned\.m64n128k16", ptx)

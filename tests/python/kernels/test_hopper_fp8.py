@@ -55,6 +55,33 @@ for na, nb in (("float8_e4m3fn", "float8_e4m3fn"), ("float8_e4m3fn", "float8_e5m
     ma = cuda.make_tensor_map(da, (64, 128), swizzle=128); mb = cuda.make_tensor_map(db, (64, 128), swizzle=128)
     make(getattr(kjit, na), getattr(kjit, nb))[1, 128](ma, mb, out)
     assert np.array_equal(out.copy_to_host(), a @ b.T), (na, nb)
+
+
+class TorchFloat8:
+    """What a PyTorch float8 tensor shows: data_ptr(), stride() in elements,
+    a dtype printed "torch.float8_...", and a __cuda_array_interface__ that
+    fails (PyTorch has no typestr for it)."""
+    def __init__(self, dev, name):
+        self._dev, self.shape, self.is_cuda = dev, dev.shape, True
+        self.dtype = type("dtype", (), {"__str__": lambda s: "torch." + name})()
+
+    def data_ptr(self):
+        return self._dev.__cuda_array_interface__["data"][0]
+
+    def stride(self):
+        return tuple(s // self._dev.dtype.itemsize for s in self._dev.strides)
+
+    @property
+    def __cuda_array_interface__(self):
+        raise KeyError("torch.float8_e4m3fn")
+
+
+da = cuda.to_device(kjit.to_float8(a, "float8_e4m3fn")); db = cuda.to_device(kjit.to_float8(b, "float8_e5m2"))
+out = cuda.device_array((64, 64), np.float32)
+ma = cuda.make_tensor_map(TorchFloat8(da, "float8_e4m3fn"), (64, 128))
+mb = cuda.make_tensor_map(TorchFloat8(db, "float8_e5m2"), (64, 128))
+make(kjit.float8_e4m3fn, kjit.float8_e5m2)[1, 128](ma, mb, out)
+assert np.array_equal(out.copy_to_host(), a @ b.T), "torch-like float8 tensors"
 print("fp8 ok")
 '''
 

@@ -52,6 +52,27 @@ def matmul_bt(a, b, c, alpha):
             acc += ta @ tb.T
         T.store(c, (pm * BM, pn * BN), (acc * alpha).astype(c.dtype))
 
+@T.jit(num_warps=4, path="sm80")
+def matmul_nn(a, b, c):
+    """The sm80 translation: T.dot by mma.sync m16n8k16, fragments by
+    ldmatrix (a and b as stored)."""
+    acc = T.zeros((BM, BN), float32)
+    for k in T.range(0, a.shape[1], BK):
+        acc = T.dot(T.load(a, (T.program_id(1) * BM, k), (BM, BK)),
+                    T.load(b, (k, T.program_id(0) * BN), (BK, BN)), acc)
+    T.store(c, (T.program_id(1) * BM, T.program_id(0) * BN), acc)
+
+@T.jit(num_warps=2, path="sm80")
+def matmul_tt(at, bt, c):
+    """c = at.T @ bt.T on the sm80 translation: both fragments read
+    transposed (ldmatrix .trans for a, plain for b)."""
+    acc = T.zeros((BM, BN), float32)
+    for k in T.range(0, at.shape[0], BK):
+        ta = T.load(at, (k, T.program_id(1) * BM), (BK, BM))
+        tb = T.load(bt, (T.program_id(0) * BN, k), (BN, BK))
+        acc += T.trans(ta) @ tb.T
+    T.store(c, (T.program_id(1) * BM, T.program_id(0) * BN), acc)
+
 rng = np.random.default_rng(0)
 M, N, K = 70, 50, 40
 a = rng.integers(-3, 4, (M, K)).astype(np.float64)
@@ -67,6 +88,15 @@ assert np.array_equal(c.copy_to_host(), 0.5 * (a @ b))
 c16 = cuda.device_array((M, N), np.float16)
 matmul_bt[T.num_sms()](cuda.to_device(a.astype(np.float16)), cuda.to_device(bt.astype(np.float16)), c16, 1.0)
 assert np.array_equal(c16.copy_to_host(), (a @ b).astype(np.float16))
+grid = ((N + BN - 1) // BN, (M + BM - 1) // BM)
+for conv in (lambda x: x.astype(np.float16), kjit.float32_to_bf16):
+    c = cuda.device_array((M, N), np.float32)
+    matmul_nn[grid](cuda.to_device(conv(a)), cuda.to_device(conv(b)), c)
+    assert np.array_equal(c.copy_to_host(), a @ b)
+    c = cuda.device_array((M, N), np.float32)
+    matmul_tt[grid](cuda.to_device(conv(np.ascontiguousarray(a.T))), cuda.to_device(conv(bt)), c)
+    assert np.array_equal(c.copy_to_host(), a @ b)
+    assert matmul_nn.path_for(cuda.to_device(conv(a)), cuda.to_device(conv(b)), c) == "sm80"
 print("gemm ok")
 '''
 
@@ -106,15 +136,19 @@ S = 40
 rng = np.random.default_rng(1)
 q, k, v = (rng.standard_normal((S, D)) for _ in range(3))
 conv = kjit.float32_to_bf16
-o = cuda.to_device(np.zeros((S, D), np.float32))
-attention[(S + BM - 1) // BM](cuda.to_device(conv(q)), cuda.to_device(conv(k)), cuda.to_device(conv(v)), o,
-                              1 / math.sqrt(D))
+outs = []
+for kernel in (attention, T.jit(attention.func, num_warps=2, path="sm80")):  # T.dot by fma, by mma.sync
+    o = cuda.to_device(np.zeros((S, D), np.float32))
+    kernel[(S + BM - 1) // BM](cuda.to_device(conv(q)), cuda.to_device(conv(k)), cuda.to_device(conv(v)), o,
+                               1 / math.sqrt(D))
+    outs.append(o.copy_to_host())
 q, k, v = (kjit.bf16_to_float32(conv(x)).astype(np.float64) for x in (q, k, v))
 s = q @ k.T / math.sqrt(D)
 p = np.exp(s - s.max(1, keepdims=True))
 want = (p / p.sum(1, keepdims=True)) @ v
-err = np.abs(o.copy_to_host() - want).max()
-assert err < 2e-2, err          # p is rounded to bfloat16 for the product
+for o in outs:
+    err = np.abs(o - want).max()
+    assert err < 2e-2, err          # p is rounded to bfloat16 for the product
 print("attention ok", err)
 '''
 
@@ -259,6 +293,32 @@ def test_errors_in_scalar_code_point_at_the_users_line():
     assert e.filename == __file__ and e.lineno == _line(k.func, "marker: undefined")
 
 
+def test_a_launch_finds_its_translation_by_the_arguments_types():
+    """Launches look their translation up by a cheap fingerprint of each
+    argument (dtype, shape, strides, read-only flag; a scalar's Python
+    type): arrays of another dtype or layout, or a float scale instead of
+    an int, get their own translation, and the same ones reuse it."""
+    @T.jit(num_warps=1)
+    def scale(x, y, alpha):
+        t = T.load(x, (T.program_id(0) * 8,), (8,))
+        T.store(y, (T.program_id(0) * 8,), t * alpha)
+
+    base = np.arange(32, dtype=np.float32)
+    x, y = cuda.to_device(base), cuda.device_array(32, np.float32)
+    scale[4](x, y, 2)
+    assert np.array_equal(y.copy_to_host(), base * 2)
+    scale[4](x, y, 3)  # the same types: no new translation
+    assert len(scale._kernels) == 1 and np.array_equal(y.copy_to_host(), base * 3)
+    scale[4](x, y, 0.5)  # float64 scale
+    assert len(scale._kernels) == 2 and np.array_equal(y.copy_to_host(), base * 0.5)
+    wide = cuda.to_device(np.arange(64, dtype=np.float32))
+    scale[4](wide[::2], y, 2)  # strided: layout A
+    assert len(scale._kernels) == 3 and np.array_equal(y.copy_to_host(), np.arange(0, 64, 2) * 2)
+    y64 = cuda.device_array(32, np.float64)
+    scale[4](cuda.to_device(base.astype(np.float64)), y64, 2)
+    assert len(scale._kernels) == 4 and np.array_equal(y64.copy_to_host(), base * 2)
+
+
 def test_tile_functions_are_not_called_from_python():
     with pytest.raises(errors.KjitError, match="part of tile kernels"):
         T.load(np.zeros(4), (0,), (4,))
@@ -350,17 +410,18 @@ def test_sm90_path(run_on_device, device):
     assert "sm90 ok" in r.stdout
 
 
-def test_the_path_is_sm90_on_hopper_gpus_and_generic_elsewhere_unless_asked():
+def test_the_path_is_sm90_on_hopper_sm80_on_other_tensor_core_gpus_generic_elsewhere_unless_asked():
     import os
     import sys
     sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "examples"))
     import gemm_tile
     a = cuda.to_device(kjit.float32_to_bf16(np.ones((64, 64))))
     c = cuda.device_array((64, 64), np.float32)
-    hopper = cuda.device_kind() == "cuda" and tuple(cuda.get_current_device().compute_capability) == (9, 0)
-    assert gemm_tile.matmul.path_for(a, a, c) == ("sm90" if hopper else "generic")
-    forced = T.jit(gemm_tile.matmul.func, path="sm90")
-    assert forced.path_for(a, a, c) == "sm90"
+    cc = tuple(cuda.get_current_device().compute_capability) if cuda.device_kind() == "cuda" else (0, 0)
+    assert gemm_tile.matmul.path_for(a, a, c) == ("sm90" if cc == (9, 0) else "sm80" if cc >= (8, 0) else
+                                                  "generic")
+    for path in ("sm90", "sm80", "generic"):
+        assert T.jit(gemm_tile.matmul.func, path=path).path_for(a, a, c) == path
 
 
 def test_sm90_ptx_is_wgmma_and_assembles_cleanly(tmp_path):
@@ -399,6 +460,45 @@ def test_sm90_ptx_is_wgmma_and_assembles_cleanly(tmp_path):
     r = subprocess.run([find_ptxas(), "-arch=sm_90a", "-v", str(tmp_path / "t.ptx"), "-o", str(tmp_path / "t.cubin")],
                        capture_output=True, text=True)
     assert " 0 bytes spill stores" in r.stderr and not re.search(r"C75\d\d", r.stderr), r.stderr
+
+
+def test_sm80_ptx_is_mma_sync_from_ldmatrix_and_assembles(tmp_path):
+    import re
+    from conftest import assemble
+    import os
+    import sys
+    sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", "..", "..", "examples"))
+    import gemm_tile
+    a = cuda.to_device(np.zeros((256, 64), np.float16))
+    c = cuda.device_array((256, 256), np.float32)
+    for cc, arch in (((8, 0), "sm_80"), ((8, 9), "sm_89")):
+        ptx = gemm_tile.matmul.inspect_ptx(a, a, c, cc=cc)
+        assert f".target {arch}" in ptx
+        assert re.search(r"mma\.sync\.aligned\.m16n8k16\.row\.col\.f32\.f16\.f16\.f32", ptx)
+        assert re.search(r"ldmatrix\.sync\.aligned\.m8n8\.x4(\.shared)?\.b16", ptx)
+        assert re.search(r"ldmatrix\.sync\.aligned\.m8n8\.x2(\.shared)?\.b16", ptx)  # b as (N, K): no .trans
+        assemble(ptx, tmp_path, arch=arch)
+    # before sm_80 (no mma.sync m16n8k16): T.dot by fma
+    assert "mma.sync" not in gemm_tile.matmul.inspect_ptx(a, a, c, cc=(7, 5))
+
+
+def test_a_dot_the_sm80_path_cannot_take_is_a_located_error():
+    @T.jit(path="sm80")
+    def k(a, c):
+        ta = T.load(a, (0, 0), (16, 16))
+        T.store(c, (0, 0), T.dot(ta, ta))  # marker: float32 dot
+
+    e = _compile_error(k, np.zeros((16, 16), np.float32), np.zeros((16, 16), np.float32))
+    assert isinstance(e, errors.UnsupportedError) and "mma.sync m16n8k16" in e.msg and "float32" in e.msg
+    assert e.filename == __file__ and e.lineno == _line(k.func, "marker: float32 dot")
+
+    @T.jit(path="sm80")
+    def k2(a, c):
+        ta = T.load(a, (0, 0), (16, 24))
+        T.store(c, (0, 0), ta @ T.trans(ta))  # marker: k 24
+
+    e = _compile_error(k2, np.zeros((16, 24), np.float16), np.zeros((16, 16), np.float32))
+    assert "multiples of 16" in e.msg and e.lineno == _line(k2.func, "marker: k 24")
 
 
 def test_stores_are_seen_by_later_reads_and_warnings_name_the_users_line():

@@ -202,22 +202,31 @@ class TileKernel:
     def __init__(self, func, num_warps, num_stages, path=None):
         if not isinstance(num_warps, int) or not 1 <= num_warps <= 32:
             raise ValueError(f"num_warps = {num_warps!r}: 1 to 32 warps")
-        if path not in (None, "generic", "sm90"):
-            raise ValueError(f"path = {path!r}: None (the fastest for the device), 'generic' or 'sm90'")
+        if path not in (None, "generic", "sm80", "sm90"):
+            raise ValueError(f"path = {path!r}: None (the fastest for the device), 'generic', 'sm80' or 'sm90'")
         self.func, self.num_warps, self.num_stages, self.path = func, num_warps, num_stages, path
         self.__name__ = func.__name__
         self.__doc__ = func.__doc__
         self._kernels = {}
-
-    def _types(self, args):
-        from kjit.typeof import typeof
-        return tuple(typeof(a) for a in args)
+        self._by_fingerprint = {}
 
     def _compiled(self, args):
-        types = self._types(args)  # (kjit's types are hashable: the key itself)
-        entry = self._kernels.get(types)
+        """The translations for these arguments' types, found by each
+        argument's cheap fingerprint: a launch must not pay typeof per
+        argument (PyTorch's __cuda_array_interface__ alone costs
+        microseconds a tensor)."""
+        key = tuple(_fingerprint(a) for a in args)
+        entry = self._by_fingerprint.get(key)
         if entry is None:
-            entry = self._kernels[types] = self._translate(types)
+            from kjit.typeof import typeof
+            types = tuple(typeof(a) for a in args)  # (kjit's types are hashable: the key itself)
+            entry = self._kernels.get(types)
+            if entry is None:
+                entry = self._kernels[types] = self._translate(types)
+            if None not in key:
+                if len(self._by_fingerprint) >= 256:
+                    self._by_fingerprint.clear()
+                self._by_fingerprint[key] = entry
         return entry
 
     def _translate(self, types):
@@ -227,7 +236,7 @@ class TileKernel:
             raise errors.CompileError(f"the source of tile kernel {self.__name__} cannot be read (tile kernels "
                                       "are translated from their text)")
         entry = _Entry(self, types, source)
-        if self.path != "generic" and (self.path == "sm90" or _on_hopper()):
+        if self.path == "sm90" or (self.path is None and _on_hopper()):
             from kjit.cuda.tile import hopper
             tr = _translate.Translator(self.func, _module(), types, self.num_warps, source)
             m = hopper.match(tr)
@@ -257,38 +266,54 @@ class TileKernel:
         pyfunc.__kjit_source__ = (filename, text, 1)
         return _Compiled(cuda.jit(**options)(pyfunc), text, filename, linemap, source)
 
-    def _generic(self, entry):
-        if entry.generic is None:
+    def _generic(self, entry, mma=None):
+        """The block-wide translation (every device); its T.dots by mma.sync
+        where they fit when `mma` (default: path "sm80", or a CUDA GPU of
+        compute capability 8.0 or more)."""
+        if mma is None:  # (asked at the first launch: the device's)
+            if entry.auto is None:
+                entry.auto = self._generic(entry, "required" if self.path == "sm80" else
+                                           self.path is None and _cuda_cc() >= (8, 0))
+            return entry.auto
+        key = bool(mma)
+        if key not in entry.generic:
             tr = _translate.Translator(self.func, _module(), entry.types, self.num_warps, entry.source)
+            tr.mma = mma
             text, glb, smem, linemap = tr.run()
-            entry.generic = self._make(tr, text, glb, linemap, entry.source, "generic",
-                                       launch_bounds=(tr.nt,))
-            entry.generic_smem, entry.nt = smem, tr.nt
-        return entry.generic
+            path = "sm80" if tr.used_mma else "generic"
+            entry.generic[key] = (self._make(tr, text, glb, linemap, entry.source, path, launch_bounds=(tr.nt,)),
+                                  smem, path)
+            entry.nt = tr.nt
+        return entry.generic[key]
 
     def path_for(self, *args):
         """Which translation runs for these arguments: "sm90" (the Hopper
-        GEMM: TMA, mbarriers, wgmma) or "generic"."""
-        return "sm90" if self._compiled(args).sm90_ok(args) else "generic"
+        GEMM: TMA, mbarriers, wgmma), "sm80" (the block-wide translation
+        with its T.dots by mma.sync) or "generic"."""
+        entry = self._compiled(args)
+        return "sm90" if entry.sm90_ok(args) else self._generic(entry)[2]
 
     def source(self, *args):
         """The kernel-language text this tile kernel is for these arguments."""
         entry = self._compiled(args)
-        return entry.sm90.text if entry.sm90_ok(args) else self._generic(entry).text
+        return entry.sm90.text if entry.sm90_ok(args) else self._generic(entry)[0].text
 
     def inspect_ptx(self, *args, cc=(9, 0)):
-        """The PTX of the translation these arguments take (for compute
-        capability `cc`)."""
+        """The PTX of the translation these arguments take on a GPU of
+        compute capability `cc`: the sm_90 GEMM on (9, 0) where the program
+        is that pattern, else the block-wide one (T.dot by mma.sync from
+        (8, 0) on)."""
         from kjit import cuda
         from kjit.typeof import typeof
         entry = self._compiled(args)
         types = list(entry.types)
-        if entry.sm90_ok(args):
+        if entry.sm90_ok(args) and tuple(cc) == (9, 0):
             import numpy as np
             types += [typeof(np.zeros(16, np.uint64))] * 2  # the tensor maps
             compiled = entry.sm90
         else:
-            compiled = self._generic(entry)
+            mma = "required" if self.path == "sm80" else self.path != "generic" and tuple(cc) >= (8, 0)
+            compiled = self._generic(entry, mma)[0]
         return cuda.compile_ptx(compiled.kernel, tuple(types), cc=cc)[0]
 
     def __getitem__(self, grid):
@@ -319,8 +344,8 @@ class _Launch:
                 tb = entry.tensor_map(b, (m.bn, m.bk))
                 compiled = entry.sm90
                 return compiled.launch((self.grid, hopper.THREADS, self.stream, entry.sm90_smem), args + (ta, tb))
-            compiled = tk._generic(entry)
-            return compiled.launch((self.grid, entry.nt, self.stream, entry.generic_smem), args)
+            compiled, smem, _ = tk._generic(entry)
+            return compiled.launch((self.grid, entry.nt, self.stream, smem), args)
         except errors.CompileError as e:
             if compiled is None:  # the translator's own error: at the user's line already
                 raise
@@ -363,8 +388,10 @@ class _Entry:
         import inspect
         self.types, self.source = types, source
         self.params = list(inspect.signature(tk.func).parameters)
-        self.generic = self.sm90 = None
-        self.generic_smem = self.sm90_smem = 0
+        self.generic = {}  # by whether T.dot takes mma.sync: (compiled, shared bytes, path)
+        self.auto = None  # the one for this device
+        self.sm90 = None
+        self.sm90_smem = 0
         self.nt = tk.num_warps * 32
         self.maps = {}
 
@@ -373,8 +400,7 @@ class _Entry:
         kept by address, shape, strides and type: making one allocates and
         copies, which would serialise back-to-back launches."""
         from kjit import cuda
-        desc = ary.__cuda_array_interface__
-        key = (desc["data"][0], tuple(desc["shape"]), desc.get("strides"), desc["typestr"], box)
+        key = (_address(ary), box)
         tmap = self.maps.get(key)
         if tmap is None:
             if len(self.maps) >= 64:
@@ -393,6 +419,58 @@ class _Entry:
             if len(shape) != 2 or shape[1] * item % 16:
                 return False
         return True
+
+
+def _fingerprint(a):
+    """What typeof(a) depends on, cheaply read, for a scalar, a kjit device
+    array or a PyTorch tensor; None for anything else (typed each launch)."""
+    t = type(a)
+    kind = _KINDS.get(t) or _kind(t)
+    if kind == "array":
+        return t, a.dtype, a.shape, a.strides, a._readonly
+    if kind == "torch":
+        return t, a.dtype, a.shape, a.stride(), a.is_cuda
+    if kind == "scalar":
+        return t if t is not int else (t, -2**63 <= a < 2**63)
+    return None
+
+
+def _address(a):
+    """(address, shape, strides, dtype) of a device array: a tensor map's key."""
+    kind = _KINDS.get(type(a)) or _kind(type(a))
+    if kind == "array":
+        return a._ptr, a.shape, a.strides, a.dtype
+    if kind == "torch":
+        return a.data_ptr(), a.shape, a.stride(), a.dtype
+    desc = a.__cuda_array_interface__
+    return desc["data"][0], tuple(desc["shape"]), desc.get("strides"), desc["typestr"]
+
+
+_KINDS = {float: "scalar", bool: "scalar", complex: "scalar", int: "scalar"}
+
+
+def _kind(t):
+    """"array" (a kjit device array), "torch" (a PyTorch tensor) or "other"."""
+    from kjit import _kjit
+    if issubclass(t, _kjit.DeviceArrayBase):
+        kind = "array"
+    elif t.__module__.startswith("torch") and hasattr(t, "data_ptr") and hasattr(t, "stride"):
+        kind = "torch"
+    else:
+        kind = "other"
+    _KINDS[t] = kind
+    return kind
+
+
+def _cuda_cc():
+    """The current CUDA GPU's compute capability; (0, 0) on other devices."""
+    from kjit import cuda
+    try:
+        if cuda.device_kind() == "cuda":
+            return tuple(cuda.get_current_device().compute_capability)
+    except Exception:  # noqa: BLE001 (no device)
+        pass
+    return (0, 0)
 
 
 def _on_hopper():
@@ -415,10 +493,14 @@ def _remap(e, filename, linemap, source):
 def jit(func=None, *, num_warps=4, num_stages=3, path=None):
     """Makes a tile kernel of `func` (a decorator, with or without
     arguments): `num_warps` warps of 32 threads run each block of the
-    generic path. `path`: None picks the fastest translation for the device
-    (the sm_90 GEMM on an H100/H200 where the program is that pattern);
-    "generic" or "sm90" ask for one (sm90 also runs on the CPU device and in
-    the simulator, slowly, and is an error for a program of another form)."""
+    block-wide translation. `path`: None picks the fastest translation for
+    the device: the sm_90 GEMM on an H100/H200 where the program is that
+    pattern, else the block-wide translation, its T.dots by mma.sync on a
+    GPU of compute capability 8.0 or more ("sm80") and by float32 fma
+    elsewhere ("generic"). "generic", "sm80" or "sm90" ask for one: sm80
+    and sm90 also run on the CPU device and in the simulator (emulated,
+    slowly), and are an error for a T.dot (sm80) or a program (sm90) they
+    cannot take."""
     if func is None:
         return lambda f: TileKernel(f, num_warps, num_stages, path)
     return TileKernel(func, num_warps, num_stages, path)

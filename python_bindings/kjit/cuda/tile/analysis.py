@@ -105,6 +105,8 @@ class Analysis:
         self.locals = set(self.params) | set(self.assigned)
         self.wants_shared = self._shared_uses()
         self.scalar_names = set()  # names assigned scalars so far
+        self.mma = False  # T.dot by mma.sync where it fits (translate.py; sm_80+)
+        self.used_mma = False
         self.lines, self.linemap = [], []
         self.allocs = []
         self.smem_bytes = 0

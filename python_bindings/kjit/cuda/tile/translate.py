@@ -341,6 +341,13 @@ class Translator(Analysis):
         sa, ta, tile_a = self.operand(a)
         sb, tb, tile_b = self.operand(b)
         kdim = tile_a.shape[0] if ta else tile_a.shape[1]
+        if self.mma:
+            why = self.mma_misfit(t, tile_a, tile_b, kdim)
+            if why is None:
+                self.used_mma = True
+                return self.emit_mma_dot(t, acc, (sa, ta), (sb, tb), kdim)
+            if self.mma == "required":
+                self.error(node, f"T.dot on the sm80 path (mma.sync m16n8k16) {why}", errors.UnsupportedError)
         cross = set()
         acc_code = self.elem(acc, t.shape, cross) if acc is not None else None
         out = t
@@ -365,6 +372,67 @@ class Translator(Analysis):
         self.sync()
         if out is not t:
             self.elementwise(t, self.target_ref(out))
+
+    def mma_misfit(self, t, tile_a, tile_b, kdim):
+        """Why T.dot into t cannot take mma.sync m16n8k16 (None: it can):
+        it takes 16-bit float operands of one type into float32, M and K
+        multiples of 16, N of 8."""
+        if tile_a.dtype != tile_b.dtype or tile_a.dtype not in (kt.float16, kt.bfloat16) or \
+                t.dtype != kt.float32:
+            return f"takes float16 or bfloat16 operands (both the same) into float32, not " \
+                   f"{tile_a.dtype} x {tile_b.dtype} into {t.dtype}"
+        if t.shape[0] % 16 or t.shape[1] % 8 or kdim % 16:
+            return f"takes M and K multiples of 16 and N a multiple of 8, not {t.shape[0]} x {kdim} @ " \
+                   f"{kdim} x {t.shape[1]}"
+        return None
+
+    def emit_mma_dot(self, t, acc, a, b, kdim):
+        """T.dot by mma.sync (sm_80+): each warp takes the 16 x 8 blocks of
+        the result q = warp, warp + warps, ...; fragments come from the
+        operands' shared storage by ldmatrix (transposed on the way where
+        the layout asks), the accumulator through a shared float32 tile
+        (the fragment's elements are other threads' in the tile layout)."""
+        (sa, ta), (sb, tb) = a, b
+        m, n = t.shape
+        c = self.alloc(self.temp(), t.shape, kt.float32, True)
+        if acc is not None:
+            self.assign_tile(c, acc)
+        self.sync()
+        lane = "_k_lane"
+        self.emit(f"{lane} = _k_tid % 32")
+        self.emit(f"_k_g = {lane} >> 2")
+        self.emit(f"_k_t2 = 2 * ({lane} & 3)")
+        self.emit(f"for _k_q in range(_k_tid // 32, {m // 16 * (n // 8)}, {self.nt // 32}):")
+        self.depth += 1
+        self.emit(f"_k_bm = _k_q // {n // 8} * 16")
+        self.emit(f"_k_bn = _k_q % {n // 8} * 8")
+        cs = [f"{self.storage_name(c)}[_k_bm + _k_g{r}, _k_bn + _k_t2{col}]"
+              for r, col in (("", ""), ("", " + 1"), (" + 8", ""), (" + 8", " + 1"))]
+        if acc is not None:
+            self.emit(f"_k_c = ({', '.join(cs)})")
+        else:
+            self.emit("_k_c = (_k_f32(0), _k_f32(0), _k_f32(0), _k_f32(0))")
+        self.emit(f"for _k_kk in range(0, {kdim}, 16):")
+        self.depth += 1
+        # A (m x k): four 8 x 8 matrices, lanes 8i..8i+7 address matrix i's
+        # rows; stored transposed (k x m) they are read with .trans
+        if ta:
+            self.emit(f"_k_fa = _k_cuda.ldmatrix({sa}, (_k_kk + ({lane} & 7) + 8 * ({lane} >> 4), "
+                      f"_k_bm + 8 * (({lane} >> 3) & 1)), 4, True)")
+        else:
+            self.emit(f"_k_fa = _k_cuda.ldmatrix({sa}, (_k_bm + ({lane} & 15), _k_kk + 8 * ({lane} >> 4)), 4)")
+        # B (k x n): two 8 x 8 matrices (k 0-7, 8-15)
+        if tb:
+            self.emit(f"_k_fb = _k_cuda.ldmatrix({sb}, (_k_bn + ({lane} & 7), _k_kk + 8 * (({lane} >> 3) & 1)), 2)")
+        else:
+            self.emit(f"_k_fb = _k_cuda.ldmatrix({sb}, (_k_kk + ({lane} & 15), _k_bn), 2, True)")
+        self.emit('_k_c = _k_cuda.mma_sync("m16n8k16", _k_fa, _k_fb, _k_c)')
+        self.depth -= 1
+        for i, ref in enumerate(cs):
+            self.emit(f"{ref} = _k_c[{i}]")
+        self.depth -= 1
+        self.sync()
+        self.elementwise(t, self.target_ref(c))
 
     def emit_reduce(self, name, t, node):
         """A reduction into tile t, or (t None) into the scalar `name`."""
