@@ -317,6 +317,17 @@ def test_compile_ptx_fastmath():
     assert "div.rn.f32" in precise
     assert "div.approx.ftz.f32" in fast
     assert "div.rn.f32" not in fast
+    # a @cuda.jit(fastmath=True) kernel keeps its option in compile_ptx
+    # (max() of floats then one max.ftz.f32, exp2 ex2.approx.ftz)
+    def softmaxish(a, out):
+        i = cuda.grid(1)
+        out[i] = math.exp2(max(a[i], out[i]))
+
+    sig = "void(float32[:], float32[:])"
+    fast, _ = cuda.compile_ptx(cuda.jit(fastmath=True)(softmaxish), sig)
+    precise, _ = cuda.compile_ptx(cuda.jit(softmaxish), sig)
+    assert "max.ftz.f32" in fast and "ex2.approx.ftz.f32" in fast
+    assert "max.ftz.f32" not in precise and "ex2.approx.f32" in precise
 
 
 @cuda.jit(device=True)
