@@ -272,8 +272,16 @@ class TileKernel:
         compute capability 8.0 or more)."""
         if mma is None:  # (asked at the first launch: the device's)
             if entry.auto is None:
-                entry.auto = self._generic(entry, "required" if self.path == "sm80" else
-                                           self.path is None and _cuda_cc() >= (8, 0))
+                if self.path == "sm80":
+                    entry.auto = self._generic(entry, "required")
+                elif self.path is None and _cuda_cc() >= (8, 0):
+                    # mma.sync keeps accumulators in shared memory: where they
+                    # do not fit the GPU's block, the fma translation
+                    entry.auto = self._generic(entry, True)
+                    if entry.auto[1] > _shared_limit():
+                        entry.auto = self._generic(entry, False)
+                else:
+                    entry.auto = self._generic(entry, False)
             return entry.auto
         key = bool(mma)
         if key not in entry.generic:
@@ -471,6 +479,12 @@ def _cuda_cc():
     except Exception:  # noqa: BLE001 (no device)
         pass
     return (0, 0)
+
+
+def _shared_limit():
+    """The most dynamic shared memory a block of the current GPU can take."""
+    from kjit import cuda
+    return getattr(cuda.get_current_device(), "MAX_SHARED_MEMORY_PER_BLOCK_OPTIN", 49152)
 
 
 def _on_hopper():

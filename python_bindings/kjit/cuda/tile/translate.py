@@ -255,6 +255,12 @@ class Translator(Analysis):
         api = self.api_name(node.func) if isinstance(node, ast.Call) else None
         if isinstance(node, ast.BinOp) and isinstance(node.op, ast.MatMult):
             return self.emit_dot(t, node, node.left, node.right, None)
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add) and self.info(node)[1] == kt.float32:
+            # acc + a @ b (acc += a @ b): T.dot(a, b, acc), as the sm_90 path reads it
+            for prod, acc in ((node.right, node.left), (node.left, node.right)):
+                if isinstance(prod, ast.BinOp) and isinstance(prod.op, ast.MatMult) and \
+                        self.info(acc)[0] == t.shape and self.info(prod)[1] == kt.float32:
+                    return self.emit_dot(t, node, prod.left, prod.right, acc)
         if api == "dot":
             k = self.kwargs(node, ["a", "b", "acc"], ["a", "b"])
             return self.emit_dot(t, node, k["a"], k["b"], k.get("acc"))
@@ -394,9 +400,13 @@ class Translator(Analysis):
         (the fragment's elements are other threads' in the tile layout)."""
         (sa, ta), (sb, tb) = a, b
         m, n = t.shape
-        c = self.alloc(self.temp(), t.shape, kt.float32, True)
-        if acc is not None:
-            self.assign_tile(c, acc)
+        in_place = t.shared and isinstance(acc, ast.Name) and acc.id == t.name  # (run(): acc = T.dot(.., acc))
+        if in_place:
+            c = t
+        else:
+            c = self.alloc(self.temp(), t.shape, kt.float32, True)
+            if acc is not None:
+                self.assign_tile(c, acc)
         self.sync()
         lane = "_k_lane"
         self.emit(f"{lane} = _k_tid % 32")
@@ -432,7 +442,33 @@ class Translator(Analysis):
             self.emit(f"{ref} = _k_c[{i}]")
         self.depth -= 1
         self.sync()
-        self.elementwise(t, self.target_ref(c))
+        if not in_place:
+            self.elementwise(t, self.target_ref(c))
+
+    def accumulators(self):
+        """Names X of `X = T.dot(a, b, X)`, `X += a @ b` and `X = X + a @
+        b`: with mma.sync they live in shared memory, where the products
+        read and write them in place (their fragments are other threads'
+        elements in the tile layout)."""
+        names = set()
+        for n in ast.walk(self.fdef):
+            target = value = None
+            if isinstance(n, ast.Assign) and len(n.targets) == 1 and isinstance(n.targets[0], ast.Name):
+                target, value = n.targets[0].id, n.value
+            elif isinstance(n, ast.AugAssign) and isinstance(n.target, ast.Name) and isinstance(n.op, ast.Add) \
+                    and isinstance(n.value, ast.BinOp) and isinstance(n.value.op, ast.MatMult):
+                names.add(n.target.id)
+                continue
+            if isinstance(value, ast.Call) and self.api_name(value.func) == "dot":
+                accs = value.args[2:3] + [k.value for k in value.keywords if k.arg == "acc"]
+                if any(isinstance(a, ast.Name) and a.id == target for a in accs):
+                    names.add(target)
+            elif isinstance(value, ast.BinOp) and isinstance(value.op, ast.Add):
+                sides = (value.left, value.right)
+                if any(isinstance(x, ast.Name) and x.id == target for x in sides) and \
+                        any(isinstance(x, ast.BinOp) and isinstance(x.op, ast.MatMult) for x in sides):
+                    names.add(target)
+        return names
 
     def emit_reduce(self, name, t, node):
         """A reduction into tile t, or (t None) into the scalar `name`."""
@@ -616,6 +652,8 @@ class Translator(Analysis):
                 fdef.args.defaults:
             self.error(fdef, "a tile kernel takes plain positional parameters")
         self.node = fdef
+        if self.mma:
+            self.wants_shared |= self.accumulators()
         self.emit("_k_tid = _k_cuda.threadIdx.x")
         for s in fdef.body:
             self.statement(s)
