@@ -51,8 +51,10 @@ class Context {
   // (AMD's CDNA and GCN wavefronts). cuda.warpsize is it; lane masks have
   // as many bits (uint64 on 64).
   unsigned warpSize = 32;
-  // Compiling for an AMD GPU (what it lacks is refused while typing).
+  // Compiling for an AMD GPU (what it lacks is refused while typing), and
+  // which one ("gfx90a"; empty where typing does not know yet).
   bool amdgpu = false;
+  std::string amdgpuArch;
   // The NVIDIA GPU compiled for, as 10 * major + minor (80: sm_80); 0 when
   // unknown to typing (the CPU device, the typing of a launch before its
   // device is chosen). Operations a GPU lacks are refused against it.

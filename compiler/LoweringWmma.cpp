@@ -1,10 +1,12 @@
 // LoweringWmma.cpp - cuda.wmma on NVIDIA GPUs: LLVM's NVPTX wmma intrinsics
 // (llvm.nvvm.wmma.m16n16k16.*), whose register operands are packed from and
 // unpacked to kjit's fragments (compiler/Wmma.h). The CPU device's lowering
-// is in LoweringCpuKernel.cpp.
+// is in LoweringCpuKernel.cpp. Also the register-level products: mma.sync
+// and ldmatrix (NVIDIA), mfma (AMD CDNA: llvm.amdgcn.mfma.*).
 #include <fmt/format.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/IntrinsicsAMDGPU.h>
 
 #include <stdexcept>
 
@@ -138,6 +140,31 @@ llvm::Value *FunctionLowering::wmmaIntrinsic(const Intrinsic *in) {
     for (auto [k, n, et] : {std::tuple{0, 8u, elem}, {1, 4u, elem}, {2, 4u, f32}})
       for (llvm::Value *r : tensorRegisters(expr(in->args[size_t(k)]), n, et)) args.push_back(r);
     return tensorTuple(B.CreateCall(nvvmIntrinsic(name), args), in->type, 4, f32);
+  }
+  case IntrinsicId::Mfma: {
+    // v_mfma_f32_16x16x16{f16,bf16_1k}: a and b <4 x half> (bf16: <4 x
+    // i16>), c <4 x float>; cbsz, abid, blgp 0 (no broadcast).
+    const Type *elem = in->args[0]->type->elements()[0];
+    bool bf16 = elem->isBFloat16();
+    llvm::Type *et = bf16 ? B.getInt16Ty() : P.lt(elem);
+    auto vec = [&](size_t k, llvm::Type *t) {
+      llvm::Value *tuple = expr(in->args[k]),
+                  *v = llvm::UndefValue::get(llvm::FixedVectorType::get(t, 4));
+      for (unsigned j = 0; j < 4; ++j) {
+        llvm::Value *x = B.CreateExtractValue(tuple, {j});
+        v = B.CreateInsertElement(v, x->getType() == t ? x : B.CreateBitCast(x, t), uint64_t(j));
+      }
+      return v;
+    };
+    llvm::Intrinsic::ID iid = bf16 ? llvm::Intrinsic::amdgcn_mfma_f32_16x16x16bf16_1k
+                                   : llvm::Intrinsic::amdgcn_mfma_f32_16x16x16f16;
+    llvm::Value *d = B.CreateIntrinsic(iid, {},
+                                       {vec(0, et), vec(1, et), vec(2, B.getFloatTy()),
+                                        B.getInt32(0), B.getInt32(0), B.getInt32(0)});
+    llvm::Value *out = llvm::UndefValue::get(P.lt(in->type));
+    for (unsigned j = 0; j < 4; ++j)
+      out = B.CreateInsertValue(out, B.CreateExtractElement(d, uint64_t(j)), {j});
+    return out;
   }
   case IntrinsicId::Ldmatrix: {
     int64_t num = cast<Const>(in->args[3])->i;

@@ -24,6 +24,7 @@ class MmaTyper : public BuiltinCall {
   explicit MmaTyper(BuiltinCall &c) : BuiltinCall(c) {}
 
   Expr *type() {
+    if (f == "mfma") return mfma();
     if (ts.context().amdgpu)
       return unsupported(
           fmt::format("cuda.{}() is an NVIDIA GPU's instruction; AMD GPUs are not supported", f));
@@ -65,15 +66,15 @@ class MmaTyper : public BuiltinCall {
     for (unsigned k = 0; ok && k < n; ++k) ok = t->elements()[k]->isNumber();
     if (!ok)
       return ts.error(DiagCategory::Typing, e->loc,
-                      fmt::format("cuda.mma_sync(): {} is a tuple of {} values, not {}", what, n,
+                      fmt::format("cuda.{}(): {} is a tuple of {} values, not {}", f, what, n,
                                   t ? t->str() : "nothing"));
     std::vector<Expr *> elems;
     for (unsigned k = 0; k < n; ++k) {
       Expr *x = ir.tupleGet(e, k, e->loc);
       if (elem->bits() == 16 && x->type != elem)
         return ts.error(DiagCategory::Typing, e->loc,
-                        fmt::format("cuda.mma_sync(): {} holds {} values, not {} (element {})",
-                                    what, elem->str(), x->type->str(), k));
+                        fmt::format("cuda.{}(): {} holds {} values, not {} (element {})", f, what,
+                                    elem->str(), x->type->str(), k));
       elems.push_back(ts.convert(x, elem));
     }
     TupleMake *tm = ir.tupleMake(std::move(elems), e->loc);
@@ -103,6 +104,48 @@ class MmaTyper : public BuiltinCall {
     Expr *c = fragment(site.args[3], 4, "c", tc.floatTy(32));
     if (!c->type) return c;
     return ts.intrinsic(IntrinsicId::MmaSync, {a, b, c},
+                        tc.tuple(std::vector<const Type *>(4, tc.floatTy(32))), loc);
+  }
+
+  // d = cuda.mfma("16x16x16", a, b, c): AMD CDNA's v_mfma_f32_16x16x16
+  // (f16; bf16_1k from gfx90a), the wavefront's 64 lanes together. Lane l
+  // holds A[l % 16][4 (l / 16) + j], B[4 (l / 16) + j][l % 16] and
+  // C[4 (l / 16) + j][l % 16], j = 0..3 (docs/amdgpu.md).
+  Expr *mfma() {
+    if (!arity("cuda.mfma", 4, 4)) return none();
+    const Context &cx = ts.context();
+    auto refuse = [&](const std::string &where) {
+      return unsupported(
+          fmt::format("cuda.mfma() is AMD CDNA's matrix instruction (gfx908, "
+                      "gfx90a, gfx940-942); {}",
+                      where));
+    };
+    if (!cx.amdgpu) return refuse("this kernel is compiled for an NVIDIA GPU or the CPU device");
+    const std::string &arch = cx.amdgpuArch;
+    bool cdna = arch == "gfx908" || arch == "gfx90a" || arch.rfind("gfx94", 0) == 0;
+    if (!arch.empty() && !cdna) return refuse(fmt::format("{} has none", arch));
+    Expr *shape = site.args[0];
+    if (!shape->type || shape->type->kind() != TypeKind::StringLit ||
+        shape->type->symbol() != "16x16x16")
+      return ts.error(DiagCategory::Typing, shape->loc,
+                      "cuda.mfma(): the shape is the constant \"16x16x16\" (kjit's mfma has that "
+                      "shape only)");
+    const Type *at = site.args[1]->type;
+    const Type *elem = at && at->isTuple() && !at->elements().empty() ? at->elements()[0] : nullptr;
+    if (!is16BitFloat(elem))
+      return ts.error(
+          DiagCategory::Typing, site.args[1]->loc,
+          fmt::format("cuda.mfma(): a is a tuple of 4 float16 or bfloat16 values, not {}",
+                      at ? at->str() : "nothing"));
+    if (elem->isBFloat16() && arch == "gfx908")
+      return refuse("gfx908 has it for float16 only (bfloat16 from gfx90a)");
+    Expr *a = fragment(site.args[1], 4, "a", elem);
+    if (!a->type) return a;
+    Expr *b = fragment(site.args[2], 4, "b", elem);
+    if (!b->type) return b;
+    Expr *c = fragment(site.args[3], 4, "c", tc.floatTy(32));
+    if (!c->type) return c;
+    return ts.intrinsic(IntrinsicId::Mfma, {a, b, c},
                         tc.tuple(std::vector<const Type *>(4, tc.floatTy(32))), loc);
   }
 
@@ -191,8 +234,8 @@ class MmaTyper : public BuiltinCall {
 }  // namespace
 
 bool isMmaSyncName(const std::string &f) {
-  return f == "mma_sync" || f == "ldmatrix" || f == "cp_async" || f == "cp_async_commit" ||
-         f == "cp_async_wait";
+  return f == "mma_sync" || f == "mfma" || f == "ldmatrix" || f == "cp_async" ||
+         f == "cp_async_commit" || f == "cp_async_wait";
 }
 
 Expr *typeMmaSync(BuiltinCall &call) { return MmaTyper(call).type(); }

@@ -369,6 +369,7 @@ std::unique_ptr<CompileResult> JitFunction::amdgpuCompile(const std::string &sig
   Context ctx(rt_.sharedSession());
   ctx.warpSize = proc->wavefront;  // (typing follows the wavefront)
   ctx.amdgpu = true;
+  ctx.amdgpuArch = proc->name;
   TypedProgram prog;
   std::unique_ptr<CompileResult> c = typeForGpu(ctx, sig->args, sig->ret, device, prog);
   AmdgpuOptions ao;

@@ -94,7 +94,7 @@ else:
     from kjit.cuda import kernel_language as _kl
     from kjit.cuda.kernel_language import cg, ldca, ldcg, ldcs, ldcv, ldlu, stcg, stcs, stwb, stwt, wmma  # noqa: F401
     from kjit.cuda.kernel_language import (cp_async, cp_async_commit, cp_async_wait, ldmatrix,  # noqa: F401
-                                           mma_sync)
+                                           mfma, mma_sync)
     from kjit.cuda.kernel_language import (fence_mbarrier_init, fence_proxy_async, mbarrier,  # noqa: F401
                                            named_barrier_arrive, named_barrier_sync, setmaxnreg_dec,
                                            setmaxnreg_inc, tma, wgmma)

@@ -53,7 +53,7 @@ for _name in ("grid", "gridsize", "syncthreads", "syncthreads_count", "syncthrea
               "activemask",
               "lanemask_lt", "popc", "brev", "clz", "ffs", "fma", "cbrt", "selp",
               "ldca", "ldcg", "ldcs", "ldlu", "ldcv", "stcg", "stcs", "stwb", "stwt",
-              "mma_sync", "ldmatrix", "cp_async", "cp_async_commit", "cp_async_wait",
+              "mma_sync", "mfma", "ldmatrix", "cp_async", "cp_async_commit", "cp_async_wait",
               "fence_mbarrier_init", "fence_proxy_async", "setmaxnreg_inc", "setmaxnreg_dec",
               "named_barrier_sync", "named_barrier_arrive"):
     globals()[_name] = _KernelOnly(_name)

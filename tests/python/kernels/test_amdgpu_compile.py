@@ -123,7 +123,10 @@ def _launched_kernels():
             pass
     found = {}
     for obj in gc.get_objects():
-        if isinstance(obj, cuda.CUDAKernel) and not obj.device:
+        # (not tile kernels' translations an earlier test made: their sm_90
+        # ones are NVIDIA's only)
+        if isinstance(obj, cuda.CUDAKernel) and not obj.device and \
+                not str(getattr(obj.py_func, "__kjit_source__", ("",))[0]).startswith("<kjit tile kernel"):
             for types in obj.overloads:
                 found.setdefault((obj.py_func.__qualname__, id(obj)), (obj, []))[1].append(types)
     return list(found.values())
@@ -255,3 +258,49 @@ def test_launch_parameters_have_the_sizes_the_code_object_declares():
     for arch, got in sizes.items():
         assert got == [len(p) for p in params], (arch, got)
     assert [len(p) for p in params] == [8, 40, 4, 16, 1, 8, 8]
+
+
+def _mfma_product(a, b, out):
+    """out (16 x 16) = a @ b.T + 1 by one wavefront: a and b 16 x 16 of
+    float16 or bfloat16, lane l giving A[l % 16][4 (l / 16) + j] and
+    B[4 (l / 16) + j][l % 16] = b[l % 16][4 (l / 16) + j] (docs/cuda.md)."""
+    lane = cuda.threadIdx.x % 64
+    r = lane % 16
+    h = 4 * (lane // 16)
+    fa = (a[r, h], a[r, h + 1], a[r, h + 2], a[r, h + 3])
+    fb = (b[r, h], b[r, h + 1], b[r, h + 2], b[r, h + 3])
+    d = cuda.mfma("16x16x16", fa, fb, (1.0, 1.0, 1.0, 1.0))
+    for j in range(4):
+        out[h + j, r] = d[j]
+
+
+@pytest.mark.parametrize("dtype", ["float16", "bfloat16"])
+def test_mfma_compiles_to_the_matrix_instruction_on_cdna(dtype):
+    import re
+    sig = f"void({dtype}[:, ::1], {dtype}[:, ::1], float32[:, ::1])"
+    for arch in ("gfx90a", "gfx940"):
+        asm, _ = cuda.compile_amdgcn(_mfma_product, sig, arch=arch)
+        # gfx90a spells it v_mfma_f32_16x16x16f16 / bf16_1k, gfx940 v_mfma_f32_16x16x16_f16 / _bf16
+        want = "f16" if dtype == "float16" else "bf16"
+        assert re.search(rf"v_mfma_f32_16x16x16_?{want}(_1k)?\b", asm), (arch, asm[:2000])
+        hsaco, _ = cuda.compile_amdgcn(_mfma_product, sig, arch=arch, output="hsaco")
+        assert kernel_notes(hsaco)["_mfma_product"]["wavefront"] == 64
+
+
+def test_mfma_elsewhere_is_a_located_error():
+    sig = "void(float16[:, ::1], float16[:, ::1], float32[:, ::1])"
+    import inspect
+    lines, first = inspect.getsourcelines(_mfma_product)
+    line = first + next(i for i, text in enumerate(lines) if "cuda.mfma(" in text)
+    for compile_ in (lambda: cuda.compile_amdgcn(_mfma_product, sig, arch="gfx1030"),
+                     lambda: cuda.compile_ptx(_mfma_product, sig, cc=(9, 0)),
+                     lambda: cuda.compile_amdgcn(_mfma_product, sig.replace("float16", "bfloat16"),
+                                                 arch="gfx908")):
+        with pytest.raises(errors.UnsupportedError, match="AMD CDNA's matrix instruction") as e:
+            compile_()
+        assert e.value.lineno == line and e.value.filename == __file__, str(e.value)
+    with pytest.raises(errors.UnsupportedError, match="gfx1030 has none"):
+        cuda.compile_amdgcn(_mfma_product, sig, arch="gfx1030")
+    with pytest.raises(errors.TypingError, match="a is a tuple of 4 float16 or bfloat16"):
+        cuda.compile_amdgcn(_mfma_product, "void(float32[:, ::1], float32[:, ::1], float32[:, ::1])",
+                            arch="gfx90a")

@@ -482,6 +482,33 @@ def test_sm80_ptx_is_mma_sync_from_ldmatrix_and_assembles(tmp_path):
     assert "mma.sync" not in gemm_tile.matmul.inspect_ptx(a, a, c, cc=(7, 5))
 
 
+def test_tile_dot_is_mfma_on_amd_cdna():
+    """For AMD CDNA processors the block-wide translation's T.dot is MFMA
+    (v_mfma_f32_16x16x16, a wavefront of 64 lanes); RDNA keeps fma.
+    Compiled and read back here: no AMD GPU has run it."""
+    import re
+    from test_amdgpu_compile import DEVICE_LIBS, READELF
+    if not (DEVICE_LIBS and READELF):
+        pytest.skip("the ROCm device libraries or LLVM 19's tools are not installed")
+
+    @T.jit(num_warps=4)
+    def mm(a, b, c):
+        acc = T.zeros((64, 64), float32)
+        for k in T.range(0, a.shape[1], 32):
+            ta = T.load(a, (T.program_id(1) * 64, k), (64, 32))
+            tb = T.load(b, (T.program_id(0) * 64, k), (64, 32))
+            acc += ta @ tb.T
+        T.store(c, (T.program_id(1) * 64, T.program_id(0) * 64), acc)
+
+    c = np.zeros((64, 64), np.float32)
+    for dt, want in ((np.float16, "f16"), (kjit.float32_to_bf16, "bf16")):
+        a = dt(np.zeros((64, 32))) if callable(dt) and not isinstance(dt, type) else np.zeros((64, 32), dt)
+        for arch in ("gfx90a", "gfx940"):
+            asm = mm.inspect_amdgcn(a, a, c, arch=arch)
+            assert len(re.findall(rf"v_mfma_f32_16x16x16_?{want}", asm)) >= 2, arch
+        assert "v_mfma" not in mm.inspect_amdgcn(a, a, c, arch="gfx1030")
+
+
 def test_a_dot_the_sm80_path_cannot_take_is_a_located_error():
     @T.jit(path="sm80")
     def k(a, c):

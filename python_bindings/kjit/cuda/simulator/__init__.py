@@ -30,7 +30,7 @@ from kjit.cuda.simulator.reduce import Reduce, reduce
 from kjit.cuda.linking import LTOIR, Archive, Cubin, CUSource, Fatbin, Object, PTXSource, declare_device
 from kjit.cuda.simulator import kernelapi as _kernelapi
 from kjit.cuda.simulator.kernelapi import cg, ldca, ldcg, ldcs, ldcv, ldlu, stcg, stcs, stwb, stwt, wmma  # noqa: F401
-from kjit.cuda.simulator.kernelapi import cp_async, cp_async_commit, cp_async_wait, ldmatrix, mma_sync  # noqa: F401
+from kjit.cuda.simulator.kernelapi import cp_async, cp_async_commit, cp_async_wait, ldmatrix, mfma, mma_sync  # noqa: F401
 from kjit.cuda.simulator.kernelapi import (fence_mbarrier_init, fence_proxy_async, mbarrier,  # noqa: F401
                                            named_barrier_arrive, named_barrier_sync, setmaxnreg_dec,
                                            setmaxnreg_inc, tma, wgmma)
@@ -63,7 +63,7 @@ __all__ = [
     "clz", "selp",
     "const", "cp_async", "cp_async_commit", "cp_async_wait", "eq_sync", "ffs", "fma", "fp16", "wmma", "grid",
     "gridDim", "gridsize", "laneid", "lanemask_lt", "ldmatrix", "local",
-    "match_all_sync", "match_any_sync", "mma_sync", "popc", "shared", "shfl_down_sync", "shfl_sync", "shfl_up_sync",
+    "match_all_sync", "match_any_sync", "mfma", "mma_sync", "popc", "shared", "shfl_down_sync", "shfl_sync", "shfl_up_sync",
     "shfl_xor_sync", "syncthreads", "syncthreads_and", "syncthreads_count", "syncthreads_or", "syncwarp",
     "threadfence", "threadfence_block", "threadfence_system", "threadIdx", "warpsize",
     "fence_mbarrier_init", "fence_proxy_async", "mbarrier", "setmaxnreg_dec", "setmaxnreg_inc", "tma", "wgmma",

@@ -354,7 +354,16 @@ def _cp_async_wait(n):
         raise ValueError(f"cuda.cp_async_wait(): the number of pending groups is 0 to 7, not {n!r}")
 
 
+def _mfma(shape, a, b, c):
+    """cuda.mfma("16x16x16", a, b, c): AMD CDNA's matrix instruction over a
+    wavefront of 64 lanes; the simulator runs NVIDIA's warps of 32."""
+    from kjit import errors
+    raise errors.UnsupportedError("cuda.mfma() is AMD CDNA's matrix instruction (a wavefront of 64 lanes); the "
+                                  "simulator runs warps of 32 lanes (compile for AMD with cuda.compile_amdgcn)")
+
+
 mma_sync = _fn("mma_sync", _mma_sync)
+mfma = _fn("mfma", _mfma)
 ldmatrix = _fn("ldmatrix", _ldmatrix)
 cp_async = _fn("cp_async", _cp_async)
 cp_async_commit = _fn("cp_async_commit", _cp_async_commit)

@@ -266,29 +266,32 @@ class TileKernel:
         pyfunc.__kjit_source__ = (filename, text, 1)
         return _Compiled(cuda.jit(**options)(pyfunc), text, filename, linemap, source)
 
-    def _generic(self, entry, mma=None):
-        """The block-wide translation (every device); its T.dots by mma.sync
-        where they fit when `mma` (default: path "sm80", or a CUDA GPU of
-        compute capability 8.0 or more)."""
+    def _generic(self, entry, mma=None, amd_arch=None):
+        """The block-wide translation (every device); its T.dots by matrix
+        instructions where they fit when `mma` (default: path "sm80", a
+        CUDA GPU of compute capability 8.0 or more, an AMD CDNA GPU): MFMA
+        when `amd_arch` is a CDNA processor, else mma.sync."""
         if mma is None:  # (asked at the first launch: the device's)
             if entry.auto is None:
+                arch = _amd_arch()
                 if self.path == "sm80":
                     entry.auto = self._generic(entry, "required")
-                elif self.path is None and _cuda_cc() >= (8, 0):
-                    # mma.sync keeps accumulators in shared memory: where they
-                    # do not fit the GPU's block, the fma translation
-                    entry.auto = self._generic(entry, True)
+                elif self.path is None and (_cuda_cc() >= (8, 0) or arch in _CDNA):
+                    # the matrix instructions keep accumulators in shared
+                    # memory: where they do not fit the GPU's block, fma
+                    entry.auto = self._generic(entry, True, arch)
                     if entry.auto[1] > _shared_limit():
                         entry.auto = self._generic(entry, False)
                 else:
                     entry.auto = self._generic(entry, False)
             return entry.auto
-        key = bool(mma)
+        kind = "mfma" if mma and amd_arch in _CDNA else "mma_sync"
+        key = (bool(mma), kind, amd_arch if kind == "mfma" else None)
         if key not in entry.generic:
             tr = _translate.Translator(self.func, _module(), entry.types, self.num_warps, entry.source)
-            tr.mma = mma
+            tr.mma, tr.mma_kind, tr.amd_arch = mma, kind, amd_arch
             text, glb, smem, linemap = tr.run()
-            path = "sm80" if tr.used_mma else "generic"
+            path = ("mfma" if kind == "mfma" else "sm80") if tr.used_mma else "generic"
             entry.generic[key] = (self._make(tr, text, glb, linemap, entry.source, path, launch_bounds=(tr.nt,)),
                                   smem, path)
             entry.nt = tr.nt
@@ -323,6 +326,16 @@ class TileKernel:
             mma = "required" if self.path == "sm80" else self.path != "generic" and tuple(cc) >= (8, 0)
             compiled = self._generic(entry, mma)[0]
         return cuda.compile_ptx(compiled.kernel, tuple(types), cc=cc)[0]
+
+    def inspect_amdgcn(self, *args, arch="gfx90a"):
+        """The AMDGCN assembly of the block-wide translation for the AMD
+        GPU processor `arch`: its T.dots by MFMA (v_mfma_f32_16x16x16) on
+        CDNA (gfx908, gfx90a, gfx940-942), by fma elsewhere."""
+        from kjit import cuda
+        entry = self._compiled(args)
+        mma = self.path != "generic" and arch.split(":")[0] in _CDNA
+        compiled = self._generic(entry, mma, arch.split(":")[0])[0]
+        return cuda.compile_amdgcn(compiled.kernel, tuple(entry.types), arch=arch)[0]
 
     def __getitem__(self, grid):
         return _Launch(self, grid)
@@ -481,9 +494,25 @@ def _cuda_cc():
     return (0, 0)
 
 
+_CDNA = ("gfx908", "gfx90a", "gfx940", "gfx941", "gfx942")  # AMD processors with MFMA
+
+
+def _amd_arch():
+    """The current AMD GPU's processor ("gfx90a"); None on other devices."""
+    from kjit import cuda
+    try:
+        if cuda.device_kind() == "hip":
+            return str(getattr(cuda.get_current_device(), "processor", "")).split(":")[0]
+    except Exception:  # noqa: BLE001 (no device)
+        pass
+    return None
+
+
 def _shared_limit():
     """The most dynamic shared memory a block of the current GPU can take."""
     from kjit import cuda
+    if cuda.device_kind() == "hip":
+        return 65536  # LDS a workgroup, CDNA
     return getattr(cuda.get_current_device(), "MAX_SHARED_MEMORY_PER_BLOCK_OPTIN", 49152)
 
 

@@ -105,7 +105,9 @@ class Analysis:
         self.locals = set(self.params) | set(self.assigned)
         self.wants_shared = self._shared_uses()
         self.scalar_names = set()  # names assigned scalars so far
-        self.mma = False  # T.dot by mma.sync where it fits (translate.py; sm_80+)
+        self.mma = False  # T.dot by matrix instructions where it fits (translate.py), "required": or an error
+        self.mma_kind = "mma_sync"  # NVIDIA sm_80+; "mfma": AMD CDNA (self.amd_arch)
+        self.amd_arch = None
         self.used_mma = False
         self.lines, self.linemap = [], []
         self.allocs = []

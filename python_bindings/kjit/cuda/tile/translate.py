@@ -353,7 +353,9 @@ class Translator(Analysis):
                 self.used_mma = True
                 return self.emit_mma_dot(t, acc, (sa, ta), (sb, tb), kdim)
             if self.mma == "required":
-                self.error(node, f"T.dot on the sm80 path (mma.sync m16n8k16) {why}", errors.UnsupportedError)
+                what = f"MFMA 16x16x16 ({self.amd_arch})" if self.mma_kind == "mfma" else \
+                    "the sm80 path (mma.sync m16n8k16)"
+                self.error(node, f"T.dot on {what} {why}", errors.UnsupportedError)
         cross = set()
         acc_code = self.elem(acc, t.shape, cross) if acc is not None else None
         out = t
@@ -380,27 +382,31 @@ class Translator(Analysis):
             self.elementwise(t, self.target_ref(out))
 
     def mma_misfit(self, t, tile_a, tile_b, kdim):
-        """Why T.dot into t cannot take mma.sync m16n8k16 (None: it can):
-        it takes 16-bit float operands of one type into float32, M and K
-        multiples of 16, N of 8."""
-        if tile_a.dtype != tile_b.dtype or tile_a.dtype not in (kt.float16, kt.bfloat16) or \
-                t.dtype != kt.float32:
-            return f"takes float16 or bfloat16 operands (both the same) into float32, not " \
+        """Why T.dot into t cannot take mma.sync m16n8k16 or MFMA 16x16x16
+        (None: it can): they take 16-bit float operands of one type into
+        float32, M and K multiples of 16, N of 8 (MFMA: 16)."""
+        floats = (kt.float16,) if self.mma_kind == "mfma" and self.amd_arch == "gfx908" else \
+            (kt.float16, kt.bfloat16)
+        if tile_a.dtype != tile_b.dtype or tile_a.dtype not in floats or t.dtype != kt.float32:
+            names = " or ".join(str(f) for f in floats)
+            return f"takes {names} operands (both the same) into float32, not " \
                    f"{tile_a.dtype} x {tile_b.dtype} into {t.dtype}"
-        if t.shape[0] % 16 or t.shape[1] % 8 or kdim % 16:
-            return f"takes M and K multiples of 16 and N a multiple of 8, not {t.shape[0]} x {kdim} @ " \
+        bn = 16 if self.mma_kind == "mfma" else 8
+        if t.shape[0] % 16 or t.shape[1] % bn or kdim % 16:
+            return f"takes M and K multiples of 16 and N a multiple of {bn}, not {t.shape[0]} x {kdim} @ " \
                    f"{kdim} x {t.shape[1]}"
+        if self.mma_kind == "mfma" and self.nt % 64:
+            return f"runs on wavefronts of 64 lanes: num_warps must be even (the block has {self.nt} threads)"
         return None
 
     def emit_mma_dot(self, t, acc, a, b, kdim):
-        """T.dot by mma.sync (sm_80+): each warp takes the 16 x 8 blocks of
-        the result q = warp, warp + warps, ...; fragments come from the
-        operands' shared storage by ldmatrix (transposed on the way where
-        the layout asks), the accumulator through a shared float32 tile
-        (the fragment's elements are other threads' in the tile layout)."""
-        (sa, ta), (sb, tb) = a, b
+        """T.dot by the matrix instructions: each warp (wavefront) takes
+        the blocks of the result q = warp, warp + warps, ... (16 x 8 for
+        mma.sync, 16 x 16 for MFMA); the accumulator goes through a shared
+        float32 tile (in place where it is the dot's target: run()), since a
+        fragment's elements are other threads' in the tile layout."""
         m, n = t.shape
-        in_place = t.shared and isinstance(acc, ast.Name) and acc.id == t.name  # (run(): acc = T.dot(.., acc))
+        in_place = t.shared and isinstance(acc, ast.Name) and acc.id == t.name
         if in_place:
             c = t
         else:
@@ -408,35 +414,32 @@ class Translator(Analysis):
             if acc is not None:
                 self.assign_tile(c, acc)
         self.sync()
-        lane = "_k_lane"
-        self.emit(f"{lane} = _k_tid % 32")
-        self.emit(f"_k_g = {lane} >> 2")
-        self.emit(f"_k_t2 = 2 * ({lane} & 3)")
-        self.emit(f"for _k_q in range(_k_tid // 32, {m // 16 * (n // 8)}, {self.nt // 32}):")
+        mfma = self.mma_kind == "mfma"
+        lanes, bn = (64, 16) if mfma else (32, 8)
+        self.emit(f"_k_lane = _k_tid % {lanes}")
+        if mfma:
+            self.emit("_k_r = _k_lane % 16")
+            self.emit("_k_h = 4 * (_k_lane // 16)")
+        else:
+            self.emit("_k_g = _k_lane >> 2")
+            self.emit("_k_t2 = 2 * (_k_lane & 3)")
+        self.emit(f"for _k_q in range(_k_tid // {lanes}, {m // 16 * (n // bn)}, {self.nt // lanes}):")
         self.depth += 1
-        self.emit(f"_k_bm = _k_q // {n // 8} * 16")
-        self.emit(f"_k_bn = _k_q % {n // 8} * 8")
-        cs = [f"{self.storage_name(c)}[_k_bm + _k_g{r}, _k_bn + _k_t2{col}]"
-              for r, col in (("", ""), ("", " + 1"), (" + 8", ""), (" + 8", " + 1"))]
+        self.emit(f"_k_bm = _k_q // {n // bn} * 16")
+        self.emit(f"_k_bn = _k_q % {n // bn} * {bn}")
+        store = self.storage_name(c)
+        if mfma:  # lane l: C[4 (l / 16) + j][l % 16]
+            cs = [f"{store}[_k_bm + _k_h + {j}, _k_bn + _k_r]" for j in range(4)]
+        else:  # lane 4g + t: C[g (+8)][2t (+1)]
+            cs = [f"{store}[_k_bm + _k_g{r}, _k_bn + _k_t2{col}]"
+                  for r, col in (("", ""), ("", " + 1"), (" + 8", ""), (" + 8", " + 1"))]
         if acc is not None:
             self.emit(f"_k_c = ({', '.join(cs)})")
         else:
             self.emit("_k_c = (_k_f32(0), _k_f32(0), _k_f32(0), _k_f32(0))")
         self.emit(f"for _k_kk in range(0, {kdim}, 16):")
         self.depth += 1
-        # A (m x k): four 8 x 8 matrices, lanes 8i..8i+7 address matrix i's
-        # rows; stored transposed (k x m) they are read with .trans
-        if ta:
-            self.emit(f"_k_fa = _k_cuda.ldmatrix({sa}, (_k_kk + ({lane} & 7) + 8 * ({lane} >> 4), "
-                      f"_k_bm + 8 * (({lane} >> 3) & 1)), 4, True)")
-        else:
-            self.emit(f"_k_fa = _k_cuda.ldmatrix({sa}, (_k_bm + ({lane} & 15), _k_kk + 8 * ({lane} >> 4)), 4)")
-        # B (k x n): two 8 x 8 matrices (k 0-7, 8-15)
-        if tb:
-            self.emit(f"_k_fb = _k_cuda.ldmatrix({sb}, (_k_bn + ({lane} & 7), _k_kk + 8 * (({lane} >> 3) & 1)), 2)")
-        else:
-            self.emit(f"_k_fb = _k_cuda.ldmatrix({sb}, (_k_kk + ({lane} & 15), _k_bn), 2, True)")
-        self.emit('_k_c = _k_cuda.mma_sync("m16n8k16", _k_fa, _k_fb, _k_c)')
+        (self.mfma_step if mfma else self.mma_sync_step)(a, b)
         self.depth -= 1
         for i, ref in enumerate(cs):
             self.emit(f"{ref} = _k_c[{i}]")
@@ -444,6 +447,39 @@ class Translator(Analysis):
         self.sync()
         if not in_place:
             self.elementwise(t, self.target_ref(c))
+
+    def mma_sync_step(self, a, b):
+        """_k_c += A[bm:bm+16, kk:kk+16] @ B[kk:kk+16, bn:bn+8] by mma.sync,
+        the fragments read by ldmatrix (transposed on the way where the
+        operand is stored the other way)."""
+        (sa, ta), (sb, tb) = a, b
+        # A (m x k): four 8 x 8 matrices, lanes 8i..8i+7 address matrix i's
+        # rows; stored transposed (k x m) they are read with .trans
+        if ta:
+            self.emit(f"_k_fa = _k_cuda.ldmatrix({sa}, (_k_kk + (_k_lane & 7) + 8 * (_k_lane >> 4), "
+                      "_k_bm + 8 * ((_k_lane >> 3) & 1)), 4, True)")
+        else:
+            self.emit(f"_k_fa = _k_cuda.ldmatrix({sa}, (_k_bm + (_k_lane & 15), _k_kk + 8 * (_k_lane >> 4)), 4)")
+        # B (k x n): two 8 x 8 matrices (k 0-7, 8-15)
+        if tb:
+            self.emit(f"_k_fb = _k_cuda.ldmatrix({sb}, (_k_bn + (_k_lane & 7), _k_kk + 8 * ((_k_lane >> 3) & 1)), 2)")
+        else:
+            self.emit(f"_k_fb = _k_cuda.ldmatrix({sb}, (_k_kk + (_k_lane & 15), _k_bn), 2, True)")
+        self.emit('_k_c = _k_cuda.mma_sync("m16n8k16", _k_fa, _k_fb, _k_c)')
+
+    def mfma_step(self, a, b):
+        """_k_c += A[bm:bm+16, kk:kk+16] @ B[kk:kk+16, bn:bn+16] by AMD's
+        v_mfma_f32_16x16x16 (a wavefront of 64 lanes): lane l gives
+        A[bm + l % 16][kk + 4 (l / 16) + j] and B[kk + 4 (l / 16) + j][bn + l % 16],
+        j = 0..3, read from shared memory (LDS)."""
+        (sa, ta), (sb, tb) = a, b
+        at = (lambda j: f"{sa}[_k_kk + _k_h + {j}, _k_bm + _k_r]") if ta else \
+            (lambda j: f"{sa}[_k_bm + _k_r, _k_kk + _k_h + {j}]")
+        bt = (lambda j: f"{sb}[_k_bn + _k_r, _k_kk + _k_h + {j}]") if tb else \
+            (lambda j: f"{sb}[_k_kk + _k_h + {j}, _k_bn + _k_r]")
+        self.emit(f"_k_fa = ({', '.join(at(j) for j in range(4))})")
+        self.emit(f"_k_fb = ({', '.join(bt(j) for j in range(4))})")
+        self.emit('_k_c = _k_cuda.mfma("16x16x16", _k_fa, _k_fb, _k_c)')
 
     def accumulators(self):
         """Names X of `X = T.dot(a, b, X)`, `X += a @ b` and `X = X + a @
