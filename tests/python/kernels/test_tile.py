@@ -393,6 +393,15 @@ for conv in (kjit.float32_to_bf16, lambda x: x.astype(np.float16)):
     c16 = cuda.device_array((M, N), np.float16)
     matmul[(N + 255) // 256, (M + 127) // 128](da, dw, c16)
     assert np.array_equal(c16.copy_to_host(), (a @ w.T).astype(np.float16))
+# c of a 16-bit type with rows of a multiple of 16 bytes: stored through
+# shared memory and TMA (clipped at c's edges), else from the registers
+for n_out, by_tma in ((192, True), (N, N * 2 % 16 == 0)):
+    c16 = cuda.device_array((M, n_out), np.float16)
+    dw = cuda.to_device(kjit.float32_to_bf16(w[:n_out]))
+    da = cuda.to_device(kjit.float32_to_bf16(a))
+    assert ("_k_cuda.tma.store(" in matmul.source(da, dw, c16)) == by_tma
+    matmul[(n_out + 255) // 256, (M + 127) // 128](da, dw, c16)
+    assert np.array_equal(c16.copy_to_host(), (a @ w[:n_out].T).astype(np.float16)), n_out
 # rows of 13 values (26 bytes: not a TMA row): the generic translation
 a13 = cuda.to_device(kjit.float32_to_bf16(a[:, :13]))
 w13 = cuda.to_device(kjit.float32_to_bf16(w[:, :13]))
@@ -460,6 +469,15 @@ def test_sm90_ptx_is_wgmma_and_assembles_cleanly(tmp_path):
     r = subprocess.run([find_ptxas(), "-arch=sm_90a", "-v", str(tmp_path / "t.ptx"), "-o", str(tmp_path / "t.cubin")],
                        capture_output=True, text=True)
     assert " 0 bytes spill stores" in r.stderr and not re.search(r"C75\d\d", r.stderr), r.stderr
+    # c of a 16-bit type: the kernel that stores through shared memory and TMA
+    c16 = cuda.device_array((128, 256), np.float16)
+    ptx = k2.inspect_ptx(a, a, c16)
+    assert "cp.async.bulk.tensor.2d.global.shared" in ptx and "fence.proxy.async" in ptx
+    (tmp_path / "t16.ptx").write_text(ptx)
+    r = subprocess.run([find_ptxas(), "-arch=sm_90a", "-v", str(tmp_path / "t16.ptx"), "-o",
+                        str(tmp_path / "t16.cubin")], capture_output=True, text=True)
+    assert r.returncode == 0 and " 0 bytes spill stores" in r.stderr and not re.search(r"C75\d\d", r.stderr), \
+        r.stderr
 
 
 def test_sm80_ptx_is_mma_sync_from_ldmatrix_and_assembles(tmp_path):

@@ -253,6 +253,12 @@ class TileKernel:
                                         launch_bounds=(hopper.THREADS, 1))  # setmaxnreg needs the count
                 entry.sm90_smem, entry.sm90_match = smem, m
                 entry.sm90_maps = tuple(entry.params.index(name) for name in maps)  # a's and b's positions
+                if hopper.tma_store_fits(tr, m):  # and a kernel that stores c through TMA, where c's rows fit
+                    tr = _translate.Translator(self.func, _module(), types, self.num_warps, source)
+                    text, glb, smem, linemap, maps = hopper.generate(tr, hopper.match(tr), tma_store=True)
+                    entry.sm90_tma = (self._make(tr, text, glb, linemap, source, "sm90",
+                                                 launch_bounds=(hopper.THREADS, 1)),
+                                      smem, entry.params.index(maps[2]))
         return entry
 
     def _make(self, tr, text, glb, linemap, source, path, **options):
@@ -307,7 +313,7 @@ class TileKernel:
     def source(self, *args):
         """The kernel-language text this tile kernel is for these arguments."""
         entry = self._compiled(args)
-        return entry.sm90.text if entry.sm90_ok(args) else self._generic(entry)[0].text
+        return entry.sm90_kernel(args)[0].text if entry.sm90_ok(args) else self._generic(entry)[0].text
 
     def inspect_ptx(self, *args, cc=(9, 0)):
         """The PTX of the translation these arguments take on a GPU of
@@ -320,8 +326,8 @@ class TileKernel:
         types = list(entry.types)
         if entry.sm90_ok(args) and tuple(cc) == (9, 0):
             import numpy as np
-            types += [typeof(np.zeros(16, np.uint64))] * 2  # the tensor maps
-            compiled = entry.sm90
+            compiled, _, maps = entry.sm90_kernel(args)
+            types += [typeof(np.zeros(16, np.uint64))] * len(maps)  # the tensor maps
         else:
             mma = "required" if self.path == "sm80" else self.path != "generic" and tuple(cc) >= (8, 0)
             compiled = self._generic(entry, mma)[0]
@@ -359,12 +365,8 @@ class _Launch:
         try:
             if entry.sm90_ok(args):
                 from kjit.cuda.tile import hopper
-                m = entry.sm90_match
-                a, b = (args[n] for n in entry.sm90_maps)
-                ta = entry.tensor_map(a, (hopper.BM, m.bk))
-                tb = entry.tensor_map(b, (m.bn, m.bk))
-                compiled = entry.sm90
-                return compiled.launch((self.grid, hopper.THREADS, self.stream, entry.sm90_smem), args + (ta, tb))
+                compiled, smem, maps = entry.sm90_kernel(args)
+                return compiled.launch((self.grid, hopper.THREADS, self.stream, smem), args + maps)
             compiled, smem, _ = tk._generic(entry)
             return compiled.launch((self.grid, entry.nt, self.stream, smem), args)
         except errors.CompileError as e:
@@ -411,23 +413,44 @@ class _Entry:
         self.params = list(inspect.signature(tk.func).parameters)
         self.generic = {}  # by whether T.dot takes mma.sync: (compiled, shared bytes, path)
         self.auto = None  # the one for this device
-        self.sm90 = None
+        self.sm90 = self.sm90_tma = None  # (the latter: (compiled, shared bytes, c's position))
         self.sm90_smem = 0
         self.nt = tk.num_warps * 32
         self.maps = {}
 
-    def tensor_map(self, ary, box):
+    def tensor_map(self, ary, box, required=True):
         """The tensor map of `ary` for copies of `box` (128-byte swizzle),
         kept by address, shape, strides and type: making one allocates and
-        copies, which would serialise back-to-back launches."""
+        copies, which would serialise back-to-back launches. Not
+        `required`: None where TMA cannot take the array (its rows ...)."""
         from kjit import cuda
         key = (_address(ary), box)
-        tmap = self.maps.get(key)
-        if tmap is None:
+        tmap = self.maps.get(key, False)
+        if tmap is False:
             if len(self.maps) >= 64:
                 self.maps.clear()
-            tmap = self.maps[key] = cuda.make_tensor_map(ary, box, swizzle=128)
+            try:
+                tmap = cuda.make_tensor_map(ary, box, swizzle=128)
+            except ValueError:
+                if required:
+                    raise
+                tmap = None
+            self.maps[key] = tmap
         return tmap
+
+    def sm90_kernel(self, args):
+        """(compiled, shared bytes, tensor maps) of the sm_90 kernel for
+        these arguments: the one that stores through TMA where c's rows
+        allow a tensor map, else the one that stores from registers."""
+        from kjit.cuda.tile import hopper
+        m = self.sm90_match
+        a, b = (args[n] for n in self.sm90_maps)
+        maps = (self.tensor_map(a, (hopper.BM, m.bk)), self.tensor_map(b, (m.bn, m.bk)))
+        if self.sm90_tma is not None:
+            tc = self.tensor_map(args[self.sm90_tma[2]], (64, 64), required=False)
+            if tc is not None:
+                return self.sm90_tma[0], self.sm90_tma[1], maps + (tc,)
+        return self.sm90, self.sm90_smem, maps
 
     def sm90_ok(self, args):
         """Whether the sm_90 kernel takes these arrays: rows of a and b a

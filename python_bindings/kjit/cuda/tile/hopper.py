@@ -19,8 +19,16 @@ The pattern (anything else takes the generic path, translate.py):
 
 a and b: 2-d C-contiguous arrays of one 16-bit float type, rows a multiple of
 16 bytes (TMA); row and col must not depend on k.
+
+Where c is a 2-d array of a 16-bit float type and the store has no mask, a
+second kernel stores through TMA (`generate(..., tma_store=True)`): each
+consumer writes its 64 x BN tile into shared memory (the 128-byte swizzle
+of 64 x 64 boxes) and one thread stores it, so the warpgroup goes on to the
+next tile while the copy engine writes. The launcher takes it where c's
+rows are a multiple of 16 bytes.
 """
 import ast
+import functools
 
 from kjit import errors
 from kjit import types as kt
@@ -165,16 +173,54 @@ def _transposed(tr, node):
     return None
 
 
-def generate(tr, m):
+def generate(tr, m, tma_store=False):
     """The kernel's text: (text, globals, shared bytes, line map, the names
-    of the arrays its tensor maps are made of)."""
-    g = _Gen(tr, m)
+    of the arrays its tensor maps are made of: a, b, and c with
+    `tma_store`)."""
+    g = _Gen(tr, m, tma_store)
     return g.run()
 
 
+def tma_store_fits(tr, m):
+    """Whether the program's store can go through TMA: c a 2-d C-contiguous
+    array of a 16-bit float type, no mask, BN a multiple of 64."""
+    k = tr.kwargs(m.store, ["array", "offsets", "value", "mask"], ["array", "offsets", "value"])
+    t = tr.arg_types.get(k["array"].id) if isinstance(k["array"], ast.Name) else None
+    return "mask" not in k and isinstance(t, kt.Array) and t.ndim == 2 and t.layout == "C" and \
+        t.dtype in (kt.float16, kt.bfloat16) and m.bn % 64 == 0
+
+
+def _stages(bn, tma_store):
+    """Buffers in the ring: 4, or 3 where the staging tiles would not fit."""
+    staging = 2 * 64 * bn * 2 if tma_store else 0
+    return STAGES if STAGES * (BM + bn) * 64 * 2 + staging <= 227 * 1024 else STAGES - 1
+
+
+@functools.lru_cache(maxsize=None)
+def _stage_tile(bn):
+    """A device function: the warpgroup's 64 x bn accumulator into staging
+    (bn / 64 boxes of 64 x 64, each laid out as a TMA box with the 128-byte
+    swizzle: byte o of a box at o ^ ((o >> 7) & 7) << 4), converted to its
+    type."""
+    from kjit import cuda
+
+    @cuda.jit(device=True)
+    def stage_tile(staging, acc):
+        r = cuda.threadIdx.x % 128
+        row = 16 * (r // 32) + r % 32 // 4
+        col = 2 * (r % 4)
+        for i in range(bn // 2):
+            rr = row + 8 * ((i >> 1) & 1)
+            cc = col + 8 * (i >> 2) + (i & 1)
+            o = rr * 128 + (cc % 64) * 2
+            staging[cc // 64, (o ^ (((o >> 7) & 7) << 4)) // 2] = acc[i]
+    return stage_tile
+
+
 class _Gen:
-    def __init__(self, tr, m):
-        self.tr, self.m = tr, m
+    def __init__(self, tr, m, tma_store):
+        self.tr, self.m, self.tma_store = tr, m, tma_store
+        self.stages = _stages(m.bn, tma_store)
         tr.globals["_k_u64"] = kt.uint64
         from kjit.dispatcher import tuple_setitem
         tr.globals["_k_tuple_setitem"] = tuple_setitem
@@ -192,19 +238,25 @@ class _Gen:
         tr, m = self.tr, self.m
         bn, bk = m.bn, m.bk
         dt = tr.dtype_name(m.dtype)
-        a_elems, b_elems = STAGES * BM * bk, STAGES * bn * bk
+        a_elems, b_elems = self.stages * BM * bk, self.stages * bn * bk
         e = self.emit
         e(f"_k_smem = _k_cuda.shared.array(0, {dt})", tr.fdef)
-        e(f"_k_sa = _k_smem[:{a_elems}].reshape(({STAGES}, {BM}, {bk}))")
-        e(f"_k_sb = _k_smem[{a_elems}:{a_elems + b_elems}].reshape(({STAGES}, {bn}, {bk}))")
-        e(f"_k_bars = _k_cuda.shared.array({2 * STAGES}, _k_u64)")
+        e(f"_k_sa = _k_smem[:{a_elems}].reshape(({self.stages}, {BM}, {bk}))")
+        e(f"_k_sb = _k_smem[{a_elems}:{a_elems + b_elems}].reshape(({self.stages}, {bn}, {bk}))")
+        e(f"_k_bars = _k_cuda.shared.array({2 * self.stages}, _k_u64)")
         e("_k_tid = _k_cuda.threadIdx.x")
         e("_k_wg = _k_tid // 128")
         e("if _k_tid == 0:")
-        e(f"    for _k_q in range({STAGES}):")
+        e(f"    for _k_q in range({self.stages}):")
         e("        _k_cuda.mbarrier.init(_k_bars, _k_q, 1)")
-        e(f"        _k_cuda.mbarrier.init(_k_bars, {STAGES} + _k_q, 2)")
+        e(f"        _k_cuda.mbarrier.init(_k_bars, {self.stages} + _k_q, 2)")
         e("    _k_cuda.fence_mbarrier_init()")
+        if self.tma_store:
+            ct = tr.dtype_name(tr.arg_types[self.store_array()].dtype)
+            first = self.stages * (BM + bn) * bk * m.dtype.bitwidth // 16  # (16-bit elements)
+            e(f"_k_stg = _k_cuda.shared.array(0, {ct})[{first}:{first + 2 * 64 * bn}]"
+              f".reshape((2, {bn // 64}, 4096))")
+            tr.globals["_k_stage_tile"] = _stage_tile(bn)
         e("_k_cuda.syncthreads()")
         self.scalars(m.prelude)
         tr.node = m.bound
@@ -225,14 +277,23 @@ class _Gen:
         e("_k_rw = 16 * (_k_lane // 32) + _k_lane % 32 // 4")
         e("_k_cw = 2 * (_k_lane % 4)")
         self.tile_loop(self.consumer)
+        if self.tma_store:
+            e("if _k_lane == 0:")
+            e("    _k_cuda.tma.wait_group(0)  # (the block's shared memory must outlive the stores)")
         tr.depth -= 1
-        head = [f"def {tr.fdef.name}({', '.join(tr.params + ['_k_ta', '_k_tb'])}):"]
+        maps = ["_k_ta", "_k_tb"] + (["_k_tc"] if self.tma_store else [])
+        head = [f"def {tr.fdef.name}({', '.join(tr.params + maps)}):"]
         text = "\n".join(head + tr.lines) + "\n"
         first = (tr.fdef.lineno, tr.fdef.col_offset)
         linemap = [first] + tr.linemap
-        smem = STAGES * (BM + bn) * bk * m.dtype.bitwidth // 8
+        smem = self.stages * (BM + bn) * bk * m.dtype.bitwidth // 8 + (2 * 64 * bn * 2 if self.tma_store else 0)
+        arrays = (m.a_load["array"].id, m.b_load["array"].id) + ((self.store_array(),) if self.tma_store else ())
         return text, tr.globals, smem, [(ln + tr.line_shift, col + tr.col_shift + 1) for ln, col in linemap], \
-            (m.a_load["array"].id, m.b_load["array"].id)
+            arrays
+
+    def store_array(self):
+        return self.m.store.args[0].id if self.m.store.args else \
+            next(k.value.id for k in self.m.store.keywords if k.arg == "array")
 
     def tile_loop(self, body):
         tr, m = self.tr, self.m
@@ -254,9 +315,9 @@ class _Gen:
         e(f"_k_m0 = {tr.scalar_code(m.a_load['offsets'].elts[0])}")
         e(f"_k_n0 = {tr.scalar_code(m.b_load['offsets'].elts[0])}")
         e("for _k_k in range(_k_kt):")
-        e(f"    _k_q = _k_it % {STAGES}")
-        e(f"    if _k_it >= {STAGES}:")
-        e(f"        _k_cuda.mbarrier.wait(_k_bars, {STAGES} + _k_q, (_k_it // {STAGES} - 1) & 1)")
+        e(f"    _k_q = _k_it % {self.stages}")
+        e(f"    if _k_it >= {self.stages}:")
+        e(f"        _k_cuda.mbarrier.wait(_k_bars, {self.stages} + _k_q, (_k_it // {self.stages} - 1) & 1)")
         e(f"    _k_cuda.mbarrier.arrive_expect_tx(_k_bars, _k_q, {(BM + bn) * bk * m.dtype.bitwidth // 8})")
         e(f"    _k_cuda.tma.load(_k_sa[_k_q], _k_ta, (_k_m0, _k_k * {bk}), _k_bars, _k_q)")
         e(f"    _k_cuda.tma.load(_k_sb[_k_q], _k_tb, (_k_n0, _k_k * {bk}), _k_bars, _k_q)")
@@ -269,19 +330,19 @@ class _Gen:
         acc = "_k_acc"
         e(f"{acc} = _k_cuda.wgmma.zeros({bn})")
         e("for _k_k in range(_k_kt):")
-        e(f"    _k_q = _k_it % {STAGES}")
-        e(f"    _k_cuda.mbarrier.wait(_k_bars, _k_q, (_k_it // {STAGES}) & 1)")
+        e(f"    _k_q = _k_it % {self.stages}")
+        e(f"    _k_cuda.mbarrier.wait(_k_bars, _k_q, (_k_it // {self.stages}) & 1)")
         e("    _k_cuda.wgmma.fence()")
         for step in range(m.bk * m.dtype.bitwidth // 8 // 32):
             e(f"    {acc} = _k_cuda.wgmma.mma_async({acc}, _k_sa[_k_q, _k_row:_k_row + 64], _k_sb[_k_q], {step})")
         e("    _k_cuda.wgmma.commit_group()")
         e(f"    {acc} = _k_cuda.wgmma.wait_group(1, {acc})")
         e("    if _k_k > 0 and _k_lane == 0:")
-        e(f"        _k_cuda.mbarrier.arrive(_k_bars, {STAGES} + (_k_it - 1) % {STAGES})")
+        e(f"        _k_cuda.mbarrier.arrive(_k_bars, {self.stages} + (_k_it - 1) % {self.stages})")
         e("    _k_it += 1")
         e(f"{acc} = _k_cuda.wgmma.wait_group(0, {acc})")
         e("if _k_lane == 0:")
-        e(f"    _k_cuda.mbarrier.arrive(_k_bars, {STAGES} + (_k_it - 1) % {STAGES})")
+        e(f"    _k_cuda.mbarrier.arrive(_k_bars, {self.stages} + (_k_it - 1) % {self.stages})")
         self.epilogue(acc)
 
     def epilogue(self, acc):
@@ -303,7 +364,7 @@ class _Gen:
             ctx.define(s.targets[0].id, s.value)
         plain = isinstance(k["value"], ast.Name) and k["value"].id == m.acc
         if "mask" not in k and plain:
-            e(f"_k_cuda.wgmma.store({k['array'].id}, (_k_R + _k_row, _k_C), {acc})")
+            self.store(k, acc)
             return
         e(f"for _k_e in range({m.bn // 2}):")
         tr.depth += 1
@@ -317,7 +378,7 @@ class _Gen:
             ctx.emit_vectors()
             e(f"{acc} = _k_tuple_setitem({acc}, _k_e, _k_f32({value}))")
             tr.depth -= 1
-            e(f"_k_cuda.wgmma.store({k['array'].id}, (_k_R + _k_row, _k_C), {acc})")
+            self.store(k, acc)
             return
         e("_k_x0 = _k_R + _k_i")
         e("_k_x1 = _k_C + _k_j")
@@ -327,6 +388,26 @@ class _Gen:
         e(f"if {cond}:")
         e(f"    {k['array'].id}[_k_x0, _k_x1] = {value}")
         tr.depth -= 1
+
+
+    def store(self, k, acc):
+        """The warpgroup's 64 rows of acc into the array: by wgmma.store
+        (pairs of neighbours a store, inside the array only), or through
+        shared memory and TMA."""
+        e, bn = self.emit, self.m.bn
+        if not self.tma_store:
+            e(f"_k_cuda.wgmma.store({k['array'].id}, (_k_R + _k_row, _k_C), {acc})")
+            return
+        e("if _k_lane == 0:")
+        e("    _k_cuda.tma.wait_group(0)  # the staging tile is free once the last store has read it")
+        e("_k_cuda.named_barrier_sync(_k_wg, 128)")
+        e(f"_k_stage_tile(_k_stg[_k_wg - 1], {acc})")
+        e("_k_cuda.fence_proxy_async()  # the writes, visible to the copy engine")
+        e("_k_cuda.named_barrier_sync(_k_wg, 128)")
+        e("if _k_lane == 0:")
+        e(f"    for _k_b in range({bn // 64}):")
+        e("        _k_cuda.tma.store(_k_tc, (_k_R + _k_row, _k_C + 64 * _k_b), _k_stg[_k_wg - 1, _k_b])")
+        e("    _k_cuda.tma.commit_group()")
 
 
 class _Epilogue:
