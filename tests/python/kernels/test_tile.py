@@ -378,6 +378,16 @@ def matmul(a, b, c):
         acc += ta @ tb.T
     T.store(c, (pm * BM, pn * 256), acc.astype(c.dtype))
 
+@T.jit(path="sm90")
+def matmul_kn(a, b, c):
+    """b as (K, N), as NumPy's a @ b: N-major tiles, wgmma's transposed b."""
+    acc = T.zeros((BM, 128), float32)
+    for k in T.range(0, a.shape[1], BK):
+        ta = T.load(a, (T.program_id(1) * BM, k), (BM, BK))
+        tb = T.load(b, (k, T.program_id(0) * 128), (BK, 128))
+        acc += ta @ tb
+    T.store(c, (T.program_id(1) * BM, T.program_id(0) * 128), acc)
+
 sim = os.environ.get("KJIT_ENABLE_CUDASIM") == "1"
 M, N, K = (130, 200, 72) if sim else (200, 300, 136)
 rng = np.random.default_rng(0)
@@ -402,6 +412,13 @@ for n_out, by_tma in ((192, True), (N, N * 2 % 16 == 0)):
     assert ("_k_cuda.tma.store(" in matmul.source(da, dw, c16)) == by_tma
     matmul[(n_out + 255) // 256, (M + 127) // 128](da, dw, c16)
     assert np.array_equal(c16.copy_to_host(), (a @ w[:n_out].T).astype(np.float16)), n_out
+wt = np.ascontiguousarray(w[:192].T)  # (K, 192)
+for conv in (kjit.float32_to_bf16, lambda x: x.astype(np.float16)):
+    c = cuda.device_array((M, 192), np.float32)
+    da, dwt = cuda.to_device(conv(a)), cuda.to_device(conv(wt))
+    assert matmul_kn.path_for(da, dwt, c) == "sm90"
+    matmul_kn[2, (M + 127) // 128](da, dwt, c)
+    assert np.array_equal(c.copy_to_host(), a @ wt)
 # rows of 13 values (26 bytes: not a TMA row): the generic translation
 a13 = cuda.to_device(kjit.float32_to_bf16(a[:, :13]))
 w13 = cuda.to_device(kjit.float32_to_bf16(w[:, :13]))
@@ -469,6 +486,22 @@ def test_sm90_ptx_is_wgmma_and_assembles_cleanly(tmp_path):
     r = subprocess.run([find_ptxas(), "-arch=sm_90a", "-v", str(tmp_path / "t.ptx"), "-o", str(tmp_path / "t.cubin")],
                        capture_output=True, text=True)
     assert " 0 bytes spill stores" in r.stderr and not re.search(r"C75\d\d", r.stderr), r.stderr
+    # b as (K, N): N-major tiles, wgmma's transposed b (its last flag 1)
+
+    @T.jit(path="sm90")
+    def k3(a, b, c):
+        acc = T.zeros((128, 256), float32)
+        for kk in T.range(0, a.shape[1], 64):
+            ta = T.load(a, (T.program_id(1) * 128, kk), (128, 64))
+            tb = T.load(b, (kk, T.program_id(0) * 256), (64, 256))
+            acc = T.dot(ta, tb, acc)
+        T.store(c, (T.program_id(1) * 128, T.program_id(0) * 256), acc)
+
+    bkn = cuda.to_device(kjit.float32_to_bf16(np.ones((64, 256))))
+    ptx3 = k3.inspect_ptx(a, bkn, c)
+    assert len(re.findall(r"wgmma\.mma_async\.sync\.aligned\.m64n256k16\.f32\.bf16\.bf16 \{[^}]*\}, %rd\d+, %rd\d+, "
+                          r"p, 1, 1, 0, 1;", ptx3)) == 4
+    assemble(ptx3, tmp_path, arch="sm_90a")
     # c of a 16-bit type: the kernel that stores through shared memory and TMA
     c16 = cuda.device_array((128, 256), np.float16)
     ptx = k2.inspect_ptx(a, a, c16)

@@ -445,7 +445,8 @@ class _Entry:
         from kjit.cuda.tile import hopper
         m = self.sm90_match
         a, b = (args[n] for n in self.sm90_maps)
-        maps = (self.tensor_map(a, (hopper.BM, m.bk)), self.tensor_map(b, (m.bn, m.bk)))
+        maps = (self.tensor_map(a, (hopper.BM, m.bk)),
+                self.tensor_map(b, (m.bk, 64) if m.b_kn else (m.bn, m.bk)))  # b as (K, N): 64-column boxes
         if self.sm90_tma is not None:
             tc = self.tensor_map(args[self.sm90_tma[2]], (64, 64), required=False)
             if tc is not None:
@@ -471,7 +472,7 @@ def _fingerprint(a):
     t = type(a)
     kind = _KINDS.get(t) or _kind(t)
     if kind == "array":
-        return t, a.dtype, a.shape, a.strides, a._readonly
+        return t, a.dtype, a.shape, a.strides, getattr(a, "_readonly", False)
     if kind == "torch":
         return t, a.dtype, a.shape, a.stride(), a.is_cuda
     if kind == "scalar":

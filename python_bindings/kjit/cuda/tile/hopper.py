@@ -14,6 +14,7 @@ The pattern (anything else takes the generic path, translate.py):
             ta = T.load(a, (row, k), (128, BK))
             tb = T.load(b, (col, k), (BN, BK))      # b as (N, K): acc = T.dot(ta, T.trans(tb), acc)
             acc = T.dot(ta, T.trans(tb), acc)       # or acc += ta @ tb.T
+            # (or b as (K, N): tb = T.load(b, (k, col), (BK, BN)); acc += ta @ tb)
         <v = T.load(vector, (offset,), (BN,)) and element-wise tiles of acc>
         T.store(c, (row, col), <element-wise expression of acc>)
 
@@ -138,19 +139,25 @@ def _match_kloop(tr, m, loop):
     if not (isinstance(target, ast.Name) and target.id == m.acc):
         return "the product is not accumulated into acc"
     b_name = _transposed(tr, b_node)
+    # b as (N, K) (T.trans(tb), K-major tiles) or as (K, N) (tb itself: N-major
+    # tiles, wgmma's transposed b)
+    m.b_kn = b_name is None and isinstance(b_node, ast.Name) and b_node.id in loads
+    if m.b_kn:
+        b_name = b_node.id
     if not (isinstance(a_node, ast.Name) and a_node.id in loads and b_name in loads):
-        return "T.dot's operands are not the loads of a and of b transposed (b as (N, K))"
+        return "T.dot's operands are not the loads of a and of b (b as (K, N), or transposed as (N, K))"
     m.a_load, m.b_load = loads[a_node.id], loads[b_name]
-    for args, rows in ((m.a_load, BM), (m.b_load, m.bn)):
+    for args, rows, kpos in ((m.a_load, BM, 1), (m.b_load, m.bn, 0 if m.b_kn else 1)):
         offs = args["offsets"]
-        if not (isinstance(offs, ast.Tuple) and len(offs.elts) == 2 and isinstance(offs.elts[1], ast.Name)
-                and offs.elts[1].id == m.k):
-            return "a load's offsets are not (row, k)"
-        if any(isinstance(n, ast.Name) and n.id == m.k for n in ast.walk(offs.elts[0])):
-            return "a load's row depends on k"
+        if not (isinstance(offs, ast.Tuple) and len(offs.elts) == 2 and isinstance(offs.elts[kpos], ast.Name)
+                and offs.elts[kpos].id == m.k):
+            return "a load's offsets are not (row, k)" if kpos else "b's offsets are not (k, column)"
+        if any(isinstance(n, ast.Name) and n.id == m.k for n in ast.walk(offs.elts[1 - kpos])):
+            return "a load's row (or b's column) depends on k"
         shape = tr.shape_of(args["shape"])
-        if shape != (rows, m.bk):
-            return f"a load's shape is {shape}, not {(rows, m.bk)}"
+        want = (m.bk, rows) if kpos == 0 else (rows, m.bk)
+        if shape != want:
+            return f"a load's shape is {shape}, not {want}"
         if not isinstance(args["array"], ast.Name) or args["array"].id not in tr.arg_types:
             return "a load is not from an array argument"
     ta, tb = (tr.arg_types[x["array"].id] for x in (m.a_load, m.b_load))
@@ -242,7 +249,10 @@ class _Gen:
         e = self.emit
         e(f"_k_smem = _k_cuda.shared.array(0, {dt})", tr.fdef)
         e(f"_k_sa = _k_smem[:{a_elems}].reshape(({self.stages}, {BM}, {bk}))")
-        e(f"_k_sb = _k_smem[{a_elems}:{a_elems + b_elems}].reshape(({self.stages}, {bn}, {bk}))")
+        if m.b_kn:  # (K, N) tiles: bn / 64 boxes of bk rows (k) by 64 columns, wgmma's transposed b
+            e(f"_k_sb = _k_smem[{a_elems}:{a_elems + b_elems}].reshape(({self.stages}, {bn // 64}, {bk}, 64))")
+        else:
+            e(f"_k_sb = _k_smem[{a_elems}:{a_elems + b_elems}].reshape(({self.stages}, {bn}, {bk}))")
         e(f"_k_bars = _k_cuda.shared.array({2 * self.stages}, _k_u64)")
         e("_k_tid = _k_cuda.threadIdx.x")
         e("_k_wg = _k_tid // 128")
@@ -313,14 +323,18 @@ class _Gen:
         self.scalars(m.head)
         tr.node = m.a_load["offsets"]
         e(f"_k_m0 = {tr.scalar_code(m.a_load['offsets'].elts[0])}")
-        e(f"_k_n0 = {tr.scalar_code(m.b_load['offsets'].elts[0])}")
+        e(f"_k_n0 = {tr.scalar_code(m.b_load['offsets'].elts[1 if m.b_kn else 0])}")
         e("for _k_k in range(_k_kt):")
         e(f"    _k_q = _k_it % {self.stages}")
         e(f"    if _k_it >= {self.stages}:")
         e(f"        _k_cuda.mbarrier.wait(_k_bars, {self.stages} + _k_q, (_k_it // {self.stages} - 1) & 1)")
         e(f"    _k_cuda.mbarrier.arrive_expect_tx(_k_bars, _k_q, {(BM + bn) * bk * m.dtype.bitwidth // 8})")
         e(f"    _k_cuda.tma.load(_k_sa[_k_q], _k_ta, (_k_m0, _k_k * {bk}), _k_bars, _k_q)")
-        e(f"    _k_cuda.tma.load(_k_sb[_k_q], _k_tb, (_k_n0, _k_k * {bk}), _k_bars, _k_q)")
+        if m.b_kn:
+            for j in range(bn // 64):
+                e(f"    _k_cuda.tma.load(_k_sb[_k_q, {j}], _k_tb, (_k_k * {bk}, _k_n0 + {64 * j}), _k_bars, _k_q)")
+        else:
+            e(f"    _k_cuda.tma.load(_k_sb[_k_q], _k_tb, (_k_n0, _k_k * {bk}), _k_bars, _k_q)")
         e("    _k_it += 1")
 
     def consumer(self):
