@@ -111,9 +111,11 @@ def scale_rows(o, a0, a1):
     return o
 
 
-def make_attention(dtype, d, causal, pipelined=True, pingpong=True):
+def make_attention(dtype, d, causal, pipelined=False, pingpong=False):
     """The kernel for inputs of `dtype` (kjit.float16 or kjit.bfloat16) and
-    head dimension d (64 or 128). `pipelined`: each consumer issues the next
+    head dimension d (64 or 128). The default, each step after the other
+    (the two consumers overlap each other), is the fastest measured (docs/
+    tensor-cores.md). `pipelined`: each consumer issues the next
     tile's scores before this tile's p @ v, and computes their softmax while
     the tensor cores work on p @ v (FlashAttention-3's overlap within a
     warpgroup); otherwise the steps run one after the other. `pingpong`
@@ -298,8 +300,8 @@ def shared_bytes(d):
     return (BM + 4 * BN) * d * 2
 
 
-def attention(q, k, v, o, dtype, heads_batch, seq, causal=False, scale=None, pipelined=True,
-              pingpong=True):
+def attention(q, k, v, o, dtype, heads_batch, seq, causal=False, scale=None, pipelined=False,
+              pingpong=False):
     """o = softmax(q @ k.T * scale) @ v per head, on the current device: q,
     k, v, o (heads_batch * seq, d) device arrays (or tensors) of `dtype`,
     seq a multiple of 128, d 64 or 128."""
