@@ -306,7 +306,8 @@ class TileKernel:
     def path_for(self, *args):
         """Which translation runs for these arguments: "sm90" (the Hopper
         GEMM: TMA, mbarriers, wgmma), "sm80" (the block-wide translation
-        with its T.dots by mma.sync) or "generic"."""
+        with its T.dots by mma.sync), "mfma" (the same by AMD's MFMA) or
+        "generic"."""
         entry = self._compiled(args)
         return "sm90" if entry.sm90_ok(args) else self._generic(entry)[2]
 
