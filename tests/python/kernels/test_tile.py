@@ -560,6 +560,32 @@ def test_tile_dot_is_mfma_on_amd_cdna():
         assert "v_mfma" not in mm.inspect_amdgcn(a, a, c, arch="gfx1030")
 
 
+def test_sm80_dots_of_two_types_and_a_broadcast_product():
+    """float16 and bfloat16 dots in one sm80 kernel (their fragments are
+    separate variables); acc + x @ w with x of one row broadcasts the
+    product (it is not folded into a dot over the accumulator's rows)."""
+    @T.jit(num_warps=2, path="sm80")
+    def mixed(a16, b16, abf, bbf, c):
+        acc = T.zeros((16, 16), float32)
+        acc = T.dot(T.load(a16, (0, 0), (16, 16)), T.load(b16, (0, 0), (16, 16)), acc)
+        acc = T.dot(T.load(abf, (0, 0), (16, 16)), T.load(bbf, (0, 0), (16, 16)), acc)
+        T.store(c, (0, 0), acc)
+
+    @T.jit(num_warps=2)
+    def bcast(a16, b16, c):
+        x = T.load(a16, (0, 0), (1, 16))
+        T.store(c, (0, 0), T.zeros((16, 16), float32) + x @ T.load(b16, (0, 0), (16, 16)))
+
+    rng = np.random.default_rng(0)
+    a, b = (rng.integers(-3, 4, (16, 16)).astype(np.float64) for _ in range(2))
+    a16, b16 = cuda.to_device(a.astype(np.float16)), cuda.to_device(b.astype(np.float16))
+    c = cuda.device_array((16, 16), np.float32)
+    mixed[1](a16, b16, cuda.to_device(kjit.float32_to_bf16(a)), cuda.to_device(kjit.float32_to_bf16(b)), c)
+    assert np.array_equal(c.copy_to_host(), 2 * a @ b)
+    bcast[1](a16, b16, c)
+    assert np.array_equal(c.copy_to_host(), np.broadcast_to(a[:1] @ b, (16, 16)))
+
+
 def test_a_dot_the_sm80_path_cannot_take_is_a_located_error():
     @T.jit(path="sm80")
     def k(a, c):

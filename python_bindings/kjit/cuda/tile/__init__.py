@@ -281,18 +281,19 @@ class TileKernel:
             if entry.auto is None:
                 arch = _amd_arch()
                 if self.path == "sm80":
-                    entry.auto = self._generic(entry, "required")
+                    entry.auto = self._generic(entry, "required", arch)
                 elif self.path is None and (_cuda_cc() >= (8, 0) or arch in _CDNA):
                     # the matrix instructions keep accumulators in shared
-                    # memory: where they do not fit the GPU's block, fma
+                    # memory: where they do not fit the GPU's block, or no
+                    # T.dot took them, the fma translation
                     entry.auto = self._generic(entry, True, arch)
-                    if entry.auto[1] > _shared_limit():
+                    if entry.auto[1] > _shared_limit() or entry.auto[2] == "generic":
                         entry.auto = self._generic(entry, False)
                 else:
                     entry.auto = self._generic(entry, False)
             return entry.auto
         kind = "mfma" if mma and amd_arch in _CDNA else "mma_sync"
-        key = (bool(mma), kind, amd_arch if kind == "mfma" else None)
+        key = (mma, kind, amd_arch if kind == "mfma" else None)
         if key not in entry.generic:
             tr = _translate.Translator(self.func, _module(), entry.types, self.num_warps, entry.source)
             tr.mma, tr.mma_kind, tr.amd_arch = mma, kind, amd_arch
@@ -432,7 +433,7 @@ class _Entry:
                 self.maps.clear()
             try:
                 tmap = cuda.make_tensor_map(ary, box, swizzle=128)
-            except ValueError:
+            except (ValueError, RuntimeError):
                 if required:
                     raise
                 tmap = None
@@ -446,8 +447,10 @@ class _Entry:
         from kjit.cuda.tile import hopper
         m = self.sm90_match
         a, b = (args[n] for n in self.sm90_maps)
-        maps = (self.tensor_map(a, (hopper.BM, m.bk)),
-                self.tensor_map(b, (m.bk, 64) if m.b_kn else (m.bn, m.bk)))  # b as (K, N): 64-column boxes
+        maps = (self.tensor_map(a, (hopper.BM, m.bk), required=False),
+                self.tensor_map(b, (m.bk, 64) if m.b_kn else (m.bn, m.bk), required=False))  # (K, N): 64 columns
+        if None in maps:  # (an address TMA cannot take: the block-wide translation)
+            return None
         if self.sm90_tma is not None:
             tc = self.tensor_map(args[self.sm90_tma[2]], (64, 64), required=False)
             if tc is not None:
@@ -456,7 +459,7 @@ class _Entry:
 
     def sm90_ok(self, args):
         """Whether the sm_90 kernel takes these arrays: rows of a and b a
-        multiple of 16 bytes (TMA's rule)."""
+        multiple of 16 bytes, addresses 16-byte aligned (TMA's rules)."""
         if self.sm90 is None:
             return False
         for n in self.sm90_maps:
@@ -464,7 +467,7 @@ class _Entry:
             item = self.sm90_match.dtype.bitwidth // 8
             if len(shape) != 2 or shape[1] * item % 16:
                 return False
-        return True
+        return self.sm90_kernel(args) is not None  # (its tensor maps, kept: the launch takes them)
 
 
 def _fingerprint(a):
@@ -477,7 +480,10 @@ def _fingerprint(a):
     if kind == "torch":
         return t, a.dtype, a.shape, a.stride(), a.is_cuda
     if kind == "scalar":
-        return t if t is not int else (t, -2**63 <= a < 2**63)
+        if t is not int:
+            return t
+        # int64, uint64, or out of range (typed, and refused, at each launch)
+        return (t, 0) if -2**63 <= a < 2**63 else (t, 1) if 0 <= a < 2**64 else None
     return None
 
 

@@ -259,7 +259,7 @@ class Translator(Analysis):
             # acc + a @ b (acc += a @ b): T.dot(a, b, acc), as the sm_90 path reads it
             for prod, acc in ((node.right, node.left), (node.left, node.right)):
                 if isinstance(prod, ast.BinOp) and isinstance(prod.op, ast.MatMult) and \
-                        self.info(acc)[0] == t.shape and self.info(prod)[1] == kt.float32:
+                        self.info(acc)[0] == t.shape and self.info(prod) == (t.shape, kt.float32):
                     return self.emit_dot(t, node, prod.left, prod.right, acc)
         if api == "dot":
             k = self.kwargs(node, ["a", "b", "acc"], ["a", "b"])
@@ -439,7 +439,9 @@ class Translator(Analysis):
             self.emit("_k_c = (_k_f32(0), _k_f32(0), _k_f32(0), _k_f32(0))")
         self.emit(f"for _k_kk in range(0, {kdim}, 16):")
         self.depth += 1
-        (self.mfma_step if mfma else self.mma_sync_step)(a, b)
+        # (fragments named per dot: a variable keeps one type in a kernel,
+        # and dots of float16 and bfloat16 may meet in one)
+        (self.mfma_step if mfma else self.mma_sync_step)(a, b, self.temp("fa"), self.temp("fb"))
         self.depth -= 1
         for i, ref in enumerate(cs):
             self.emit(f"{ref} = _k_c[{i}]")
@@ -448,7 +450,7 @@ class Translator(Analysis):
         if not in_place:
             self.elementwise(t, self.target_ref(c))
 
-    def mma_sync_step(self, a, b):
+    def mma_sync_step(self, a, b, fa, fb):
         """_k_c += A[bm:bm+16, kk:kk+16] @ B[kk:kk+16, bn:bn+8] by mma.sync,
         the fragments read by ldmatrix (transposed on the way where the
         operand is stored the other way)."""
@@ -456,18 +458,18 @@ class Translator(Analysis):
         # A (m x k): four 8 x 8 matrices, lanes 8i..8i+7 address matrix i's
         # rows; stored transposed (k x m) they are read with .trans
         if ta:
-            self.emit(f"_k_fa = _k_cuda.ldmatrix({sa}, (_k_kk + (_k_lane & 7) + 8 * (_k_lane >> 4), "
+            self.emit(f"{fa} = _k_cuda.ldmatrix({sa}, (_k_kk + (_k_lane & 7) + 8 * (_k_lane >> 4), "
                       "_k_bm + 8 * ((_k_lane >> 3) & 1)), 4, True)")
         else:
-            self.emit(f"_k_fa = _k_cuda.ldmatrix({sa}, (_k_bm + (_k_lane & 15), _k_kk + 8 * (_k_lane >> 4)), 4)")
+            self.emit(f"{fa} = _k_cuda.ldmatrix({sa}, (_k_bm + (_k_lane & 15), _k_kk + 8 * (_k_lane >> 4)), 4)")
         # B (k x n): two 8 x 8 matrices (k 0-7, 8-15)
         if tb:
-            self.emit(f"_k_fb = _k_cuda.ldmatrix({sb}, (_k_bn + (_k_lane & 7), _k_kk + 8 * ((_k_lane >> 3) & 1)), 2)")
+            self.emit(f"{fb} = _k_cuda.ldmatrix({sb}, (_k_bn + (_k_lane & 7), _k_kk + 8 * ((_k_lane >> 3) & 1)), 2)")
         else:
-            self.emit(f"_k_fb = _k_cuda.ldmatrix({sb}, (_k_kk + (_k_lane & 15), _k_bn), 2, True)")
-        self.emit('_k_c = _k_cuda.mma_sync("m16n8k16", _k_fa, _k_fb, _k_c)')
+            self.emit(f"{fb} = _k_cuda.ldmatrix({sb}, (_k_kk + (_k_lane & 15), _k_bn), 2, True)")
+        self.emit(f'_k_c = _k_cuda.mma_sync("m16n8k16", {fa}, {fb}, _k_c)')
 
-    def mfma_step(self, a, b):
+    def mfma_step(self, a, b, fa, fb):
         """_k_c += A[bm:bm+16, kk:kk+16] @ B[kk:kk+16, bn:bn+16] by AMD's
         v_mfma_f32_16x16x16 (a wavefront of 64 lanes): lane l gives
         A[bm + l % 16][kk + 4 (l / 16) + j] and B[kk + 4 (l / 16) + j][bn + l % 16],
@@ -477,9 +479,9 @@ class Translator(Analysis):
             (lambda j: f"{sa}[_k_bm + _k_r, _k_kk + _k_h + {j}]")
         bt = (lambda j: f"{sb}[_k_bn + _k_r, _k_kk + _k_h + {j}]") if tb else \
             (lambda j: f"{sb}[_k_kk + _k_h + {j}, _k_bn + _k_r]")
-        self.emit(f"_k_fa = ({', '.join(at(j) for j in range(4))})")
-        self.emit(f"_k_fb = ({', '.join(bt(j) for j in range(4))})")
-        self.emit('_k_c = _k_cuda.mfma("16x16x16", _k_fa, _k_fb, _k_c)')
+        self.emit(f"{fa} = ({', '.join(at(j) for j in range(4))})")
+        self.emit(f"{fb} = ({', '.join(bt(j) for j in range(4))})")
+        self.emit(f'_k_c = _k_cuda.mfma("16x16x16", {fa}, {fb}, _k_c)')
 
     def accumulators(self):
         """Names X of `X = T.dot(a, b, X)`, `X += a @ b` and `X = X + a @
