@@ -310,12 +310,13 @@ class TileKernel:
         with its T.dots by mma.sync), "mfma" (the same by AMD's MFMA) or
         "generic"."""
         entry = self._compiled(args)
-        return "sm90" if entry.sm90_ok(args) else self._generic(entry)[2]
+        return "sm90" if entry.sm90_kernel(args) else self._generic(entry)[2]
 
     def source(self, *args):
         """The kernel-language text this tile kernel is for these arguments."""
         entry = self._compiled(args)
-        return entry.sm90_kernel(args)[0].text if entry.sm90_ok(args) else self._generic(entry)[0].text
+        sm90 = entry.sm90_kernel(args)
+        return sm90[0].text if sm90 else self._generic(entry)[0].text
 
     def inspect_ptx(self, *args, cc=(9, 0)):
         """The PTX of the translation these arguments take on a GPU of
@@ -326,9 +327,10 @@ class TileKernel:
         from kjit.typeof import typeof
         entry = self._compiled(args)
         types = list(entry.types)
-        if entry.sm90_ok(args) and tuple(cc) == (9, 0):
+        sm90 = entry.sm90_kernel(args) if tuple(cc) == (9, 0) else None
+        if sm90:
             import numpy as np
-            compiled, _, maps = entry.sm90_kernel(args)
+            compiled, _, maps = sm90
             types += [typeof(np.zeros(16, np.uint64))] * len(maps)  # the tensor maps
         else:
             mma = "required" if self.path == "sm80" else self.path != "generic" and tuple(cc) >= (8, 0)
@@ -365,9 +367,10 @@ class _Launch:
         entry = tk._compiled(args)
         compiled = None
         try:
-            if entry.sm90_ok(args):
+            sm90 = entry.sm90_kernel(args)
+            if sm90:
                 from kjit.cuda.tile import hopper
-                compiled, smem, maps = entry.sm90_kernel(args)
+                compiled, smem, maps = sm90
                 return compiled.launch((self.grid, hopper.THREADS, self.stream, smem), args + maps)
             compiled, smem, _ = tk._generic(entry)
             return compiled.launch((self.grid, entry.nt, self.stream, smem), args)
@@ -443,7 +446,16 @@ class _Entry:
     def sm90_kernel(self, args):
         """(compiled, shared bytes, tensor maps) of the sm_90 kernel for
         these arguments: the one that stores through TMA where c's rows
-        allow a tensor map, else the one that stores from registers."""
+        allow a tensor map, else the one that stores from registers; None
+        where it cannot take them (a's or b's rows or addresses are not
+        TMA's)."""
+        if self.sm90 is None:
+            return None
+        item = self.sm90_match.dtype.bitwidth // 8
+        for n in self.sm90_maps:  # rows of a and b a multiple of 16 bytes (TMA's rule)
+            shape = getattr(args[n], "shape", ())
+            if len(shape) != 2 or shape[1] * item % 16:
+                return None
         from kjit.cuda.tile import hopper
         m = self.sm90_match
         a, b = (args[n] for n in self.sm90_maps)
@@ -456,18 +468,6 @@ class _Entry:
             if tc is not None:
                 return self.sm90_tma[0], self.sm90_tma[1], maps + (tc,)
         return self.sm90, self.sm90_smem, maps
-
-    def sm90_ok(self, args):
-        """Whether the sm_90 kernel takes these arrays: rows of a and b a
-        multiple of 16 bytes, addresses 16-byte aligned (TMA's rules)."""
-        if self.sm90 is None:
-            return False
-        for n in self.sm90_maps:
-            shape = getattr(args[n], "shape", ())
-            item = self.sm90_match.dtype.bitwidth // 8
-            if len(shape) != 2 or shape[1] * item % 16:
-                return False
-        return self.sm90_kernel(args) is not None  # (its tensor maps, kept: the launch takes them)
 
 
 def _fingerprint(a):
